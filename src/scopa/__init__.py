@@ -1,0 +1,3 @@
+"""scopa: an accessible Scopa card game for the terminal."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,35 @@
+"""The Scopa rules engine: pure, deterministic, and the single source of truth for the rules.
+
+Quick tour::
+
+    >>> from scopa.engine import Card, Rules, new_match, legal_captures
+    >>> legal_captures(Card.parse("6C"), [Card.parse("2D"), Card.parse("3H"), Card.parse("AS")], Rules())
+    [(Card('AS'), Card('2D'), Card('3H'))]
+    >>> state, events = new_match(Rules(), seed=7)
+    >>> move = state.legal_moves()[0]
+    >>> state, events = state.apply(move)
+
+Nothing here prints, reads the clock, or draws randomness other than from the match seed.
+"""
+from .captures import Capture, legal_captures, sum_groups
+from .cards import ALL_CARDS, DECK, RE_BELLO, SETTEBELLO, Card, Suit, cards_str, parse_cards
+from .errors import IllegalMoveError, RulesError, ScopaError
+from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted, Event,
+                     LeftoversTaken, MatchWon, Scopa)
+from .rules import TARGETS, Rules, Variant
+from .scoring import Category, DealScore, Primiera, SideScore, napola_points, primiera, score_deal
+from .state import (FORMAT_VERSION, GameState, Move, Phase, Play, PlayerView, match_result, moves_for_hand,
+                    new_deal, new_match, next_seat)
+from .validation import check_invariants
+
+__all__ = [
+    "ALL_CARDS", "DECK", "RE_BELLO", "SETTEBELLO", "Card", "Suit", "cards_str", "parse_cards",
+    "Capture", "legal_captures", "sum_groups",
+    "IllegalMoveError", "RulesError", "ScopaError",
+    "CardPlayed", "CardsCaptured", "CardsDealt", "CardStaysOnTable", "DealScored", "DealStarted", "Event",
+    "LeftoversTaken", "MatchWon", "Scopa",
+    "TARGETS", "Rules", "Variant",
+    "Category", "DealScore", "Primiera", "SideScore", "napola_points", "primiera", "score_deal",
+    "FORMAT_VERSION", "GameState", "Move", "Phase", "Play", "PlayerView", "match_result", "moves_for_hand",
+    "new_deal", "new_match", "next_seat", "check_invariants",
+]

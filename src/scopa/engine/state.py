@@ -1,0 +1,425 @@
+"""Game state of a whole match: legal moves, transitions, views and serialisation.
+
+A ``GameState`` is immutable. ``apply(move)``, ``next_deal()`` and ``new_match(...)``
+return a new state and the list of events the transition caused. The only randomness is a
+``random.Random`` seeded from the match seed and the deal number, so a seed always gives
+the same deals and a saved state resumes with the very same stock.
+
+Seats are numbered from 0. Play is counter-clockwise: after seat ``s`` comes seat
+``(s - 1) % players``; the seat on the dealer's right (the next one) leads, and the deal
+passes to the right after each deal. With two players this is simply alternation.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Iterable, Mapping, NamedTuple
+
+from .captures import _CACHE as _CAPTURE_CACHE
+from .captures import cache_captures, is_sweep_capture, legal_captures
+from .cards import ALL_CARDS, Card
+from .errors import IllegalMoveError, ScopaError
+from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted,
+                     Event, LeftoversTaken, MatchWon, Scopa)
+from .rules import Rules
+from .scoring import DealScore, score_deal
+
+FORMAT_VERSION = 1
+
+# Named tuples built with tuple.__new__ skip the generated keyword-handling __new__:
+# five times faster, and apply() is the engine's hot path (search calls it millions of times).
+_make = tuple.__new__
+
+
+class Phase(str, Enum):
+    PLAYING = "playing"
+    DEAL_OVER = "deal_over"
+    MATCH_OVER = "match_over"
+
+
+class Move(NamedTuple):
+    """A card to play and the table cards it takes (empty: it stays on the table)."""
+
+    card: Card
+    capture: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.capture:
+            return str(self.card)
+        return f"{self.card} takes {' '.join(map(str, self.capture))}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        """Read ``"7D"``, ``"7D takes 3H 4C"`` or ``"7D 3H 4C"``."""
+        words = [w for w in str(text).replace(",", " ").split() if w.lower() not in {"takes", "x", "+"}]
+        if not words:
+            raise ScopaError("No move given: write a card, then the cards it takes, like 7D takes 3H 4C.")
+        cards = [Card.parse(w) for w in words]
+        return cls(cards[0], tuple(sorted(cards[1:])))
+
+
+class Play(NamedTuple):
+    """One play of the current deal, as everyone at the table saw it."""
+
+    seat: int
+    card: Card
+    capture: tuple[Card, ...]
+    scopa: bool
+
+
+def next_seat(seat: int, players: int) -> int:
+    """The seat that plays after ``seat`` (counter-clockwise: to the right)."""
+    return (seat - 1) % players
+
+
+def _shuffled_deal(rules: Rules, seed: int, deal_number: int) -> tuple[list[Card], int]:
+    """The deck order for a deal and how many times it was reshuffled for kings on the table."""
+    rng = random.Random(seed * 1_000_003 + deal_number)
+    deck = list(ALL_CARDS)
+    redeals = 0
+    while True:
+        rng.shuffle(deck)
+        table = deck[:rules.table_size]
+        if not (rules.kings_redeal and sum(1 for c in table if c.rank == "K") >= 3):
+            return deck, redeals
+        redeals += 1
+
+
+class GameState(NamedTuple):
+    """The whole position: rules, the current deal, and the match so far.
+
+    Use ``new_match`` to make one. Hands, stock order and seed are private to the
+    state: players see a ``PlayerView`` from ``view(seat)``. It is an immutable named
+    tuple because search plays many thousands of deals a second through it.
+    """
+
+    rules: Rules
+    seed: int
+    deal_number: int
+    dealer: int
+    to_move: int
+    round: int
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    piles: tuple[tuple[Card, ...], ...]
+    scope: tuple[int, ...]
+    last_capturer: int | None
+    history: tuple[Play, ...]
+    match_scores: tuple[int, ...]
+    deal_totals: tuple[tuple[int, ...], ...]
+    phase: Phase
+    winner: int | None
+    redeals: int
+
+    # Queries ----------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def leader(self) -> int:
+        return next_seat(self.dealer, self.rules.players)
+
+    @property
+    def is_deal_over(self) -> bool:
+        return self.phase is not Phase.PLAYING
+
+    @property
+    def is_match_over(self) -> bool:
+        return self.phase is Phase.MATCH_OVER
+
+    @property
+    def deal_score(self) -> DealScore | None:
+        """The score of the deal just finished (``None`` while it is being played)."""
+        if self.phase is Phase.PLAYING:
+            return None
+        return score_deal(self.piles, self.scope, self.rules)
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.side_of(seat)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the seat to move, card by card in hand order."""
+        if self.phase is not Phase.PLAYING:
+            return []
+        return moves_for_hand(self.hands[self.to_move], self.table, self.rules)
+
+    def view(self, seat: int) -> "PlayerView":
+        """What ``seat`` may know at a real table: never another hand, the stock order or the seed."""
+        if not 0 <= seat < self.rules.players:
+            raise ScopaError(f"There is no seat {seat + 1}: this game has {self.rules.players} seats.")
+        return PlayerView(self.rules, seat, self.deal_number, self.dealer, self.to_move, self.round,
+                          self.hands[seat], self.table, tuple(len(h) for h in self.hands), len(self.stock),
+                          self.piles, self.scope, self.last_capturer, self.history, self.match_scores,
+                          self.deal_totals, self.phase, self.winner)
+
+    # Transitions ------------------------------------------------------------
+    def apply(self, move: Move | tuple[Card, Iterable[Card]]) -> tuple["GameState", list[Event]]:
+        """Play a move for the seat to move. An illegal move raises ``IllegalMoveError``."""
+        if self.phase is not Phase.PLAYING:
+            raise IllegalMoveError("The deal is over: no card can be played until the next deal.")
+        try:
+            card, capture = move
+        except (TypeError, ValueError):
+            raise IllegalMoveError("A move is a card from the hand and the table cards it takes.") from None
+        if card.__class__ is not Card or capture.__class__ is not tuple:
+            card, capture = _checked_move(move)
+        seat, rules = self.to_move, self.rules
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalMoveError(f"Seat {seat + 1} does not hold {card}.")
+        key = (rules.capture_mode, (card >> 2) + 1, self.table)  # legal_captures' cache, inlined
+        options = _CAPTURE_CACHE.get(key)
+        if options is None:
+            options = cache_captures(key, card, rules)
+        if options:
+            if capture not in options:
+                capture = tuple(sorted(capture))
+                if capture not in options:
+                    raise IllegalMoveError(_illegal_capture_reason(card, capture, options))
+            capture = options[options.index(capture)]  # the engine's own Card objects
+        elif capture:
+            raise IllegalMoveError(_illegal_capture_reason(card, capture, options))
+
+        i = hand.index(card)
+        hands = self.hands[:seat] + (hand[:i] + hand[i + 1:],) + self.hands[seat + 1:]
+        events: list[Event] = [_make(CardPlayed, (seat, card))]
+        hands_left = any(hands)
+        last_play = not hands_left and not self.stock
+        piles, scope, last_capturer = self.piles, self.scope, self.last_capturer
+        scopa = False
+        if capture:
+            side = seat % 2 if rules.players == 4 else seat
+            table = tuple([c for c in self.table if c not in capture])
+            piles = piles[:side] + (piles[side] + capture + (card,),) + piles[side + 1:]
+            sweeps = is_sweep_capture(card, capture, rules)
+            events.append(_make(CardsCaptured, (seat, card, capture, not sweeps)))
+            last_capturer = seat
+            if not table and not last_play and sweeps:
+                scopa = True
+                scope = scope[:side] + (scope[side] + 1,) + scope[side + 1:]
+                events.append(Scopa(seat, side, scope[side]))
+        else:
+            table = self.table + (card,)
+            events.append(_make(CardStaysOnTable, (seat, card)))
+        history = self.history + (_make(Play, (seat, card, capture, scopa)),)
+        state = _make(GameState, (rules, self.seed, self.deal_number, self.dealer, (seat - 1) % rules.players,
+                                  self.round, hands, table, self.stock, piles, scope, last_capturer, history,
+                                  self.match_scores, self.deal_totals, Phase.PLAYING, None, self.redeals))
+        if last_play:
+            return state._finish_deal(events)
+        if not hands_left:
+            return state._deal_round(events)
+        return state, events
+
+    def next_deal(self) -> tuple["GameState", list[Event]]:
+        """Start the next deal of the match: the deal passes to the right."""
+        if self.phase is Phase.PLAYING:
+            raise IllegalMoveError("The deal is still being played.")
+        if self.phase is Phase.MATCH_OVER:
+            raise IllegalMoveError("The match is over.")
+        return _start_deal(self.rules, self.seed, self.deal_number + 1, next_seat(self.dealer, self.rules.players),
+                           self.match_scores, self.deal_totals)
+
+    def _deal_round(self, events: list[Event]) -> tuple["GameState", list[Event]]:
+        rules, n, size = self.rules, self.rules.players, self.rules.hand_size
+        hands = [()] * n
+        seat = self.leader
+        for k in range(n):
+            hands[seat] = tuple(sorted(self.stock[k * size:(k + 1) * size]))
+            seat = next_seat(seat, n)
+        stock = self.stock[n * size:]
+        events.append(_make(CardsDealt, (self.round + 1, rules.rounds, size, len(stock), None)))
+        return (_make(GameState, (rules, self.seed, self.deal_number, self.dealer, self.leader, self.round + 1,
+                                  tuple(hands), self.table, stock, self.piles, self.scope, self.last_capturer,
+                                  self.history, self.match_scores, self.deal_totals, Phase.PLAYING, None,
+                                  self.redeals)), events)
+
+    def _finish_deal(self, events: list[Event]) -> tuple["GameState", list[Event]]:
+        rules = self.rules
+        piles, table = self.piles, self.table
+        side = None if self.last_capturer is None else rules.side_of(self.last_capturer)
+        if table and side is not None:
+            piles = piles[:side] + (piles[side] + table,) + piles[side + 1:]
+            events.append(LeftoversTaken(self.last_capturer, side, tuple(sorted(table))))
+            table = ()
+        elif table:
+            events.append(LeftoversTaken(None, None, tuple(sorted(table))))
+        score = score_deal(piles, self.scope, rules)
+        totals = tuple(a + b for a, b in zip(self.match_scores, score.totals))
+        events.append(DealScored(self.deal_number, score, totals))
+        winner, over = match_result(totals, rules)
+        if over:
+            events.append(MatchWon(winner, totals))
+        state = GameState(rules, self.seed, self.deal_number, self.dealer, self.to_move, self.round,
+                          self.hands, table, self.stock, piles, self.scope, self.last_capturer, self.history,
+                          totals, self.deal_totals + (score.totals,),
+                          Phase.MATCH_OVER if over else Phase.DEAL_OVER, winner, self.redeals)
+        return state, events
+
+    # Serialisation ------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data holding everything, including the exact stock order and seed."""
+        cards = lambda cs: [str(c) for c in cs]  # noqa: E731
+        return {
+            "rules": self.rules.to_dict(), "seed": self.seed, "deal_number": self.deal_number,
+            "dealer": self.dealer, "to_move": self.to_move, "round": self.round,
+            "hands": [cards(h) for h in self.hands], "table": cards(self.table), "stock": cards(self.stock),
+            "piles": [cards(p) for p in self.piles], "scope": list(self.scope),
+            "last_capturer": self.last_capturer,
+            "history": [{"seat": p.seat, "card": str(p.card), "capture": cards(p.capture), "scopa": p.scopa}
+                        for p in self.history],
+            "match_scores": list(self.match_scores), "deal_totals": [list(t) for t in self.deal_totals],
+            "phase": self.phase.value, "winner": self.winner, "redeals": self.redeals,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "GameState":
+        """Rebuild a state from ``to_dict`` data; anything inconsistent raises ``ScopaError``."""
+        from .validation import state_from_dict
+        return state_from_dict(data)
+
+
+def _as_card(card: Any) -> Card:
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 40:
+        return ALL_CARDS[card]
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise TypeError(card)
+
+
+def _checked_move(move: Any) -> tuple[Card, tuple[Card, ...]]:
+    """The card and sorted capture of a move-like pair, or a clear error."""
+    try:
+        card, capture = move
+        return _as_card(card), tuple(sorted(_as_card(c) for c in capture))
+    except (TypeError, ValueError, IndexError):
+        raise IllegalMoveError("A move is a card from the hand and the table cards it takes.") from None
+
+
+def _illegal_capture_reason(card: Card, capture: tuple[Card, ...], options: list[tuple[Card, ...]]) -> str:
+    if not options:
+        return f"{card} takes nothing here: it stays on the table."
+    if not capture:
+        return f"{card} must capture: a card that can take must take."
+    if len(options[0]) == 1 and len(capture) > 1:
+        return f"{card} must take a single equal card: a match comes before a sum."
+    return f"{card} cannot take {' '.join(map(str, capture))}."
+
+
+def moves_for_hand(hand: Iterable[Card], table: tuple[Card, ...], rules: Rules) -> list[Move]:
+    """Every legal move for a hand on a table."""
+    moves: list[Move] = []
+    table = tuple(table)
+    mode = rules.capture_mode
+    for card in hand:
+        key = (mode, (card >> 2) + 1, table)  # legal_captures' cache, inlined: the hot path
+        options = _CAPTURE_CACHE.get(key)
+        if options is None:
+            options = cache_captures(key, card, rules)
+        if options:
+            moves.extend([_make(Move, (card, cap)) for cap in options])
+        else:
+            moves.append(_make(Move, (card, ())))
+    return moves
+
+
+def match_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, bool]:
+    """(winning side or None, whether the match is over) after a complete deal."""
+    best = max(totals)
+    leaders = [side for side, t in enumerate(totals) if t == best]
+    if rules.target is None:
+        return (leaders[0] if len(leaders) == 1 else None), True
+    if best >= rules.target and len(leaders) == 1:
+        return leaders[0], True
+    return None, False
+
+
+def _start_deal(rules: Rules, seed: int, deal_number: int, dealer: int, match_scores: tuple[int, ...],
+                deal_totals: tuple[tuple[int, ...], ...]) -> tuple[GameState, list[Event]]:
+    deck, redeals = _shuffled_deal(rules, seed, deal_number)
+    n, size = rules.players, rules.hand_size
+    table = tuple(deck[:rules.table_size])
+    stock = tuple(deck[rules.table_size:])
+    leader = next_seat(dealer, n)
+    empty = tuple(() for _ in range(rules.sides))
+    state = GameState(rules, seed, deal_number, dealer, leader, 0, tuple(() for _ in range(n)), table, stock,
+                      empty, (0,) * rules.sides, None, (), match_scores, deal_totals, Phase.PLAYING, None,
+                      redeals)
+    events: list[Event] = [DealStarted(deal_number, dealer, leader, redeals)]
+    state, events = state._deal_round(events)
+    first = events[-1]
+    events[-1] = CardsDealt(first.round, first.rounds, first.cards_each, first.stock_left, table)
+    return state, events
+
+
+def new_match(rules: Rules | None = None, seed: int = 0, first_dealer: int | None = None
+              ) -> tuple[GameState, list[Event]]:
+    """Start a match and deal its first deal. The first dealer is drawn from the seed unless given."""
+    rules = rules or Rules()
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScopaError("The seed must be a whole number.")
+    if first_dealer is None:
+        first_dealer = random.Random(seed * 1_000_003).randrange(rules.players)
+    elif not 0 <= first_dealer < rules.players:
+        raise ScopaError(f"There is no seat {first_dealer + 1} to deal.")
+    zero = (0,) * rules.sides
+    return _start_deal(rules, seed, 1, first_dealer, zero, ())
+
+
+def new_deal(rules: Rules | None = None, seed: int = 0, dealer: int = 0) -> tuple[GameState, list[Event]]:
+    """A single deal (whatever the target) for puzzles, lessons and benchmarks."""
+    rules = rules or Rules()
+    return new_match(rules, seed, dealer)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one seat knows at a real table.
+
+    Its own hand, the table, how many cards every hand and the stock hold, every side's
+    captured cards and scope (each capture was seen as it happened), this deal's plays,
+    and the scores. Never another hand, never the stock order, never the seed.
+    """
+
+    rules: Rules
+    seat: int
+    deal_number: int
+    dealer: int
+    to_move: int
+    round: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    stock_count: int
+    piles: tuple[tuple[Card, ...], ...]
+    scope: tuple[int, ...]
+    last_capturer: int | None
+    history: tuple[Play, ...]
+    match_scores: tuple[int, ...]
+    deal_totals: tuple[tuple[int, ...], ...]
+    phase: Phase
+    winner: int | None
+
+    @property
+    def side(self) -> int:
+        return self.rules.side_of(self.seat)
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.phase is Phase.PLAYING and self.to_move == self.seat
+
+    def legal_moves(self) -> list[Move]:
+        """This seat's legal moves when it is to move; otherwise an empty list."""
+        if not self.is_my_turn:
+            return []
+        return moves_for_hand(self.hand, self.table, self.rules)
+
+    def unseen_cards(self) -> frozenset[Card]:
+        """Cards this seat has not seen: the other hands and the stock together."""
+        seen = set(self.hand) | set(self.table)
+        for pile in self.piles:
+            seen.update(pile)
+        return frozenset(c for c in ALL_CARDS if c not in seen)

@@ -1,0 +1,178 @@
+"""Rebuilding a state from plain data, and the invariants every state must satisfy.
+
+Used by ``GameState.from_dict`` and by save-file import: a file that fails gets one
+plain sentence naming the check that failed.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .cards import Card
+from .errors import ScopaError
+from .rules import Rules
+from .state import GameState, Phase, Play, next_seat
+
+_KEYS = ("rules", "seed", "deal_number", "dealer", "to_move", "round", "hands", "table", "stock", "piles",
+         "scope", "last_capturer", "history", "match_scores", "deal_totals", "phase", "winner", "redeals")
+
+
+def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False) -> int | None:
+    value = data[key]
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ScopaError(f"{key} must be a whole number from {low} to {high}.")
+    return value
+
+
+def _cards(value: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ScopaError(f"{what} must be a list of cards such as \"7D\".")
+    try:
+        return tuple(Card.parse(v) for v in value)
+    except ValueError as error:
+        raise ScopaError(f"{what}: {error}") from None
+
+
+def _card_lists(value: Any, count: int, what: str) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list) or len(value) != count:
+        raise ScopaError(f"{what} must be a list of {count}.")
+    return tuple(_cards(v, f"{what} {i + 1}") for i, v in enumerate(value))
+
+
+def _int_list(value: Any, count: int, what: str) -> tuple[int, ...]:
+    if (not isinstance(value, list) or len(value) != count
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 1000 for v in value)):
+        raise ScopaError(f"{what} must be a list of {count} whole numbers.")
+    return tuple(value)
+
+
+def _play(item: Any, players: int) -> Play:
+    if not isinstance(item, Mapping) or set(item) != {"seat", "card", "capture", "scopa"}:
+        raise ScopaError("Each play in the history needs seat, card, capture and scopa.")
+    seat = _int(item, "seat", 0, players - 1)
+    card = _cards([item["card"]], "A played card")[0]
+    if not isinstance(item["scopa"], bool):
+        raise ScopaError("A play's scopa mark must be true or false.")
+    return Play(seat, card, tuple(sorted(_cards(item["capture"], "A capture"))), item["scopa"])
+
+
+def state_from_dict(data: Mapping[str, Any]) -> GameState:
+    if not isinstance(data, Mapping):
+        raise ScopaError("The game state must be a set of named fields.")
+    missing = [k for k in _KEYS if k not in data]
+    if missing:
+        raise ScopaError(f"The game state lacks the field {missing[0]!r}.")
+    try:
+        rules = Rules.from_dict(data["rules"])
+    except (TypeError, ValueError) as error:
+        raise ScopaError(f"Rules: {error}") from None
+    n, sides = rules.players, rules.sides
+    seed = data["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScopaError("seed must be a whole number.")
+    try:
+        phase = Phase(data["phase"])
+    except (ValueError, TypeError):
+        raise ScopaError("phase must be playing, deal_over or match_over.") from None
+    history = data["history"]
+    if not isinstance(history, list):
+        raise ScopaError("history must be a list of plays.")
+    deal_totals = data["deal_totals"]
+    if not isinstance(deal_totals, list):
+        raise ScopaError("deal_totals must be a list.")
+    state = GameState(
+        rules=rules, seed=seed,
+        deal_number=_int(data, "deal_number", 1, 10_000), dealer=_int(data, "dealer", 0, n - 1),
+        to_move=_int(data, "to_move", 0, n - 1), round=_int(data, "round", 1, rules.rounds),
+        hands=_card_lists(data["hands"], n, "Hand"), table=_cards(data["table"], "The table"),
+        stock=_cards(data["stock"], "The stock"), piles=_card_lists(data["piles"], sides, "Pile"),
+        scope=_int_list(data["scope"], sides, "scope"),
+        last_capturer=_int(data, "last_capturer", 0, n - 1, optional=True),
+        history=tuple(_play(p, n) for p in history),
+        match_scores=_int_list(data["match_scores"], sides, "match_scores"),
+        deal_totals=tuple(_int_list(t, sides, "Each deal total") for t in deal_totals),
+        phase=phase, winner=_int(data, "winner", 0, sides - 1, optional=True),
+        redeals=_int(data, "redeals", 0, 1000),
+    )
+    check_invariants(state)
+    return state
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise ``ScopaError`` naming the first rule of consistency the state breaks."""
+    rules, n = state.rules, state.rules.players
+    everything: list[Card] = [c for h in state.hands for c in h] + list(state.table) + list(state.stock)
+    everything += [c for p in state.piles for c in p]
+    if len(everything) != 40 or len(set(everything)) != 40:
+        dupes = len(everything) - len(set(everything))
+        raise ScopaError(f"The cards do not make one 40-card pack: {len(set(everything))} distinct cards"
+                         + (f", {dupes} repeated." if dupes else "."))
+    size, table_size = rules.hand_size, rules.table_size
+    expected_stock = 40 - table_size - state.round * n * size
+    if len(state.stock) != expected_stock:
+        raise ScopaError(f"The stock should hold {expected_stock} cards in round {state.round}, "
+                         f"not {len(state.stock)}.")
+    in_hands = sum(len(h) for h in state.hands)
+    plays_this_round = n * size - in_hands
+    expected_plays = (state.round - 1) * n * size + plays_this_round
+    if len(state.history) != expected_plays:
+        raise ScopaError(f"The history should list {expected_plays} plays, not {len(state.history)}.")
+    _check_hands(state, plays_this_round)
+    _check_history(state)
+    if sum(state.scope) > len(state.history):
+        raise ScopaError("More scope are recorded than plays were made.")
+    if state.phase is Phase.PLAYING:
+        if in_hands == 0:
+            raise ScopaError("Every hand is empty, yet the deal is marked as still being played.")
+        if state.winner is not None:
+            raise ScopaError("A winner is recorded while the deal is still being played.")
+    else:
+        if in_hands or state.stock:
+            raise ScopaError("The deal is marked over, yet cards are still in hand or in the stock.")
+        if state.table and state.last_capturer is not None:
+            raise ScopaError("The deal is over, yet leftovers were not given to the last capture.")
+    if len(state.deal_totals) != state.deal_number - (1 if state.phase is Phase.PLAYING else 0):
+        raise ScopaError("The list of deal results does not match the deal number.")
+    sums = tuple(sum(t[i] for t in state.deal_totals) for i in range(rules.sides))
+    if sums != state.match_scores:
+        raise ScopaError("The match scores are not the sum of the deal results.")
+
+
+def _check_hands(state: GameState, plays_this_round: int) -> None:
+    n, size = state.rules.players, state.rules.hand_size
+    seat = state.leader
+    for position in range(n):
+        played = max(0, (plays_this_round - position + n - 1) // n)
+        if len(state.hands[seat]) != size - played:
+            raise ScopaError(f"Seat {seat + 1} should hold {size - played} cards, not {len(state.hands[seat])}.")
+        seat = next_seat(seat, n)
+    if state.phase is Phase.PLAYING:
+        expected = state.leader
+        for _ in range(plays_this_round % n):
+            expected = next_seat(expected, n)
+        if state.to_move != expected:
+            raise ScopaError(f"It should be seat {expected + 1} to move, not seat {state.to_move + 1}.")
+
+
+def _check_history(state: GameState) -> None:
+    seat = state.leader
+    placed: set[Card] = set(state.table) | {c for p in state.piles for c in p}
+    for play in state.history:
+        if play.seat != seat:
+            raise ScopaError("The history does not follow the order of play.")
+        if play.card not in placed or not set(play.capture) <= placed:
+            raise ScopaError(f"The history plays {play.card}, which is neither on the table nor in a pile.")
+        seat = next_seat(seat, state.rules.players)
+    if state.last_capturer is None and any(p.capture for p in state.history):
+        raise ScopaError("The history has captures but no last capture is recorded.")
+
+
+def all_cards_accounted(states: Sequence[GameState]) -> bool:
+    """True when every state holds each of the 40 cards exactly once (for tests and benchmarks)."""
+    try:
+        for state in states:
+            check_invariants(state)
+    except ScopaError:
+        return False
+    return True
