@@ -1,0 +1,125 @@
+"""Command-line flags: everything the set-up questions ask can also be given up front."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Sequence
+
+from .engine import Rules, RulesError, Variant
+from .match import SeatSetup
+
+LEVELS = ("beginner", "easy", "medium", "hard", "expert")
+OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+
+
+class UsageError(ValueError):
+    """A flag value the game cannot use; the message is one plain sentence."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="scopa", description="Scopa, the Italian card game, for the terminal: "
+                                "keyboard only, screen-reader and voice friendly.")
+    g = p.add_argument_group("a new match (any of these starts one at once)")
+    g.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default 2)")
+    g.add_argument("--seats", help="who sits where, e.g. human,computer:hard,human,computer:easy "
+                   "(levels: " + ", ".join(LEVELS) + ")")
+    g.add_argument("--names", help="names of the human seats in order, e.g. Alice,Bob")
+    g.add_argument("--target", help="11, 16, 21 or single (one deal)")
+    g.add_argument("--variant", choices=[v.value for v in Variant], help="scopone needs 4 players")
+    g.add_argument("--options", help="rule options to switch on, comma separated: " + ", ".join(OPTIONS))
+    g.add_argument("--no-kings-redeal", action="store_true", help="do not redeal when 3 or 4 kings are on the table")
+    g.add_argument("--seed", type=int, help="shuffle seed, for a repeatable match")
+    g.add_argument("--budget", type=float, default=1.0, help="expert's thinking time per move in seconds")
+    o = p.add_argument_group("sound and screen")
+    voice = o.add_mutually_exclusive_group()
+    voice.add_argument("--voice", dest="voice", action="store_true", default=None, help="game voice on")
+    voice.add_argument("--no-voice", dest="voice", action="store_false", help="game voice off (screen reader)")
+    o.add_argument("--plain", action="store_true", help="line mode: every key is typed then Enter; nothing redrawn")
+    o.add_argument("--lang", choices=("en", "it"), help="language (default: the system's)")
+    o.add_argument("--cards", choices=("french", "napoletane"), help="card names")
+    o.add_argument("--verbosity", choices=("short", "full"), help="how much is announced")
+    f = p.add_argument_group("files")
+    f.add_argument("--resume", action="store_true", help="resume the saved match at once")
+    f.add_argument("--export", metavar="FILE", help="export the saved match to FILE and exit (shows every hand)")
+    f.add_argument("--import", dest="import_file", metavar="FILE", help="import a match from FILE and play it")
+    f.add_argument("--lesson", type=int, metavar="N", help="play lesson N (1 to 8)")
+    f.add_argument("--data-dir", type=Path, help="folder for saves and results")
+    f.add_argument("--config-dir", type=Path, help="folder for settings")
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    return p
+
+
+def wants_new_match(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name) is not None for name in ("players", "seats", "target", "variant", "options",
+                                                               "seed")) or args.no_kings_redeal
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    seats = args.seats.split(",") if args.seats else None
+    players = args.players or (len(seats) if seats else None)
+    if args.variant and args.variant != "scopa":
+        players = players or 4
+    players = players or 2
+    options: dict[str, object] = {"players": players}
+    if args.variant:
+        options["variant"] = Variant(args.variant)
+        if args.variant != "scopa":
+            options["target"] = 21
+    if args.target is not None:
+        if args.target.lower() in {"single", "1", "one"}:
+            options["target"] = None
+        elif args.target.isdigit():
+            options["target"] = int(args.target)
+        else:
+            raise UsageError("--target takes 11, 16, 21 or single.")
+    for name in (args.options.split(",") if args.options else []):
+        name = name.strip().replace("-", "_")
+        if name not in OPTIONS:
+            raise UsageError(f"Unknown option {name!r}: choose from {', '.join(OPTIONS)}.")
+        options[name] = True
+    if args.no_kings_redeal:
+        options["kings_redeal"] = False
+    try:
+        return Rules(**options)
+    except RulesError as error:
+        raise UsageError(str(error)) from None
+
+
+def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
+    """"human" or a level for each seat, from --seats or the default (you against easy computers)."""
+    if not args.seats:
+        return ["human"] + ["easy"] * (players - 1)
+    kinds = []
+    for item in args.seats.split(","):
+        item = item.strip().lower()
+        if item == "human":
+            kinds.append("human")
+            continue
+        kind, _, level = item.partition(":")
+        level = level or "easy"
+        if kind not in {"computer", "cpu", "ai"} or level not in LEVELS:
+            raise UsageError(f"Unknown seat {item!r}: write human or computer:LEVEL, levels {', '.join(LEVELS)}.")
+        kinds.append(level)
+    if len(kinds) != players:
+        raise UsageError(f"--seats lists {len(kinds)} seats but the game has {players} players.")
+    if "human" not in kinds:
+        raise UsageError("At least one seat must be human.")
+    return kinds
+
+
+def human_names(args: argparse.Namespace, kinds: Sequence[str]) -> dict[int, str]:
+    humans = [i for i, k in enumerate(kinds) if k == "human"]
+    given = [n.strip() for n in args.names.split(",")] if args.names else []
+    names = {}
+    for index, seat in enumerate(humans):
+        if index < len(given) and given[index]:
+            names[seat] = given[index][:24]
+        else:
+            names[seat] = "You" if len(humans) == 1 else f"Player {seat + 1}"
+    return names
+
+
+def seats_from_args(args: argparse.Namespace, rules: Rules) -> tuple[SeatSetup, ...]:
+    from .console.app import build_seats
+    kinds = seat_kinds(args, rules.players)
+    return build_seats(kinds, human_names(args, kinds), seed=args.seed or 0)

@@ -1,0 +1,92 @@
+"""The player's settings: a small JSON file in the platform's config folder.
+
+A broken file never stops the game: the defaults are used and the problem is reported
+in one line; the broken file is left as it is until settings are saved again.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+VERBOSITIES = ("short", "full")
+NAMINGS = ("french", "napoletane")
+
+
+def default_config_dir() -> Path:
+    import platformdirs
+    return Path(platformdirs.user_config_dir("scopa", appauthor=False))
+
+
+def default_data_dir() -> Path:
+    import platformdirs
+    return Path(platformdirs.user_data_dir("scopa", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the player chose. ``voice`` is ``None`` until the first-start question is answered."""
+
+    voice: bool | None = None
+    voice_id: str | None = None
+    rate: int = 175
+    volume: float = 1.0
+    verbosity: str = "short"
+    language: str | None = None
+    card_names: str = "french"
+    lessons_done: tuple[int, ...] = field(default_factory=tuple)
+
+    def with_changes(self, **changes: Any) -> "Settings":
+        return replace(self, **changes)
+
+
+def _checked(data: dict[str, Any]) -> Settings:
+    known = {f.name for f in fields(Settings)}
+    values = {k: v for k, v in data.items() if k in known}
+    settings = Settings(**values)
+    if settings.voice is not None and not isinstance(settings.voice, bool):
+        raise ValueError("voice must be true, false or null")
+    if not isinstance(settings.rate, int) or not 80 <= settings.rate <= 450:
+        raise ValueError("rate must be a whole number from 80 to 450")
+    if not isinstance(settings.volume, (int, float)) or not 0 <= settings.volume <= 1:
+        raise ValueError("volume must be from 0 to 1")
+    if settings.verbosity not in VERBOSITIES:
+        raise ValueError("verbosity must be short or full")
+    if settings.card_names not in NAMINGS:
+        raise ValueError("card_names must be french or napoletane")
+    if settings.language is not None and not isinstance(settings.language, str):
+        raise ValueError("language must be a language code")
+    return replace(settings, lessons_done=tuple(int(n) for n in settings.lessons_done))
+
+
+def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
+    """The saved settings, or the defaults and a one-line reason when the file is broken."""
+    path = config_dir / "settings.json"
+    if not path.exists():
+        return Settings(), None
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("it is not a set of named settings")
+        return _checked(data), None
+    except (OSError, ValueError, TypeError) as error:
+        return Settings(), f"Your settings file could not be read ({error}); using the defaults. File: {path}"
+
+
+def save_settings(settings: Settings, config_dir: Path) -> str | None:
+    """Write the settings atomically; return a one-line problem, or None."""
+    try:
+        config_dir.mkdir(parents=True, exist_ok=True)
+        path = config_dir / "settings.json"
+        tmp = path.with_suffix(".tmp")
+        data = asdict(settings) | {"lessons_done": list(settings.lessons_done)}
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=1)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+        return None
+    except OSError as error:
+        return f"Settings could not be saved: {error.strerror or error}."

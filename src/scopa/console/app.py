@@ -1,0 +1,314 @@
+"""The program: first start, main menu, new match set-up, settings, and running matches."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..config import Settings, load_settings, save_settings
+from ..engine import Rules, Variant
+from ..match import MatchRecord, SeatSetup
+from ..narration import Announcement, Messages, Narrator, system_language
+from ..speech import Speaker, VoiceSettings, create_speaker
+from .announcer import Announcer
+from .game import MatchConsole, ReplaceMatch, Services
+from .menus import choose
+from .persistence import Persistence
+from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
+
+LEVELS = ("beginner", "easy", "medium", "hard", "expert")
+OPTION_NAMES = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+
+
+@dataclass
+class MatchRequest:
+    """A new match fully described by command-line flags (skips the set-up questions)."""
+
+    rules: Rules
+    seats: tuple[SeatSetup, ...]
+    seed: int | None = None
+
+
+class Program:
+    """Owns the terminal, the voice, the settings and the saves for one run of scopa."""
+
+    def __init__(self, input: Input, output: Output, settings: Settings, config_dir: Path,  # noqa: A002
+                 persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] = None,
+                 voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
+                 verbosity: str | None = None, budget: float = 1.0) -> None:
+        self.input = input
+        self.output = output
+        self.settings = settings
+        self.config_dir = config_dir
+        self.persistence = persistence
+        self.speaker_factory = speaker_factory or (lambda on, voice: create_speaker(on, voice))
+        self.voice_override = voice_override
+        self.lang = lang or settings.language or system_language()
+        self.naming = naming or settings.card_names
+        self.verbosity = verbosity or settings.verbosity
+        self.budget = budget
+        self.messages = Messages(self.lang)
+        self.speaker: Speaker = self.speaker_factory(False, VoiceSettings())
+        self.announcer = Announcer(output, self.speaker)
+        self.narrator: Narrator | None = None
+
+    # Voice ---------------------------------------------------------------------
+    def m(self, key: str, **params) -> str:
+        return self.messages(key, **params)
+
+    def say(self, *lines: str | Announcement) -> None:
+        self.announcer.say(list(lines))
+
+    def start_voice(self) -> None:
+        """Ask the first-start question if needed, then switch the voice on or off."""
+        wanted = self.voice_override
+        if wanted is None:
+            if self.settings.voice is None:
+                wanted = self._first_start_question()
+                self.settings = self.settings.with_changes(voice=wanted)
+                self._save_settings(quiet=True)
+            else:
+                wanted = self.settings.voice
+        self.set_voice(wanted)
+
+    def _first_start_question(self) -> bool:
+        self.say(self.m("app.first_start"))
+        while True:
+            token = self.input.read(self.m("prompt.menu") + " ")
+            if token in {"1", "2"}:
+                return token == "2"
+            self.say(self.m("app.first_start.choices"))
+
+    def set_voice(self, on: bool) -> str:
+        self.speaker.close()
+        voice = VoiceSettings(self.settings.voice_id, self.settings.rate, self.settings.volume)
+        self.speaker = self.speaker_factory(on, voice)
+        self.announcer.speaker = self.speaker
+        if on and not getattr(self.speaker, "available", True):
+            return self.speaker.unavailable_reason or self.m("voice.unavailable")
+        return self.m("voice.on" if on else "voice.off")
+
+    def toggle_voice(self) -> str:
+        on = not self.voice_is_on()
+        self.settings = self.settings.with_changes(voice=on)
+        self._save_settings(quiet=True)
+        return self.set_voice(on)
+
+    def voice_is_on(self) -> bool:
+        return type(self.speaker).__name__ not in {"NullSpeaker"} and getattr(self.speaker, "available", True)
+
+    def _save_settings(self, quiet: bool = False) -> None:
+        problem = save_settings(self.settings, self.config_dir)
+        if problem:
+            self.say(problem)
+        elif not quiet:
+            self.say(self.m("settings.saved"))
+
+    # Running ---------------------------------------------------------------------
+    def run(self, request: MatchRequest | None = None, resume: bool = False) -> int:
+        try:
+            self.start_voice()
+            reason = getattr(self.speaker, "unavailable_reason", None)
+            if reason:
+                self.say(reason)
+            if request is not None:
+                return self._play_new(request) or 0
+            if resume:
+                record, problem = self.persistence.load()
+                if record is not None:
+                    return self._play(record, None) or 0
+                if problem:
+                    self.say(self.m("app.save_problem", problem=problem))
+            return self.main_menu()
+        except InputClosed:
+            self.say(self.m("app.input_closed"))
+            return 0
+        except Interrupted:
+            self.say(self.m("app.interrupted"))
+            return 130
+        finally:
+            self.speaker.close()
+
+    def main_menu(self) -> int:
+        while True:
+            record, problem = self.persistence.load()
+            if problem:
+                self.say(self.m("app.save_problem", problem=problem))
+            actions: list[tuple[str, Callable[[], int | None]]] = []
+            if record is not None and not record.state.is_match_over:
+                actions.append((self.m("app.menu.resume"), lambda r=record: self._play(r, None)))
+            actions += [(self.m("app.menu.new"), self._new_match_questions),
+                        (self.m("app.menu.lessons"), self._lessons),
+                        (self.m("app.menu.settings"), self.settings_menu),
+                        (self.m("app.menu.quit"), lambda: 0)]
+            index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
+                           self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"))
+            result = 0 if index is None else actions[index][1]()
+            if result is not None:  # an exit code: leave the program
+                self.say(self.m("app.bye"))
+                return result
+
+    def _lessons(self) -> int | None:
+        runner = getattr(self, "lesson_runner", None)
+        if runner is None:
+            self.say(self.m("lessons.unavailable"))
+            return None
+        return runner(self)
+
+    # New match ----------------------------------------------------------------------
+    def _new_match_questions(self) -> int | None:
+        players = self._ask_players()
+        if players is None:
+            return None
+        rules = Rules(players=players)
+        if players == 4:
+            variant = choose(self.input, self.announcer, self.m("setup.variant"),
+                             [self.m(f"setup.variant.{v.value}") for v in Variant], self.m("prompt.menu"), 0)
+            if variant is None:
+                return None
+            rules = {0: rules, 1: Rules.scopone_scientifico(), 2: Rules.scopone_classico()}[variant]
+        seats = self._ask_seats(players)
+        if seats is None:
+            return None
+        rules = self._ask_target(rules)
+        if rules is None:
+            return None
+        rules = self._ask_options(rules)
+        if rules is None:
+            return None
+        return self._play_new(MatchRequest(rules, seats))
+
+    def _ask_players(self) -> int | None:
+        self.say(self.m("setup.players"))
+        while True:
+            token = self.input.read(self.m("prompt.menu") + " ")
+            if token == ENTER:
+                return 2
+            if token == ESCAPE:
+                return None
+            if token in {"2", "3", "4"}:
+                return int(token)
+            self.say(self.m("setup.players.invalid"))
+
+    def _ask_seats(self, players: int) -> tuple[SeatSetup, ...] | None:
+        choices = [self.m(f"level.{level}") for level in LEVELS] + [self.m("setup.human")]
+        kinds: list[str] = ["human"]
+        for seat in range(1, players):
+            role = "setup.role.partner" if players == 4 and seat == 2 else (
+                "setup.role.opponent" if players == 2 else "setup.role.other")
+            title = self.m("setup.seat", seat=seat + 1, role=self.m(role), default=self.m("level.easy"))
+            index = choose(self.input, self.announcer, title, choices, self.m("prompt.menu"), default=1)
+            if index is None:
+                return None
+            kinds.append("human" if index == len(LEVELS) else LEVELS[index])
+        humans = [i for i, k in enumerate(kinds) if k == "human"]
+        names = self._ask_names(humans) if len(humans) > 1 else {humans[0]: self.m("seat.you")}
+        return build_seats(kinds, names, seed=len(kinds))
+
+    def _ask_names(self, humans: Sequence[int]) -> dict[int, str]:
+        names = {}
+        for seat in humans:
+            default = self.m("seat.player", n=seat + 1)
+            text = self.input.read_text(self.m("setup.name", seat=seat + 1, default=default) + " ")
+            names[seat] = (text if text and text != ESCAPE else default)[:24]
+        return names
+
+    def _ask_target(self, rules: Rules) -> Rules | None:
+        targets = [11, 16, 21, None]
+        labels = [self.m("setup.target.points", n=t) if t else self.m("setup.target.single") for t in targets]
+        default = targets.index(rules.target)
+        title = self.m("setup.target", default=labels[default])
+        index = choose(self.input, self.announcer, title, labels, self.m("prompt.menu"), default=default)
+        return None if index is None else replace(rules, target=targets[index])
+
+    def _ask_options(self, rules: Rules) -> Rules | None:
+        while True:
+            labels = [self.m("setup.option.on" if getattr(rules, name) else "setup.option.off",
+                             name=self.m(f"option.{name}")) for name in OPTION_NAMES]
+            index = choose(self.input, self.announcer, self.m("setup.options"), labels, self.m("prompt.menu"),
+                           default=-1)
+            if index is None:
+                return None
+            if index == -1:
+                return rules
+            name = OPTION_NAMES[index]
+            rules = replace(rules, **{name: not getattr(rules, name)})
+
+    def _play_new(self, request: MatchRequest) -> int | None:
+        seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
+        record, events = MatchRecord.start(request.rules, request.seats, seed)
+        self.persistence.start_new(record)
+        self.say(self._summary(request.rules, request.seats))
+        return self._play(record, events)
+
+    def _summary(self, rules: Rules, seats: Sequence[SeatSetup]) -> str:
+        names = [s.name if s.is_human else self.m("level.computer", name=s.name, level=self.m(f"level.{s.level}"))
+                 for s in seats]
+        players = self.m("list.and", items=self.m("list.sep").join(names[:-1]), last=names[-1])
+        enabled = [self.m(f"option.{n}") for n in OPTION_NAMES if getattr(rules, n) and n != "kings_redeal"]
+        options = self.m("setup.summary.options", names=", ".join(enabled)) if enabled else self.m(
+            "setup.summary.standard")
+        if rules.target is None:
+            return self.m("setup.summary.single", players=players, options=options)
+        return self.m("setup.summary", players=players, target=rules.target, options=options)
+
+    def _play(self, record: MatchRecord, events) -> int | None:
+        """Play a match; None when it finished (back to the menu), 0 when the player quit."""
+        while True:
+            services = self._services(record)
+            console = MatchConsole(record, services, self._computers(record))
+            try:
+                outcome = console.run(events)
+            except ReplaceMatch as replacement:
+                record, events = replacement.record, None
+                self.persistence.start_new(record)
+                continue
+            if outcome == "finished":
+                self.persistence.finish(console.record)
+                return None
+            return 0
+
+    def _services(self, record: MatchRecord) -> Services:
+        you = record.human_seats[0] if len(record.human_seats) == 1 else None
+        narrator = Narrator([s.name for s in record.seats], record.rules, you, self.lang, self.naming,
+                            self.verbosity)
+        self.narrator = narrator  # the settings menu updates it in place
+        self.announcer.speak_hands = False
+        return Services(self.input, self.output, self.announcer, narrator,
+                        save=self.persistence.save, export=self.persistence.export,
+                        import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
+                        rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
+                        suggest=_suggester(), hand_warning_needed=self.voice_is_on)
+
+    def _computers(self, record: MatchRecord) -> dict[int, object]:
+        from ..players import make_player
+        return {seat: make_player(s.level or "easy", seed=record.seed + seat, budget=self.budget)
+                for seat, s in enumerate(record.seats) if not s.is_human}
+
+    # Settings ---------------------------------------------------------------------------
+    def settings_menu(self) -> None:
+        from .settings_menu import run_settings_menu
+        run_settings_menu(self)
+
+
+def _suggester():
+    try:
+        from ..players import suggest_move
+    except ImportError:
+        return None
+    return suggest_move
+
+
+def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:
+    """Seats from kinds ("human" or a level) with human names given and computer names drawn."""
+    from ..players import computer_names
+    computers = [i for i, k in enumerate(kinds) if k != "human"]
+    drawn = computer_names(len(computers), seed)
+    seats = []
+    for seat, kind in enumerate(kinds):
+        if kind == "human":
+            seats.append(SeatSetup(names.get(seat, f"Player {seat + 1}"), "human", None))
+        else:
+            seats.append(SeatSetup(drawn[computers.index(seat)], "computer", kind))
+    return tuple(seats)

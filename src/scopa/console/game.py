@@ -1,0 +1,369 @@
+"""Playing one match at the terminal: turns, the capture menu, commands and the gate.
+
+Data flows one way: a key becomes a command or a move, the move goes to the engine
+through ``MatchRecord.play``, and the events come back as announcements.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+from ..engine import Card, Event, MatchWon, Move, PlayerView, legal_captures
+from ..match import MatchRecord
+from ..narration import Announcement, Narrator
+from .announcer import Announcer
+from .keys import command_of
+from .terminal import ENTER, ESCAPE, Input, Output
+
+Outcome = Literal["finished", "quit"]
+
+
+@dataclass
+class Services:
+    """What the match loop needs from the program around it (all optional but the first four)."""
+
+    input: Input
+    output: Output
+    announcer: Announcer
+    narrator: Narrator
+    save: Callable[[MatchRecord], str | None] = lambda record: None
+    export: Callable[[MatchRecord, str], str] | None = None
+    import_match: Callable[[str], tuple[MatchRecord | None, str]] | None = None
+    settings_menu: Callable[[], None] | None = None
+    rules_reader: Callable[[], None] | None = None
+    toggle_voice: Callable[[], str] | None = None
+    suggest: Callable[[PlayerView], tuple[Move, str]] | None = None
+    hand_warning_needed: Callable[[], bool] = lambda: False
+    extra: dict = field(default_factory=dict)
+
+
+class QuitMatch(Exception):
+    """The player chose to save and quit."""
+
+
+class ReplaceMatch(Exception):
+    """An imported match replaces this one."""
+
+    def __init__(self, record: MatchRecord) -> None:
+        super().__init__()
+        self.record = record
+
+
+class MatchConsole:
+    """Runs a match from its current position to its end, or until the player quits."""
+
+    def __init__(self, record: MatchRecord, services: Services, players: dict[int, object]) -> None:
+        self.record = record
+        self.io = services
+        self.players = players  # seat -> computer player with choose_move(view)
+        self.open_seat: int | None = None
+        self.hand_aloud_asked = False
+        services.announcer.open_seat = lambda: self.open_seat
+        humans = record.human_seats
+        self.pass_and_play = len(humans) > 1
+        if len(humans) == 1:
+            self.open_seat = humans[0]  # one human: the hand is always theirs to see
+
+    # Helpers ---------------------------------------------------------------
+    @property
+    def m(self):
+        return self.io.narrator.messages
+
+    def say(self, *items: Announcement | str) -> None:
+        self.io.announcer.say(list(items))
+
+    def say_lines(self, lines: list[Announcement]) -> None:
+        self.io.announcer.say(lines)
+
+    def read(self, prompt_key: str) -> str:
+        return self.io.input.read(self.m(prompt_key) + " ")
+
+    @property
+    def state(self):
+        return self.record.state
+
+    def _autosave(self) -> None:
+        problem = self.io.save(self.record)
+        if problem:
+            self.say(problem)
+
+    # The match ---------------------------------------------------------------
+    def run(self, opening: list[Event] | None = None) -> Outcome:
+        """Play until the match ends. ``opening`` are the events of the deal just dealt."""
+        try:
+            if opening:
+                self.say_lines(self.io.narrator.events(opening))
+            elif not self.state.is_deal_over:
+                self.say(self.m("resume.position", deal=self.state.deal_number),
+                         self.io.narrator.table_text(self.state.table))
+            while True:
+                if self.state.is_match_over:
+                    self._autosave()
+                    return "finished"
+                if self.state.is_deal_over:
+                    self._between_deals()
+                    continue
+                seat = self.state.to_move
+                if seat in self.players:
+                    self._computer_turn(seat)
+                else:
+                    self._human_turn(seat)
+        except QuitMatch:
+            self._autosave()
+            self.say(self.m("quit.saved"))
+            return "quit"
+
+    def _between_deals(self) -> None:
+        self.read_until_enter("prompt.next_deal", "deal.next")
+        self.record, events = self.record.next_deal()
+        self._autosave()
+        self.say_lines(self.io.narrator.events(events))
+
+    def _after_move(self, events: list[Event]) -> None:
+        self._autosave()
+        self.say_lines(self.io.narrator.events([e for e in events if not isinstance(e, MatchWon)]))
+        if self.state.is_deal_over:
+            score = self.state.deal_score
+            assisted = self.state.deal_number in self.record.assisted_deals
+            self.say_lines(self.io.narrator.score_lines(self.state.deal_number, score, self.state.match_scores,
+                                                        assisted))
+            for event in events:
+                if isinstance(event, MatchWon):
+                    self.say(self.io.narrator.match_result(event.side, event.match_scores))
+            if not self.state.is_match_over:
+                target = self.record.rules.target or 0
+                tied = max(self.state.match_scores) >= target  # reached, yet not over: leaders tied
+                self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))
+
+    def _computer_turn(self, seat: int) -> None:
+        move = self.players[seat].choose_move(self.state.view(seat))
+        self.record, events = self.record.play(move)
+        self._after_move(events)
+
+    # A human turn ----------------------------------------------------------------
+    def _human_turn(self, seat: int) -> None:
+        if self.pass_and_play:
+            self._gate(seat)
+        view = self.state.view(seat)
+        lines = [Announcement(self.io.narrator.turn(seat))]
+        if self.pass_and_play:
+            lines += self._since_last_turn(seat)
+        lines.append(Announcement(self.io.narrator.table_text(view.table)))
+        self._maybe_ask_hand_aloud()
+        lines.append(self.io.narrator.hand(view))
+        self.say_lines(lines)
+        move = self._choose_move(seat)
+        self.record, events = self.record.play(move)
+        self._after_move(events)
+        if self.pass_and_play:
+            self.read_until_enter("prompt.hide", "gate.hide")
+            self._hide()
+
+    def _since_last_turn(self, seat: int) -> list[Announcement]:
+        history = self.state.history
+        recent = []
+        for play in reversed(history):
+            if play.seat == seat:
+                break
+            recent.append(play)
+        return self.io.narrator.last_plays(tuple(reversed(recent)), len(recent)) if recent else []
+
+    def _gate(self, seat: int) -> None:
+        """Pass-and-play: clear everything, then wait until this player opens the hand."""
+        self._hide()
+        name = self.record.seat_name(seat)
+        self.say(self.m("gate.pass", name=name))
+        while True:
+            token = self.read("prompt.open")
+            if token == ENTER:
+                self.open_seat = seat
+                return
+            if not self._command(token, allow_private=False):
+                self.say(self.m("gate.press_enter", name=name))
+
+    def _hide(self) -> None:
+        self.open_seat = None
+        self.io.output.clear()
+        self.io.announcer.forget()
+
+    def _maybe_ask_hand_aloud(self) -> None:
+        if self.hand_aloud_asked or not self.io.hand_warning_needed():
+            return
+        self.hand_aloud_asked = True
+        self.say(self.m("voice.hand_warning"))
+        while True:
+            token = self.read("prompt.allow")
+            if token == ENTER:
+                self.io.announcer.speak_hands = True
+                self.say(self.m("voice.hand_allowed"))
+                return
+            if token.lower() in {"n", "no", ESCAPE}:
+                self.io.announcer.speak_hands = False
+                self.say(self.m("voice.hand_silent"))
+                return
+            self.say(self.m("voice.hand_warning_keys"))
+
+    def _choose_move(self, seat: int) -> Move:
+        while True:
+            token = self.read("prompt.card")
+            hand = self.state.hands[seat]
+            if token.isdigit():
+                number = int(token)
+                if not 1 <= number <= len(hand):
+                    self.say(self.m("error.no_card", number=number, count=len(hand)))
+                    continue
+                move = self._choose_capture(hand[number - 1])
+                if move is not None:
+                    return move
+            elif token in (ENTER, ESCAPE):
+                self.say(self.m("error.pick_card", count=len(hand)))
+            else:
+                command = command_of(token)
+                if command and command[0] == "suggest":
+                    move = self._suggest(seat)
+                    if move is not None:
+                        return move
+                elif not self._command(token):
+                    self.say(self.m("error.unknown"))
+
+    def _choose_capture(self, card: Card) -> Move | None:
+        table = self.state.table
+        options = legal_captures(card, table, self.record.rules)
+        self.say(self.io.narrator.capture_choice(card, options, table))
+        if len(options) <= 1:
+            return Move(card, options[0] if options else ()) if self._confirm() else self._cancelled()
+        while True:
+            token = self.read("prompt.capture")
+            if token == ESCAPE:
+                return self._cancelled()
+            if token.isdigit() and 1 <= int(token) <= len(options):
+                option = options[int(token) - 1]
+                self.say(self.io.narrator.picked_option(int(token), option))
+                if self._confirm():
+                    return Move(card, option)
+                self.say(self.io.narrator.capture_choice(card, options, table))
+            elif token.isdigit() or token == ENTER:
+                self.say(self.m("error.no_option", count=len(options)))
+            elif not self._command(token):
+                self.say(self.m("error.unknown"))
+
+    def _confirm(self) -> bool:
+        while True:
+            token = self.read("prompt.play")
+            if token == ENTER:
+                return True
+            if token == ESCAPE:
+                return False
+            if not self._command(token):
+                self.say(self.m("error.confirm"))
+
+    def _cancelled(self) -> None:
+        self.say(self.m("choose.cancelled"))
+        return None
+
+    def _suggest(self, seat: int) -> Move | None:
+        if self.io.suggest is None:
+            self.say(self.m("hint.unavailable"))
+            return None
+        move, reason = self.io.suggest(self.state.view(seat))
+        self.record = self.record.mark_assisted()
+        self.say(self.m("hint.suggestion", move=self.io.narrator.move_text(move), reason=reason))
+        return move if self._confirm() else self._cancelled()
+
+    def read_until_enter(self, prompt_key: str, message_key: str) -> None:
+        self.say(self.m(message_key))
+        while True:
+            token = self.read(prompt_key)
+            if token == ENTER:
+                return
+            if not self._command(token):
+                self.say(self.m(message_key))
+
+    # Commands, at every prompt ----------------------------------------------------
+    def _command(self, token: str, allow_private: bool = True) -> bool:
+        """Run a command key or word; False when the token is no command."""
+        command = command_of(token)
+        if command is None:
+            return False
+        name, argument = command
+        narrator, view_seat = self.io.narrator, self.open_seat if allow_private else None
+        if name == "table":
+            self.say(narrator.table_text(self.state.table))
+        elif name == "hand":
+            if view_seat is None or self.state.is_deal_over:
+                self.say(self.m("hand.closed"))
+            else:
+                self.say(narrator.hand(self.state.view(view_seat)))
+        elif name == "last":
+            self.say_lines(narrator.last_plays(self.state.history, 2 * self.record.rules.players))
+        elif name == "score":
+            self.say_lines(narrator.running_score(self.state.view(0)))
+        elif name == "pile":
+            seat = view_seat if view_seat is not None else self.state.to_move
+            view = self.state.view(seat)
+            self.say(narrator.pile(view, view.side))
+        elif name == "help":
+            self.say_lines([Announcement(self.m(f"help.{i}")) for i in range(1, 6)])
+        elif name == "repeat":
+            self.io.announcer.repeat()
+        elif name == "stop":
+            self.io.announcer.stop()
+        elif name == "voice":
+            self.say(self.io.toggle_voice() if self.io.toggle_voice else self.m("voice.unavailable"))
+        elif name in ("verbose", "full", "short"):
+            narrator.verbosity = "short" if name == "short" else "full"
+            self.say(self.m(f"verbosity.{narrator.verbosity}"))
+        elif name == "settings":
+            self._optional(self.io.settings_menu)
+        elif name == "rules":
+            self._optional(self.io.rules_reader)
+        elif name == "save":
+            problem = self.io.save(self.record)
+            self.say(problem or self.m("save.done"))
+        elif name == "export":
+            self._export(argument)
+        elif name == "import":
+            self._import(argument)
+        elif name == "suggest":
+            self.say(self.m("hint.not_now"))
+        elif name == "quit":
+            self._ask_quit()
+        return True
+
+    def _optional(self, action: Callable[[], None] | None) -> None:
+        if action is None:
+            self.say(self.m("error.unknown"))
+        else:
+            action()
+
+    def _ask_quit(self) -> None:
+        self.say(self.m("quit.ask"))
+        token = self.read("prompt.quit")
+        if token == ENTER or token.lower() in {"y", "yes"}:
+            raise QuitMatch
+        self.say(self.m("quit.cancelled"))
+
+    def _export(self, path: str) -> None:
+        if self.io.export is None:
+            self.say(self.m("error.unknown"))
+            return
+        if not path:
+            self.say(self.m("export.need_file"))
+            return
+        self.say(self.m("export.warning"))
+        if self.read("prompt.export") != ENTER:
+            self.say(self.m("choose.cancelled"))
+            return
+        self.say(self.io.export(self.record, path))
+
+    def _import(self, path: str) -> None:
+        if self.io.import_match is None:
+            self.say(self.m("error.unknown"))
+            return
+        if not path:
+            self.say(self.m("import.need_file"))
+            return
+        record, message = self.io.import_match(path)
+        self.say(message)
+        if record is not None:
+            raise ReplaceMatch(record)

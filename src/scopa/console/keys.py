@@ -1,0 +1,26 @@
+"""The keys of the game: one place, so help, prompts and tests agree."""
+from __future__ import annotations
+
+# key -> command word. Every command also works as a typed word after ":".
+COMMAND_KEYS = {
+    "t": "table", "h": "hand", "l": "last", "s": "score", "p": "pile", "i": "suggest",
+    "r": "repeat", "x": "stop", "v": "voice", "o": "settings", "u": "rules", "w": "save",
+    "q": "quit", "?": "help",
+}
+WORDS = set(COMMAND_KEYS.values()) | {"export", "import", "verbose", "short", "full"}
+ALIASES = {"last plays": "last", "my pile": "pile", "stop speech": "stop", "hint": "suggest",
+           "options": "settings", "exit": "quit"}
+
+
+def command_of(token: str) -> tuple[str, str] | None:
+    """(command, argument) for a key or typed command line, or None when it is no command."""
+    if token in COMMAND_KEYS:
+        return COMMAND_KEYS[token], ""
+    word, _, argument = token.strip().partition(" ")
+    lowered = token.strip().lower()
+    if lowered in ALIASES:
+        return ALIASES[lowered], ""
+    word = word.lower()
+    if word in WORDS:
+        return word, argument.strip()
+    return None

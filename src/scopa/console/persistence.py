@@ -1,0 +1,68 @@
+"""The console's side of saving: autosave after every turn, export, import, results.
+
+Wraps ``scopa.storage`` so that the match loop only ever gets back one plain line of
+text to announce; no storage error can end a match.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from ..match import MatchRecord
+from ..storage import AutosaveStore, SaveFileError, export_match, import_match, record_result
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Persistence:
+    """Autosave, export and import for one data folder."""
+
+    def __init__(self, data_dir: Path | None = None, clock: Callable[[], str] = _now) -> None:
+        self.store = AutosaveStore(data_dir)
+        self.data_dir = data_dir
+        self.clock = clock
+
+    def load(self) -> tuple[MatchRecord | None, str | None]:
+        result = self.store.load()
+        return result.record, result.problem
+
+    def save(self, record: MatchRecord) -> str | None:
+        """Save after a completed turn; a one-line problem, or None."""
+        try:
+            self.store.save(record)
+        except (SaveFileError, OSError) as error:
+            return f"Not saved: {error}"
+        return None
+
+    def start_new(self, record: MatchRecord) -> str | None:
+        """Save a new or imported match, keeping an unreadable old autosave beside it as .bad."""
+        try:
+            self.store.save(record, replace_bad=True)
+        except (SaveFileError, OSError) as error:
+            return f"Not saved: {error}"
+        return None
+
+    def finish(self, record: MatchRecord) -> None:
+        """A match ended: log the result and remove its autosave."""
+        try:
+            record_result(record, self.clock(), self.data_dir)
+        except (SaveFileError, OSError):
+            pass  # the results log is a nicety; losing one entry never stops the game
+        self.store.discard()
+
+    def export(self, record: MatchRecord, path: str) -> str:
+        try:
+            written = export_match(record, path, overwrite=True)
+        except OSError as error:
+            return f"Export failed: {error.strerror or error}."
+        return f"Exported to {written}."
+
+    def import_match(self, path: str) -> tuple[MatchRecord | None, str]:
+        try:
+            record = import_match(path)
+        except SaveFileError as error:
+            return None, str(error)
+        return record, f"Imported {path}. The match goes on from there."

@@ -1,0 +1,109 @@
+"""The settings menu: voice, speech rate and volume, verbosity, language and card names."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..narration import LANGUAGES, CardNames, Messages
+from .menus import choose
+from .terminal import ENTER, ESCAPE
+
+if TYPE_CHECKING:
+    from .app import Program
+
+NAMINGS = ("french", "napoletane")
+
+
+def run_settings_menu(program: "Program") -> None:
+    """Show the settings until the player goes back; every change is saved at once."""
+    while True:
+        m, s = program.messages, program.settings
+        on_off = m("settings.on") if program.voice_is_on() else m("settings.off")
+        items = [m("settings.voice", state=on_off),
+                 m("settings.voice_choice", name=s.voice_id or m("settings.default_voice")),
+                 m("settings.rate", value=s.rate),
+                 m("settings.volume", value=round(s.volume * 100)),
+                 m("settings.verbosity", value=m(f"verbosity.value.{program.verbosity}")),
+                 m("settings.language", value=m(f"language.{program.lang}")),
+                 m("settings.cards", value=m(f"naming.{program.naming}")),
+                 m("settings.done")]
+        index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"))
+        if index is None or index == len(items) - 1:
+            return
+        ACTIONS[index](program)
+        program._save_settings()
+
+
+def _voice(program: "Program") -> None:
+    program.say(program.toggle_voice())
+
+
+def _choose_voice(program: "Program") -> None:
+    voices = program.speaker.voices() if program.voice_is_on() else []
+    if not voices:
+        program.say(program.messages("settings.voices.none"))
+        return
+    index = choose(program.input, program.announcer, program.messages("settings.voices.title"),
+                   [v.name for v in voices], program.messages("prompt.menu"))
+    if index is not None:
+        program.settings = program.settings.with_changes(voice_id=voices[index].id)
+        program.set_voice(True)
+
+
+def _adjust(program: "Program", field: str, step: float, low: float, high: float, prompt_key: str) -> None:
+    program.say(program.messages(prompt_key))
+    while True:
+        token = program.input.read(program.messages("prompt.menu") + " ")
+        if token in (ENTER, ESCAPE):
+            program.set_voice(program.voice_is_on())
+            return
+        if token in {"u", "d"}:
+            value = getattr(program.settings, field) + (step if token == "u" else -step)
+            value = min(high, max(low, round(value, 2)))
+            program.settings = program.settings.with_changes(**{field: value})
+            program.set_voice(program.voice_is_on())
+            shown = round(value * 100) if field == "volume" else value
+            program.say(str(shown))
+        else:
+            program.say(program.messages(prompt_key))
+
+
+def _rate(program: "Program") -> None:
+    _adjust(program, "rate", 25, 80, 450, "settings.rate.prompt")
+
+
+def _volume(program: "Program") -> None:
+    _adjust(program, "volume", 0.1, 0.0, 1.0, "settings.volume.prompt")
+
+
+def _verbosity(program: "Program") -> None:
+    program.verbosity = "full" if program.verbosity == "short" else "short"
+    program.settings = program.settings.with_changes(verbosity=program.verbosity)
+    _update_narrator(program)
+    program.say(program.messages(f"verbosity.{program.verbosity}"))
+
+
+def _language(program: "Program") -> None:
+    program.lang = LANGUAGES[(LANGUAGES.index(program.lang) + 1) % len(LANGUAGES)]
+    program.messages = Messages(program.lang)
+    program.settings = program.settings.with_changes(language=program.lang)
+    _update_narrator(program)
+    program.say(program.messages(f"language.{program.lang}"))
+
+
+def _cards(program: "Program") -> None:
+    program.naming = NAMINGS[(NAMINGS.index(program.naming) + 1) % len(NAMINGS)]
+    program.settings = program.settings.with_changes(card_names=program.naming)
+    _update_narrator(program)
+    program.say(program.messages(f"naming.{program.naming}"))
+
+
+def _update_narrator(program: "Program") -> None:
+    narrator = getattr(program, "narrator", None)
+    if narrator is None:
+        return
+    narrator.verbosity = program.verbosity
+    narrator.messages = program.messages
+    narrator.cards = CardNames(program.messages, program.naming)
+
+
+ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards]

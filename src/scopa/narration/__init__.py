@@ -1,0 +1,7 @@
+"""Narration: events and positions in words, per language, with a privacy mark on hands."""
+from .cards import NAMINGS, CardNames, Naming
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, Messages, system_language
+from .narrator import Announcement, Narrator, Verbosity
+
+__all__ = ["NAMINGS", "CardNames", "Naming", "DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "system_language",
+           "Announcement", "Narrator", "Verbosity"]

@@ -1,0 +1,283 @@
+"""Turns engine events and positions into announcements: one plain line each.
+
+An ``Announcement`` that reveals a hand carries ``private_to`` (the seat whose hand it is),
+so the console and the voice can keep it behind that seat's gate and out of Repeat.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from ..engine import (Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Category, DealScore,
+                      DealScored, DealStarted, Event, LeftoversTaken, MatchWon, Move, Play, PlayerView, Rules,
+                      SETTEBELLO, Scopa, primiera)
+from .cards import CardNames, Naming
+from .messages import Messages
+
+Verbosity = Literal["short", "full"]
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One line for the screen and the voice. ``private_to`` marks a hand's contents."""
+
+    text: str
+    private_to: int | None = None
+
+    @property
+    def private(self) -> bool:
+        return self.private_to is not None
+
+
+class Narrator:
+    """Words for one match: seat names, who "you" is, language, card naming and verbosity.
+
+    ``you`` is the seat addressed as "you" (the only human at the table), or ``None`` in
+    pass-and-play, where everyone is called by name.
+    """
+
+    def __init__(self, seat_names: Sequence[str], rules: Rules, you: int | None = None, lang: str = "en",
+                 naming: Naming = "french", verbosity: Verbosity = "short") -> None:
+        self.seat_names = tuple(seat_names)
+        self.rules = rules
+        self.you = you
+        self.messages = Messages(lang)
+        self.cards = CardNames(self.messages, naming)
+        self.verbosity = verbosity
+
+    # Names ---------------------------------------------------------------
+    def seat(self, seat: int, capital: bool = True) -> str:
+        if seat == self.you:
+            return self.messages("you.capital" if capital else "you")
+        return self.seat_names[seat]
+
+    def side(self, side: int, capital: bool = True) -> str:
+        """A side's name: a seat name, or both partners' names in four-player games."""
+        if self.rules.players != 4:
+            return self.seat(side, capital)
+        a, b = side, side + 2
+        if self.you in (a, b):
+            partner = b if self.you == a else a
+            text = self.messages("side.you_and", partner=self.seat_names[partner])
+            return text[0].upper() + text[1:] if capital else text
+        return self.messages("side.pair", a=self.seat_names[a], b=self.seat_names[b])
+
+    def _is_you_side(self, side: int) -> bool:
+        return self.you is not None and self.rules.side_of(self.you) == side and self.rules.players != 4
+
+    def _you(self, key: str, seat: int | None, **params: object) -> str:
+        """The ".you" form of a message when ``seat`` is the player addressed as you."""
+        if seat is not None and seat == self.you:
+            return self.messages(f"{key}.you", **params)
+        return self.messages(key, name=self.seat(seat) if seat is not None else "", **params)
+
+    # Events ----------------------------------------------------------------
+    def events(self, events: Sequence[Event]) -> list[Announcement]:
+        """Announcements for a transition's events, a play with its capture and scopa on one line."""
+        lines: list[Announcement] = []
+        for event in events:
+            text = self._event_text(event)
+            if text is None:
+                continue
+            if isinstance(event, Scopa) and lines:
+                lines[-1] = Announcement(f"{lines[-1].text} {text}")
+            else:
+                lines.append(Announcement(text))
+        return lines
+
+    def _event_text(self, event: Event) -> str | None:
+        m, c = self.messages, self.cards
+        if isinstance(event, DealStarted):
+            text = self._you("deal.started", event.dealer, number=event.deal_number, dealer=self.seat(event.dealer))
+            if event.redeals:
+                text += " " + m.plural("deal.redealt", event.redeals)
+            return text
+        if isinstance(event, CardsDealt):
+            if event.table is not None:
+                table = self.table_text(event.table)
+                each = m("deal.first_round") if event.cards_each == 3 else m("deal.first_round.count",
+                                                                             count=event.cards_each)
+                return f"{each} {table}"
+            if event.stock_left:
+                return m("deal.new_round", stock=event.stock_left)
+            return m("deal.new_round.last")
+        if isinstance(event, CardPlayed):
+            return None  # told together with what the card did
+        if isinstance(event, CardsCaptured):
+            key = "play.whole_table" if event.whole_table else "play.capture"
+            return self._you(key, event.seat, card=c.the(event.card), cards=c.list(event.cards, article=True))
+        if isinstance(event, CardStaysOnTable):
+            return self._you("play.stays", event.seat, card=c.the(event.card))
+        if isinstance(event, Scopa):
+            return m("play.scopa")
+        if isinstance(event, LeftoversTaken):
+            cards = c.list(event.cards, article=True)
+            if event.seat is None:
+                return m("leftovers.nobody", cards=cards)
+            return self._you("leftovers", event.seat, cards=cards)
+        if isinstance(event, DealScored):
+            return None  # the console reads the score sheet with score_lines()
+        if isinstance(event, MatchWon):
+            return self.match_result(event.side, event.match_scores)
+        return None
+
+    # Positions -------------------------------------------------------------
+    def table_text(self, table: Sequence[Card]) -> str:
+        if not table:
+            return self.messages("table.empty")
+        return self.messages("table.cards", cards=self.cards.list(table))
+
+    def hand(self, view: PlayerView) -> Announcement:
+        """The numbered hand, private to its owner: "Your hand. 1 seven of diamonds, 2 ..."."""
+        if not view.hand:
+            return Announcement(self.messages("hand.empty"), view.seat)
+        items = [self.messages("hand.item", number=i + 1, card=self.cards.name(card))
+                 for i, card in enumerate(view.hand)]
+        return Announcement(self.messages("hand.list", cards=self.messages("list.sep").join(items)), view.seat)
+
+    def turn(self, seat: int) -> str:
+        if seat == self.you:
+            return self.messages("turn.yours")
+        return self.messages("turn.named", name=self.seat_names[seat])
+
+    def capture_choice(self, card: Card, options: Sequence[tuple[Card, ...]], table: Sequence[Card]) -> str:
+        """What the chosen card will do: stay, take one group, or a numbered menu of groups."""
+        m, c = self.messages, self.cards
+        if not options:
+            return m("choose.stays", card=self._cap(c.the(card)))
+        if len(options) == 1:
+            sweeps = len(options[0]) == len(table)
+            key = "choose.one.scopa" if sweeps else "choose.one"
+            return m(key, card=self._cap(c.the(card)), cards=c.list(options[0], article=True))
+        items = [m("choose.option", number=i + 1, cards=c.list(opt, article=True)) for i, opt in enumerate(options)]
+        return m("choose.many", card=self._cap(c.the(card)), options=m("list.sep").join(items))
+
+    def picked_option(self, number: int, option: Sequence[Card]) -> str:
+        return self.messages("choose.picked", number=number, cards=self.cards.list(option, article=True))
+
+    @staticmethod
+    def _cap(text: str) -> str:
+        return text[:1].upper() + text[1:]
+
+    # Scores ------------------------------------------------------------------
+    def _counts(self, values: Sequence[object]) -> str:
+        parts = [self.messages("score.count", name=self.side(i, capital=i == 0), value=v)
+                 for i, v in enumerate(values)]
+        return self.messages("list.sep").join(parts)
+
+    def _award(self, side: int | None, tied_text: str = "score.tied") -> str:
+        if side is None:
+            return self.messages(tied_text)
+        return self.messages("score.point_to", name=self.side(side, capital=False))
+
+    def score_lines(self, deal_number: int, score: DealScore, match_scores: Sequence[int],
+                    assisted: bool = False) -> list[Announcement]:
+        """The end-of-deal score sheet, one category per line, then deal points and match totals."""
+        m = self.messages
+        sides = score.sides
+        lines = [m("score.header", number=deal_number),
+                 m("score.cards", counts=self._counts([s.cards for s in sides]),
+                   result=self._award(score.awarded[Category.CARDS])),
+                 m("score.coins", counts=self._counts([s.coins for s in sides]),
+                   result=self._award(score.awarded[Category.COINS]))]
+        holder = score.awarded[Category.SETTEBELLO]
+        lines.append(m("score.settebello.nobody") if holder is None
+                     else m("score.settebello", name=self.side(holder)))
+        lines.extend(self._primiera_lines(score))
+        lines.append(m("score.scope", counts=self._counts([s.scope for s in sides])))
+        if Category.NAPOLA in score.categories:
+            lines.append(m("score.napola", counts=self._counts([s.napola for s in sides])))
+        if Category.RE_BELLO in score.categories:
+            holder = score.awarded[Category.RE_BELLO]
+            lines.append(m("score.re_bello.nobody") if holder is None else m("score.re_bello", name=self.side(holder)))
+        lines.append(m("score.deal_points", counts=self._counts([s.total for s in sides])))
+        lines.append(self.match_line(match_scores))
+        if assisted:
+            lines.append(m("score.assisted"))
+        return [Announcement(text) for text in lines]
+
+    def _primiera_lines(self, score: DealScore) -> list[str]:
+        m = self.messages
+        eligible = [s.primiera.eligible for s in score.sides]
+        parts = []
+        for s in score.sides:
+            if s.primiera.eligible:
+                parts.append(m("score.count", name=self.side(s.side, capital=s.side == 0), value=s.primiera.total))
+            else:
+                parts.append(m("score.not_eligible", name=self.side(s.side, capital=s.side == 0)))
+        tied = "score.tied" if any(eligible) else "score.nobody"
+        lines = [m("score.primiera", counts=m("list.sep").join(parts),
+                   result=self._award(score.awarded[Category.PRIMIERA], tied))]
+        for s in score.sides:
+            if not s.primiera.eligible:
+                suits = self.cards.messages("list.sep").join(self.cards.suit_word(x) for x in s.primiera.missing)
+                lines.append(m("score.primiera.not_eligible", name=self.side(s.side), suits=suits))
+            elif self.verbosity == "full":
+                lines.append(m("score.primiera.cards", name=self.side(s.side), total=s.primiera.total,
+                               cards=self.cards.list(s.primiera.cards)))
+        return lines
+
+    def match_line(self, match_scores: Sequence[int]) -> str:
+        if self.rules.target is None:
+            return self.messages("score.running.match.single", counts=self._counts(match_scores))
+        return self.messages("score.match", counts=self._counts(match_scores), target=self.rules.target)
+
+    def match_result(self, side: int | None, scores: Sequence[int]) -> str:
+        counts = self._counts(scores)
+        if side is None:
+            return self.messages("match.draw", scores=counts)
+        if self._is_you_side(side) or (self.rules.players != 4 and side == self.you):
+            return self.messages("match.won.you", scores=counts)
+        key = "match.won.side" if self.rules.players == 4 else "match.won"
+        return self.messages(key, name=self.side(side), scores=counts)
+
+    def running_score(self, view: PlayerView) -> list[Announcement]:
+        """Match totals and this deal's counts so far (public information)."""
+        m = self.messages
+        if self.rules.target is None:
+            match = m("score.running.match.single", counts=self._counts(view.match_scores))
+        else:
+            match = m("score.running.match", counts=self._counts(view.match_scores), target=self.rules.target)
+        lines = [match,
+                 m("score.running", counts=self._counts([len(p) for p in view.piles]),
+                   scope=self._counts(view.scope))]
+        return [Announcement(t) for t in lines]
+
+    def pile(self, view: PlayerView, side: int) -> Announcement:
+        """A side's captures so far: cards, coins, settebello, primiera."""
+        m = self.messages
+        pile = view.piles[side]
+        if side == view.side and view.seat == self.you and self.rules.players != 4:
+            owner = m("pile.owner.you")
+        else:
+            owner = m("pile.owner", name=self.side(side))
+        coins = sum(1 for c in pile if c.suit == 0)
+        prim = primiera(pile)
+        if prim.eligible:
+            prim_text = m("pile.primiera", total=prim.total)
+        else:
+            prim_text = m("pile.primiera.missing", suits=m("list.sep").join(self.cards.suit_word(s) for s in prim.missing))
+        sette = m("pile.settebello.yes") if SETTEBELLO in pile else m("pile.settebello.no")
+        return Announcement(m("pile.summary", owner=owner, cards=m.plural("pile.cards", len(pile)),
+                              coins=m.plural("pile.coins", coins), settebello=sette, primiera=prim_text))
+
+    def last_plays(self, history: Sequence[Play], count: int) -> list[Announcement]:
+        """The last few plays of the deal, oldest first."""
+        if not history:
+            return [Announcement(self.messages("last.none"))]
+        lines = []
+        for play in history[-count:]:
+            name, card = self.seat(play.seat), self.cards.the(play.card)
+            if play.capture:
+                key = "last.capture.scopa" if play.scopa else "last.capture"
+                lines.append(self.messages(key, name=name, card=card, cards=self.cards.list(play.capture, article=True)))
+            else:
+                lines.append(self.messages("last.stays", name=name, card=card))
+        return [Announcement(t) for t in lines]
+
+    def move_text(self, move: Move) -> str:
+        """A move in words, for hints: "the seven of diamonds, taking the three of hearts"."""
+        if not move.capture:
+            return self.messages("play.stays.you", card=self.cards.the(move.card))
+        return self.messages("play.capture.you", card=self.cards.the(move.card),
+                             cards=self.cards.list(move.capture, article=True))
