@@ -1,0 +1,180 @@
+"""Match files on disk: the autosave, export and import.
+
+The autosave is ``autosave.json`` in the data folder (``platformdirs.user_data_dir("scopa")``
+unless a folder is given). An unreadable autosave is never deleted or overwritten behind the
+player's back: ``load`` reports the problem and leaves the file as it is; only an explicit
+``save(record, replace_bad=True)`` (a new match, an import) replaces it, and then the old file
+is kept beside it as ``autosave.json.bad``.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+from platformdirs import user_data_dir
+
+from ..match import MatchRecord
+from .atomic import atomic_write_text, remove_stale_temps, sync_folder
+from .codec import SaveFileError, match_from_json, match_to_json
+
+AUTOSAVE_NAME = "autosave.json"
+BAD_SUFFIX = ".bad"
+MAX_FILE_BYTES = 20_000_000
+
+
+def default_data_dir() -> Path:
+    """The platform's folder for scopa's saves and results."""
+    return Path(user_data_dir("scopa", appauthor=False))
+
+
+def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """``data_dir`` when given (``--data-dir DIR``), otherwise the platform's folder."""
+    return default_data_dir() if data_dir is None else Path(data_dir).expanduser()
+
+
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """The text of a file, or ``SaveFileError`` saying in one line why it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise SaveFileError("there is no such file.") from None
+    except IsADirectoryError:
+        raise SaveFileError("that is a folder, not a file.") from None
+    except PermissionError:
+        raise SaveFileError("scopa is not allowed to read the file.") from None
+    except OSError as error:
+        raise SaveFileError(f"the file cannot be read ({error.strerror or error}).") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SaveFileError("the file is too large to be a scopa match.")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SaveFileError("the file is not text: it is not in UTF-8.") from None
+
+
+def read_match_file(path: str | os.PathLike[str]) -> MatchRecord:
+    """Read and completely check a match file (``SaveFileError`` otherwise)."""
+    return match_from_json(read_text_file(path))
+
+
+def export_match(record: MatchRecord, path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+    """Write the match to ``path`` as versioned JSON, atomically; returns the path written.
+
+    Show ``EXPORT_WARNING`` first: the file shows every hand. An existing file is replaced
+    only with ``overwrite=True`` (``FileExistsError`` otherwise); disk errors raise ``OSError``.
+    """
+    target = Path(path).expanduser()
+    text = match_to_json(record)
+    if target.exists() and not overwrite:
+        raise FileExistsError(f"{target} already exists.")
+    atomic_write_text(target, text)
+    return target
+
+
+def import_match(path: str | os.PathLike[str]) -> MatchRecord:
+    """Read a match file and check everything; nothing is written.
+
+    Raises ``SaveFileError`` with one line such as
+    ``Import failed: move 12 is illegal: 7D must take a single equal card.``
+    """
+    try:
+        return read_match_file(path)
+    except SaveFileError as error:
+        raise error.with_heading("Import failed") from None
+
+
+class LoadResult(NamedTuple):
+    """What ``AutosaveStore.load`` found: a match, or the reason the file cannot be read."""
+
+    record: MatchRecord | None
+    problem: str | None
+    exists: bool
+
+
+class AutosaveBlockedError(SaveFileError):
+    """``save`` was asked to overwrite an unreadable autosave without ``replace_bad=True``."""
+
+
+class AutosaveStore:
+    """The autosave of the match in progress: ``load``, ``save`` after every turn, ``discard``."""
+
+    def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
+        self.folder = resolve_data_dir(data_dir)
+        self.path = self.folder / AUTOSAVE_NAME
+        self._looked = False  # whether load() has looked at the file on disk
+        self._problem: str | None = None  # why the file on disk cannot be read, if it cannot
+
+    @property
+    def problem(self) -> str | None:
+        """Why the autosave on disk cannot be read (after ``load``), or ``None``."""
+        return self._problem
+
+    def load(self) -> LoadResult:
+        """The saved match; an unreadable file is reported and left exactly as it is."""
+        self._looked = True
+        self._problem = None
+        remove_stale_temps(self.path)
+        if not os.path.lexists(self.path):
+            return LoadResult(None, None, False)
+        try:
+            record = read_match_file(self.path)
+        except SaveFileError as error:
+            self._problem = str(error.with_heading("The saved match cannot be read"))
+            return LoadResult(None, self._problem, True)
+        return LoadResult(record, None, True)
+
+    def save(self, record: MatchRecord, *, replace_bad: bool = False) -> Path | None:
+        """Save the match atomically. Returns where an unreadable old autosave was kept, if one was.
+
+        An unreadable autosave is replaced only with ``replace_bad=True`` (an explicit new match
+        or import), which first moves it to ``autosave.json.bad``; otherwise this raises
+        ``AutosaveBlockedError``. Disk errors raise ``OSError``; the old save is then intact.
+        """
+        if not self._looked:
+            self.load()
+        kept = None
+        if self._problem is not None:
+            if not replace_bad:
+                raise AutosaveBlockedError("the saved match on disk cannot be read, so it was not replaced.",
+                                           "Not saved")
+            kept = self._set_aside()
+        text = match_to_json(record)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.path, text)
+        return kept
+
+    def discard(self) -> bool:
+        """Remove the autosave when its match is over. An unreadable autosave is kept."""
+        if not self._looked:
+            self.load()
+        if self._problem is not None:
+            return False
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            return False
+        sync_folder(self.folder)
+        return True
+
+    def _set_aside(self) -> Path | None:
+        """Move the unreadable autosave to a free ``.bad`` name beside it."""
+        target = free_bad_name(self.path)
+        try:
+            os.replace(self.path, target)
+        except FileNotFoundError:
+            target = None  # someone removed it meanwhile: nothing to keep
+        sync_folder(self.folder)
+        self._problem = None
+        return target
+
+
+def free_bad_name(path: Path) -> Path:
+    """``autosave.json.bad``, or ``autosave.json.2.bad`` and so on when that is taken."""
+    candidate = path.with_name(path.name + BAD_SUFFIX)
+    number = 2
+    while os.path.lexists(candidate):
+        candidate = path.with_name(f"{path.name}.{number}{BAD_SUFFIX}")
+        number += 1
+    return candidate

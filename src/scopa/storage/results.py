@@ -1,0 +1,120 @@
+"""A small log of finished matches: ``results.json`` in the data folder, written atomically.
+
+The caller passes the date as a string (``when``): nothing here reads the clock.
+An unreadable log is kept as ``results.json.bad`` when the next result is recorded.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..match import MatchRecord
+from .atomic import atomic_write_text
+from .codec import SaveFileError
+from .files import free_bad_name, read_text_file, resolve_data_dir
+
+RESULTS_NAME = "results.json"
+RESULTS_FORMAT = "scopa-results"
+RESULTS_VERSION = 1
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One finished match: who played, who won (a side, or ``None`` for a tie) and the scores by side."""
+
+    when: str
+    players: tuple[str, ...]
+    winner: int | None
+    winners: tuple[str, ...]
+    scores: tuple[int, ...]
+    assisted: bool
+    deals: int
+    variant: str
+    target: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        return data | {"players": list(self.players), "winners": list(self.winners), "scores": list(self.scores)}
+
+
+def result_of(record: MatchRecord, when: str) -> MatchResult:
+    """The result of a finished match (``ValueError`` while it is still being played)."""
+    state = record.state
+    if not state.is_match_over:
+        raise ValueError("The match is not over yet, so it has no result.")
+    if not isinstance(when, str) or not when.strip():
+        raise ValueError("A result needs the date it was played, as text.")
+    names = tuple(seat.name for seat in record.seats)
+    winners = () if state.winner is None else tuple(
+        name for seat, name in enumerate(names) if record.rules.side_of(seat) == state.winner)
+    return MatchResult(when, names, state.winner, winners, tuple(state.match_scores), record.assisted,
+                       state.deal_number, record.rules.variant.value, record.rules.target)
+
+
+def record_result(record: MatchRecord, when: str,
+                  data_dir: str | os.PathLike[str] | None = None) -> MatchResult:
+    """Add a finished match to the results log and return its entry. Disk errors raise ``OSError``."""
+    result = result_of(record, when)
+    path = resolve_data_dir(data_dir) / RESULTS_NAME
+    try:
+        results = _read_results(path)
+    except SaveFileError:
+        os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
+        results = []
+    results.append(result)
+    text = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
+                       "results": [r.to_dict() for r in results]}, indent=2, ensure_ascii=False) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, text)
+    return result
+
+
+def load_results(data_dir: str | os.PathLike[str] | None = None) -> list[MatchResult]:
+    """Every recorded result, oldest first; ``SaveFileError`` if the log cannot be read."""
+    try:
+        return _read_results(resolve_data_dir(data_dir) / RESULTS_NAME)
+    except SaveFileError as error:
+        raise error.with_heading("The results log cannot be read") from None
+
+
+def _read_results(path: Path) -> list[MatchResult]:
+    if not os.path.lexists(path):
+        return []
+    try:
+        data = json.loads(read_text_file(path))
+    except (ValueError, RecursionError):
+        raise SaveFileError("the file is not valid JSON.") from None
+    if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:
+        raise SaveFileError("the file is not a scopa results log.")
+    if data.get("version") != RESULTS_VERSION:
+        raise SaveFileError("the file was made by another version of scopa.")
+    entries = data.get("results")
+    if not isinstance(entries, list):
+        raise SaveFileError("the file has no list of results.")
+    return [_result(entry, number) for number, entry in enumerate(entries, 1)]
+
+
+def _result(entry: Any, number: int) -> MatchResult:
+    fields = MatchResult.__dataclass_fields__
+    if not isinstance(entry, dict) or set(entry) != set(fields):
+        raise SaveFileError(f"result {number} does not have the expected fields.")
+    ok = (isinstance(entry["when"], str) and _strings(entry["players"]) and _strings(entry["winners"])
+          and _optional_int(entry["winner"]) and isinstance(entry["scores"], list)
+          and all(_optional_int(s) and s is not None for s in entry["scores"])
+          and isinstance(entry["assisted"], bool) and _optional_int(entry["deals"]) and entry["deals"] is not None
+          and isinstance(entry["variant"], str) and _optional_int(entry["target"]))
+    if not ok:
+        raise SaveFileError(f"result {number} holds a value of the wrong kind.")
+    return MatchResult(entry["when"], tuple(entry["players"]), entry["winner"], tuple(entry["winners"]),
+                       tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"])
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _optional_int(value: Any) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))

@@ -1,0 +1,441 @@
+"""Saving matches: autosave and exact resume, atomic writes, export and import with validation."""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scopa.engine import ALL_CARDS, Rules, check_invariants
+from scopa.match import MatchRecord, SeatSetup
+from scopa.storage import (EXPORT_WARNING, LEVELS, MIGRATIONS, VERSION, AutosaveBlockedError, AutosaveStore, LoadResult,
+                           SaveFileError, atomic_write_text, default_data_dir, export_match, import_match,
+                           load_results, match_from_json, match_to_json, record_from_dict, record_to_dict,
+                           record_result)
+from scopa.storage import atomic as atomic_module
+
+TWO = (SeatSetup("Ann"), SeatSetup("Bruno", "computer", "medium"))
+FOUR = (SeatSetup("Ann"), SeatSetup("Bruno", "computer", "easy"), SeatSetup("Carla", "computer", "expert"),
+        SeatSetup("Dino", "computer", "beginner"))
+
+
+def step(record: MatchRecord, rng: random.Random) -> MatchRecord:
+    """One completed turn: a random legal move, or the next deal when a deal is over."""
+    if record.state.is_deal_over:
+        return record.next_deal()[0]
+    return record.play(rng.choice(record.state.legal_moves()))[0]
+
+
+def played(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, turns: int, rng_seed: int = 1) -> MatchRecord:
+    record, _ = MatchRecord.start(rules, seats, seed)
+    rng = random.Random(rng_seed)
+    for _ in range(turns):
+        if record.state.is_match_over:
+            break
+        record = step(record, rng)
+    return record
+
+
+def finish(record: MatchRecord, rng: random.Random) -> MatchRecord:
+    while not record.state.is_match_over:
+        record = step(record, rng)
+    return record
+
+
+# Autosave and exact resume ---------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, seats, seed", [
+    (Rules(), TWO, 3),
+    (Rules(players=4), FOUR, 11),
+    (Rules.scopone_scientifico(target=11), FOUR, 5),
+])
+def test_saved_and_resumed_match_ends_like_the_unsaved_one(tmp_path: Path, rules: Rules,
+                                                             seats: tuple[SeatSetup, ...], seed: int) -> None:
+    record = played(rules, seats, seed, turns=50)
+    store = AutosaveStore(tmp_path)
+    store.save(record)
+
+    found = AutosaveStore(tmp_path).load()
+    assert found.problem is None and found.exists
+    resumed = found.record
+    assert resumed == record
+    assert resumed.state.stock == record.state.stock  # the same cards will come out, in the same order
+
+    never_saved = finish(record, random.Random(99))
+    after_resume = finish(resumed, random.Random(99))
+    assert after_resume == never_saved
+    assert after_resume.state.winner == never_saved.state.winner
+    assert after_resume.state.match_scores == never_saved.state.match_scores
+
+
+def test_every_completed_turn_saves_and_loads_back(tmp_path: Path) -> None:
+    store = AutosaveStore(tmp_path)
+    record, _ = MatchRecord.start(Rules(target=None), TWO, 8, first_dealer=1)
+    rng = random.Random(4)
+    turn = 0
+    while True:
+        store.save(record)
+        if turn % 5 == 0 or record.state.is_deal_over:
+            assert AutosaveStore(tmp_path).load().record == record
+        if record.state.is_match_over:
+            break
+        record, turn = step(record, rng), turn + 1
+    assert store.discard() is True
+    assert store.load() == LoadResult(None, None, False)
+
+
+def test_assisted_deals_survive_a_save(tmp_path: Path) -> None:
+    record = played(Rules(), TWO, 2, turns=45).mark_assisted()
+    store = AutosaveStore(tmp_path)
+    store.save(record)
+    loaded = AutosaveStore(tmp_path).load().record
+    assert loaded.assisted_deals == record.assisted_deals and loaded.assisted
+
+
+def test_data_dir_defaults_to_the_platform_folder() -> None:
+    assert default_data_dir().name == "scopa"
+    assert AutosaveStore().path == default_data_dir() / "autosave.json"
+
+
+# Atomic writes ---------------------------------------------------------------------------
+
+def _crash(*_: Any) -> None:
+    raise OSError("simulated crash")
+
+
+@pytest.mark.parametrize("target", ["replace", "fsync"])
+def test_a_crash_while_saving_leaves_the_old_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   target: str) -> None:
+    store = AutosaveStore(tmp_path)
+    old = played(Rules(), TWO, 1, turns=10)
+    store.save(old)
+    before = store.path.read_bytes()
+    monkeypatch.setattr(atomic_module.os, target, _crash)
+    with pytest.raises(OSError):
+        store.save(played(Rules(), TWO, 1, turns=11))
+    monkeypatch.undo()
+    assert store.path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["autosave.json"]
+    assert AutosaveStore(tmp_path).load().record == old
+
+
+def test_a_temp_file_left_by_a_killed_write_is_ignored_then_cleaned(tmp_path: Path) -> None:
+    store = AutosaveStore(tmp_path)
+    record = played(Rules(), TWO, 1, turns=10)
+    store.save(record)
+    leftover = tmp_path / ".autosave.json.abc123.tmp"
+    leftover.write_text('{"format": "scopa-ma')
+    assert AutosaveStore(tmp_path).load().record == record
+    os.utime(leftover, (1, 1))  # make it old
+    assert AutosaveStore(tmp_path).load().record == record
+    assert not leftover.exists()
+
+
+def test_atomic_write_replaces_whole_text(tmp_path: Path) -> None:
+    path = tmp_path / "f.txt"
+    atomic_write_text(path, "old")
+    atomic_write_text(path, "new é")
+    assert path.read_text(encoding="utf-8") == "new é"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]
+
+
+# Unreadable autosave ---------------------------------------------------------------------
+
+def test_an_unreadable_autosave_is_reported_and_kept(tmp_path: Path) -> None:
+    store = AutosaveStore(tmp_path)
+    tmp_path.joinpath("autosave.json").write_bytes(b'{"format": "scopa-match", "version": 1,\n garbage')
+    before = store.path.read_bytes()
+
+    found = store.load()
+    assert found.record is None and found.exists
+    assert found.problem.startswith("The saved match cannot be read: the file is not valid JSON (line 2)")
+    assert "\n" not in found.problem
+    assert store.path.read_bytes() == before
+
+    record = played(Rules(), TWO, 1, turns=3)
+    with pytest.raises(AutosaveBlockedError):
+        store.save(record)
+    assert store.discard() is False
+    assert store.path.read_bytes() == before
+
+    kept = store.save(record, replace_bad=True)
+    assert kept == tmp_path / "autosave.json.bad"
+    assert kept.read_bytes() == before
+    assert AutosaveStore(tmp_path).load().record == record
+
+
+def test_a_fresh_store_does_not_overwrite_an_unreadable_autosave(tmp_path: Path) -> None:
+    (tmp_path / "autosave.json.bad").write_text("an older bad file")
+    (tmp_path / "autosave.json").write_text("[]")
+    store = AutosaveStore(tmp_path)
+    record = played(Rules(), TWO, 1, turns=3)
+    with pytest.raises(AutosaveBlockedError):
+        store.save(record)
+    assert (tmp_path / "autosave.json").read_text() == "[]"
+    assert store.save(record, replace_bad=True) == tmp_path / "autosave.json.2.bad"
+    assert (tmp_path / "autosave.json.bad").read_text() == "an older bad file"
+    assert (tmp_path / "autosave.json.2.bad").read_text() == "[]"
+
+
+def test_a_record_that_could_not_be_read_back_is_not_written(tmp_path: Path) -> None:
+    record, _ = MatchRecord.start(Rules(), (SeatSetup(""), SeatSetup("Bruno", "computer", "hard")), 1)
+    with pytest.raises(SaveFileError, match="seat 1 needs a name"):
+        AutosaveStore(tmp_path).save(record)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_levels_are_those_of_the_computer_players() -> None:
+    players = pytest.importorskip("scopa.players")
+    assert LEVELS == players.LEVELS
+
+
+# Export and import -----------------------------------------------------------------------
+
+def test_export_then_import_gives_the_same_match(tmp_path: Path) -> None:
+    record = played(Rules(players=4), FOUR, 6, turns=60).mark_assisted()
+    path = export_match(record, tmp_path / "match.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["format"] == "scopa-match" and data["version"] == 1
+    assert set(data) == {"format", "version", "rules", "seats", "seed", "first_dealer", "moves",
+                         "assisted_deals", "state"}
+    assert set(data["moves"][0]) == {"deal", "seat", "card", "capture"}
+    assert import_match(path) == record
+    assert "every hand" in EXPORT_WARNING
+    with pytest.raises(FileExistsError):
+        export_match(record, path)
+    export_match(record, path, overwrite=True)
+
+
+def _export(record: MatchRecord) -> dict[str, Any]:
+    return json.loads(match_to_json(record))
+
+
+def _import_text(tmp_path: Path, text: str | bytes) -> MatchRecord:
+    path = tmp_path / "in.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    return import_match(path)
+
+
+def _import_fails(tmp_path: Path, data: Any) -> str:
+    text = data if isinstance(data, (str, bytes)) else json.dumps(data, indent=1)
+    with pytest.raises(SaveFileError) as caught:
+        _import_text(tmp_path, text)
+    message = str(caught.value)
+    assert message.startswith("Import failed: ") and "\n" not in message
+    return message
+
+
+def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
+    record = played(Rules(), TWO, 9, turns=20)
+    good = _export(record)
+
+    assert _import_fails(tmp_path, '{\n"format":\n}') == "Import failed: the file is not valid JSON (line 3)."
+    assert "no such file" in str(pytest.raises(SaveFileError, import_match, tmp_path / "missing.json").value)
+    assert "not in UTF-8" in _import_fails(tmp_path, b"\xff\xfe\x00garbage")
+    assert "is not a scopa match" in _import_fails(tmp_path, good | {"format": "chess"})
+
+    lost = copy.deepcopy(good)
+    lost["state"]["stock"].pop()
+    assert _import_fails(tmp_path, lost) == ("Import failed: the cards do not make one 40-card pack: "
+                                             "39 distinct cards.")
+
+    bad_level = copy.deepcopy(good)
+    bad_level["seats"][1]["level"] = "godlike"
+    assert "level must be one of beginner, easy, medium, hard, expert" in _import_fails(tmp_path, bad_level)
+    no_name = copy.deepcopy(good)
+    no_name["seats"][0]["name"] = "  "
+    assert "seat 1 needs a name" in _import_fails(tmp_path, no_name)
+    for name in ("Ann\u001b[2J", "Ann\ud800", "Ann\u2028"):  # an escape sequence, a lone surrogate, a new line
+        no_name["seats"][0]["name"] = name
+        assert "the name of seat 1 holds control characters" in _import_fails(tmp_path, no_name)
+
+    shuffled = copy.deepcopy(good)
+    stock = shuffled["state"]["stock"]
+    stock[0], stock[1] = stock[1], stock[0]
+    assert _import_fails(tmp_path, shuffled).endswith("(they differ in the order of the stock).")
+
+    assert "seed of the saved position" in _import_fails(tmp_path, good | {"seed": good["seed"] + 1})
+
+
+def test_import_rejects_an_illegal_move(tmp_path: Path) -> None:
+    # Find a logged capture and change it into a play that is not allowed.
+    record = played(Rules(), TWO, 9, turns=30)
+    data = _export(record)
+    number, move = next((i, m) for i, m in enumerate(data["moves"], 1) if m["capture"])
+    move["capture"] = []
+    message = _import_fails(tmp_path, data)
+    assert message.startswith(f"Import failed: move {number} is illegal: ")
+    assert message.endswith("must capture: a card that can take must take.")
+
+
+def test_a_failed_import_writes_nothing(tmp_path: Path) -> None:
+    store = AutosaveStore(tmp_path)
+    record = played(Rules(), TWO, 1, turns=8)
+    store.save(record)
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    files["bad.json"] = bad.read_bytes()
+    with pytest.raises(SaveFileError):
+        import_match(bad)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+
+
+# Format versions -------------------------------------------------------------------------
+
+def test_a_file_from_a_newer_version_says_so(tmp_path: Path) -> None:
+    data = _export(played(Rules(), TWO, 1, turns=5)) | {"version": VERSION + 1}
+    assert "made by a newer version of scopa" in _import_fails(tmp_path, data)
+
+
+def test_a_file_from_an_older_version_without_a_migration_says_so(tmp_path: Path) -> None:
+    data = _export(played(Rules(), TWO, 1, turns=5)) | {"version": 0}
+    assert "made by an older version of scopa" in _import_fails(tmp_path, data)
+
+
+def test_an_older_version_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = played(Rules(), TWO, 1, turns=12)
+    current = _export(record)
+    old = {k: v for k, v in current.items() if k != "assisted_deals"} | {"version": 0, "hinted": []}
+
+    def from_0(data: dict[str, Any]) -> dict[str, Any]:
+        data["assisted_deals"] = data.pop("hinted")
+        return data
+
+    monkeypatch.setitem(MIGRATIONS, 0, from_0)
+    assert _import_text(tmp_path, json.dumps(old)) == record
+    assert old["version"] == 0 and "hinted" in old  # the caller's data is not changed
+
+    monkeypatch.setitem(MIGRATIONS, 0, lambda data: data["missing"])
+    assert "could not be brought up to date" in _import_fails(tmp_path, old)
+
+
+# Results log -----------------------------------------------------------------------------
+
+def test_results_log(tmp_path: Path) -> None:
+    assert load_results(tmp_path) == []
+    record = finish(played(Rules(players=4), FOUR, 3, turns=0), random.Random(2))
+    entry = record_result(record, "2024-05-01 20:15", tmp_path)
+    assert entry.scores == record.state.match_scores and entry.assisted is False
+    assert entry.winner == record.state.winner
+    assert set(entry.winners) == {s.name for i, s in enumerate(FOUR) if i % 2 == record.state.winner}
+    record_result(record.mark_assisted(), "2024-05-02 10:00", tmp_path)
+    assert [r.when for r in load_results(tmp_path)] == ["2024-05-01 20:15", "2024-05-02 10:00"]
+    assert load_results(tmp_path)[1].assisted is True
+    with pytest.raises(ValueError):
+        record_result(played(Rules(), TWO, 1, turns=3), "now", tmp_path)
+
+    (tmp_path / "results.json").write_text("not json")
+    with pytest.raises(SaveFileError, match="^The results log cannot be read: "):
+        load_results(tmp_path)
+    record_result(record, "later", tmp_path)
+    assert (tmp_path / "results.json.bad").read_text() == "not json"
+    assert [r.when for r in load_results(tmp_path)] == ["later"]
+
+
+# Property: any damaged file is rejected in one line, or loads into a consistent match --------
+
+BASES = [match_to_json(played(Rules(), TWO, 21, turns=60)),
+         match_to_json(played(Rules(players=4), FOUR, 22, turns=35))]
+CARD_NAMES = [str(c) for c in ALL_CARDS]
+
+
+def _nodes(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _nodes(item, path + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _nodes(item, path + (index,))
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _set(data: Any, path: tuple, value: Any) -> None:
+    _get(data, path[:-1])[path[-1]] = value
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 50) | st.floats(allow_nan=False) | st.text(max_size=5)
+    | st.sampled_from(CARD_NAMES + ["8D", "ZZ", ""]),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    max_leaves=6)
+
+
+def _mutate(draw: Any, text: str) -> str | bytes:
+    kind = draw(st.sampled_from(["drop", "retype", "card", "swap", "moves", "truncate", "bytes", "char"]))
+    if kind == "truncate":
+        return text[:draw(st.integers(0, len(text) - 1))]
+    if kind == "bytes":
+        raw = bytearray(text.encode())
+        noise = draw(st.binary(min_size=1, max_size=8))
+        at = draw(st.integers(0, len(raw)))
+        return bytes(raw[:at] + noise + raw[at:]) if draw(st.booleans()) else bytes(noise)
+    if kind == "char":
+        at = draw(st.integers(0, len(text) - 1))
+        return text[:at] + draw(st.characters()) + text[at + 1:]
+    data = json.loads(text)
+    nodes = list(_nodes(data))
+    if kind == "drop":
+        path, _ = draw(st.sampled_from([(p, v) for p, v in nodes if p and isinstance(_get(data, p[:-1]), dict)]))
+        del _get(data, path[:-1])[path[-1]]
+    elif kind == "retype":
+        path, _ = draw(st.sampled_from([(p, v) for p, v in nodes if p]))
+        _set(data, path, draw(json_values))
+    elif kind == "card":
+        path, _ = draw(st.sampled_from([(p, v) for p, v in nodes if v in CARD_NAMES]))
+        _set(data, path, draw(st.sampled_from(CARD_NAMES + ["8D", "10C", "X", "7d"])))
+    elif kind == "swap":
+        hands = [("state", "hands", h, i) for h, hand in enumerate(data["state"]["hands"]) for i in range(len(hand))]
+        others = [(p, v) for p, v in nodes if v in CARD_NAMES and len(p) > 1 and p[0] == "state"]
+        if hands and others:
+            a = draw(st.sampled_from(hands))
+            b, _ = draw(st.sampled_from(others))
+            first, second = _get(data, a), _get(data, b)
+            _set(data, a, second)
+            _set(data, b, first)
+    else:
+        moves = data["moves"]
+        choice = draw(st.sampled_from(["delete", "swap", "seat", "deal", "card", "capture"]))
+        i, j = draw(st.integers(0, len(moves) - 1)), draw(st.integers(0, len(moves) - 1))
+        if choice == "delete":
+            del moves[i]
+        elif choice == "swap":
+            moves[i], moves[j] = moves[j], moves[i]
+        elif choice in ("seat", "deal"):
+            moves[i][choice] += draw(st.sampled_from([-1, 1, 2]))
+        elif choice == "card":
+            moves[i]["card"] = draw(st.sampled_from(CARD_NAMES))
+        else:
+            moves[i]["capture"] = draw(st.lists(st.sampled_from(CARD_NAMES), max_size=3))
+    return json.dumps(data, indent=draw(st.sampled_from([None, 1])))
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_damaged_file_is_rejected_in_one_line_or_loads_consistently(tmp_path_factory: pytest.TempPathFactory,
+                                                                       data: st.DataObject) -> None:
+    text = _mutate(data.draw, data.draw(st.sampled_from(BASES)))
+    path = tmp_path_factory.getbasetemp() / "damaged.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
+    try:
+        record = import_match(path)
+    except SaveFileError as error:
+        message = str(error)
+        assert message.startswith("Import failed: ") and len(message) > len("Import failed: ")
+        assert "\n" not in message and "\r" not in message
+        return
+    check_invariants(record.state)
+    assert record_from_dict(record_to_dict(record)) == record  # it replays from its own log
+    assert match_from_json(match_to_json(record).encode("utf-8").decode("utf-8")) == record
