@@ -1,0 +1,102 @@
+"""The ``rules`` command: the rules of docs/rules.md read section by section.
+
+The first section says how this match is played (players, target, which options are on);
+the others are the ``## `` sections of the rules text in the player's language, in the same
+words as docs/rules.md with the markdown marks left out. N or Enter reads the next section,
+P the previous one, a number jumps to a section, Escape goes back to where the player was.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine import Rules, Variant
+from .catalogue import LessonText, Section, rules_markdown, split_sections
+
+if TYPE_CHECKING:
+    from ..console.app import Program
+
+ENTER = "enter"
+ESCAPE = "escape"
+OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+
+
+def match_section(rules: Rules, text: LessonText) -> Section:
+    """How the current match is played, in a few lines."""
+    if rules.variant is Variant.SCOPA:
+        lines = [text("rules.match.players", n=rules.players)]
+    else:
+        lines = [text(f"rules.match.{rules.variant.value}")]
+    lines.append(text("rules.match.single") if rules.target is None else text("rules.match.target",
+                                                                               target=rules.target))
+    on = [text(f"option.{name}") for name in OPTIONS if getattr(rules, name)]
+    off = [text(f"option.{name}") for name in OPTIONS if not getattr(rules, name)]
+    sep = text("list.sep")
+    lines.append(text("rules.match.on", names=_cap(sep.join(on))) if on else text("rules.match.none_on"))
+    if off:
+        lines.append(text("rules.match.off", names=_cap(sep.join(off))))
+    return Section(text("rules.match.title"), tuple(lines))
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def rules_sections(lang: str, rules: Rules) -> list[Section]:
+    """Every section the reader offers: this match first, then the rules text."""
+    text = LessonText(lang)
+    _, sections = split_sections(rules_markdown(text.lang))
+    return [match_section(rules, text), *sections]
+
+
+def current_rules(program: "Program") -> Rules:
+    narrator = getattr(program, "narrator", None)
+    rules = getattr(narrator, "rules", None)
+    return rules if isinstance(rules, Rules) else Rules()
+
+
+def read_rules(program: "Program") -> None:
+    """Page through the rules until the player presses Escape."""
+    text = LessonText(program.lang)
+    sections = rules_sections(text.lang, current_rules(program))
+    count = len(sections)
+
+    def say(*lines: str) -> None:
+        program.announcer.say(list(lines))
+
+    def show(index: int) -> None:
+        section = sections[index]
+        say(text("rules.section", title=section.title, n=index + 1, count=count), *section.lines)
+
+    say(text("rules.opening", count=count), text("rules.keys"))
+    index = 0
+    show(index)
+    while True:
+        token = program.input.read(text("prompt.rules") + " ")
+        key = token.lower()
+        if token == ESCAPE:
+            say(text("rules.closed"))
+            return
+        if token == ENTER or key in {"n", "next"}:
+            if index + 1 < count:
+                index += 1
+                show(index)
+            else:
+                say(text("rules.end"))
+        elif key in {"p", "previous"}:
+            if index > 0:
+                index -= 1
+                show(index)
+            else:
+                say(text("rules.first"))
+        elif token.isdigit():
+            if 1 <= int(token) <= count:
+                index = int(token) - 1
+                show(index)
+            else:
+                say(text("rules.no_section", count=count))
+        elif key in {"r", "repeat"}:
+            program.announcer.repeat()
+        elif key in {"x", "stop"}:
+            program.announcer.stop()
+        else:
+            say(text("rules.keys"))

@@ -1,0 +1,405 @@
+"""Running lessons at the terminal: announce, read one key, give feedback; never punish.
+
+Interaction follows the game: every line is printed and (voice on) spoken through the
+program's announcer, number keys pick cards and answers, Enter confirms, Escape backs out,
+R repeats and X stops speech at every prompt. A wrong move is explained and the step can be
+tried again at once ("Enter to try again"), or the learner moves on ("N for the next lesson").
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Literal
+
+from ..engine import SETTEBELLO, Card, GameState, MatchWon, Move, PlayerView, Scopa, legal_captures
+from ..engine.captures import is_sweep_capture
+from ..narration import Announcement, Narrator
+from .catalogue import LessonText
+from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz, cap
+from .positions import LESSON_RULES
+
+if TYPE_CHECKING:
+    from ..console.app import Program
+
+ENTER = "enter"
+ESCAPE = "escape"
+
+StepResult = Literal["right", "wrong", "leave"]
+LessonResult = Literal["next", "leave"]
+
+
+class Leave(Exception):
+    """The learner pressed Escape to leave the lesson."""
+
+
+def lesson_narrator(program: "Program", text: LessonText) -> Narrator:
+    """The game's narrator for the lesson table: you, and the lesson partner."""
+    names = [_message(program, "seat.you", "You"), text("opponent")]
+    try:
+        return Narrator(names, LESSON_RULES, you=0, lang=program.lang, naming=program.naming,
+                        verbosity=getattr(program, "verbosity", "short"))
+    except (OSError, KeyError, ValueError):  # the game has no catalogue for this language yet
+        return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming)
+
+
+def _message(program: "Program", key: str, default: str) -> str:
+    try:
+        return program.messages(key)
+    except (KeyError, AttributeError):
+        return default
+
+
+def command_of(token: str) -> tuple[str, str] | None:
+    """The game's key for a command, so lessons and matches share their keys."""
+    try:
+        from ..console.keys import command_of as game_command
+    except ImportError:  # pragma: no cover - the console is part of the program
+        return None
+    return game_command(token)
+
+
+class LessonSession:
+    """Runs lessons for one program: from the Lessons menu or from ``scopa --lesson N``."""
+
+    def __init__(self, program: "Program", standalone: bool = False) -> None:
+        self.program = program
+        self.standalone = standalone
+        self.attempts: dict[int, int] = defaultdict(int)  # per lesson: a new deal for each try of lesson 8
+        self.text = LessonText(program.lang)
+        self.ctx: Ctx | None = None
+        self.goal = ""
+        self.opening_said = False
+        self.state: GameState | None = None
+        self.step: Practice | Quiz | None = None
+        self.hint: tuple[Move, str] | None = None
+
+    # Output and input -------------------------------------------------------------------------
+    def say(self, *items: str | Announcement) -> None:
+        self.program.announcer.say([i for i in items if i])
+
+    def say_lines(self, lines: list[str] | list[Announcement]) -> None:
+        if lines:
+            self.program.announcer.say(list(lines))
+
+    def read(self, prompt: str) -> str:
+        return self.program.input.read(prompt + " ")
+
+    def t(self, key: str, **params: object) -> str:
+        return self.text(key, **params)
+
+    # Lessons -----------------------------------------------------------------------------------
+    def run_from(self, number: int) -> None:
+        """Run lesson ``number``, then the next ones for as long as the learner presses N."""
+        while True:
+            result = self.run_lesson(number)
+            if result == "leave":
+                return
+            if number >= LESSON_COUNT:
+                self.say(self.t("lesson.last"))
+                return
+            number += 1
+
+    def run_lesson(self, number: int) -> LessonResult:
+        lesson = LESSONS[number - 1]
+        self.text = LessonText(self.program.lang)  # the language may have changed in the settings
+        self.ctx = Ctx(self.text, lesson_narrator(self.program, self.text))
+        try:
+            return self._run_lesson(lesson)
+        except Leave:
+            self.say(self.t("lesson.left"))
+            return "leave"
+
+    def _run_lesson(self, lesson: Lesson) -> LessonResult:
+        while True:
+            self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT, title=cap(self.t(lesson.title_key))))
+            index, first_time = 0, True
+            while index < len(lesson.steps):
+                step = lesson.steps[index]
+                result = self.run_step(step, lesson, first_time)
+                if result == "right":
+                    index, first_time = index + 1, True
+                    if index < len(lesson.steps):
+                        self._pause()
+                    continue
+                choice = self._after("lesson.after_wrong")
+                if choice != "again":
+                    return choice
+                first_time = False
+            self.mark_done(lesson.number)
+            self.say(self.t("lesson.done", n=lesson.number))
+            choice = self._after("lesson.after_done")
+            if choice != "again":
+                return choice
+
+    def mark_done(self, number: int) -> None:
+        program = self.program
+        done = set(program.settings.lessons_done)
+        if number in done:
+            return
+        program.settings = program.settings.with_changes(lessons_done=tuple(sorted(done | {number})))
+        program._save_settings(quiet=True)
+
+    def _after(self, key: str) -> Literal["again", "next", "leave"]:
+        """After a wrong move or a finished lesson: Enter again, N next lesson, Escape out."""
+        line = self.t(key + (".standalone" if self.standalone else ""))
+        self.say(line)
+        while True:
+            token = self.read(self.t("prompt.after"))
+            if token == ENTER:
+                return "again"
+            if token.lower() in {"n", "next"}:
+                return "next"
+            if token == ESCAPE:
+                return "leave"
+            if not self._basic_command(token):
+                self.say(line)
+
+    def _pause(self) -> None:
+        self.say(self.t("lesson.go_on"))
+        while True:
+            token = self.read(self.t("prompt.go_on"))
+            if token == ENTER or token.lower() in {"n", "next"}:
+                return
+            if token == ESCAPE:
+                raise Leave
+            if not self._basic_command(token):
+                self.say(self.t("lesson.go_on"))
+
+    def _basic_command(self, token: str) -> bool:
+        """Repeat, stop speech and help work at every lesson prompt."""
+        command = command_of(token)
+        name = command[0] if command else token.lower()
+        if name == "repeat":
+            self.program.announcer.repeat()
+        elif name == "stop":
+            self.program.announcer.stop()
+        elif name == "help":
+            self.say_lines(self.t("lesson.help").split("\n"))
+        elif name == "voice" and hasattr(self.program, "toggle_voice"):
+            self.say(self.program.toggle_voice())
+        elif name == "rules" and getattr(self.program, "rules_reader", None):
+            self.program.rules_reader()
+        elif name == "settings" and hasattr(self.program, "settings_menu"):
+            self.program.settings_menu()
+        elif name == "quit":
+            raise Leave
+        else:
+            return False
+        return True
+
+    def run_step(self, step: Practice | Quiz, lesson: Lesson, first_time: bool) -> StepResult:
+        self.step = step
+        if isinstance(step, Quiz):
+            return self._run_quiz(step, first_time)
+        return self._run_practice(step, lesson, first_time)
+
+    # A question ---------------------------------------------------------------------------------
+    def _run_quiz(self, quiz: Quiz, first_time: bool) -> StepResult:
+        ctx = self.ctx
+        answers = quiz.answers(ctx)
+        listing = ", ".join(self.t("answer.item", number=i + 1, answer=a) for i, a in enumerate(answers))
+        question = [quiz.question(ctx), listing + "."]
+        self.goal = " ".join(question)
+        self.say_lines((quiz.lines(ctx) if first_time else []) + question)
+        while True:
+            token = self.read(self.t("prompt.answer"))
+            if token.isdigit() and 1 <= int(token) <= len(answers):
+                index = int(token) - 1
+                self.say_lines(quiz.feedback(ctx, index))
+                return "right" if index == quiz.right else "wrong"
+            if token == ESCAPE:
+                raise Leave
+            name = (command_of(token) or (token.lower(), ""))[0]
+            if name in {"g", "goal"}:
+                self.say_lines(question)
+            elif not self._basic_command(token):
+                self.say(self.t("answer.invalid", count=len(answers)))
+
+    # A position to play from ----------------------------------------------------------------------
+    def _run_practice(self, step: Practice, lesson: Lesson, first_time: bool) -> StepResult:
+        ctx, narrator = self.ctx, self.ctx.narrator
+        attempt = self.attempts[lesson.number]
+        self.attempts[lesson.number] += 1
+        state, opening = step.start(attempt)
+        start = state
+        opponent = None
+        if step.opponent:
+            from ..players import make_player
+            opponent = make_player(step.opponent, seed=attempt)
+        self.goal = self.t("lesson.goal", goal=step.goal(ctx))
+        self.say_lines((step.lines(ctx) if first_time else []) + [self.goal])
+        self.say_lines(narrator.events(opening))
+        self.opening_said = bool(opening)
+        if step.recent:
+            self.say_lines(narrator.last_plays(state.history, step.recent))
+        moves: list[Move] = []
+        events: list = []
+        first_turn = True
+        while not state.is_deal_over:
+            self.state = state
+            if state.to_move == 0:
+                move = self._learner_turn(state, step, first_turn)
+                first_turn = False
+                moves.append(move)
+            else:
+                view = state.view(state.to_move)
+                move = opponent.choose_move(view) if opponent else state.legal_moves()[0]
+            before = state
+            state, new_events = state.apply(move)
+            events += new_events
+            self.say_lines(narrator.events([e for e in new_events if not isinstance(e, MatchWon)]))
+            if before.to_move == 0:
+                if step.whole_deal:
+                    self._missed_chance(before, move, new_events)
+                if not step.to_the_end:
+                    break
+        self.state = state
+        right, lines = step.judge(ctx, Outcome(start, tuple(moves), tuple(events), state))
+        self.say_lines(lines)
+        return "right" if right else "wrong"
+
+    def _learner_turn(self, state: GameState, step: Practice, first_turn: bool) -> Move:
+        narrator = self.ctx.narrator
+        view = state.view(0)
+        lines = [] if first_turn else [narrator.turn(0)]
+        if not (first_turn and self.opening_said):  # the deal's opening has just said the table
+            lines.append(narrator.table_text(view.table))
+        lines.append(self._hand(view))
+        self.hint = None
+        if step.whole_deal:
+            self.hint = self._hint(view)
+            if self.hint is not None:
+                lines.append(self._hint_line(self.hint))
+        self.say_lines(lines)
+        return self._choose_move(state, step)
+
+    def _hand(self, view: PlayerView) -> str:
+        # In a lesson the hand is no secret: it is read aloud like any other line.
+        return self.ctx.narrator.hand(view).text
+
+    def _hint(self, view: PlayerView) -> tuple[Move, str] | None:
+        """The game's suggestion (the hard level's move) and its reason in the game's words."""
+        narrator = self.ctx.narrator
+        try:
+            suggestion = getattr(narrator, "suggestion", None)
+            if suggestion is not None:
+                move, reason = suggestion(view)
+            else:
+                from ..players import suggest_move
+                move, reason = suggest_move(view)[0], ""
+        except Exception:  # noqa: BLE001 - a hint is a help, never a reason to stop the lesson
+            return None
+        return (move, reason) if move in view.legal_moves() else None
+
+    def _hint_line(self, hint: tuple[Move, str]) -> str:
+        move, reason = hint
+        if reason:
+            return self.t("hint.reason", reason=reason)
+        names = self.ctx.names
+        if move.capture:
+            return self.t("hint.capture", card=names.the(move.card), cards=names.list(move.capture, article=True))
+        return self.t("hint.stays", card=names.the(move.card))
+
+    def _missed_chance(self, before: GameState, move: Move, events: list) -> None:
+        """Explain, without blame, a scopa or the settebello the hint would have taken."""
+        if self.hint is None or self.hint[0] == move:
+            return
+        hint = self.hint[0]
+        names = self.ctx.names
+        _, hint_events = before.apply(hint)
+        if any(isinstance(e, Scopa) for e in hint_events) and not any(isinstance(e, Scopa) for e in events):
+            self.say(self.t("hint.missed.scopa", card=names.the(hint.card)))
+        elif SETTEBELLO in hint.capture and SETTEBELLO not in move.capture:
+            self.say(self.t("hint.missed.settebello", card=names.the(hint.card)))
+
+    # Choosing a card and a capture, as in the game ------------------------------------------------
+    def _choose_move(self, state: GameState, step: Practice) -> Move:
+        m = self.ctx.narrator.messages
+        hand = state.hands[0]
+        while True:
+            token = self.read(m("prompt.card"))
+            if token.isdigit():
+                number = int(token)
+                if not 1 <= number <= len(hand):
+                    self.say(m("error.no_card", number=number, count=len(hand)))
+                    continue
+                move = self._choose_capture(state, hand[number - 1], step)
+                if move is not None:
+                    return move
+            elif token == ESCAPE:
+                raise Leave
+            elif token == ENTER:
+                self.say(m("error.pick_card", count=len(hand)))
+            elif not self._play_command(token, state, step):
+                self.say(self.t("lesson.unknown_key"))
+
+    def _choose_capture(self, state: GameState, card: Card, step: Practice) -> Move | None:
+        """As in the game: confirm the only choice, or pick a number from the capture menu, then Enter."""
+        m = self.ctx.narrator.messages
+        options = legal_captures(card, state.table, state.rules)
+        self.say(self._capture_choice(state, card, options))
+        if len(options) <= 1:
+            return Move(card, options[0] if options else ()) if self._confirm(state, step) else self._cancelled()
+        chosen: int | None = None
+        while True:
+            token = self.read(m("prompt.capture" if chosen is None else "prompt.play"))
+            if token == ESCAPE:
+                return self._cancelled()
+            if token == ENTER and chosen is not None:
+                return Move(card, options[chosen])
+            if token.isdigit() and 1 <= int(token) <= len(options):
+                chosen = int(token) - 1
+                self.say(self.ctx.narrator.picked_option(chosen + 1, options[chosen]))
+            elif token.isdigit() or token == ENTER:
+                self.say(m("error.no_option", count=len(options)))
+            elif not self._play_command(token, state, step):
+                self.say(self.t("lesson.unknown_key"))
+
+    def _capture_choice(self, state: GameState, card: Card, options: list) -> str:
+        """The game's words for what a card will do; a clearing play that scores no scopa
+        (the last play of the deal, or an ace under asso piglia tutto) is not called a sweep."""
+        narrator = self.ctx.narrator
+        if len(options) == 1 and len(options[0]) == len(state.table):
+            last = not state.stock and sum(len(h) for h in state.hands) == 1
+            if last or not is_sweep_capture(card, options[0], state.rules):
+                return narrator.messages("choose.one", card=cap(narrator.cards.the(card)),
+                                         cards=narrator.cards.list(options[0], article=True))
+        return narrator.capture_choice(card, options, state.table)
+
+    def _confirm(self, state: GameState, step: Practice) -> bool:
+        m = self.ctx.narrator.messages
+        while True:
+            token = self.read(m("prompt.play"))
+            if token == ENTER:
+                return True
+            if token == ESCAPE:
+                return False
+            if not self._play_command(token, state, step):
+                self.say(m("error.confirm"))
+
+    def _cancelled(self) -> None:
+        self.say(self.ctx.narrator.messages("choose.cancelled"))
+        return None
+
+    def _play_command(self, token: str, state: GameState, step: Practice) -> bool:
+        """The game's keys that make sense in a lesson: table, hand, goal, hint, and in lesson 8 the rest."""
+        narrator = self.ctx.narrator
+        command = command_of(token)
+        name = command[0] if command else token.lower()
+        view = state.view(0)
+        if name in {"g", "goal"}:
+            self.say(self.goal)
+        elif name == "table":
+            self.say(narrator.table_text(state.table))
+        elif name == "hand":
+            self.say(self._hand(view))
+        elif name == "suggest":
+            self.say(self._hint_line(self.hint) if self.hint is not None else self.t("hint.goal_is_hint"))
+        elif name == "last" and step.whole_deal:
+            self.say_lines(narrator.last_plays(state.history, 2 * state.rules.players))
+        elif name == "score" and step.whole_deal:
+            self.say_lines(narrator.running_score(view))
+        elif name == "pile" and step.whole_deal:
+            self.say(narrator.pile(view, view.side))
+        else:
+            return self._basic_command(token)
+        return True

@@ -1,0 +1,532 @@
+"""Lessons, tips, hints and the rules reader, driven through a scripted Input like the game's."""
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import string
+from pathlib import Path
+from typing import Callable, Sequence
+
+import pytest
+
+from scopa.config import Settings, load_settings
+from scopa.console.app import Program
+from scopa.console.persistence import Persistence
+from scopa.console.terminal import InputClosed, Output
+from scopa.engine import (Card, GameState, LeftoversTaken, Rules, check_invariants, new_deal, parse_cards,
+                          score_deal)
+from scopa.engine.scoring import Category
+from scopa.lessons import LESSON_COUNT, LESSONS, tip_for
+from scopa.lessons.catalogue import LessonText, load_catalogue, rules_markdown, split_sections
+from scopa.lessons.console import attach
+from scopa.lessons.content import (L1_POSITION, L2_POSITION, L3_POSITION, L4_POSITION, L7_PILE_OTHER, L7_PILE_YOU,
+                                   L7_SCOPE, l5_last_play_position, l5_sweep_position, l6_position,
+                                   l7_score)
+from scopa.lessons.positions import LESSON_RULES, position
+from scopa.lessons.rules_reader import rules_sections
+from scopa.narration import Narrator
+from scopa.players import suggest_move
+from scopa.speech import RecordingSpeaker
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXT = ROOT / "src" / "scopa" / "lessons" / "text"
+
+Token = str | Callable[[str], str]
+
+
+class ScriptInput:
+    """Keys from a list, as the game's Input returns them. A callable token is given the screen so far.
+
+    With ``auto`` set, once the list is used up the prompts of a deal are answered on their own:
+    the first card, the first capture, Enter to play.
+    """
+
+    AUTO = {"Card?": "1", "Capture?": "1", "Play?": "enter"}
+
+    def __init__(self, tokens: Sequence[Token], screen: io.StringIO, auto: bool = False) -> None:
+        self.tokens = list(tokens)
+        self.screen = screen
+        self.auto = auto
+        self.prompts: list[str] = []
+
+    def read(self, prompt: str) -> str:
+        self.prompts.append(prompt.strip())
+        self.screen.write(prompt + "\n")
+        if self.tokens:
+            token = self.tokens.pop(0)
+            return token(self.screen.getvalue()) if callable(token) else token
+        if self.auto and prompt.strip() in self.AUTO:
+            return self.AUTO[prompt.strip()]
+        raise InputClosed
+
+    def read_text(self, prompt: str) -> str:
+        return self.read(prompt)
+
+    def close(self) -> None:
+        pass
+
+
+def make_program(tmp_path: Path, tokens: Sequence[Token], lang: str = "en", naming: str = "french",
+                 auto: bool = False, settings: Settings | None = None) -> Program:
+    screen = io.StringIO()
+    speaker = RecordingSpeaker()
+    program = Program(ScriptInput(tokens, screen, auto), Output(screen), settings or Settings(voice=False),
+                      tmp_path / "config", Persistence(tmp_path / "data"),
+                      speaker_factory=lambda on, voice: speaker, voice_override=False, lang=lang, naming=naming)
+    program.test_screen = screen
+    program.test_speaker = speaker
+    attach(program)
+    return program
+
+
+def screen(program: Program) -> str:
+    return program.test_screen.getvalue()
+
+
+# Every lesson, played through with a wrong move and then the right one ---------------------------
+
+# (lesson, keys with a wrong move first; each wrong move is followed by Enter to try again)
+SCRIPTS = {
+    1: ["1", "enter", "3", "enter", "enter",          # quiz: eight is wrong; try again; ten
+        "1", "enter", "enter", "2", "enter"],          # the king is wrong; the jack is right
+    2: ["1", "1", "enter", "enter",                    # the seven of hearts, not the settebello
+        "1", "2", "enter"],                            # the settebello
+    3: ["1", "enter", "enter",                         # the five must take the five
+        "2", "enter"],                                 # the seven takes the two and the five
+    4: ["1", "1", "enter", "enter",                    # three cards, settebello left on the table
+        "1", "2", "enter"],                            # the ace and the settebello
+    5: ["2", "enter", "enter", "1", "enter",           # the three: no sweep; then the six sweeps
+        "enter", "1", "enter", "2",                    # go on; "yes, a scopa" is wrong; no
+        "enter", "1", "enter"],                        # go on; play the last card
+    6: ["1", "enter", "1", "enter", "enter",           # the four first: Robin makes the last capture
+        "2", "enter", "1", "enter"],                   # the six first: the leftovers are yours
+    7: ["1", "enter", "3", "enter",                    # coins: a tie, nobody
+        "1", "enter", "3", "enter",                    # primiera swords: the ace
+        "3", "enter", "1", "enter",                    # primiera point: you (Robin lacks a suit)
+        "1", "enter", "2"],                            # deal points: three
+}
+
+
+@pytest.mark.parametrize("number", sorted(SCRIPTS))
+def test_each_lesson_explains_a_wrong_move_then_is_done_after_the_right_one(tmp_path: Path, number: int) -> None:
+    program = make_program(tmp_path, SCRIPTS[number] + ["escape"])
+    assert program.run_lesson(number) == 0
+    out = screen(program)
+    assert f"Lesson {number} of 8." in out
+    assert "Not quite." in out and "Enter to try again, N for the next lesson" in out
+    assert "Right." in out
+    assert f"Lesson {number} done." in out
+    assert program.settings.lessons_done == (number,)
+    saved, problem = load_settings(tmp_path / "config")
+    assert problem is None and saved.lessons_done == (number,)
+    assert "Goodbye." in out
+
+
+def test_the_last_play_of_a_deal_is_not_called_a_sweep(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["1", "enter", "enter", "2", "enter", "1", "enter", "escape"])
+    program.run_lesson(5)
+    out = screen(program)
+    assert "The six of clubs takes the ace of clubs, the two of hearts and the three of spades and sweeps" in out
+    assert "The six of diamonds takes the ace of spades, the two of clubs and the three of hearts. Enter" in out
+    assert "the three of hearts. Scopa!" not in out
+    assert "Lesson 5 done." in out
+
+
+def test_a_wrong_move_alone_does_not_finish_the_lesson(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["1", "enter", "escape"])  # lesson 3: the five, then leave
+    assert program.run_lesson(3) == 0
+    out = screen(program)
+    assert "Not quite. Together the two of spades and the three of clubs make 5" in out
+    assert "Lesson 3 done." not in out
+    assert program.settings.lessons_done == ()
+
+
+@pytest.mark.parametrize("key", ["escape", "q"])
+def test_escape_or_q_leaves_a_lesson(tmp_path: Path, key: str) -> None:
+    program = make_program(tmp_path, [key])
+    assert program.run_lesson(2) == 0
+    assert "Lesson left." in screen(program)
+    assert program.settings.lessons_done == ()
+
+
+def test_lesson_keys_repeat_goal_table_hand_and_cancel(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["g", "t", "h", "?", "r", "x", "z", "9", "1", "escape", "1", "2", "enter",
+                                      "escape"])
+    program.run_lesson(2)
+    out = screen(program)
+    assert out.count("Goal. Take the settebello.") >= 2
+    assert out.count("On the table: four of clubs, seven of hearts") >= 2
+    assert out.count("Your hand. 1 seven of spades, 2 three of hearts, 3 five of clubs.") >= 2
+    assert "Keys. Number keys pick a card or an answer." in out
+    assert "Unknown key. Question mark for help." in out
+    assert "No card 9." in out
+    assert "Cancelled." in out
+    assert program.test_speaker.stops >= 1
+    assert "Lesson 2 done." in out
+
+
+def test_n_goes_on_to_the_next_lesson_and_the_last_lesson_ends_the_run(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["n", "escape"])  # N at the first question of lesson 7 is no answer
+    program.run_lesson(7)
+    assert "Pick an answer from 1 to 3." in screen(program)
+    program = make_program(tmp_path, SCRIPTS[3] + ["n", "escape"])
+    program.run_lesson(3)
+    assert "Lesson 4 of 8. Choosing among sums." in screen(program)
+
+
+def test_lesson_8_plays_a_whole_deal_with_a_legal_hint_every_turn(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["9", "i", "l", "s", "p"], auto=True)
+    assert program.run_lesson(8) == 0
+    out = screen(program)
+    assert "Lesson 8 of 8. A whole deal with hints." in out
+    assert "No card 9." in out
+    turns = out.count("Card?")
+    assert turns >= 18  # one prompt or more for each of your 18 cards
+    assert out.count("Hint. ") >= 18
+    assert "Deal 1 score." in out and "Deal points:" in out
+    assert "Lesson 8 done." in out
+    assert program.settings.lessons_done == (8,)
+
+
+def test_lesson_8_hints_are_the_game_suggestions_and_legal() -> None:
+    from scopa.lessons.content import l8_start
+    for attempt in range(3):
+        state, _ = l8_start(attempt)
+        rng = random.Random(attempt)
+        while not state.is_deal_over:
+            if state.to_move == 0:
+                move, _ = suggest_move(state.view(0))
+                assert move in state.legal_moves()
+            state, _ = state.apply(rng.choice(state.legal_moves()))
+
+
+def test_lesson_run_out_of_range_gives_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    for number in (0, 9, -1):
+        program = make_program(tmp_path, [])
+        assert program.run_lesson(number) == 2
+        lines = screen(program).strip().splitlines()
+        assert lines == [f"There is no lesson {number}. Lessons run from 1 to 8."]
+
+
+def test_input_ending_in_a_lesson_exits_quietly(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["1"])
+    assert program.run_lesson(1) == 0
+
+
+# The Lessons menu ---------------------------------------------------------------------------------
+
+def _menu_number(label: str) -> Callable[[str], str]:
+    """The number of a main-menu item, read from the listing the screen shows."""
+    def pick(shown: str) -> str:
+        listing = [line for line in shown.splitlines() if re.match(r"1 \w", line)][-1]
+        match = re.search(r"(\d+) " + re.escape(label), listing)
+        assert match, listing
+        return match.group(1)
+    return pick
+
+
+def test_lessons_menu_from_the_main_menu_marks_done_lessons(tmp_path: Path) -> None:
+    tokens: list[Token] = [_menu_number("lessons"), "enter"]        # Enter: the first lesson not done
+    tokens += SCRIPTS[1] + ["escape"]                                # lesson 1, then back to the list
+    tokens += ["escape", _menu_number("quit")]
+    program = make_program(tmp_path, tokens)
+    assert program.run() == 0
+    out = screen(program)
+    assert "Lessons. 0 of 8 done." in out
+    assert "1 the cards, suits and capture values, 2 taking an equal card" in out
+    assert "Lesson 1 done." in out
+    assert "Lessons. 1 of 8 done." in out
+    assert "1 the cards, suits and capture values, done, 2 taking an equal card, 3" in out
+    assert "9 the rules." in out
+    assert load_settings(tmp_path / "config")[0].lessons_done == (1,)
+
+
+def test_lessons_menu_enter_starts_the_first_lesson_not_done(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["enter", "escape", "escape"],
+                           settings=Settings(voice=False, lessons_done=(1, 2)))
+    assert program.lesson_runner(program) is None
+    out = screen(program)
+    assert "Lessons. 2 of 8 done." in out
+    assert "Lesson 3 of 8." in out
+
+
+def test_lessons_menu_offers_the_rules_and_goes_on_with_n(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["9", "escape", "8", "escape", "escape"])
+    assert program.lesson_runner(program) is None
+    out = screen(program)
+    assert "Rules. 14 sections." in out and "Rules closed." in out
+    assert "Lesson 8 of 8." in out
+
+
+# The rules reader ----------------------------------------------------------------------------------
+
+def test_rules_reader_pages_through_every_section(tmp_path: Path) -> None:
+    _, sections = split_sections(rules_markdown("en"))
+    count = len(sections) + 1
+    tokens = ["enter"] * (count - 1) + ["n", "p", "p", "1", "p", "20", "r", "escape"]
+    program = make_program(tmp_path, tokens)
+    program.rules_reader()
+    out = screen(program)
+    assert f"Rules. {count} sections." in out
+    assert "This match. Section 1 of 14." in out
+    for number, section in enumerate(sections, start=2):
+        assert f"{section.title}. Section {number} of {count}." in out
+        for line in section.lines:
+            assert line in out
+    assert "End of the rules." in out
+    assert "This is the first section." in out
+    assert "There are 14 sections." in out
+    assert out.strip().endswith("Rules closed.")
+
+
+def test_rules_reader_tells_the_options_of_the_running_match(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["escape"])
+    program.narrator = Narrator(["You", "Robin"], Rules(target=None, napola=True, asso_piglia_tutto=True), 0)
+    program.rules_reader()
+    out = screen(program)
+    assert "2 players." in out and "A single deal." in out
+    assert "Options on. Redeal for three kings, napola, asso piglia tutto." in out
+    assert "Options off. Faces match only, most cards, re bello." in out
+
+
+def test_rules_reader_match_section_for_scopone(tmp_path: Path) -> None:
+    sections = rules_sections("en", Rules.scopone_scientifico(kings_redeal=False))
+    assert sections[0].lines[:3] == ("Scopone scientifico. Four players, 10 cards each, none on the table.",
+                                     "Playing to 21 points.", "No options are on.")
+
+
+def test_rules_reader_in_italian(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["enter", "escape"], lang="it")
+    program.rules_reader()
+    out = screen(program)
+    assert "Questa partita. Sezione 1 di 14." in out
+    assert "Regole della scopa. Sezione 2 di 14." in out
+
+
+def test_shipped_rules_are_docs_rules() -> None:
+    assert (TEXT / "rules_en.md").read_text("utf-8") == (ROOT / "docs" / "rules.md").read_text("utf-8")
+    assert rules_markdown("en") == (ROOT / "docs" / "rules.md").read_text("utf-8")
+
+
+def test_italian_rules_have_the_same_sections_as_the_english() -> None:
+    _, en = split_sections(rules_markdown("en"))
+    _, it = split_sections(rules_markdown("it"))
+    assert len(en) == len(it)
+    assert [len(s.lines) for s in en] == [len(s.lines) for s in it]
+
+
+def test_rules_text_names_every_option() -> None:
+    text = rules_markdown("en").lower()
+    for phrase in ("faces match only", "most cards", "napola", "re bello", "asso piglia tutto", "kings redeal",
+                   "16 and 21", "single deal", "three players", "four players", "scopone scientifico",
+                   "scopone classico", "primiera", "84", "65"):
+        assert phrase in text, phrase
+    for line in rules_markdown("en").splitlines():
+        assert not line.startswith("|"), "no tables: they read badly"
+
+
+def test_rules_worked_examples_hold_in_the_engine() -> None:
+    from scopa.engine import legal_captures, napola_points, primiera
+    assert primiera(parse_cards("7D 6H AS KC")).total == 65
+    assert primiera(parse_cards("7D 7H 7S 7C")).total == 84
+    assert legal_captures(Card.parse("6C"), parse_cards("2D 3H AS"), Rules()) == [parse_cards("AS 2D 3H")]
+    assert legal_captures(Card.parse("5C"), parse_cards("2D 3H 5S"), Rules()) == [parse_cards("5S")]
+    assert sorted(legal_captures(Card.parse("JC"), parse_cards("6H 2S 5C 3D"), Rules())) == sorted(
+        [parse_cards("2S 6H"), parse_cards("3D 5C")])
+    assert napola_points(parse_cards("AD 2D 3D 4D")) == 4
+    assert napola_points(parse_cards("AD 2D 3D 4D 5D")) == 5
+    score = l7_score()  # the scored deal of the worked examples and lesson 7
+    assert score.totals == (3, 2)
+
+
+# Catalogues ---------------------------------------------------------------------------------------
+
+SHARED_WORDS = {"opponent", "jack", "queen", "king", "coins", "cups", "swords", "batons"}  # Ctx.defaults
+
+
+def _fields(template: str) -> set[str]:
+    """The placeholders of a template; {Card} is {card} starting a sentence."""
+    return {name.replace("Card", "card") for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_lesson_catalogues_have_equal_keys_and_placeholders() -> None:
+    en, it = load_catalogue("en"), load_catalogue("it")
+    assert set(en) == set(it)
+    for key in en:
+        assert _fields(it[key]) <= _fields(en[key]) | SHARED_WORDS, key
+        assert it[key].strip() and en[key].strip(), key
+    raw_en = json.loads((TEXT / "en.json").read_text("utf-8"))
+    raw_it = json.loads((TEXT / "it.json").read_text("utf-8"))
+    assert list(raw_en) == list(raw_it)
+
+
+def test_lesson_texts_avoid_parentheses() -> None:
+    for lang in ("en", "it"):
+        for key, value in load_catalogue(lang).items():
+            assert "(" not in value and ")" not in value, (lang, key)
+
+
+def test_every_lesson_has_a_title_in_both_languages() -> None:
+    for lang in ("en", "it"):
+        text = LessonText(lang)
+        for lesson in LESSONS:
+            assert text.has(lesson.title_key)
+    assert len(LESSONS) == LESSON_COUNT == 8
+
+
+@pytest.mark.parametrize("naming", ["french", "napoletane"])
+def test_a_lesson_in_italian_uses_italian_card_names(tmp_path: Path, naming: str) -> None:
+    program = make_program(tmp_path, SCRIPTS[2] + ["escape"], lang="it", naming=naming)
+    assert program.run_lesson(2) == 0
+    out = screen(program)
+    assert "Lezione 2 di 8. Prendere una carta uguale." in out
+    assert "Non proprio." in out and "Giusto." in out and "Lezione 2 completata." in out
+    suit = "picche" if naming == "french" else "spade"
+    assert f"Con il sette di {suit} hai preso il settebello" in out
+
+
+def test_napoletane_names_in_an_english_lesson(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["escape"], naming="napoletane")
+    program.run_lesson(1)
+    out = screen(program)
+    assert "The four suits are coins, cups, swords and batons." in out
+    assert "the fante, the cavallo and the re" in out
+
+
+def test_lesson_lines_are_spoken_hands_included(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["escape"])
+    program.run_lesson(2)
+    said = program.test_speaker.said
+    assert "Goal. Take the settebello." in said
+    assert any(line.startswith("Your hand. 1 seven of spades") for line in said)
+
+
+# Positions ------------------------------------------------------------------------------------------
+
+def test_lesson_positions_are_consistent_states() -> None:
+    states = [position(**p) for p in (L1_POSITION, L2_POSITION, L3_POSITION, L4_POSITION)]
+    states += [l5_sweep_position(), l5_last_play_position(), l6_position()]
+    for state in states:
+        check_invariants(state)
+        assert state.to_move == 0 and state.rules == LESSON_RULES
+        assert GameState.from_dict(state.to_dict()) == state
+
+
+def test_lesson_positions_teach_what_they_say() -> None:
+    l3 = position(**L3_POSITION)
+    assert {m.capture for m in l3.legal_moves() if m.card.rank == "5"} == {parse_cards("5H")}
+    l4 = position(**L4_POSITION)
+    assert len([m for m in l4.legal_moves() if m.card.rank == "J"]) == 2
+    last = l5_last_play_position()
+    (move,) = last.legal_moves()
+    after, events = last.apply(move)
+    assert after.is_deal_over and after.scope == (0, 0)
+    for first, winner in (("4C", 1), ("6S", 0)):
+        state = l6_position()
+        state, _ = state.apply(next(m for m in state.legal_moves() if str(m.card) == first))
+        events = []
+        while not state.is_deal_over:
+            state, new = state.apply(state.legal_moves()[0])
+            events += new
+        assert next(e for e in events if isinstance(e, LeftoversTaken)).seat == winner
+
+
+def test_lesson_7_piles_are_a_whole_pack_and_score_as_taught() -> None:
+    assert sorted(L7_PILE_YOU + L7_PILE_OTHER) == sorted(Card(i) for i in range(40))
+    score = score_deal((L7_PILE_YOU, L7_PILE_OTHER), L7_SCOPE, LESSON_RULES)
+    assert score.awarded[Category.CARDS] == 0
+    assert score.awarded[Category.COINS] is None
+    assert score.awarded[Category.SETTEBELLO] == 0
+    assert score.awarded[Category.PRIMIERA] == 0
+    assert not score.sides[1].primiera.eligible
+    assert score.totals == (3, 2)
+
+
+# Hints and tips -----------------------------------------------------------------------------------
+
+RULE_SETS = [Rules(target=None), Rules(players=3, target=None), Rules(players=4, target=None),
+             Rules.scopone_classico(target=None),
+             Rules(target=None, faces_match_only=True, most_cards=True, asso_piglia_tutto=True)]
+
+
+def _random_views(count: int, seed: int = 5):
+    rng = random.Random(seed)
+    found = 0
+    deal = 0
+    while found < count:
+        rules = RULE_SETS[deal % len(RULE_SETS)]
+        state, _ = new_deal(rules, seed=seed * 1000 + deal)
+        deal += 1
+        while not state.is_deal_over and found < count:
+            if rng.random() < 0.35:
+                found += 1
+                yield state, state.view(state.to_move)
+            state, _ = state.apply(rng.choice(state.legal_moves()))
+
+
+def test_hints_are_always_legal_moves() -> None:
+    for state, view in _random_views(250):
+        move, reason = suggest_move(view)
+        assert move in view.legal_moves()
+        assert move in state.legal_moves()
+        assert reason
+
+
+def test_tips_are_one_plain_line_or_none_over_many_positions() -> None:
+    narrators = {lang: Narrator(["You", "Robin", "Ann", "Bo"], Rules(players=4), 0, lang=lang)
+                 for lang in ("en", "it")}
+    said = 0
+    for state, view in _random_views(400, seed=9):
+        for narrator in narrators.values():
+            tip = tip_for(view, view.rules, narrator)
+            if tip is not None:
+                said += 1
+                assert "\n" not in tip and "{" not in tip and "(" not in tip
+    assert said > 20
+
+
+def _narrator(lang: str = "en") -> Narrator:
+    return Narrator(["You", "Robin"], LESSON_RULES, 0, lang=lang)
+
+
+def test_tip_names_a_scopa_chance() -> None:
+    state = l5_sweep_position()
+    assert tip_for(state.view(0), state.rules, _narrator()) == \
+        "Scopa chance. The six of clubs takes every card on the table."
+    assert tip_for(state.view(0), state.rules, _narrator("it")).startswith("Occasione di scopa. Il sei di fiori")
+
+
+def test_tip_gives_no_scopa_chance_on_the_last_play() -> None:
+    state = l5_last_play_position()
+    assert tip_for(state.view(0), state.rules, _narrator()) is None
+
+
+def test_tip_names_a_settebello_chance() -> None:
+    state = position(**L2_POSITION)
+    assert tip_for(state.view(0), state.rules, _narrator()) == "Settebello chance. The seven of spades can take it."
+
+
+def test_tip_warns_of_a_table_an_unseen_card_could_sweep() -> None:
+    # Table 2 and 3. The ace played to the table makes 6 and the four makes 9, which unseen
+    # sixes or queens could sweep; the jack would make 13, too much for one card: a safer play.
+    state = position("AH JC 4S", "2D 3H", "6C 6D 5S", pile_you="KC KH")
+    tip = tip_for(state.view(0), state.rules, _narrator())
+    assert tip == ("Careful. The ace of hearts played to the table would make the table add up to 6, "
+                   "and 4 unseen cards could sweep it.")
+    safe = position("JC QD KS", "2D 3H", "6C 6D 5S", pile_you="KC KH")  # nothing safer to play
+    assert tip_for(safe.view(0), safe.rules, _narrator()) is None
+
+
+def test_tips_use_public_information_only() -> None:
+    """Two positions that look the same to the learner get the same tip, whatever the hidden cards."""
+    a = position("AH JC 4S", "2D 3H", "6C 6D 5S", pile_you="KC KH")
+    b = position("AH JC 4S", "2D 3H", "7C 7S 5C", pile_you="KC KH")
+    assert a.view(0).unseen_cards() == b.view(0).unseen_cards()
+    assert tip_for(a.view(0), a.rules, _narrator()) == tip_for(b.view(0), b.rules, _narrator())
+
+
+def test_tip_is_none_when_it_is_not_your_turn() -> None:
+    state = position(**L1_POSITION)
+    assert tip_for(state.view(1), state.rules, _narrator()) is None
