@@ -112,6 +112,17 @@ def test_rate_changes_the_length(client, tmp_path):
     assert sox_stat(slow)["length"] > 1.5 * sox_stat(fast)["length"]
 
 
+def test_every_setting_change_applies_when_requests_come_back_to_back(client, tmp_path):
+    """espeak-ng applies rate changes in its own thread; none may be lost or cancel a synthesis."""
+    lengths = []
+    for n, rate in enumerate([120, 320] * 15):
+        wav = client.synth("Three new cards each.", tmp_path / f"{n}.wav", None, rate, 1.0)
+        with wave.open(str(wav), "rb") as audio:
+            lengths.append(audio.getnframes() / audio.getframerate())
+    slow, fast = lengths[0::2], lengths[1::2]
+    assert min(slow) > 1.5 * max(fast), lengths
+
+
 def test_volume_changes_the_loudness(client, tmp_path):
     loud = client.synth(ANNOUNCEMENT, tmp_path / "loud.wav", None, 175, 1.0)
     quiet = client.synth(ANNOUNCEMENT, tmp_path / "quiet.wav", None, 175, 0.3)

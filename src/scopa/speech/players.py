@@ -24,15 +24,9 @@ _LINUX_PLAYERS = (
     ("aplay", "-q"),
     ("paplay",),
     ("pw-play",),
-    ("ffplay", "-nodisp", "-autoexit", "-loglevel", "quiet"),
     ("play", "-q"),
+    ("ffplay", "-nodisp", "-autoexit", "-loglevel", "quiet"),
 )
-
-NO_PLAYER_HINT = {
-    "linux": "install alsa-utils (aplay) or pulseaudio-utils (paplay)",
-    "darwin": "afplay, which comes with macOS, is missing",
-}
-
 
 def find_players() -> list[list[str]]:
     """Commands of the audio players present on this machine, best first."""

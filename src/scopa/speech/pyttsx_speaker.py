@@ -23,6 +23,7 @@ import threading
 import time
 import traceback
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
 
@@ -103,21 +104,20 @@ class PyttsxSpeaker:
         candidates = [list(player)] if player else find_players()
         if not candidates:
             return REASON_NO_PLAYER
-        chosen: list[list[str] | None] = [candidates[0]]
-        probe = None
-        if check_player:
-            silent = write_silence(self._dir / "silence.wav")
-            probe = threading.Thread(
-                target=lambda: chosen.__setitem__(0, first_working_player(candidates, silent, self._log)),
-                daemon=True)
-            probe.start()
-        reason = self._start_synth(timeout)
-        if probe is not None:
-            probe.join()
-        if reason is None and chosen[0] is None:
-            reason = REASON_NO_DEVICE
-        self._player_cmd = chosen[0] or []
-        return reason
+        if not check_player:
+            self._player_cmd = candidates[0]
+            return self._start_synth(timeout)
+        silent = write_silence(self._dir / "silence.wav")
+        with ThreadPoolExecutor(max_workers=1) as pool:  # probe players while the engine loads
+            probe = pool.submit(first_working_player, candidates, silent, self._log)
+            reason = self._start_synth(timeout)
+            working = probe.result()
+        if reason is not None:
+            return reason
+        if working is None:
+            return REASON_NO_DEVICE
+        self._player_cmd = working
+        return None
 
     def _start_synth(self, timeout: float) -> str | None:
         try:
@@ -186,6 +186,7 @@ class PyttsxSpeaker:
             self._closed = True
             self._cond.notify_all()
         self.stop()
+        self._synth.close()  # also ends a synthesis under way
         if self._thread is not None:
             self._thread.join(timeout=2.0)
         self._release()
@@ -227,8 +228,7 @@ class PyttsxSpeaker:
             proc = self._start_player(wav, generation)
             if proc is None:
                 return
-            if self._on_player_start is not None:
-                self._on_player_start(proc.pid, text)
+            self._report_start(proc.pid, text)
             self._finish_player(proc, text, generation)
         finally:
             wav.unlink(missing_ok=True)
@@ -244,6 +244,14 @@ class PyttsxSpeaker:
                 self._note(f"could not start {self._player_cmd[0]}: {exc}")
                 return None
             return self._player
+
+    def _report_start(self, pid: int, text: str) -> None:
+        if self._on_player_start is None:
+            return
+        try:
+            self._on_player_start(pid, text)
+        except Exception:  # noqa: BLE001 - a broken hook must not leave a player unwatched
+            self._note("on_player_start failed:\n" + traceback.format_exc())
 
     def _finish_player(self, proc: subprocess.Popen[bytes], text: str, generation: int) -> None:
         code = proc.wait()

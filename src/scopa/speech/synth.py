@@ -30,6 +30,7 @@ class SynthClient:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._closed = False
         self.driver: str | None = None
 
     def start(self, timeout: float = START_TIMEOUT) -> None:
@@ -40,13 +41,18 @@ class SynthClient:
     def synth(self, text: str, path: Path, voice: str | None, rate: int, volume: float) -> Path:
         request = {"op": "synth", "text": text, "path": str(path),
                    "voice": voice, "rate": rate, "volume": volume}
-        self._call(request, timeout=10.0 + len(text) / 50)
+        self._call(request, timeout=15.0 + len(text) / 10)
         return path
 
     def voices(self) -> list[dict[str, Any]]:
         return self._call({"op": "voices"}, timeout=10.0)["voices"]
 
     def close(self) -> None:
+        """End the worker, even while a request waits on it (that request then fails)."""
+        self._closed = True
+        proc = self._proc
+        if proc is not None:
+            kill_group(proc)
         with self._lock:
             self._stop_process()
 
@@ -61,9 +67,22 @@ class SynthClient:
                 raise
         if not reply.get("ok"):
             raise SynthError(str(reply.get("error", "unknown error")))
+        for warning in reply.get("warnings", ()):
+            self._write_log(f"speech engine warning: {warning}")
         return reply
 
+    def _write_log(self, message: str) -> None:
+        if self._log is None:
+            return
+        try:
+            self._log.write(f"scopa.speech: {message}\n".encode())
+            self._log.flush()
+        except (OSError, ValueError):
+            pass
+
     def _ensure_started(self, timeout: float) -> None:
+        if self._closed:
+            raise SynthError("the speech worker was closed")
         if self._proc is not None and self._proc.poll() is None:
             return
         self._stop_process()

@@ -23,7 +23,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
+import threading
+import time
 import traceback
+import wave
 
 
 def _take_stdout_for_replies():
@@ -42,12 +46,20 @@ class Synth:
 
         self.engine = pyttsx3.init()
         self.errors: list[str] = []
+        self.finished = threading.Event()
+        self.completed = False
         self.engine.connect("error", self._on_error)
+        self.engine.connect("finished-utterance", self._on_finished)
         self.default_voice = self.engine.getProperty("voice")
         self.applied: dict[str, object] = {}
 
     def _on_error(self, name=None, exception=None, **_ignored) -> None:
         self.errors.append(repr(exception))
+
+    def _on_finished(self, name=None, completed=True, **_ignored) -> None:
+        # A spurious completed=False can follow a real completion: keep any success.
+        self.completed = self.completed or bool(completed)
+        self.finished.set()
 
     def _apply(self, name: str, value: object) -> None:
         if self.applied.get(name) != value:
@@ -55,16 +67,74 @@ class Synth:
             self.applied[name] = value
 
     def synth(self, request: dict) -> dict:
+        """Write the request's text to its WAV path; retry when the engine loses the audio."""
+        reply: dict = {}
+        for attempt in range(3):
+            reply = self._synth_once(request, f"{request['path']}.{attempt}.part")
+            if reply["ok"] or attempt == 2:
+                return reply
+            print(f"scopa synth worker: retrying ({reply['error']})", file=sys.stderr, flush=True)
+            self._settle()
+        return reply
+
+    def _synth_once(self, request: dict, part: str) -> dict:
+        """Synthesise into ``part``, check it, then rename it to the requested path.
+
+        The rename means a player never sees a WAV that is still being written, even if
+        a late callback from the engine wrote to the file again.
+        """
         self.errors.clear()
         self._apply("voice", request.get("voice") or self.default_voice)
         self._apply("rate", int(request.get("rate", 175)))
         self._apply("volume", float(request.get("volume", 1.0)))
-        path = request["path"]
-        self.engine.save_to_file(request["text"], path)
+        self._settle(idle_driver=False)  # a fresh engine reports busy until its first run
+        self.finished.clear()
+        self.completed = False
+        self.engine.save_to_file(request["text"], part)
         self.engine.runAndWait()
-        if not os.path.exists(path):
+        if not self._wait_until_written(len(request["text"])):
+            return {"ok": False, "error": "synthesis did not finish: " + "; ".join(self.errors)}
+        if _frames(part) == 0:
             return {"ok": False, "error": "no audio written: " + "; ".join(self.errors)}
-        return {"ok": True, "path": path, "warnings": list(self.errors)}
+        os.replace(part, request["path"])
+        return {"ok": True, "path": request["path"], "warnings": list(self.errors)}
+
+    def _wait_until_written(self, length: int) -> bool:
+        """Wait for the WAV to be complete.
+
+        With espeak-ng, runAndWait() can return about 10 ms after synthesis *starts*
+        (synthesis is asynchronous and the driver's loop may end first), so the file may
+        not exist yet; 'finished-utterance' with completed=True comes once it is written.
+        SAPI5 writes synchronously and sends no event.
+        """
+        if self.engine.driver_name != "espeak":
+            return True
+        self.finished.wait(5.0 + length / 20)
+        self._settle()
+        return self.completed
+
+    def _settle(self, timeout: float = 2.0, *, idle_driver: bool = True) -> None:
+        """Wait until espeak-ng's own thread is idle.
+
+        In espeak-ng's asynchronous mode, rate/volume changes are queued commands run by
+        its thread, and the callback sends 'finished-utterance' before it marks the driver
+        idle. If runAndWait() starts while that thread is busy, the driver calls
+        espeak_Cancel(): the queued setting is lost and the next synthesis is cancelled.
+        """
+        if self.engine.driver_name != "espeak":
+            return
+        from pyttsx3.drivers import _espeak
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not _espeak.IsPlaying() and not (idle_driver and self.engine.isBusy()):
+                return
+            time.sleep(0.0005)
+
+    def warm_up(self) -> None:
+        """Synthesise one word so the voice is loaded before the first real request."""
+        with tempfile.TemporaryDirectory(prefix="scopa-warm-up-") as folder:
+            self.synth({"text": "ready", "path": os.path.join(folder, "ready.wav")})
 
     def voices(self) -> dict:
         found = []
@@ -72,6 +142,17 @@ class Synth:
             languages = [_language_text(lang) for lang in (voice.languages or [])]
             found.append({"id": voice.id, "name": voice.name or voice.id, "languages": languages})
         return {"ok": True, "voices": found}
+
+
+def _frames(path: str) -> int:
+    """Audio frames in a WAV file; 0 when it is missing, empty or not a WAV (AIFF on macOS)."""
+    if not os.path.exists(path):
+        return 0
+    try:
+        with wave.open(path, "rb") as audio:
+            return audio.getnframes()
+    except (wave.Error, EOFError):
+        return os.path.getsize(path)  # not a WAV: trust a non-empty file
 
 
 def _language_text(language: object) -> str:
@@ -93,6 +174,7 @@ def main() -> int:
     replies = _take_stdout_for_replies()
     try:
         synth = Synth()
+        synth.warm_up()
     except BaseException as exc:  # noqa: BLE001 - any failure means "no engine"
         traceback.print_exc()
         replies.write(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}) + "\n")
