@@ -1,17 +1,35 @@
-"""Card names in words: French or Napoletane naming, English or Italian, with articles."""
+"""Card names in words: French or Napoletane naming, English or Italian, with articles.
+
+Every word comes from the message catalogue, so each language keeps its own grammar:
+
+* ``rank.{naming}.{rank}`` and ``suit.{naming}.{D|H|S|C}``: the words of a card;
+* ``card.name``: how they combine ("{rank} of {suit}", "{rank} di {suit}");
+* ``article.{naming}.{rank}``: the name with its definite article, one key per rank because
+  Italian articles follow the word ("l'asso", "il sette", "la donna");
+* ``article.of.{naming}.{rank}``: the same after "of", where Italian contracts ("dell'asso",
+  "del re", "della donna");
+* ``article.your.{naming}.{rank}``: with "your", which in Italian agrees with the card
+  ("il tuo asso", "la tua donna");
+* ``count.{naming}.{rank}.one|other``: how many cards of a value ("one six", "2 sixes",
+  "una donna", "2 donne");
+* ``card.settebello`` with ``article[.of|.your].settebello``: the seven of
+  coins (or diamonds) is the settebello in every naming and language.
+"""
 from __future__ import annotations
 
 from typing import Iterable, Literal
 
 from ..engine import SETTEBELLO, Card
+from ..engine.cards import RANKS
 from .messages import Messages
 
 Naming = Literal["french", "napoletane"]
 NAMINGS: tuple[Naming, ...] = ("french", "napoletane")
+ARTICLE_FORMS = ("the", "of", "your")
 
 
 class CardNames:
-    """Names cards for one language and naming: ``name(card)`` and ``the(card)``."""
+    """Names cards for one language and naming: ``name(card)``, ``the(card)``, ``of(card)``."""
 
     def __init__(self, messages: Messages, naming: Naming = "french") -> None:
         if naming not in NAMINGS:
@@ -31,19 +49,44 @@ class CardNames:
             return self.messages("card.settebello")
         return self.messages("card.name", rank=self.rank_word(card), suit=self.suit_word(card.suit))
 
-    def the(self, card: Card) -> str:
-        """The name with its definite article: "the seven of diamonds", "l'asso di coppe"."""
-        name = self.name(card)
-        key = f"article.{self.naming}.{card.rank}"
-        if card == SETTEBELLO:
-            key = "article.settebello"
-        return self.messages(key, name=name)
+    def the(self, card: Card, form: str = "the") -> str:
+        """The name with its definite article: "the seven of diamonds", "l'asso di coppe".
+
+        ``form="of"`` gives the article after "of": "of the ace of cups", "dell'asso di coppe";
+        ``form="your"``: "your ace of cups", "il tuo asso di coppe", "la tua donna di cuori".
+        """
+        if form not in ARTICLE_FORMS:
+            raise ValueError(f"Unknown article form {form!r}: choose {', '.join(ARTICLE_FORMS)}.")
+        prefix = "article" if form == "the" else f"article.{form}"
+        key = f"{prefix}.settebello" if card == SETTEBELLO else f"{prefix}.{self.naming}.{card.rank}"
+        return self.messages(key, name=self.name(card))
+
+    def of(self, card: Card) -> str:
+        """"of the ace of cups", "dell'asso di coppe", "della donna di cuori", "del settebello"."""
+        return self.the(card, "of")
+
+    def count(self, rank: str, n: int) -> str:
+        """How many cards of a rank: "one ace", "2 sixes", "un asso", "2 donne"."""
+        if rank not in RANKS:
+            raise ValueError(f"Unknown rank {rank!r}.")
+        return self.messages.plural(f"count.{self.naming}.{rank}", n)
+
+    def join(self, words: Iterable[str], last_key: str = "list.and") -> str:
+        """Words joined naturally: "a, b and c"; ``last_key="list.nor"``: "a, b or c", "a, b né c"."""
+        words = list(words)
+        if not words:
+            return ""
+        if len(words) == 1:
+            return words[0]
+        return self.messages(last_key, items=self.messages("list.sep").join(words[:-1]), last=words[-1])
+
+    def suits(self, suits: Iterable[int], last_key: str = "list.nor") -> str:
+        """Suit names joined, by default for a negative: "cups or swords", "coppe né spade"."""
+        return self.join((self.suit_word(s) for s in suits), last_key)
 
     def list(self, cards: Iterable[Card], article: bool = False) -> str:
         """Several cards joined naturally: "the three of hearts and the four of clubs"."""
         names = [self.the(c) if article else self.name(c) for c in cards]
         if not names:
             return self.messages("cards.none")
-        if len(names) == 1:
-            return names[0]
-        return self.messages("list.and", items=self.messages("list.sep").join(names[:-1]), last=names[-1])
+        return self.join(names)

@@ -11,7 +11,7 @@ import locale
 import os
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Mapping
 
 LANGUAGES = ("en", "it")
 DEFAULT_LANGUAGE = "en"
@@ -23,18 +23,42 @@ def load_catalogue(lang: str) -> dict[str, str]:
     return json.loads(text)
 
 
-def system_language() -> str:
-    """The language of the system locale if the game has it, else English."""
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = os.environ.get(name, "")
-        if value:
-            code = value.split(":")[0][:2].lower()
-            return code if code in LANGUAGES else DEFAULT_LANGUAGE
-    try:
-        code = (locale.getlocale()[0] or "")[:2].lower()
-    except ValueError:
-        code = ""
-    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+def _code(value: str) -> str:
+    """The two-letter language of a locale name: "it_IT.UTF-8" -> "it", "Italian_Italy" -> "it"."""
+    value = value.strip().split(".")[0].split("@")[0]
+    if not value or value.upper() in {"C", "POSIX"}:
+        return ""
+    head = value.replace("-", "_").split("_")[0].lower()
+    return _WINDOWS_NAMES.get(head, head)
+
+
+_WINDOWS_NAMES = {"english": "en", "italian": "it"}  # locale.getlocale() on Windows: "Italian_Italy"
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the system locale if the game has it, else English.
+
+    Follows gettext: ``LANGUAGE`` (a colon-separated list of preferences) comes first unless
+    the locale is C or POSIX, then the first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that
+    is set, then the locale Python reports (Windows sets no variables).
+    """
+    env = os.environ if environ is None else environ
+    locale_value = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
+    plain_c = locale_value.split(".")[0].upper() in {"C", "POSIX"}
+    if env.get("LANGUAGE") and not plain_c:
+        for item in env["LANGUAGE"].split(":"):
+            if _code(item) in LANGUAGES:
+                return _code(item)
+    if locale_value:
+        code = _code(locale_value)
+        return code if code in LANGUAGES else DEFAULT_LANGUAGE
+    if environ is None:
+        try:
+            code = _code(locale.getlocale()[0] or "")
+        except ValueError:
+            code = ""
+        return code if code in LANGUAGES else DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
 
 
 class Messages:
@@ -54,6 +78,7 @@ class Messages:
         return template.format(**params) if params else template
 
     def plural(self, key: str, n: int, **params: Any) -> str:
+        """The ``.one`` form for exactly 1, else ``.other`` (English and Italian agree on this)."""
         return self(f"{key}.{'one' if n == 1 else 'other'}", n=n, **params)
 
     def has(self, key: str) -> bool:

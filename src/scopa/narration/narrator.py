@@ -11,6 +11,7 @@ from typing import Literal, Sequence
 from ..engine import (Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Category, DealScore,
                       DealScored, DealStarted, Event, LeftoversTaken, MatchWon, Move, Play, PlayerView, Rules,
                       SETTEBELLO, Scopa, primiera)
+from ..engine.cards import RANKS
 from .cards import CardNames, Naming
 from .messages import Messages
 
@@ -51,16 +52,28 @@ class Narrator:
             return self.messages("you.capital" if capital else "you")
         return self.seat_names[seat]
 
-    def side(self, side: int, capital: bool = True) -> str:
-        """A side's name: a seat name, or both partners' names in four-player games."""
+    def side(self, side: int, capital: bool = True, object_form: bool = False) -> str:
+        """A side's name: a seat name, or both partners' names in four-player games.
+
+        ``object_form`` names "you" as the object of a preposition ("Punto a te", "Point to you").
+        """
         if self.rules.players != 4:
+            if object_form and side == self.you:
+                return self.messages("you.object")
             return self.seat(side, capital)
         a, b = side, side + 2
         if self.you in (a, b):
             partner = b if self.you == a else a
-            text = self.messages("side.you_and", partner=self.seat_names[partner])
-            return text[0].upper() + text[1:] if capital else text
+            key = "side.you_and.object" if object_form else "side.you_and"
+            text = self.messages(key, partner=self.seat_names[partner])
+            return text[0].upper() + text[1:] if capital and not object_form else text
         return self.messages("side.pair", a=self.seat_names[a], b=self.seat_names[b])
+
+    def _partner_of_you(self, side: int) -> str | None:
+        """In four-player games, your partner's name when ``side`` is your side; else None."""
+        if self.rules.players != 4 or self.you is None or self.rules.side_of(self.you) != side:
+            return None
+        return self.seat_names[(self.you + 2) % 4]
 
     def _is_you_side(self, side: int) -> bool:
         return self.you is not None and self.rules.side_of(self.you) == side and self.rules.players != 4
@@ -113,7 +126,7 @@ class Narrator:
         if isinstance(event, LeftoversTaken):
             cards = c.list(event.cards, article=True)
             if event.seat is None:
-                return m("leftovers.nobody", cards=cards)
+                return m.plural("leftovers.nobody", len(event.cards), cards=cards)
             return self._you("leftovers", event.seat, cards=cards)
         if isinstance(event, DealScored):
             return None  # the console reads the score sheet with score_lines()
@@ -168,7 +181,7 @@ class Narrator:
     def _award(self, side: int | None, tied_text: str = "score.tied") -> str:
         if side is None:
             return self.messages(tied_text)
-        return self.messages("score.point_to", name=self.side(side, capital=False))
+        return self.messages("score.point_to", name=self.side(side, capital=False, object_form=True))
 
     def score_lines(self, deal_number: int, score: DealScore, match_scores: Sequence[int],
                     assisted: bool = False) -> list[Announcement]:
@@ -178,18 +191,19 @@ class Narrator:
         lines = [m("score.header", number=deal_number),
                  m("score.cards", counts=self._counts([s.cards for s in sides]),
                    result=self._award(score.awarded[Category.CARDS])),
-                 m("score.coins", counts=self._counts([s.coins for s in sides]),
+                 m(f"score.coins.{self.cards.naming}", counts=self._counts([s.coins for s in sides]),
                    result=self._award(score.awarded[Category.COINS]))]
         holder = score.awarded[Category.SETTEBELLO]
         lines.append(m("score.settebello.nobody") if holder is None
-                     else m("score.settebello", name=self.side(holder)))
+                     else m("score.settebello", name=self.side(holder, capital=False, object_form=True)))
         lines.extend(self._primiera_lines(score))
         lines.append(m("score.scope", counts=self._counts([s.scope for s in sides])))
         if Category.NAPOLA in score.categories:
             lines.append(m("score.napola", counts=self._counts([s.napola for s in sides])))
         if Category.RE_BELLO in score.categories:
             holder = score.awarded[Category.RE_BELLO]
-            lines.append(m("score.re_bello.nobody") if holder is None else m("score.re_bello", name=self.side(holder)))
+            lines.append(m("score.re_bello.nobody") if holder is None
+                         else m("score.re_bello", name=self.side(holder, capital=False, object_form=True)))
         lines.append(m("score.deal_points", counts=self._counts([s.total for s in sides])))
         lines.append(self.match_line(match_scores))
         if assisted:
@@ -210,8 +224,8 @@ class Narrator:
                    result=self._award(score.awarded[Category.PRIMIERA], tied))]
         for s in score.sides:
             if not s.primiera.eligible:
-                suits = self.cards.messages("list.sep").join(self.cards.suit_word(x) for x in s.primiera.missing)
-                lines.append(m("score.primiera.not_eligible", name=self.side(s.side), suits=suits))
+                lines.append(m("score.primiera.not_eligible", name=self.side(s.side, False, object_form=True),
+                               suits=self.cards.suits(s.primiera.missing)))
             elif self.verbosity == "full":
                 lines.append(m("score.primiera.cards", name=self.side(s.side), total=s.primiera.total,
                                cards=self.cards.list(s.primiera.cards)))
@@ -228,6 +242,9 @@ class Narrator:
             return self.messages("match.draw", scores=counts)
         if self._is_you_side(side) or (self.rules.players != 4 and side == self.you):
             return self.messages("match.won.you", scores=counts)
+        partner = self._partner_of_you(side)
+        if partner is not None:
+            return self.messages("match.won.side.you", partner=partner, scores=counts)
         key = "match.won.side" if self.rules.players == 4 else "match.won"
         return self.messages(key, name=self.side(side), scores=counts)
 
@@ -247,8 +264,11 @@ class Narrator:
         """A side's captures so far: cards, coins, settebello, primiera."""
         m = self.messages
         pile = view.piles[side]
-        if side == view.side and view.seat == self.you and self.rules.players != 4:
+        partner = self._partner_of_you(side)
+        if self._is_you_side(side):
             owner = m("pile.owner.you")
+        elif partner is not None:
+            owner = m("pile.owner.you_and", partner=partner)
         else:
             owner = m("pile.owner", name=self.side(side))
         coins = sum(1 for c in pile if c.suit == 0)
@@ -256,10 +276,11 @@ class Narrator:
         if prim.eligible:
             prim_text = m("pile.primiera", total=prim.total)
         else:
-            prim_text = m("pile.primiera.missing", suits=m("list.sep").join(self.cards.suit_word(s) for s in prim.missing))
+            prim_text = m("pile.primiera.missing", suits=self.cards.suits(prim.missing))
         sette = m("pile.settebello.yes") if SETTEBELLO in pile else m("pile.settebello.no")
         return Announcement(m("pile.summary", owner=owner, cards=m.plural("pile.cards", len(pile)),
-                              coins=m.plural("pile.coins", coins), settebello=sette, primiera=prim_text))
+                              coins=m.plural(f"pile.coins.{self.cards.naming}", coins), settebello=sette,
+                              primiera=prim_text))
 
     def last_plays(self, history: Sequence[Play], count: int) -> list[Announcement]:
         """The last few plays of the deal, oldest first."""
@@ -267,13 +288,67 @@ class Narrator:
             return [Announcement(self.messages("last.none"))]
         lines = []
         for play in history[-count:]:
-            name, card = self.seat(play.seat), self.cards.the(play.card)
+            card = self.cards.the(play.card)
             if play.capture:
                 key = "last.capture.scopa" if play.scopa else "last.capture"
-                lines.append(self.messages(key, name=name, card=card, cards=self.cards.list(play.capture, article=True)))
+                lines.append(self._you(key, play.seat, card=card, cards=self.cards.list(play.capture, article=True)))
             else:
-                lines.append(self.messages("last.stays", name=name, card=card))
+                lines.append(self._you("last.stays", play.seat, card=card))
         return [Announcement(t) for t in lines]
+
+    # Suggestions --------------------------------------------------------------------
+    def suggestion(self, view: PlayerView) -> tuple[Move, str]:
+        """The hard level's suggested move for ``view`` and the reason, in this narrator's words.
+
+        Same move as ``scopa.players.suggest_move``; the reason comes from the catalogue.
+        """
+        from ..players import suggest_move
+        from ..players.heuristic import HardAnalyser
+        move, _ = suggest_move(view)
+        return move, self.hint_reason(view, HardAnalyser(view).analyse(move))
+
+    def hint_reason(self, view: PlayerView, analysis) -> str:
+        """One sentence saying why a move is good, from public facts only.
+
+        ``analysis`` is a ``scopa.players.heuristic.MoveAnalysis`` (its ``move``, ``sweep``,
+        ``table_left`` and ``sweep_with``); the wording mirrors ``scopa.players.reason_text``.
+        """
+        m, c = self.messages, self.cards
+        move, left = analysis.move, analysis.table_left
+        if move.capture:
+            action = m("hint.take", cards=c.list(move.capture, article=True), card=c.the(move.card, "your"))
+        else:
+            action = m("hint.play", card=c.the(move.card))
+        if analysis.sweep:
+            return m("hint.reason.sweep", action=action)
+        if move.capture and SETTEBELLO in move.capture + (move.card,):
+            why = m("hint.why.settebello")
+        elif move.capture and not left:
+            why = m("hint.why.clears")
+        elif move.capture:
+            why = m.plural("hint.why.cards", len(move.capture) + 1)
+        elif any(other.capture for other in view.legal_moves()):
+            why = m("hint.why.safer")
+        else:
+            why = m("hint.why.nothing")
+        total = sum(card.value for card in left)
+        if not left:
+            tail = ""
+        elif analysis.sweep_with:
+            unseen = [0] * 11
+            for card in view.unseen_cards():
+                unseen[card.value] += 1
+            risky = [v for v in analysis.sweep_with if unseen[v]]
+            if risky:
+                words = c.join(c.count(RANKS[v - 1], unseen[v]) for v in risky)
+                tail = m.plural("hint.tail.risky", sum(unseen[v] for v in risky), total=total, unseen=words)
+            else:
+                tail = m("hint.tail.safe", total=total)
+        elif total > 10:
+            tail = m("hint.tail.too_much", total=total)
+        else:
+            tail = m("hint.tail.no_single", total=total)
+        return m("hint.reason", action=action, why=why, tail=tail)
 
     def move_text(self, move: Move) -> str:
         """A move in words, for hints: "the seven of diamonds, taking the three of hearts"."""
