@@ -1,14 +1,35 @@
 """``scopa``: start the game. ``scopa --help`` lists every flag."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run scopa; a closed output pipe or a Ctrl-C outside any prompt ends it quietly."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    """After the reader of our output went away, stop Python complaining about it at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from . import __version__
     from .cli import UsageError, build_parser, rules_from_args, seats_from_args, wants_new_match
-    from .config import default_config_dir, default_data_dir, load_settings
+    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -26,17 +47,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"scopa: {error}", file=sys.stderr)
         return 2
+    settings, problem = load_settings(config_dir)
+    messages = _messages(args.lang or settings.language)
     if args.export:
-        return _export(data_dir, args.export)
+        return _export(data_dir, args.export, messages)
 
     from .console.app import Program
     from .console.persistence import Persistence
     from .console.terminal import Output, make_input
 
-    settings, problem = load_settings(config_dir)
     output = Output(sys.stdout)
     if problem:
-        output.line(problem)
+        output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir, Persistence(data_dir),
                       voice_override=args.voice, lang=args.lang, naming=args.cards, verbosity=args.verbosity,
                       budget=args.budget)
@@ -46,7 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         output.line(message)
         if record is None:
             return 1
-        program.persistence.start_new(record)
+        problem = program.persistence.start_new(record)
+        if problem:
+            output.line(problem)
         return program.run(resume=True)
     if args.lesson is not None:
         return program.run_lesson(args.lesson) if hasattr(program, "run_lesson") else 2
@@ -62,15 +86,25 @@ def _attach_extras(program) -> None:
     attach(program)
 
 
-def _export(data_dir, path: str) -> int:
-    from .storage import EXPORT_WARNING, AutosaveStore, export_match
+def _messages(lang: str | None):
+    from .narration import LANGUAGES, Messages, system_language
+    return Messages(lang if lang in LANGUAGES else system_language())
+
+
+def _export(data_dir, path: str, messages) -> int:
+    """``scopa --export FILE``: the saved match to a file, after the warning that it shows every hand."""
+    from .storage import AutosaveStore, export_match
     result = AutosaveStore(data_dir).load()
     if result.record is None:
-        print(result.problem or "There is no saved match to export.", file=sys.stderr)
+        print(result.problem or messages("export.none"), file=sys.stderr)
         return 1
-    print(EXPORT_WARNING)
-    written = export_match(result.record, path, overwrite=True)
-    print(f"Exported to {written}.")
+    print(messages("export.file_warning"))
+    try:
+        written = export_match(result.record, path, overwrite=True)
+    except OSError as error:
+        print(messages("export.failed", problem=error.strerror or error), file=sys.stderr)
+        return 1
+    print(messages("export.done", path=written))
     return 0
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 VERBOSITIES = ("short", "full")
+SETTINGS_FILE = "settings.json"
 NAMINGS = ("french", "napoletane")
 
 
@@ -62,8 +63,11 @@ def _checked(data: dict[str, Any]) -> Settings:
 
 
 def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
-    """The saved settings, or the defaults and a one-line reason when the file is broken."""
-    path = config_dir / "settings.json"
+    """The saved settings, or the defaults and the reason the file cannot be read.
+
+    The reason is a short phrase ("voice must be true, false or null"); the console words it
+    in the player's language with the catalogue's ``settings.unreadable``."""
+    path = config_dir / SETTINGS_FILE
     if not path.exists():
         return Settings(), None
     try:
@@ -72,14 +76,14 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
             raise ValueError("it is not a set of named settings")
         return _checked(data), None
     except (OSError, ValueError, TypeError) as error:
-        return Settings(), f"Your settings file could not be read ({error}); using the defaults. File: {path}"
+        return Settings(), str(error) or type(error).__name__
 
 
 def save_settings(settings: Settings, config_dir: Path) -> str | None:
-    """Write the settings atomically; return a one-line problem, or None."""
+    """Write the settings atomically; the reason when they could not be saved, or None."""
     try:
         config_dir.mkdir(parents=True, exist_ok=True)
-        path = config_dir / "settings.json"
+        path = config_dir / SETTINGS_FILE
         tmp = path.with_suffix(".tmp")
         data = asdict(settings) | {"lessons_done": list(settings.lessons_done)}
         with open(tmp, "w", encoding="utf-8") as handle:
@@ -89,4 +93,4 @@ def save_settings(settings: Settings, config_dir: Path) -> str | None:
         os.replace(tmp, path)
         return None
     except OSError as error:
-        return f"Settings could not be saved: {error.strerror or error}."
+        return str(error.strerror or error)

@@ -48,8 +48,12 @@ class Announcer:
     def stop(self) -> None:
         self.speaker.stop()
 
-    def forget(self) -> None:
-        """Empty the repeat history and the voice queue: done at every pass-and-play hand-off."""
+    def forget(self, stop_voice: bool = True) -> None:
+        """Empty the repeat history and, unless told not to, the voice queue.
+
+        Done when a pass-and-play hand is hidden (a hand may still be queued for the voice) and
+        at every gate (only public lines can be queued then, so they are left to finish)."""
         self._latest = []
         self._latest_public = []
-        self.speaker.stop()
+        if stop_voice:
+            self.speaker.stop()

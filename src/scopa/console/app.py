@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..config import Settings, load_settings, save_settings
+from ..config import Settings, save_settings
 from ..engine import Rules, Variant
 from ..match import MatchRecord, SeatSetup
 from ..narration import Announcement, Messages, Narrator, system_language
@@ -18,6 +18,9 @@ from .persistence import Persistence
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
+REASON_KEYS = {"REASON_NO_PYTTSX3": "no_pyttsx3", "REASON_NO_ESPEAK": "no_espeak",
+               "REASON_ENGINE_FAILED": "engine_failed", "REASON_NO_PLAYER": "no_player",
+               "REASON_NO_DEVICE": "no_device"}  # scopa.speech's reasons -> catalogue keys
 OPTION_NAMES = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
 
 
@@ -42,6 +45,7 @@ class Program:
         self.settings = settings
         self.config_dir = config_dir
         self.persistence = persistence
+        persistence.messages = lambda: self.messages
         self.speaker_factory = speaker_factory or (lambda on, voice: create_speaker(on, voice))
         self.voice_override = voice_override
         self.lang = lang or settings.language or system_language()
@@ -50,6 +54,8 @@ class Program:
         self.budget = budget
         self.messages = Messages(self.lang)
         self.speaker: Speaker = self.speaker_factory(False, VoiceSettings())
+        self._voice_on = False
+        self._language_voice: str | None = None  # the voice picked for the language, if any
         self.announcer = Announcer(output, self.speaker)
         self.narrator: Narrator | None = None
 
@@ -71,6 +77,10 @@ class Program:
             else:
                 wanted = self.settings.voice
         self.set_voice(wanted)
+        if self.voice_is_on():
+            note = self.match_voice_to_language()
+            if note:
+                self.say(note)
 
     def _first_start_question(self) -> bool:
         self.say(self.m("app.first_start"))
@@ -85,23 +95,55 @@ class Program:
         voice = VoiceSettings(self.settings.voice_id, self.settings.rate, self.settings.volume)
         self.speaker = self.speaker_factory(on, voice)
         self.announcer.speaker = self.speaker
+        self._voice_on = on
         if on and not getattr(self.speaker, "available", True):
-            return self.speaker.unavailable_reason or self.m("voice.unavailable")
+            return self.voice_reason(self.speaker.unavailable_reason)
         return self.m("voice.on" if on else "voice.off")
+
+    def voice_reason(self, reason: str | None) -> str:
+        """Why the voice cannot speak, in the player's language (the speech module says it in English)."""
+        try:
+            from ..speech import pyttsx_speaker as known
+        except ImportError:
+            known = None
+        for name, key in REASON_KEYS.items():
+            if known is not None and reason == getattr(known, name, None):
+                return self.m(f"voice.unavailable.{key}")
+        return reason or self.m("voice.unavailable")
+
+    def match_voice_to_language(self) -> str | None:
+        """Speak with a voice of the game's language; one line to say when none is installed."""
+        from ..narration import voice_for_language
+        try:
+            voices = self.speaker.voices()
+        except Exception:  # noqa: BLE001 - a broken voice list never stops the game
+            return None
+        voice, note = voice_for_language(voices, self.lang, self.messages, preferred=self.settings.voice_id)
+        self._language_voice = voice.id if voice is not None else None
+        if voice is not None:
+            self.apply_voice_settings()
+        return note
+
+    def apply_voice_settings(self) -> None:
+        """Rate, volume and voice from the settings, from the next utterance on."""
+        voice_id = self.settings.voice_id or self._language_voice
+        self.speaker.configure(VoiceSettings(voice_id, self.settings.rate, self.settings.volume))
 
     def toggle_voice(self) -> str:
         on = not self.voice_is_on()
         self.settings = self.settings.with_changes(voice=on)
         self._save_settings(quiet=True)
-        return self.set_voice(on)
+        message = self.set_voice(on)
+        note = self.match_voice_to_language() if self.voice_is_on() else None
+        return f"{message} {note}" if note else message
 
     def voice_is_on(self) -> bool:
-        return type(self.speaker).__name__ not in {"NullSpeaker"} and getattr(self.speaker, "available", True)
+        return self._voice_on and getattr(self.speaker, "available", True)
 
     def _save_settings(self, quiet: bool = False) -> None:
         problem = save_settings(self.settings, self.config_dir)
         if problem:
-            self.say(problem)
+            self.say(self.m("settings.not_saved", problem=problem))
         elif not quiet:
             self.say(self.m("settings.saved"))
 
@@ -111,7 +153,7 @@ class Program:
             self.start_voice()
             reason = getattr(self.speaker, "unavailable_reason", None)
             if reason:
-                self.say(reason)
+                self.say(self.voice_reason(reason))
             if request is not None:
                 return self._play_new(request) or 0
             if resume:
@@ -121,14 +163,15 @@ class Program:
                 if problem:
                     self.say(self.m("app.save_problem", problem=problem))
             return self.main_menu()
-        except InputClosed:
-            self.say(self.m("app.input_closed"))
+        except InputClosed:  # outside a match: a match in play says itself that it was saved
+            self.say(self.m("app.input_ended"))
             return 0
-        except Interrupted:
+        except (Interrupted, KeyboardInterrupt):
             self.say(self.m("app.interrupted"))
             return 130
         finally:
             self.speaker.close()
+            self.input.close()
 
     def main_menu(self) -> int:
         while True:
@@ -158,6 +201,8 @@ class Program:
 
     # New match ----------------------------------------------------------------------
     def _new_match_questions(self) -> int | None:
+        if self._saved_match_in_play():
+            self.say(self.m("setup.replaces_saved"))
         players = self._ask_players()
         if players is None:
             return None
@@ -177,7 +222,7 @@ class Program:
         rules = self._ask_options(rules)
         if rules is None:
             return None
-        return self._play_new(MatchRequest(rules, seats))
+        return self._play_new(MatchRequest(rules, seats), warned=True)
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))
@@ -204,7 +249,7 @@ class Program:
             kinds.append("human" if index == len(LEVELS) else LEVELS[index])
         humans = [i for i, k in enumerate(kinds) if k == "human"]
         names = self._ask_names(humans) if len(humans) > 1 else {humans[0]: self.m("seat.you")}
-        return build_seats(kinds, names, seed=len(kinds))
+        return build_seats(kinds, names, seed=int.from_bytes(os.urandom(4), "big"))  # names vary per match
 
     def _ask_names(self, humans: Sequence[int]) -> dict[int, str]:
         names = {}
@@ -235,12 +280,21 @@ class Program:
             name = OPTION_NAMES[index]
             rules = replace(rules, **{name: not getattr(rules, name)})
 
-    def _play_new(self, request: MatchRequest) -> int | None:
+    def _play_new(self, request: MatchRequest, warned: bool = False) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
         record, events = MatchRecord.start(request.rules, request.seats, seed)
-        self.persistence.start_new(record)
+        replaced = not warned and self._saved_match_in_play()
+        problem = self.persistence.start_new(record)
         self.say(self._summary(request.rules, request.seats))
+        if replaced:
+            self.say(self.m("setup.replaced_saved"))
+        if problem:
+            self.say(problem)
         return self._play(record, events)
+
+    def _saved_match_in_play(self) -> bool:
+        record, _ = self.persistence.load()
+        return record is not None and not record.state.is_match_over
 
     def _summary(self, rules: Rules, seats: Sequence[SeatSetup]) -> str:
         names = [s.name if s.is_human else self.m("level.computer", name=s.name, level=self.m(f"level.{s.level}"))
@@ -279,7 +333,8 @@ class Program:
                         save=self.persistence.save, export=self.persistence.export,
                         import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
-                        suggest=_suggester(), hand_warning_needed=self.voice_is_on)
+                        suggest=getattr(narrator, "suggestion", None) or _suggester(),
+                        hand_warning_needed=self.voice_is_on)
 
     def _computers(self, record: MatchRecord) -> dict[int, object]:
         from ..players import make_player

@@ -13,7 +13,7 @@ from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from .announcer import Announcer
 from .keys import command_of
-from .terminal import ENTER, ESCAPE, Input, Output
+from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 Outcome = Literal["finished", "quit"]
 
@@ -76,7 +76,12 @@ class MatchConsole:
         self.io.announcer.say(lines)
 
     def read(self, prompt_key: str) -> str:
-        return self.io.input.read(self.m(prompt_key) + " ")
+        """One key or typed command; Ctrl-C offers to save and quit, then asks again."""
+        while True:
+            try:
+                return self.io.input.read(self.m(prompt_key) + " ")
+            except Interrupted:
+                self._ask_quit()
 
     @property
     def state(self):
@@ -96,22 +101,42 @@ class MatchConsole:
             elif not self.state.is_deal_over:
                 self.say(self.m("resume.position", deal=self.state.deal_number),
                          self.io.narrator.table_text(self.state.table))
-            while True:
-                if self.state.is_match_over:
-                    self._autosave()
-                    return "finished"
-                if self.state.is_deal_over:
-                    self._between_deals()
-                    continue
-                seat = self.state.to_move
-                if seat in self.players:
-                    self._computer_turn(seat)
-                else:
-                    self._human_turn(seat)
-        except QuitMatch:
+            while not self.state.is_match_over:
+                self._step()
             self._autosave()
-            self.say(self.m("quit.saved"))
+            return "finished"
+        except QuitMatch:
+            self._leave("quit.saved")
             return "quit"
+        except InputClosed:
+            self._leave("app.input_closed")
+            return "quit"
+        except ReplaceMatch:
+            if self.pass_and_play and self.open_seat is not None:
+                self._hide()  # the imported match starts with every hand closed
+            raise
+
+    def _step(self) -> None:
+        """One turn, or the pause between deals.
+
+        Ctrl-C while the computer thinks, or inside the settings or the rules, offers to save and
+        quit; playing on starts the turn again (nothing reached the engine)."""
+        try:
+            if self.state.is_deal_over:
+                self._between_deals()
+            elif self.state.to_move in self.players:
+                self._computer_turn(self.state.to_move)
+            else:
+                self._human_turn(self.state.to_move)
+        except (KeyboardInterrupt, Interrupted):
+            self._ask_quit()
+
+    def _leave(self, message_key: str) -> None:
+        """Save, hide an open pass-and-play hand, and say how the match was left."""
+        self._autosave()
+        if self.pass_and_play and self.open_seat is not None:
+            self._hide()
+        self.say(self.m(message_key))
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")
@@ -156,8 +181,18 @@ class MatchConsole:
         self.record, events = self.record.play(move)
         self._after_move(events)
         if self.pass_and_play:
-            self.read_until_enter("prompt.hide", "gate.hide")
-            self._hide()
+            self._close_hand()
+
+    def _close_hand(self) -> None:
+        """Pass-and-play, after a turn: hide the hand, clearing the screen and scrollback.
+
+        At the end of a deal every hand is empty and the last card played is public, so nothing
+        is hidden and the score sheet stays on the screen."""
+        if self.state.is_deal_over:
+            self.open_seat = None
+            return
+        self.read_until_enter("prompt.hide", "gate.hide")
+        self._hide()
 
     def _since_last_turn(self, seat: int) -> list[Announcement]:
         history = self.state.history
@@ -169,8 +204,15 @@ class MatchConsole:
         return self.io.narrator.last_plays(tuple(reversed(recent)), len(recent)) if recent else []
 
     def _gate(self, seat: int) -> None:
-        """Pass-and-play: clear everything, then wait until this player opens the hand."""
-        self._hide()
+        """Pass-and-play: nothing private left anywhere, then wait until this player opens the hand.
+
+        The screen and scrollback were cleared when the last hand was hidden; they are cleared
+        again here if a hand is still open (a turn cut short). Public lines printed since the
+        last clear (a computer's play, a new deal) are left for the screen reader to finish.
+        The repeat history and the voice queue are always emptied."""
+        if self.open_seat is not None:
+            self._hide()
+        self.io.announcer.forget(stop_voice=False)
         name = self.record.seat_name(seat)
         self.say(self.m("gate.pass", name=name))
         while True:
@@ -224,28 +266,39 @@ class MatchConsole:
                     if move is not None:
                         return move
                 elif not self._command(token):
-                    self.say(self.m("error.unknown"))
+                    self._unknown(token)
+
+    def _unknown(self, token: str) -> None:
+        self.say(self.m("error.unknown" if len(token) == 1 else "error.unknown_command"))
 
     def _choose_capture(self, card: Card) -> Move | None:
+        """What the card takes: confirm the only choice, or pick from the numbered capture menu.
+
+        Nothing reaches the engine before Enter; Escape goes back to the hand untouched."""
         table = self.state.table
         options = legal_captures(card, table, self.record.rules)
         self.say(self.io.narrator.capture_choice(card, options, table))
         if len(options) <= 1:
             return Move(card, options[0] if options else ()) if self._confirm() else self._cancelled()
+        option = self._capture_menu(options)
+        return None if option is None else Move(card, option)
+
+    def _capture_menu(self, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
+        """A number picks an option ("Capture?"), Enter plays it ("Play?"), Escape cancels."""
+        chosen: int | None = None
         while True:
-            token = self.read("prompt.capture")
+            token = self.read("prompt.capture" if chosen is None else "prompt.play")
             if token == ESCAPE:
                 return self._cancelled()
+            if token == ENTER and chosen is not None:
+                return options[chosen]
             if token.isdigit() and 1 <= int(token) <= len(options):
-                option = options[int(token) - 1]
-                self.say(self.io.narrator.picked_option(int(token), option))
-                if self._confirm():
-                    return Move(card, option)
-                self.say(self.io.narrator.capture_choice(card, options, table))
+                chosen = int(token) - 1
+                self.say(self.io.narrator.picked_option(chosen + 1, options[chosen]))
             elif token.isdigit() or token == ENTER:
                 self.say(self.m("error.no_option", count=len(options)))
             elif not self._command(token):
-                self.say(self.m("error.unknown"))
+                self._unknown(token)
 
     def _confirm(self) -> bool:
         while True:
@@ -337,8 +390,12 @@ class MatchConsole:
             action()
 
     def _ask_quit(self) -> None:
+        """Save and quit on Enter (or a second Ctrl-C); anything else plays on."""
         self.say(self.m("quit.ask"))
-        token = self.read("prompt.quit")
+        try:
+            token = self.io.input.read(self.m("prompt.quit") + " ")
+        except (Interrupted, KeyboardInterrupt):
+            raise QuitMatch from None
         if token == ENTER or token.lower() in {"y", "yes"}:
             raise QuitMatch
         self.say(self.m("quit.cancelled"))

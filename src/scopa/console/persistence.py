@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..match import MatchRecord
+from ..narration import Messages
 from ..storage import AutosaveStore, SaveFileError, export_match, import_match, record_result
 
 
@@ -18,12 +19,20 @@ def _now() -> str:
 
 
 class Persistence:
-    """Autosave, export and import for one data folder."""
+    """Autosave, export and import for one data folder.
 
-    def __init__(self, data_dir: Path | None = None, clock: Callable[[], str] = _now) -> None:
+    ``messages`` gives the catalogue of the player's language when a line is needed (the
+    program points it at its own, which follows the language setting)."""
+
+    def __init__(self, data_dir: Path | None = None, clock: Callable[[], str] = _now,
+                 messages: Callable[[], Messages] | None = None) -> None:
         self.store = AutosaveStore(data_dir)
         self.data_dir = data_dir
         self.clock = clock
+        self.messages = messages or (lambda: Messages("en"))
+
+    def _not_saved(self, error: Exception) -> str:
+        return self.messages()("save.failed", problem=error)
 
     def load(self) -> tuple[MatchRecord | None, str | None]:
         result = self.store.load()
@@ -34,7 +43,7 @@ class Persistence:
         try:
             self.store.save(record)
         except (SaveFileError, OSError) as error:
-            return f"Not saved: {error}"
+            return self._not_saved(error)
         return None
 
     def start_new(self, record: MatchRecord) -> str | None:
@@ -42,7 +51,7 @@ class Persistence:
         try:
             self.store.save(record, replace_bad=True)
         except (SaveFileError, OSError) as error:
-            return f"Not saved: {error}"
+            return self._not_saved(error)
         return None
 
     def finish(self, record: MatchRecord) -> None:
@@ -57,12 +66,12 @@ class Persistence:
         try:
             written = export_match(record, path, overwrite=True)
         except OSError as error:
-            return f"Export failed: {error.strerror or error}."
-        return f"Exported to {written}."
+            return self.messages()("export.failed", problem=error.strerror or error)
+        return self.messages()("export.done", path=written)
 
     def import_match(self, path: str) -> tuple[MatchRecord | None, str]:
         try:
             record = import_match(path)
         except SaveFileError as error:
             return None, str(error)
-        return record, f"Imported {path}. The match goes on from there."
+        return record, self.messages()("import.done", path=path)

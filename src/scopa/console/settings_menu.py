@@ -46,7 +46,7 @@ def _choose_voice(program: "Program") -> None:
                    [v.name for v in voices], program.messages("prompt.menu"))
     if index is not None:
         program.settings = program.settings.with_changes(voice_id=voices[index].id)
-        program.set_voice(True)
+        program.apply_voice_settings()
 
 
 def _adjust(program: "Program", field: str, step: float, low: float, high: float, prompt_key: str) -> None:
@@ -54,13 +54,12 @@ def _adjust(program: "Program", field: str, step: float, low: float, high: float
     while True:
         token = program.input.read(program.messages("prompt.menu") + " ")
         if token in (ENTER, ESCAPE):
-            program.set_voice(program.voice_is_on())
             return
         if token in {"u", "d"}:
             value = getattr(program.settings, field) + (step if token == "u" else -step)
             value = min(high, max(low, round(value, 2)))
             program.settings = program.settings.with_changes(**{field: value})
-            program.set_voice(program.voice_is_on())
+            program.apply_voice_settings()
             shown = round(value * 100) if field == "volume" else value
             program.say(str(shown))
         else:
@@ -88,6 +87,10 @@ def _language(program: "Program") -> None:
     program.settings = program.settings.with_changes(language=program.lang)
     _update_narrator(program)
     program.say(program.messages(f"language.{program.lang}"))
+    if program.voice_is_on():
+        note = program.match_voice_to_language()
+        if note:
+            program.say(note)
 
 
 def _cards(program: "Program") -> None:

@@ -2,8 +2,11 @@
 
 Two input modes:
 - ``KeyInput`` (an interactive terminal): a prompt_toolkit ``PromptSession``, line based,
-  never full screen, no cursor-position requests, no toolbar, no completion pop-ups. A
-  number or letter key acts at once; ``:`` opens a typed command line; Enter and Escape act.
+  never full screen, no cursor-position requests, no toolbar, no completion pop-ups, no
+  mouse. A number or letter key acts at once (and is echoed after the prompt); ``:`` opens
+  a typed command line; Enter and Escape act; Ctrl-C and Ctrl-D ask to save and quit.
+  The prompt text itself is written once as plain text before prompt_toolkit starts, so
+  prompt_toolkit never redraws it (a redrawn prompt is spoken twice by screen readers).
 - ``LineInput`` (``--plain``, ``TERM=dumb`` or a pipe): every key is a line ending in Enter.
   The prompt is written once and nothing is redrawn: the simplest mode for screen readers
   and scripts (``scopa --seed 1 --no-voice < keys.txt``).
@@ -12,13 +15,20 @@ command line such as ``"table"`` or ``"export game.json"``.
 """
 from __future__ import annotations
 
+import atexit
 import os
+import string
 import sys
-from typing import Protocol, TextIO
+import time
+from typing import Any, Callable, Protocol, TextIO
 
 ENTER = "enter"
 ESCAPE = "escape"
+INTERRUPT = "\x03"  # KeyInput's token for Ctrl-C and Ctrl-D, turned into ``Interrupted``
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"  # home, erase screen, erase scrollback
+KEYS = string.digits + string.ascii_lowercase + "?.,"  # keys that act at once, without Enter
+ESCAPE_WAIT = 0.05  # seconds to tell a lone Escape from an escape sequence (prompt_toolkit: 0.5)
+LINE_END_PAUSE = 0.06  # seconds between a prompt's line end and the next output (see KeyInput._prompt)
 
 
 class InputClosed(Exception):
@@ -26,12 +36,13 @@ class InputClosed(Exception):
 
 
 class Interrupted(Exception):
-    """Ctrl-C: the player wants out; the caller offers to save and quit."""
+    """Ctrl-C (or Ctrl-D at a key prompt): the player wants out; the caller offers to save and quit."""
 
 
 class Input(Protocol):
     def read(self, prompt: str) -> str: ...
     def read_text(self, prompt: str) -> str: ...
+    def close(self) -> None: ...
 
 
 def _token(text: str) -> str:
@@ -53,6 +64,13 @@ class LineInput:
         self.out = out or sys.stdout
 
     def read(self, prompt: str) -> str:
+        return _token(self._line(prompt))
+
+    def read_text(self, prompt: str) -> str:
+        """A free line of text (a name, a file); Enter alone gives ""."""
+        return self._line(prompt).strip()
+
+    def _line(self, prompt: str) -> str:
         self.out.write(prompt)
         self.out.flush()
         try:
@@ -65,63 +83,142 @@ class LineInput:
             raise InputClosed
         if not _isatty(self.stream):
             self.out.write(line if line.endswith("\n") else line + "\n")  # echo scripted keys
-        return _token(line)
+        return line
 
-    def read_text(self, prompt: str) -> str:
-        """A free line of text (a name, a file); Enter alone gives ""."""
-        token = self.read(prompt)
-        return "" if token == ENTER else token
+    def close(self) -> None:
+        pass
 
 
 class KeyInput:
-    """Single keys through prompt_toolkit; ``:`` starts a typed command."""
+    """Single keys through prompt_toolkit; ``:`` starts a typed command.
 
-    def __init__(self, input=None, output=None) -> None:  # noqa: A002 - prompt_toolkit's names
+    ``input``/``output`` are prompt_toolkit's (tests pass a pipe input and ``DummyOutput``);
+    ``out`` is where the prompt text is written, as a plain line start.
+    """
+
+    def __init__(self, input: Any = None, output: Any = None, out: TextIO | None = None) -> None:  # noqa: A002
         from prompt_toolkit import PromptSession
+
+        os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
+        self.out = out or sys.stdout
+        options = dict(input=input, output=output, complete_while_typing=False, enable_history_search=False,
+                       mouse_support=False, erase_when_done=False, enable_suspend=False)
+        self._session: Any = PromptSession(key_bindings=self._key_bindings(), **options)
+        self._text_session: Any = PromptSession(key_bindings=self._text_bindings(), **options)
+        for session in (self._session, self._text_session):
+            session.app.ttimeoutlen = ESCAPE_WAIT
+        self._restore_echo = _silence_echo(sys.stdin) if input is None else None
+        self.pause = LINE_END_PAUSE if input is None else 0.0
+
+    def _key_bindings(self) -> Any:
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.key_binding import KeyBindings
 
-        os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
         bindings = KeyBindings()
         empty = Condition(lambda: self._session.default_buffer.text == "")
+        for key in KEYS:
+            bindings.add(key, filter=empty)(_finish(key, echo=key))
+        for key in string.ascii_uppercase:
+            bindings.add(key, filter=empty)(_finish(key.lower(), echo=key))
+        bindings.add("escape", eager=True)(_finish(ESCAPE, clear=True))
+        bindings.add("c-c")(_finish(INTERRUPT, clear=True))
+        bindings.add("c-d")(_finish(INTERRUPT, clear=True))
+        return bindings
 
-        def finish(token: str):
-            return lambda event: event.app.exit(result=token)
+    @staticmethod
+    def _text_bindings() -> Any:
+        from prompt_toolkit.key_binding import KeyBindings
 
-        keys = "0123456789abcdefghijklmnopqrstuvwxyz?.,"
-        for key in keys:
-            bindings.add(key, filter=empty)(finish(key))
-        bindings.add("escape", eager=True)(finish(ESCAPE))
-        options = dict(input=input, output=output, complete_while_typing=False, enable_history_search=False,
-                       mouse_support=False, erase_when_done=False)
-        self._session = PromptSession(key_bindings=bindings, **options)
-        self._text_session = PromptSession(**options)
+        bindings = KeyBindings()
+        bindings.add("escape", eager=True)(_finish(ESCAPE, clear=True))
+        bindings.add("c-c")(_finish(INTERRUPT, clear=True))
+        bindings.add("c-d")(_finish(INTERRUPT, clear=True))
+        return bindings
 
     def read(self, prompt: str) -> str:
-        try:
-            text = self._session.prompt(prompt)
-        except KeyboardInterrupt:
-            raise Interrupted from None
-        except EOFError:
-            raise InputClosed from None
+        text = self._prompt(self._session, prompt)
         return text if text == ESCAPE else _token(text)
 
     def read_text(self, prompt: str) -> str:
-        """A free line of text (a name, a file); Enter alone gives ""."""
+        """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``."""
+        return self._prompt(self._text_session, prompt).strip()
+
+    def _prompt(self, session: Any, prompt: str) -> str:
+        # The words are written once as plain text; prompt_toolkit draws only the trailing space,
+        # so that its redraws never touch the words and the cursor ends where the text ends.
+        words = prompt.rstrip()
+        self.out.write(words)
+        self.out.flush()
         try:
-            return self._text_session.prompt(prompt).strip()
+            text = session.prompt(prompt[len(words):] or " ")
         except KeyboardInterrupt:
             raise Interrupted from None
         except EOFError:
             raise InputClosed from None
+        self._let_the_line_end()
+        if text == INTERRUPT:
+            raise Interrupted
+        return text
+
+    def _let_the_line_end(self) -> None:
+        """Give the terminal the prompt's line end on its own before the answer is printed.
+
+        Orca reads a multi-line insertion from the start of the line it begins on: if the
+        prompt's newline and the next announcement reach the terminal together, "Card?" is
+        spoken a second time in front of the answer. A short pause lets the terminal report the
+        two separately, as it does when a line-mode program echoes Enter.
+        """
+        if self.pause:
+            time.sleep(self.pause)
+
+    def close(self) -> None:
+        if self._restore_echo is not None:
+            self._restore_echo()
+            self._restore_echo = None
+
+
+def _finish(token: str, echo: str = "", clear: bool = False) -> Callable[[Any], None]:
+    """A key handler that ends the prompt with ``token``, leaving ``echo`` visible after the prompt."""
+    def handler(event: Any) -> None:
+        if clear:
+            event.current_buffer.reset()
+        if echo:
+            event.current_buffer.insert_text(echo)
+        event.app.exit(result=token)
+    return handler
+
+
+def _silence_echo(stream: TextIO) -> Callable[[], None] | None:
+    """Stop the terminal echoing keys typed between two prompts ("5Card?"); a restore function.
+
+    prompt_toolkit puts the terminal in raw mode while a prompt is open and then restores the
+    settings it found, so with echo off here, keys typed ahead stay silent until the next prompt
+    reads them. The original settings come back on ``close`` and at exit.
+    """
+    try:
+        import termios
+        fd = stream.fileno()
+        saved = termios.tcgetattr(fd)
+        quiet = termios.tcgetattr(fd)
+        quiet[3] &= ~termios.ECHO
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+
+    def restore() -> None:
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+        except (OSError, ValueError):
+            pass
+    atexit.register(restore)
+    return restore
 
 
 class Output:
     """Writes announcement lines; clears the screen and scrollback between pass-and-play turns."""
 
-    def __init__(self, stream: TextIO | None = None, colour: bool = False) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stdout
-        self.colour = colour and not os.environ.get("NO_COLOR")
 
     def line(self, text: str) -> None:
         self.stream.write(text + "\n")
@@ -141,10 +238,14 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+def is_dumb_terminal() -> bool:
+    return os.environ.get("TERM", "") in {"dumb", "unknown"}
+
+
 def make_input(plain: bool, stream: TextIO | None = None, out: TextIO | None = None) -> Input:
     """The input for this terminal: keys when interactive, lines when plain, dumb or piped."""
     stream = stream or sys.stdin
-    dumb = os.environ.get("TERM", "") in {"dumb", "unknown"}
-    if plain or dumb or not _isatty(stream) or not _isatty(out or sys.stdout):
+    out = out or sys.stdout
+    if plain or is_dumb_terminal() or not _isatty(stream) or not _isatty(out):
         return LineInput(stream, out)
-    return KeyInput()
+    return KeyInput(out=out)

@@ -1,0 +1,129 @@
+"""Command-line flags: everything the new-match questions ask is also a flag."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from scopa.__main__ import main
+from scopa.cli import UsageError, build_parser, rules_from_args, seats_from_args, wants_new_match
+from scopa.engine import Variant
+from scopa.narration import Messages
+
+M = Messages("en")
+
+
+def parse(*flags: str):
+    args = build_parser().parse_args(list(flags))
+    rules = rules_from_args(args)
+    return args, rules, seats_from_args(args, rules)
+
+
+def test_help_lists_every_flag(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    for flag in ("--players", "--seats", "--names", "--target", "--variant", "--options", "--no-kings-redeal",
+                 "--seed", "--budget", "--voice", "--no-voice", "--plain", "--lang", "--cards", "--verbosity",
+                 "--resume", "--export", "--import", "--lesson", "--data-dir", "--config-dir", "--version"):
+        assert flag in text, flag
+
+
+def test_the_example_from_the_issue():
+    args, rules, seats = parse("--players", "4", "--seats", "human,computer:hard,human,computer:easy",
+                               "--target", "21", "--seed", "7", "--no-voice")
+    assert rules.players == 4 and rules.target == 21 and args.seed == 7 and args.voice is False
+    assert [(s.kind, s.level) for s in seats] == [("human", None), ("computer", "hard"), ("human", None),
+                                                  ("computer", "easy")]
+    assert seats[0].name != seats[2].name  # two humans are told apart by name
+    assert len({s.name for s in seats}) == 4
+
+
+def test_the_default_is_one_human_against_one_named_computer():
+    args, rules, seats = parse("--seed", "1")
+    assert rules.players == 2 and rules.target == 11 and rules.kings_redeal
+    assert seats[0].is_human and not seats[1].is_human and seats[1].level == "easy"
+    assert seats[1].name and seats[1].name != seats[0].name
+
+
+def test_names_variant_options_and_single_deal():
+    _, rules, seats = parse("--seats", "human,human,human,human", "--names", "Ann,Ben,Cid,Dee",
+                            "--variant", "scopone_scientifico", "--options", "napola,re-bello",
+                            "--target", "single", "--no-kings-redeal")
+    assert [s.name for s in seats] == ["Ann", "Ben", "Cid", "Dee"]
+    assert rules.variant is Variant.SCOPONE_SCIENTIFICO and rules.target is None
+    assert rules.napola and rules.re_bello and not rules.kings_redeal
+
+
+@pytest.mark.parametrize("flags", [
+    ("--seats", "human,robot"), ("--seats", "computer,computer"), ("--players", "3", "--seats", "human,human"),
+    ("--target", "12"), ("--target", "lots"), ("--options", "nonsense"), ("--players", "2", "--variant",
+                                                                          "scopone_classico"),
+])
+def test_bad_flags_are_one_plain_sentence(flags):
+    args = build_parser().parse_args(list(flags))
+    with pytest.raises(UsageError):
+        rules = rules_from_args(args)
+        seats_from_args(args, rules)
+
+
+def test_bad_flags_exit_2_with_the_sentence_on_stderr(capsys):
+    assert main(["--seats", "human,robot"]) == 2
+    assert capsys.readouterr().err.startswith("scopa: Unknown seat")
+
+
+def test_which_flags_start_a_new_match_at_once():
+    assert not wants_new_match(build_parser().parse_args([]))
+    assert not wants_new_match(build_parser().parse_args(["--no-voice", "--plain"]))
+    assert wants_new_match(build_parser().parse_args(["--seed", "3"]))
+    assert wants_new_match(build_parser().parse_args(["--players", "3"]))
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("scopa ")
+
+
+def test_a_scripted_game_reads_cleanly_in_a_pipe(tmp_path):
+    """``scopa --seed 1 --no-voice < keys.txt``: plain lines, no escape codes, exit 0 at the end."""
+    keys = "1\n\n" * 5
+    done = subprocess.run([sys.executable, "-m", "scopa", "--seed", "1", "--no-voice", "--lang", "en",
+                           "--data-dir", str(tmp_path / "d"), "--config-dir", str(tmp_path / "c")], input=keys,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "\x1b" not in done.stdout and done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("New match.")
+    assert "Card? 1" in lines and "Your turn." in lines
+    assert lines[-1] == M("app.input_closed")
+
+
+def test_term_dumb_uses_the_line_mode(tmp_path, monkeypatch):
+    from scopa.console.terminal import LineInput, make_input
+    monkeypatch.setenv("TERM", "dumb")
+    assert isinstance(make_input(False), LineInput)
+    assert isinstance(make_input(True), LineInput)
+
+
+def test_a_broken_settings_file_is_one_line_and_the_game_goes_on(tmp_path):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "settings.json").write_text("{not json")
+    done = subprocess.run([sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir",
+                           str(tmp_path / "d"), "--config-dir", str(tmp_path / "c")], input="4\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("Your settings file could not be read") and str(tmp_path / "c") in first
+
+
+def test_export_flag_warns_then_writes(tmp_path):
+    base = [sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir", str(tmp_path / "d"),
+            "--config-dir", str(tmp_path / "c")]
+    subprocess.run(base + ["--seed", "2"], input="1\n\n", capture_output=True, text=True, timeout=60)
+    done = subprocess.run(base + ["--export", str(tmp_path / "m.json")], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == [M("export.file_warning"), M("export.done", path=tmp_path / "m.json")]
+    assert (tmp_path / "m.json").exists()

@@ -1,0 +1,105 @@
+"""KeyInput: single keys through prompt_toolkit, driven by its pipe input (no terminal needed)."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from scopa.config import Settings
+from scopa.console.app import Program
+from scopa.console.persistence import Persistence
+from scopa.console.terminal import ENTER, ESCAPE, InputClosed, Interrupted, KeyInput, Output
+from scopa.speech import RecordingSpeaker
+from scopa.storage import AutosaveStore
+
+
+@pytest.fixture
+def pipe() -> Iterator:
+    with create_pipe_input() as pipe_input:
+        yield pipe_input
+
+
+def key_input(pipe, out: io.StringIO | None = None) -> KeyInput:
+    return KeyInput(input=pipe, output=DummyOutput(), out=out or io.StringIO())
+
+
+@pytest.mark.parametrize("keys, token", [
+    ("1", "1"), ("9", "9"), ("t", "t"), ("T", "t"), ("?", "?"), ("\r", ENTER), ("\x1b", ESCAPE),
+    (":table\r", "table"), (":last plays\r", "last plays"), (": export game.json\r", "export game.json"),
+])
+def test_one_key_acts_without_enter_and_typed_words_follow_a_colon(pipe, keys, token):
+    pipe.send_text(keys)
+    assert key_input(pipe).read("Card? ") == token
+
+
+def test_the_prompt_words_are_written_once_as_plain_text(pipe):
+    """prompt_toolkit draws only the space after the words, so it never redraws them."""
+    out = io.StringIO()
+    keys = key_input(pipe, out)
+    pipe.send_text("1")
+    keys.read("Card? ")
+    pipe.send_text("\r")
+    keys.read("Play? ")
+    assert out.getvalue() == "Card?Play?"
+
+
+def test_keys_typed_ahead_are_kept_for_the_next_prompts(pipe):
+    keys = key_input(pipe)
+    pipe.send_text("2\r")
+    assert [keys.read("Card? "), keys.read("Play? ")] == ["2", ENTER]
+
+
+@pytest.mark.parametrize("control", ["\x03", "\x04"])
+def test_ctrl_c_and_ctrl_d_interrupt(pipe, control):
+    pipe.send_text(control)
+    with pytest.raises(Interrupted):
+        key_input(pipe).read("Card? ")
+
+
+def test_ctrl_c_in_a_typed_command_interrupts_too(pipe):
+    pipe.send_text(":tab\x03")
+    with pytest.raises(Interrupted):
+        key_input(pipe).read("Card? ")
+
+
+def test_the_end_of_the_input_closes(pipe):
+    keys = key_input(pipe)
+    pipe.close()
+    with pytest.raises((InputClosed, Interrupted)):
+        keys.read("Card? ")
+
+
+def test_read_text_takes_a_whole_line(pipe):
+    keys = key_input(pipe)
+    pipe.send_text("Alice 2\r")
+    assert keys.read_text("Name? ") == "Alice 2"
+    pipe.send_text("\r")
+    assert keys.read_text("Name? ") == ""
+    pipe.send_text("Bo\x1b")
+    assert keys.read_text("Name? ") == ESCAPE
+
+
+def test_a_match_played_by_keys_at_the_key_input(pipe, tmp_path: Path):
+    """The whole loop on KeyInput: pick, confirm, a command, then Ctrl-C and Enter save and quit."""
+    out = io.StringIO()
+    speaker = RecordingSpeaker()
+    program = Program(key_input(pipe, out), Output(out), Settings(voice=False), tmp_path / "config",
+                      Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker, lang="en")
+    from scopa.cli import build_parser, rules_from_args, seats_from_args
+    from scopa.console.app import MatchRequest
+    args = build_parser().parse_args(["--seed", "3"])
+    rules = rules_from_args(args)
+    pipe.send_text("1\r" "t" "\x03" "\r")
+    code = program.run(MatchRequest(rules, seats_from_args(args, rules), 3))
+    text = out.getvalue()
+    assert code == 0
+    assert "Play?You play " in text  # the key acted at once; Enter played it (the newline is prompt_toolkit's)
+    assert text.count("On the table") >= 3  # the deal, the turn and the T key
+    assert "Save and quit? Enter to save and quit, Escape to keep playing." in text
+    assert text.rstrip().endswith(program.messages("quit.saved"))
+    saved = AutosaveStore(tmp_path / "data").load().record
+    assert saved is not None and len([m for m in saved.moves if m.seat == 0]) == 1

@@ -1,0 +1,424 @@
+"""The match loop at the terminal, driven through LineInput over text streams (no terminal)."""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Sequence
+
+from scopa.cli import build_parser, rules_from_args, seats_from_args
+from scopa.config import Settings
+from scopa.console.announcer import Announcer
+from scopa.console.app import MatchRequest, Program
+from scopa.console.game import MatchConsole, Services
+from scopa.console.keys import COMMAND_KEYS
+from scopa.console.persistence import Persistence
+from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, InputClosed, Interrupted, LineInput, Output
+from scopa.engine import Card, Rules, parse_cards
+from scopa.match import MatchRecord, SeatSetup
+from scopa.narration import Messages, Narrator
+from scopa.speech import RecordingSpeaker
+from scopa.storage import AutosaveStore, load_results
+
+M = Messages("en")
+
+
+class Screen(io.StringIO):
+    """Captured output that says it is a terminal, so the screen clears are written."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class ScriptInput:
+    """Tokens as KeyInput returns them; ``Interrupted`` in the script raises it (Ctrl-C)."""
+
+    def __init__(self, tokens: Sequence[object], out: io.StringIO) -> None:
+        self.tokens = list(tokens)
+        self.out = out
+        self.prompts: list[str] = []
+
+    def read(self, prompt: str) -> str:
+        self.prompts.append(prompt.strip())
+        self.out.write(prompt + "\n")
+        if not self.tokens:
+            raise InputClosed
+        token = self.tokens.pop(0)
+        if token is Interrupted:
+            raise Interrupted
+        return str(token)
+
+    def read_text(self, prompt: str) -> str:
+        return self.read(prompt)
+
+    def close(self) -> None:
+        pass
+
+
+def program_for(tmp_path: Path, script: str | Sequence[object], screen: io.StringIO | None = None,
+                settings: Settings | None = None) -> tuple[Program, io.StringIO, RecordingSpeaker]:
+    out = screen if screen is not None else io.StringIO()
+    if isinstance(script, str):
+        source = LineInput(io.StringIO(script), out)
+    else:
+        source = ScriptInput(script, out)
+    speaker = RecordingSpeaker()
+    program = Program(source, Output(out), settings or Settings(voice=False), tmp_path / "config",
+                      Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker, lang="en")
+    return program, out, speaker
+
+
+def request_for(*flags: str) -> MatchRequest:
+    args = build_parser().parse_args(list(flags))
+    rules = rules_from_args(args)
+    return MatchRequest(rules, seats_from_args(args, rules), args.seed)
+
+
+def lines_of(out: io.StringIO) -> list[str]:
+    return out.getvalue().replace(CLEAR_ALL, "\n").splitlines()
+
+
+# A whole match, piped ------------------------------------------------------------------
+
+def test_a_scripted_match_plays_to_its_end_and_names_the_winner(tmp_path):
+    program, out, _ = program_for(tmp_path, "1\n\n" * 600)
+    assert program.run(request_for("--seed", "3")) == 0
+    [result] = load_results(tmp_path / "data")
+    narrator = Narrator(result.players, Rules(), you=0)
+    text = out.getvalue()
+    assert narrator.match_result(result.winner, result.scores) in text
+    assert max(result.scores) >= 11
+    assert AutosaveStore(tmp_path / "data").load().record is None  # a finished match leaves no save
+    for header in range(1, result.deals + 1):
+        assert M("score.header", number=header) in text
+
+
+def test_a_turn_says_your_turn_then_the_numbered_hand_then_prompts(tmp_path):
+    program, out, _ = program_for(tmp_path, "")
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    turn = lines.index(M("turn.yours"))
+    assert lines[turn + 1].startswith(M("table.cards", cards="").split("{")[0].rstrip(" .")[:8])
+    assert re.fullmatch(r"Your hand\. 1 [a-z ]+, 2 [a-z ]+, 3 [a-z ]+\.", lines[turn + 2])
+    assert lines[turn + 3] == "Card? "
+    assert lines[-1] == M("app.input_closed")
+
+
+def test_the_end_of_deal_sheet_has_one_category_per_line_and_says_what_comes_next(tmp_path):
+    program, out, _ = program_for(tmp_path, "1\n\n" * 80)
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    start = lines.index(M("score.header", number=1))
+    sheet = lines[start:start + 12]
+    for label in ("Cards", "Settebello", "Primiera", "Scope", "Deal points", "Match"):
+        assert sum(line.startswith(label) for line in sheet) == 1, label
+    assert M("match.continue") in sheet or M("match.tied_leaders") in sheet
+    assert M("deal.next") in lines[start:start + 14]
+
+
+# Bad input ---------------------------------------------------------------------------------
+
+def test_bad_keys_and_words_get_one_short_line_and_the_same_prompt(tmp_path):
+    program, out, _ = program_for(tmp_path, "5\nz\n:frobnicate\n")
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    first = lines.index("Card? 5")
+    assert lines[first + 1] == M("error.no_card", number=5, count=3)
+    assert lines[first + 2] == "Card? z"
+    assert lines[first + 3] == M("error.unknown")
+    assert lines[first + 4] == "Card? :frobnicate"
+    assert lines[first + 5] == M("error.unknown_command")
+    assert lines[first + 6] == "Card? "
+
+
+def crafted(tmp_path: Path, hand: str, table: str) -> MatchRecord:
+    """A fresh two-player match where the human (seat 0) is to move with this hand and table."""
+    record, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), seed=1,
+                                  first_dealer=1)
+    hands = (parse_cards(hand),) + record.state.hands[1:]
+    used = set(hands[0]) | set(parse_cards(table)) | set(hands[1])
+    stock = tuple(c for c in record.state.stock + record.state.table + record.state.hands[0] if c not in used)
+    state = record.state._replace(hands=hands, table=parse_cards(table), stock=stock[:len(record.state.stock)])
+    return replace(record, state=state)
+
+
+def console_for(record: MatchRecord, tokens: Sequence[object], out: io.StringIO,
+                tmp_path: Path) -> tuple[MatchConsole, Persistence]:
+    narrator = Narrator([s.name for s in record.seats], record.rules, you=0)
+    persistence = Persistence(tmp_path / "data")
+    services = Services(ScriptInput(tokens, out), Output(out), Announcer(Output(out), RecordingSpeaker()),
+                        narrator, save=persistence.save)
+    return MatchConsole(record, services, players={}), persistence
+
+
+def test_escape_in_the_capture_menu_leaves_the_position_untouched(tmp_path):
+    record = crafted(tmp_path, "6D KC QS", "AD 2S 3S 4S")
+    out = io.StringIO()
+    console, persistence = console_for(record, ["1", "2", ESCAPE, "q", ENTER], out, tmp_path)
+    assert console.run() == "quit"
+    text = out.getvalue()
+    assert "has a choice" in text or "can take" in text  # the numbered capture menu was offered
+    assert M("choose.cancelled") in text
+    assert console.record == record  # the engine never saw a move
+
+
+def test_the_capture_menu_picks_by_number_and_plays_on_enter(tmp_path):
+    record = crafted(tmp_path, "6D KC QS", "AD 2S 3S 4S")
+    out = io.StringIO()
+    console, _ = console_for(record, ["1", "3", "2", ENTER], out, tmp_path)
+    console.run()
+    prompts = console.io.input.prompts
+    assert prompts[:4] == ["Card?", "Capture?", "Capture?", "Play?"]
+    assert M("error.no_option", count=2) in out.getvalue()
+    [move] = console.record.moves
+    assert move.move.card == Card.parse("6D") and move.move.capture == parse_cards("2S 4S")
+
+
+def test_a_card_that_takes_nothing_asks_to_play_or_cancel(tmp_path):
+    record = crafted(tmp_path, "6D KC QS", "AD 2S")
+    out = io.StringIO()
+    console, _ = console_for(record, ["2", ESCAPE, "2", ENTER], out, tmp_path)
+    console.run()
+    text = out.getvalue()
+    narrator = console.io.narrator
+    assert narrator.capture_choice(Card.parse("KC"), [], record.state.table) in text
+    assert console.record.moves[0].move == (Card.parse("KC"), ())
+
+
+# Commands ------------------------------------------------------------------------------------
+
+def test_commands_work_at_every_prompt_of_a_turn(tmp_path):
+    record = crafted(tmp_path, "6D KC QS", "AD 2S 3S 4S")
+    out = io.StringIO()
+    tokens = ["t", "h", "l", "s", "p", "1", "table", "2", "my pile", "w", "x", "r"]
+    console, persistence = console_for(record, tokens, out, tmp_path)
+    console.run()
+    text = out.getvalue()
+    narrator = console.io.narrator
+    table = narrator.table_text(record.state.table)
+    assert text.count(table) == 4  # on resuming, at "Your turn.", then the T key and the typed word
+    assert text.count(narrator.hand(record.state.view(0)).text) == 2  # the turn, then the H key
+    assert M("last.none") in text
+    assert M("save.done") in text
+    assert console.io.announcer.speaker.stops >= 1
+    assert console.record == record  # nothing was played
+
+
+def test_help_lists_every_command_with_its_key(tmp_path):
+    program, out, _ = program_for(tmp_path, "?\n")
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    start = lines.index("Card? ?") + 1
+    help_text = " ".join(lines[start:start + 5])
+    for key in COMMAND_KEYS:
+        if key == "?":
+            assert "Question mark" in help_text
+        else:
+            assert re.search(rf"\b{key.upper()}\b", help_text), key
+
+
+def test_repeat_says_the_latest_announcement_again(tmp_path):
+    program, out, _ = program_for(tmp_path, "t\nr\n")
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    at = lines.index("Card? r")
+    assert lines[at + 1] == lines[at - 1]
+
+
+# Quitting never loses a match -------------------------------------------------------------------
+
+def test_ctrl_c_asks_to_save_and_quit_and_escape_plays_on(tmp_path):
+    program, out, _ = program_for(tmp_path, [Interrupted, ESCAPE, Interrupted, ENTER])
+    assert program.run(request_for("--seed", "3")) == 0
+    lines = out.getvalue().splitlines()
+    ask = M("quit.ask")
+    assert lines.count(ask) == 2
+    assert lines[lines.index(ask) + 2] == M("quit.cancelled")
+    assert lines[lines.index(ask) + 3] == "Card? "  # the same prompt again
+    assert lines[-1] == M("quit.saved")
+    assert AutosaveStore(tmp_path / "data").load().record is not None
+
+
+def test_a_second_ctrl_c_at_the_question_saves_and_quits(tmp_path):
+    program, out, _ = program_for(tmp_path, [Interrupted, Interrupted])
+    assert program.run(request_for("--seed", "3")) == 0
+    assert out.getvalue().splitlines()[-1] == M("quit.saved")
+
+
+def test_the_end_of_piped_input_saves_and_exits_0_with_a_line(tmp_path):
+    program, out, _ = program_for(tmp_path, "1\n\n1\n\n")
+    assert program.run(request_for("--seed", "3")) == 0
+    assert lines_of(out)[-1] == M("app.input_closed")
+    saved = AutosaveStore(tmp_path / "data").load().record
+    assert saved is not None and sum(1 for m in saved.moves if m.seat == 0) == 2
+
+
+def test_a_quit_match_resumes_from_the_main_menu(tmp_path):
+    program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
+    program.run(request_for("--seed", "3"))
+    saved = AutosaveStore(tmp_path / "data").load().record
+    program, out, _ = program_for(tmp_path, "\n")
+    assert program.run() == 0
+    lines = lines_of(out)
+    assert lines[0] == M("app.menu.title")
+    assert lines[1].startswith("1 " + M("app.menu.resume"))
+    assert M("resume.position", deal=saved.state.deal_number) in lines
+    assert lines[-2:] == [M("app.input_closed"), M("app.bye")]
+
+
+# The main menu and the new-match questions ----------------------------------------------------------
+
+def test_the_main_menu_offers_new_match_lessons_settings_and_quit(tmp_path):
+    program, out, _ = program_for(tmp_path, "4\n")
+    assert program.run() == 0
+    lines = lines_of(out)
+    items = [M("app.menu.new"), M("app.menu.lessons"), M("app.menu.settings"), M("app.menu.quit")]
+    assert lines[1] == ", ".join(f"{i} {item}" for i, item in enumerate(items, 1)) + "."
+    assert lines[-1] == M("app.bye")
+
+
+def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
+    program, out, _ = program_for(tmp_path, "1\n\n\n\n\n")
+    program.run()
+    summary = [line for line in lines_of(out) if line.startswith("New match.")]
+    assert len(summary) == 1
+    assert re.fullmatch(r"New match\. You and \w+, easy computer\. Playing to 11\. Standard rules\.", summary[0])
+
+
+def test_the_new_match_questions_set_players_seats_names_target_and_options(tmp_path):
+    # 3 players; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
+    program, out, _ = program_for(tmp_path, "1\n3\n4\n6\nAlice\nBob\n3\n4\n\n")
+    program.run()
+    saved = AutosaveStore(tmp_path / "data").load().record
+    assert saved.rules.players == 3 and saved.rules.target == 21 and saved.rules.napola
+    assert [s.kind for s in saved.seats] == ["human", "computer", "human"]
+    assert saved.seats[1].level == "hard"
+    assert (saved.seats[0].name, saved.seats[2].name) == ("Alice", "Bob")
+
+
+def test_first_start_asks_how_to_hear_the_game_and_remembers(tmp_path):
+    program, out, _ = program_for(tmp_path, "1\n4\n", settings=Settings())
+    program.voice_override = None
+    program.run()
+    assert lines_of(out)[0] == M("app.first_start")
+    assert '"voice": false' in (tmp_path / "config" / "settings.json").read_text()
+
+
+# Pass-and-play ---------------------------------------------------------------------------------
+
+def test_pass_and_play_clears_everything_after_each_hand_and_shows_nothing_private_before_the_next(tmp_path):
+    screen = Screen()
+    script = "\n1\n1\n\n\n" * 4
+    program, out, speaker = program_for(tmp_path, script, screen=screen)
+    program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
+    pages = screen.getvalue().split(CLEAR_ALL)
+    assert len(pages) >= 5  # a clear after each of the four hands
+    for page in pages[:-1]:
+        assert page.rstrip().endswith("Hide?")  # cleared right after "Press Enter to hide your hand"
+    for page in pages[1:]:
+        before_open = page.split("Open? ")[0]
+        assert "Your hand" not in before_open and "Pass to" in before_open
+        assert before_open.rstrip().endswith(M("gate.pass", name=re.search(r"Pass to (\w+)\.", page).group(1)))
+    assert "Your hand" not in "".join(speaker.said)  # the voice is off: hands never reach it
+
+
+def test_the_first_gate_keeps_the_public_opening_on_the_screen(tmp_path):
+    screen = Screen()
+    program, out, _ = program_for(tmp_path, "", screen=screen)
+    program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
+    text = screen.getvalue()
+    assert CLEAR_ALL not in text  # no hand was ever shown: nothing to clear
+    assert text.index("New match.") < text.index("Deal 1.") < text.index("Pass to Alice.")
+
+
+def test_a_computer_play_between_two_hands_stays_on_the_screen_until_read(tmp_path):
+    screen = Screen()
+    program, out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 3, screen=screen)
+    program.run(request_for("--seed", "5", "--seats", "human,human,computer:easy", "--names", "Alice,Bob"))
+    pages = screen.getvalue().split(CLEAR_ALL)[1:]
+    computer_pages = [page for page in pages if re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.M)]
+    assert computer_pages, "the computer played between two hands"
+    for page in computer_pages:
+        play = re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.M)
+        assert play.start() < page.index("Pass to")  # printed after the hide, kept through the gate
+
+
+def test_pass_and_play_empties_the_repeat_history_at_every_hand_off(tmp_path):
+    screen = Screen()
+    # Alice: open, play card 1, confirm, hide; then at Bob's gate: repeat.
+    program, out, _ = program_for(tmp_path, "\n1\n1\n\n\nr\n", screen=screen)
+    program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
+    last_page = screen.getvalue().split(CLEAR_ALL)[-1]
+    assert "Your hand" not in last_page
+    assert last_page.count(M("gate.pass", name="Bob")) == 2  # the repeat gives only the gate line
+    assert "Alice plays" not in last_page
+
+
+def test_one_human_has_no_gate(tmp_path):
+    screen = Screen()
+    program, out, _ = program_for(tmp_path, "1\n\n", screen=screen)
+    program.run(request_for("--seed", "5"))
+    assert CLEAR_ALL not in screen.getvalue()
+    assert "Pass to" not in screen.getvalue()
+
+
+def test_the_hand_command_is_refused_at_the_gate(tmp_path):
+    screen = Screen()
+    program, out, _ = program_for(tmp_path, "h\n", screen=screen)
+    program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
+    page = screen.getvalue().split(CLEAR_ALL)[-1]
+    assert M("hand.closed") in page and "Your hand" not in page
+
+
+# Settings and the voice -------------------------------------------------------------------------
+
+def test_settings_change_the_rate_without_restarting_the_voice_and_save_it(tmp_path):
+    from scopa.speech import VoiceInfo
+    voices = [VoiceInfo("gmw/en", "English", ("en",)), VoiceInfo("roa/it", "Italian", ("it",))]
+    speaker = RecordingSpeaker(voice_list=voices)
+    made = []
+
+    def factory(on, voice):
+        made.append(on)
+        return speaker
+
+    out = io.StringIO()
+    program = Program(LineInput(io.StringIO("3\n3\nu\nu\n\n8\n4\n"), out), Output(out),
+                      Settings(voice=True), tmp_path / "config", Persistence(tmp_path / "data"),
+                      speaker_factory=factory, lang="en")
+    assert program.run() == 0
+    assert made == [False, True]  # the starting NullSpeaker, then the voice once: never restarted
+    assert speaker.configured[-1].rate == 225 and speaker.configured[-1].voice_id == "gmw/en"
+    assert '"rate": 225' in (tmp_path / "config" / "settings.json").read_text()
+
+
+def test_a_language_without_a_voice_is_said_once_at_start(tmp_path):
+    from scopa.speech import VoiceInfo
+    speaker = RecordingSpeaker(voice_list=[VoiceInfo("gmw/en", "English", ("en",))])
+    out = io.StringIO()
+    program = Program(LineInput(io.StringIO("4\n"), out), Output(out), Settings(voice=True), tmp_path / "config",
+                      Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker, lang="it")
+    program.run()
+    assert Messages("it")("voice.missing.it") in out.getvalue()
+
+
+# A saved match is never replaced without a word ------------------------------------------------------
+
+def test_a_new_match_by_flags_says_it_replaced_the_saved_one(tmp_path):
+    program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
+    program.run(request_for("--seed", "3"))
+    program, out, _ = program_for(tmp_path, "")
+    program.run(request_for("--seed", "4"))
+    assert M("setup.replaced_saved") in lines_of(out)
+
+
+def test_the_new_match_questions_warn_before_replacing_the_saved_match(tmp_path):
+    program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
+    program.run(request_for("--seed", "3"))
+    saved = AutosaveStore(tmp_path / "data").load().record
+    program, out, _ = program_for(tmp_path, "2\nesc\n4\n")  # new match, Escape at the first question, quit
+    program.run()
+    lines = lines_of(out)
+    assert lines[lines.index("Choice? 2") + 1] == M("setup.replaces_saved")
+    assert AutosaveStore(tmp_path / "data").load().record == saved

@@ -1,0 +1,117 @@
+"""The real ``scopa`` in a pseudo-terminal, played by single keys (the KeyInput mode)."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from scopa.console.terminal import CLEAR_ALL  # noqa: E402
+from scopa.engine import Card, Rules  # noqa: E402
+from scopa.narration import CardNames, Messages, Narrator  # noqa: E402
+from scopa.storage import AutosaveStore, load_results  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+M = Messages("en")
+NAMES = CardNames(M, "french")
+PROMPTS = ["Open\\?", "Card\\?", "Capture\\?", "Play\\?", "Hide\\?", "Next\\?", pexpect.EOF]
+
+
+def spawn(tmp_path: Path, *flags: str):
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
+    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
+    command = [sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir", str(tmp_path / "data"),
+               "--config-dir", str(tmp_path / "config"), *flags]
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child.logfile_read = io.StringIO()
+    child.delaybeforesend = 0.005  # the game reads keys typed ahead, so no settling time is needed
+    return child
+
+
+def answer(child, index: int) -> None:
+    """The first card, the first capture, Enter for everything else: keys only, no Enter after a digit."""
+    child.send("1" if index in (1, 2) else "\r")
+
+
+def test_a_seeded_two_player_match_is_played_to_its_end_by_keys(tmp_path):
+    child = spawn(tmp_path, "--seed", "3")
+    seen = {i: 0 for i in range(len(PROMPTS))}
+    while True:
+        index = child.expect(PROMPTS)
+        seen[index] += 1
+        if PROMPTS[index] is pexpect.EOF:
+            break
+        answer(child, index)
+    child.close()
+    assert child.exitstatus == 0
+    assert seen[1] > 30 and seen[5] >= 1 and seen[0] == 0  # many turns, a next deal, no gate
+    [result] = load_results(tmp_path / "data")
+    transcript = child.logfile_read.getvalue()
+    narrator = Narrator(result.players, Rules(), you=0)
+    assert narrator.match_result(result.winner, result.scores) + "\r\n" in transcript  # winner, final score
+    assert narrator.match_line(result.scores) in transcript
+    assert "\x1b[6n" not in transcript  # no cursor-position requests
+    assert "Traceback" not in transcript
+
+
+def card_pattern(cards) -> re.Pattern | None:
+    names = [re.escape(NAMES.name(Card(c))) for c in cards]
+    return re.compile(r"\b(" + "|".join(names) + r")\b") if names else None
+
+
+def saved(tmp_path: Path):
+    record = AutosaveStore(tmp_path / "data").load().record
+    assert record is not None
+    return record
+
+
+def test_pass_and_play_never_shows_a_closed_hand(tmp_path):
+    """Four humans, one deal: no hand is on the screen (or in the scrollback) while a gate waits,
+    and a hidden hand never shows again until its owner opens it."""
+    names = ["Ann", "Ben", "Cid", "Dee"]
+    child = spawn(tmp_path, "--players", "4", "--seats", "human,human,human,human", "--names", ",".join(names),
+                  "--target", "single", "--seed", "7")
+    log = child.logfile_read
+    hidden: dict[int, tuple[int, re.Pattern]] = {}  # seat -> (where its hand was hidden, its cards)
+    gates = hides = 0
+    while True:
+        index = child.expect(PROMPTS)
+        prompt = PROMPTS[index]
+        text = log.getvalue()
+        if prompt == "Open\\?":
+            gates += 1
+            page = text[text.rfind(CLEAR_ALL) + len(CLEAR_ALL) if CLEAR_ALL in text else 0:]
+            seat = names.index(re.search(r"Pass to (\w+)\.", page).group(1))
+            for hand in saved(tmp_path).state.hands:
+                pattern = card_pattern(hand)
+                assert pattern is None or not pattern.search(page), f"a hand shows at {names[seat]}'s gate"
+            assert "Your hand" not in page
+            if seat in hidden:
+                start, pattern = hidden.pop(seat)
+                found = pattern.search(text, start)
+                assert found is None, f"{names[seat]}'s hidden hand showed: {found.group(0)}"
+        elif prompt == "Hide\\?":
+            hides += 1
+            record = saved(tmp_path)  # saved after the move, before this prompt
+            seat = record.moves[-1].seat
+            pattern = card_pattern(record.state.hands[seat])
+            if pattern is not None:
+                hidden[seat] = (len(text), pattern)
+        elif prompt is pexpect.EOF:
+            break
+        answer(child, index)
+    child.close()
+    assert child.exitstatus == 0
+    assert gates == 36 and hides == 35  # the last play ends the deal: nothing left to hide
+    transcript = log.getvalue()
+    assert transcript.count(CLEAR_ALL) == hides  # cleared as each hand closes
+    for seat, (start, pattern) in hidden.items():
+        assert pattern.search(transcript, start) is None
+    [result] = load_results(tmp_path / "data")
+    assert Narrator(names, Rules(players=4, target=None)).match_result(result.winner, result.scores) in transcript
