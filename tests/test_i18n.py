@@ -255,7 +255,7 @@ def narrate_deal(lang: str, naming: str, rules: Rules, seed: int, you: int | Non
         lines.append(narrator.hand(view).text)
         for card in view.hand:
             options = [m.capture for m in view.legal_moves() if m.card == card and m.capture]
-            lines.append(narrator.capture_choice(card, options, view.table))
+            lines.extend(narrator.capture_choice(card, options, view.table))
             lines += [narrator.picked_option(i + 1, o) for i, o in enumerate(options)]
         move, reason = narrator.suggestion(view)
         lines += [narrator.move_text(move), reason]
@@ -317,8 +317,8 @@ def test_italian_narration_reads_naturally():
                      "Giochi il settebello e prendi il sette di spade. Scopa!"]
     assert n.turn(0) == "Tocca a te."
     assert n.turn(1) == "Giulia, tocca a te."
-    assert n.capture_choice(ace, [], []) == "L'asso di spade non prende nulla e resta sul tavolo. " \
-                                            "Invio per giocare, Esc per annullare."
+    assert n.capture_choice(ace, [], []) == ["L'asso di spade non prende nulla e resta sul tavolo. " \
+                                            "Invio per giocare, Esc per annullare."]
     en = Narrator(["You", "Giulia"], rules, you=0, lang="en", naming="napoletane")
     assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia plays the two of cups and takes the two " \
                                                                   "of swords."
@@ -396,8 +396,8 @@ def test_pile_owner_is_you_whichever_seat_asks():
     assert it.pile(view, 1).text.startswith("Le tue prese. ")
     assert it.pile(view, 0).text.startswith("Prese di Giulia. ")
     en = Narrator(SEATS[:3], rules, you=1, lang="en", naming="french")
-    assert en.pile(view, 1).text == "Your pile: 0 cards, 0 diamonds. No settebello. " \
-                                    "Primiera: no diamonds, hearts, spades or clubs yet."
+    assert en.pile(view, 1).text == "Your pile. 0 cards, 0 diamonds. No settebello. " \
+                                    "No primiera yet, no diamonds, hearts, spades or clubs."
 
 
 def test_voice_unavailable_keys_say_what_the_speech_module_says():

@@ -193,7 +193,7 @@ def test_recording_speaker_keeps_settings_voices_and_availability():
 
 
 def test_null_and_unavailable_speakers_accept_everything_silently():
-    for speaker in (NullSpeaker(), UnavailableSpeaker("The game voice is unavailable: test.")):
+    for speaker in (NullSpeaker(), UnavailableSpeaker("The game voice is unavailable. Test.")):
         speaker.say("Your turn.")
         speaker.stop()
         speaker.configure(VoiceSettings(rate=300))
@@ -202,8 +202,8 @@ def test_null_and_unavailable_speakers_accept_everything_silently():
         assert speaker.voices() == []
         speaker.close()
     assert NullSpeaker().available and NullSpeaker().unavailable_reason is None
-    off = UnavailableSpeaker("The game voice is unavailable: test.")
-    assert not off.available and off.unavailable_reason.endswith("test.")
+    off = UnavailableSpeaker("The game voice is unavailable. Test.")
+    assert not off.available and off.unavailable_reason.endswith("Test.")
 
 
 def test_create_speaker_disabled_is_null():

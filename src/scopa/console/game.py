@@ -277,7 +277,8 @@ class MatchConsole:
         Nothing reaches the engine before Enter; Escape goes back to the hand untouched."""
         table = self.state.table
         options = legal_captures(card, table, self.record.rules)
-        self.say(self.io.narrator.capture_choice(card, options, table))
+        last_play = not self.state.stock and sum(len(h) for h in self.state.hands) == 1
+        self.say(*self.io.narrator.capture_choice(card, options, table, last_play))
         if len(options) <= 1:
             return Move(card, options[0] if options else ()) if self._confirm() else self._cancelled()
         option = self._capture_menu(options)

@@ -11,7 +11,6 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
 from ..engine import SETTEBELLO, Card, GameState, MatchWon, Move, PlayerView, Scopa, legal_captures
-from ..engine.captures import is_sweep_capture
 from ..narration import Announcement, Narrator
 from .catalogue import LessonText
 from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz, cap
@@ -336,7 +335,8 @@ class LessonSession:
         """As in the game: confirm the only choice, or pick a number from the capture menu, then Enter."""
         m = self.ctx.narrator.messages
         options = legal_captures(card, state.table, state.rules)
-        self.say(self._capture_choice(state, card, options))
+        last_play = not state.stock and sum(len(h) for h in state.hands) == 1
+        self.say(*self.ctx.narrator.capture_choice(card, options, state.table, last_play))
         if len(options) <= 1:
             return Move(card, options[0] if options else ()) if self._confirm(state, step) else self._cancelled()
         chosen: int | None = None
@@ -353,17 +353,6 @@ class LessonSession:
                 self.say(m("error.no_option", count=len(options)))
             elif not self._play_command(token, state, step):
                 self.say(self.t("lesson.unknown_key"))
-
-    def _capture_choice(self, state: GameState, card: Card, options: list) -> str:
-        """The game's words for what a card will do; a clearing play that scores no scopa
-        (the last play of the deal, or an ace under asso piglia tutto) is not called a sweep."""
-        narrator = self.ctx.narrator
-        if len(options) == 1 and len(options[0]) == len(state.table):
-            last = not state.stock and sum(len(h) for h in state.hands) == 1
-            if last or not is_sweep_capture(card, options[0], state.rules):
-                return narrator.messages("choose.one", card=cap(narrator.cards.the(card)),
-                                         cards=narrator.cards.list(options[0], article=True))
-        return narrator.capture_choice(card, options, state.table)
 
     def _confirm(self, state: GameState, step: Practice) -> bool:
         m = self.ctx.narrator.messages

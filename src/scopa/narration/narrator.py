@@ -11,6 +11,7 @@ from typing import Literal, Sequence
 from ..engine import (Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Category, DealScore,
                       DealScored, DealStarted, Event, LeftoversTaken, MatchWon, Move, Play, PlayerView, Rules,
                       SETTEBELLO, Scopa, primiera)
+from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
 from .messages import Messages
@@ -153,17 +154,23 @@ class Narrator:
             return self.messages("turn.yours")
         return self.messages("turn.named", name=self.seat_names[seat])
 
-    def capture_choice(self, card: Card, options: Sequence[tuple[Card, ...]], table: Sequence[Card]) -> str:
-        """What the chosen card will do: stay, take one group, or a numbered menu of groups."""
+    def capture_choice(self, card: Card, options: Sequence[tuple[Card, ...]], table: Sequence[Card],
+                       last_play: bool = False) -> list[str]:
+        """What the chosen card will do: stay, take one group, or a numbered menu, one option a line.
+
+        A single capture that clears the table is called a sweep only when it scores one: not on
+        the last play of the deal, and not for an ace taking the whole table (asso piglia tutto).
+        """
         m, c = self.messages, self.cards
         if not options:
-            return m("choose.stays", card=self._cap(c.the(card)))
+            return [m("choose.stays", card=self._cap(c.the(card)))]
         if len(options) == 1:
-            sweeps = len(options[0]) == len(table)
+            sweeps = (len(options[0]) == len(table) and not last_play
+                      and is_sweep_capture(card, options[0], self.rules))
             key = "choose.one.scopa" if sweeps else "choose.one"
-            return m(key, card=self._cap(c.the(card)), cards=c.list(options[0], article=True))
+            return [m(key, card=self._cap(c.the(card)), cards=c.list(options[0], article=True))]
         items = [m("choose.option", number=i + 1, cards=c.list(opt, article=True)) for i, opt in enumerate(options)]
-        return m("choose.many", card=self._cap(c.the(card)), options=m("list.sep").join(items))
+        return [m("choose.many", card=self._cap(c.the(card))), *items]
 
     def picked_option(self, number: int, option: Sequence[Card]) -> str:
         return self.messages("choose.picked", number=number, cards=self.cards.list(option, article=True))
@@ -226,7 +233,7 @@ class Narrator:
             if not s.primiera.eligible:
                 lines.append(m("score.primiera.not_eligible", name=self.side(s.side, False, object_form=True),
                                suits=self.cards.suits(s.primiera.missing)))
-            elif self.verbosity == "full":
+            else:
                 lines.append(m("score.primiera.cards", name=self.side(s.side), total=s.primiera.total,
                                cards=self.cards.list(s.primiera.cards)))
         return lines

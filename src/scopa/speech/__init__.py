@@ -42,7 +42,7 @@ def create_speaker(enabled: bool, settings: VoiceSettings = VoiceSettings(), *,
     try:
         speaker = PyttsxSpeaker(settings, log_path=log_path)
     except Exception as exc:  # noqa: BLE001 - a broken voice must not stop the game
-        return UnavailableSpeaker(f"The game voice is unavailable: {type(exc).__name__}.")
+        return UnavailableSpeaker(f"The game voice is unavailable. {type(exc).__name__}.")
     if speaker.available:
         return speaker
     reason = speaker.unavailable_reason or "The game voice is unavailable."
