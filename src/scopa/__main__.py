@@ -28,7 +28,8 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None) -> int:
     from . import __version__
-    from .cli import UsageError, build_parser, rules_from_args, seats_from_args, wants_new_match
+    from .cli import (UsageError, build_parser, rules_from_args, seats_from_args, settings_from_args,
+                      wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     parser = build_parser()
@@ -38,17 +39,18 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     config_dir = args.config_dir or default_config_dir()
     data_dir = args.data_dir or default_data_dir()
+    settings, problem = load_settings(config_dir)
+    messages = _messages(args.lang or settings.language)
     try:
+        settings = settings_from_args(args, settings)
         request = None
         if wants_new_match(args):
             from .console.app import MatchRequest
             rules = rules_from_args(args)
-            request = MatchRequest(rules, seats_from_args(args, rules), args.seed)
+            request = MatchRequest(rules, seats_from_args(args, rules, messages), args.seed)
     except UsageError as error:
         print(f"scopa: {error}", file=sys.stderr)
         return 2
-    settings, problem = load_settings(config_dir)
-    messages = _messages(args.lang or settings.language)
     if args.export:
         return _export(data_dir, args.export, messages)
 

@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Sequence
 
 from .engine import Rules, RulesError, Variant
+from .config import Settings
 from .match import SeatSetup
+from .narration import Messages
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
@@ -34,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     voice = o.add_mutually_exclusive_group()
     voice.add_argument("--voice", dest="voice", action="store_true", default=None, help="game voice on")
     voice.add_argument("--no-voice", dest="voice", action="store_false", help="game voice off (screen reader)")
+    o.add_argument("--voice-id", metavar="ID", help="which voice (its id; Settings lists them)")
+    o.add_argument("--rate", type=int, metavar="WPM", help="speech rate in words per minute, 80 to 450")
+    o.add_argument("--volume", type=int, metavar="PERCENT", help="voice volume, 0 to 100")
     o.add_argument("--plain", action="store_true", help="line mode: every key is typed then Enter; nothing redrawn")
     o.add_argument("--lang", choices=("en", "it"), help="language (default: the system's)")
     o.add_argument("--cards", choices=("french", "napoletane"), help="card names")
@@ -107,7 +112,9 @@ def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
     return kinds
 
 
-def human_names(args: argparse.Namespace, kinds: Sequence[str]) -> dict[int, str]:
+def human_names(args: argparse.Namespace, kinds: Sequence[str], messages: Messages | None = None) -> dict[int, str]:
+    """Names of the human seats: from --names, else "You" (one human) or "Player N", in the game's language."""
+    messages = messages or Messages()
     humans = [i for i, k in enumerate(kinds) if k == "human"]
     given = [n.strip() for n in args.names.split(",")] if args.names else []
     names = {}
@@ -115,11 +122,30 @@ def human_names(args: argparse.Namespace, kinds: Sequence[str]) -> dict[int, str
         if index < len(given) and given[index]:
             names[seat] = given[index][:24]
         else:
-            names[seat] = "You" if len(humans) == 1 else f"Player {seat + 1}"
+            names[seat] = messages("seat.you") if len(humans) == 1 else messages("seat.player", n=seat + 1)
     return names
 
 
-def seats_from_args(args: argparse.Namespace, rules: Rules) -> tuple[SeatSetup, ...]:
+def seats_from_args(args: argparse.Namespace, rules: Rules,
+                    messages: Messages | None = None) -> tuple[SeatSetup, ...]:
     from .console.app import build_seats
     kinds = seat_kinds(args, rules.players)
-    return build_seats(kinds, human_names(args, kinds), seed=args.seed or 0)
+    return build_seats(kinds, human_names(args, kinds, messages), seed=args.seed or 0)
+
+
+def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings:
+    """The saved settings with this run's voice and verbosity flags applied."""
+    changes: dict[str, object] = {}
+    if args.rate is not None:
+        if not 80 <= args.rate <= 450:
+            raise UsageError("--rate takes words per minute from 80 to 450.")
+        changes["rate"] = args.rate
+    if args.volume is not None:
+        if not 0 <= args.volume <= 100:
+            raise UsageError("--volume takes a percentage from 0 to 100.")
+        changes["volume"] = args.volume / 100
+    if args.voice_id:
+        changes["voice_id"] = args.voice_id
+    if args.verbosity:
+        changes["verbosity"] = args.verbosity
+    return settings.with_changes(**changes) if changes else settings

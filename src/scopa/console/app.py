@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..config import Settings, save_settings
-from ..engine import Rules, Variant
+from ..engine import PlayerView, Rules, Variant
 from ..match import MatchRecord, SeatSetup
 from ..narration import Announcement, Messages, Narrator, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
@@ -186,7 +186,7 @@ class Program:
                         (self.m("app.menu.settings"), self.settings_menu),
                         (self.m("app.menu.quit"), lambda: 0)]
             index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
-                           self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"))
+                           self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
             result = 0 if index is None else actions[index][1]()
             if result is not None:  # an exit code: leave the program
                 self.say(self.m("app.bye"))
@@ -209,7 +209,8 @@ class Program:
         rules = Rules(players=players)
         if players == 4:
             variant = choose(self.input, self.announcer, self.m("setup.variant"),
-                             [self.m(f"setup.variant.{v.value}") for v in Variant], self.m("prompt.menu"), 0)
+                             [self.m(f"setup.variant.{v.value}") for v in Variant], self.m("prompt.menu"), 0,
+                             messages=self.messages)
             if variant is None:
                 return None
             rules = {0: rules, 1: Rules.scopone_scientifico(), 2: Rules.scopone_classico()}[variant]
@@ -243,7 +244,8 @@ class Program:
             role = "setup.role.partner" if players == 4 and seat == 2 else (
                 "setup.role.opponent" if players == 2 else "setup.role.other")
             title = self.m("setup.seat", seat=seat + 1, role=self.m(role), default=self.m("level.easy"))
-            index = choose(self.input, self.announcer, title, choices, self.m("prompt.menu"), default=1)
+            index = choose(self.input, self.announcer, title, choices, self.m("prompt.menu"), default=1,
+                           messages=self.messages)
             if index is None:
                 return None
             kinds.append("human" if index == len(LEVELS) else LEVELS[index])
@@ -264,7 +266,8 @@ class Program:
         labels = [self.m("setup.target.points", n=t) if t else self.m("setup.target.single") for t in targets]
         default = targets.index(rules.target)
         title = self.m("setup.target", default=labels[default])
-        index = choose(self.input, self.announcer, title, labels, self.m("prompt.menu"), default=default)
+        index = choose(self.input, self.announcer, title, labels, self.m("prompt.menu"), default=default,
+                       messages=self.messages)
         return None if index is None else replace(rules, target=targets[index])
 
     def _ask_options(self, rules: Rules) -> Rules | None:
@@ -272,7 +275,7 @@ class Program:
             labels = [self.m("setup.option.on" if getattr(rules, name) else "setup.option.off",
                              name=self.m(f"option.{name}")) for name in OPTION_NAMES]
             index = choose(self.input, self.announcer, self.m("setup.options"), labels, self.m("prompt.menu"),
-                           default=-1)
+                           default=-1, messages=self.messages)
             if index is None:
                 return None
             if index == -1:
@@ -318,6 +321,7 @@ class Program:
                 record, events = replacement.record, None
                 self.persistence.start_new(record)
                 continue
+            self.narrator = None  # no match is running: the rules reader describes the defaults again
             if outcome == "finished":
                 self.persistence.finish(console.record)
                 return None
@@ -333,8 +337,8 @@ class Program:
                         save=self.persistence.save, export=self.persistence.export,
                         import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
-                        suggest=getattr(narrator, "suggestion", None) or _suggester(),
-                        hand_warning_needed=self.voice_is_on)
+                        suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
+                        tips=_tips(record, narrator))
 
     def _computers(self, record: MatchRecord) -> dict[int, object]:
         from ..players import make_player
@@ -347,12 +351,13 @@ class Program:
         run_settings_menu(self)
 
 
-def _suggester():
-    try:
-        from ..players import suggest_move
-    except ImportError:
+def _tips(record: MatchRecord, narrator: Narrator) -> Callable[[PlayerView], str | None] | None:
+    """Position tips for tables where every computer is a beginner or easy player."""
+    levels = {seat.level for seat in record.seats if not seat.is_human}
+    if not levels or not levels <= {"beginner", "easy"}:
         return None
-    return suggest_move
+    from ..lessons.tips import tip_for
+    return lambda view: tip_for(view, record.rules, narrator)
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:
@@ -363,7 +368,7 @@ def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple
     seats = []
     for seat, kind in enumerate(kinds):
         if kind == "human":
-            seats.append(SeatSetup(names.get(seat, f"Player {seat + 1}"), "human", None))
+            seats.append(SeatSetup(names[seat], "human", None))
         else:
             seats.append(SeatSetup(drawn[computers.index(seat)], "computer", kind))
     return tuple(seats)

@@ -5,14 +5,14 @@ through ``MatchRecord.play``, and the events come back as announcements.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Literal
 
 from ..engine import Card, Event, MatchWon, Move, PlayerView, legal_captures
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from .announcer import Announcer
-from .keys import command_of
+from .keys import YES, command_of
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 Outcome = Literal["finished", "quit"]
@@ -34,7 +34,7 @@ class Services:
     toggle_voice: Callable[[], str] | None = None
     suggest: Callable[[PlayerView], tuple[Move, str]] | None = None
     hand_warning_needed: Callable[[], bool] = lambda: False
-    extra: dict = field(default_factory=dict)
+    tips: Callable[[PlayerView], str | None] | None = None  # beginner and easy tables only
 
 
 class QuitMatch(Exception):
@@ -176,6 +176,9 @@ class MatchConsole:
         lines.append(Announcement(self.io.narrator.table_text(view.table)))
         self._maybe_ask_hand_aloud()
         lines.append(self.io.narrator.hand(view))
+        tip = self.io.tips(view) if self.io.tips is not None else None
+        if tip:
+            lines.append(Announcement(tip, private_to=seat))  # it names cards of this hand
         self.say_lines(lines)
         move = self._choose_move(seat)
         self.record, events = self.record.play(move)
@@ -397,7 +400,7 @@ class MatchConsole:
             token = self.io.input.read(self.m("prompt.quit") + " ")
         except (Interrupted, KeyboardInterrupt):
             raise QuitMatch from None
-        if token == ENTER or token.lower() in {"y", "yes"}:
+        if token == ENTER or token.lower() in YES:
             raise QuitMatch
         self.say(self.m("quit.cancelled"))
 

@@ -10,6 +10,12 @@ COMMAND_KEYS = {
 WORDS = set(COMMAND_KEYS.values()) | {"export", "import", "verbose", "short", "full"}
 ALIASES = {"last plays": "last", "my pile": "pile", "stop speech": "stop", "hint": "suggest",
            "options": "settings", "exit": "quit"}
+# The Italian words the Italian help lists; the single keys are the same in both languages.
+ITALIAN = {"tavolo": "table", "mano": "hand", "ultime": "last", "punti": "score", "prese": "pile",
+           "suggerisci": "suggest", "ripeti": "repeat", "voce": "voice", "brevi": "short", "completi": "full",
+           "impostazioni": "settings", "regole": "rules", "salva": "save", "esporta": "export",
+           "importa": "import", "esci": "quit", "aiuto": "help"}
+YES = {"y", "yes", "s", "si", "sì"}
 
 
 def command_of(token: str) -> tuple[str, str] | None:
@@ -20,7 +26,7 @@ def command_of(token: str) -> tuple[str, str] | None:
     lowered = token.strip().lower()
     if lowered in ALIASES:
         return ALIASES[lowered], ""
-    word = word.lower()
+    word = ITALIAN.get(word.lower(), word.lower())
     if word in WORDS:
         return word, argument.strip()
     return None

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..narration import Announcement
+from ..narration import Announcement, Messages
 from .announcer import Announcer
 from .terminal import ENTER, ESCAPE, Input
 
 
 def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str], prompt: str,  # noqa: A002
-           default: int | None = None, invalid: str = "") -> int | None:
+           default: int | None = None, invalid: str = "", messages: Messages | None = None) -> int | None:
     """The index of the chosen item (Enter takes ``default``), or None for Escape."""
+    invalid = invalid or (messages or Messages())("menu.invalid", count=len(items))
     listing = ", ".join(f"{i + 1} {item}" for i, item in enumerate(items))
     announcer.say([Announcement(title), Announcement(listing + ".")])
     while True:
@@ -27,4 +28,4 @@ def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str],
         if token in {"x", "stop"}:
             announcer.stop()
             continue
-        announcer.say([invalid or f"Pick 1 to {len(items)}."])
+        announcer.say([invalid])

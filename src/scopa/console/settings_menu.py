@@ -26,7 +26,8 @@ def run_settings_menu(program: "Program") -> None:
                  m("settings.language", value=m(f"language.{program.lang}")),
                  m("settings.cards", value=m(f"naming.{program.naming}")),
                  m("settings.done")]
-        index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"))
+        index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"),
+                       messages=program.messages)
         if index is None or index == len(items) - 1:
             return
         ACTIONS[index](program)
@@ -43,7 +44,7 @@ def _choose_voice(program: "Program") -> None:
         program.say(program.messages("settings.voices.none"))
         return
     index = choose(program.input, program.announcer, program.messages("settings.voices.title"),
-                   [v.name for v in voices], program.messages("prompt.menu"))
+                   [v.name for v in voices], program.messages("prompt.menu"), messages=program.messages)
     if index is not None:
         program.settings = program.settings.with_changes(voice_id=voices[index].id)
         program.apply_voice_settings()

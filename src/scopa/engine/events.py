@@ -74,4 +74,5 @@ class MatchWon(NamedTuple):
     match_scores: tuple[int, ...]
 
 
-Event = DealStarted | CardsDealt | CardPlayed | CardsCaptured | CardStaysOnTable | Scopa | LeftoversTaken | DealScored | MatchWon
+Event = (DealStarted | CardsDealt | CardPlayed | CardsCaptured | CardStaysOnTable | Scopa | LeftoversTaken
+         | DealScored | MatchWon)

@@ -1,0 +1,56 @@
+"""How the console ties in tips, Italian command words, per-run voice flags and localised seat names."""
+from __future__ import annotations
+
+import pytest
+
+from scopa.cli import UsageError, build_parser, human_names, settings_from_args
+from scopa.config import Settings
+from scopa.console.keys import command_of
+from scopa.narration import Messages
+from tests.test_console_loop import program_for, request_for
+
+
+@pytest.mark.parametrize("word, command", [("tavolo", "table"), ("mano", "hand"), ("punti", "score"),
+                                           ("prese", "pile"), ("esci", "quit"), ("ripeti", "repeat")])
+def test_italian_command_words_name_the_same_commands(word, command):
+    assert command_of(word) == (command, "")
+
+
+def test_italian_export_word_keeps_its_file_argument():
+    assert command_of("esporta partita.json") == ("export", "partita.json")
+
+
+def test_unknown_words_are_no_command():
+    assert command_of("tavola rotonda") is None
+
+
+def test_one_human_is_called_you_in_the_game_language():
+    args = build_parser().parse_args(["--seats", "human,computer:easy"])
+    assert human_names(args, ["human", "easy"], Messages("it")) == {0: "Tu"}
+    assert human_names(args, ["human", "easy"], Messages("en")) == {0: "You"}
+
+
+def test_voice_flags_override_the_saved_settings_for_this_run():
+    args = build_parser().parse_args(["--rate", "250", "--volume", "40", "--voice-id", "roa/it"])
+    settings = settings_from_args(args, Settings(voice=True))
+    assert (settings.rate, settings.volume, settings.voice_id) == (250, 0.4, "roa/it")
+
+
+@pytest.mark.parametrize("flags", [["--rate", "20"], ["--volume", "140"]])
+def test_voice_flags_out_of_range_are_refused_in_one_line(flags):
+    with pytest.raises(UsageError) as error:
+        settings_from_args(build_parser().parse_args(flags), Settings())
+    assert "\n" not in str(error.value)
+
+
+def _tipped_lines(tmp_path, level: str) -> list[str]:
+    program, out, _ = program_for(tmp_path, "q\n\n")
+    program.run(request_for("--seed", "5", "--seats", f"human,computer:{level}"))
+    return out.getvalue().splitlines()
+
+
+def test_easy_tables_may_get_tips_but_hard_tables_never_do(tmp_path, monkeypatch):
+    import scopa.lessons.tips as tips
+    monkeypatch.setattr(tips, "tip_for", lambda view, rules, narrator: "TIP for this hand.")
+    assert "TIP for this hand." in _tipped_lines(tmp_path / "easy", "easy")
+    assert "TIP for this hand." not in _tipped_lines(tmp_path / "hard", "hard")
