@@ -54,3 +54,17 @@ def test_easy_tables_may_get_tips_but_hard_tables_never_do(tmp_path, monkeypatch
     monkeypatch.setattr(tips, "tip_for", lambda view, rules, narrator: "TIP for this hand.")
     assert "TIP for this hand." in _tipped_lines(tmp_path / "easy", "easy")
     assert "TIP for this hand." not in _tipped_lines(tmp_path / "hard", "hard")
+
+
+def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
+    for seed in range(40):  # find a seed where the human leads the first deal
+        program, out, _ = program_for(tmp_path / str(seed), "q\n\n")
+        program.run(request_for("--seed", str(seed), "--seats", "human,computer:easy"))
+        lines = out.getvalue().splitlines()
+        first_prompt = next(i for i, line in enumerate(lines) if line.startswith("Card?"))
+        before = lines[:first_prompt]
+        if not any(" plays " in line for line in before):  # nobody played before you: you lead
+            tables = [line for line in before if "On the table" in line]
+            assert len(tables) == 1, before
+            return
+    pytest.fail("no seed among 40 where you lead")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from ..engine import Card, Event, MatchWon, Move, PlayerView, legal_captures
+from ..engine import Card, CardsDealt, Event, MatchWon, Move, PlayerView, legal_captures
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from .announcer import Announcer
@@ -57,6 +57,7 @@ class MatchConsole:
         self.io = services
         self.players = players  # seat -> computer player with choose_move(view)
         self.open_seat: int | None = None
+        self._table_heard: tuple[Card, ...] | None = None  # a table announced with the deal
         self.hand_aloud_asked = False
         services.announcer.open_seat = lambda: self.open_seat
         humans = record.human_seats
@@ -97,7 +98,7 @@ class MatchConsole:
         """Play until the match ends. ``opening`` are the events of the deal just dealt."""
         try:
             if opening:
-                self.say_lines(self.io.narrator.events(opening))
+                self._say_events(opening)
             elif not self.state.is_deal_over:
                 self.say(self.m("resume.position", deal=self.state.deal_number),
                          self.io.narrator.table_text(self.state.table))
@@ -142,11 +143,11 @@ class MatchConsole:
         self.read_until_enter("prompt.next_deal", "deal.next")
         self.record, events = self.record.next_deal()
         self._autosave()
-        self.say_lines(self.io.narrator.events(events))
+        self._say_events(events)
 
     def _after_move(self, events: list[Event]) -> None:
         self._autosave()
-        self.say_lines(self.io.narrator.events([e for e in events if not isinstance(e, MatchWon)]))
+        self._say_events([e for e in events if not isinstance(e, MatchWon)])
         if self.state.is_deal_over:
             score = self.state.deal_score
             assisted = self.state.deal_number in self.record.assisted_deals
@@ -165,6 +166,12 @@ class MatchConsole:
         self.record, events = self.record.play(move)
         self._after_move(events)
 
+    def _say_events(self, events: list[Event]) -> None:
+        """Announce events; remember a table just dealt, so the turn does not read it twice."""
+        self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
+                                 None)
+        self.say_lines(self.io.narrator.events(events))
+
     # A human turn ----------------------------------------------------------------
     def _human_turn(self, seat: int) -> None:
         if self.pass_and_play:
@@ -173,7 +180,9 @@ class MatchConsole:
         lines = [Announcement(self.io.narrator.turn(seat))]
         if self.pass_and_play:
             lines += self._since_last_turn(seat)
-        lines.append(Announcement(self.io.narrator.table_text(view.table)))
+        if self.pass_and_play or view.table != self._table_heard:
+            lines.append(Announcement(self.io.narrator.table_text(view.table)))  # not when just dealt
+            self._table_heard = view.table
         self._maybe_ask_hand_aloud()
         lines.append(self.io.narrator.hand(view))
         tip = self.io.tips(view) if self.io.tips is not None else None
