@@ -10,19 +10,21 @@ sum), *most cards* (among sums only the groups with the most cards are allowed) 
 """
 from __future__ import annotations
 
-from typing import Sequence
+from operator import itemgetter
+from typing import Callable, Sequence
 
 from .cards import VALUES, Card
 from .rules import Rules
 
 Capture = tuple[Card, ...]
-
-_ACE_RANK = 0
-_FACE_MIN_ID = 28  # J is rank index 7: 7 * 4
-
+Getter = Callable[[list[Card]], Capture]  # from the table sorted, one capture
+Plan = tuple[list[Getter], ...]  # by the rank of the played card
 
 _CACHE: dict[tuple[int, int, tuple[Card, ...]], list[Capture]] = {}
 _CACHE_LIMIT = 200_000
+
+# Bits of ``Rules.capture_mode``.
+_FACES_MATCH_ONLY, _MOST_CARDS, _ASSO_PIGLIA_TUTTO = 1, 2, 4
 
 
 def legal_captures(card: Card, table: Sequence[Card], rules: Rules) -> list[Capture]:
@@ -36,37 +38,80 @@ def legal_captures(card: Card, table: Sequence[Card], rules: Rules) -> list[Capt
     key = (rules.capture_mode, VALUES[card], tuple(table))
     found = _CACHE.get(key)
     if found is None:
-        found = cache_captures(key, card, rules)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        found = _CACHE[key] = captures_for(card, key[2], rules.capture_mode)
     return found
 
 
-def cache_captures(key: tuple[int, int, tuple[Card, ...]], card: Card, rules: Rules) -> list[Capture]:
-    """Compute and remember the captures for a cache key (see ``legal_captures``)."""
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    found = _CACHE[key] = _compute_captures(card, key[2], rules)
-    return found
+def captures_for(card: Card, table: tuple[Card, ...], mode: int) -> list[Capture]:
+    """``legal_captures`` without its memo (``mode`` is ``Rules.capture_mode``); a new list.
 
-
-def _compute_captures(card: Card, table: tuple[Card, ...], rules: Rules) -> list[Capture]:
+    Playing a deal meets a new table at nearly every turn, so the engine calls this directly.
+    """
+    ordered = sorted(table)
+    ranks = tuple([c >> 2 for c in ordered])
     rank = card >> 2  # card ids run rank * 4 + suit, so comparing ids compares values
-    singles = [(c,) for c in table if c >> 2 == rank]
-    if rank == 0 and rules.asso_piglia_tutto:
-        if singles or not table:
-            return singles
-        return [tuple(sorted(table))]
-    if singles:
-        return singles
-    if rules.faces_match_only and card >= _FACE_MIN_ID:
-        return []
-    limit = rank * 4  # only cards of lower value can be part of a sum (faces are >= 28 anyway)
-    pool = sorted([c for c in table if c < limit])
-    groups: list[Capture] = []
-    _extend(pool, 0, rank + 1, (), groups)
-    if rules.most_cards and len(groups) > 1:
-        most = max(len(g) for g in groups)
-        groups = [g for g in groups if len(g) == most]
-    return groups
+    if rank in ranks:  # a single match comes before any sum (and an ace takes a table ace)
+        return [(c,) for c in table if c >> 2 == rank]
+    return [get(ordered) for get in capture_plan(ranks, mode)[rank]]
+
+
+def capture_plan(ranks: tuple[int, ...], mode: int) -> Plan:
+    """What each rank takes from a table without an equal card, knowing only the table's ranks.
+
+    ``ranks`` are the ranks of the table cards in ascending order (``ordered``), ``mode`` is
+    ``Rules.capture_mode``. ``plan[rank]`` lists one getter per capture, in order: ``get(ordered)``
+    is the capture's sorted tuple of cards. An empty list: the card stays on the table. Single
+    matches are not in the plan (they come first and depend on the cards themselves).
+
+    Memoised by ranks: a pattern such as (0, 1, 4, 4) recurs far more often than any one table,
+    so the sum search runs once per pattern and each capture is built in C by an itemgetter.
+    """
+    plan = _PLANS.get((ranks, mode))
+    if plan is None:
+        plan = _make_plan(ranks, mode)
+    return plan
+
+
+_PLANS: dict[tuple[tuple[int, ...], int], Plan] = {}
+_PLANS_LIMIT = 50_000
+
+
+def _make_plan(ranks: tuple[int, ...], mode: int) -> Plan:
+    groups: list[list[tuple[int, ...]]] = [[] for _ in range(10)]  # index groups by the rank they make
+    _collect_sums(ranks, 0, 0, (), groups)
+    plan: list[list[Getter]] = []
+    for rank, found in enumerate(groups):
+        if rank == 0:  # no sum makes 1; under asso piglia tutto an ace takes the whole table
+            plan.append([tuple] if mode & _ASSO_PIGLIA_TUTTO and ranks else [])
+            continue
+        if rank >= 7 and mode & _FACES_MATCH_ONLY:  # J, Q and K take only an equal card
+            found = []
+        if mode & _MOST_CARDS and len(found) > 1:  # only the groups with the most cards
+            most = max(len(g) for g in found)
+            found = [g for g in found if len(g) == most]
+        plan.append([itemgetter(*g) for g in found])  # 2+ indices, so each getter gives a tuple
+    if len(_PLANS) >= _PLANS_LIMIT:
+        _PLANS.clear()
+    result = _PLANS[ranks, mode] = tuple(plan)
+    return result
+
+
+def _collect_sums(ranks: tuple[int, ...], start: int, total: int, chosen: tuple[int, ...],
+                  groups: list[list[tuple[int, ...]]]) -> None:
+    """Depth-first, in lexicographic order: every group of 2+ indices whose values sum to 10 or less.
+
+    ``ranks`` ascend, so once a card overshoots 10 every later one does too.
+    """
+    for i in range(start, len(ranks)):
+        reached = total + ranks[i] + 1  # value = rank + 1
+        if reached > 10:
+            return
+        picked = chosen + (i,)
+        if len(picked) > 1:
+            groups[reached - 1].append(picked)
+        _collect_sums(ranks, i + 1, reached, picked, groups)
 
 
 def sum_groups(target: int, pool: Sequence[Card]) -> list[Capture]:

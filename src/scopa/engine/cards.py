@@ -40,12 +40,10 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, ident: int) -> "Card":
-        try:
+        # Checked before indexing: ALL_CARDS[-1] would quietly give the king of batons.
+        if isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < 40:
             return ALL_CARDS[ident]
-        except (IndexError, TypeError, NameError):
-            if not isinstance(ident, int) or not 0 <= ident < 40:
-                raise ValueError(f"A card number runs from 0 to 39, not {ident!r}.") from None
-            return int.__new__(cls, ident)
+        raise ValueError(f"A card number runs from 0 to 39, not {ident!r}.")
 
     @classmethod
     def of(cls, rank: str, suit: Suit | int) -> "Card":

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import cached_property
 from enum import Enum
 from typing import Any, Mapping
 
@@ -16,6 +17,11 @@ class Variant(str, Enum):
     SCOPA = "scopa"
     SCOPONE_SCIENTIFICO = "scopone_scientifico"
     SCOPONE_CLASSICO = "scopone_classico"
+
+
+def _is_int(value: Any) -> bool:
+    """A whole number, not a bool and not a float such as 3.0 (which breaks range() later)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -44,11 +50,11 @@ class Rules:
             except ValueError:
                 names = ", ".join(v.value for v in Variant)
                 raise RulesError(f"Unknown variant {self.variant!r}: choose {names}.") from None
-        if self.players not in (2, 3, 4) or isinstance(self.players, bool):
+        if not _is_int(self.players) or self.players not in (2, 3, 4):
             raise RulesError(f"Scopa is played by 2, 3 or 4 players, not {self.players!r}.")
         if self.variant is not Variant.SCOPA and self.players != 4:
             raise RulesError("Scopone is a four-player game: set players to 4.")
-        if self.target is not None and (isinstance(self.target, bool) or self.target not in TARGETS):
+        if self.target is not None and (not _is_int(self.target) or self.target not in TARGETS):
             raise RulesError(f"The match target is 11, 16 or 21 points, or a single deal; not {self.target!r}.")
         for f in fields(self):
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
@@ -58,20 +64,21 @@ class Rules:
         object.__setattr__(self, "capture_mode", mode)
 
     # Derived shape of a deal -------------------------------------------------
-    @property
+    # Cached: every deal reads them, and a cached_property is then a plain attribute.
+    @cached_property
     def hand_size(self) -> int:
         return {Variant.SCOPA: 3, Variant.SCOPONE_SCIENTIFICO: 10, Variant.SCOPONE_CLASSICO: 9}[self.variant]
 
-    @property
+    @cached_property
     def table_size(self) -> int:
         return 0 if self.variant is Variant.SCOPONE_SCIENTIFICO else 4
 
-    @property
+    @cached_property
     def sides(self) -> int:
         """Number of scoring sides: partnerships pool their captures in four-player games."""
         return 2 if self.players == 4 else self.players
 
-    @property
+    @cached_property
     def rounds(self) -> int:
         """How many times hands are dealt in one deal."""
         return (40 - self.table_size) // (self.players * self.hand_size)

@@ -78,20 +78,34 @@ class DealScore:
         return tuple(s.total for s in self.sides)
 
 
+# Each suit's cards from the best primiera card down (7, 6, A, 5, 4, 3, 2, then K, Q, J: ties
+# among the faces take the highest rank). The first card of this order a pile holds is its best.
+_PRIMIERA_ORDER = tuple(tuple(sorted(((Card(rank * 4 + suit), PRIMIERA_VALUES[rank]) for rank in range(10)),
+                                     key=lambda pair: (pair[1], pair[0]), reverse=True))
+                        for suit in range(4))  # (card, primiera value) pairs
+_COINS = frozenset(Card(rank * 4 + Suit.COINS) for rank in range(10))
+
+
 def primiera(pile: Sequence[Card]) -> Primiera:
     """Best primiera card per suit (ties among J/Q/K take the highest rank) and the total."""
-    best_value = [0, 0, 0, 0]
-    best: list[Card | None] = [None, None, None, None]
-    for card in pile:
-        suit = card & 3
-        value = PRIMIERA_VALUES[card >> 2]
-        if value > best_value[suit] or (value == best_value[suit] and card > best[suit]):
-            best_value[suit] = value
-            best[suit] = card
-    chosen = tuple(c for c in best if c is not None)
-    if len(chosen) < 4:
-        return Primiera(chosen, 0, tuple(Suit(s) for s in range(4) if best[s] is None))
-    return Primiera(chosen, sum(best_value), ())
+    return _primiera(set(pile))
+
+
+def _primiera(held: set[Card] | frozenset[Card]) -> Primiera:
+    chosen: list[Card] = []
+    total = 0
+    missing: list[Suit] = []
+    for suit, order in enumerate(_PRIMIERA_ORDER):
+        for card, value in order:
+            if card in held:
+                chosen.append(card)
+                total += value
+                break
+        else:
+            missing.append(Suit(suit))
+    if missing:
+        return Primiera(tuple(chosen), 0, tuple(missing))
+    return Primiera(tuple(chosen), total, ())
 
 
 def napola_points(pile: Sequence[Card]) -> int:
@@ -111,38 +125,51 @@ def _strict_winner(values: Sequence[int]) -> int | None:
     return winners[0] if len(winners) == 1 else None
 
 
+def _holder(held: list[set[Card]], card: Card) -> int | None:
+    """The side whose pile holds this card, if any."""
+    for side, pile in enumerate(held):
+        if card in pile:
+            return side
+    return None
+
+
+_CARDS, _COINS_CAT, _SETTEBELLO, _PRIMIERA, _SCOPE, _NAPOLA, _RE_BELLO = Category
+
+
 def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules) -> DealScore:
     """Score complete capture piles (leftovers already taken) with each side's scope count."""
-    n = len(piles)
+    held = [set(p) for p in piles]  # a pile holds each card once
     cards = [len(p) for p in piles]
-    coins = [sum(1 for c in p if not c & 3) for p in piles]  # suit bits 0 are coins
-    prims = [primiera(p) for p in piles]
-    holder_7 = next((i for i, p in enumerate(piles) if SETTEBELLO in p), None)
-    holder_k = next((i for i, p in enumerate(piles) if RE_BELLO in p), None)
+    coins = [len(h & _COINS) for h in held]
+    prims = [_primiera(h) for h in held]
+    holder_7 = _holder(held, SETTEBELLO)
+    holder_k = _holder(held, RE_BELLO)
     eligible = [pr.total if pr.eligible else -1 for pr in prims]
     prim_winner = _strict_winner(eligible) if max(eligible) >= 0 else None
 
-    categories = [Category.CARDS, Category.COINS, Category.SETTEBELLO, Category.PRIMIERA, Category.SCOPE]
+    categories = [_CARDS, _COINS_CAT, _SETTEBELLO, _PRIMIERA, _SCOPE]
     awarded: dict[Category, int | None] = {
-        Category.CARDS: _strict_winner(cards),
-        Category.COINS: _strict_winner(coins),
-        Category.SETTEBELLO: holder_7,
-        Category.PRIMIERA: prim_winner,
+        _CARDS: _strict_winner(cards),
+        _COINS_CAT: _strict_winner(coins),
+        _SETTEBELLO: holder_7,
+        _PRIMIERA: prim_winner,
     }
-    napola = [napola_points(p) if rules.napola else 0 for p in piles]
+    napola = [napola_points(h) for h in held] if rules.napola else [0] * len(piles)
     if rules.napola:
-        categories.append(Category.NAPOLA)
+        categories.append(_NAPOLA)
     if rules.re_bello:
-        categories.append(Category.RE_BELLO)
-        awarded[Category.RE_BELLO] = holder_k
+        categories.append(_RE_BELLO)
+        awarded[_RE_BELLO] = holder_k
 
     sides = []
-    for side in range(n):
-        points = {cat: int(awarded.get(cat) == side) for cat in categories if cat in awarded}
-        points[Category.SCOPE] = scope[side]
+    for side in range(len(piles)):
+        # Keys in the order of ``categories``: the four single-winner ones, scope, then the options.
+        points = {cat: int(awarded[cat] == side) for cat in (_CARDS, _COINS_CAT, _SETTEBELLO, _PRIMIERA)}
+        points[_SCOPE] = scope[side]
         if rules.napola:
-            points[Category.NAPOLA] = napola[side]
-        ordered = {cat: points[cat] for cat in categories}
+            points[_NAPOLA] = napola[side]
+        if rules.re_bello:
+            points[_RE_BELLO] = int(holder_k == side)
         sides.append(SideScore(side, cards[side], coins[side], holder_7 == side, prims[side],
-                               scope[side], napola[side], holder_k == side, ordered))
+                               scope[side], napola[side], holder_k == side, points))
     return DealScore(tuple(sides), awarded, tuple(categories))

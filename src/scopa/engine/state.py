@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from .captures import _CACHE as _CAPTURE_CACHE
-from .captures import cache_captures, is_sweep_capture, legal_captures
+from .captures import capture_plan, captures_for, is_sweep_capture
 from .cards import ALL_CARDS, Card
 from .errors import IllegalMoveError, ScopaError
 from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted,
@@ -36,6 +35,9 @@ class Phase(str, Enum):
     PLAYING = "playing"
     DEAL_OVER = "deal_over"
     MATCH_OVER = "match_over"
+
+
+_PLAYING = Phase.PLAYING  # a global is found faster than an enum member
 
 
 class Move(NamedTuple):
@@ -68,6 +70,16 @@ class Play(NamedTuple):
     scopa: bool
 
 
+# Two one-entry memos serve the usual loop: "moves = state.legal_moves(); state.apply(pick)",
+# then "state.deal_score" once the deal is over. Each entry is replaced whole (so a reader never
+# sees half of one) and holds the objects it is matched to by identity (so no other object can
+# take their place in memory while it is there).
+# The state that last answered legal_moves(), with a copy of its moves: apply() trusts those.
+_LAST_LEGAL: tuple[Any, tuple[Move, ...]] = (None, ())
+# The piles, scope and rules the last deal was scored from, and its DealScore.
+_LAST_SCORE: tuple[Any, Any, Any, Any] = (None, None, None, None)
+
+
 def next_seat(seat: int, players: int) -> int:
     """The seat that plays after ``seat`` (counter-clockwise: to the right)."""
     return (seat - 1) % players
@@ -79,11 +91,29 @@ def _shuffled_deal(rules: Rules, seed: int, deal_number: int) -> tuple[list[Card
     deck = list(ALL_CARDS)
     redeals = 0
     while True:
-        rng.shuffle(deck)
+        _shuffle(rng.getrandbits, deck)
         table = deck[:rules.table_size]
-        if not (rules.kings_redeal and sum(1 for c in table if c.rank == "K") >= 3):
+        if not (rules.kings_redeal and sum(1 for c in table if c >= _FIRST_KING) >= 3):
             return deck, redeals
         redeals += 1
+
+
+_FIRST_KING = 36  # card ids run rank * 4 + suit; the king is rank 9
+# For each position i of the 40-card deck from the last down: the bits needed for a number 0..i.
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(39, 0, -1))
+
+
+def _shuffle(getrandbits: Any, deck: list[Card]) -> None:
+    """``random.Random.shuffle`` for 40 cards, step for step, so a seed deals what it always dealt.
+
+    Spelt out because the library version makes two Python calls per card (shuffle ->
+    _randbelow -> getrandbits); this draws the very same numbers from the generator.
+    """
+    for i, bits in _SHUFFLE_STEPS:
+        j = getrandbits(bits)
+        while j > i:  # rejection sampling, as _randbelow_with_getrandbits does
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 class GameState(NamedTuple):
@@ -124,7 +154,7 @@ class GameState(NamedTuple):
 
     @property
     def is_deal_over(self) -> bool:
-        return self.phase is not Phase.PLAYING
+        return self.phase is not _PLAYING
 
     @property
     def is_match_over(self) -> bool:
@@ -135,6 +165,9 @@ class GameState(NamedTuple):
         """The score of the deal just finished (``None`` while it is being played)."""
         if self.phase is Phase.PLAYING:
             return None
+        piles, scope, rules, score = _LAST_SCORE
+        if piles is self.piles and scope is self.scope and rules is self.rules:
+            return score  # the deal just finished: the very piles it was scored from
         return score_deal(self.piles, self.scope, self.rules)
 
     def side_of(self, seat: int) -> int:
@@ -142,9 +175,12 @@ class GameState(NamedTuple):
 
     def legal_moves(self) -> list[Move]:
         """Every legal move for the seat to move, card by card in hand order."""
-        if self.phase is not Phase.PLAYING:
+        global _LAST_LEGAL
+        if self.phase is not _PLAYING:
             return []
-        return moves_for_hand(self.hands[self.to_move], self.table, self.rules)
+        moves = moves_for_hand(self.hands[self.to_move], self.table, self.rules)
+        _LAST_LEGAL = (self, tuple(moves))  # a copy: the caller may change its list
+        return moves
 
     def view(self, seat: int) -> "PlayerView":
         """What ``seat`` may know at a real table: never another hand, the stock order or the seed."""
@@ -158,61 +194,71 @@ class GameState(NamedTuple):
     # Transitions ------------------------------------------------------------
     def apply(self, move: Move | tuple[Card, Iterable[Card]]) -> tuple["GameState", list[Event]]:
         """Play a move for the seat to move. An illegal move raises ``IllegalMoveError``."""
-        if self.phase is not Phase.PLAYING:
+        # One unpacking instead of a dozen field lookups (each a descriptor call on a named tuple).
+        (rules, seed, deal_number, dealer, seat, round_, hands, table, stock, piles, scope, last_capturer,
+         history, match_scores, deal_totals, phase, _, redeals) = self
+        if phase is not _PLAYING:
             raise IllegalMoveError("The deal is over: no card can be played until the next deal.")
+        # Usually the move was just picked from this state's legal_moves(): then it needs no
+        # checking, only swapping for the engine's own equal move (its own Card objects).
+        last_state, last_moves = _LAST_LEGAL
+        if last_state is self and move in last_moves:
+            card, capture = last_moves[last_moves.index(move)]
+        else:
+            card, capture = self._checked(move)
+        hand = hands[seat]
+        i = hand.index(card)
+        hands = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
+        hands_left = any(hands)
+        last_play = not hands_left and not stock
+        scopa = False
+        if capture:
+            side = seat % 2 if rules.players == 4 else seat
+            table = tuple([c for c in table if c not in capture])
+            piles = piles[:side] + (piles[side] + capture + (card,),) + piles[side + 1:]
+            # Asso piglia tutto: an ace that takes the whole table is never a scopa (only aces ask).
+            whole_table = card < 4 and not is_sweep_capture(card, capture, rules)
+            events: list[Event] = [_make(CardPlayed, (seat, card)),
+                                   _make(CardsCaptured, (seat, card, capture, whole_table))]
+            last_capturer = seat
+            if not table and not last_play and not whole_table:
+                scopa = True
+                scope = scope[:side] + (scope[side] + 1,) + scope[side + 1:]
+                events.append(Scopa(seat, side, scope[side]))
+        else:
+            table = table + (card,)
+            events = [_make(CardPlayed, (seat, card)), _make(CardStaysOnTable, (seat, card))]
+        history = history + (_make(Play, (seat, card, capture, scopa)),)
+        state = _make(GameState, (rules, seed, deal_number, dealer, (seat - 1) % rules.players, round_, hands,
+                                  table, stock, piles, scope, last_capturer, history, match_scores, deal_totals,
+                                  _PLAYING, None, redeals))
+        if last_play:
+            return state._finish_deal(events)
+        if not hands_left:
+            return state._deal_round(events)
+        return state, events
+
+    def _checked(self, move: Any) -> tuple[Card, tuple[Card, ...]]:
+        """The card and capture of a legal move (with the engine's own cards), or IllegalMoveError."""
         try:
             card, capture = move
         except (TypeError, ValueError):
             raise IllegalMoveError("A move is a card from the hand and the table cards it takes.") from None
         if card.__class__ is not Card or capture.__class__ is not tuple:
             card, capture = _checked_move(move)
-        seat, rules = self.to_move, self.rules
-        hand = self.hands[seat]
-        if card not in hand:
+        seat = self.to_move
+        if card not in self.hands[seat]:
             raise IllegalMoveError(f"Seat {seat + 1} does not hold {card}.")
-        key = (rules.capture_mode, (card >> 2) + 1, self.table)  # legal_captures' cache, inlined
-        options = _CAPTURE_CACHE.get(key)
-        if options is None:
-            options = cache_captures(key, card, rules)
+        options = captures_for(card, self.table, self.rules.capture_mode)
         if options:
             if capture not in options:
                 capture = tuple(sorted(capture))
                 if capture not in options:
                     raise IllegalMoveError(_illegal_capture_reason(card, capture, options))
-            capture = options[options.index(capture)]  # the engine's own Card objects
-        elif capture:
-            raise IllegalMoveError(_illegal_capture_reason(card, capture, options))
-
-        i = hand.index(card)
-        hands = self.hands[:seat] + (hand[:i] + hand[i + 1:],) + self.hands[seat + 1:]
-        events: list[Event] = [_make(CardPlayed, (seat, card))]
-        hands_left = any(hands)
-        last_play = not hands_left and not self.stock
-        piles, scope, last_capturer = self.piles, self.scope, self.last_capturer
-        scopa = False
+            return card, options[options.index(capture)]  # the engine's own Card objects
         if capture:
-            side = seat % 2 if rules.players == 4 else seat
-            table = tuple([c for c in self.table if c not in capture])
-            piles = piles[:side] + (piles[side] + capture + (card,),) + piles[side + 1:]
-            sweeps = is_sweep_capture(card, capture, rules)
-            events.append(_make(CardsCaptured, (seat, card, capture, not sweeps)))
-            last_capturer = seat
-            if not table and not last_play and sweeps:
-                scopa = True
-                scope = scope[:side] + (scope[side] + 1,) + scope[side + 1:]
-                events.append(Scopa(seat, side, scope[side]))
-        else:
-            table = self.table + (card,)
-            events.append(_make(CardStaysOnTable, (seat, card)))
-        history = self.history + (_make(Play, (seat, card, capture, scopa)),)
-        state = _make(GameState, (rules, self.seed, self.deal_number, self.dealer, (seat - 1) % rules.players,
-                                  self.round, hands, table, self.stock, piles, scope, last_capturer, history,
-                                  self.match_scores, self.deal_totals, Phase.PLAYING, None, self.redeals))
-        if last_play:
-            return state._finish_deal(events)
-        if not hands_left:
-            return state._deal_round(events)
-        return state, events
+            raise IllegalMoveError(_illegal_capture_reason(card, capture, options))
+        return card, capture
 
     def next_deal(self) -> tuple["GameState", list[Event]]:
         """Start the next deal of the match: the deal passes to the right."""
@@ -224,15 +270,15 @@ class GameState(NamedTuple):
                            self.match_scores, self.deal_totals)
 
     def _deal_round(self, events: list[Event]) -> tuple["GameState", list[Event]]:
-        rules, n, size = self.rules, self.rules.players, self.rules.hand_size
+        rules = self.rules
+        n, size, stock = rules.players, rules.hand_size, self.stock
+        leader = (self.dealer - 1) % n  # self.leader, inlined
         hands = [()] * n
-        seat = self.leader
-        for k in range(n):
-            hands[seat] = tuple(sorted(self.stock[k * size:(k + 1) * size]))
-            seat = next_seat(seat, n)
-        stock = self.stock[n * size:]
+        for k in range(n):  # from the leader round to the right, ``size`` cards each
+            hands[(leader - k) % n] = tuple(sorted(stock[k * size:(k + 1) * size]))
+        stock = stock[n * size:]
         events.append(_make(CardsDealt, (self.round + 1, rules.rounds, size, len(stock), None)))
-        return (_make(GameState, (rules, self.seed, self.deal_number, self.dealer, self.leader, self.round + 1,
+        return (_make(GameState, (rules, self.seed, self.deal_number, self.dealer, leader, self.round + 1,
                                   tuple(hands), self.table, stock, self.piles, self.scope, self.last_capturer,
                                   self.history, self.match_scores, self.deal_totals, Phase.PLAYING, None,
                                   self.redeals)), events)
@@ -247,7 +293,9 @@ class GameState(NamedTuple):
             table = ()
         elif table:
             events.append(LeftoversTaken(None, None, tuple(sorted(table))))
+        global _LAST_SCORE
         score = score_deal(piles, self.scope, rules)
+        _LAST_SCORE = (piles, self.scope, rules, score)
         totals = tuple(a + b for a, b in zip(self.match_scores, score.totals))
         events.append(DealScored(self.deal_number, score, totals))
         winner, over = match_result(totals, rules)
@@ -313,17 +361,31 @@ def moves_for_hand(hand: Iterable[Card], table: tuple[Card, ...], rules: Rules) 
     """Every legal move for a hand on a table."""
     moves: list[Move] = []
     table = tuple(table)
-    mode = rules.capture_mode
+    ordered = sorted(table)
+    ranks = tuple([c >> 2 for c in ordered])
+    plan = capture_plan(ranks, rules.capture_mode)  # as captures_for, once for the whole hand
+    # Plain loops rather than comprehensions: with one to three items each, a comprehension's
+    # own set-up (a function object and a frame in Python 3.11) costs more than its work.
     for card in hand:
-        key = (mode, (card >> 2) + 1, table)  # legal_captures' cache, inlined: the hot path
-        options = _CAPTURE_CACHE.get(key)
-        if options is None:
-            options = cache_captures(key, card, rules)
-        if options:
-            moves.extend([_make(Move, (card, cap)) for cap in options])
+        rank = card >> 2
+        if rank in ranks:  # single matches come first
+            matches = _MATCH_MOVES[card]
+            for c in table:
+                if c in matches:
+                    moves.append(matches[c])
+        elif plan[rank]:
+            for get in plan[rank]:
+                moves.append(_make(Move, (card, get(ordered))))
         else:
-            moves.append(_make(Move, (card, ())))
+            moves.append(_STAY_MOVES[card])
     return moves
+
+
+# Moves are immutable, so the commonest ones are made once: a card that stays on the table, and
+# a card taking one table card of its rank (_MATCH_MOVES[card][table_card]).
+_STAY_MOVES = tuple(_make(Move, (card, ())) for card in ALL_CARDS)
+_MATCH_MOVES = tuple({other: _make(Move, (card, (other,))) for other in ALL_CARDS if other >> 2 == card >> 2}
+                     for card in ALL_CARDS)
 
 
 def match_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, bool]:
