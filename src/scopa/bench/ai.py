@@ -1,0 +1,196 @@
+"""Computer levels against each other: a duplicate tournament of single deals.
+
+    python -m scopa.bench ai --a hard --b medium --deals 400 --seed 1 [--players 2|4]
+                             [--budget 0.1] [--jobs 2] [--variant scopa]
+
+Each deal is played twice from the same seed (so the same deck and the same dealer), first
+with A in seats 0 (and 2 with four players) and B in the others, then with the seats swapped:
+the luck of the cards cancels out. It prints points per deal for each level, A's share of all
+points, deals won, matches won (consecutive deals of each seating summed into matches to 11),
+a 95% confidence interval on A's point share (ratio estimator over the duplicate pairs:
+share ± 1.96 × sd of the pair residuals A − share × (A + B), over the mean pair total, / √n),
+and the median and 95th percentile thinking time per move of each level. The last line is
+``A point share: 0.NNN [lo, hi]``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import statistics
+import time
+from typing import NamedTuple, Sequence
+
+from scopa.engine import Rules, Variant, new_deal
+from scopa.players import LEVELS, make_player
+
+MATCH_TARGET = 11
+
+
+class GameResult(NamedTuple):
+    a_points: int
+    b_points: int
+    a_times: list[float]
+    b_times: list[float]
+
+
+class PairResult(NamedTuple):
+    deal: int
+    first: GameResult   # A in the even seats (seat 0 with two players)
+    second: GameResult  # seats swapped
+
+
+def _rules(players: int, variant: str) -> Rules:
+    return Rules(players=players, variant=Variant(variant), target=None)
+
+
+def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: str, a_first: bool,
+              budget: float, player_seed: int) -> GameResult:
+    """One single deal; A sits in the even seats when ``a_first`` (seat 0 with two players), else odd."""
+    state, _ = new_deal(rules, deal_seed, dealer)
+    players = []
+    a_seats = set()
+    for seat in range(rules.players):
+        is_a = (seat % 2 == 0) == a_first
+        if is_a:
+            a_seats.add(seat)
+        players.append(make_player(a_level if is_a else b_level, player_seed * 8 + seat, budget=budget))
+    a_times: list[float] = []
+    b_times: list[float] = []
+    while not state.is_deal_over:
+        seat = state.to_move
+        view = state.view(seat)
+        start = time.perf_counter()
+        move = players[seat].choose_move(view)
+        elapsed = time.perf_counter() - start
+        (a_times if seat in a_seats else b_times).append(elapsed)
+        state, _ = state.apply(move)
+    totals = state.deal_score.totals  # type: ignore[union-attr]
+    a_side = 0 if a_first else 1
+    if rules.sides == 2:
+        return GameResult(totals[a_side], totals[1 - a_side], a_times, b_times)
+    a_pts = sum(totals[s] for s in a_seats)
+    return GameResult(a_pts, sum(totals) - a_pts, a_times, b_times)
+
+
+def play_pair(task: tuple) -> PairResult:
+    """Both seatings of one deal (a top-level function so worker processes can import it)."""
+    deal, seed, players, variant, a_level, b_level, budget = task
+    rules = _rules(players, variant)
+    deal_seed = seed * 1_000_003 + deal
+    dealer = deal % players
+    first = play_game(rules, deal_seed, dealer, a_level, b_level, True, budget, deal_seed)
+    second = play_game(rules, deal_seed, dealer, a_level, b_level, False, budget, deal_seed)
+    return PairResult(deal, first, second)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def share_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """A's point share over pairs and its 95% interval (ratio estimator, normal approximation)."""
+    n = len(a)
+    total_a, total = sum(a), sum(a) + sum(b)
+    if total == 0:
+        return 0.5, 0.0, 1.0
+    share = total_a / total
+    if n < 2:
+        return share, 0.0, 1.0
+    mean_total = total / n
+    residuals = [(x - share * (x + y)) / mean_total for x, y in zip(a, b)]
+    half = 1.96 * statistics.stdev(residuals) / math.sqrt(n)
+    return share, max(0.0, share - half), min(1.0, share + half)
+
+
+def matches(games: Sequence[GameResult]) -> tuple[int, int]:
+    """Consecutive deals summed into matches to 11 (the higher total wins once one side reaches it)."""
+    a_wins = b_wins = 0
+    a = b = 0
+    for game in games:
+        a += game.a_points
+        b += game.b_points
+        if max(a, b) >= MATCH_TARGET and a != b:
+            if a > b:
+                a_wins += 1
+            else:
+                b_wins += 1
+            a = b = 0
+    return a_wins, b_wins
+
+
+def run(a_level: str, b_level: str, deals: int, seed: int, players: int, budget: float, jobs: int,
+        variant: str = "scopa") -> list[PairResult]:
+    tasks = [(d, seed, players, variant, a_level, b_level, budget) for d in range(deals)]
+    if jobs <= 1:
+        return [play_pair(t) for t in tasks]
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(jobs) as pool:
+        results = list(pool.imap_unordered(play_pair, tasks, chunksize=2))
+    return sorted(results, key=lambda r: r.deal)
+
+
+def report(a_level: str, b_level: str, results: list[PairResult], players: int, budget: float,
+           seconds: float) -> list[str]:
+    games_first = [r.first for r in results]
+    games_second = [r.second for r in results]
+    games = games_first + games_second
+    n_games = len(games)
+    a_total = sum(g.a_points for g in games)
+    b_total = sum(g.b_points for g in games)
+    pair_a = [r.first.a_points + r.second.a_points for r in results]
+    pair_b = [r.first.b_points + r.second.b_points for r in results]
+    share, lo, hi = share_interval(pair_a, pair_b)
+    won = sum(g.a_points > g.b_points for g in games)
+    lost = sum(g.a_points < g.b_points for g in games)
+    m1 = matches(games_first)
+    m2 = matches(games_second)
+    a_times = [t for g in games for t in g.a_times]
+    b_times = [t for g in games for t in g.b_times]
+    ms = lambda t: f"{t * 1000:.1f} ms"  # noqa: E731
+    lines = [
+        f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players, "
+        f"expert budget {budget:g} s, {seconds:.0f} s",
+        f"points per deal: A {a_total / n_games:.3f}, B {b_total / n_games:.3f}",
+        f"deals won: A {won}, B {lost}, level {n_games - won - lost}",
+        f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "
+        f"B {m1[1] + m2[1]}",
+        f"time per move, {a_level} (A): median {ms(statistics.median(a_times) if a_times else 0)}, "
+        f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}",
+        f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
+        f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}",
+        f"A point share: {share:.3f} [{lo:.3f}, {hi:.3f}]",
+    ]
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scopa.bench ai", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--a", required=True, choices=LEVELS, help="level A")
+    parser.add_argument("--b", required=True, choices=LEVELS, help="level B")
+    parser.add_argument("--deals", type=int, default=100, help="duplicate deals (each is played twice)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
+    parser.add_argument("--variant", choices=[v.value for v in Variant], default="scopa",
+                        help="scopone variants need --players 4")
+    parser.add_argument("--budget", type=float, default=1.0, help="expert's seconds per move")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    start = time.perf_counter()
+    results = run(args.a, args.b, args.deals, args.seed, args.players, args.budget, max(1, args.jobs),
+                  args.variant)
+    for line in report(args.a, args.b, results, args.players, args.budget, time.perf_counter() - start):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

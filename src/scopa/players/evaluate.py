@@ -1,0 +1,148 @@
+"""What the captures of a deal are worth: expected deal points from the piles so far.
+
+``material(piles, scope, rules, side)`` estimates, for one side, its expected deal points
+minus its opponents': the scope and the single cards that score outright (settebello, re
+bello, napola) count exactly, and the races (most cards, most coins, primiera) count as the
+chance of winning minus the chance of losing, from the lead so far and what is left to take.
+Everything here reads only capture piles, which every player sees, so any level may use it.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from scopa.engine import RE_BELLO, SETTEBELLO, Card, Rules, napola_points
+from scopa.engine.cards import PRIMIERA_VALUES
+
+_SQRT2 = math.sqrt(2.0)
+_erf = math.erf
+
+# Primiera value of each card id; the best value left in each suit is read from this.
+_PRIM = tuple(PRIMIERA_VALUES[i >> 2] for i in range(40))
+_SUITS_BY_PRIMIERA = tuple(tuple(sorted(range(s, 40, 4), key=lambda c: -_PRIM[c])) for s in range(4))
+_SUIT_ORDER = tuple(tuple((c, _PRIM[c]) for c in cards) for cards in _SUITS_BY_PRIMIERA)
+
+CARD_SPREAD = 1.1   # how widely the split of the cards still to take varies (times the square root)
+COIN_SPREAD = 1.1
+PRIMIERA_SPREAD = 0.5
+
+
+def _race(lead: float, spread: float) -> float:
+    """Chance of winning minus chance of losing a race whose final lead is lead plus noise."""
+    if spread <= 0.0:
+        return (lead > 0) - (lead < 0)
+    a = _erf((lead - 0.5) / (spread * _SQRT2))
+    b = _erf((-lead - 0.5) / (spread * _SQRT2))
+    return 0.5 * (a - b)
+
+
+def side_points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules) -> list[float]:
+    """Each side's expected deal points relative to the others (sums to about zero with two sides)."""
+    n = len(piles)
+    counts = [len(p) for p in piles]
+    coins = [0] * n
+    best = []
+    taken = 0
+    for s, pile in enumerate(piles):
+        b = [0, 0, 0, 0]
+        k = 0
+        for c in pile:
+            taken |= 1 << c
+            suit = c & 3
+            if not suit:
+                k += 1
+            v = _PRIM[c]
+            if v > b[suit]:
+                b[suit] = v
+        coins[s] = k
+        best.append(b)
+    left = 40 - sum(counts)
+    coins_left = 10 - sum(coins)
+    # Expected final primiera per side if each card still to be taken goes to either side alike;
+    # and the best value still to be taken in each suit.
+    expect = [0.0] * n
+    top = [0, 0, 0, 0]
+    for suit in range(4):
+        order = _SUIT_ORDER[suit]
+        for c, v in order:
+            if not taken >> c & 1:
+                top[suit] = v
+                break
+        for s_ in range(n):
+            have = best[s_][suit]
+            e, p = 0.0, 0.5
+            for c, v in order:
+                if v <= have:
+                    break
+                if not taken >> c & 1:
+                    e += p * v
+                    p *= 0.5
+            expect[s_] += e + 2.0 * p * have
+    totals = [b[0] + b[1] + b[2] + b[3] for b in best]
+    card_spread = CARD_SPREAD * math.sqrt(left)
+    coin_spread = COIN_SPREAD * math.sqrt(coins_left)
+    # Outright points: scope, settebello, re bello, napola.
+    own = [float(x) for x in scope]
+    for s, pile in enumerate(piles):
+        if taken >> SETTEBELLO & 1 and SETTEBELLO in pile:
+            own[s] += 1.0
+        if rules.re_bello and RE_BELLO in pile:
+            own[s] += 1.0
+        if rules.napola:
+            own[s] += napola_points(pile)
+    out = [0.0] * n
+    for s in range(n):
+        if n == 2:
+            r_cards = r_coins = r_prim = 1 - s
+            own_others = own[1 - s]
+        else:
+            others = [o for o in range(n) if o != s]
+            r_cards = max(others, key=counts.__getitem__)
+            r_coins = max(others, key=coins.__getitem__)
+            r_prim = max(others, key=totals.__getitem__)
+            own_others = sum(own[o] for o in others) / len(others)
+        value = _race(counts[s] - counts[r_cards], card_spread)
+        value += _race(coins[s] - coins[r_coins], coin_spread)
+        mine, theirs = best[s], best[r_prim]
+        open_ = 0.0
+        for suit in range(4):
+            gap = top[suit] - (mine[suit] if mine[suit] < theirs[suit] else theirs[suit])
+            if gap > 0:
+                open_ += gap * gap
+        if open_ == 0.0:
+            lead = (totals[s] if all(mine) else -1) - (totals[r_prim] if all(theirs) else -1)
+            value += (lead > 0) - (lead < 0)
+        else:
+            value += _race(expect[s] - expect[r_prim], PRIMIERA_SPREAD * math.sqrt(open_) + 1.0)
+        out[s] = value + own[s] - own_others
+    return out
+
+
+def material(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules, side: int) -> float:
+    """``side``'s expected deal points minus its opponents', from the piles and scope so far."""
+    return side_points(piles, scope, rules)[side]
+
+
+def worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules,
+                 side: int) -> list[list[float]]:
+    """For every side ``t`` and card ``c``: how much ``side``'s material changes if ``t`` takes ``c``.
+
+    A linear picture of the position around the current piles, cheap to add up for a capture
+    of several cards: positive for cards this side takes, negative for cards others take.
+    """
+    base = material(piles, scope, rules, side)
+    tables = []
+    held = set()
+    for pile in piles:
+        held.update(pile)
+    for t in range(len(piles)):
+        row = [0.0] * 40
+        pile = tuple(piles[t])
+        for c in range(40):
+            if c in held:
+                continue
+            trial = list(piles)
+            trial[t] = pile + (Card(c),)
+            row[c] = material(trial, scope, rules, side) - base
+        tables.append(row)
+    return tables  # cards already in a pile stay at 0: they can never be taken again

@@ -1,0 +1,324 @@
+"""The expert level: determinised search over deals consistent with what its seat has seen.
+
+For each sample it deals the unseen cards (``view.unseen_cards()``) into the other hands and
+the stock, in the sizes the view shows, leaning on what the other seats' plays suggest (a seat
+that threw a card this round while some value would have swept or taken the settebello
+probably holds no card of that value). It builds a full ``GameState`` for that deal and
+searches it with the engine's own ``legal_moves`` and ``apply``: alpha-beta, its side against
+the other sides, at least its move and the next seat's reply and deeper while the tree stays
+small (to the end of the deal once every hidden card's place is known). Material is followed
+along the way with the root's worth tables; a leaf adds most of the best capture waiting for
+the seat to move; a finished deal is scored exactly. Each of its moves collects its value over
+the same samples; every 16 samples, moves clearly worse than the best (paired difference over
+2.5 standard errors) are dropped, so the time goes to the close calls. The best mean is played.
+
+It stops sampling when its time budget is spent (the clock is read between samples), or after
+exactly ``iterations`` samples when that is set, which makes it deterministic for a seed.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
+from scopa.engine.captures import is_sweep_capture
+
+from .evaluate import material, worth_tables
+from .heuristic import HardAnalyser, check_view
+from .knowledge import inference_weights, side_of
+
+_INF = float("inf")
+
+
+def sample_world(view: PlayerView, rng: random.Random,
+                 weights: dict[int, dict[Card, float]] | None = None) -> GameState:
+    """A full state consistent with ``view``: unseen cards dealt to the other hands and the stock.
+
+    Only the view goes in; the hidden cards are drawn from ``view.unseen_cards()`` with ``rng``,
+    each other seat taking cards with the chances ``weights`` give (default: all alike).
+    """
+    pool = sorted(view.unseen_cards())
+    rng.shuffle(pool)
+    hands: list[tuple[Card, ...]] = [()] * view.rules.players
+    hands[view.seat] = tuple(view.hand)
+    weights = weights or {}
+    # Seats with information first: they pick among the cards they most probably hold.
+    others = [s for s in range(view.rules.players) if s != view.seat]
+    others.sort(key=lambda s: (s not in weights, s))
+    for seat in others:
+        need = view.hand_counts[seat]
+        seat_weights = weights.get(seat)
+        if not need:
+            continue
+        if not seat_weights:
+            hand, pool = pool[:need], pool[need:]
+        else:
+            hand = []
+            for _ in range(need):
+                w = [seat_weights.get(c, 1.0) for c in pool]
+                pick = rng.random() * sum(w)
+                i = 0
+                acc = w[0]
+                while acc < pick and i < len(pool) - 1:
+                    i += 1
+                    acc += w[i]
+                hand.append(pool.pop(i))
+        hands[seat] = tuple(sorted(hand))
+    stock = tuple(pool[:view.stock_count])
+    return GameState(rules=view.rules, seed=0, deal_number=view.deal_number, dealer=view.dealer,
+                     to_move=view.to_move, round=view.round, hands=tuple(hands), table=tuple(view.table),
+                     stock=stock, piles=tuple(view.piles), scope=tuple(view.scope),
+                     last_capturer=view.last_capturer, history=tuple(view.history),
+                     match_scores=tuple(view.match_scores), deal_totals=tuple(view.deal_totals),
+                     phase=Phase.PLAYING, winner=None, redeals=0)
+
+
+def _only_one_world(view: PlayerView) -> bool:
+    """True when every hidden card's place is known: the stock is empty and one other hand holds them."""
+    if view.stock_count:
+        return False
+    return sum(1 for s, n in enumerate(view.hand_counts) if s != view.seat and n) <= 1
+
+
+def search_depth(view: PlayerView, leaf_budget: float) -> int:
+    """How many plays to look ahead, counting this seat's own move.
+
+    At least this move and the next seat's reply; then further while the tree below each of
+    this seat's moves stays within about ``leaf_budget`` leaves, and never past the deal's end.
+    """
+    players, size = view.rules.players, view.rules.hand_size
+    counts = list(view.hand_counts)
+    stock = view.stock_count
+    seat = view.to_move
+    leaves = 1.0
+    depth = 0
+    while True:
+        if not any(counts):
+            if not stock:
+                return depth  # the deal ends here
+            counts = [size] * players
+            stock -= size * players
+        branch = max(1, counts[seat])
+        if depth >= 2 and leaves * branch > leaf_budget:
+            return depth
+        if depth > 0:
+            leaves *= branch
+        counts[seat] -= 1
+        seat = (seat - 1) % players
+        depth += 1
+
+
+class ExpertPlayer:
+    """Determinised search within a time budget per move (or a fixed number of samples)."""
+
+    level = "expert"
+    QUIET = 0.8           # share of the waiting capture counted at a leaf
+    LEAF_BUDGET = 6.0     # rough tree size below each move, per sample (budgets under half a second)
+    DEEP_BUDGET = 20.0    # the same for budgets of half a second or more
+    SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
+    PRIOR = 0.0           # weight of the hard level's own score of each move
+    PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
+    PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
+
+    def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1.")
+        if budget <= 0:
+            raise ValueError("The time budget must be more than zero seconds.")
+        self.seed = seed
+        self.budget = budget
+        self.iterations = iterations
+        self._rng = random.Random(seed)
+        self.last_samples = 0
+
+    def choose_move(self, view: PlayerView) -> Move:
+        check_view(view)
+        start = time.perf_counter()
+        moves = view.legal_moves()
+        if not moves:
+            raise ValueError("It is not this seat's turn: there is no move to choose.")
+        if len(moves) == 1:
+            self.last_samples = 0
+            return moves[0]
+        rules = view.rules
+        side = side_of(rules, view.seat)
+        prior = [a.total for a in HardAnalyser(view).analyse_all(moves)]
+        worth = worth_tables(view.piles, view.scope, rules, side)
+        weights = inference_weights(view)
+        single = _only_one_world(view)
+        deep = self.iterations is None and self.budget >= 0.5
+        # With every card placed there is one deal to search: search it (nearly) to the end.
+        depth = search_depth(view, self.SOLVE_BUDGET if single else self.DEEP_BUDGET if deep else self.LEAF_BUDGET)
+        base = material(view.piles, view.scope, rules, side)
+        searcher = _Searcher(side, rules, worth, self.QUIET, base)
+        values: list[list[float]] = [[] for _ in moves]
+        active = list(range(len(moves)))
+        samples = 0
+        while True:
+            world = sample_world(view, self._rng, weights)
+            for i in active:
+                values[i].append(searcher.root_value(world, moves[i], depth - 1))
+            samples += 1
+            if single:
+                break
+            if self.iterations is not None:
+                if samples >= self.iterations:
+                    break
+            else:
+                elapsed = time.perf_counter() - start
+                if elapsed + elapsed / samples > self.budget:
+                    break
+            if samples % self.PRUNE_EVERY == 0 and len(active) > 2:
+                active = _prune(active, values, self.PRUNE_Z)
+        self.last_samples = samples
+        # The moves still searched share every sample; dropped moves are out of the running.
+        score = {i: sum(values[i]) / len(values[i]) + self.PRIOR * prior[i] for i in active}
+        best = max(active, key=lambda i: (round(score[i], 9), prior[i]))
+        return moves[best]
+
+
+def _prune(active: list[int], values: list[list[float]], z: float) -> list[int]:
+    """Drop moves clearly worse than the best so far (paired over the same samples)."""
+    n = len(values[active[0]])
+    means = {i: sum(values[i]) / n for i in active}
+    best = max(active, key=means.__getitem__)
+    keep = []
+    for i in active:
+        if i == best:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(values[best], values[i])]
+        mean = means[best] - means[i]
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= z * (var / n) ** 0.5 + 0.01:
+            keep.append(i)
+    if len(keep) < 2:  # always keep a runner-up to compare with
+        rest = sorted((i for i in active if i not in keep), key=means.__getitem__, reverse=True)
+        keep.extend(rest[:2 - len(keep)])
+    return sorted(keep)
+
+
+class _Searcher:
+    """Alpha-beta over one sampled deal: ``side`` maximises, every other side minimises.
+
+    Between the root and the leaves, material is followed linearly: each capture adds the
+    worth of its cards for the capturing side (from the root's worth tables) and each scopa a
+    point. A finished deal is scored exactly from its piles.
+    """
+
+    def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float) -> None:
+        self.side = side
+        self.rules = rules
+        self.worth = worth
+        self.quiet = quiet
+        self.base = base
+        self.four = rules.players == 4
+        self.cache: dict = {}
+
+    def material(self, state: GameState) -> float:
+        key = (state.piles, state.scope)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = material(state.piles, state.scope, self.rules, self.side)
+        return found
+
+    def root_value(self, state: GameState, move: Move, depth: int) -> float:
+        mover = state.to_move
+        child = state.apply(move)[0]
+        return self.value(child, depth, self.base + self._delta(mover, move, child))
+
+    def _delta(self, mover: int, move: Move, child: GameState) -> float:
+        mover_side = mover % 2 if self.four else mover
+        if not move.capture:
+            return 0.0
+        row = self.worth[mover_side]
+        d = row[move.card] + sum([row[c] for c in move.capture])
+        if child.history and child.history[-1].scopa:
+            d += 1.0 if mover_side == self.side else -1.0
+        return d
+
+    def value(self, state: GameState, depth: int, acc: float, alpha: float = -_INF, beta: float = _INF) -> float:
+        if state.phase is not Phase.PLAYING:
+            return self.material(state)
+        if depth <= 0:
+            return self.leaf(state, acc)
+        moves = state.legal_moves()
+        mover = state.to_move
+        mover_side = mover % 2 if self.four else mover
+        row = self.worth[mover_side]
+        if len(moves) > 1:
+            moves.sort(key=lambda m: -abs(row[m.card] + sum(row[c] for c in m.capture)) if m.capture else 0.0)
+        maximise = mover_side == self.side
+        best = -_INF if maximise else _INF
+        # Leaves one play ahead are scored without building the next state (unless the round ends).
+        quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
+        for move in moves:
+            if quick:
+                v = self.quick_leaf(state, move, acc)
+            else:
+                child = state.apply(move)[0]
+                v = self.value(child, depth - 1, acc + self._delta(mover, move, child), alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def quick_leaf(self, state: GameState, move: Move, acc: float) -> float:
+        """``leaf`` of the state after ``move``, worked out without applying it (mid-round only)."""
+        rules = self.rules
+        mover = state.to_move
+        mover_side = mover % 2 if self.four else mover
+        table = state.table
+        if move.capture:
+            row = self.worth[mover_side]
+            taken = move.capture
+            acc += row[move.card] + sum([row[c] for c in taken])
+            table = tuple([c for c in table if c not in taken])
+            if not table and is_sweep_capture(move.card, taken, rules):
+                acc += 1.0 if mover_side == self.side else -1.0
+        else:
+            table = table + (move.card,)
+        nxt = (mover - 1) % rules.players
+        nxt_side = nxt % 2 if self.four else nxt
+        row = self.worth[nxt_side]
+        mine = nxt_side == self.side
+        last = not state.stock and sum([len(h) for h in state.hands]) == 2
+        best = 0.0
+        for card in state.hands[nxt]:
+            for cap in legal_captures(card, table, rules):
+                v = row[card] + sum([row[c] for c in cap])
+                if not last and len(cap) == len(table) and is_sweep_capture(card, cap, rules):
+                    v += 1.0 if mine else -1.0
+                if (mine and v > best) or (not mine and v < best):
+                    best = v
+        return acc + self.quiet * best
+
+    def leaf(self, state: GameState, acc: float) -> float:
+        """Material now, plus most of the best capture the seat to move can make at once."""
+        base = acc
+        mover = state.to_move
+        mover_side = mover % 2 if self.four else mover
+        row = self.worth[mover_side]
+        table = state.table
+        last = not state.stock and sum(len(h) for h in state.hands) == 1
+        best = 0.0
+        mine = mover_side == self.side
+        for move in state.legal_moves():
+            if not move.capture:
+                continue
+            v = row[move.card] + sum([row[c] for c in move.capture])
+            if not last and len(move.capture) == len(table) and is_sweep_capture(move.card, move.capture, self.rules):
+                v += 1.0 if mine else -1.0
+            if (mine and v > best) or (not mine and v < best):
+                best = v
+        return base + self.quiet * best

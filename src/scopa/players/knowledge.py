@@ -1,0 +1,134 @@
+"""What a seat can work out from its own view: unseen cards, odds, sweeps, and table history.
+
+Everything here takes a ``PlayerView`` (or public pieces of one) and nothing else, so no
+level can learn another hand or the stock order through it.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+from typing import Iterable, Sequence
+
+from scopa.engine import ALL_CARDS, SETTEBELLO, Card, PlayerView, Rules, legal_captures
+from scopa.engine.captures import is_sweep_capture
+
+# One representative card of each capture value 1..10 (its suit does not change what it may take).
+VALUE_CARD = tuple(ALL_CARDS[(v - 1) * 4] for v in range(1, 11))
+
+
+def value_of(card: Card) -> int:
+    return (card >> 2) + 1
+
+
+def next_to_move(seat: int, players: int) -> int:
+    """Play runs counter-clockwise: after seat s comes seat s - 1."""
+    return (seat - 1) % players
+
+
+def side_of(rules: Rules, seat: int) -> int:
+    return seat % 2 if rules.players == 4 else seat
+
+
+def is_last_play(view: PlayerView) -> bool:
+    """True when the card about to be played is the last one of the deal."""
+    return view.stock_count == 0 and sum(view.hand_counts) == 1
+
+
+def sweep_values(table: Sequence[Card], rules: Rules) -> list[int]:
+    """Capture values (1..10) of a card that would clear this table for a scopa."""
+    if not table:
+        return []
+    table = tuple(table)
+    found = []
+    for v in range(1, 11):
+        card = VALUE_CARD[v - 1]
+        for option in legal_captures(card, table, rules):
+            if len(option) == len(table) and is_sweep_capture(card, option, rules):
+                found.append(v)
+                break
+    return found
+
+
+def unseen_by_value(unseen: Iterable[Card]) -> list[int]:
+    """How many unseen cards there are of each capture value; index 0 is unused."""
+    counts = [0] * 11
+    for c in unseen:
+        counts[(c >> 2) + 1] += 1
+    return counts
+
+
+@lru_cache(maxsize=4096)
+def chance_holds(unseen: int, copies: int, hand: int) -> float:
+    """Chance that a hand of ``hand`` cards drawn from ``unseen`` holds at least one of ``copies``."""
+    if copies <= 0 or hand <= 0 or unseen <= 0:
+        return 0.0
+    if hand >= unseen or copies > unseen - hand:
+        return 1.0
+    return 1.0 - comb(unseen - copies, hand) / comb(unseen, hand)
+
+
+def next_hand_size(view: PlayerView, seat: int) -> int:
+    """Cards ``seat`` will hold when it next plays (0 when the deal ends first)."""
+    count = view.hand_counts[seat]
+    if seat == view.seat:
+        return count
+    if count > 0:
+        return count
+    # Its hand is empty: it plays next only after a new round is dealt.
+    return view.rules.hand_size if view.stock_count > 0 else 0
+
+
+def table_total(table: Sequence[Card]) -> int:
+    return sum((c >> 2) + 1 for c in table)
+
+
+def initial_table(view: PlayerView) -> set[Card]:
+    """The cards that lay on the table when this deal started (public: all were seen)."""
+    cards = set(view.table)
+    for pile in view.piles:
+        cards.update(pile)
+    for play in view.history:
+        cards.discard(play.card)
+    return cards
+
+
+def round_start(view: PlayerView) -> int:
+    """Index in ``view.history`` of the first play of the current round of dealing."""
+    per_round = view.rules.players * view.rules.hand_size
+    return max(0, (view.round - 1) * per_round)
+
+
+def inference_weights(view: PlayerView, strong: float = 0.15, mild: float = 0.6) -> dict[int, dict[Card, float]]:
+    """Per other seat, how likely each unseen card is to be in its hand (1.0 = no information).
+
+    A seat that played a card that took nothing, in this round of dealing, while a card of some
+    value would have cleared the table or taken the settebello, probably holds no card of that
+    value now (weight ``strong``); if that value would have taken anything at all, a milder
+    ``mild``. Only plays of the current round count: hands are refilled between rounds.
+    """
+    weights: dict[int, dict[Card, float]] = {}
+    rules = view.rules
+    table = set(initial_table(view))
+    start = round_start(view)
+    for index, play in enumerate(view.history):
+        if index >= start and play.seat != view.seat and not play.capture and table:
+            board = tuple(sorted(table))
+            per_value: dict[int, float] = {}
+            for v in range(1, 11):
+                options = legal_captures(VALUE_CARD[v - 1], board, rules)
+                if not options:
+                    continue
+                big = any(len(o) == len(board) and is_sweep_capture(VALUE_CARD[v - 1], o, rules)
+                          or SETTEBELLO in o for o in options)
+                per_value[v] = strong if big else mild
+            if per_value:
+                seat_weights = weights.setdefault(play.seat, {})
+                for v, factor in per_value.items():
+                    for suit in range(4):
+                        card = ALL_CARDS[(v - 1) * 4 + suit]
+                        seat_weights[card] = seat_weights.get(card, 1.0) * factor
+        if play.capture:
+            table.difference_update(play.capture)
+        else:
+            table.add(play.card)
+    return weights

@@ -1,0 +1,334 @@
+"""Computer opponents: legal, deterministic, fair (they see only their own seat), and sensible."""
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import typing
+from enum import Enum
+
+import pytest
+
+from scopa.engine import ALL_CARDS, SETTEBELLO, Card, GameState, PlayerView, Rules, new_deal, parse_cards
+from scopa.players import (COMPUTER_NAMES, LEVEL_DESCRIPTIONS, LEVELS, ComputerPlayer, computer_names,
+                           make_player, suggest_move)
+from scopa.players.expert import ExpertPlayer, sample_world
+
+RULE_SETS = {
+    "two": Rules(target=None),
+    "three": Rules(players=3, target=None),
+    "four": Rules(players=4, target=None),
+    "scientifico": Rules.scopone_scientifico(target=None),
+    "classico": Rules.scopone_classico(target=None),
+    "faces-most": Rules(faces_match_only=True, most_cards=True, target=None),
+    "napola-rebello": Rules(napola=True, re_bello=True, target=None),
+    "asso": Rules(asso_piglia_tutto=True, players=4, target=None),
+    "all-options": Rules(players=3, faces_match_only=True, napola=True, re_bello=True, asso_piglia_tutto=True,
+                         kings_redeal=False, target=None),
+}
+
+
+def player(level: str, seed: int = 0) -> ComputerPlayer:
+    """Any level; the expert with a small fixed number of samples (deterministic and fast)."""
+    return make_player(level, seed, iterations=2)
+
+
+def random_positions(rules: Rules, seed: int, every: int = 3):
+    """States along a deal of random legal play (every ``every``-th position)."""
+    rng = random.Random(seed)
+    state, _ = new_deal(rules, seed, dealer=seed % rules.players)
+    count = 0
+    while not state.is_deal_over:
+        if count % every == 0:
+            yield state
+        count += 1
+        moves = state.legal_moves()
+        state, _ = state.apply(moves[rng.randrange(len(moves))])
+
+
+def shuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """The same state for ``seat``'s eyes: other hands and the stock dealt again from their cards."""
+    others = [s for s in range(state.players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + list(state.stock)
+    for _ in range(20):
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        rest = list(pool)
+        for s in others:
+            hands[s], rest = tuple(sorted(rest[:len(state.hands[s])])), rest[len(state.hands[s]):]
+        changed = state._replace(hands=tuple(hands), stock=tuple(rest))
+        if len(pool) < 2 or changed.hands != state.hands or changed.stock != state.stock:
+            return changed
+    return changed
+
+
+def position(rules: Rules, hand: str, table: str, seed: int = 1) -> GameState:
+    """A first-round state where the seat to move holds ``hand`` and ``table`` is on the table.
+
+    The other cards go to the other hands and the stock in the usual sizes.
+    """
+    state, _ = new_deal(rules, seed, dealer=1)
+    mine, board = parse_cards(hand), parse_cards(table)
+    rest = [c for c in ALL_CARDS if c not in mine and c not in board]
+    random.Random(seed).shuffle(rest)
+    hands = []
+    for s in range(rules.players):
+        if s == state.to_move:
+            hands.append(tuple(sorted(mine)))
+        else:
+            hands.append(tuple(sorted(rest[:len(mine)])))
+            rest = rest[len(mine):]
+    return state._replace(hands=tuple(hands), table=tuple(board), stock=tuple(rest))
+
+
+# API --------------------------------------------------------------------------------------------
+
+def test_levels_descriptions_and_names():
+    assert LEVELS == ("beginner", "easy", "medium", "hard", "expert")
+    assert set(LEVEL_DESCRIPTIONS) == set(LEVELS)
+    for text in LEVEL_DESCRIPTIONS.values():
+        assert text and text.endswith(".") and "\n" not in text
+    assert len(set(COMPUTER_NAMES)) == len(COMPUTER_NAMES)
+    names = computer_names(3, seed=4)
+    assert len(names) == len(set(names)) == 3 and set(names) <= set(COMPUTER_NAMES)
+    assert computer_names(3, seed=4) == names
+    assert len({tuple(computer_names(3, seed=s)) for s in range(10)}) > 1
+    with pytest.raises(ValueError):
+        computer_names(len(COMPUTER_NAMES) + 1)
+
+
+def test_make_player_levels_and_errors():
+    for level in LEVELS:
+        p = make_player(level, seed=3)
+        assert isinstance(p, ComputerPlayer) and p.level == level
+    with pytest.raises(ValueError, match="beginner, easy, medium, hard, expert"):
+        make_player("grandmaster")
+
+
+# Legal moves and determinism ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_every_level_plays_legal_moves(name):
+    rules = RULE_SETS[name]
+    every = 7 if rules.hand_size > 3 else 3
+    for seed in range(2):
+        for state in random_positions(rules, seed, every):
+            legal = state.legal_moves()
+            view = state.view(state.to_move)
+            for level in LEVELS:
+                assert player(level, seed).choose_move(view) in legal, (name, level)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("name", ["two", "four", "all-options"])
+def test_levels_play_whole_deals_deterministically(level, name):
+    rules = RULE_SETS[name]
+
+    def play(seed: int) -> list:
+        state, _ = new_deal(rules, 11, dealer=0)
+        seats = [player(level, seed * 10 + s) for s in range(rules.players)]
+        moves = []
+        while not state.is_deal_over:
+            move = seats[state.to_move].choose_move(state.view(state.to_move))
+            moves.append(move)
+            state, _ = state.apply(move)
+        return moves
+
+    assert play(1) == play(1)
+
+
+def test_beginner_depends_on_its_seed():
+    state, _ = new_deal(Rules(target=None), 5)
+    view = state.view(state.to_move)
+    picks = {make_player("beginner", seed).choose_move(view) for seed in range(30)}
+    assert len(picks) > 1
+
+
+# Fairness ----------------------------------------------------------------------------------------
+
+def test_choose_move_takes_only_a_view():
+    state, _ = new_deal(Rules(target=None), 2)
+    for level in LEVELS:
+        p = player(level)
+        hints = typing.get_type_hints(type(p).choose_move)
+        assert hints["view"] is PlayerView and GameState not in hints.values()
+        with pytest.raises(TypeError):
+            p.choose_move(state)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["two", "three", "four", "classico", "all-options"])
+def test_hidden_cards_do_not_change_any_choice(name):
+    rules = RULE_SETS[name]
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(3):
+        for state in random_positions(rules, seed, every=4 if rules.hand_size == 3 else 9):
+            seat = state.to_move
+            other = shuffle_hidden(state, seat, rng)
+            assert other.view(seat) == state.view(seat)
+            if other.hands == state.hands and other.stock == state.stock:
+                continue
+            for level in LEVELS:
+                a = make_player(level, seed=21, iterations=3).choose_move(state.view(seat))
+                b = make_player(level, seed=21, iterations=3).choose_move(other.view(seat))
+                assert a == b, (name, level)
+            checked += 1
+    assert checked >= 5
+
+
+def _cards_reachable(obj, seen: set[int], found: set[Card], names: set[str]) -> None:
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, Card):
+        found.add(obj)
+    elif isinstance(obj, (str, int, float, bool, type(None), Enum)):
+        return
+    elif dataclasses.is_dataclass(obj):
+        for field in dataclasses.fields(obj):
+            names.add(field.name)
+            _cards_reachable(getattr(obj, field.name), seen, found, names)
+    elif hasattr(obj, "_fields"):
+        names.update(obj._fields)
+        for item in obj:
+            _cards_reachable(item, seen, found, names)
+    elif isinstance(obj, (tuple, list, set, frozenset)):
+        for item in obj:
+            _cards_reachable(item, seen, found, names)
+    elif isinstance(obj, dict):
+        for key, item in obj.items():
+            _cards_reachable(key, seen, found, names)
+            _cards_reachable(item, seen, found, names)
+    else:
+        raise AssertionError(f"unexpected object in a view: {obj!r}")
+
+
+@pytest.mark.parametrize("name", ["two", "four", "scientifico"])
+def test_a_view_holds_no_hidden_card_and_no_seed(name):
+    rules = RULE_SETS[name]
+    for state in random_positions(rules, 3, every=5):
+        for seat in range(rules.players):
+            view = state.view(seat)
+            assert not hasattr(view, "seed") and not hasattr(view, "__dict__")
+            found: set[Card] = set()
+            names: set[str] = set()
+            _cards_reachable(view, set(), found, names)
+            hidden = {c for s in range(rules.players) if s != seat for c in state.hands[s]} | set(state.stock)
+            assert not found & hidden
+            assert "seed" not in names and "stock" not in names and "hands" not in names
+
+
+def test_sampled_worlds_agree_with_the_view():
+    rules = RULE_SETS["four"]
+    rng = random.Random(3)
+    for state in random_positions(rules, 4, every=2):
+        seat = state.to_move
+        view = state.view(seat)
+        world = sample_world(view, rng)
+        assert world.view(seat) == view
+        assert sorted(c for h in world.hands for c in h) + sorted(world.stock) != []
+        every = [c for h in world.hands for c in h] + list(world.stock) + list(world.table)
+        every += [c for p in world.piles for c in p]
+        assert sorted(every) == list(ALL_CARDS)
+
+
+def test_a_seat_that_passes_up_a_sweep_probably_holds_no_sweeping_card():
+    from scopa.players.knowledge import inference_weights
+    state = position(Rules(target=None), "KC 4D 6H", "2C 3S")
+    thrower = state.to_move
+    state, _ = state.apply(state.legal_moves()[-1])  # the king stays on the table
+    view = state.view(state.to_move)
+    weights = inference_weights(view)[thrower]
+    assert weights[Card.parse("5H")] == pytest.approx(0.15)   # a five would have swept
+    assert weights[Card.parse("2D")] == pytest.approx(0.6)    # a two would have taken something
+    assert Card.parse("4H") not in weights                    # a four takes nothing there
+    assert thrower not in inference_weights(state.view(thrower))
+
+
+# Sensible play -----------------------------------------------------------------------------------
+
+def test_easy_takes_the_settebello():
+    # The six would take three cards (2 + 3 + ace); the seven takes the settebello.
+    state = position(Rules(target=None), "7H 6S 4C", "7D 2C 3H AS")
+    for seed in range(5):
+        move = make_player("easy", seed).choose_move(state.view(state.to_move))
+        assert move.card == Card.parse("7H") and move.capture == (SETTEBELLO,)
+
+
+def test_medium_does_not_leave_a_sweepable_table():
+    # Nothing can be taken. The two leaves 4 + 3 + 2 = 9, which a queen sweeps; a king or jack is safe.
+    state = position(Rules(target=None), "2H JC KS", "4C 3S")
+    for seed in range(5):
+        move = make_player("medium", seed).choose_move(state.view(state.to_move))
+        assert move.card != Card.parse("2H")
+
+
+def test_hard_does_not_set_up_a_sweep_for_the_opponents_in_four_players():
+    rules = Rules(players=4, target=None)
+    # The ace would leave 6 and the four 9 (a six or a queen sweeps); the king leaves 15.
+    state = position(rules, "AH 4D KC", "5C")
+    seat = state.to_move
+    assert seat % 2 != (seat - 1) % 4 % 2  # the next seat is an opponent
+    for seed in range(5):
+        move = make_player("hard", seed).choose_move(state.view(seat))
+        assert move.card == Card.parse("KC")
+
+
+def test_hard_and_expert_take_a_sweep():
+    state = position(Rules(target=None), "6C KD 2S", "2D 3H AS")
+    for level in ("hard", "expert"):
+        move = player(level).choose_move(state.view(state.to_move))
+        assert move.card == Card.parse("6C") and len(move.capture) == 3
+
+
+def test_expert_respects_iterations():
+    state = position(Rules(target=None), "6C KD 2S", "4D 3H QS")
+    view = state.view(state.to_move)
+    expert = make_player("expert", 5, iterations=4)
+    assert isinstance(expert, ExpertPlayer)
+    first = expert.choose_move(view)
+    assert expert.last_samples == 4
+    assert make_player("expert", 5, iterations=4).choose_move(view) == first
+    one = make_player("expert", 5, iterations=1, budget=100.0)
+    one.choose_move(view)
+    assert one.last_samples == 1
+    with pytest.raises(ValueError):
+        make_player("expert", iterations=0)
+
+
+# Hints -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["two", "four", "faces-most", "asso"])
+def test_suggest_move_is_legal_explained_and_public(name):
+    rules = RULE_SETS[name]
+    rng = random.Random(9)
+    for seed in range(2):
+        for state in random_positions(rules, seed, every=2):
+            seat = state.to_move
+            move, reason = suggest_move(state.view(seat))
+            assert move in state.legal_moves()
+            assert reason and "\n" not in reason and reason.endswith(".")
+            assert re.search(r"\b[2-7AJQK][DHSC]\b", reason) is None  # card names, not codes
+            other = shuffle_hidden(state, seat, rng)
+            assert suggest_move(other.view(seat)) == (move, reason)
+
+
+def test_suggest_move_reasons_read_well():
+    state = position(Rules(target=None), "6C KD 2S", "2D 3H AS")
+    move, reason = suggest_move(state.view(state.to_move))
+    assert move.card == Card.parse("6C")
+    assert reason == ("Take the ace of spades, the two of diamonds and the three of hearts with your six of clubs: "
+                      "it clears the table for a scopa.")
+    state = position(Rules(target=None), "7D 5S KC", "4C 3H 2D QS")
+    move, reason = suggest_move(state.view(state.to_move))
+    assert move in state.legal_moves() and reason.startswith(("Take", "Play"))
+
+
+# Tournament --------------------------------------------------------------------------------------
+
+def test_tournament_prints_the_share_line(capsys):
+    from scopa.bench import ai
+    assert ai.main(["--a", "easy", "--b", "beginner", "--deals", "3", "--seed", "2"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"A point share: 0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\]", lines[-1])
+    assert any(line.startswith("time per move, easy") for line in lines)
