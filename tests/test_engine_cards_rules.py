@@ -144,3 +144,8 @@ def test_enabled_options_names_the_house_rules_that_are_on():
     assert Rules().enabled_options() == ("kings_redeal",)
     assert Rules(kings_redeal=False, napola=True, asso_piglia_tutto=True).enabled_options() == (
         "napola", "asso_piglia_tutto")
+
+
+def test_parse_of_a_non_string_gives_the_players_message():
+    with pytest.raises(ValueError, match="is not a card"):
+        Card.parse(5)  # type: ignore[arg-type]

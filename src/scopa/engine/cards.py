@@ -61,7 +61,7 @@ class Card(int):
             raise ValueError("No card given: write a rank then a suit, like 7D.")
         rank, suit = cleaned[:-1], cleaned[-1]
         if len(cleaned) < 2:
-            raise ValueError(f"{text.strip()!r} is not a card: write a rank then a suit, like 7D.")
+            raise ValueError(f"{cleaned!r} is not a card: write a rank then a suit, like 7D.")
         if rank in {"8", "9", "10"}:
             raise ValueError(f"There is no {rank} in the Scopa pack: 8s, 9s and 10s are removed. "
                              "Ranks are A, 2 to 7, J, Q and K.")

@@ -214,7 +214,11 @@ class GameState(NamedTuple):
         scopa = False
         if capture:
             side = seat % 2 if rules.players == 4 else seat
-            table = tuple([c for c in table if c not in capture])
+            left = []
+            for c in table:  # the table without the capture (a loop: see moves_for_hand)
+                if c not in capture:
+                    left.append(c)
+            table = tuple(left)
             piles = piles[:side] + (piles[side] + capture + (card,),) + piles[side + 1:]
             # Asso piglia tutto: an ace that takes the whole table is never a scopa (only aces ask).
             whole_table = card < 4 and not is_sweep_capture(card, capture, rules)
