@@ -183,6 +183,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.variant != "scopa" and args.players != 4:
+        parser.error("scopone is a four-player game: add --players 4")
+    if args.budget <= 0:
+        parser.error("--budget must be more than zero seconds")
     start = time.perf_counter()
     results = run(args.a, args.b, args.deals, args.seed, args.players, args.budget, max(1, args.jobs),
                   args.variant)
