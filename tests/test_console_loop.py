@@ -283,7 +283,8 @@ def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
     program.run()
     summary = [line for line in lines_of(out) if line.startswith("New match.")]
     assert len(summary) == 1
-    assert re.fullmatch(r"New match\. You and \w+, easy computer\. Playing to 11\. Standard rules\.", summary[0])
+    assert re.fullmatch(r"New match\. You against (\w+)\. \1 is a computer player, level easy\. "
+                        r"Playing to 11\. Standard rules\.", summary[0])
 
 
 def test_the_new_match_questions_set_players_seats_names_target_and_options(tmp_path):

@@ -300,15 +300,32 @@ class Program:
         return record is not None and not record.state.is_match_over
 
     def _summary(self, rules: Rules, seats: Sequence[SeatSetup]) -> str:
-        names = [s.name if s.is_human else self.m("level.computer", name=s.name, level=self.m(f"level.{s.level}"))
-                 for s in seats]
-        players = self.m("list.and", items=self.m("list.sep").join(names[:-1]), last=names[-1])
+        """Who plays with whom, the computers' levels, the target and the options, in a few sentences."""
+        names = [s.name for s in seats]
+        if len(seats) == 2:
+            players = self.m("setup.players.two", a=names[0], b=names[1])
+        elif len(seats) == 3:
+            players = self.m("setup.players.three", a=names[0], b=names[1], c=names[2])
+        else:  # partners sit opposite: seats 1 and 3 against 2 and 4
+            players = self.m("setup.players.four", a=names[0], b=names[2], c=names[1], d=names[3])
         enabled = [self.m(f"option.{n}") for n in OPTION_NAMES if getattr(rules, n) and n != "kings_redeal"]
-        options = self.m("setup.summary.options", names=", ".join(enabled)) if enabled else self.m(
-            "setup.summary.standard")
-        if rules.target is None:
-            return self.m("setup.summary.single", players=players, options=options)
-        return self.m("setup.summary", players=players, target=rules.target, options=options)
+        options = (self.m("setup.summary.options", names=self.m("list.sep").join(enabled)) if enabled
+                   else self.m("setup.summary.standard"))
+        target = self.m("setup.single") if rules.target is None else self.m("setup.playing_to", target=rules.target)
+        parts = [self.m("setup.new"), players, self._levels(seats), target, options]
+        return " ".join(part for part in parts if part)
+
+    def _levels(self, seats: Sequence[SeatSetup]) -> str:
+        computers = [s for s in seats if not s.is_human]
+        if not computers:
+            return ""
+        levels = {s.level for s in computers}
+        if len(computers) == 1:
+            return self.m("setup.level.one", name=computers[0].name, level=self.m(f"level.{computers[0].level}"))
+        if len(levels) == 1:
+            return self.m("setup.levels.same", level=self.m(f"level.{computers[0].level}"))
+        items = [self.m("setup.level.item", name=s.name, level=self.m(f"level.{s.level}")) for s in computers]
+        return self.m("setup.levels.each", list=self.m("list.sep").join(items))
 
     def _play(self, record: MatchRecord, events) -> int | None:
         """Play a match; None when it finished (back to the menu), 0 when the player quit."""
