@@ -68,3 +68,18 @@ def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
             assert len(tables) == 1, before
             return
     pytest.fail("no seed among 40 where you lead")
+
+
+def test_a_blocked_autosave_is_reported_once_not_twice(tmp_path):
+    from scopa.console.persistence import Persistence
+    from scopa.engine import Rules
+    from scopa.match import MatchRecord, SeatSetup
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "autosave.json").write_text("{ not json")
+    persistence = Persistence(tmp_path / "data")
+    record, problem = persistence.load()
+    assert record is None and problem
+    match, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 1)
+    line = persistence.save(match)
+    assert line is not None and line.count("Not saved") == 1 and "\n" not in line
+    assert (tmp_path / "data" / "autosave.json").read_text() == "{ not json"

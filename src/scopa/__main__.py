@@ -49,7 +49,7 @@ def _main(argv: Sequence[str] | None) -> int:
             rules = rules_from_args(args)
             request = MatchRequest(rules, seats_from_args(args, rules, messages), args.seed)
     except UsageError as error:
-        print(f"scopa: {error}", file=sys.stderr)
+        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     if args.export:
         return _export(data_dir, args.export, messages)
@@ -96,9 +96,10 @@ def _messages(lang: str | None):
 def _export(data_dir, path: str, messages) -> int:
     """``scopa --export FILE``: the saved match to a file, after the warning that it shows every hand."""
     from .storage import AutosaveStore, export_match
-    result = AutosaveStore(data_dir).load()
+    store = AutosaveStore(data_dir)
+    result = store.load()
     if result.record is None:
-        print(result.problem or messages("export.none"), file=sys.stderr)
+        print(store.error.localised(messages) if store.error else messages("export.none"), file=sys.stderr)
         return 1
     print(messages("export.file_warning"))
     try:

@@ -15,7 +15,17 @@ OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_
 
 
 class UsageError(ValueError):
-    """A flag value the game cannot use; the message is one plain sentence."""
+    """A flag value the game cannot use: one plain sentence, a catalogue key and its values.
+
+    ``str()`` is English; ``localised(messages)`` is the sentence in the player's language.
+    """
+
+    def __init__(self, key: str, **params: object) -> None:
+        self.key, self.params = key, params
+        super().__init__(self.localised(Messages("en")))
+
+    def localised(self, messages: Messages) -> str:
+        return messages(self.key, **self.params)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,18 +86,28 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         elif args.target.isdigit():
             options["target"] = int(args.target)
         else:
-            raise UsageError("--target takes 11, 16, 21 or single.")
+            raise UsageError("usage.target")
     for name in (args.options.split(",") if args.options else []):
         name = name.strip().replace("-", "_")
         if name not in OPTIONS:
-            raise UsageError(f"Unknown option {name!r}: choose from {', '.join(OPTIONS)}.")
+            raise UsageError("usage.option", name=repr(name), options=", ".join(OPTIONS))
         options[name] = True
     if args.no_kings_redeal:
         options["kings_redeal"] = False
     try:
         return Rules(**options)
-    except RulesError as error:
-        raise UsageError(str(error)) from None
+    except RulesError:
+        raise _rules_error(options) from None
+
+
+def _rules_error(options: dict[str, object]) -> UsageError:
+    """Which of the checks ``Rules`` makes the flags failed, as a sentence of the catalogue."""
+    players, target = options["players"], options.get("target")
+    if players not in (2, 3, 4):
+        return UsageError("usage.players", players=players)
+    if options.get("variant", Variant.SCOPA) is not Variant.SCOPA and players != 4:
+        return UsageError("usage.scopone")
+    return UsageError("usage.target_points", target=target)
 
 
 def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
@@ -103,12 +123,12 @@ def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
         kind, _, level = item.partition(":")
         level = level or "easy"
         if kind not in {"computer", "cpu", "ai"} or level not in LEVELS:
-            raise UsageError(f"Unknown seat {item!r}: write human or computer:LEVEL, levels {', '.join(LEVELS)}.")
+            raise UsageError("usage.seat", item=repr(item), levels=", ".join(LEVELS))
         kinds.append(level)
     if len(kinds) != players:
-        raise UsageError(f"--seats lists {len(kinds)} seats but the game has {players} players.")
+        raise UsageError("usage.seats_count", count=len(kinds), players=players)
     if "human" not in kinds:
-        raise UsageError("At least one seat must be human.")
+        raise UsageError("usage.no_human")
     return kinds
 
 
@@ -138,11 +158,11 @@ def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings
     changes: dict[str, object] = {}
     if args.rate is not None:
         if not 80 <= args.rate <= 450:
-            raise UsageError("--rate takes words per minute from 80 to 450.")
+            raise UsageError("usage.rate")
         changes["rate"] = args.rate
     if args.volume is not None:
         if not 0 <= args.volume <= 100:
-            raise UsageError("--volume takes a percentage from 0 to 100.")
+            raise UsageError("usage.volume")
         changes["volume"] = args.volume / 100
     if args.voice_id:
         changes["voice_id"] = args.voice_id

@@ -11,7 +11,7 @@ from typing import Callable
 
 from ..match import MatchRecord
 from ..narration import Messages
-from ..storage import AutosaveStore, SaveFileError, export_match, import_match, record_result
+from ..storage import AutosaveBlockedError, AutosaveStore, SaveFileError, export_match, import_match, record_result
 
 
 def _now() -> str:
@@ -32,11 +32,16 @@ class Persistence:
         self.messages = messages or (lambda: Messages("en"))
 
     def _not_saved(self, error: Exception) -> str:
-        return self.messages()("save.failed", problem=error)
+        if isinstance(error, AutosaveBlockedError):
+            return error.localised(self.messages())  # its own heading already says "Not saved"
+        problem = error.localised(self.messages()) if isinstance(error, SaveFileError) else error
+        return self.messages()("save.failed", problem=problem)
 
     def load(self) -> tuple[MatchRecord | None, str | None]:
+        """The saved match, or the one line saying in the player's language why it cannot be read."""
         result = self.store.load()
-        return result.record, result.problem
+        error = self.store.error
+        return result.record, None if error is None else error.localised(self.messages())
 
     def save(self, record: MatchRecord) -> str | None:
         """Save after a completed turn; a one-line problem, or None."""
@@ -73,5 +78,5 @@ class Persistence:
         try:
             record = import_match(path)
         except SaveFileError as error:
-            return None, str(error)
+            return None, error.localised(self.messages())
         return record, self.messages()("import.done", path=path)

@@ -9,7 +9,8 @@ Quick tour::
     store.discard()                          # the match is over
 
     print(EXPORT_WARNING); export_match(record, "match.json")
-    record = import_match("match.json")      # SaveFileError("Import failed: ...") otherwise
+    record = import_match("match.json")      # SaveFileError otherwise: str() in English,
+                                             # error.localised(messages) in the player's language
 
     record_result(record, when="2024-05-01 20:15", data_dir=data_dir); load_results(data_dir)
 """

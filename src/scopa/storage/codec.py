@@ -2,7 +2,7 @@
 
 Pure: nothing here touches the disk or the clock. ``record_to_dict`` / ``match_to_json``
 write a ``MatchRecord``; ``record_from_dict`` / ``match_from_json`` read one back and
-raise ``SaveFileError`` with one sentence naming the first check that failed:
+raise ``SaveFileError`` naming the first check that failed, in any language of the catalogues:
 
 1. the format name and version (older versions are brought up to date by ``MIGRATIONS``),
 2. the fields, the rules and the seats,
@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, Move, Phase, Rules, ScopaError
 from ..match import MatchRecord, SeatSetup
+from ..narration import Messages
 
 FORMAT = "scopa-match"
 VERSION = 1
@@ -44,25 +45,64 @@ Migration = Callable[[dict[str, Any]], dict[str, Any]]
 MIGRATIONS: dict[int, Migration] = {}
 
 
+CANNOT_LOAD = "storage.heading.cannot_load"
+DETAIL_LANGUAGE = "en"  # the engine's own checks (``detail``) are written in English only
+# How an English reason and the engine's sentence join; any other key gives "reason: detail".
+_DETAIL_FORMS = {"storage.reason.position": "{detail}", "storage.reason.unreadable": "{reason} ({detail})."}
+
+
+class Term(str):
+    """A catalogue key given as a parameter, so it is named in the reader's language too."""
+
+
 class SaveFileError(ValueError):
-    """A match file that cannot be used. The message is one line: a heading, then the reason."""
+    """A match file that cannot be used: a heading and a reason, both catalogue keys.
 
-    def __init__(self, reason: str, heading: str = "The match cannot be loaded") -> None:
-        self.reason = one_line(reason)
-        self.heading = heading
-        super().__init__(f"{heading}: {self.reason}")
+    ``str()``, ``.heading`` and ``.reason`` are English, for logs: "Import failed: the file is empty.".
+    ``localised(messages)`` is the same one line in the player's language. ``detail`` is the
+    engine's sentence about a rule the file breaks; it is English, so only English lines show it.
+    """
 
-    def with_heading(self, heading: str) -> "SaveFileError":
-        """The same reason under another heading, such as ``"Import failed"``."""
-        return type(self)(self.reason, heading)
+    def __init__(self, key: str, heading_key: str = CANNOT_LOAD, *, detail: str | None = None,
+                 **params: Any) -> None:
+        self.key, self.heading_key, self.detail, self.params = key, heading_key, detail, params
+        english = Messages("en")
+        self.reason = self.reason_in(english)
+        self.heading = english(heading_key)
+        super().__init__(f"{self.heading}: {self.reason}")
+
+    def with_heading(self, heading_key: str) -> "SaveFileError":
+        """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
+        return type(self)(self.key, heading_key, detail=self.detail, **self.params)
+
+    def reason_in(self, messages: Messages) -> str:
+        """The reason alone, in the language of ``messages``."""
+        params = {name: messages(value) if isinstance(value, Term) else value
+                  for name, value in self.params.items()}
+        text = messages(self.key, **params)
+        if messages.lang != DETAIL_LANGUAGE:
+            return squash(text)
+        if self.detail is not None:
+            form = _DETAIL_FORMS.get(self.key, "{reason}: {detail}")
+            text = form.format(reason=text, detail=squash(self.detail))
+        return one_line(text)
+
+    def localised(self, messages: Messages) -> str:
+        """Heading and reason as one line in the player's language."""
+        return messages("storage.line", heading=messages(self.heading_key), reason=self.reason_in(messages))
 
 
-def one_line(text: str) -> str:
-    """A reason fit to follow a colon: one line, not too long, starting in lower case."""
+def squash(text: str) -> str:
+    """One line, not too long."""
     text = " ".join(str(text).split())
     if len(text) > _MAX_REASON:
         text = text[:_MAX_REASON - 3].rstrip() + "..."
-    return _LOWER_AFTER_COLON.sub(lambda m: m[1] + m[2].lower() + m[3], text)
+    return text
+
+
+def one_line(text: str) -> str:
+    """An English reason fit to follow a colon: one line, not too long, starting in lower case."""
+    return _LOWER_AFTER_COLON.sub(lambda m: m[1] + m[2].lower() + m[3], squash(text))
 
 
 # Writing ---------------------------------------------------------------------------------
@@ -96,13 +136,13 @@ def match_to_json(record: MatchRecord) -> str:
 def match_from_json(text: str) -> MatchRecord:
     """Read and check the text of a save or export file."""
     if not text.strip():
-        raise SaveFileError("the file is empty.")
+        raise SaveFileError("storage.reason.empty")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise SaveFileError(f"the file is not valid JSON (line {error.lineno}).") from None
+        raise SaveFileError("storage.reason.not_json_line", line=error.lineno) from None
     except (ValueError, RecursionError):
-        raise SaveFileError("the file is not valid JSON.") from None
+        raise SaveFileError("storage.reason.not_json") from None
     return record_from_dict(data)
 
 
@@ -110,18 +150,18 @@ def record_from_dict(data: Any) -> MatchRecord:
     """Check match data completely and return the record; ``SaveFileError`` names the first failure."""
     data = upgrade(data)
     _check_fields(data)
-    rules = _rules(data["rules"], "the rules")
+    rules = _rules(data["rules"], "rules")
     seats = _seats(data["seats"], rules.players)
     seed = _whole(data["seed"], "seed")
     first_dealer = _whole(data["first_dealer"], "first_dealer")
     if not 0 <= first_dealer < rules.players:
-        raise SaveFileError(f"first_dealer must be a seat number from 0 to {rules.players - 1}.")
+        raise SaveFileError("storage.reason.first_dealer_range", last=rules.players - 1)
     moves = _moves(data["moves"])
     state = _state(data["state"])
     if state.rules != rules:
-        raise SaveFileError("the rules of the saved position differ from the rules of the match.")
+        raise SaveFileError("storage.reason.rules_differ")
     if state.seed != seed:
-        raise SaveFileError("the seed of the saved position differs from the seed of the match.")
+        raise SaveFileError("storage.reason.seed_differs")
     assisted = _assisted(data["assisted_deals"], state.deal_number)
     record = replay(rules, seats, seed, first_dealer, moves, state)
     return replace(record, assisted_deals=assisted)
@@ -130,15 +170,14 @@ def record_from_dict(data: Any) -> MatchRecord:
 def upgrade(data: Any) -> dict[str, Any]:
     """Check the format name and version; bring data from an older version up to date."""
     if not isinstance(data, dict):
-        raise SaveFileError("the file does not hold a scopa match.")
+        raise SaveFileError("storage.reason.not_a_match")
     if data.get("format") != FORMAT:
-        raise SaveFileError(f'the file is not a scopa match: it lacks "format": "{FORMAT}".')
+        raise SaveFileError("storage.reason.wrong_format", format=FORMAT)
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise SaveFileError("the file has no format version number.")
+        raise SaveFileError("storage.reason.no_version")
     if version > VERSION:
-        raise SaveFileError(f"the file was made by a newer version of scopa (file format {version}; "
-                            f"this one reads up to {VERSION}): update scopa to open it.")
+        raise SaveFileError("storage.reason.newer", version=version, supported=VERSION)
     if version < VERSION:
         data = _migrate(copy.deepcopy(data), version)
     return data
@@ -148,15 +187,13 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
     while version < VERSION:
         step = MIGRATIONS.get(version)
         if step is None:
-            raise SaveFileError(f"the file was made by an older version of scopa (file format {version}) "
-                                "that this one can no longer read.")
+            raise SaveFileError("storage.reason.older", version=version)
         try:
             data = step(data)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
             data = None  # type: ignore[assignment]
         if not isinstance(data, dict):
-            raise SaveFileError(f"the file was made by an older version of scopa (file format {version}) "
-                                "and could not be brought up to date.")
+            raise SaveFileError("storage.reason.older_failed", version=version)
         version += 1
         data["version"] = version
     return data
@@ -165,105 +202,98 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
 def _check_fields(data: Mapping[str, Any]) -> None:
     missing = [key for key in _FIELDS if key not in data]
     if missing:
-        raise SaveFileError(f"the file lacks the field {missing[0]!r}.")
+        raise SaveFileError("storage.reason.missing_field", field=repr(missing[0]))
     unknown = sorted(str(key) for key in data if key not in _FIELDS)
     if unknown:
-        raise SaveFileError(f"the file has an unknown field {unknown[0]!r}.")
+        raise SaveFileError("storage.reason.unknown_field", field=repr(unknown[0]))
 
 
 def _whole(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SaveFileError(f"{what} must be a whole number.")
+        raise SaveFileError(f"storage.reason.{what}.not_whole")
     return value
 
 
 def _rules(value: Any, what: str) -> Rules:
     if not isinstance(value, dict):
-        raise SaveFileError(f"{what} must be a set of named options.")
+        raise SaveFileError(f"storage.reason.{what}.not_options")
     # The engine accepts 2.0 for 2; a file must hold whole numbers.
     for key in ("players", "target"):
         option = value.get(key)
         if isinstance(option, bool) or not isinstance(option, (int, type(None))):
-            raise SaveFileError(f"{what}: the option {key} must be a whole number.")
+            raise SaveFileError(f"storage.reason.{what}.option_not_whole", option=Term(f"storage.option.{key}"))
     try:
         return Rules.from_dict(value)
     except (ScopaError, TypeError, ValueError) as error:
-        raise SaveFileError(f"{what}: {one_line(str(error))}") from None
+        raise SaveFileError(f"storage.reason.{what}.invalid", detail=str(error)) from None
 
 
 def _seats(value: Any, players: int) -> tuple[SeatSetup, ...]:
     if not isinstance(value, list) or len(value) != players:
-        raise SaveFileError(f"seats must be a list of {players}, one for each player.")
+        raise SaveFileError("storage.reason.seats_count", players=players)
     return tuple(_seat(item, number) for number, item in enumerate(value, 1))
 
 
 def _seat(item: Any, number: int) -> SeatSetup:
     if not isinstance(item, dict) or not {"name", "kind"} <= set(item) or not set(item) <= _SEAT_FIELDS:
-        raise SaveFileError(f"seat {number} must have a name, a kind and, for a computer, a level.")
+        raise SaveFileError("storage.reason.seat_fields", number=number)
     name, kind, level = item["name"], item["kind"], item.get("level")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
-        raise SaveFileError(f"seat {number} needs a name of 1 to {MAX_NAME_LENGTH} characters.")
+        raise SaveFileError("storage.reason.seat_name", number=number, most=MAX_NAME_LENGTH)
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
-        raise SaveFileError(f"the name of seat {number} holds control characters.")
+        raise SaveFileError("storage.reason.seat_control", number=number)
     if kind not in KINDS:
-        raise SaveFileError(f"seat {number} must be human or computer.")
+        raise SaveFileError("storage.reason.seat_kind", number=number)
     if kind == "computer" and level not in LEVELS:
-        raise SaveFileError(f"seat {number} is a computer, so its level must be one of {', '.join(LEVELS)}.")
+        raise SaveFileError("storage.reason.seat_level", number=number, levels=", ".join(LEVELS))
     if kind == "human" and level is not None:
-        raise SaveFileError(f"seat {number} is human, so it has no level.")
+        raise SaveFileError("storage.reason.seat_human_level", number=number)
     return SeatSetup(name, kind, level)
 
 
 def _moves(value: Any) -> list[tuple[int, int, Move]]:
     if not isinstance(value, list):
-        raise SaveFileError("moves must be a list.")
+        raise SaveFileError("storage.reason.moves_not_list")
     return [_move(item, number) for number, item in enumerate(value, 1)]
 
 
 def _move(item: Any, number: int) -> tuple[int, int, Move]:
     if not isinstance(item, dict) or set(item) != _MOVE_FIELDS:
-        raise SaveFileError(f"move {number} must have exactly a deal, a seat, a card and a capture.")
+        raise SaveFileError("storage.reason.move_fields", number=number)
     deal, seat = item["deal"], item["seat"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (deal, seat)):
-        raise SaveFileError(f"move {number}: deal and seat must be whole numbers.")
+        raise SaveFileError("storage.reason.move_numbers", number=number)
     card, capture = item["card"], item["capture"]
     if not isinstance(card, str) or not isinstance(capture, list) or not all(isinstance(c, str) for c in capture):
-        raise SaveFileError(f"move {number}: write the card and the cards it takes like \"7D\".")
+        raise SaveFileError("storage.reason.move_card_text", number=number)
     try:
         move = Move(Card.parse(card), tuple(sorted(Card.parse(c) for c in capture)))
     except ValueError as error:
-        raise SaveFileError(f"move {number}: {one_line(str(error))}") from None
+        raise SaveFileError("storage.reason.move_card", number=number, detail=str(error)) from None
     return deal, seat, move
 
 
 def _state(value: Any) -> GameState:
     if not isinstance(value, dict):
-        raise SaveFileError("the saved position must be a set of named fields.")
+        raise SaveFileError("storage.reason.state_not_fields")
     if "rules" in value:
-        _rules(value["rules"], "the rules of the saved position")
+        _rules(value["rules"], "state_rules")
     try:
         return GameState.from_dict(value)
     except ScopaError as error:
-        raise SaveFileError(str(error)) from None
+        raise SaveFileError("storage.reason.position", detail=str(error)) from None
 
 
 def _assisted(value: Any, deal_number: int) -> frozenset[int]:
     if not isinstance(value, list):
-        raise SaveFileError("assisted_deals must be a list of deal numbers.")
+        raise SaveFileError("storage.reason.assisted_not_list")
     for deal in value:
         if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= deal_number:
-            raise SaveFileError(f"assisted_deals must list deal numbers from 1 to {deal_number}.")
+            raise SaveFileError("storage.reason.assisted_range", last=deal_number)
     return frozenset(value)
 
 
 # Replay ----------------------------------------------------------------------------------
-
-_FIELD_NAMES = {
-    "deal_number": "deal number", "to_move": "seat to move", "stock": "order of the stock",
-    "last_capturer": "last capture", "scope": "count of scope", "history": "plays of this deal",
-    "match_scores": "match scores", "deal_totals": "deal results", "redeals": "count of redeals",
-}
-
 
 def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, first_dealer: int,
            moves: list[tuple[int, int, Move]], saved: GameState) -> MatchRecord:
@@ -271,32 +301,31 @@ def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, first_dealer: 
     try:
         record, _ = MatchRecord.start(rules, seats, seed, first_dealer)
     except ValueError as error:
-        raise SaveFileError(f"the match cannot be started again: {one_line(str(error))}") from None
+        raise SaveFileError("storage.reason.restart", detail=str(error)) from None
     for number, (deal, seat, move) in enumerate(moves, 1):
         record = _replay_move(record, number, deal, seat, move)
     if saved.deal_number == record.state.deal_number + 1 and record.state.phase is Phase.DEAL_OVER:
         record, _ = record.next_deal()
     if record.state != saved:
         field = next(f for f in GameState._fields if getattr(record.state, f) != getattr(saved, f))
-        raise SaveFileError("the moves do not lead to the saved position "
-                            f"(they differ in the {_FIELD_NAMES.get(field, field)}).")
+        raise SaveFileError("storage.reason.different_position", field=Term(f"storage.field.{field}"))
     return record
 
 
 def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: Move) -> MatchRecord:
     state = record.state
     if state.is_match_over:
-        raise SaveFileError(f"move {number} comes after the end of the match.")
+        raise SaveFileError("storage.reason.move_after_end", number=number)
     if deal == state.deal_number + 1 and state.is_deal_over:
         record, _ = record.next_deal()
     elif deal != state.deal_number:
-        raise SaveFileError(f"move {number} is marked for deal {deal}, but deal {state.deal_number} "
-                            + ("is over." if state.is_deal_over else "is being played."))
+        key = "storage.reason.move_deal_over" if state.is_deal_over else "storage.reason.move_deal_playing"
+        raise SaveFileError(key, number=number, deal=deal, current=state.deal_number)
     if seat != record.state.to_move:
-        raise SaveFileError(f"move {number} is marked for seat {seat + 1}, "
-                            f"but it is seat {record.state.to_move + 1} to play.")
+        raise SaveFileError("storage.reason.move_seat", number=number, seat=seat + 1,
+                            to_move=record.state.to_move + 1)
     try:
         record, _ = record.play(move)
     except ScopaError as error:
-        raise SaveFileError(f"move {number} is illegal: {one_line(str(error))}") from None
+        raise SaveFileError("storage.reason.illegal_move", number=number, detail=str(error)) from None
     return record

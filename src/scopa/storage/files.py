@@ -39,19 +39,19 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise SaveFileError("there is no such file.") from None
+        raise SaveFileError("storage.reason.no_file") from None
     except IsADirectoryError:
-        raise SaveFileError("that is a folder, not a file.") from None
+        raise SaveFileError("storage.reason.folder") from None
     except PermissionError:
-        raise SaveFileError("scopa is not allowed to read the file.") from None
+        raise SaveFileError("storage.reason.not_allowed") from None
     except OSError as error:
-        raise SaveFileError(f"the file cannot be read ({error.strerror or error}).") from None
+        raise SaveFileError("storage.reason.unreadable", detail=str(error.strerror or error)) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise SaveFileError("the file is too large to be a scopa match.")
+        raise SaveFileError("storage.reason.too_large")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SaveFileError("the file is not text: it is not in UTF-8.") from None
+        raise SaveFileError("storage.reason.not_utf8") from None
 
 
 def read_match_file(path: str | os.PathLike[str]) -> MatchRecord:
@@ -78,18 +78,19 @@ def import_match(path: str | os.PathLike[str]) -> MatchRecord:
 
     Raises ``SaveFileError`` with one line such as
     ``Import failed: move 12 is illegal: 7D must take a single equal card.``
+    (``localised(messages)`` gives it in the player's language).
     """
     try:
         return read_match_file(path)
     except SaveFileError as error:
-        raise error.with_heading("Import failed") from None
+        raise error.with_heading("storage.heading.import_failed") from None
 
 
 class LoadResult(NamedTuple):
     """What ``AutosaveStore.load`` found: a match, or the reason the file cannot be read."""
 
     record: MatchRecord | None
-    problem: str | None
+    problem: str | None  # in English; ``AutosaveStore.error.localised(messages)`` in the player's language
     exists: bool
 
 
@@ -104,25 +105,30 @@ class AutosaveStore:
         self.folder = resolve_data_dir(data_dir)
         self.path = self.folder / AUTOSAVE_NAME
         self._looked = False  # whether load() has looked at the file on disk
-        self._problem: str | None = None  # why the file on disk cannot be read, if it cannot
+        self._error: SaveFileError | None = None  # why the file on disk cannot be read, if it cannot
 
     @property
     def problem(self) -> str | None:
-        """Why the autosave on disk cannot be read (after ``load``), or ``None``."""
-        return self._problem
+        """Why the autosave on disk cannot be read (after ``load``), in English, or ``None``."""
+        return None if self._error is None else str(self._error)
+
+    @property
+    def error(self) -> SaveFileError | None:
+        """The same as an error, for ``error.localised(messages)`` in the player's language."""
+        return self._error
 
     def load(self) -> LoadResult:
         """The saved match; an unreadable file is reported and left exactly as it is."""
         self._looked = True
-        self._problem = None
+        self._error = None
         remove_stale_temps(self.path)
         if not os.path.lexists(self.path):
             return LoadResult(None, None, False)
         try:
             record = read_match_file(self.path)
         except SaveFileError as error:
-            self._problem = str(error.with_heading("The saved match cannot be read"))
-            return LoadResult(None, self._problem, True)
+            self._error = error.with_heading("storage.heading.save_unreadable")
+            return LoadResult(None, self.problem, True)
         return LoadResult(record, None, True)
 
     def save(self, record: MatchRecord, *, replace_bad: bool = False) -> Path | None:
@@ -135,10 +141,9 @@ class AutosaveStore:
         if not self._looked:
             self.load()
         kept = None
-        if self._problem is not None:
+        if self._error is not None:
             if not replace_bad:
-                raise AutosaveBlockedError("the saved match on disk cannot be read, so it was not replaced.",
-                                           "Not saved")
+                raise AutosaveBlockedError("storage.reason.autosave_blocked", "storage.heading.not_saved")
             kept = self._set_aside()
         text = match_to_json(record)
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -149,7 +154,7 @@ class AutosaveStore:
         """Remove the autosave when its match is over. An unreadable autosave is kept."""
         if not self._looked:
             self.load()
-        if self._problem is not None:
+        if self._error is not None:
             return False
         try:
             self.path.unlink()
@@ -166,7 +171,7 @@ class AutosaveStore:
         except FileNotFoundError:
             target = None  # someone removed it meanwhile: nothing to keep
         sync_folder(self.folder)
-        self._problem = None
+        self._error = None
         return target
 
 

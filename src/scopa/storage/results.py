@@ -77,7 +77,7 @@ def load_results(data_dir: str | os.PathLike[str] | None = None) -> list[MatchRe
     try:
         return _read_results(resolve_data_dir(data_dir) / RESULTS_NAME)
     except SaveFileError as error:
-        raise error.with_heading("The results log cannot be read") from None
+        raise error.with_heading("storage.heading.results_unreadable") from None
 
 
 def _read_results(path: Path) -> list[MatchResult]:
@@ -86,28 +86,28 @@ def _read_results(path: Path) -> list[MatchResult]:
     try:
         data = json.loads(read_text_file(path))
     except (ValueError, RecursionError):
-        raise SaveFileError("the file is not valid JSON.") from None
+        raise SaveFileError("storage.reason.not_json") from None
     if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:
-        raise SaveFileError("the file is not a scopa results log.")
+        raise SaveFileError("storage.reason.not_results")
     if data.get("version") != RESULTS_VERSION:
-        raise SaveFileError("the file was made by another version of scopa.")
+        raise SaveFileError("storage.reason.results_version")
     entries = data.get("results")
     if not isinstance(entries, list):
-        raise SaveFileError("the file has no list of results.")
+        raise SaveFileError("storage.reason.no_results_list")
     return [_result(entry, number) for number, entry in enumerate(entries, 1)]
 
 
 def _result(entry: Any, number: int) -> MatchResult:
     fields = MatchResult.__dataclass_fields__
     if not isinstance(entry, dict) or set(entry) != set(fields):
-        raise SaveFileError(f"result {number} does not have the expected fields.")
+        raise SaveFileError("storage.reason.result_fields", number=number)
     ok = (isinstance(entry["when"], str) and _strings(entry["players"]) and _strings(entry["winners"])
           and _optional_int(entry["winner"]) and isinstance(entry["scores"], list)
           and all(_optional_int(s) and s is not None for s in entry["scores"])
           and isinstance(entry["assisted"], bool) and _optional_int(entry["deals"]) and entry["deals"] is not None
           and isinstance(entry["variant"], str) and _optional_int(entry["target"]))
     if not ok:
-        raise SaveFileError(f"result {number} holds a value of the wrong kind.")
+        raise SaveFileError("storage.reason.result_kind", number=number)
     return MatchResult(entry["when"], tuple(entry["players"]), entry["winner"], tuple(entry["winners"]),
                        tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"])
 
