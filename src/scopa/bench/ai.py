@@ -152,9 +152,10 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
     a_times = [t for g in games for t in g.a_times]
     b_times = [t for g in games for t in g.b_times]
     ms = lambda t: f"{t * 1000:.1f} ms"  # noqa: E731
+    budget_note = f", expert budget {budget:g} s" if "expert" in (a_level, b_level) else ""
     lines = [
-        f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players, "
-        f"expert budget {budget:g} s, {seconds:.0f} s",
+        f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
+        f"{budget_note}, {seconds:.0f} s",
         f"points per deal: A {a_total / n_games:.3f}, B {b_total / n_games:.3f}",
         f"deals won: A {won}, B {lost}, level {n_games - won - lost}",
         f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "

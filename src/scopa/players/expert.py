@@ -112,6 +112,7 @@ class ExpertPlayer:
     """Determinised search within a time budget per move (or a fixed number of samples)."""
 
     level = "expert"
+    TEMPO = 0.0           # worth of a scopa inside the tree beyond its point (the next seat must throw)
     QUIET = 0.8           # share of the waiting capture counted at a leaf
     LEAF_BUDGET = 6.0     # rough tree size below each move, per sample (budgets under half a second)
     DEEP_BUDGET = 20.0    # the same for budgets of half a second or more
@@ -150,7 +151,7 @@ class ExpertPlayer:
         # With every card placed there is one deal to search: search it (nearly) to the end.
         depth = search_depth(view, self.SOLVE_BUDGET if single else self.DEEP_BUDGET if deep else self.LEAF_BUDGET)
         base = material(view.piles, view.scope, rules, side)
-        searcher = _Searcher(side, rules, worth, self.QUIET, base)
+        searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO)
         values: list[list[float]] = [[] for _ in moves]
         active = list(range(len(moves)))
         samples = 0
@@ -206,8 +207,10 @@ class _Searcher:
     point. A finished deal is scored exactly from its piles.
     """
 
-    def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float) -> None:
+    def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
+                 scopa: float = 1.0) -> None:
         self.side = side
+        self.scopa = scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
         self.worth = worth
         self.quiet = quiet
@@ -234,7 +237,7 @@ class _Searcher:
         row = self.worth[mover_side]
         d = row[move.card] + sum([row[c] for c in move.capture])
         if child.history and child.history[-1].scopa:
-            d += 1.0 if mover_side == self.side else -1.0
+            d += self.scopa if mover_side == self.side else -self.scopa
         return d
 
     def value(self, state: GameState, depth: int, acc: float, alpha: float = -_INF, beta: float = _INF) -> float:
@@ -285,7 +288,7 @@ class _Searcher:
             acc += row[move.card] + sum([row[c] for c in taken])
             table = tuple([c for c in table if c not in taken])
             if not table and is_sweep_capture(move.card, taken, rules):
-                acc += 1.0 if mover_side == self.side else -1.0
+                acc += self.scopa if mover_side == self.side else -self.scopa
         else:
             table = table + (move.card,)
         nxt = (mover - 1) % rules.players
@@ -298,7 +301,7 @@ class _Searcher:
             for cap in legal_captures(card, table, rules):
                 v = row[card] + sum([row[c] for c in cap])
                 if not last and len(cap) == len(table) and is_sweep_capture(card, cap, rules):
-                    v += 1.0 if mine else -1.0
+                    v += self.scopa if mine else -self.scopa
                 if (mine and v > best) or (not mine and v < best):
                     best = v
         return acc + self.quiet * best
@@ -318,7 +321,7 @@ class _Searcher:
                 continue
             v = row[move.card] + sum([row[c] for c in move.capture])
             if not last and len(move.capture) == len(table) and is_sweep_capture(move.card, move.capture, self.rules):
-                v += 1.0 if mine else -1.0
+                v += self.scopa if mine else -self.scopa
             if (mine and v > best) or (not mine and v < best):
                 best = v
         return base + self.quiet * best

@@ -120,7 +120,11 @@ def static_worth(card: Card, rules: Rules) -> float:
 
 
 class MediumPlayer(_ScoringPlayer):
-    """Card worth with primiera, plus the risk of leaving a table the next player can sweep."""
+    """Card worth with primiera, plus the risk of leaving a table the next player can sweep.
+
+    A table "can be swept" when one card could clear it and a card of that value is still
+    unseen (when all four are in sight, nobody can hold one).
+    """
 
     level = "medium"
     SWEEP_RISK = 0.4  # about the chance the next player holds the one value that sweeps
@@ -129,6 +133,7 @@ class MediumPlayer(_ScoringPlayer):
     def score_moves(self, view: PlayerView, moves: list[Move]) -> list[float]:
         rules = view.rules
         last = is_last_play(view)
+        unseen = unseen_by_value(view.unseen_cards())
         scores = []
         for move in moves:
             if move.capture:
@@ -138,7 +143,7 @@ class MediumPlayer(_ScoringPlayer):
             else:
                 score = -self.GIFT * static_worth(move.card, rules)
             rest = table_after(move, view.table)
-            if not last and sweep_values(rest, rules):
+            if not last and any(unseen[v] for v in sweep_values(rest, rules)):
                 # The next player may clear it: a point for the scopa, and the cards go too.
                 score -= self.SWEEP_RISK * (1.0 + sum(static_worth(c, rules) for c in rest))
             scores.append(score)
@@ -164,8 +169,10 @@ class MoveAnalysis:
 class HardAnalyser:
     """Reads a view the way the hard level does: card counting, replies, partners, own hand."""
 
-    PLAN = 0.25
-    FOLLOW = 0.3
+    SWEEP = 2.0    # what another seat's scopa is worth to it (a point; more counts the tempo too)
+    REPLY = 1.0    # weight of the next player's expected best capture
+    PLAN = 0.25    # weight of what the rest of the hand could take from the table left
+    FOLLOW = 0.3   # weight of the seat after next (partner +, second opponent -)
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
@@ -212,7 +219,7 @@ class HardAnalyser:
             for cap in caps:
                 value = sign * (own + sum(row[c] for c in cap))
                 if not last and len(cap) == len(table) and is_sweep_capture(VALUE_CARD[v - 1], cap, rules):
-                    value += 1.0
+                    value += self.SWEEP
                     sweeps = True
                 if best is None or value > best:
                     best = value
@@ -255,7 +262,7 @@ class HardAnalyser:
                         value += 1.0
                     best = max(best, value)
             plan = best
-        total = gain + reply + self.FOLLOW * follow + self.PLAN * plan
+        total = gain + self.REPLY * reply + self.FOLLOW * follow + self.PLAN * plan
         return MoveAnalysis(move, gain, sweep, -reply, risk, follow, plan, rest,
                             tuple(sweep_values(rest, rules)) if rest and not self.next_last else (), total)
 
