@@ -12,12 +12,13 @@ from collections import Counter
 from itertools import combinations
 from typing import Any, Iterator, NamedTuple
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scopa.engine import (ALL_CARDS, Card, CardsCaptured, CardsDealt, DealScored, DealStarted, GameState,
                           LeftoversTaken, MatchWon, Move, Phase, Rules, Scopa, ScopaError, Variant,
-                          check_invariants, legal_captures, match_result, new_match, next_seat)
+                          check_history, check_invariants, legal_captures, match_result, new_match, next_seat)
 
 OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
 SHAPES = [(2, Variant.SCOPA), (3, Variant.SCOPA), (4, Variant.SCOPA),
@@ -378,6 +379,44 @@ def test_any_field_replaced_by_junk_is_rejected_or_valid(field, junk):
         check_invariants(GameState.from_dict(data))
     except ScopaError:
         pass
+
+
+def _tampered(state: GameState, change: str) -> dict:
+    """The state's saved form with one change that keeps the 40 cards and every count right."""
+    data = json.loads(json.dumps(state.to_dict()))
+    if change == "extra scopa":
+        data["scope"][0] += 1
+    elif change == "pile swap":
+        a, b = data["piles"][0], data["piles"][1]
+        a[0], b[0] = b[0], a[0]
+    elif change == "scopa flag":
+        data["history"][0]["scopa"] = not data["history"][0]["scopa"]
+    return data
+
+
+@settings(max_examples=60 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_rules(), seeds, seeds, st.integers(1, 60), st.sampled_from(["extra scopa", "pile swap", "scopa flag"]))
+def test_a_save_whose_piles_or_scope_disagree_with_its_plays_is_refused(rules, seed, move_seed, plays, change):
+    state = play_to(rules, seed, move_seed, plays)
+    if not state.history or (change == "pile swap" and not all(state.piles[:2])):
+        return
+    data = _tampered(state, change)
+    try:
+        GameState.from_dict(data)
+    except ScopaError as error:
+        assert "history" in str(error)
+    else:
+        raise AssertionError(f"a save with a {change} was accepted")
+
+
+def test_an_extra_scopa_passes_the_card_counts_but_not_the_replay():
+    rules = Rules(target=None)
+    state = play_to(rules, 5, 5, 12)
+    data = _tampered(state, "extra scopa")
+    forged = state._replace(scope=tuple(data["scope"]))
+    check_invariants(forged)  # every card and count still fits
+    with pytest.raises(ScopaError, match="scope recorded do not match the sweeps in the history"):
+        check_history(forged)
 
 
 def test_a_float_player_count_in_a_save_is_a_scopa_error():

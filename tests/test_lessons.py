@@ -15,7 +15,7 @@ from scopa.config import Settings, load_settings
 from scopa.console.app import Program
 from scopa.console.persistence import Persistence
 from scopa.console.terminal import InputClosed, Output
-from scopa.engine import (Card, GameState, LeftoversTaken, Rules, check_invariants, new_deal, parse_cards,
+from scopa.engine import (Card, GameState, LeftoversTaken, Rules, ScopaError, check_invariants, new_deal, parse_cards,
                           score_deal)
 from scopa.engine.scoring import Category
 from scopa.lessons import LESSON_COUNT, LESSONS, tip_for
@@ -411,7 +411,13 @@ def test_lesson_positions_are_consistent_states() -> None:
     for state in states:
         check_invariants(state)
         assert state.to_move == 0 and state.rules == LESSON_RULES
-        assert GameState.from_dict(state.to_dict()) == state
+        # Earlier rounds are placeholder plays, so a lesson position is never loaded as a save:
+        # state_from_dict replays the history and refuses it.
+        if state.round == 1:
+            assert GameState.from_dict(state.to_dict()) == state
+        else:
+            with pytest.raises(ScopaError):
+                GameState.from_dict(state.to_dict())
 
 
 def test_lesson_positions_teach_what_they_say() -> None:

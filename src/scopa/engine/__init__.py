@@ -20,7 +20,7 @@ from .rules import TARGETS, Rules, Variant
 from .scoring import Category, DealScore, Primiera, SideScore, napola_points, primiera, score_deal
 from .state import (FORMAT_VERSION, GameState, Move, Phase, Play, PlayerView, match_result, moves_for_hand,
                     new_deal, new_match, next_seat)
-from .validation import check_invariants
+from .validation import check_history, check_invariants
 
 __all__ = [
     "ALL_CARDS", "DECK", "RE_BELLO", "SETTEBELLO", "Card", "Suit", "cards_str", "parse_cards",
@@ -31,5 +31,5 @@ __all__ = [
     "TARGETS", "Rules", "Variant",
     "Category", "DealScore", "Primiera", "SideScore", "napola_points", "primiera", "score_deal",
     "FORMAT_VERSION", "GameState", "Move", "Phase", "Play", "PlayerView", "match_result", "moves_for_hand",
-    "new_deal", "new_match", "next_seat", "check_invariants",
+    "new_deal", "new_match", "next_seat", "check_history", "check_invariants",
 ]

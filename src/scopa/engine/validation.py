@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from .captures import is_sweep_capture, legal_captures
 from .cards import Card
 from .errors import ScopaError
 from .rules import Rules
@@ -96,6 +97,7 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         redeals=_int(data, "redeals", 0, 1000),
     )
     check_invariants(state)
+    check_history(state)
     return state
 
 
@@ -120,8 +122,6 @@ def check_invariants(state: GameState) -> None:
         raise ScopaError(f"The history should list {expected_plays} plays, not {len(state.history)}.")
     _check_hands(state, plays_this_round)
     _check_history(state)
-    if sum(state.scope) > len(state.history):
-        raise ScopaError("More scope are recorded than plays were made.")
     if state.phase is Phase.PLAYING:
         if in_hands == 0:
             raise ScopaError("Every hand is empty, yet the deal is marked as still being played.")
@@ -166,6 +166,56 @@ def _check_history(state: GameState) -> None:
         seat = next_seat(seat, state.rules.players)
     if state.last_capturer is None and any(p.capture for p in state.history):
         raise ScopaError("The history has captures but no last capture is recorded.")
+
+
+def check_history(state: GameState) -> None:
+    """Replay this deal's plays from its first table: captures, piles, scope and the last capture must agree.
+
+    The first table is every card on the table or in a pile that no play put down. A save
+    edited by hand could otherwise claim a scopa, or a pile, that the plays never made.
+    ``state_from_dict`` runs it on every loaded state; the lessons' prepared positions, whose
+    earlier rounds are only placeholders, need only ``check_invariants``.
+    """
+    rules = state.rules
+    played = {play.card for play in state.history}
+    table = sorted((set(state.table) | {c for p in state.piles for c in p}) - played)
+    if len(table) != rules.table_size:
+        raise ScopaError(f"The plays in the history leave {len(table)} cards for the first table, "
+                         f"not {rules.table_size}.")
+    piles: list[list[Card]] = [[] for _ in range(rules.sides)]
+    scope = [0] * rules.sides
+    plays_in_deal = 40 - rules.table_size
+    last_capturer = None
+    for index, play in enumerate(state.history):
+        side = rules.side_of(play.seat)
+        scopa = False
+        if play.capture:
+            options = {tuple(sorted(o)) for o in legal_captures(play.card, tuple(table), rules)}
+            if tuple(sorted(play.capture)) not in options:
+                raise ScopaError(f"Play {index + 1} of the history is not a legal capture.")
+            table = [c for c in table if c not in play.capture]
+            piles[side] += [*play.capture, play.card]
+            last_capturer = play.seat
+            scopa = (not table and index != plays_in_deal - 1
+                     and is_sweep_capture(play.card, play.capture, rules))
+            scope[side] += scopa
+        else:
+            if legal_captures(play.card, tuple(table), rules):
+                raise ScopaError(f"Play {index + 1} of the history leaves a card that had to capture.")
+            table.append(play.card)
+        if play.scopa != scopa:
+            raise ScopaError(f"Play {index + 1} of the history marks a scopa wrongly.")
+    if last_capturer != state.last_capturer:
+        raise ScopaError("The last capture recorded is not the last capture in the history.")
+    if state.phase is not Phase.PLAYING and last_capturer is not None:
+        piles[rules.side_of(last_capturer)] += table
+        table = []
+    if sorted(table) != sorted(state.table):
+        raise ScopaError("The table does not match the plays in the history.")
+    if [sorted(p) for p in piles] != [sorted(p) for p in state.piles]:
+        raise ScopaError("The capture piles do not match the plays in the history.")
+    if tuple(scope) != tuple(state.scope):
+        raise ScopaError("The scope recorded do not match the sweeps in the history.")
 
 
 def all_cards_accounted(states: Sequence[GameState]) -> bool:

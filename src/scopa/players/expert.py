@@ -10,7 +10,9 @@ small (to the end of the deal once every hidden card's place is known). Material
 along the way with the root's worth tables; a leaf adds most of the best capture waiting for
 the seat to move; a finished deal is scored exactly. Each of its moves collects its value over
 the same samples; every 16 samples, moves clearly worse than the best (paired difference over
-2.5 standard errors) are dropped, so the time goes to the close calls. The best mean is played.
+2.5 standard errors) are dropped, so the time goes to the close calls. The move played has the
+best mean plus a share of the hard level's score (``PRIOR``): that score weighs every hand the
+other seats may hold, which one sampled deal searched with all cards face up cannot.
 
 It stops sampling when its time budget is spent (the clock is read between samples), or after
 exactly ``iterations`` samples when that is set, which makes it deterministic for a seed.
@@ -112,14 +114,17 @@ class ExpertPlayer:
     """Determinised search within a time budget per move (or a fixed number of samples)."""
 
     level = "expert"
+    KEEP = 0.2            # cost of throwing a high card while others are still in hand (as the hard level)
     TEMPO = 0.0           # worth of a scopa inside the tree beyond its point (the next seat must throw)
     QUIET = 0.8           # share of the waiting capture counted at a leaf
     LEAF_BUDGET = 6.0     # rough tree size below each move, per sample (budgets under half a second)
     DEEP_BUDGET = 20.0    # the same for budgets of half a second or more
     SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
-    PRIOR = 0.0           # weight of the hard level's own score of each move
+    PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
     PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
     PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
+    THREW_PAST_SWEEP = 0.15  # sampling weight of a value a seat would have swept with, yet threw
+    THREW_PAST_TAKE = 0.6    # the same for a value that would only have taken something
 
     def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None) -> None:
         if iterations is not None and iterations < 1:
@@ -145,13 +150,13 @@ class ExpertPlayer:
         side = side_of(rules, view.seat)
         prior = [a.total for a in HardAnalyser(view).analyse_all(moves)]
         worth = worth_tables(view.piles, view.scope, rules, side)
-        weights = inference_weights(view)
+        weights = inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
         single = _only_one_world(view)
         deep = self.iterations is None and self.budget >= 0.5
         # With every card placed there is one deal to search: search it (nearly) to the end.
         depth = search_depth(view, self.SOLVE_BUDGET if single else self.DEEP_BUDGET if deep else self.LEAF_BUDGET)
         base = material(view.piles, view.scope, rules, side)
-        searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO)
+        searcher = _Searcher(view.seat, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP)
         values: list[list[float]] = [[] for _ in moves]
         active = list(range(len(moves)))
         samples = 0
@@ -207,9 +212,11 @@ class _Searcher:
     point. A finished deal is scored exactly from its piles.
     """
 
-    def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
-                 scopa: float = 1.0) -> None:
-        self.side = side
+    def __init__(self, seat: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
+                 scopa: float = 1.0, keep: float = 0.0) -> None:
+        self.seat = seat
+        self.side = side_of(rules, seat)
+        self.keep = keep  # a thrown card's value (out of 10) times this: the sums it could have taken
         self.scopa = scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
         self.worth = worth
@@ -233,6 +240,9 @@ class _Searcher:
     def _delta(self, mover: int, move: Move, child: GameState) -> float:
         mover_side = mover % 2 if self.four else mover
         if not move.capture:
+            if self.keep and child.hands[mover]:
+                k = self.keep * ((move.card >> 2) + 1) / 10.0
+                return -k if mover_side == self.side else k
             return 0.0
         row = self.worth[mover_side]
         d = row[move.card] + sum([row[c] for c in move.capture])
@@ -291,6 +301,9 @@ class _Searcher:
                 acc += self.scopa if mover_side == self.side else -self.scopa
         else:
             table = table + (move.card,)
+            if self.keep and len(state.hands[mover]) > 1:
+                k = self.keep * ((move.card >> 2) + 1) / 10.0
+                acc += -k if mover_side == self.side else k
         nxt = (mover - 1) % rules.players
         nxt_side = nxt % 2 if self.four else nxt
         row = self.worth[nxt_side]

@@ -173,15 +173,17 @@ class HardAnalyser:
     REPLY = 1.0    # weight of the next player's expected best capture
     PLAN = 0.25    # weight of what the rest of the hand could take from the table left
     FOLLOW = 0.3   # weight of the seat after next (partner +, second opponent -)
+    KEEP = 0.2     # cost of throwing a high card (it could take a sum later), per 10 of value
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, worth: list[list[float]] | None = None) -> None:
         self.view = view
         self.rules = rules = view.rules
         self.side = side_of(rules, view.seat)
         self.last = is_last_play(view)
         self.unseen = sorted(view.unseen_cards())
         self.counts = unseen_by_value(self.unseen)
-        self.worth = worth_tables(view.piles, view.scope, rules, self.side)
+        # ``worth`` may come from a nearby position (the expert's root) to save recomputing it.
+        self.worth = worth if worth is not None else worth_tables(view.piles, view.scope, rules, self.side)
         n = rules.players
         self.next_seat = next_to_move(view.seat, n)
         self.after_seat = next_to_move(self.next_seat, n)
@@ -263,6 +265,9 @@ class HardAnalyser:
                     best = max(best, value)
             plan = best
         total = gain + self.REPLY * reply + self.FOLLOW * follow + self.PLAN * plan
+        if not move.capture and hand_left:
+            # High cards take sums later: throw low ones, other things equal.
+            total -= self.KEEP * ((move.card >> 2) + 1) / 10.0
         return MoveAnalysis(move, gain, sweep, -reply, risk, follow, plan, rest,
                             tuple(sweep_values(rest, rules)) if rest and not self.next_last else (), total)
 
