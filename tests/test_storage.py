@@ -422,13 +422,18 @@ def _mutate(draw: Any, text: str) -> str | bytes:
     return json.dumps(data, indent=draw(st.sampled_from([None, 1])))
 
 
+def write_damaged_file(data: st.DataObject, path: Path) -> Path:
+    """Write one drawn save file, damaged by ``_mutate``, to ``path`` (bytes kept as drawn)."""
+    text = _mutate(data.draw, data.draw(st.sampled_from(BASES)))
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
+    return path
+
+
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_damaged_file_is_rejected_in_one_line_or_loads_consistently(tmp_path_factory: pytest.TempPathFactory,
                                                                        data: st.DataObject) -> None:
-    text = _mutate(data.draw, data.draw(st.sampled_from(BASES)))
-    path = tmp_path_factory.getbasetemp() / "damaged.json"
-    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
+    path = write_damaged_file(data, tmp_path_factory.getbasetemp() / "damaged.json")
     try:
         record = import_match(path)
     except SaveFileError as error:

@@ -26,7 +26,7 @@ from scopa.storage import (MIGRATIONS, VERSION, AutosaveBlockedError, AutosaveSt
 from scopa.storage import files as files_module
 
 from test_i18n import english_in
-from test_storage import BASES, TWO, _mutate, played
+from test_storage import TWO, played, write_damaged_file
 
 EN, IT = Messages("en"), Messages("it")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # a value copied from the file, such as an unknown field 'to'
@@ -210,9 +210,7 @@ def test_a_bad_results_log_speaks_italian(tmp_path: Path, content: str) -> None:
 @given(st.data())
 def test_a_damaged_file_is_refused_in_italian_too(tmp_path_factory: pytest.TempPathFactory,
                                                   data: st.DataObject) -> None:
-    text = _mutate(data.draw, data.draw(st.sampled_from(BASES)))
-    path = tmp_path_factory.getbasetemp() / "damaged_it.json"
-    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
+    path = write_damaged_file(data, tmp_path_factory.getbasetemp() / "damaged_it.json")
     try:
         import_match(path)
     except SaveFileError as error:
