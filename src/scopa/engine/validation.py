@@ -168,6 +168,19 @@ def _check_history(state: GameState) -> None:
         raise ScopaError("The history has captures but no last capture is recorded.")
 
 
+def first_table(table: Sequence[Card], piles: Sequence[Sequence[Card]], history: Sequence[Play]) -> set[Card]:
+    """The cards that lay on the table when the deal began: on the table or in a pile, never played.
+
+    Everything it reads is public, so a seat's view may ask it as well as the engine.
+    """
+    cards = set(table)
+    for pile in piles:
+        cards.update(pile)
+    for play in history:
+        cards.discard(play.card)
+    return cards
+
+
 def check_history(state: GameState) -> None:
     """Replay this deal's plays from its first table: captures, piles, scope and the last capture must agree.
 
@@ -177,8 +190,7 @@ def check_history(state: GameState) -> None:
     earlier rounds are only placeholders, need only ``check_invariants``.
     """
     rules = state.rules
-    played = {play.card for play in state.history}
-    table = sorted((set(state.table) | {c for p in state.piles for c in p}) - played)
+    table = sorted(first_table(state.table, state.piles, state.history))
     if len(table) != rules.table_size:
         raise ScopaError(f"The plays in the history leave {len(table)} cards for the first table, "
                          f"not {rules.table_size}.")
@@ -190,8 +202,7 @@ def check_history(state: GameState) -> None:
         side = rules.side_of(play.seat)
         scopa = False
         if play.capture:
-            options = {tuple(sorted(o)) for o in legal_captures(play.card, tuple(table), rules)}
-            if tuple(sorted(play.capture)) not in options:
+            if tuple(sorted(play.capture)) not in legal_captures(play.card, tuple(table), rules):
                 raise ScopaError(f"Play {index + 1} of the history is not a legal capture.")
             table = [c for c in table if c not in play.capture]
             piles[side] += [*play.capture, play.card]

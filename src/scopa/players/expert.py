@@ -27,7 +27,7 @@ from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import material, worth_tables
 from .heuristic import HardAnalyser, check_view
-from .knowledge import inference_weights, side_of
+from .knowledge import inference_weights, side_of, throw_cost
 
 _INF = float("inf")
 
@@ -148,8 +148,8 @@ class ExpertPlayer:
             return moves[0]
         rules = view.rules
         side = side_of(rules, view.seat)
-        prior = [a.total for a in HardAnalyser(view).analyse_all(moves)]
         worth = worth_tables(view.piles, view.scope, rules, side)
+        prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
         weights = inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
         single = _only_one_world(view)
         deep = self.iterations is None and self.budget >= 0.5
@@ -240,15 +240,17 @@ class _Searcher:
     def _delta(self, mover: int, move: Move, child: GameState) -> float:
         mover_side = mover % 2 if self.four else mover
         if not move.capture:
-            if self.keep and child.hands[mover]:
-                k = self.keep * ((move.card >> 2) + 1) / 10.0
-                return -k if mover_side == self.side else k
-            return 0.0
+            return self._throw(mover_side, move.card) if child.hands[mover] else 0.0
         row = self.worth[mover_side]
         d = row[move.card] + sum([row[c] for c in move.capture])
         if child.history and child.history[-1].scopa:
             d += self.scopa if mover_side == self.side else -self.scopa
         return d
+
+    def _throw(self, mover_side: int, card: Card) -> float:
+        """The high-card cost of a throw, for this side: a cost when it throws, a gain when others do."""
+        cost = throw_cost(card, self.keep)
+        return -cost if mover_side == self.side else cost
 
     def value(self, state: GameState, depth: int, acc: float, alpha: float = -_INF, beta: float = _INF) -> float:
         if state.phase is not Phase.PLAYING:
@@ -301,9 +303,8 @@ class _Searcher:
                 acc += self.scopa if mover_side == self.side else -self.scopa
         else:
             table = table + (move.card,)
-            if self.keep and len(state.hands[mover]) > 1:
-                k = self.keep * ((move.card >> 2) + 1) / 10.0
-                acc += -k if mover_side == self.side else k
+            if len(state.hands[mover]) > 1:
+                acc += self._throw(mover_side, move.card)
         nxt = (mover - 1) % rules.players
         nxt_side = nxt % 2 if self.four else nxt
         row = self.worth[nxt_side]

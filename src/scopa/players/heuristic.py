@@ -15,7 +15,7 @@ from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import worth_tables
 from .knowledge import (VALUE_CARD, chance_holds, is_last_play, next_hand_size, next_to_move, side_of,
-                        sweep_values, unseen_by_value)
+                        sweep_values, throw_cost, unseen_by_value)
 
 
 def check_view(view: object) -> PlayerView:
@@ -267,7 +267,7 @@ class HardAnalyser:
         total = gain + self.REPLY * reply + self.FOLLOW * follow + self.PLAN * plan
         if not move.capture and hand_left:
             # High cards take sums later: throw low ones, other things equal.
-            total -= self.KEEP * ((move.card >> 2) + 1) / 10.0
+            total -= throw_cost(move.card, self.KEEP)
         return MoveAnalysis(move, gain, sweep, -reply, risk, follow, plan, rest,
                             tuple(sweep_values(rest, rules)) if rest and not self.next_last else (), total)
 

@@ -11,6 +11,7 @@ from typing import Iterable, Sequence
 
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
+from scopa.engine.validation import first_table
 
 # One representative card of each capture value 1..10 (its suit does not change what it may take).
 VALUE_CARD = tuple(ALL_CARDS[(v - 1) * 4] for v in range(1, 11))
@@ -18,6 +19,11 @@ VALUE_CARD = tuple(ALL_CARDS[(v - 1) * 4] for v in range(1, 11))
 
 def value_of(card: Card) -> int:
     return (card >> 2) + 1
+
+
+def throw_cost(card: Card, keep: float) -> float:
+    """What throwing ``card`` gives up, ``keep`` per 10 of its value: a high card takes sums later."""
+    return keep * value_of(card) / 10.0
 
 
 def next_to_move(seat: int, players: int) -> int:
@@ -84,12 +90,7 @@ def table_total(table: Sequence[Card]) -> int:
 
 def initial_table(view: PlayerView) -> set[Card]:
     """The cards that lay on the table when this deal started (public: all were seen)."""
-    cards = set(view.table)
-    for pile in view.piles:
-        cards.update(pile)
-    for play in view.history:
-        cards.discard(play.card)
-    return cards
+    return first_table(view.table, view.piles, view.history)
 
 
 def round_start(view: PlayerView) -> int:
