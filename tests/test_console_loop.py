@@ -197,7 +197,7 @@ def test_commands_work_at_every_prompt_of_a_turn(tmp_path):
     text = out.getvalue()
     narrator = console.io.narrator
     table = narrator.table_text(record.state.table)
-    assert text.count(table) == 4  # on resuming, at "Your turn.", then the T key and the typed word
+    assert text.count(table) == 3  # on resuming (not again at "Your turn."), then the T key and the typed word
     assert text.count(narrator.hand(record.state.view(0)).text) == 2  # the turn, then the H key
     assert M("last.none") in text
     assert M("save.done") in text
@@ -264,6 +264,8 @@ def test_a_quit_match_resumes_from_the_main_menu(tmp_path):
     assert lines[0] == M("app.menu.title")
     assert lines[1].startswith("1 " + M("app.menu.resume"))
     assert M("resume.position", deal=saved.state.deal_number) in lines
+    table = Narrator([s.name for s in saved.seats], saved.rules, you=0).table_text(saved.state.table)
+    assert lines.count(table) == 1  # said on resuming, not again as the turn starts
     assert lines[-2:] == [M("app.input_closed"), M("app.bye")]
 
 

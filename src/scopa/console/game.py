@@ -102,6 +102,7 @@ class MatchConsole:
             elif not self.state.is_deal_over:
                 self.say(self.m("resume.position", deal=self.state.deal_number),
                          self.io.narrator.table_text(self.state.table))
+                self._table_heard = self.state.table  # the first turn does not read it again
             while not self.state.is_match_over:
                 self._step()
             self._autosave()
