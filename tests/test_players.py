@@ -332,3 +332,40 @@ def test_tournament_prints_the_share_line(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(r"A point share: 0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\]", lines[-1])
     assert any(line.startswith("time per move, easy") for line in lines)
+
+
+def test_judge_prints_the_regret_line(capsys):
+    from scopa.bench import judge
+    args = ["--level", "beginner", "--against", "hard", "--deals", "2", "--positions", "5", "--worlds", "3",
+            "--seed", "4", "--details"]
+    assert judge.main(args) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    details = [line for line in lines if line.startswith("round ")]
+    assert details, "a random player loses points somewhere in five positions"
+    for line in details:
+        assert re.fullmatch(r"round \d, stock \d+, table [^:]+, hand [^:]+: beginner .+ \(regret \d+\.\d{3}\), "
+                            r"best .+, hard .+", line)
+    assert lines[len(details)].startswith("beginner judged at 5 of its ")
+    assert re.fullmatch(r"beginner regret per decision: \d\.\d{3} \(hard at the same positions: \d\.\d{3}\)",
+                        lines[-1])
+
+
+def test_judge_refuses_bad_counts(capsys):
+    from scopa.bench import judge
+    for bad in (["--worlds", "0"], ["--deals", "0"], ["--positions", "-1"], ["--budget", "0"]):
+        with pytest.raises(SystemExit) as exit_:
+            judge.main(["--level", "easy", *bad])
+        assert exit_.value.code == 2
+        assert "--" in capsys.readouterr().err
+
+
+def test_judge_oracle_values_a_sweep_above_a_throw_and_regret_is_zero_at_the_best():
+    from scopa.bench import judge
+    state = position(Rules(target=None), "6C 2S KD", "AS 2D 3H")
+    moves = state.legal_moves()
+    values = judge.oracle_values(state, moves, worlds=6, seed=1)
+    sweep = next(i for i, m in enumerate(moves) if len(m.capture) == 3)
+    throw = next(i for i, m in enumerate(moves) if not m.capture and m.card == parse_cards("KD")[0])
+    assert values[sweep] > values[throw] + 0.5  # the scopa's point, and the cards it takes
+    judged = judge.Judged(moves, values, moves[sweep], moves[throw])
+    assert judge.regret(judged, moves[sweep]) == 0.0 < judge.regret(judged, moves[throw])
