@@ -31,6 +31,48 @@ def test_help_lists_every_flag(capsys):
         assert flag in text, flag
 
 
+
+FLAGS = ("--players", "--seats", "--names", "--target", "--variant", "--options", "--no-kings-redeal", "--seed",
+         "--budget", "--voice", "--no-voice", "--plain", "--lang", "--cards", "--verbosity", "--resume", "--export",
+         "--import", "--lesson", "--data-dir", "--config-dir", "--version", "--help")
+
+
+def help_text(capsys, *flags: str) -> str:
+    with pytest.raises(SystemExit) as done:
+        main(["--help", *flags])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_help_speaks_italian_when_asked(capsys, tmp_path):
+    text = help_text(capsys, "--lang", "it", "--config-dir", str(tmp_path))
+    assert text.startswith("uso scopa ")
+    for line in ("numero di giocatori, 2 se non indicato", "mostra questo aiuto ed esce", "suono e schermo:"):
+        assert line in " ".join(text.split()), line
+    for flag in FLAGS:
+        assert flag in text, flag
+    for english in ("usage", "show this help", "number of players", "options:", "WPM", "SEATS", "DATA_DIR"):
+        assert english not in text, english
+
+
+def test_help_follows_the_saved_language_then_the_system(capsys, tmp_path, monkeypatch):
+    from scopa.config import Settings, save_settings
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    assert help_text(capsys, "--config-dir", str(tmp_path)).startswith("uso scopa ")
+    assert save_settings(Settings(language="en"), tmp_path) is None
+    assert help_text(capsys, "--config-dir", str(tmp_path)).startswith("usage: scopa ")
+    assert help_text(capsys, "--config-dir", str(tmp_path), "--lang", "it").startswith("uso scopa ")
+
+
+def test_a_flag_missing_its_value_is_reported_once(capsys, tmp_path):
+    with pytest.raises(SystemExit) as done:
+        main(["--config-dir", str(tmp_path), "--lang"])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("--lang") == 2 and err.count("error") == 1  # the usage line, then the one error
+
 def test_the_example_from_the_issue():
     args, rules, seats = parse("--players", "4", "--seats", "human,computer:hard,human,computer:easy",
                                "--target", "21", "--seed", "7", "--no-voice")

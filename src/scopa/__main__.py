@@ -28,18 +28,23 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None) -> int:
     from . import __version__
-    from .cli import (UsageError, build_parser, rules_from_args, seats_from_args, settings_from_args,
-                      wants_new_match)
+    from .cli import (UsageError, build_parser, help_language_flags, rules_from_args, seats_from_args,
+                      settings_from_args, wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    early = help_language_flags(argv)
+    settings, problem = load_settings(early.config_dir or default_config_dir())
+    # --help speaks the player's language too: --lang, else the saved setting, else the system's.
+    parser = build_parser(_messages(early.lang or settings.language))
     args = parser.parse_args(argv)
     if args.version:
         print(f"scopa {__version__}")
         return 0
     config_dir = args.config_dir or default_config_dir()
+    if args.config_dir != early.config_dir:  # an abbreviation the early reading did not take
+        settings, problem = load_settings(config_dir)
     data_dir = args.data_dir or default_data_dir()
-    settings, problem = load_settings(config_dir)
     messages = _messages(args.lang or settings.language)
     try:
         settings = settings_from_args(args, settings)

@@ -28,40 +28,82 @@ class UsageError(ValueError):
         return messages(self.key, **self.params)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="scopa", description="Scopa, the Italian card game, for the terminal: "
-                                "keyboard only, screen-reader and voice friendly.")
-    g = p.add_argument_group("a new match (any of these starts one at once)")
-    g.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default 2)")
-    g.add_argument("--seats", help="who sits where, e.g. human,computer:hard,human,computer:easy "
-                   "(levels: " + ", ".join(LEVELS) + ")")
-    g.add_argument("--names", help="names of the human seats in order, e.g. Alice,Bob")
-    g.add_argument("--target", help="11, 16, 21 or single (one deal)")
-    g.add_argument("--variant", choices=[v.value for v in Variant], help="scopone needs 4 players")
-    g.add_argument("--options", help="rule options to switch on, comma separated: " + ", ".join(OPTIONS))
-    g.add_argument("--no-kings-redeal", action="store_true", help="do not redeal when 3 or 4 kings are on the table")
-    g.add_argument("--seed", type=int, help="shuffle seed, for a repeatable match")
-    g.add_argument("--budget", type=float, default=1.0, help="expert's thinking time per move in seconds")
-    o = p.add_argument_group("sound and screen")
+def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
+    """A help formatter whose "usage" line starts with ``prefix`` (argparse's own is English only)."""
+
+    class LocalisedFormatter(argparse.HelpFormatter):
+        def add_usage(self, usage, actions, groups, prefix_=None):  # type: ignore[no-untyped-def]
+            super().add_usage(usage, actions, groups, prefix if prefix_ is None else prefix_)
+
+    return LocalisedFormatter
+
+
+def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
+    """The flags, with their help in the language of ``messages`` (English by default).
+
+    Error details from argparse itself (an unknown flag, a value out of its choices) stay in
+    English: Python ships no Italian for them.
+    """
+    from .lessons import LESSON_COUNT
+
+    m = messages or Messages("en")
+    p = argparse.ArgumentParser(prog="scopa", description=m("cli.description"), add_help=False,
+                                formatter_class=_help_formatter(m("cli.usage")))
+    g = p.add_argument_group(m("cli.group.match"))
+    g.add_argument("--players", type=int, choices=(2, 3, 4), help=m("cli.players"))
+    g.add_argument("--seats", metavar=m("cli.metavar.seats"),
+                   help=m("cli.seats", example="human,computer:hard,human,computer:easy", levels=", ".join(LEVELS)))
+    g.add_argument("--names", metavar=m("cli.metavar.names"), help=m("cli.names", example="Alice,Bob"))
+    g.add_argument("--target", metavar=m("cli.metavar.target"), help=m("cli.target"))
+    g.add_argument("--variant", choices=[v.value for v in Variant], help=m("cli.variant"))
+    g.add_argument("--options", metavar=m("cli.metavar.options"), help=m("cli.options", options=", ".join(OPTIONS)))
+    g.add_argument("--no-kings-redeal", action="store_true", help=m("cli.no_kings_redeal"))
+    g.add_argument("--seed", type=int, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
+    g.add_argument("--budget", type=float, default=1.0, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
+    o = p.add_argument_group(m("cli.group.sound"))
     voice = o.add_mutually_exclusive_group()
-    voice.add_argument("--voice", dest="voice", action="store_true", default=None, help="game voice on")
-    voice.add_argument("--no-voice", dest="voice", action="store_false", help="game voice off (screen reader)")
-    o.add_argument("--voice-id", metavar="ID", help="which voice (its id; Settings lists them)")
-    o.add_argument("--rate", type=int, metavar="WPM", help="speech rate in words per minute, 80 to 450")
-    o.add_argument("--volume", type=int, metavar="PERCENT", help="voice volume, 0 to 100")
-    o.add_argument("--plain", action="store_true", help="line mode: every key is typed then Enter; nothing redrawn")
-    o.add_argument("--lang", choices=("en", "it"), help="language (default: the system's)")
-    o.add_argument("--cards", choices=("french", "napoletane"), help="card names")
-    o.add_argument("--verbosity", choices=("short", "full"), help="how much is announced")
-    f = p.add_argument_group("files")
-    f.add_argument("--resume", action="store_true", help="resume the saved match at once")
-    f.add_argument("--export", metavar="FILE", help="export the saved match to FILE and exit (shows every hand)")
-    f.add_argument("--import", dest="import_file", metavar="FILE", help="import a match from FILE and play it")
-    f.add_argument("--lesson", type=int, metavar="N", help="play lesson N (1 to 8)")
-    f.add_argument("--data-dir", type=Path, help="folder for saves and results")
-    f.add_argument("--config-dir", type=Path, help="folder for settings")
-    p.add_argument("--version", action="store_true", help="print the version and exit")
+    voice.add_argument("--voice", dest="voice", action="store_true", default=None, help=m("cli.voice"))
+    voice.add_argument("--no-voice", dest="voice", action="store_false", help=m("cli.no_voice"))
+    o.add_argument("--voice-id", metavar="ID", help=m("cli.voice_id"))
+    o.add_argument("--rate", type=int, metavar=m("cli.metavar.rate"), help=m("cli.rate"))
+    o.add_argument("--volume", type=int, metavar=m("cli.metavar.volume"), help=m("cli.volume"))
+    o.add_argument("--plain", action="store_true", help=m("cli.plain"))
+    o.add_argument("--lang", choices=("en", "it"), help=m("cli.lang"))
+    o.add_argument("--cards", choices=("french", "napoletane"), help=m("cli.cards"))
+    o.add_argument("--verbosity", choices=("short", "full"), help=m("cli.verbosity"))
+    f = p.add_argument_group(m("cli.group.files"))
+    file = m("cli.metavar.file")
+    f.add_argument("--resume", action="store_true", help=m("cli.resume"))
+    f.add_argument("--export", metavar=file, help=m("cli.export", file=file))
+    f.add_argument("--import", dest="import_file", metavar=file, help=m("cli.import", file=file))
+    f.add_argument("--lesson", type=int, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--data-dir", type=Path, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
+    f.add_argument("--config-dir", type=Path, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
+    other = p.add_argument_group(m("cli.group.other"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help"))
+    other.add_argument("--version", action="store_true", help=m("cli.version"))
     return p
+
+
+def help_language_flags(argv: Sequence[str]) -> argparse.Namespace:
+    """``--lang`` and ``--config-dir`` read ahead of the rest, so that ``--help`` is in the right language.
+
+    Unknown flags and bad values are left for the full parser to report.
+    """
+    early = _QuietParser(add_help=False)
+    early.add_argument("--lang")
+    early.add_argument("--config-dir", type=Path)
+    try:
+        return early.parse_known_args(list(argv))[0]
+    except ValueError:  # e.g. "--lang" with no value: the full parser says so
+        return argparse.Namespace(lang=None, config_dir=None)
+
+
+class _QuietParser(argparse.ArgumentParser):
+    """Raises instead of printing and exiting, so a problem is reported once, by the full parser."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise ValueError(message)
 
 
 def wants_new_match(args: argparse.Namespace) -> bool:
