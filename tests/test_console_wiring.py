@@ -83,3 +83,43 @@ def test_a_blocked_autosave_is_reported_once_not_twice(tmp_path):
     line = persistence.save(match)
     assert line is not None and line.count("Not saved") == 1 and "\n" not in line
     assert (tmp_path / "data" / "autosave.json").read_text() == "{ not json"
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "Export failed. Part of the path is not a folder."),
+    ("it", None),
+])
+def test_a_failed_export_says_why_in_the_players_language(tmp_path, lang, expected):
+    from scopa.console.persistence import Persistence
+    from scopa.engine import Rules
+    from scopa.match import MatchRecord, SeatSetup
+    from scopa.narration import Messages
+    messages = Messages(lang)
+    persistence = Persistence(tmp_path / "data", messages=lambda: messages)
+    match, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 1)
+    (tmp_path / "a-file").write_text("x")
+    line = persistence.export(match, str(tmp_path / "a-file" / "match.json"))
+    wanted = messages("export.failed", problem=messages("problem.not_folder"))
+    assert line == wanted and (expected is None or line == expected)
+    assert "Not a directory" not in line
+
+
+def test_os_problems_have_sentences_and_rare_ones_keep_the_systems_words():
+    import errno
+    from scopa.narration import Messages, os_problem
+    en, it = Messages("en"), Messages("it")
+    assert os_problem(OSError(errno.ENOSPC, "No space left on device"), en) == "The disk is full"
+    assert os_problem(OSError(errno.ENOSPC, "No space left on device"), it) == "Il disco è pieno"
+    assert os_problem(PermissionError(errno.EACCES, "Permission denied"), it) == "Permesso negato"
+    assert os_problem(OSError(errno.EBUSY, "Device or resource busy"), it) == "Device or resource busy"
+    assert os_problem(OSError("no code"), en) == "no code"
+
+
+def test_settings_that_cannot_be_saved_are_reported_in_the_players_language(tmp_path):
+    from scopa.config import Settings, save_settings
+    from scopa.narration import Messages, os_problem
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    error = save_settings(Settings(), blocker / "config")
+    assert isinstance(error, OSError)
+    assert os_problem(error, Messages("it")) == "Una parte del percorso non è una cartella"

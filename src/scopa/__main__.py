@@ -100,6 +100,7 @@ def _messages(lang: str | None):
 
 def _export(data_dir, path: str, messages) -> int:
     """``scopa --export FILE``: the saved match to a file, after the warning that it shows every hand."""
+    from .narration import os_problem
     from .storage import AutosaveStore, export_match
     store = AutosaveStore(data_dir)
     result = store.load()
@@ -110,7 +111,7 @@ def _export(data_dir, path: str, messages) -> int:
     try:
         written = export_match(result.record, path, overwrite=True)
     except OSError as error:
-        print(messages("export.failed", problem=error.strerror or error), file=sys.stderr)
+        print(messages("export.failed", problem=os_problem(error, messages)), file=sys.stderr)
         return 1
     print(messages("export.done", path=written))
     return 0

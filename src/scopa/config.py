@@ -79,8 +79,10 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
         return Settings(), str(error) or type(error).__name__
 
 
-def save_settings(settings: Settings, config_dir: Path) -> str | None:
-    """Write the settings atomically; the reason when they could not be saved, or None."""
+def save_settings(settings: Settings, config_dir: Path) -> OSError | None:
+    """Write the settings atomically; the error when they could not be saved, or None.
+
+    The caller words the error in the player's language (``narration.os_problem``)."""
     try:
         config_dir.mkdir(parents=True, exist_ok=True)
         path = config_dir / SETTINGS_FILE
@@ -93,4 +95,4 @@ def save_settings(settings: Settings, config_dir: Path) -> str | None:
         os.replace(tmp, path)
         return None
     except OSError as error:
-        return str(error.strerror or error)
+        return error

@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 from ..config import Settings, save_settings
 from ..engine import PlayerView, Rules, Variant
 from ..match import MatchRecord, SeatSetup
-from ..narration import Announcement, Messages, Narrator, system_language
+from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
 from .announcer import Announcer
 from .game import MatchConsole, ReplaceMatch, Services
@@ -142,8 +142,8 @@ class Program:
 
     def _save_settings(self, quiet: bool = False) -> None:
         problem = save_settings(self.settings, self.config_dir)
-        if problem:
-            self.say(self.m("settings.not_saved", problem=problem))
+        if problem is not None:
+            self.say(self.m("settings.not_saved", problem=os_problem(problem, self.m)))
         elif not quiet:
             self.say(self.m("settings.saved"))
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..match import MatchRecord
-from ..narration import Messages
+from ..narration import Messages, os_problem
 from ..storage import AutosaveBlockedError, AutosaveStore, SaveFileError, export_match, import_match, record_result
 
 
@@ -31,11 +31,12 @@ class Persistence:
         self.clock = clock
         self.messages = messages or (lambda: Messages("en"))
 
-    def _not_saved(self, error: Exception) -> str:
+    def _not_saved(self, error: SaveFileError | OSError) -> str:
         if isinstance(error, AutosaveBlockedError):
             return error.localised(self.messages())  # its own heading already says "Not saved"
-        problem = error.localised(self.messages()) if isinstance(error, SaveFileError) else error
-        return self.messages()("save.failed", problem=problem)
+        m = self.messages()
+        problem = error.localised(m) if isinstance(error, SaveFileError) else os_problem(error, m)
+        return m("save.failed", problem=problem)
 
     def load(self) -> tuple[MatchRecord | None, str | None]:
         """The saved match, or the one line saying in the player's language why it cannot be read."""
@@ -71,7 +72,7 @@ class Persistence:
         try:
             written = export_match(record, path, overwrite=True)
         except OSError as error:
-            return self.messages()("export.failed", problem=error.strerror or error)
+            return self.messages()("export.failed", problem=os_problem(error, self.messages()))
         return self.messages()("export.done", path=written)
 
     def import_match(self, path: str) -> tuple[MatchRecord | None, str]:

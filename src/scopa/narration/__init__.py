@@ -2,7 +2,8 @@
 from .cards import NAMINGS, CardNames, Naming
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, Messages, system_language
 from .narrator import Announcement, Narrator, Verbosity
+from .problems import os_problem
 from .voices import voice_for_language
 
 __all__ = ["NAMINGS", "CardNames", "Naming", "DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "system_language",
-           "Announcement", "Narrator", "Verbosity", "voice_for_language"]
+           "Announcement", "Narrator", "Verbosity", "voice_for_language", "os_problem"]

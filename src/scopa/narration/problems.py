@@ -1,0 +1,33 @@
+"""Disk and file problems in the player's language.
+
+The operating system's own message (``strerror``) follows the system locale, which may not be
+the language the game speaks; the common causes of a failed save or export get a catalogue
+sentence instead, and anything rarer falls back to the system's words.
+"""
+from __future__ import annotations
+
+import errno
+from typing import Callable
+
+# errno name -> catalogue key; several codes share one plain sentence.
+_KEYS = {
+    "ENOENT": "problem.no_such_path",
+    "EACCES": "problem.not_allowed",
+    "EPERM": "problem.not_allowed",
+    "ENOSPC": "problem.disk_full",
+    "EDQUOT": "problem.quota",
+    "EROFS": "problem.read_only",
+    "EISDIR": "problem.is_folder",
+    "ENOTDIR": "problem.not_folder",
+    "ENAMETOOLONG": "problem.name_too_long",
+    "EIO": "problem.disk_error",
+}
+_BY_CODE = {getattr(errno, name): key for name, key in _KEYS.items() if hasattr(errno, name)}
+
+
+def os_problem(error: OSError, messages: Callable[..., str]) -> str:
+    """One short phrase, capitalised and without a final stop, for why a file operation failed."""
+    key = _BY_CODE.get(error.errno) if error.errno is not None else None
+    if key is not None:
+        return messages(key)
+    return str(error.strerror or error)
