@@ -38,8 +38,28 @@ def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
     return LocalisedFormatter
 
 
+class _Parser(argparse.ArgumentParser):
+    """Help without the colon argparse puts after each section title: a screen reader says "colon".
+
+    A bad flag gets argparse's own one-line error and where to find the flags, not the usage line.
+    """
+
+    help_hint = ""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n{self.help_hint}\n")
+
+    def format_help(self) -> str:
+        titles = {group.title for group in self._action_groups if group.title}
+        lines = super().format_help().split("\n")
+        return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
+
+
 def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     """The flags, with their help in the language of ``messages`` (English by default).
+
+    The usage line is a short sentence rather than argparse's synopsis of every flag, which a
+    screen reader spells out bracket by bracket; the flags are listed below it anyway.
 
     Error details from argparse itself (an unknown flag, a value out of its choices) stay in
     English: Python ships no Italian for them.
@@ -47,8 +67,9 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     from .lessons import LESSON_COUNT
 
     m = messages or Messages("en")
-    p = argparse.ArgumentParser(prog="scopa", description=m("cli.description"), add_help=False,
-                                formatter_class=_help_formatter(m("cli.usage")))
+    p = _Parser(prog="scopa", usage=m("cli.usage_line"), description=m("cli.description"), add_help=False,
+                formatter_class=_help_formatter(m("cli.usage")))
+    p.help_hint = m("cli.help_hint", command="scopa --help")
     g = p.add_argument_group(m("cli.group.match"))
     g.add_argument("--players", type=int, choices=(2, 3, 4), help=m("cli.players"))
     g.add_argument("--seats", metavar=m("cli.metavar.seats"),
