@@ -19,9 +19,9 @@ import math
 import multiprocessing
 import statistics
 import time
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
-from scopa.engine import Rules, Variant, new_deal
+from scopa.engine import GameState, Move, Rules, Variant, new_deal
 from scopa.players import LEVELS, make_player
 
 MATCH_TARGET = 11
@@ -40,13 +40,23 @@ class PairResult(NamedTuple):
     second: GameResult  # seats swapped
 
 
-def _rules(players: int, variant: str) -> Rules:
+def bench_rules(players: int, variant: str) -> Rules:
+    """The rules of a benchmark game: one deal, no match target."""
     return Rules(players=players, variant=Variant(variant), target=None)
 
 
+def deal_seed(seed: int, deal: int) -> int:
+    """The shuffle seed of duplicate deal number ``deal`` in a run with ``seed``."""
+    return seed * 1_000_003 + deal
+
+
 def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: str, a_first: bool,
-              budget: float, player_seed: int) -> GameResult:
-    """One single deal; A sits in the even seats when ``a_first`` (seat 0 with two players), else odd."""
+              budget: float, player_seed: int,
+              on_a_move: Callable[[GameState, Move], None] | None = None) -> GameResult:
+    """One single deal; A sits in the even seats when ``a_first`` (seat 0 with two players), else odd.
+
+    ``on_a_move(state, move)`` is told each move A makes, with the state it was made in.
+    """
     state, _ = new_deal(rules, deal_seed, dealer)
     players = []
     a_seats = set()
@@ -64,6 +74,8 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
         move = players[seat].choose_move(view)
         elapsed = time.perf_counter() - start
         (a_times if seat in a_seats else b_times).append(elapsed)
+        if on_a_move is not None and seat in a_seats:
+            on_a_move(state, move)
         state, _ = state.apply(move)
     totals = state.deal_score.totals  # type: ignore[union-attr]
     a_side = 0 if a_first else 1
@@ -76,11 +88,11 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
 def play_pair(task: tuple) -> PairResult:
     """Both seatings of one deal (a top-level function so worker processes can import it)."""
     deal, seed, players, variant, a_level, b_level, budget = task
-    rules = _rules(players, variant)
-    deal_seed = seed * 1_000_003 + deal
+    rules = bench_rules(players, variant)
+    shuffle = deal_seed(seed, deal)
     dealer = deal % players
-    first = play_game(rules, deal_seed, dealer, a_level, b_level, True, budget, deal_seed)
-    second = play_game(rules, deal_seed, dealer, a_level, b_level, False, budget, deal_seed)
+    first = play_game(rules, shuffle, dealer, a_level, b_level, True, budget, shuffle)
+    second = play_game(rules, shuffle, dealer, a_level, b_level, False, budget, shuffle)
     return PairResult(deal, first, second)
 
 
@@ -169,6 +181,16 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
     return lines
 
 
+def check_game_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The checks every benchmark that plays duplicate deals makes on its --deals, --variant and --budget."""
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    if args.variant != "scopa" and args.players != 4:
+        parser.error("scopone is a four-player game: add --players 4")
+    if args.budget <= 0:
+        parser.error("--budget must be more than zero seconds")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m scopa.bench ai", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -182,12 +204,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, default=1.0, help="expert's seconds per move")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error("--deals must be at least 1")
-    if args.variant != "scopa" and args.players != 4:
-        parser.error("scopone is a four-player game: add --players 4")
-    if args.budget <= 0:
-        parser.error("--budget must be more than zero seconds")
+    check_game_args(parser, args)
     start = time.perf_counter()
     results = run(args.a, args.b, args.deals, args.seed, args.players, args.budget, max(1, args.jobs),
                   args.variant)

@@ -28,11 +28,13 @@ import statistics
 import time
 from typing import NamedTuple
 
-from scopa.engine import GameState, Move, Rules, Variant, new_deal
+from scopa.engine import GameState, Move, Variant
 from scopa.players import LEVELS, make_player
 from scopa.players.expert import sample_world
 from scopa.players.heuristic import HardPlayer
 from scopa.players.knowledge import side_of
+
+from .ai import bench_rules, check_game_args, deal_seed, play_game
 
 
 class Decision(NamedTuple):
@@ -47,27 +49,19 @@ class Judged(NamedTuple):
     against: Move
 
 
-def _rules(players: int, variant: str) -> Rules:
-    return Rules(players=players, variant=Variant(variant), target=None)
-
-
 def collect(task: tuple) -> list[Decision]:
     """Both seatings of one duplicate deal; every choice LEVEL made (a top-level function for workers)."""
     deal, seed, players, variant, level, against, budget = task
-    rules = _rules(players, variant)
-    deal_seed = seed * 1_000_003 + deal
-    decisions = []
-    for level_even in (True, False):
-        state, _ = new_deal(rules, deal_seed, deal % players)
-        seats = [make_player(level if (s % 2 == 0) == level_even else against, deal_seed * 8 + s,
-                             budget=budget) for s in range(players)]
-        while not state.is_deal_over:
-            seat = state.to_move
-            view = state.view(seat)
-            move = seats[seat].choose_move(view)
-            if (seat % 2 == 0) == level_even and len(view.legal_moves()) > 1:
-                decisions.append(Decision(state, move))
-            state, _ = state.apply(move)
+    rules = bench_rules(players, variant)
+    shuffle = deal_seed(seed, deal)
+    decisions: list[Decision] = []
+
+    def keep(state: GameState, move: Move) -> None:
+        if len(state.legal_moves()) > 1:
+            decisions.append(Decision(state, move))
+
+    for level_first in (True, False):
+        play_game(rules, shuffle, deal % players, level, against, level_first, budget, shuffle, on_a_move=keep)
     return decisions
 
 
@@ -153,15 +147,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--details", action="store_true", help="one line for each position where LEVEL lost points")
     args = parser.parse_args(argv)
-    for name in ("deals", "worlds"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be at least 1")
+    check_game_args(parser, args)
+    if args.worlds < 1:
+        parser.error("--worlds must be at least 1")
     if args.positions < 0:
         parser.error("--positions must be 0 (all) or more")
-    if args.variant != "scopa" and args.players != 4:
-        parser.error("scopone is a four-player game: add --players 4")
-    if args.budget <= 0:
-        parser.error("--budget must be more than zero seconds")
     start = time.perf_counter()
     games = [(d, args.seed, args.players, args.variant, args.level, args.against, args.budget)
              for d in range(args.deals)]
