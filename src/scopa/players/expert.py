@@ -156,7 +156,7 @@ class ExpertPlayer:
         # With every card placed there is one deal to search: search it (nearly) to the end.
         depth = search_depth(view, self.SOLVE_BUDGET if single else self.DEEP_BUDGET if deep else self.LEAF_BUDGET)
         base = material(view.piles, view.scope, rules, side)
-        searcher = _Searcher(view.seat, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP)
+        searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP)
         values: list[list[float]] = [[] for _ in moves]
         active = list(range(len(moves)))
         samples = 0
@@ -212,10 +212,9 @@ class _Searcher:
     point. A finished deal is scored exactly from its piles.
     """
 
-    def __init__(self, seat: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
+    def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0) -> None:
-        self.seat = seat
-        self.side = side_of(rules, seat)
+        self.side = side
         self.keep = keep  # a thrown card's value (out of 10) times this: the sums it could have taken
         self.scopa = scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
