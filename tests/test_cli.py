@@ -57,11 +57,16 @@ def test_help_speaks_italian_when_asked(capsys, tmp_path):
         assert english not in text, english
 
 
-def test_help_follows_the_saved_language_then_the_system(capsys, tmp_path, monkeypatch):
-    from scopa.config import Settings, save_settings
-    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+def system_locale(monkeypatch, lang: str) -> None:
+    """The machine's language as the game reads it: ``LANG`` alone, nothing overriding it."""
+    monkeypatch.setenv("LANG", lang)
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
+
+
+def test_help_follows_the_saved_language_then_the_system(capsys, tmp_path, monkeypatch):
+    from scopa.config import Settings, save_settings
+    system_locale(monkeypatch, "it_IT.UTF-8")
     assert help_text(capsys, "--config-dir", str(tmp_path)).startswith("uso scopa ")
     assert save_settings(Settings(language="en"), tmp_path) is None
     assert help_text(capsys, "--config-dir", str(tmp_path)).startswith("usage: scopa ")
@@ -69,9 +74,7 @@ def test_help_follows_the_saved_language_then_the_system(capsys, tmp_path, monke
 
 
 def test_a_flag_missing_its_value_is_reported_once(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("LANG", "C.UTF-8")  # English, whatever the machine's language
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
+    system_locale(monkeypatch, "C.UTF-8")  # English, whatever the machine's language
     with pytest.raises(SystemExit) as done:
         main(["--config-dir", str(tmp_path), "--lang"])
     assert done.value.code == 2
