@@ -72,7 +72,8 @@ class Persistence:
         try:
             written = export_match(record, path, overwrite=True)
         except OSError as error:
-            return self.messages()("export.failed", problem=os_problem(error, self.messages()))
+            m = self.messages()
+            return m("export.failed", problem=os_problem(error, m))
         return self.messages()("export.done", path=written)
 
     def import_match(self, path: str) -> tuple[MatchRecord | None, str]:
