@@ -254,6 +254,52 @@ def test_the_end_of_piped_input_saves_and_exits_0_with_a_line(tmp_path):
     assert saved is not None and sum(1 for m in saved.moves if m.seat == 0) == 2
 
 
+def _unwritable(tmp_path: Path) -> None:
+    """A data folder that cannot be made: its name is taken by a file."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "data").write_text("a file where the data folder should be")
+
+
+def test_a_save_problem_is_said_once_not_after_every_play(tmp_path):
+    _unwritable(tmp_path)
+    program, out, _ = program_for(tmp_path, ["1", ENTER] * 4)
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    problem = M("save.failed", problem=M("problem.file_in_the_way"))
+    assert lines.count(problem) == 1
+    assert sum(1 for line in lines if line.startswith("Card?")) >= 4  # several plays followed it
+    assert lines[-1] == M("app.input_closed_unsaved")
+
+
+def test_quitting_when_the_save_fails_asks_again_and_escape_plays_on(tmp_path):
+    _unwritable(tmp_path)
+    program, out, _ = program_for(tmp_path, ["q", ENTER, ESCAPE, "q", ENTER, ENTER])
+    assert program.run(request_for("--seed", "3")) == 0
+    lines = lines_of(out)
+    problem = M("save.failed", problem=M("problem.file_in_the_way"))
+    ask_again = M("quit.unsaved_ask")
+    assert lines.count(ask_again) == 2
+    first = lines.index(ask_again)
+    assert lines[first - 1] == problem  # the reason, just before the question it explains
+    assert lines[first + 2] == M("quit.cancelled")
+    assert lines[-1] == M("quit.unsaved")
+    assert M("quit.saved") not in lines
+
+
+def test_saving_working_again_is_said_once(tmp_path):
+    _unwritable(tmp_path)
+    persistence = Persistence(tmp_path / "data")
+    record, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 1)
+    first = persistence.autosave(record)
+    assert first == M("save.failed", problem=M("problem.file_in_the_way"))
+    assert persistence.autosave(record) is None
+    assert persistence.save(record) == first  # asked for: said every time
+    (tmp_path / "data").unlink()
+    assert persistence.autosave(record) == M("save.recovered")
+    assert persistence.autosave(record) is None
+    assert AutosaveStore(tmp_path / "data").load().record is not None
+
+
 def test_a_quit_match_resumes_from_the_main_menu(tmp_path):
     program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
     program.run(request_for("--seed", "3"))

@@ -351,7 +351,8 @@ class Program:
         self.narrator = narrator  # the settings menu updates it in place
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
-                        save=self.persistence.save, export=self.persistence.export,
+                        save=self.persistence.save, autosave=self.persistence.autosave,
+                        export=self.persistence.export,
                         import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,

@@ -26,7 +26,8 @@ class Services:
     output: Output
     announcer: Announcer
     narrator: Narrator
-    save: Callable[[MatchRecord], str | None] = lambda record: None
+    save: Callable[[MatchRecord], str | None] = lambda record: None  # now; the problem or None
+    autosave: Callable[[MatchRecord], str | None] = lambda record: None  # after a turn; a line to say or None
     export: Callable[[MatchRecord, str], str] | None = None
     import_match: Callable[[str], tuple[MatchRecord | None, str]] | None = None
     settings_menu: Callable[[], None] | None = None
@@ -38,7 +39,11 @@ class Services:
 
 
 class QuitMatch(Exception):
-    """The player chose to save and quit."""
+    """The player chose to quit; ``saved`` says whether the match was saved first."""
+
+    def __init__(self, saved: bool = True) -> None:
+        super().__init__()
+        self.saved = saved
 
 
 class ReplaceMatch(Exception):
@@ -89,9 +94,9 @@ class MatchConsole:
         return self.record.state
 
     def _autosave(self) -> None:
-        problem = self.io.save(self.record)
-        if problem:
-            self.say(problem)
+        line = self.io.autosave(self.record)
+        if line:
+            self.say(line)
 
     # The match ---------------------------------------------------------------
     def run(self, opening: list[Event] | None = None) -> Outcome:
@@ -107,11 +112,12 @@ class MatchConsole:
                 self._step()
             self._autosave()
             return "finished"
-        except QuitMatch:
-            self._leave("quit.saved")
+        except QuitMatch as quit:  # _ask_quit has saved, or tried to
+            self._leave("quit.saved" if quit.saved else "quit.unsaved")
             return "quit"
         except InputClosed:
-            self._leave("app.input_closed")
+            problem = self.io.save(self.record)
+            self._leave("app.input_closed" if problem is None else "app.input_closed_unsaved")
             return "quit"
         except ReplaceMatch:
             if self.pass_and_play and self.open_seat is not None:
@@ -134,8 +140,7 @@ class MatchConsole:
             self._ask_quit()
 
     def _leave(self, message_key: str) -> None:
-        """Save, hide an open pass-and-play hand, and say how the match was left."""
-        self._autosave()
+        """Hide an open pass-and-play hand and say how the match was left."""
         if self.pass_and_play and self.open_seat is not None:
             self._hide()
         self.say(self.m(message_key))
@@ -404,15 +409,27 @@ class MatchConsole:
             action()
 
     def _ask_quit(self) -> None:
-        """Save and quit on Enter (or a second Ctrl-C); anything else plays on."""
+        """Save and quit on Enter (or a second Ctrl-C); anything else plays on.
+
+        When the save fails, quitting would lose the match, so the player is asked again."""
         self.say(self.m("quit.ask"))
+        if not self._quit_confirmed():
+            self.say(self.m("quit.cancelled"))
+            return
+        problem = self.io.save(self.record)
+        if problem is None:
+            raise QuitMatch
+        self.say(problem, self.m("quit.unsaved_ask"))
+        if self._quit_confirmed():
+            raise QuitMatch(saved=False)
+        self.say(self.m("quit.cancelled"))
+
+    def _quit_confirmed(self) -> bool:
         try:
             token = self.io.input.read(self.m("prompt.quit") + " ")
         except (Interrupted, KeyboardInterrupt):
-            raise QuitMatch from None
-        if token == ENTER or token.lower() in YES:
-            raise QuitMatch
-        self.say(self.m("quit.cancelled"))
+            return True
+        return token == ENTER or token.lower() in YES
 
     def _export(self, path: str) -> None:
         if self.io.export is None:

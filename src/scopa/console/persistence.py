@@ -30,6 +30,7 @@ class Persistence:
         self.data_dir = data_dir
         self.clock = clock
         self.messages = messages or (lambda: Messages("en"))
+        self.failing: str | None = None  # why the last save failed; None when it worked
 
     def _not_saved(self, error: SaveFileError | OSError) -> str:
         if isinstance(error, AutosaveBlockedError):
@@ -45,20 +46,36 @@ class Persistence:
         return result.record, None if error is None else error.localised(self.messages())
 
     def save(self, record: MatchRecord) -> str | None:
-        """Save after a completed turn; a one-line problem, or None."""
+        """Save now; a one-line problem, or None."""
         try:
             self.store.save(record)
         except (SaveFileError, OSError) as error:
-            return self._not_saved(error)
-        return None
+            self.failing = self._not_saved(error)
+        else:
+            self.failing = None
+        return self.failing
+
+    def autosave(self, record: MatchRecord) -> str | None:
+        """Save after a completed turn; the line to announce, or None.
+
+        A problem is said when it first appears, not after every turn: a folder that cannot be
+        written would otherwise be read out at each play. A different problem is said, and so
+        is saving working again."""
+        before = self.failing
+        problem = self.save(record)
+        if problem == before:
+            return None
+        return problem or self.messages()("save.recovered")
 
     def start_new(self, record: MatchRecord) -> str | None:
         """Save a new or imported match, keeping an unreadable old autosave beside it as .bad."""
         try:
             self.store.save(record, replace_bad=True)
         except (SaveFileError, OSError) as error:
-            return self._not_saved(error)
-        return None
+            self.failing = self._not_saved(error)
+        else:
+            self.failing = None
+        return self.failing
 
     def finish(self, record: MatchRecord) -> None:
         """A match ended: log the result and remove its autosave."""

@@ -19,6 +19,7 @@ _KEYS = {
     "EROFS": "problem.read_only",
     "EISDIR": "problem.is_folder",
     "ENOTDIR": "problem.not_folder",
+    "EEXIST": "problem.file_in_the_way",  # making a folder whose name a file already has
     "ENAMETOOLONG": "problem.name_too_long",
     "EIO": "problem.disk_error",
 }
