@@ -292,6 +292,7 @@ def test_saving_working_again_is_said_once(tmp_path):
     record, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 1)
     first = persistence.autosave(record)
     assert first == M("save.failed", problem=M("problem.file_in_the_way"))
+    assert first.endswith("should be.")  # a full stop, so a screen reader pauses before what follows
     assert persistence.autosave(record) is None
     assert persistence.save(record) == first  # asked for: said every time
     (tmp_path / "data").unlink()

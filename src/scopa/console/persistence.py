@@ -37,7 +37,7 @@ class Persistence:
             return error.localised(self.messages())  # its own heading already says "Not saved"
         m = self.messages()
         problem = error.localised(m) if isinstance(error, SaveFileError) else os_problem(error, m)
-        return m("save.failed", problem=problem)
+        return m("save.failed", problem=problem.rstrip("."))  # the sentence gives the stop
 
     def load(self) -> tuple[MatchRecord | None, str | None]:
         """The saved match, or the one line saying in the player's language why it cannot be read."""
