@@ -286,6 +286,18 @@ def test_quitting_when_the_save_fails_asks_again_and_escape_plays_on(tmp_path):
     assert M("quit.saved") not in lines
 
 
+def test_an_import_that_cannot_be_saved_says_so_at_once(tmp_path):
+    _unwritable(tmp_path)
+    exported = tmp_path / "match.json"
+    program, out, _ = program_for(tmp_path, [f"export {exported}", ENTER, f"import {exported}"])
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    problem = M("save.failed", problem=M("problem.file_in_the_way"))
+    done = M("import.done", path=str(exported))
+    assert lines.count(problem) == 2  # once for the new match, once for the imported one
+    assert lines[lines.index(done) + 1] == problem
+
+
 def test_saving_working_again_is_said_once(tmp_path):
     _unwritable(tmp_path)
     persistence = Persistence(tmp_path / "data")

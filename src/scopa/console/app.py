@@ -336,7 +336,9 @@ class Program:
                 outcome = console.run(events)
             except ReplaceMatch as replacement:
                 record, events = replacement.record, None
-                self.persistence.start_new(record)
+                problem = self.persistence.start_new(record)
+                if problem:  # said here: the autosaves that follow repeat only a new problem
+                    self.say(problem)
                 continue
             self.narrator = None  # no match is running: the rules reader describes the defaults again
             if outcome == "finished":
