@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from scopa.__main__ import main
-from scopa.cli import UsageError, build_parser, rules_from_args, seats_from_args, wants_new_match
+from scopa.cli import UsageError, argparse_problem, build_parser, rules_from_args, seats_from_args, wants_new_match
 from scopa.engine import Variant
 from scopa.narration import Messages
 
@@ -79,7 +79,32 @@ def test_a_flag_missing_its_value_is_reported_once(capsys, tmp_path, monkeypatch
         main(["--config-dir", str(tmp_path), "--lang"])
     assert done.value.code == 2
     err = capsys.readouterr().err
-    assert err == "scopa: error: argument --lang: expected one argument\nscopa --help lists every option.\n"
+    assert err == "scopa: --lang needs a value.\nscopa --help lists every option.\n"
+
+
+@pytest.mark.parametrize("flags, english, italian", [
+    (["--players", "5"], "--players cannot be 5. Choose from 2, 3, 4.", "--players non può essere 5. Scegli tra 2, 3, 4."),
+    (["--seed", "x"], "--seed needs a number, not x.", "--seed vuole un numero, non x."),
+    (["--variant", "z"], "--variant cannot be z. Choose from scopa, scopone_scientifico, scopone_classico.", None),
+    (["--voice", "--no-voice"], "--no-voice cannot be used together with --voice.", None),
+    (["--plain=3"], "--plain takes no value.", "--plain non vuole un valore."),
+    (["--zzz"], "--zzz is not a scopa option.", "--zzz non è un'opzione di scopa."),
+])
+def test_a_bad_flag_is_one_sentence_in_the_players_language(capsys, tmp_path, flags, english, italian):
+    for lang, wanted in (("en", english), ("it", italian)):
+        with pytest.raises(SystemExit) as done:
+            main(["--config-dir", str(tmp_path), "--lang", lang, *flags])
+        assert done.value.code == 2
+        first, hint, end = capsys.readouterr().err.split("\n")
+        assert first.startswith("scopa: ") and end == ""
+        if wanted is not None:
+            assert first == "scopa: " + wanted
+        assert hint == Messages(lang)("cli.help_hint", command="scopa --help")
+        assert "argument" not in first and "'" not in first.replace("un'", "")  # no argparse English, no quotes
+
+
+def test_an_argparse_message_of_unknown_shape_is_kept_as_written():
+    assert argparse_problem("something new went wrong", Messages("it")) == "something new went wrong"
 
 def test_the_example_from_the_issue():
     args, rules, seats = parse("--players", "4", "--seats", "human,computer:hard,human,computer:easy",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -38,16 +39,47 @@ def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
     return LocalisedFormatter
 
 
+# argparse's own error messages (English only: Python ships no other language for them), each
+# matched to a catalogue sentence. A message of another shape, or from another Python version,
+# is shown as argparse wrote it.
+_ARGPARSE_ERRORS = (
+    (re.compile(r"argument (?P<flag>\S+): expected one argument$"), "cli.error.needs_value"),
+    (re.compile(r"argument (?P<flag>\S+): invalid (?:int|float) value: (?P<value>.*)$"), "cli.error.not_a_number"),
+    (re.compile(r"argument (?P<flag>\S+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$"),
+     "cli.error.choice"),
+    (re.compile(r"argument (?P<flag>\S+): not allowed with argument (?P<other>\S+)$"), "cli.error.not_with"),
+    (re.compile(r"argument (?P<flag>\S+): ignored explicit argument (?P<value>.*)$"), "cli.error.no_value"),
+    (re.compile(r"ambiguous option: (?P<flag>\S+) could match (?P<choices>.*)$"), "cli.error.ambiguous"),
+    (re.compile(r"unrecognized arguments: (?P<value>.*)$"), "cli.error.unknown"),
+)
+
+
+def _unquoted(text: str) -> str:
+    """'x' -> x: a screen reader would say the quotes."""
+    return ", ".join(part.strip().strip("'\"") for part in text.split(","))
+
+
+def argparse_problem(message: str, messages: Messages) -> str:
+    """argparse's one-line error as a sentence in the player's language (its own words if unknown)."""
+    for pattern, key in _ARGPARSE_ERRORS:
+        found = pattern.match(message)
+        if found:
+            return messages(key, **{name: _unquoted(value) for name, value in found.groupdict().items()})
+    return message
+
+
 class _Parser(argparse.ArgumentParser):
     """Help without the colon argparse puts after each section title: a screen reader says "colon".
 
-    A bad flag gets argparse's own one-line error and where to find the flags, not the usage line.
+    A bad flag gets one sentence in the player's language and where to find the flags, not
+    argparse's usage synopsis.
     """
 
     help_hint = ""
+    messages = Messages("en")
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n{self.help_hint}\n")
+        self.exit(2, f"{self.prog}: {argparse_problem(message, self.messages)}\n{self.help_hint}\n")
 
     def format_help(self) -> str:
         titles = {group.title for group in self._action_groups if group.title}
@@ -61,8 +93,8 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     The usage line is a short sentence rather than argparse's synopsis of every flag, which a
     screen reader spells out bracket by bracket; the flags are listed below it anyway.
 
-    Error details from argparse itself (an unknown flag, a value out of its choices) stay in
-    English: Python ships no Italian for them.
+    argparse's own errors (an unknown flag, a value out of its choices) are matched to
+    catalogue sentences by ``argparse_problem``.
     """
     from .lessons import LESSON_COUNT
 
@@ -70,6 +102,7 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     p = _Parser(prog="scopa", usage=m("cli.usage_line"), description=m("cli.description"), add_help=False,
                 formatter_class=_help_formatter(m("cli.usage")))
     p.help_hint = m("cli.help_hint", command="scopa --help")
+    p.messages = m
     g = p.add_argument_group(m("cli.group.match"))
     g.add_argument("--players", type=int, choices=(2, 3, 4), help=m("cli.players"))
     g.add_argument("--seats", metavar=m("cli.metavar.seats"),
