@@ -484,3 +484,28 @@ def test_the_new_match_questions_warn_before_replacing_the_saved_match(tmp_path)
     lines = lines_of(out)
     assert lines[lines.index("Choice? 2") + 1] == M("setup.replaces_saved")
     assert AutosaveStore(tmp_path / "data").load().record == saved
+
+
+# Verbosity ---------------------------------------------------------------------------------------
+
+def _table_lines_after_plays(tmp_path: Path, verbosity: str) -> tuple[int, int, list[str]]:
+    program, out, _ = program_for(tmp_path, ["1", ENTER] * 3, settings=Settings(voice=False, verbosity=verbosity))
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    plays = [i for i, line in enumerate(lines) if " plays " in line or line.startswith("You play ")]
+    def is_table(line: str) -> bool:
+        return line.startswith("On the table") or line == M("table.empty")
+    def next_line(i: int) -> str:  # skipping the new round's deal that a play may bring on
+        return lines[i + 2] if lines[i + 1].startswith("Three new cards") else lines[i + 1]
+    after = sum(1 for i in plays if is_table(next_line(i)))
+    return len(plays), after, lines
+
+
+def test_full_verbosity_reads_the_table_after_every_play_and_short_does_not(tmp_path):
+    plays, after, lines = _table_lines_after_plays(tmp_path / "full", "full")
+    assert plays >= 4 and after == plays
+    for i, line in enumerate(lines):  # the turn does not read the same table again
+        if line == "Your turn.":
+            assert not lines[i + 1].startswith("On the table")
+    plays, after, _ = _table_lines_after_plays(tmp_path / "short", "short")
+    assert plays >= 4 and after == 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from ..engine import Card, CardsDealt, Event, MatchWon, Move, PlayerView, legal_captures
+from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView, legal_captures
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from .announcer import Announcer
@@ -173,10 +173,18 @@ class MatchConsole:
         self._after_move(events)
 
     def _say_events(self, events: list[Event]) -> None:
-        """Announce events; remember a table just dealt, so the turn does not read it twice."""
+        """Announce events; remember a table just dealt, so the turn does not read it twice.
+
+        At full verbosity each play is followed by the table it leaves (then not read again
+        when a turn starts)."""
         self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
                                  None)
-        self.say_lines(self.io.narrator.events(events))
+        lines = self.io.narrator.events(events)
+        if (self.io.narrator.verbosity == "full" and not self.state.is_deal_over
+                and any(isinstance(e, CardPlayed) for e in events)):
+            lines.append(Announcement(self.io.narrator.table_text(self.state.table)))
+            self._table_heard = self.state.table
+        self.say_lines(lines)
 
     # A human turn ----------------------------------------------------------------
     def _human_turn(self, seat: int) -> None:
