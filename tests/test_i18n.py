@@ -408,3 +408,16 @@ def test_voice_unavailable_keys_say_what_the_speech_module_says():
                       ("REASON_ENGINE_FAILED", "engine_failed"), ("REASON_NO_PLAYER", "no_player"),
                       ("REASON_NO_DEVICE", "no_device")):
         assert en(f"voice.unavailable.{key}") == getattr(sp, name)
+
+
+def test_the_settebello_keeps_its_article_in_a_bare_list():
+    from scopa.engine import parse_cards
+    assert CardNames(Messages("en"), "french").list(parse_cards("2S 7D")) == "two of spades and the settebello"
+    assert CardNames(Messages("it"), "napoletane").list(parse_cards("7D 2S")).startswith("il settebello e ")
+
+
+def test_a_suggestion_names_its_move_once():
+    text = Messages("en")("hint.suggestion", reason="Play the two of clubs, you cannot take anything.")
+    assert text == "Suggestion. Play the two of clubs, you cannot take anything. Enter to play it, Escape to choose yourself."
+    for lang in LANGUAGES:
+        assert "{move}" not in load_catalogue(lang)["hint.suggestion"]

@@ -317,11 +317,12 @@ def test_suggest_move_reasons_read_well():
     state = position(Rules(target=None), "6C KD 2S", "2D 3H AS")
     move, reason = suggest_move(state.view(state.to_move))
     assert move.card == Card.parse("6C")
-    assert reason == ("Take the ace of spades, the two of diamonds and the three of hearts with your six of clubs: "
+    assert reason == ("Take the ace of spades, the two of diamonds and the three of hearts with your six of clubs, "
                       "it clears the table for a scopa.")
     state = position(Rules(target=None), "7D 5S KC", "4C 3H 2D QS")
     move, reason = suggest_move(state.view(state.to_move))
     assert move in state.legal_moves() and reason.startswith(("Take", "Play"))
+    assert ": " not in reason  # Orca says "colon"
 
 
 # Tournament --------------------------------------------------------------------------------------

@@ -347,7 +347,7 @@ class MatchConsole:
             return None
         move, reason = self.io.suggest(self.state.view(seat))
         self.record = self.record.mark_assisted()
-        self.say(self.m("hint.suggestion", move=self.io.narrator.move_text(move), reason=reason))
+        self.say(self.m("hint.suggestion", reason=reason))  # the reason names the move
         return move if self._confirm() else self._cancelled()
 
     def read_until_enter(self, prompt_key: str, message_key: str) -> None:

@@ -85,8 +85,11 @@ class CardNames:
         return self.join((self.suit_word(s) for s in suits), last_key)
 
     def list(self, cards: Iterable[Card], article: bool = False) -> str:
-        """Several cards joined naturally: "the three of hearts and the four of clubs"."""
-        names = [self.the(c) if article else self.name(c) for c in cards]
+        """Several cards joined naturally: "the three of hearts and the four of clubs".
+
+        The settebello keeps its article even in a bare list ("two of spades and the
+        settebello"): it is a name, and "and settebello" sounds clipped."""
+        names = [self.the(c) if article or c == SETTEBELLO else self.name(c) for c in cards]
         if not names:
             return self.messages("cards.none")
         return self.join(names)

@@ -54,7 +54,7 @@ def reason_text(view: PlayerView, analysis: MoveAnalysis) -> str:
     else:
         action = f"Play the {card_name(move.card)}"
     if analysis.sweep:
-        return f"{action}: it clears the table for a scopa."
+        return f"{action}, it clears the table for a scopa."
     if move.capture and SETTEBELLO in move.capture + (move.card,):
         why = "it wins the settebello, a point on its own"
     elif move.capture and not left:
@@ -78,7 +78,7 @@ def reason_text(view: PlayerView, analysis: MoveAnalysis) -> str:
         tail = f", and it leaves {total} on the table, too much for one card to sweep"
     else:
         tail = f", and it leaves {total} on the table, which no single card can sweep"
-    return f"{action}: {why}{tail}."
+    return f"{action}, {why}{tail}."
 
 
 def suggest_move(view: PlayerView) -> tuple[Move, str]:
