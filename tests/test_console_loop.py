@@ -509,3 +509,22 @@ def test_full_verbosity_reads_the_table_after_every_play_and_short_does_not(tmp_
             assert not lines[i + 1].startswith("On the table")
     plays, after, _ = _table_lines_after_plays(tmp_path / "short", "short")
     assert plays >= 4 and after == 0
+
+
+# Keys in line mode and long hands ------------------------------------------------------------------
+
+def test_line_mode_takes_the_escape_key_itself_as_escape():
+    out = io.StringIO()
+    source = LineInput(io.StringIO("\x1b\n\x1b\x1b\nesc\n\x1b[A\n"), out)
+    assert [source.read("?") for _ in range(4)] == [ESCAPE, ESCAPE, ESCAPE, "\x1b[A"]
+
+
+def test_the_zero_key_picks_the_tenth_card_of_a_scopone_hand(tmp_path):
+    program, out, _ = program_for(tmp_path, ["0", ESCAPE])
+    program.run(request_for("--seed", "2", "--variant", "scopone_scientifico",
+                            "--seats", "human,computer:easy,computer:easy,computer:easy"))
+    lines = lines_of(out)
+    hand = next(line for line in lines if line.startswith("Your hand. "))
+    tenth = hand.split(", 10 ")[1].rstrip(".")
+    picked = lines[lines.index("Card? ") + 1]
+    assert picked.startswith("The " + tenth), picked

@@ -38,6 +38,12 @@ class Services:
     tips: Callable[[PlayerView], str | None] | None = None  # beginner and easy tables only
 
 
+def _item_number(token: str, count: int) -> int:
+    """The number typed for a card or option; the 0 key is 10 when there are ten or more
+    (a scopone hand), since a single key 1 already picks the first."""
+    return 10 if token == "0" and count >= 10 else int(token)
+
+
 class QuitMatch(Exception):
     """The player chose to quit; ``saved`` says whether the match was saved first."""
 
@@ -276,7 +282,7 @@ class MatchConsole:
             token = self.read("prompt.card")
             hand = self.state.hands[seat]
             if token.isdigit():
-                number = int(token)
+                number = _item_number(token, len(hand))
                 if not 1 <= number <= len(hand):
                     self.say(self.m("error.no_card", number=number, count=len(hand)))
                     continue
@@ -319,8 +325,8 @@ class MatchConsole:
                 return self._cancelled()
             if token == ENTER and chosen is not None:
                 return options[chosen]
-            if token.isdigit() and 1 <= int(token) <= len(options):
-                chosen = int(token) - 1
+            if token.isdigit() and 1 <= _item_number(token, len(options)) <= len(options):
+                chosen = _item_number(token, len(options)) - 1
                 self.say(self.io.narrator.picked_option(chosen + 1, options[chosen]))
             elif token.isdigit() or token == ENTER:
                 self.say(self.m("error.no_option", count=len(options)))

@@ -51,8 +51,8 @@ def _token(text: str) -> str:
         text = text[1:].strip()
     if not text:
         return ENTER
-    if text.lower() in {"esc", "escape"}:
-        return ESCAPE
+    if text.lower() in {"esc", "escape"} or not text.strip("\x1b"):
+        return ESCAPE  # the word, or the Escape key itself, which line mode passes on as ^[
     return text
 
 
