@@ -528,3 +528,16 @@ def test_the_zero_key_picks_the_tenth_card_of_a_scopone_hand(tmp_path):
     tenth = hand.split(", 10 ")[1].rstrip(".")
     picked = lines[lines.index("Card? ") + 1]
     assert picked.startswith("The " + tenth), picked
+
+
+def test_exporting_over_a_file_says_it_will_be_replaced_and_escape_keeps_it(tmp_path):
+    target = tmp_path / "old.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("keep me")
+    program, out, _ = program_for(tmp_path, [f"export {target}", ESCAPE, f"export {target}", ENTER])
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    assert lines.count(M("export.replace_warning", path=str(target))) == 2
+    assert lines[lines.index(M("export.replace_warning", path=str(target))) + 2] == M("choose.cancelled")
+    assert M("export.done", path=target) in lines
+    assert AutosaveStore(tmp_path / "data").load().record is not None and target.read_text() != "keep me"

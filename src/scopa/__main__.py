@@ -109,7 +109,10 @@ def _export(data_dir, path: str, messages) -> int:
         return 1
     print(messages("export.file_warning"))
     try:
-        written = export_match(result.record, path, overwrite=True)
+        written = export_match(result.record, path)  # never over a file already there: no one was asked
+    except FileExistsError:
+        print(messages("export.exists", path=path), file=sys.stderr)
+        return 1
     except OSError as error:
         print(messages("export.failed", problem=os_problem(error, messages)), file=sys.stderr)
         return 1

@@ -6,6 +6,7 @@ through ``MatchRecord.play``, and the events come back as announcements.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView, legal_captures
@@ -452,7 +453,8 @@ class MatchConsole:
         if not path:
             self.say(self.m("export.need_file"))
             return
-        self.say(self.m("export.warning"))
+        replaces = Path(path).expanduser().is_file()
+        self.say(self.m("export.replace_warning", path=path) if replaces else self.m("export.warning"))
         if self.read("prompt.export") != ENTER:
             self.say(self.m("choose.cancelled"))
             return
