@@ -81,10 +81,15 @@ def test_italian_catalogue_has_no_english_words():
     assert leaks == {}
 
 
-def test_italian_lines_suit_a_screen_reader():
-    """No parentheses and no colons in the middle of a line: Orca reads them out."""
-    it = load_catalogue("it")
-    assert [k for k, v in it.items() if re.search(r"[()]|:\s", v)] == []
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lines_suit_a_screen_reader(lang):
+    """No parentheses and no colons in the middle of a line: Orca reads them out.
+
+    English file-check reasons (``storage.*``) still follow "Import failed:"; they are
+    the one family not yet reworded."""
+    lines = load_catalogue(lang)
+    spoken = [k for k, v in lines.items() if re.search(r"[()]|:\s", v)]
+    assert [k for k in spoken if not (lang == "en" and k.startswith("storage."))] == []
 
 
 # Card names ------------------------------------------------------------------------------------

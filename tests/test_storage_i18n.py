@@ -243,12 +243,12 @@ def test_flag_sentences_keep_their_english_wording() -> None:
         return str(caught.value)
 
     assert error("--target", "12") == "The match target is 11, 16 or 21 points, or a single deal; not 12."
-    assert error("--players", "2", "--variant", "scopone_classico") == ("Scopone is a four-player game: "
-                                                                         "set players to 4.")
+    assert error("--players", "2", "--variant", "scopone_classico") == ("Scopone is a four-player game. "
+                                                                         "Set players to 4.")
     assert error("--seats", "human,easy,easy,easy,easy") == "Scopa is played by 2, 3 or 4 players, not 5."
-    assert error("--options", "nonsense") == ("Unknown option 'nonsense': choose from faces_match_only, "
+    assert error("--options", "nonsense") == ("Unknown option 'nonsense'. The options are faces_match_only, "
                                               "most_cards, napola, re_bello, asso_piglia_tutto.")
-    assert error("--seats", "human,robot").startswith("Unknown seat 'robot': write human or computer:LEVEL")
+    assert error("--seats", "human,robot").startswith("Unknown seat 'robot'. Write human or computer:LEVEL")
 
 
 def test_the_program_prints_usage_errors_in_italian(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

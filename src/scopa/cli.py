@@ -104,12 +104,13 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     p.help_hint = m("cli.help_hint", command="scopa --help")
     p.messages = m
     g = p.add_argument_group(m("cli.group.match"))
-    g.add_argument("--players", type=int, choices=(2, 3, 4), help=m("cli.players"))
+    g.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N", help=m("cli.players"))
     g.add_argument("--seats", metavar=m("cli.metavar.seats"),
                    help=m("cli.seats", example="human,computer:hard,human,computer:easy", levels=", ".join(LEVELS)))
     g.add_argument("--names", metavar=m("cli.metavar.names"), help=m("cli.names", example="Alice,Bob"))
     g.add_argument("--target", metavar=m("cli.metavar.target"), help=m("cli.target"))
-    g.add_argument("--variant", choices=[v.value for v in Variant], help=m("cli.variant"))
+    g.add_argument("--variant", choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
+                   help=m("cli.variant"))
     g.add_argument("--options", metavar=m("cli.metavar.options"), help=m("cli.options", options=", ".join(OPTIONS)))
     g.add_argument("--no-kings-redeal", action="store_true", help=m("cli.no_kings_redeal"))
     g.add_argument("--seed", type=int, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
@@ -122,9 +123,10 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     o.add_argument("--rate", type=int, metavar=m("cli.metavar.rate"), help=m("cli.rate"))
     o.add_argument("--volume", type=int, metavar=m("cli.metavar.volume"), help=m("cli.volume"))
     o.add_argument("--plain", action="store_true", help=m("cli.plain"))
-    o.add_argument("--lang", choices=("en", "it"), help=m("cli.lang"))
-    o.add_argument("--cards", choices=("french", "napoletane"), help=m("cli.cards"))
-    o.add_argument("--verbosity", choices=("short", "full"), help=m("cli.verbosity"))
+    o.add_argument("--lang", choices=("en", "it"), metavar=m("cli.metavar.lang"), help=m("cli.lang"))
+    o.add_argument("--cards", choices=("french", "napoletane"), metavar=m("cli.metavar.cards"), help=m("cli.cards"))
+    o.add_argument("--verbosity", choices=("short", "full"), metavar=m("cli.metavar.verbosity"),
+                   help=m("cli.verbosity"))
     f = p.add_argument_group(m("cli.group.files"))
     file = m("cli.metavar.file")
     f.add_argument("--resume", action="store_true", help=m("cli.resume"))
