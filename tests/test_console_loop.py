@@ -541,3 +541,17 @@ def test_exporting_over_a_file_says_it_will_be_replaced_and_escape_keeps_it(tmp_
     assert lines[lines.index(M("export.replace_warning", path=str(target))) + 2] == M("choose.cancelled")
     assert M("export.done", path=target) in lines
     assert AutosaveStore(tmp_path / "data").load().record is not None and target.read_text() != "keep me"
+
+
+def test_pass_and_play_catch_up_tells_of_a_new_round_dealt_since_your_last_turn(tmp_path):
+    screen = Screen()
+    program, out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 8, screen=screen)
+    program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
+    pages = screen.getvalue().split(CLEAR_ALL)
+    new_round = M("deal.new_round", stock=24)
+    dealt_on = next(i for i, page in enumerate(pages) if new_round in page)  # the hand that ended round 1
+    following = pages[dealt_on + 1]
+    catch_up = following.split("Open? ")[1].split("Your hand")[0]
+    assert new_round in catch_up
+    plays = [line for line in catch_up.splitlines() if " played " in line]
+    assert plays and catch_up.index(plays[-1]) < catch_up.index(new_round)  # in the order it happened

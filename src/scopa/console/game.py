@@ -228,13 +228,19 @@ class MatchConsole:
         self._hide()
 
     def _since_last_turn(self, seat: int) -> list[Announcement]:
-        history = self.state.history
-        recent = []
-        for play in reversed(history):
-            if play.seat == seat:
-                break
-            recent.append(play)
-        return self.io.narrator.last_plays(tuple(reversed(recent)), len(recent)) if recent else []
+        """Pass-and-play catch-up: the plays since this seat last played, and a new round dealt
+        in between (its line was printed before the last hand was hidden, then cleared)."""
+        state = self.state
+        history = state.history
+        last = max((i for i, play in enumerate(history) if play.seat == seat), default=-1)
+        recent = history[last + 1:]
+        lines = self.io.narrator.last_plays(recent, len(recent)) if recent else []
+        rules = state.rules
+        round_start = (state.round - 1) * rules.players * rules.hand_size
+        if state.round > 1 and round_start > last:
+            dealt = CardsDealt(state.round, 0, rules.hand_size, len(state.stock))
+            lines[round_start - last - 1:round_start - last - 1] = self.io.narrator.events([dealt])
+        return lines
 
     def _gate(self, seat: int) -> None:
         """Pass-and-play: nothing private left anywhere, then wait until this player opens the hand.
