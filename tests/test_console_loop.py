@@ -555,3 +555,11 @@ def test_pass_and_play_catch_up_tells_of_a_new_round_dealt_since_your_last_turn(
     assert new_round in catch_up
     plays = [line for line in catch_up.splitlines() if " played " in line]
     assert plays and catch_up.index(plays[-1]) < catch_up.index(new_round)  # in the order it happened
+
+
+def test_menus_read_numbers_and_items_apart():
+    from scopa.console.menus import menu_listing
+    assert menu_listing(["New match", "Lessons", "Quit"]) == "1 New match, 2 Lessons, 3 Quit."
+    assert menu_listing(["11 points", "16 points", "a single deal"]) == "1, 11 points. 2, 16 points. 3 a single deal."
+    assert menu_listing(["the cards, suits and values, done", "taking"]) == (
+        "1 the cards, suits and values, done. 2 taking.")

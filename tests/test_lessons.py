@@ -235,10 +235,10 @@ def test_lessons_menu_from_the_main_menu_marks_done_lessons(tmp_path: Path) -> N
     assert program.run() == 0
     out = screen(program)
     assert "Lessons. 0 of 8 done." in out
-    assert "1 the cards, suits and capture values, 2 taking an equal card" in out
+    assert "1 the cards, suits and capture values. 2 taking an equal card" in out
     assert "Lesson 1 done." in out
     assert "Lessons. 1 of 8 done." in out
-    assert "1 the cards, suits and capture values, done, 2 taking an equal card, 3" in out
+    assert "1 the cards, suits and capture values, done. 2 taking an equal card. 3" in out
     assert "9 the rules." in out
     assert load_settings(tmp_path / "config")[0].lessons_done == (1,)
 

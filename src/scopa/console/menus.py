@@ -8,12 +8,22 @@ from .announcer import Announcer
 from .terminal import ENTER, ESCAPE, Input
 
 
+def menu_listing(items: Sequence[str]) -> str:
+    """The numbered items on one line: "1 New match, 2 Lessons, 3 Quit."
+
+    Heard, "1 11 points" runs the numbers together and a comma inside an item ("the cards,
+    suits and values") blurs where the next item starts: such menus get a comma after each
+    number that a digit follows, and a full stop between items."""
+    crowded = any("," in item or item[:1].isdigit() for item in items)
+    parts = [f"{i + 1}{',' if item[:1].isdigit() else ''} {item}" for i, item in enumerate(items)]
+    return (". " if crowded else ", ").join(parts) + "."
+
+
 def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str], prompt: str,  # noqa: A002
            default: int | None = None, invalid: str = "", messages: Messages | None = None) -> int | None:
     """The index of the chosen item (Enter takes ``default``), or None for Escape."""
     invalid = invalid or (messages or Messages())("menu.invalid", count=len(items))
-    listing = ", ".join(f"{i + 1} {item}" for i, item in enumerate(items))
-    announcer.say([Announcement(title), Announcement(listing + ".")])
+    announcer.say([Announcement(title), Announcement(menu_listing(items))])
     while True:
         token = input.read(prompt + " ")
         if token == ESCAPE:
