@@ -85,11 +85,11 @@ def test_italian_catalogue_has_no_english_words():
 def test_lines_suit_a_screen_reader(lang):
     """No parentheses and no colons in the middle of a line: Orca reads them out.
 
-    English file-check reasons (``storage.*``) still follow "Import failed:"; they are
-    the one family not yet reworded."""
+    The English reasons of a file that fails its checks (``storage.reason.*``) are the one
+    family not yet reworded: some still join their parts with colons or brackets."""
     lines = load_catalogue(lang)
     spoken = [k for k, v in lines.items() if re.search(r"[()]|:\s", v)]
-    assert [k for k in spoken if not (lang == "en" and k.startswith("storage."))] == []
+    assert [k for k in spoken if not (lang == "en" and k.startswith("storage.reason."))] == []
 
 
 # Card names ------------------------------------------------------------------------------------

@@ -154,7 +154,7 @@ def test_an_unreadable_autosave_is_reported_and_kept(tmp_path: Path) -> None:
 
     found = store.load()
     assert found.record is None and found.exists
-    assert found.problem.startswith("The saved match cannot be read: the file is not valid JSON (line 2)")
+    assert found.problem.startswith("The saved match cannot be read. The file is not valid JSON (line 2)")
     assert "\n" not in found.problem
     assert store.path.read_bytes() == before
 
@@ -185,7 +185,7 @@ def test_a_fresh_store_does_not_overwrite_an_unreadable_autosave(tmp_path: Path)
 
 def test_a_record_that_could_not_be_read_back_is_not_written(tmp_path: Path) -> None:
     record, _ = MatchRecord.start(Rules(), (SeatSetup(""), SeatSetup("Bruno", "computer", "hard")), 1)
-    with pytest.raises(SaveFileError, match="seat 1 needs a name"):
+    with pytest.raises(SaveFileError, match="Seat 1 needs a name"):
         AutosaveStore(tmp_path).save(record)
     assert list(tmp_path.iterdir()) == []
 
@@ -227,7 +227,7 @@ def _import_fails(tmp_path: Path, data: Any) -> str:
     with pytest.raises(SaveFileError) as caught:
         _import_text(tmp_path, text)
     message = str(caught.value)
-    assert message.startswith("Import failed: ") and "\n" not in message
+    assert message.startswith("Import failed. ") and "\n" not in message
     return message
 
 
@@ -235,14 +235,14 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
     record = played(Rules(), TWO, 9, turns=20)
     good = _export(record)
 
-    assert _import_fails(tmp_path, '{\n"format":\n}') == "Import failed: the file is not valid JSON (line 3)."
+    assert _import_fails(tmp_path, '{\n"format":\n}') == "Import failed. The file is not valid JSON (line 3)."
     assert "no such file" in str(pytest.raises(SaveFileError, import_match, tmp_path / "missing.json").value)
     assert "not in UTF-8" in _import_fails(tmp_path, b"\xff\xfe\x00garbage")
     assert "is not a scopa match" in _import_fails(tmp_path, good | {"format": "chess"})
 
     lost = copy.deepcopy(good)
     lost["state"]["stock"].pop()
-    assert _import_fails(tmp_path, lost) == ("Import failed: the cards do not make one 40-card pack: "
+    assert _import_fails(tmp_path, lost) == ("Import failed. The cards do not make one 40-card pack: "
                                              "39 distinct cards.")
 
     bad_level = copy.deepcopy(good)
@@ -250,10 +250,10 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
     assert "level must be one of beginner, easy, medium, hard, expert" in _import_fails(tmp_path, bad_level)
     no_name = copy.deepcopy(good)
     no_name["seats"][0]["name"] = "  "
-    assert "seat 1 needs a name" in _import_fails(tmp_path, no_name)
+    assert "Seat 1 needs a name" in _import_fails(tmp_path, no_name)
     for name in ("Ann\u001b[2J", "Ann\ud800", "Ann\u2028"):  # an escape sequence, a lone surrogate, a new line
         no_name["seats"][0]["name"] = name
-        assert "the name of seat 1 holds control characters" in _import_fails(tmp_path, no_name)
+        assert "The name of seat 1 holds control characters" in _import_fails(tmp_path, no_name)
 
     shuffled = copy.deepcopy(good)
     stock = shuffled["state"]["stock"]
@@ -270,7 +270,7 @@ def test_import_rejects_an_illegal_move(tmp_path: Path) -> None:
     number, move = next((i, m) for i, m in enumerate(data["moves"], 1) if m["capture"])
     move["capture"] = []
     message = _import_fails(tmp_path, data)
-    assert message.startswith(f"Import failed: move {number} is illegal: ")
+    assert message.startswith(f"Import failed. Move {number} is illegal: ")
     assert message.endswith("must capture: a card that can take must take.")
 
 
@@ -332,7 +332,7 @@ def test_results_log(tmp_path: Path) -> None:
         record_result(played(Rules(), TWO, 1, turns=3), "now", tmp_path)
 
     (tmp_path / "results.json").write_text("not json")
-    with pytest.raises(SaveFileError, match="^The results log cannot be read: "):
+    with pytest.raises(SaveFileError, match="^The results log cannot be read. "):
         load_results(tmp_path)
     record_result(record, "later", tmp_path)
     assert (tmp_path / "results.json.bad").read_text() == "not json"
@@ -438,7 +438,7 @@ def test_a_damaged_file_is_rejected_in_one_line_or_loads_consistently(tmp_path_f
         record = import_match(path)
     except SaveFileError as error:
         message = str(error)
-        assert message.startswith("Import failed: ") and len(message) > len("Import failed: ")
+        assert message.startswith("Import failed. ") and len(message) > len("Import failed. ")
         assert "\n" not in message and "\r" not in message
         return
     check_invariants(record.state)

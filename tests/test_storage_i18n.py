@@ -118,22 +118,22 @@ def test_every_hand_made_bad_file_is_one_italian_line(tmp_path: Path, name: str)
     error = _fails(tmp_path, BAD_FILES[name])
     line = assert_italian(error)
     assert line.startswith("Importazione non riuscita. ")
-    assert str(error).startswith("Import failed: ")
+    assert str(error).startswith("Import failed. ")
 
 
 def test_the_english_lines_keep_their_wording(tmp_path: Path) -> None:
-    assert str(_fails(tmp_path, BAD_FILES["not json"])) == "Import failed: the file is not valid JSON (line 3)."
-    assert str(_fails(tmp_path, BAD_FILES["position"])) == ("Import failed: the cards do not make one 40-card "
+    assert str(_fails(tmp_path, BAD_FILES["not json"])) == "Import failed. The file is not valid JSON (line 3)."
+    assert str(_fails(tmp_path, BAD_FILES["position"])) == ("Import failed. The cards do not make one 40-card "
                                                             "pack: 39 distinct cards.")
     assert str(_fails(tmp_path, BAD_FILES["different position"])).endswith("(they differ in the order of the stock).")
-    assert str(_fails(tmp_path, BAD_FILES["rules unknown option"])) == ("Import failed: the rules: unknown rule "
+    assert str(_fails(tmp_path, BAD_FILES["rules unknown option"])) == ("Import failed. The rules: unknown rule "
                                                                         "option 'nonsense'.")
     illegal = _fails(tmp_path, BAD_FILES["illegal move"])
-    assert re.fullmatch(r"Import failed: move \d+ is illegal: .+ must capture: a card that can take must take\.",
+    assert re.fullmatch(r"Import failed. Move \d+ is illegal: .+ must capture: a card that can take must take\.",
                         str(illegal))
     assert illegal.localised(IT).startswith("Importazione non riuscita. La mossa ")
     assert str(_fails(tmp_path, BAD_FILES["newer"])) == (
-        f"Import failed: the file was made by a newer version of scopa (file format {VERSION + 1}; "
+        f"Import failed. The file was made by a newer version of scopa (file format {VERSION + 1}; "
         f"this one reads up to {VERSION}): update scopa to open it.")
     assert _fails(tmp_path, BAD_FILES["different position"]).localised(IT).endswith("per l'ordine del mazzo.")
 
@@ -152,7 +152,7 @@ def test_errors_reading_the_disk_speak_italian(tmp_path: Path, monkeypatch: pyte
             import_match(tmp_path / "big.json")
         assert_italian(caught.value)
         monkeypatch.undo()
-    assert str(caught.value) == "Import failed: the file cannot be read (Input/output error)."
+    assert str(caught.value) == "Import failed. The file cannot be read (Input/output error)."
     assert caught.value.localised(IT) == "Importazione non riuscita. Il file non si può leggere."
     monkeypatch.setattr(files_module, "MAX_FILE_BYTES", 1)
     with pytest.raises(SaveFileError) as caught:
@@ -169,11 +169,11 @@ def test_an_unreadable_autosave_and_a_blocked_save_speak_italian(tmp_path: Path)
     (tmp_path / "autosave.json").write_text("[]")
     store = AutosaveStore(tmp_path)
     found = store.load()
-    assert found.problem == "The saved match cannot be read: the file does not hold a scopa match."
+    assert found.problem == "The saved match cannot be read. The file does not hold a scopa match."
     assert assert_italian(store.error).startswith("La partita salvata non si può leggere. ")
     with pytest.raises(AutosaveBlockedError) as caught:
         store.save(played(Rules(), TWO, 1, turns=2))
-    assert str(caught.value) == "Not saved: the saved match on disk cannot be read, so it was not replaced."
+    assert str(caught.value) == "Not saved. The saved match on disk cannot be read, so it was not replaced."
     assert_italian(caught.value)
 
     persistence = Persistence(tmp_path, messages=lambda: IT)
@@ -202,7 +202,7 @@ def test_a_bad_results_log_speaks_italian(tmp_path: Path, content: str) -> None:
     (tmp_path / "results.json").write_text(content)
     with pytest.raises(SaveFileError) as caught:
         load_results(tmp_path)
-    assert str(caught.value).startswith("The results log cannot be read: ")
+    assert str(caught.value).startswith("The results log cannot be read. ")
     assert assert_italian(caught.value).startswith("Il registro dei risultati non si può leggere. ")
 
 

@@ -58,7 +58,7 @@ class Term(str):
 class SaveFileError(ValueError):
     """A match file that cannot be used: a heading and a reason, both catalogue keys.
 
-    ``str()``, ``.heading`` and ``.reason`` are English, for logs: "Import failed: the file is empty.".
+    ``str()``, ``.heading`` and ``.reason`` are English, for logs: "Import failed. The file is empty.".
     ``localised(messages)`` is the same one line in the player's language. ``detail`` is the
     engine's sentence about a rule the file breaks; it is English, so only English lines show it.
     """
@@ -69,7 +69,7 @@ class SaveFileError(ValueError):
         english = Messages("en")
         self.reason = self.reason_in(english)
         self.heading = english(heading_key)
-        super().__init__(f"{self.heading}: {self.reason}")
+        super().__init__(self.localised(english))
 
     def with_heading(self, heading_key: str) -> "SaveFileError":
         """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
@@ -88,8 +88,10 @@ class SaveFileError(ValueError):
         return one_line(text)
 
     def localised(self, messages: Messages) -> str:
-        """Heading and reason as one line in the player's language."""
-        return messages("storage.line", heading=messages(self.heading_key), reason=self.reason_in(messages))
+        """Heading and reason as one line in the player's language: two sentences, since a
+        screen reader says the colon of "Import failed: ..." aloud."""
+        reason = self.reason_in(messages)
+        return messages("storage.line", heading=messages(self.heading_key), reason=reason[:1].upper() + reason[1:])
 
 
 def squash(text: str) -> str:

@@ -77,7 +77,7 @@ def import_match(path: str | os.PathLike[str]) -> MatchRecord:
     """Read a match file and check everything; nothing is written.
 
     Raises ``SaveFileError`` with one line such as
-    ``Import failed: move 12 is illegal: 7D must take a single equal card.``
+    ``Import failed. Move 12 is illegal: 7D must take a single equal card.``
     (``localised(messages)`` gives it in the player's language).
     """
     try:
