@@ -8,7 +8,7 @@ from typing import Sequence
 
 from .engine import Rules, RulesError, Variant
 from .config import Settings
-from .match import SeatSetup
+from .match import SeatSetup, clean_name
 from .narration import Messages
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
@@ -181,7 +181,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.target is not None:
         if args.target.lower() in {"single", "1", "one"}:
             options["target"] = None
-        elif args.target.isdigit():
+        elif args.target.isascii() and args.target.isdigit():
             options["target"] = int(args.target)
         else:
             raise UsageError("usage.target")
@@ -234,11 +234,11 @@ def human_names(args: argparse.Namespace, kinds: Sequence[str], messages: Messag
     """Names of the human seats: from --names, else "You" (one human) or "Player N", in the game's language."""
     messages = messages or Messages()
     humans = [i for i, k in enumerate(kinds) if k == "human"]
-    given = [n.strip() for n in args.names.split(",")] if args.names else []
+    given = [clean_name(n) for n in args.names.split(",")] if args.names else []
     names = {}
     for index, seat in enumerate(humans):
         if index < len(given) and given[index]:
-            names[seat] = given[index][:24]
+            names[seat] = given[index]
         else:
             names[seat] = messages("seat.you") if len(humans) == 1 else messages("seat.player", n=seat + 1)
     return names

@@ -57,9 +57,13 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("verbosity must be short or full")
     if settings.card_names not in NAMINGS:
         raise ValueError("card_names must be french or napoletane")
-    if settings.language is not None and not isinstance(settings.language, str):
-        raise ValueError("language must be a language code")
-    return replace(settings, lessons_done=tuple(int(n) for n in settings.lessons_done))
+    from .narration.messages import LANGUAGES
+    if settings.language is not None and settings.language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+    done = settings.lessons_done
+    if not isinstance(done, (list, tuple)) or not all(isinstance(n, int) and not isinstance(n, bool) for n in done):
+        raise ValueError("lessons_done must be a list of lesson numbers")
+    return replace(settings, lessons_done=tuple(done))
 
 
 def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
@@ -75,7 +79,7 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
         if not isinstance(data, dict):
             raise ValueError("it is not a set of named settings")
         return _checked(data), None
-    except (OSError, ValueError, TypeError) as error:
+    except (OSError, ValueError, TypeError, RecursionError) as error:  # RecursionError: JSON nested too deep
         return Settings(), str(error) or type(error).__name__
 
 

@@ -5,12 +5,30 @@ autosave stores it, and import replays its move log from the seed to prove it is
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from .engine import Event, GameState, Move, Rules, new_match
 
 SeatKind = Literal["human", "computer"]
+
+
+NAME_LENGTH = 24  # what a player may type for a name; save files accept up to 100
+
+
+def is_unsafe_in_name(ch: str) -> bool:
+    """Control characters and line or paragraph breaks: they would move the cursor, end a line
+    or ring the bell when the name is printed, so no name may hold one."""
+    return unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp")
+
+
+def clean_name(text: str) -> str:
+    """A typed name fit to print and save: a tab or line break becomes a space, any other unsafe
+    character goes, runs of spaces become one, at most ``NAME_LENGTH`` characters. It may come
+    back empty (then use a default)."""
+    kept = "".join((" " if ch.isspace() else "") if is_unsafe_in_name(ch) else ch for ch in text)
+    return " ".join(kept.split())[:NAME_LENGTH].strip()
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 from ..config import Settings, save_settings
 from ..engine import PlayerView, Rules, Variant
-from ..match import MatchRecord, SeatSetup
+from ..match import MatchRecord, SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
 from .announcer import Announcer
@@ -258,7 +258,7 @@ class Program:
         for seat in humans:
             default = self.m("seat.player", n=seat + 1)
             text = self.input.read_text(self.m("setup.name", seat=seat + 1, default=default) + " ")
-            names[seat] = (text if text and text != ESCAPE else default)[:24]
+            names[seat] = (clean_name(text) if text != ESCAPE else "") or default
         return names
 
     def _ask_target(self, rules: Rules) -> Rules | None:

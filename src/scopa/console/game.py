@@ -6,14 +6,14 @@ through ``MatchRecord.play``, and the events come back as announcements.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView, legal_captures
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
+from ..storage import user_path
 from .announcer import Announcer
-from .keys import YES, command_of
+from .keys import YES, command_of, typed_number
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 Outcome = Literal["finished", "quit"]
@@ -39,10 +39,10 @@ class Services:
     tips: Callable[[PlayerView], str | None] | None = None  # beginner and easy tables only
 
 
-def _item_number(token: str, count: int) -> int:
-    """The number typed for a card or option; the 0 key is 10 when there are ten or more
-    (a scopone hand), since a single key 1 already picks the first."""
-    return 10 if token == "0" and count >= 10 else int(token)
+def _item_number(token: str, count: int) -> int | None:
+    """The number typed for a card or option, or None; the 0 key is 10 when there are ten or
+    more (a scopone hand), since a single key 1 already picks the first."""
+    return 10 if token == "0" and count >= 10 else typed_number(token)
 
 
 class QuitMatch(Exception):
@@ -288,8 +288,8 @@ class MatchConsole:
         while True:
             token = self.read("prompt.card")
             hand = self.state.hands[seat]
-            if token.isdigit():
-                number = _item_number(token, len(hand))
+            number = _item_number(token, len(hand))
+            if number is not None:
                 if not 1 <= number <= len(hand):
                     self.say(self.m("error.no_card", number=number, count=len(hand)))
                     continue
@@ -332,10 +332,11 @@ class MatchConsole:
                 return self._cancelled()
             if token == ENTER and chosen is not None:
                 return options[chosen]
-            if token.isdigit() and 1 <= _item_number(token, len(options)) <= len(options):
-                chosen = _item_number(token, len(options)) - 1
+            number = _item_number(token, len(options))
+            if number is not None and 1 <= number <= len(options):
+                chosen = number - 1
                 self.say(self.io.narrator.picked_option(chosen + 1, options[chosen]))
-            elif token.isdigit() or token == ENTER:
+            elif number is not None or token == ENTER:
                 self.say(self.m("error.no_option", count=len(options)))
             elif not self._command(token):
                 self._unknown(token)
@@ -459,7 +460,10 @@ class MatchConsole:
         if not path:
             self.say(self.m("export.need_file"))
             return
-        replaces = Path(path).expanduser().is_file()
+        try:
+            replaces = user_path(path).is_file()
+        except OSError:
+            replaces = False  # a name no file can have: the export itself says why it failed
         self.say(self.m("export.replace_warning", path=path) if replaces else self.m("export.warning"))
         if self.read("prompt.export") != ENTER:
             self.say(self.m("choose.cancelled"))

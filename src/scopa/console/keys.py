@@ -18,6 +18,15 @@ ITALIAN = {"tavolo": "table", "mano": "hand", "ultime": "last", "punti": "score"
 YES = {"y", "yes", "s", "si", "sì"}
 
 
+def typed_number(token: str) -> int | None:
+    """The number a key or typed word gives, in ASCII digits (four at most); else None.
+
+    ``str.isdigit`` also says yes to "²" and to thousands of digits, which ``int`` refuses."""
+    if token.isascii() and token.isdigit() and len(token) <= 4:
+        return int(token)
+    return None
+
+
 def command_of(token: str) -> tuple[str, str] | None:
     """(command, argument) for a key or typed command line, or None when it is no command."""
     if token in COMMAND_KEYS:

@@ -5,6 +5,7 @@ from typing import Sequence
 
 from ..narration import Announcement, Messages
 from .announcer import Announcer
+from .keys import typed_number
 from .terminal import ENTER, ESCAPE, Input
 
 
@@ -30,8 +31,9 @@ def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str],
             return None
         if token == ENTER and default is not None:
             return default
-        if token.isdigit() and 1 <= int(token) <= len(items):
-            return int(token) - 1
+        number = typed_number(token)
+        if number is not None and 1 <= number <= len(items):
+            return number - 1
         if token in {"r", "repeat"}:
             announcer.repeat()
             continue

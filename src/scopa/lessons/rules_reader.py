@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..console.keys import typed_number
 from ..engine import Rules, Variant
 from .catalogue import LessonText, Section, rules_markdown, split_sections
 
@@ -88,9 +89,9 @@ def read_rules(program: "Program") -> None:
                 show(index)
             else:
                 say(text("rules.first"))
-        elif token.isdigit():
-            if 1 <= int(token) <= count:
-                index = int(token) - 1
+        elif (number := typed_number(token)) is not None:
+            if 1 <= number <= count:
+                index = number - 1
                 show(index)
             else:
                 say(text("rules.no_section", count=count))

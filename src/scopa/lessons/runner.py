@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
+from ..console.keys import typed_number
 from ..engine import SETTEBELLO, Card, GameState, MatchWon, Move, PlayerView, Scopa, legal_captures
 from ..narration import Announcement, Narrator
 from .catalogue import LessonText
@@ -201,8 +202,9 @@ class LessonSession:
         self.say_lines((quiz.lines(ctx) if first_time else []) + question)
         while True:
             token = self.read(self.t("prompt.answer"))
-            if token.isdigit() and 1 <= int(token) <= len(answers):
-                index = int(token) - 1
+            number = typed_number(token)
+            if number is not None and 1 <= number <= len(answers):
+                index = number - 1
                 self.say_lines(quiz.feedback(ctx, index))
                 return "right" if index == quiz.right else "wrong"
             if token == ESCAPE:
@@ -316,8 +318,8 @@ class LessonSession:
         hand = state.hands[0]
         while True:
             token = self.read(m("prompt.card"))
-            if token.isdigit():
-                number = int(token)
+            number = typed_number(token)
+            if number is not None:
                 if not 1 <= number <= len(hand):
                     self.say(m("error.no_card", number=number, count=len(hand)))
                     continue
@@ -346,10 +348,11 @@ class LessonSession:
                 return self._cancelled()
             if token == ENTER and chosen is not None:
                 return Move(card, options[chosen])
-            if token.isdigit() and 1 <= int(token) <= len(options):
-                chosen = int(token) - 1
+            number = typed_number(token)
+            if number is not None and 1 <= number <= len(options):
+                chosen = number - 1
                 self.say(self.ctx.narrator.picked_option(chosen + 1, options[chosen]))
-            elif token.isdigit() or token == ENTER:
+            elif number is not None or token == ENTER:
                 self.say(m("error.no_option", count=len(options)))
             elif not self._play_command(token, state, step):
                 self.say(self.t("lesson.unknown_key"))

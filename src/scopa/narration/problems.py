@@ -22,6 +22,7 @@ _KEYS = {
     "EEXIST": "problem.file_in_the_way",  # making a folder whose name a file already has
     "ENAMETOOLONG": "problem.name_too_long",
     "EIO": "problem.disk_error",
+    "EINVAL": "problem.bad_name",  # a NUL character, or a name the file system refuses
 }
 _BY_CODE = {getattr(errno, name): key for name, key in _KEYS.items() if hasattr(errno, name)}
 

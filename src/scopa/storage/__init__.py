@@ -18,7 +18,7 @@ from .atomic import atomic_write_text
 from .codec import (EXPORT_WARNING, FORMAT, KINDS, LEVELS, MIGRATIONS, VERSION, SaveFileError, match_from_json,
                     match_to_json, record_from_dict, record_to_dict)
 from .files import (AUTOSAVE_NAME, AutosaveBlockedError, AutosaveStore, LoadResult, default_data_dir,
-                    export_match, import_match, read_match_file, resolve_data_dir)
+                    export_match, import_match, read_match_file, resolve_data_dir, user_path)
 from .results import RESULTS_NAME, MatchResult, load_results, record_result, result_of
 
 __all__ = [
@@ -26,6 +26,6 @@ __all__ = [
     "EXPORT_WARNING", "FORMAT", "KINDS", "LEVELS", "MIGRATIONS", "VERSION", "SaveFileError", "match_from_json",
     "match_to_json", "record_from_dict", "record_to_dict",
     "AUTOSAVE_NAME", "AutosaveBlockedError", "AutosaveStore", "LoadResult", "default_data_dir",
-    "export_match", "import_match", "read_match_file", "resolve_data_dir",
+    "export_match", "import_match", "read_match_file", "resolve_data_dir", "user_path",
     "RESULTS_NAME", "MatchResult", "load_results", "record_result", "result_of",
 ]

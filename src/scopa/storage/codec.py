@@ -14,12 +14,11 @@ from __future__ import annotations
 import copy
 import json
 import re
-import unicodedata
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, Move, Phase, Rules, ScopaError
-from ..match import MatchRecord, SeatSetup
+from ..match import MatchRecord, SeatSetup, is_unsafe_in_name
 from ..narration import Messages
 
 FORMAT = "scopa-match"
@@ -242,7 +241,7 @@ def _seat(item: Any, number: int) -> SeatSetup:
     name, kind, level = item["name"], item["kind"], item.get("level")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
         raise SaveFileError("storage.reason.seat_name", number=number, most=MAX_NAME_LENGTH)
-    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
+    if any(is_unsafe_in_name(ch) for ch in name):
         raise SaveFileError("storage.reason.seat_control", number=number)
     if kind not in KINDS:
         raise SaveFileError("storage.reason.seat_kind", number=number)

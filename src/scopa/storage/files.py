@@ -8,6 +8,7 @@ is kept beside it as ``autosave.json.bad``.
 """
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -28,15 +29,30 @@ def default_data_dir() -> Path:
     return Path(user_data_dir("scopa", appauthor=False))
 
 
+def user_path(path: str | os.PathLike[str]) -> Path:
+    """A path as the player typed it, with ``~`` for their home folder.
+
+    ``~name`` for someone with no home folder here is left as typed (as a shell leaves it),
+    and a name no file can have (a NUL character) raises ``OSError`` (``EINVAL``), so the
+    callers' usual disk-error handling words it."""
+    text = os.fspath(path)
+    if "\x00" in text:
+        raise OSError(errno.EINVAL, "A file name cannot hold a NUL character", text)
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        return Path(text)
+
+
 def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
     """``data_dir`` when given (``--data-dir DIR``), otherwise the platform's folder."""
-    return default_data_dir() if data_dir is None else Path(data_dir).expanduser()
+    return default_data_dir() if data_dir is None else user_path(data_dir)
 
 
 def read_text_file(path: str | os.PathLike[str]) -> str:
     """The text of a file, or ``SaveFileError`` saying in one line why it cannot be read."""
     try:
-        with open(path, "rb") as handle:
+        with open(user_path(path), "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise SaveFileError("storage.reason.no_file") from None
@@ -65,7 +81,7 @@ def export_match(record: MatchRecord, path: str | os.PathLike[str], *, overwrite
     Show ``EXPORT_WARNING`` first: the file shows every hand. An existing file is replaced
     only with ``overwrite=True`` (``FileExistsError`` otherwise); disk errors raise ``OSError``.
     """
-    target = Path(path).expanduser()
+    target = user_path(path)
     text = match_to_json(record)
     if target.exists() and not overwrite:
         raise FileExistsError(f"{target} already exists.")
