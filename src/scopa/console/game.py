@@ -119,8 +119,8 @@ class MatchConsole:
                 self._step()
             self._autosave()
             return "finished"
-        except QuitMatch as quit:  # _ask_quit has saved, or tried to
-            self._leave("quit.saved" if quit.saved else "quit.unsaved")
+        except QuitMatch as leaving:  # _ask_quit has saved, or tried to
+            self._leave("quit.saved" if leaving.saved else "quit.unsaved")
             return "quit"
         except InputClosed:
             problem = self.io.save(self.record)
