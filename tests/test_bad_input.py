@@ -37,9 +37,10 @@ def test_odd_digits_in_the_main_menu_are_refused(tmp_path):
     assert lines_of(out).count(M("app.invalid")) == 2
 
 
-def test_a_superscript_target_is_a_usage_error():
+@pytest.mark.parametrize("target", ["²", "1" * 5000])
+def test_an_odd_target_is_a_usage_error(target):
     with pytest.raises(UsageError):
-        rules_from_args(build_parser().parse_args(["--target", "²"]))
+        rules_from_args(build_parser().parse_args(["--target", target]))
 
 
 @pytest.mark.parametrize("path", ["a\x00b", "~nosuchuser_for_scopa/x.json"])
@@ -86,3 +87,12 @@ def test_typed_names_lose_their_control_characters(tmp_path):
     assert new_match.startswith("New match. Player 1 against Bob.")
     saved = AutosaveStore(tmp_path / "data").load().record
     assert saved is not None and [s.name for s in saved.seats] == ["Player 1", "Bob"]
+
+
+@pytest.mark.parametrize("budget", ["-1", "0", "nan", "inf", "61"])
+def test_a_budget_no_expert_can_keep_is_a_usage_error(budget):
+    from scopa.cli import budget_from_args
+    with pytest.raises(UsageError) as error:
+        budget_from_args(build_parser().parse_args(["--budget", budget]))
+    assert str(error.value) == "--budget takes seconds from 0.05 to 60."
+    assert budget_from_args(build_parser().parse_args(["--budget", "0.1"])) == 0.1

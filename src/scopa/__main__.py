@@ -28,8 +28,8 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None) -> int:
     from . import __version__
-    from .cli import (UsageError, build_parser, help_language_flags, rules_from_args, seats_from_args,
-                      settings_from_args, wants_new_match)
+    from .cli import (UsageError, budget_from_args, build_parser, help_language_flags, rules_from_args,
+                      seats_from_args, settings_from_args, wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -48,6 +48,7 @@ def _main(argv: Sequence[str] | None) -> int:
     messages = _messages(args.lang or settings.language)
     try:
         settings = settings_from_args(args, settings)
+        budget = budget_from_args(args)
         request = None
         if wants_new_match(args):
             from .console.app import MatchRequest
@@ -68,7 +69,7 @@ def _main(argv: Sequence[str] | None) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir, Persistence(data_dir),
                       voice_override=args.voice, lang=args.lang, naming=args.cards, verbosity=args.verbosity,
-                      budget=args.budget)
+                      budget=budget)
     _attach_extras(program)
     if args.import_file:
         record, message = program.persistence.import_match(args.import_file)

@@ -181,7 +181,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.target is not None:
         if args.target.lower() in {"single", "1", "one"}:
             options["target"] = None
-        elif args.target.isascii() and args.target.isdigit():
+        elif args.target.isascii() and args.target.isdigit() and len(args.target) <= 4:
             options["target"] = int(args.target)
         else:
             raise UsageError("usage.target")
@@ -249,6 +249,18 @@ def seats_from_args(args: argparse.Namespace, rules: Rules,
     from .console.app import build_seats
     kinds = seat_kinds(args, rules.players)
     return build_seats(kinds, human_names(args, kinds, messages), seed=args.seed or 0)
+
+
+BUDGET_RANGE = (0.05, 60.0)  # seconds an expert may think per move
+
+
+def budget_from_args(args: argparse.Namespace) -> float:
+    """The expert's time per move from ``--budget``: a number of seconds in ``BUDGET_RANGE``
+    (argparse takes "nan", "inf" and negatives as floats; none of them is a budget)."""
+    low, high = BUDGET_RANGE
+    if not low <= args.budget <= high:  # false for nan too
+        raise UsageError("usage.budget", low=low, high=int(high))
+    return args.budget
 
 
 def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings:
