@@ -83,13 +83,9 @@ def test_italian_catalogue_has_no_english_words():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_lines_suit_a_screen_reader(lang):
-    """No parentheses and no colons in the middle of a line: Orca reads them out.
-
-    The English reasons of a file that fails its checks (``storage.reason.*``) are the one
-    family not yet reworded: some still join their parts with colons or brackets."""
+    """No parentheses and no colons in the middle of a line: Orca reads them out."""
     lines = load_catalogue(lang)
-    spoken = [k for k, v in lines.items() if re.search(r"[()]|:\s", v)]
-    assert [k for k in spoken if not (lang == "en" and k.startswith("storage.reason."))] == []
+    assert [k for k, v in lines.items() if re.search(r"[()]|:\s", v)] == []
 
 
 # Card names ------------------------------------------------------------------------------------

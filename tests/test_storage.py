@@ -154,7 +154,7 @@ def test_an_unreadable_autosave_is_reported_and_kept(tmp_path: Path) -> None:
 
     found = store.load()
     assert found.record is None and found.exists
-    assert found.problem.startswith("The saved match cannot be read. The file is not valid JSON (line 2)")
+    assert found.problem.startswith("The saved match cannot be read. The file is not valid JSON. The error is on line 2")
     assert "\n" not in found.problem
     assert store.path.read_bytes() == before
 
@@ -235,9 +235,9 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
     record = played(Rules(), TWO, 9, turns=20)
     good = _export(record)
 
-    assert _import_fails(tmp_path, '{\n"format":\n}') == "Import failed. The file is not valid JSON (line 3)."
+    assert _import_fails(tmp_path, '{\n"format":\n}') == "Import failed. The file is not valid JSON. The error is on line 3."
     assert "no such file" in str(pytest.raises(SaveFileError, import_match, tmp_path / "missing.json").value)
-    assert "not in UTF-8" in _import_fails(tmp_path, b"\xff\xfe\x00garbage")
+    assert "not text in UTF-8" in _import_fails(tmp_path, b"\xff\xfe\x00garbage")
     assert "is not a scopa match" in _import_fails(tmp_path, good | {"format": "chess"})
 
     lost = copy.deepcopy(good)
@@ -258,7 +258,7 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
     shuffled = copy.deepcopy(good)
     stock = shuffled["state"]["stock"]
     stock[0], stock[1] = stock[1], stock[0]
-    assert _import_fails(tmp_path, shuffled).endswith("(they differ in the order of the stock).")
+    assert _import_fails(tmp_path, shuffled).endswith("which differs in the order of the stock.")
 
     assert "seed of the saved position" in _import_fails(tmp_path, good | {"seed": good["seed"] + 1})
 

@@ -122,10 +122,10 @@ def test_every_hand_made_bad_file_is_one_italian_line(tmp_path: Path, name: str)
 
 
 def test_the_english_lines_keep_their_wording(tmp_path: Path) -> None:
-    assert str(_fails(tmp_path, BAD_FILES["not json"])) == "Import failed. The file is not valid JSON (line 3)."
+    assert str(_fails(tmp_path, BAD_FILES["not json"])) == "Import failed. The file is not valid JSON. The error is on line 3."
     assert str(_fails(tmp_path, BAD_FILES["position"])) == ("Import failed. The cards do not make one 40-card "
                                                             "pack: 39 distinct cards.")
-    assert str(_fails(tmp_path, BAD_FILES["different position"])).endswith("(they differ in the order of the stock).")
+    assert str(_fails(tmp_path, BAD_FILES["different position"])).endswith("which differs in the order of the stock.")
     assert str(_fails(tmp_path, BAD_FILES["rules unknown option"])) == ("Import failed. The rules: unknown rule "
                                                                         "option 'nonsense'.")
     illegal = _fails(tmp_path, BAD_FILES["illegal move"])
@@ -133,8 +133,8 @@ def test_the_english_lines_keep_their_wording(tmp_path: Path) -> None:
                         str(illegal))
     assert illegal.localised(IT).startswith("Importazione non riuscita. La mossa ")
     assert str(_fails(tmp_path, BAD_FILES["newer"])) == (
-        f"Import failed. The file was made by a newer version of scopa (file format {VERSION + 1}; "
-        f"this one reads up to {VERSION}): update scopa to open it.")
+        f"Import failed. The file was made by a newer version of scopa, with file format {VERSION + 1}. "
+        f"This one reads up to format {VERSION}. Update scopa to open it.")
     assert _fails(tmp_path, BAD_FILES["different position"]).localised(IT).endswith("per l'ordine del mazzo.")
 
 
