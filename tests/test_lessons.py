@@ -536,3 +536,22 @@ def test_tips_use_public_information_only() -> None:
 def test_tip_is_none_when_it_is_not_your_turn() -> None:
     state = position(**L1_POSITION)
     assert tip_for(state.view(1), state.rules, _narrator()) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_every_first_move_of_every_practice_gets_feedback(lang: str) -> None:
+    """Any card the learner may play is judged in words, right or wrong (lesson 4 once crashed here)."""
+    from scopa.lessons.content import Ctx, Outcome, Practice
+    ctx = Ctx(LessonText(lang), _narrator(lang))
+    judged = 0
+    for lesson in LESSONS:
+        for step in lesson.steps:
+            if not isinstance(step, Practice) or step.to_the_end or step.whole_deal:
+                continue
+            start, _ = step.start(0)
+            for move in start.legal_moves():
+                final, events = start.apply(move)
+                right, lines = step.judge(ctx, Outcome(start, (move,), tuple(events), final))
+                assert isinstance(right, bool) and lines and all(line and "{" not in line for line in lines)
+                judged += 1
+    assert judged >= 15

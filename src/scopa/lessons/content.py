@@ -30,10 +30,10 @@ class Ctx:
 
     def lines(self, key: str, **params: object) -> list[str]:
         """A catalogue entry of several lines (separated by newlines in the catalogue)."""
-        return self.t(key, **self.defaults(), **params).split("\n")
+        return self.t(key, **(self.defaults() | params)).split("\n")  # a lesson may name its own jack
 
     def say(self, key: str, **params: object) -> str:
-        return self.t(key, **self.defaults(), **params)
+        return self.t(key, **(self.defaults() | params))
 
     def defaults(self) -> dict[str, str]:
         """Words any lesson text may use: the opponent, face-card ranks and suit names."""
