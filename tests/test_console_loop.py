@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -563,3 +564,16 @@ def test_menus_read_numbers_and_items_apart():
     assert menu_listing(["11 points", "16 points", "a single deal"]) == "1, 11 points. 2, 16 points. 3 a single deal."
     assert menu_listing(["the cards, suits and values, done", "taking"]) == (
         "1 the cards, suits and values, done. 2 taking.")
+
+
+def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tmp_path):
+    speaker = RecordingSpeaker(available=False, unavailable_reason="no sound device")
+    out = io.StringIO()
+    # main menu 3 settings, 1 voice (on: unavailable), 1 voice again, 8 back, 4 quit
+    program = Program(LineInput(io.StringIO("3\n1\n1\n8\n4\n"), out), Output(out), Settings(voice=False),
+                      tmp_path / "config", Persistence(tmp_path / "data"),
+                      speaker_factory=lambda on, voice: speaker, lang="en")
+    assert program.run() == 0
+    saved = json.loads((tmp_path / "config" / "settings.json").read_text())
+    assert saved["voice"] is False  # what the menu shows
+    assert out.getvalue().split("Settings.", 1)[1].count("no sound device") == 2  # each press tries again, says why

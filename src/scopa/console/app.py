@@ -130,10 +130,11 @@ class Program:
         self.speaker.configure(VoiceSettings(voice_id, self.settings.rate, self.settings.volume))
 
     def toggle_voice(self) -> str:
-        on = not self.voice_is_on()
-        self.settings = self.settings.with_changes(voice=on)
+        message = self.set_voice(not self.voice_is_on())
+        # Saved as the menu shows it: asked for but unavailable (no sound device) is off, so that
+        # the same key can still turn the setting off again.
+        self.settings = self.settings.with_changes(voice=self.voice_is_on())
         self._save_settings(quiet=True)
-        message = self.set_voice(on)
         note = self.match_voice_to_language() if self.voice_is_on() else None
         return f"{message} {note}" if note else message
 
