@@ -101,7 +101,7 @@ def test_a_turn_says_your_turn_then_the_numbered_hand_then_prompts(tmp_path):
     lines = lines_of(out)
     turn = lines.index(M("turn.yours"))
     assert lines[turn + 1].startswith(M("table.cards", cards="").split("{")[0].rstrip(" .")[:8])
-    assert re.fullmatch(r"Your hand\. 1 [a-z ]+, 2 [a-z ]+, 3 [a-z ]+\.", lines[turn + 2])
+    assert re.fullmatch(r"Your hand\. 1, [a-z ]+, 2, [a-z ]+, 3, [a-z ]+\.", lines[turn + 2])
     assert lines[turn + 3] == "Card? "
     assert lines[-1] == M("app.input_closed")
 
@@ -526,7 +526,7 @@ def test_the_zero_key_picks_the_tenth_card_of_a_scopone_hand(tmp_path):
                             "--seats", "human,computer:easy,computer:easy,computer:easy"))
     lines = lines_of(out)
     hand = next(line for line in lines if line.startswith("Your hand. "))
-    tenth = hand.split(", 10 ")[1].rstrip(".")
+    tenth = hand.split(", 10, ")[1].rstrip(".")
     picked = lines[lines.index("Card? ") + 1]
     assert picked.startswith("The " + tenth), picked
 

@@ -158,7 +158,7 @@ def test_lesson_keys_repeat_goal_table_hand_and_cancel(tmp_path: Path) -> None:
     out = screen(program)
     assert out.count("Goal. Take the settebello.") >= 2
     assert out.count("On the table, four of clubs, seven of hearts") >= 2
-    assert out.count("Your hand. 1 seven of spades, 2 three of hearts, 3 five of clubs.") >= 2
+    assert out.count("Your hand. 1, seven of spades, 2, three of hearts, 3, five of clubs.") >= 2
     assert "Keys. Number keys pick a card or an answer." in out
     assert "Unknown key. Question mark for help." in out
     assert "No card 9." in out
@@ -400,7 +400,7 @@ def test_lesson_lines_are_spoken_hands_included(tmp_path: Path) -> None:
     program.run_lesson(2)
     said = program.test_speaker.said
     assert "Goal. Take the settebello." in said
-    assert any(line.startswith("Your hand. 1 seven of spades") for line in said)
+    assert any(line.startswith("Your hand. 1, seven of spades") for line in said)
 
 
 # Positions ------------------------------------------------------------------------------------------
