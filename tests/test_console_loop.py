@@ -577,3 +577,18 @@ def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tm
     saved = json.loads((tmp_path / "config" / "settings.json").read_text())
     assert saved["voice"] is False  # what the menu shows
     assert out.getvalue().split("Settings.", 1)[1].count("no sound device") == 2  # each press tries again, says why
+
+
+def test_settings_say_each_new_value_as_a_sentence_and_name_the_limits(tmp_path):
+    out = io.StringIO()
+    program = Program(LineInput(io.StringIO("3\n3\n" + "u\n" * 12 + "\n6\n6\n8\n4\n"), out), Output(out),
+                      Settings(voice=False), tmp_path / "config", Persistence(tmp_path / "data"),
+                      speaker_factory=lambda on, voice: RecordingSpeaker(), lang="en")
+    assert program.run() == 0
+    lines = lines_of(out)
+    assert M("settings.rate.now", value=200) in lines
+    assert lines.count(M("settings.rate.now", value=450) + " " + M("settings.at_most")) >= 1
+    assert Messages("it")("settings.language.now", value="italiano") in lines
+    assert M("settings.language.now", value="English") in lines
+    assert M("settings.closed") in lines
+    assert not any(re.fullmatch(r"\d+", line) for line in lines)  # no bare number before a prompt

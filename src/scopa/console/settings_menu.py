@@ -29,6 +29,7 @@ def run_settings_menu(program: "Program") -> None:
         index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"),
                        messages=program.messages)
         if index is None or index == len(items) - 1:
+            program.say(m("settings.closed"))  # in a match only the prompt would follow
             return
         ACTIONS[index](program)
         program._save_settings()
@@ -62,7 +63,10 @@ def _adjust(program: "Program", field: str, step: float, low: float, high: float
             program.settings = program.settings.with_changes(**{field: value})
             program.apply_voice_settings()
             shown = round(value * 100) if field == "volume" else value
-            program.say(str(shown))
+            line = program.messages(f"settings.{field}.now", value=shown)  # a sentence: not "200 Choice?"
+            if value in (low, high):
+                line += " " + program.messages("settings.at_most" if value == high else "settings.at_least")
+            program.say(line)
         else:
             program.say(program.messages(prompt_key))
 
@@ -87,7 +91,7 @@ def _language(program: "Program") -> None:
     program.messages = Messages(program.lang)
     program.settings = program.settings.with_changes(language=program.lang)
     _update_narrator(program)
-    program.say(program.messages(f"language.{program.lang}"))
+    program.say(program.messages("settings.language.now", value=program.messages(f"language.{program.lang}")))
     if program.voice_is_on():
         note = program.match_voice_to_language()
         if note:
@@ -98,7 +102,7 @@ def _cards(program: "Program") -> None:
     program.naming = NAMINGS[(NAMINGS.index(program.naming) + 1) % len(NAMINGS)]
     program.settings = program.settings.with_changes(card_names=program.naming)
     _update_narrator(program)
-    program.say(program.messages(f"naming.{program.naming}"))
+    program.say(program.messages("settings.cards.now", value=program.messages(f"naming.{program.naming}")))
 
 
 def _update_narrator(program: "Program") -> None:
