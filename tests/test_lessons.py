@@ -188,6 +188,8 @@ def test_lesson_8_plays_a_whole_deal_with_a_legal_hint_every_turn(tmp_path: Path
     assert "Deal 1 score." in out and "Deal points." in out
     assert "Lesson 8 done." in out
     assert program.settings.lessons_done == (8,)
+    after = out.split("Lesson 8 done.")[1]
+    assert "Enter to play this one again, Escape to leave." in after and "N for the next" not in after  # the last
 
 
 def test_lesson_8_hints_are_the_game_suggestions_and_legal() -> None:
@@ -270,7 +272,7 @@ def test_rules_reader_pages_through_every_section(tmp_path: Path) -> None:
     program.rules_reader()
     out = screen(program)
     assert f"Rules. {count} sections." in out
-    assert "This match. Section 1 of 14." in out
+    assert "The usual rules. Section 1 of 14." in out  # no match running: not "This match"
     for number, section in enumerate(sections, start=2):
         assert f"{section.title}. Section {number} of {count}." in out
         for line in section.lines:
@@ -286,6 +288,7 @@ def test_rules_reader_tells_the_options_of_the_running_match(tmp_path: Path) -> 
     program.narrator = Narrator(["You", "Robin"], Rules(target=None, napola=True, asso_piglia_tutto=True), 0)
     program.rules_reader()
     out = screen(program)
+    assert "This match. Section 1 of 14." in out
     assert "2 players." in out and "A single deal." in out
     assert "Options on. Redeal for three kings, napola, asso piglia tutto." in out
     assert "Options off. Faces match only, most cards, re bello." in out
@@ -301,7 +304,7 @@ def test_rules_reader_in_italian(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["enter", "escape"], lang="it")
     program.rules_reader()
     out = screen(program)
-    assert "Questa partita. Sezione 1 di 14." in out
+    assert "Le regole di base. Sezione 1 di 14." in out
     assert "Regole della scopa. Sezione 2 di 14." in out
 
 

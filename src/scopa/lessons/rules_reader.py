@@ -21,8 +21,8 @@ ESCAPE = "escape"
 OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
 
 
-def match_section(rules: Rules, text: LessonText) -> Section:
-    """How the current match is played, in a few lines."""
+def match_section(rules: Rules, text: LessonText, in_match: bool = True) -> Section:
+    """How the current match is played, in a few lines (outside a match: the usual rules)."""
     if rules.variant is Variant.SCOPA:
         lines = [text("rules.match.players", n=rules.players)]
     else:
@@ -35,24 +35,26 @@ def match_section(rules: Rules, text: LessonText) -> Section:
     lines.append(text("rules.match.on", names=_cap(sep.join(on))) if on else text("rules.match.none_on"))
     if off:
         lines.append(text("rules.match.off", names=_cap(sep.join(off))))
-    return Section(text("rules.match.title"), tuple(lines))
+    return Section(text("rules.match.title" if in_match else "rules.default.title"), tuple(lines))
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def rules_sections(lang: str, rules: Rules) -> list[Section]:
-    """Every section the reader offers: this match first, then the rules text."""
+def rules_sections(lang: str, rules: Rules | None) -> list[Section]:
+    """Every section the reader offers: this match first (``None``: no match, the usual rules),
+    then the rules text."""
     text = LessonText(lang)
     _, sections = split_sections(rules_markdown(text.lang))
-    return [match_section(rules, text), *sections]
+    return [match_section(rules or Rules(), text, in_match=rules is not None), *sections]
 
 
-def current_rules(program: "Program") -> Rules:
+def current_rules(program: "Program") -> Rules | None:
+    """The rules of the match being played, or None outside a match."""
     narrator = getattr(program, "narrator", None)
     rules = getattr(narrator, "rules", None)
-    return rules if isinstance(rules, Rules) else Rules()
+    return rules if isinstance(rules, Rules) else None
 
 
 def read_rules(program: "Program") -> None:

@@ -120,13 +120,13 @@ class LessonSession:
                     if index < len(lesson.steps):
                         self._pause()
                     continue
-                choice = self._after("lesson.after_wrong")
+                choice = self._after("lesson.after_wrong", last=lesson.number == LESSON_COUNT)
                 if choice != "again":
                     return choice
                 first_time = False
             self.mark_done(lesson.number)
             self.say(self.t("lesson.done", n=lesson.number))
-            choice = self._after("lesson.after_done")
+            choice = self._after("lesson.after_done", last=lesson.number == LESSON_COUNT)
             if choice != "again":
                 return choice
 
@@ -138,9 +138,11 @@ class LessonSession:
         program.settings = program.settings.with_changes(lessons_done=tuple(sorted(done | {number})))
         program._save_settings(quiet=True)
 
-    def _after(self, key: str) -> Literal["again", "next", "leave"]:
-        """After a wrong move or a finished lesson: Enter again, N next lesson, Escape out."""
-        line = self.t(key + (".standalone" if self.standalone else ""))
+    def _after(self, key: str, last: bool = False) -> Literal["again", "next", "leave"]:
+        """After a wrong move or a finished lesson: Enter again, N next lesson, Escape out.
+
+        After the last lesson N is not offered (pressed anyway, it says that was the last)."""
+        line = self.t(key + (".last" if last else "") + (".standalone" if self.standalone else ""))
         self.say(line)
         while True:
             token = self.read(self.t("prompt.after"))
