@@ -564,6 +564,7 @@ def test_menus_read_numbers_and_items_apart():
     assert menu_listing(["11 points", "16 points", "a single deal"]) == "1, 11 points. 2, 16 points. 3 a single deal."
     assert menu_listing(["the cards, suits and values, done", "taking"]) == (
         "1 the cards, suits and values, done. 2 taking.")
+    assert menu_listing(["voice off", "speech rate 175", "back"]) == "1 voice off. 2 speech rate 175. 3 back."
 
 
 def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tmp_path):

@@ -12,10 +12,11 @@ from .terminal import ENTER, ESCAPE, Input
 def menu_listing(items: Sequence[str]) -> str:
     """The numbered items on one line: "1 New match, 2 Lessons, 3 Quit."
 
-    Heard, "1 11 points" runs the numbers together and a comma inside an item ("the cards,
-    suits and values") blurs where the next item starts: such menus get a comma after each
-    number that a digit follows, and a full stop between items."""
-    crowded = any("," in item or item[:1].isdigit() for item in items)
+    Heard, "1 11 points" runs the numbers together, "speech rate 175, 4 volume" blurs a value
+    into the next number, and a comma inside an item ("the cards, suits and values") blurs where
+    the next item starts: such menus get a full stop between items, and a comma after each
+    number that a digit follows."""
+    crowded = any("," in item or item[:1].isdigit() or item[-1:].isdigit() for item in items)
     parts = [f"{i + 1}{',' if item[:1].isdigit() else ''} {item}" for i, item in enumerate(items)]
     return (". " if crowded else ", ").join(parts) + "."
 
