@@ -370,3 +370,25 @@ def test_judge_oracle_values_a_sweep_above_a_throw_and_regret_is_zero_at_the_bes
     assert values[sweep] > values[throw] + 0.5  # the scopa's point, and the cards it takes
     judged = judge.Judged(moves, values, moves[sweep], moves[throw])
     assert judge.regret(judged, moves[sweep]) == 0.0 < judge.regret(judged, moves[throw])
+
+
+def test_the_expert_charges_the_high_card_cost_only_while_cards_stay_in_hand():
+    """Throwing a king gives up the sums it could take later, unless it was the hand's last card
+    (the search once charged it there too: the state after the play already held the next round)."""
+    from scopa.players.evaluate import material, worth_tables
+    from scopa.players.expert import _Searcher
+    base_state = position(Rules(target=None), "KC 2S 3S", "4D 5H")
+    seat, other = base_state.to_move, 1 - base_state.to_move
+    king = Card.parse("KC")
+
+    def value(mine: str, theirs: str, keep: float) -> float:
+        hands = [()] * 2
+        hands[seat], hands[other] = tuple(parse_cards(mine)), tuple(parse_cards(theirs))
+        state = base_state._replace(hands=tuple(hands))
+        worth = worth_tables(state.piles, state.scope, state.rules, seat)
+        searcher = _Searcher(seat, state.rules, worth, 0.8, material(state.piles, state.scope, state.rules, seat),
+                             keep=keep)
+        return searcher.root_value(state, next(m for m in state.legal_moves() if m.card == king), 0)
+
+    assert value("KC", "", 0.2) == pytest.approx(value("KC", "", 0.0))  # the round's last card
+    assert value("KC 2S", "6D", 0.0) - value("KC 2S", "6D", 0.2) == pytest.approx(0.2)

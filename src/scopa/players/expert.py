@@ -234,12 +234,14 @@ class _Searcher:
     def root_value(self, state: GameState, move: Move, depth: int) -> float:
         mover = state.to_move
         child = state.apply(move)[0]
-        return self.value(child, depth, self.base + self._delta(mover, move, child))
+        return self.value(child, depth, self.base + self._delta(mover, move, child, len(state.hands[mover]) > 1))
 
-    def _delta(self, mover: int, move: Move, child: GameState) -> float:
+    def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float:
+        """What ``move`` changes in material; ``kept_cards``: the mover still holds cards after it
+        (read before the move: at a round's last card ``child`` already holds the next round)."""
         mover_side = mover % 2 if self.four else mover
         if not move.capture:
-            return self._throw(mover_side, move.card) if child.hands[mover] else 0.0
+            return self._throw(mover_side, move.card) if kept_cards else 0.0
         row = self.worth[mover_side]
         d = row[move.card] + sum([row[c] for c in move.capture])
         if child.history and child.history[-1].scopa:
@@ -266,12 +268,13 @@ class _Searcher:
         best = -_INF if maximise else _INF
         # Leaves one play ahead are scored without building the next state (unless the round ends).
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
+        kept = len(state.hands[mover]) > 1  # the mover holds cards after this play
         for move in moves:
             if quick:
                 v = self.quick_leaf(state, move, acc)
             else:
                 child = state.apply(move)[0]
-                v = self.value(child, depth - 1, acc + self._delta(mover, move, child), alpha, beta)
+                v = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept), alpha, beta)
             if maximise:
                 if v > best:
                     best = v
