@@ -47,8 +47,12 @@ class Persistence:
 
     def save(self, record: MatchRecord) -> str | None:
         """Save now; a one-line problem, or None."""
+        return self._write(record, replace_bad=False)
+
+    def _write(self, record: MatchRecord, replace_bad: bool) -> str | None:
+        """Save and remember why it failed (``failing``), or that it worked."""
         try:
-            self.store.save(record)
+            self.store.save(record, replace_bad=replace_bad)
         except (SaveFileError, OSError) as error:
             self.failing = self._not_saved(error)
         else:
@@ -69,13 +73,7 @@ class Persistence:
 
     def start_new(self, record: MatchRecord) -> str | None:
         """Save a new or imported match, keeping an unreadable old autosave beside it as .bad."""
-        try:
-            self.store.save(record, replace_bad=True)
-        except (SaveFileError, OSError) as error:
-            self.failing = self._not_saved(error)
-        else:
-            self.failing = None
-        return self.failing
+        return self._write(record, replace_bad=True)
 
     def finish(self, record: MatchRecord) -> None:
         """A match ended: log the result and remove its autosave."""
