@@ -8,6 +8,7 @@ from typing import Sequence
 
 from .engine import Rules, RulesError, Variant
 from .config import Settings
+from .console.keys import typed_number
 from .match import SeatSetup, clean_name
 from .narration import Messages
 
@@ -181,8 +182,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.target is not None:
         if args.target.lower() in {"single", "1", "one"}:
             options["target"] = None
-        elif args.target.isascii() and args.target.isdigit() and len(args.target) <= 4:
-            options["target"] = int(args.target)
+        elif (target := typed_number(args.target)) is not None:
+            options["target"] = target
         else:
             raise UsageError("usage.target")
     for name in (args.options.split(",") if args.options else []):

@@ -11,6 +11,7 @@ from typing import Callable, Literal
 from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView, legal_captures
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
+from ..players.knowledge import round_start
 from ..storage import user_path
 from .announcer import Announcer
 from .keys import YES, command_of, typed_number
@@ -235,11 +236,10 @@ class MatchConsole:
         last = max((i for i, play in enumerate(history) if play.seat == seat), default=-1)
         recent = history[last + 1:]
         lines = self.io.narrator.last_plays(recent, len(recent)) if recent else []
-        rules = state.rules
-        round_start = (state.round - 1) * rules.players * rules.hand_size
-        if state.round > 1 and round_start > last:
-            dealt = CardsDealt(state.round, 0, rules.hand_size, len(state.stock))
-            lines[round_start - last - 1:round_start - last - 1] = self.io.narrator.events([dealt])
+        start = round_start(state.view(seat))
+        if state.round > 1 and start > last:
+            dealt = CardsDealt(state.round, 0, state.rules.hand_size, len(state.stock))
+            lines[start - last - 1:start - last - 1] = self.io.narrator.events([dealt])
         return lines
 
     def _gate(self, seat: int) -> None:
