@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scopa.engine import (ALL_CARDS, Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored,
-                          DealStarted, GameState, IllegalMoveError, LeftoversTaken, MatchWon, Move, Phase, Rules,
+                          DealStarted, GameState, IllegalMoveError, IllegalReason, LeftoversTaken, MatchWon, Move, Phase, Rules,
                           Scopa, cards_str, check_invariants, new_deal, new_match, next_seat, parse_cards,
                           score_deal)
 
@@ -168,13 +168,22 @@ def test_a_finished_deal_is_scored_and_counts_all_forty_cards():
 
 
 # Illegal moves ------------------------------------------------------------------------------------
-def illegal(state: GameState, bad, message: str) -> None:
+def illegal(state: GameState, bad, message: str, reason: IllegalReason | None = None) -> IllegalMoveError:
+    """``bad`` is refused with ``message`` in its English text and, when given, exactly this reason."""
     snapshot = state.to_dict()
     with pytest.raises(IllegalMoveError) as caught:
         state.apply(bad)
     assert message in str(caught.value)
     assert state.to_dict() == snapshot
     assert isinstance(caught.value, ValueError)
+    assert caught.value.reason is not None and caught.value.code == caught.value.reason.code
+    if reason is not None:
+        assert caught.value.reason == reason
+    return caught.value
+
+
+def c(text: str) -> Card:
+    return Card.parse(text)
 
 
 def sample() -> GameState:
@@ -182,22 +191,25 @@ def sample() -> GameState:
 
 
 def test_a_card_not_in_hand_is_illegal():
-    illegal(sample(), move("KS"), "Seat 2 does not hold KS.")
-    illegal(sample(), move("6D"), "Seat 2 does not hold 6D.")
+    illegal(sample(), move("KS"), "Seat 2 does not hold KS.", IllegalReason("not_in_hand", c("KS"), (), 1))
+    illegal(sample(), move("6D"), "Seat 2 does not hold 6D.", IllegalReason("not_in_hand", c("6D"), (), 1))
 
 
 def test_a_sum_when_a_single_match_exists_is_illegal():
-    illegal(sample(), move("5C 2S 3H"), "5C must take a single equal card: a match comes before a sum.")
+    illegal(sample(), move("5C 2S 3H"), "5C must take a single equal card: a match comes before a sum.",
+            IllegalReason("match_first", c("5C"), parse_cards("2S 3H"), 1))
 
 
 def test_a_capture_the_rules_do_not_allow_is_illegal():
-    illegal(sample(), move("7C 2S"), "7C cannot take 2S.")
-    illegal(sample(), move("7C 3H 2S 5D"), "7C cannot take")
+    illegal(sample(), move("7C 2S"), "7C cannot take 2S.", IllegalReason("cannot_take", c("7C"), (c("2S"),), 1))
+    illegal(sample(), move("7C 3H 2S 5D"), "7C cannot take",
+            IllegalReason("cannot_take", c("7C"), tuple(sorted(parse_cards("3H 2S 5D"))), 1))
 
 
 def test_playing_without_capturing_when_the_card_can_capture_is_illegal():
-    illegal(sample(), move("5C"), "5C must capture: a card that can take must take.")
-    illegal(sample(), move("7C"), "7C must capture")
+    illegal(sample(), move("5C"), "5C must capture: a card that can take must take.",
+            IllegalReason("must_capture", c("5C"), (), 1))
+    illegal(sample(), move("7C"), "7C must capture", IllegalReason("must_capture", c("7C"), (), 1))
 
 
 def test_adding_to_the_list_of_legal_moves_does_not_make_a_move_legal():
@@ -216,19 +228,22 @@ def test_a_move_legal_in_another_position_is_checked_in_this_one():
 
 def test_a_card_that_cannot_capture_takes_nothing():
     state = position(hands=["KS", "6C 7C"], table="KD QH", stock="AD AH AS 2D", to_move=1)
-    illegal(state, move("6C KD"), "6C takes nothing here: it stays on the table.")
+    illegal(state, move("6C KD"), "6C takes nothing here: it stays on the table.",
+            IllegalReason("takes_nothing", c("6C"), (c("KD"),), 1))
 
 
 def test_moving_after_the_deal_is_over_is_illegal():
     state = position(hands=["", "6C"], table="2D 3H AS", to_move=1)
     over, _ = state.apply(move("6C 2D 3H AS"))
     assert over.legal_moves() == []
-    illegal(over, move("6C"), "The deal is over: no card can be played until the next deal.")
+    illegal(over, move("6C"), "The deal is over: no card can be played until the next deal.",
+            IllegalReason("deal_over", seat=over.to_move))
 
 
 @pytest.mark.parametrize("bad", ["5C", None, 7, ("5C",), ("5C", 5)])
 def test_malformed_moves_are_illegal(bad):
-    illegal(sample(), bad, "A move is a card from the hand and the table cards it takes.")
+    illegal(sample(), bad, "A move is a card from the hand and the table cards it takes.",
+            IllegalReason("not_a_move", seat=1))
 
 
 def test_moves_may_be_given_as_strings_and_unsorted_captures():
@@ -240,10 +255,23 @@ def test_moves_may_be_given_as_strings_and_unsorted_captures():
 
 def test_next_deal_while_playing_or_after_the_match_is_illegal():
     state, _ = new_match(Rules(), seed=1)
-    with pytest.raises(IllegalMoveError, match="still being played"):
+    with pytest.raises(IllegalMoveError, match="still being played") as playing:
         state.next_deal()
-    with pytest.raises(IllegalMoveError, match="The match is over"):
+    with pytest.raises(IllegalMoveError, match="The match is over") as over:
         state._replace(phase=Phase.MATCH_OVER).next_deal()
+    assert playing.value.reason == IllegalReason("deal_not_over")
+    assert over.value.reason == IllegalReason("match_over")
+
+
+def test_an_illegal_move_error_made_with_a_message_alone_still_works():
+    """Older callers raise ``IllegalMoveError("...")``: it has no reason, and pickles with its reason."""
+    import pickle
+    plain = IllegalMoveError("Not now.")
+    assert str(plain) == "Not now." and plain.reason is None and plain.code is None
+    assert plain.args == ("Not now.",)
+    caught = illegal(sample(), move("5C"), "5C must capture")
+    again = pickle.loads(pickle.dumps(caught))
+    assert str(again) == str(caught) and again.reason == caught.reason
 
 
 # Dealing and turn order -------------------------------------------------------------------------

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scopa.engine import ALL_CARDS, Rules, check_invariants
+from scopa.engine import ALL_CARDS, Card, Rules, check_invariants
 from scopa.match import MatchRecord, SeatSetup
+from scopa.narration import CardNames, Messages
 from scopa.storage import (EXPORT_WARNING, LEVELS, MIGRATIONS, VERSION, AutosaveBlockedError, AutosaveStore, LoadResult,
                            SaveFileError, atomic_write_text, default_data_dir, export_match, import_match,
                            load_results, match_from_json, match_to_json, record_from_dict, record_to_dict,
@@ -270,8 +271,9 @@ def test_import_rejects_an_illegal_move(tmp_path: Path) -> None:
     number, move = next((i, m) for i, m in enumerate(data["moves"], 1) if m["capture"])
     move["capture"] = []
     message = _import_fails(tmp_path, data)
-    assert message.startswith(f"Import failed. Move {number} is illegal: ")
-    assert message.endswith("must capture: a card that can take must take.")
+    card = Card.parse(move["card"])
+    assert message == (f"Import failed. Move {number} is not allowed. "
+                       f"{CardNames(Messages('en')).the(card).capitalize()} must capture. A card that can take must take.")
 
 
 def test_a_failed_import_writes_nothing(tmp_path: Path) -> None:

@@ -129,9 +129,10 @@ def test_the_english_lines_keep_their_wording(tmp_path: Path) -> None:
     assert str(_fails(tmp_path, BAD_FILES["rules unknown option"])) == ("Import failed. The rules: unknown rule "
                                                                         "option 'nonsense'.")
     illegal = _fails(tmp_path, BAD_FILES["illegal move"])
-    assert re.fullmatch(r"Import failed. Move \d+ is illegal: .+ must capture: a card that can take must take\.",
-                        str(illegal))
-    assert illegal.localised(IT).startswith("Importazione non riuscita. La mossa ")
+    assert re.fullmatch(r"Import failed. Move \d+ is not allowed. The [a-z ]+ must capture. "
+                        r"A card that can take must take\.", str(illegal))
+    assert re.fullmatch(r"Importazione non riuscita. La mossa \d+ non è ammessa. [A-Z][a-z' ]+ deve prendere. "
+                        r"Una carta che può prendere deve farlo\.", illegal.localised(IT))
     assert str(_fails(tmp_path, BAD_FILES["newer"])) == (
         f"Import failed. The file was made by a newer version of scopa, with file format {VERSION + 1}. "
         f"This one reads up to format {VERSION}. Update scopa to open it.")

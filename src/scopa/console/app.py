@@ -46,6 +46,7 @@ class Program:
         self.config_dir = config_dir
         self.persistence = persistence
         persistence.messages = lambda: self.messages
+        persistence.naming = lambda: self.naming
         self.speaker_factory = speaker_factory or (lambda on, voice: create_speaker(on, voice))
         self.voice_override = voice_override
         self.lang = lang or settings.language or system_language()

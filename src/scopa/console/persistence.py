@@ -21,29 +21,32 @@ def _now() -> str:
 class Persistence:
     """Autosave, export and import for one data folder.
 
-    ``messages`` gives the catalogue of the player's language when a line is needed (the
-    program points it at its own, which follows the language setting)."""
+    ``messages`` gives the catalogue of the player's language when a line is needed, and
+    ``naming`` the player's card names ("french" or "napoletane") for a line that names cards
+    (the program points both at its own, which follow the settings)."""
 
     def __init__(self, data_dir: Path | None = None, clock: Callable[[], str] = _now,
-                 messages: Callable[[], Messages] | None = None) -> None:
+                 messages: Callable[[], Messages] | None = None,
+                 naming: Callable[[], str] | None = None) -> None:
         self.store = AutosaveStore(data_dir)
         self.data_dir = data_dir
         self.clock = clock
         self.messages = messages or (lambda: Messages("en"))
+        self.naming = naming or (lambda: "french")
         self.failing: str | None = None  # why the last save failed; None when it worked
 
     def _not_saved(self, error: SaveFileError | OSError) -> str:
         if isinstance(error, AutosaveBlockedError):
-            return error.localised(self.messages())  # its own heading already says "Not saved"
+            return self._line(error)  # its own heading already says "Not saved"
         m = self.messages()
-        problem = error.localised(m) if isinstance(error, SaveFileError) else os_problem(error, m)
+        problem = self._line(error) if isinstance(error, SaveFileError) else os_problem(error, m)
         return m("save.failed", problem=problem.rstrip("."))  # the sentence gives the stop
 
     def load(self) -> tuple[MatchRecord | None, str | None]:
         """The saved match, or the one line saying in the player's language why it cannot be read."""
         result = self.store.load()
         error = self.store.error
-        return result.record, None if error is None else error.localised(self.messages())
+        return result.record, None if error is None else self._line(error)
 
     def save(self, record: MatchRecord) -> str | None:
         """Save now; a one-line problem, or None."""
@@ -95,5 +98,9 @@ class Persistence:
         try:
             record = import_match(path)
         except SaveFileError as error:
-            return None, error.localised(self.messages())
+            return None, self._line(error)
         return record, self.messages()("import.done", path=path)
+
+    def _line(self, error: SaveFileError) -> str:
+        """The error as one line in the player's language, cards in the player's names."""
+        return error.localised(self.messages(), self.naming())

@@ -18,7 +18,8 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from .captures import capture_plan, captures_for, is_sweep_capture
 from .cards import ALL_CARDS, Card
-from .errors import IllegalMoveError, ScopaError
+from .errors import (CANNOT_TAKE, DEAL_NOT_OVER, DEAL_OVER, MATCH_FIRST, MATCH_OVER, MUST_CAPTURE, NOT_A_MOVE,
+                     NOT_IN_HAND, TAKES_NOTHING, IllegalMoveError, IllegalReason, ScopaError)
 from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted,
                      Event, LeftoversTaken, MatchWon, Scopa)
 from .rules import Rules
@@ -198,7 +199,8 @@ class GameState(NamedTuple):
         (rules, seed, deal_number, dealer, seat, round_, hands, table, stock, piles, scope, last_capturer,
          history, match_scores, deal_totals, phase, _, redeals) = self
         if phase is not _PLAYING:
-            raise IllegalMoveError("The deal is over: no card can be played until the next deal.")
+            raise IllegalMoveError("The deal is over: no card can be played until the next deal.",
+                                   IllegalReason(DEAL_OVER, seat=seat))
         # Usually the move was just picked from this state's legal_moves(): then it needs no
         # checking, only swapping for the engine's own equal move (its own Card objects).
         last_state, last_moves = _LAST_LEGAL
@@ -247,29 +249,29 @@ class GameState(NamedTuple):
         try:
             card, capture = move
         except (TypeError, ValueError):
-            raise IllegalMoveError("A move is a card from the hand and the table cards it takes.") from None
+            raise _not_a_move(self.to_move) from None
         if card.__class__ is not Card or capture.__class__ is not tuple:
-            card, capture = _checked_move(move)
+            card, capture = _checked_move(move, self.to_move)
         seat = self.to_move
         if card not in self.hands[seat]:
-            raise IllegalMoveError(f"Seat {seat + 1} does not hold {card}.")
+            raise IllegalMoveError(f"Seat {seat + 1} does not hold {card}.", IllegalReason(NOT_IN_HAND, card, (), seat))
         options = captures_for(card, self.table, self.rules.capture_mode)
         if options:
             if capture not in options:
                 capture = tuple(sorted(capture))
                 if capture not in options:
-                    raise IllegalMoveError(_illegal_capture_reason(card, capture, options))
+                    raise _illegal_capture(card, capture, options, seat)
             return card, options[options.index(capture)]  # the engine's own Card objects
         if capture:
-            raise IllegalMoveError(_illegal_capture_reason(card, capture, options))
+            raise _illegal_capture(card, capture, options, seat)
         return card, capture
 
     def next_deal(self) -> tuple["GameState", list[Event]]:
         """Start the next deal of the match: the deal passes to the right."""
         if self.phase is Phase.PLAYING:
-            raise IllegalMoveError("The deal is still being played.")
+            raise IllegalMoveError("The deal is still being played.", IllegalReason(DEAL_NOT_OVER))
         if self.phase is Phase.MATCH_OVER:
-            raise IllegalMoveError("The match is over.")
+            raise IllegalMoveError("The match is over.", IllegalReason(MATCH_OVER))
         return _start_deal(self.rules, self.seed, self.deal_number + 1, next_seat(self.dealer, self.rules.players),
                            self.match_scores, self.deal_totals)
 
@@ -342,23 +344,32 @@ def _as_card(card: Any) -> Card:
     raise TypeError(card)
 
 
-def _checked_move(move: Any) -> tuple[Card, tuple[Card, ...]]:
+def _not_a_move(seat: int | None = None) -> IllegalMoveError:
+    return IllegalMoveError("A move is a card from the hand and the table cards it takes.",
+                            IllegalReason(NOT_A_MOVE, seat=seat))
+
+
+def _checked_move(move: Any, seat: int | None = None) -> tuple[Card, tuple[Card, ...]]:
     """The card and sorted capture of a move-like pair, or a clear error."""
     try:
         card, capture = move
         return _as_card(card), tuple(sorted(_as_card(c) for c in capture))
     except (TypeError, ValueError, IndexError):
-        raise IllegalMoveError("A move is a card from the hand and the table cards it takes.") from None
+        raise _not_a_move(seat) from None
 
 
-def _illegal_capture_reason(card: Card, capture: tuple[Card, ...], options: list[tuple[Card, ...]]) -> str:
+def _illegal_capture(card: Card, capture: tuple[Card, ...], options: list[tuple[Card, ...]],
+                     seat: int | None = None) -> IllegalMoveError:
+    """The error for a capture the rules do not allow: an English sentence and its ``IllegalReason``."""
     if not options:
-        return f"{card} takes nothing here: it stays on the table."
-    if not capture:
-        return f"{card} must capture: a card that can take must take."
-    if len(options[0]) == 1 and len(capture) > 1:
-        return f"{card} must take a single equal card: a match comes before a sum."
-    return f"{card} cannot take {' '.join(map(str, capture))}."
+        code, text = TAKES_NOTHING, f"{card} takes nothing here: it stays on the table."
+    elif not capture:
+        code, text = MUST_CAPTURE, f"{card} must capture: a card that can take must take."
+    elif len(options[0]) == 1 and len(capture) > 1:
+        code, text = MATCH_FIRST, f"{card} must take a single equal card: a match comes before a sum."
+    else:
+        code, text = CANNOT_TAKE, f"{card} cannot take {' '.join(map(str, capture))}."
+    return IllegalMoveError(text, IllegalReason(code, card, tuple(capture), seat))
 
 
 def moves_for_hand(hand: Iterable[Card], table: tuple[Card, ...], rules: Rules) -> list[Move]:

@@ -17,9 +17,9 @@ import re
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from ..engine import Card, GameState, Move, Phase, Rules, ScopaError
+from ..engine import Card, GameState, IllegalReason, Move, Phase, Rules, ScopaError
 from ..match import MatchRecord, SeatSetup, is_unsafe_in_name
-from ..narration import Messages
+from ..narration import CardNames, Messages, explain_illegal
 
 FORMAT = "scopa-match"
 VERSION = 1
@@ -47,7 +47,8 @@ MIGRATIONS: dict[int, Migration] = {}
 CANNOT_LOAD = "storage.heading.cannot_load"
 DETAIL_LANGUAGE = "en"  # the engine's own checks (``detail``) are written in English only
 # How an English reason and the engine's sentence join; any other key gives "reason: detail".
-_DETAIL_FORMS = {"storage.reason.position": "{detail}", "storage.reason.unreadable": "{reason} ({detail})."}
+_DETAIL_FORMS = {"storage.reason.position": "{detail}", "storage.reason.unreadable": "{reason} ({detail}).",
+                 "storage.reason.illegal_move": "{reason} {detail}"}
 
 
 class Term(str):
@@ -60,11 +61,15 @@ class SaveFileError(ValueError):
     ``str()``, ``.heading`` and ``.reason`` are English, for logs: "Import failed. The file is empty.".
     ``localised(messages)`` is the same one line in the player's language. ``detail`` is the
     engine's sentence about a rule the file breaks; it is English, so only English lines show it.
+    ``illegal`` is the engine's reason for an illegal move (``IllegalMoveError.reason``): it is
+    said in every language, in the words of the catalogues, with the cards named in full
+    ("Move 12 is not allowed. The seven of diamonds must capture. ..."), and replaces ``detail``.
     """
 
     def __init__(self, key: str, heading_key: str = CANNOT_LOAD, *, detail: str | None = None,
-                 **params: Any) -> None:
+                 illegal: IllegalReason | None = None, **params: Any) -> None:
         self.key, self.heading_key, self.detail, self.params = key, heading_key, detail, params
+        self.illegal = illegal
         english = Messages("en")
         self.reason = self.reason_in(english)
         self.heading = english(heading_key)
@@ -72,13 +77,16 @@ class SaveFileError(ValueError):
 
     def with_heading(self, heading_key: str) -> "SaveFileError":
         """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
-        return type(self)(self.key, heading_key, detail=self.detail, **self.params)
+        return type(self)(self.key, heading_key, detail=self.detail, illegal=self.illegal, **self.params)
 
-    def reason_in(self, messages: Messages) -> str:
-        """The reason alone, in the language of ``messages``."""
+    def reason_in(self, messages: Messages, naming: str = "french") -> str:
+        """The reason alone, in the language of ``messages`` (cards in the ``naming`` given)."""
         params = {name: messages(value) if isinstance(value, Term) else value
                   for name, value in self.params.items()}
         text = messages(self.key, **params)
+        if self.illegal is not None:
+            why = explain_illegal(self.illegal, CardNames(messages, naming))  # type: ignore[arg-type]
+            return squash(f"{text} {why}" if why else text)
         if messages.lang != DETAIL_LANGUAGE:
             return squash(text)
         if self.detail is not None:
@@ -86,10 +94,11 @@ class SaveFileError(ValueError):
             text = form.format(reason=text, detail=squash(self.detail))
         return one_line(text)
 
-    def localised(self, messages: Messages) -> str:
+    def localised(self, messages: Messages, naming: str = "french") -> str:
         """Heading and reason as one line in the player's language: two sentences, since a
-        screen reader says the colon of "Import failed: ..." aloud."""
-        reason = self.reason_in(messages)
+        screen reader says the colon of "Import failed: ..." aloud. Cards are named in ``naming``
+        (``"french"`` or ``"napoletane"``)."""
+        reason = self.reason_in(messages, naming)
         return messages("storage.line", heading=messages(self.heading_key), reason=reason[:1].upper() + reason[1:])
 
 
@@ -328,5 +337,6 @@ def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: M
     try:
         record, _ = record.play(move)
     except ScopaError as error:
-        raise SaveFileError("storage.reason.illegal_move", number=number, detail=str(error)) from None
+        raise SaveFileError("storage.reason.illegal_move", number=number, detail=str(error),
+                            illegal=getattr(error, "reason", None)) from None
     return record

@@ -92,9 +92,9 @@ def export_match(record: MatchRecord, path: str | os.PathLike[str], *, overwrite
 def import_match(path: str | os.PathLike[str]) -> MatchRecord:
     """Read a match file and check everything; nothing is written.
 
-    Raises ``SaveFileError`` with one line such as
-    ``Import failed. Move 12 is illegal: 7D must take a single equal card.``
-    (``localised(messages)`` gives it in the player's language).
+    Raises ``SaveFileError`` with one line such as ``Import failed. Move 12 is not allowed. The
+    settebello must take a single equal card. A match comes before a sum.``
+    (``localised(messages, naming)`` gives it in the player's language and card names).
     """
     try:
         return read_match_file(path)
