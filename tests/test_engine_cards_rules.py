@@ -1,4 +1,4 @@
-"""Cards, their notation, and the rules object (rules.md "Cards", "Match", the options)."""
+"""Cards, their notation (engine.md "Cards"), and the rules object (rules.md "The cards", the match, the options)."""
 from __future__ import annotations
 
 import pytest

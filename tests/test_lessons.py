@@ -258,28 +258,29 @@ def test_lessons_menu_offers_the_rules_and_goes_on_with_n(tmp_path: Path) -> Non
     program = make_program(tmp_path, ["9", "escape", "8", "escape", "escape"])
     assert program.lesson_runner(program) is None
     out = screen(program)
-    assert "Rules. 14 sections." in out and "Rules closed." in out
+    assert "Rules. 13 sections." in out and "Rules closed." in out
     assert "Lesson 8 of 8." in out
 
 
 # The rules reader ----------------------------------------------------------------------------------
 
 def test_rules_reader_pages_through_every_section(tmp_path: Path) -> None:
-    _, sections = split_sections(rules_markdown("en"))
+    _, sections = split_sections(rules_markdown("en"), opening=False)
     count = len(sections) + 1
+    assert count == 13
     tokens = ["enter"] * (count - 1) + ["n", "p", "p", "1", "p", "20", "r", "escape"]
     program = make_program(tmp_path, tokens)
     program.rules_reader()
     out = screen(program)
     assert f"Rules. {count} sections." in out
-    assert "The usual rules. Section 1 of 14." in out  # no match running: not "This match"
+    assert "The usual rules. Section 1 of 13." in out  # no match running: not "This match"
     for number, section in enumerate(sections, start=2):
         assert f"{section.title}. Section {number} of {count}." in out
         for line in section.lines:
             assert line in out
     assert "End of the rules." in out
     assert "This is the first section." in out
-    assert "There are 14 sections." in out
+    assert "There are 13 sections." in out
     assert out.strip().endswith("Rules closed.")
 
 
@@ -288,7 +289,7 @@ def test_rules_reader_tells_the_options_of_the_running_match(tmp_path: Path) -> 
     program.narrator = Narrator(["You", "Robin"], Rules(target=None, napola=True, asso_piglia_tutto=True), 0)
     program.rules_reader()
     out = screen(program)
-    assert "This match. Section 1 of 14." in out
+    assert "This match. Section 1 of 13." in out
     assert "2 players." in out and "A single deal." in out
     assert "Options on. Redeal for three kings, napola, asso piglia tutto." in out
     assert "Options off. Faces match only, most cards, re bello." in out
@@ -304,8 +305,53 @@ def test_rules_reader_in_italian(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["enter", "escape"], lang="it")
     program.rules_reader()
     out = screen(program)
-    assert "Le regole di base. Sezione 1 di 14." in out
-    assert "Regole della scopa. Sezione 2 di 14." in out
+    assert "Le regole di base. Sezione 1 di 13." in out
+    assert "Le carte. Sezione 2 di 13." in out
+    assert "Regole della scopa" not in out  # the document's opening is about the reader itself
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_reader_leaves_out_the_documents_opening_about_itself(lang: str) -> None:
+    title, with_opening = split_sections(rules_markdown(lang))
+    opening = with_opening[0]
+    assert opening.title == title and any(" U," in line for line in opening.lines)  # it names the key
+    sections = rules_sections(lang, None)
+    assert [s.title for s in sections[1:]] == [s.title for s in with_opening[1:]]
+    assert all(line not in s.lines for s in sections for line in opening.lines)
+
+
+# The short card notation of match files and the engine ("7D", "KC", "10S"), and anything a
+# screen reader or the game voice would say as a symbol.
+CARD_CODE = re.compile(r"\b(10|[1-7]|[JQKA])[CDHS]\b")
+SPOKEN_SYMBOLS = re.compile(r"[:;()\[\]{}|*_`#<>=/\\~^&%@]")
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("rules", [None, Rules(), Rules(players=3, target=None, napola=True, re_bello=True),
+                                   Rules.scopone_scientifico(), Rules.scopone_classico(asso_piglia_tutto=True)],
+                         ids=["no match", "default", "three players, options", "scientifico", "classico"])
+def test_every_section_the_reader_speaks_sounds_right(lang: str, rules: Rules | None) -> None:
+    """Cards in words, no notation or symbols, whole sentences: each line is heard as it is."""
+    sections = rules_sections(lang, rules)
+    assert len(sections) == 13
+    for section in sections:
+        spoken = [section.title, *section.lines]
+        assert section.title and not section.title.endswith((".", "?", "!")), section.title  # the reader adds "."
+        for line in spoken:
+            assert not CARD_CODE.search(line), line
+            assert not SPOKEN_SYMBOLS.search(line), line
+            assert "  " not in line and line == line.strip() and "\n" not in line, line
+        for line in section.lines:
+            assert line[:1].isupper() or line[:1].isdigit(), line
+            assert line.endswith((".", "?", "!")), line
+
+
+def test_the_speech_check_catches_notation_and_symbols() -> None:
+    for bad in ("For example 7D for the seven of diamonds.", "KC is the king of clubs.", "Take 10S.",
+                "Values: seven 21.", "| rank | value |", "Napola (a run of coins)."):
+        assert CARD_CODE.search(bad) or SPOKEN_SYMBOLS.search(bad), bad
+    for good in ("The seven of coins is the settebello.", "Scopone scientifico. 10 cards each.", "Re bello."):
+        assert not CARD_CODE.search(good) and not SPOKEN_SYMBOLS.search(good), good
 
 
 def test_shipped_rules_are_docs_rules() -> None:

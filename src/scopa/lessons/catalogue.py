@@ -71,12 +71,12 @@ def plain(text: str) -> str:
     return _MARKUP.sub("", text).strip()
 
 
-def split_sections(markdown: str) -> tuple[str, tuple[Section, ...]]:
+def split_sections(markdown: str, opening: bool = True) -> tuple[str, tuple[Section, ...]]:
     """The document title and its sections, split on ``## `` headings.
 
     Each paragraph or list item becomes one line; ``### `` headings become a line of their own.
     Text before the first ``## `` heading (after the ``# `` title) is the opening section,
-    titled like the document.
+    titled like the document; ``opening=False`` leaves it out.
     """
     title = ""
     sections: list[Section] = []
@@ -103,7 +103,7 @@ def split_sections(markdown: str) -> tuple[str, tuple[Section, ...]]:
         elif line.startswith("# "):
             end_section()
             title = plain(line[2:])
-            current_title = title
+            current_title = title if opening else None
         elif line.startswith("### "):
             end_paragraph()
             heading = plain(line[4:])

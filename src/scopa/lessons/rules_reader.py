@@ -2,7 +2,8 @@
 
 The first section says how this match is played (players, target, which options are on);
 the others are the ``## `` sections of the rules text in the player's language, in the same
-words as docs/rules.md with the markdown marks left out. N or Enter reads the next section,
+words as docs/rules.md with the markdown marks left out. The document's opening paragraph,
+which tells a reader of the document about this reader, is left out. N or Enter reads the next section,
 P the previous one, a number jumps to a section, Escape goes back to where the player was.
 """
 from __future__ import annotations
@@ -44,9 +45,9 @@ def _cap(text: str) -> str:
 
 def rules_sections(lang: str, rules: Rules | None) -> list[Section]:
     """Every section the reader offers: this match first (``None``: no match, the usual rules),
-    then the rules text."""
+    then the ``## `` sections of the rules text (not its opening, which is about this reader)."""
     text = LessonText(lang)
-    _, sections = split_sections(rules_markdown(text.lang))
+    _, sections = split_sections(rules_markdown(text.lang), opening=False)
     return [match_section(rules or Rules(), text, in_match=rules is not None), *sections]
 
 
