@@ -1,4 +1,8 @@
-"""Errors the engine raises. Each message is a sentence a player can be shown."""
+"""Errors the engine raises. Each message is a plain English sentence, for developers and logs.
+
+The engine speaks no other language, so ``IllegalMoveError`` also carries its reason as data
+(``IllegalReason``) for the shells to put into the player's words (``narration.explain_illegal``).
+"""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
