@@ -13,7 +13,8 @@ Nothing here prints, reads the clock, or draws randomness other than from the ma
 """
 from .captures import Capture, legal_captures, sum_groups
 from .cards import ALL_CARDS, DECK, RE_BELLO, SETTEBELLO, Card, Suit, cards_str, parse_cards
-from .errors import ILLEGAL_CODES, IllegalMoveError, IllegalReason, RulesError, ScopaError
+from .errors import (ILLEGAL_CODES, POSITION_CODES, RULES_CODES, IllegalMoveError, IllegalReason, Reason, RulesError,
+                     ScopaError)
 from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted, Event,
                      LeftoversTaken, MatchWon, Scopa)
 from .rules import TARGETS, Rules, Variant
@@ -25,7 +26,8 @@ from .validation import check_history, check_invariants
 __all__ = [
     "ALL_CARDS", "DECK", "RE_BELLO", "SETTEBELLO", "Card", "Suit", "cards_str", "parse_cards",
     "Capture", "legal_captures", "sum_groups",
-    "ILLEGAL_CODES", "IllegalMoveError", "IllegalReason", "RulesError", "ScopaError",
+    "ILLEGAL_CODES", "POSITION_CODES", "RULES_CODES", "IllegalMoveError", "IllegalReason", "Reason", "RulesError",
+    "ScopaError",
     "CardPlayed", "CardsCaptured", "CardsDealt", "CardStaysOnTable", "DealScored", "DealStarted", "Event",
     "LeftoversTaken", "MatchWon", "Scopa",
     "TARGETS", "Rules", "Variant",

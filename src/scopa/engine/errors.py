@@ -1,22 +1,117 @@
 """Errors the engine raises. Each message is a plain English sentence, for developers and logs.
 
-The engine speaks no other language, so ``IllegalMoveError`` also carries its reason as data
-(``IllegalReason``) for the shells to put into the player's words (``narration.explain_illegal``).
+The engine speaks no other language, so its errors also carry their reason as data for the
+shells to put into the player's words: ``IllegalMoveError`` an ``IllegalReason``
+(``narration.explain_illegal``), ``RulesError`` and the checks of a rebuilt position a ``Reason``
+(``narration.explain_invalid``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .cards import Card
 
 
+class Reason(NamedTuple):
+    """Why rules or a rebuilt position are refused, for the shells to put into the player's words.
+
+    ``code`` is one of ``RULES_CODES`` or ``POSITION_CODES``; ``params`` are its values as
+    (name, value) pairs (``values()`` gives them as a dict): whole numbers (seats counted from 1
+    as players count them), ``Card`` objects, and names the catalogues know (``field``: a
+    ``GameState`` field, ``option``: a rule option, ``where``: a place in the position). Nothing
+    in it is text copied from the data that was refused."""
+
+    code: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def values(self) -> dict[str, Any]:
+        return dict(self.params)
+
+
+def reason(code: str, **params: Any) -> Reason:
+    """A ``Reason`` written as ``reason("hand_size", seat=2, expected=3, actual=2)``."""
+    return Reason(code, tuple(params.items()))
+
+
 class ScopaError(ValueError):
-    """Base class: every engine error is a ``ValueError`` with a plain message."""
+    """Base class: every engine error is a ``ValueError`` with a plain English message.
+
+    ``reason`` is the same as data for the shells (a ``Reason``, or an ``IllegalReason`` for an
+    ``IllegalMoveError``), or ``None`` when the error was made with a message alone."""
+
+    def __init__(self, message: str, reason: Any = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    def __reduce__(self):  # keep the reason when pickled (as by a worker process)
+        return type(self), (str(self), self.reason)
+
+    @property
+    def code(self) -> str | None:
+        """The reason's code, or ``None``."""
+        return None if self.reason is None else self.reason.code
 
 
 class RulesError(ScopaError):
     """An impossible combination of rule options (for example scopone with two players)."""
+
+
+# Why rules are refused (``Rules`` and ``Rules.from_dict``); ``invalid.{code}`` in the catalogues.
+RULES_CODES = (
+    "rules_not_options",   # not a mapping of named options
+    "unknown_option",      # an option the rules do not have
+    "unknown_variant",     # a game that is not scopa or one of the scopone
+    "players",             # not 2, 3 or 4 players
+    "scopone_players",     # scopone with other than four players
+    "target",              # not 11, 16, 21 or a single deal
+    "on_off",              # a house rule that is not true or false; params: option
+)
+
+# Why a position rebuilt from data is refused (``GameState.from_dict``, ``check_invariants``,
+# ``check_history``); ``invalid.{code}`` in the catalogues (``invalid.{code}.{where}`` for a place).
+POSITION_CODES = (
+    "not_fields",          # not a mapping of named fields
+    "missing_field",       # params: field
+    "rules",               # the position's rules are refused
+    "seed",                # the seed is not a whole number
+    "phase",               # not playing, deal_over or match_over
+    "history_list",        # the plays of the deal are not a list
+    "deal_totals_list",    # the deal results are not a list
+    "number",              # a whole number out of its range; params: field, low, high
+    "hands_count",         # params: count
+    "piles_count",         # params: count
+    "not_cards",           # params: where (hand, table, stock, pile, play_card, play_capture), number
+    "no_such_card",        # a card that is not in the pack; params: where, number
+    "numbers",             # a list of whole numbers of the wrong length or range; params: field, count
+    "deal_total",          # params: number, count
+    "play_fields",         # params: number
+    "play_seat",           # params: number, last
+    "play_scopa",          # params: number
+    "pack_count",          # no card twice, but not 40 of them; params: total
+    "pack_repeated",       # a card more than once
+    "stock_size",          # params: round, expected, actual
+    "history_length",      # params: expected, actual
+    "hand_size",           # params: seat, expected, actual
+    "to_move",             # params: expected, actual (seats)
+    "playing_no_cards",    # every hand empty, yet the deal is being played
+    "winner_while_playing",
+    "over_with_cards",     # the deal is over, yet cards are in hand or in the stock
+    "leftovers",           # the deal is over, yet the leftovers were not given to the last capture
+    "deal_results_count",  # the deal results do not fit the deal number
+    "scores_sum",          # the match scores are not the sum of the deal results
+    "history_order",       # the plays do not follow the order of play
+    "history_card",        # params: card, neither on the table nor in a pile
+    "no_last_capture",     # captures, yet no last capture is recorded
+    "first_table",         # params: count, expected
+    "play_not_legal",      # params: number
+    "play_had_to_capture",  # params: number
+    "play_scopa_wrong",    # params: number
+    "last_capture_differs",
+    "table_differs",
+    "piles_differ",
+    "scope_differ",
+)
 
 
 # Why a move is illegal, as a code the shells turn into words (``illegal.{code}`` in the catalogues).
@@ -52,14 +147,7 @@ class IllegalMoveError(ScopaError):
     a card that can take must take."). ``reason`` is the same as an ``IllegalReason`` (a code
     and the cards involved), or ``None`` when the error was made with a message alone."""
 
+    reason: IllegalReason | None
+
     def __init__(self, message: str, reason: IllegalReason | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-    def __reduce__(self):  # keep the reason when pickled (as by a worker process)
-        return type(self), (str(self), self.reason)
-
-    @property
-    def code(self) -> str | None:
-        """The reason's code, or ``None``."""
-        return None if self.reason is None else self.reason.code
+        super().__init__(message, reason)

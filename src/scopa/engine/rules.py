@@ -6,7 +6,7 @@ from functools import cached_property
 from enum import Enum
 from typing import Any, Mapping
 
-from .errors import RulesError
+from .errors import RulesError, reason
 
 TARGETS = (11, 16, 21)
 
@@ -49,16 +49,18 @@ class Rules:
                 object.__setattr__(self, "variant", Variant(self.variant))
             except ValueError:
                 names = ", ".join(v.value for v in Variant)
-                raise RulesError(f"Unknown variant {self.variant!r}: choose {names}.") from None
+                raise RulesError(f"Unknown variant {self.variant!r}: choose {names}.",
+                                reason("unknown_variant")) from None
         if not _is_int(self.players) or self.players not in (2, 3, 4):
-            raise RulesError(f"Scopa is played by 2, 3 or 4 players, not {self.players!r}.")
+            raise RulesError(f"Scopa is played by 2, 3 or 4 players, not {self.players!r}.", reason("players"))
         if self.variant is not Variant.SCOPA and self.players != 4:
-            raise RulesError("Scopone is a four-player game: set players to 4.")
+            raise RulesError("Scopone is a four-player game: set players to 4.", reason("scopone_players"))
         if self.target is not None and (not _is_int(self.target) or self.target not in TARGETS):
-            raise RulesError(f"The match target is 11, 16 or 21 points, or a single deal; not {self.target!r}.")
+            raise RulesError(f"The match target is 11, 16 or 21 points, or a single deal; not {self.target!r}.",
+                            reason("target"))
         for f in fields(self):
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
-                raise RulesError(f"The option {f.name} is on or off (true or false).")
+                raise RulesError(f"The option {f.name} is on or off (true or false).", reason("on_off", option=f.name))
         # A small number naming the options that change captures: a cheap cache key.
         mode = self.faces_match_only | self.most_cards << 1 | self.asso_piglia_tutto << 2
         object.__setattr__(self, "capture_mode", mode)
@@ -114,11 +116,11 @@ class Rules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
         if not isinstance(data, Mapping):
-            raise RulesError("The rules must be a set of named options.")
+            raise RulesError("The rules must be a set of named options.", reason("rules_not_options"))
         known = {f.name for f in fields(cls) if f.init}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"Unknown rule option {unknown[0]!r}.")
+            raise RulesError(f"Unknown rule option {unknown[0]!r}.", reason("unknown_option"))
         return cls(**dict(data))
 
     def enabled_options(self) -> tuple[str, ...]:

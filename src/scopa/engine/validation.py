@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from .captures import is_sweep_capture, legal_captures
 from .cards import Card
-from .errors import ScopaError
+from .errors import ScopaError, reason
 from .rules import Rules
 from .state import GameState, Phase, Play, next_seat
 
@@ -17,82 +17,97 @@ _KEYS = ("rules", "seed", "deal_number", "dealer", "to_move", "round", "hands", 
          "scope", "last_capturer", "history", "match_scores", "deal_totals", "phase", "winner", "redeals")
 
 
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False) -> int | None:
     value = data[key]
     if value is None and optional:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ScopaError(f"{key} must be a whole number from {low} to {high}.")
+    if not _whole(value, low, high):
+        raise ScopaError(f"{key} must be a whole number from {low} to {high}.",
+                         reason("number", field=key, low=low, high=high))
     return value
 
 
-def _cards(value: Any, what: str) -> tuple[Card, ...]:
+def _cards(value: Any, what: str, where: str, number: int | None = None) -> tuple[Card, ...]:
+    """Cards written like "7D"; ``where`` (and ``number``) name the place for the reason."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ScopaError(f"{what} must be a list of cards such as \"7D\".")
+        raise ScopaError(f"{what} must be a list of cards such as \"7D\".",
+                         reason("not_cards", where=where, number=number))
     try:
         return tuple(Card.parse(v) for v in value)
     except ValueError as error:
-        raise ScopaError(f"{what}: {error}") from None
+        raise ScopaError(f"{what}: {error}", reason("no_such_card", where=where, number=number)) from None
 
 
-def _card_lists(value: Any, count: int, what: str) -> tuple[tuple[Card, ...], ...]:
+def _card_lists(value: Any, count: int, what: str, where: str) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list) or len(value) != count:
-        raise ScopaError(f"{what} must be a list of {count}.")
-    return tuple(_cards(v, f"{what} {i + 1}") for i, v in enumerate(value))
+        raise ScopaError(f"{what} must be a list of {count}.", reason(f"{where}s_count", count=count))
+    return tuple(_cards(v, f"{what} {i + 1}", where, i + 1) for i, v in enumerate(value))
 
 
-def _int_list(value: Any, count: int, what: str) -> tuple[int, ...]:
-    if (not isinstance(value, list) or len(value) != count
-            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 1000 for v in value)):
-        raise ScopaError(f"{what} must be a list of {count} whole numbers.")
+def _int_list(value: Any, count: int, what: str, why: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != count or not all(_whole(v, 0, 1000) for v in value):
+        raise ScopaError(f"{what} must be a list of {count} whole numbers.", why)
     return tuple(value)
 
 
-def _play(item: Any, players: int) -> Play:
+def _play(item: Any, players: int, number: int) -> Play:
+    """Play ``number`` (from 1) of the deal's history."""
     if not isinstance(item, Mapping) or set(item) != {"seat", "card", "capture", "scopa"}:
-        raise ScopaError("Each play in the history needs seat, card, capture and scopa.")
-    seat = _int(item, "seat", 0, players - 1)
-    card = _cards([item["card"]], "A played card")[0]
+        raise ScopaError("Each play in the history needs seat, card, capture and scopa.",
+                         reason("play_fields", number=number))
+    seat = item["seat"]
+    if not _whole(seat, 0, players - 1):
+        raise ScopaError(f"seat must be a whole number from 0 to {players - 1}.",
+                         reason("play_seat", number=number, last=players - 1))
+    card = _cards([item["card"]], "A played card", "play_card", number)[0]
     if not isinstance(item["scopa"], bool):
-        raise ScopaError("A play's scopa mark must be true or false.")
-    return Play(seat, card, tuple(sorted(_cards(item["capture"], "A capture"))), item["scopa"])
+        raise ScopaError("A play's scopa mark must be true or false.", reason("play_scopa", number=number))
+    capture = _cards(item["capture"], "A capture", "play_capture", number)
+    return Play(seat, card, tuple(sorted(capture)), item["scopa"])
 
 
 def state_from_dict(data: Mapping[str, Any]) -> GameState:
     if not isinstance(data, Mapping):
-        raise ScopaError("The game state must be a set of named fields.")
+        raise ScopaError("The game state must be a set of named fields.", reason("not_fields"))
     missing = [k for k in _KEYS if k not in data]
     if missing:
-        raise ScopaError(f"The game state lacks the field {missing[0]!r}.")
+        raise ScopaError(f"The game state lacks the field {missing[0]!r}.",
+                         reason("missing_field", field=missing[0]))
     try:
         rules = Rules.from_dict(data["rules"])
     except (TypeError, ValueError) as error:
-        raise ScopaError(f"Rules: {error}") from None
+        raise ScopaError(f"Rules: {error}", reason("rules")) from None
     n, sides = rules.players, rules.sides
     seed = data["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ScopaError("seed must be a whole number.")
+        raise ScopaError("seed must be a whole number.", reason("seed"))
     try:
         phase = Phase(data["phase"])
     except (ValueError, TypeError):
-        raise ScopaError("phase must be playing, deal_over or match_over.") from None
+        raise ScopaError("phase must be playing, deal_over or match_over.", reason("phase")) from None
     history = data["history"]
     if not isinstance(history, list):
-        raise ScopaError("history must be a list of plays.")
+        raise ScopaError("history must be a list of plays.", reason("history_list"))
     deal_totals = data["deal_totals"]
     if not isinstance(deal_totals, list):
-        raise ScopaError("deal_totals must be a list.")
+        raise ScopaError("deal_totals must be a list.", reason("deal_totals_list"))
     state = GameState(
         rules=rules, seed=seed,
         deal_number=_int(data, "deal_number", 1, 10_000), dealer=_int(data, "dealer", 0, n - 1),
         to_move=_int(data, "to_move", 0, n - 1), round=_int(data, "round", 1, rules.rounds),
-        hands=_card_lists(data["hands"], n, "Hand"), table=_cards(data["table"], "The table"),
-        stock=_cards(data["stock"], "The stock"), piles=_card_lists(data["piles"], sides, "Pile"),
-        scope=_int_list(data["scope"], sides, "scope"),
+        hands=_card_lists(data["hands"], n, "Hand", "hand"), table=_cards(data["table"], "The table", "table"),
+        stock=_cards(data["stock"], "The stock", "stock"), piles=_card_lists(data["piles"], sides, "Pile", "pile"),
+        scope=_int_list(data["scope"], sides, "scope", reason("numbers", field="scope", count=sides)),
         last_capturer=_int(data, "last_capturer", 0, n - 1, optional=True),
-        history=tuple(_play(p, n) for p in history),
-        match_scores=_int_list(data["match_scores"], sides, "match_scores"),
-        deal_totals=tuple(_int_list(t, sides, "Each deal total") for t in deal_totals),
+        history=tuple(_play(p, n, i) for i, p in enumerate(history, 1)),
+        match_scores=_int_list(data["match_scores"], sides, "match_scores",
+                               reason("numbers", field="match_scores", count=sides)),
+        deal_totals=tuple(_int_list(t, sides, "Each deal total", reason("deal_total", number=i, count=sides))
+                          for i, t in enumerate(deal_totals, 1)),
         phase=phase, winner=_int(data, "winner", 0, sides - 1, optional=True),
         redeals=_int(data, "redeals", 0, 1000),
     )
@@ -109,34 +124,41 @@ def check_invariants(state: GameState) -> None:
     if len(everything) != 40 or len(set(everything)) != 40:
         dupes = len(everything) - len(set(everything))
         raise ScopaError(f"The cards do not make one 40-card pack: {len(set(everything))} distinct cards"
-                         + (f", {dupes} repeated." if dupes else "."))
+                         + (f", {dupes} repeated." if dupes else "."),
+                         reason("pack_repeated") if dupes else reason("pack_count", total=len(everything)))
     size, table_size = rules.hand_size, rules.table_size
     expected_stock = 40 - table_size - state.round * n * size
     if len(state.stock) != expected_stock:
         raise ScopaError(f"The stock should hold {expected_stock} cards in round {state.round}, "
-                         f"not {len(state.stock)}.")
+                         f"not {len(state.stock)}.",
+                         reason("stock_size", round=state.round, expected=expected_stock, actual=len(state.stock)))
     in_hands = sum(len(h) for h in state.hands)
     plays_this_round = n * size - in_hands
     expected_plays = (state.round - 1) * n * size + plays_this_round
     if len(state.history) != expected_plays:
-        raise ScopaError(f"The history should list {expected_plays} plays, not {len(state.history)}.")
+        raise ScopaError(f"The history should list {expected_plays} plays, not {len(state.history)}.",
+                         reason("history_length", expected=expected_plays, actual=len(state.history)))
     _check_hands(state, plays_this_round)
     _check_history(state)
     if state.phase is Phase.PLAYING:
         if in_hands == 0:
-            raise ScopaError("Every hand is empty, yet the deal is marked as still being played.")
+            raise ScopaError("Every hand is empty, yet the deal is marked as still being played.",
+                             reason("playing_no_cards"))
         if state.winner is not None:
-            raise ScopaError("A winner is recorded while the deal is still being played.")
+            raise ScopaError("A winner is recorded while the deal is still being played.",
+                             reason("winner_while_playing"))
     else:
         if in_hands or state.stock:
-            raise ScopaError("The deal is marked over, yet cards are still in hand or in the stock.")
+            raise ScopaError("The deal is marked over, yet cards are still in hand or in the stock.",
+                             reason("over_with_cards"))
         if state.table and state.last_capturer is not None:
-            raise ScopaError("The deal is over, yet leftovers were not given to the last capture.")
+            raise ScopaError("The deal is over, yet leftovers were not given to the last capture.",
+                             reason("leftovers"))
     if len(state.deal_totals) != state.deal_number - (1 if state.phase is Phase.PLAYING else 0):
-        raise ScopaError("The list of deal results does not match the deal number.")
+        raise ScopaError("The list of deal results does not match the deal number.", reason("deal_results_count"))
     sums = tuple(sum(t[i] for t in state.deal_totals) for i in range(rules.sides))
     if sums != state.match_scores:
-        raise ScopaError("The match scores are not the sum of the deal results.")
+        raise ScopaError("The match scores are not the sum of the deal results.", reason("scores_sum"))
 
 
 def _check_hands(state: GameState, plays_this_round: int) -> None:
@@ -145,14 +167,17 @@ def _check_hands(state: GameState, plays_this_round: int) -> None:
     for position in range(n):
         played = max(0, (plays_this_round - position + n - 1) // n)
         if len(state.hands[seat]) != size - played:
-            raise ScopaError(f"Seat {seat + 1} should hold {size - played} cards, not {len(state.hands[seat])}.")
+            raise ScopaError(f"Seat {seat + 1} should hold {size - played} cards, not {len(state.hands[seat])}.",
+                             reason("hand_size", seat=seat + 1, expected=size - played,
+                                    actual=len(state.hands[seat])))
         seat = next_seat(seat, n)
     if state.phase is Phase.PLAYING:
         expected = state.leader
         for _ in range(plays_this_round % n):
             expected = next_seat(expected, n)
         if state.to_move != expected:
-            raise ScopaError(f"It should be seat {expected + 1} to move, not seat {state.to_move + 1}.")
+            raise ScopaError(f"It should be seat {expected + 1} to move, not seat {state.to_move + 1}.",
+                             reason("to_move", expected=expected + 1, actual=state.to_move + 1))
 
 
 def _check_history(state: GameState) -> None:
@@ -160,12 +185,13 @@ def _check_history(state: GameState) -> None:
     placed: set[Card] = set(state.table) | {c for p in state.piles for c in p}
     for play in state.history:
         if play.seat != seat:
-            raise ScopaError("The history does not follow the order of play.")
+            raise ScopaError("The history does not follow the order of play.", reason("history_order"))
         if play.card not in placed or not set(play.capture) <= placed:
-            raise ScopaError(f"The history plays {play.card}, which is neither on the table nor in a pile.")
+            raise ScopaError(f"The history plays {play.card}, which is neither on the table nor in a pile.",
+                             reason("history_card", card=play.card))
         seat = next_seat(seat, state.rules.players)
     if state.last_capturer is None and any(p.capture for p in state.history):
-        raise ScopaError("The history has captures but no last capture is recorded.")
+        raise ScopaError("The history has captures but no last capture is recorded.", reason("no_last_capture"))
 
 
 def first_table(table: Sequence[Card], piles: Sequence[Sequence[Card]], history: Sequence[Play]) -> set[Card]:
@@ -193,7 +219,7 @@ def check_history(state: GameState) -> None:
     table = sorted(first_table(state.table, state.piles, state.history))
     if len(table) != rules.table_size:
         raise ScopaError(f"The plays in the history leave {len(table)} cards for the first table, "
-                         f"not {rules.table_size}.")
+                         f"not {rules.table_size}.", reason("first_table", count=len(table), expected=rules.table_size))
     piles: list[list[Card]] = [[] for _ in range(rules.sides)]
     scope = [0] * rules.sides
     plays_in_deal = 40 - rules.table_size
@@ -203,7 +229,8 @@ def check_history(state: GameState) -> None:
         scopa = False
         if play.capture:
             if tuple(sorted(play.capture)) not in legal_captures(play.card, tuple(table), rules):
-                raise ScopaError(f"Play {index + 1} of the history is not a legal capture.")
+                raise ScopaError(f"Play {index + 1} of the history is not a legal capture.",
+                                 reason("play_not_legal", number=index + 1))
             table = [c for c in table if c not in play.capture]
             piles[side] += [*play.capture, play.card]
             last_capturer = play.seat
@@ -212,21 +239,24 @@ def check_history(state: GameState) -> None:
             scope[side] += scopa
         else:
             if legal_captures(play.card, tuple(table), rules):
-                raise ScopaError(f"Play {index + 1} of the history leaves a card that had to capture.")
+                raise ScopaError(f"Play {index + 1} of the history leaves a card that had to capture.",
+                                 reason("play_had_to_capture", number=index + 1))
             table.append(play.card)
         if play.scopa != scopa:
-            raise ScopaError(f"Play {index + 1} of the history marks a scopa wrongly.")
+            raise ScopaError(f"Play {index + 1} of the history marks a scopa wrongly.",
+                             reason("play_scopa_wrong", number=index + 1))
     if last_capturer != state.last_capturer:
-        raise ScopaError("The last capture recorded is not the last capture in the history.")
+        raise ScopaError("The last capture recorded is not the last capture in the history.",
+                         reason("last_capture_differs"))
     if state.phase is not Phase.PLAYING and last_capturer is not None:
         piles[rules.side_of(last_capturer)] += table
         table = []
     if sorted(table) != sorted(state.table):
-        raise ScopaError("The table does not match the plays in the history.")
+        raise ScopaError("The table does not match the plays in the history.", reason("table_differs"))
     if [sorted(p) for p in piles] != [sorted(p) for p in state.piles]:
-        raise ScopaError("The capture piles do not match the plays in the history.")
+        raise ScopaError("The capture piles do not match the plays in the history.", reason("piles_differ"))
     if tuple(scope) != tuple(state.scope):
-        raise ScopaError("The scope recorded do not match the sweeps in the history.")
+        raise ScopaError("The scope recorded do not match the sweeps in the history.", reason("scope_differ"))
 
 
 def all_cards_accounted(states: Sequence[GameState]) -> bool:
