@@ -243,12 +243,12 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
 
     lost = copy.deepcopy(good)
     lost["state"]["stock"].pop()
-    assert _import_fails(tmp_path, lost) == ("Import failed. The cards do not make one 40-card pack: "
-                                             "39 distinct cards.")
+    assert _import_fails(tmp_path, lost) == ("Import failed. The saved position is not valid. The cards do not "
+                                             "make a whole pack. The number of cards in the position is 39, not 40.")
 
     bad_level = copy.deepcopy(good)
     bad_level["seats"][1]["level"] = "godlike"
-    assert "level must be one of beginner, easy, medium, hard, expert" in _import_fails(tmp_path, bad_level)
+    assert "level must be beginner, easy, medium, hard or expert." in _import_fails(tmp_path, bad_level)
     no_name = copy.deepcopy(good)
     no_name["seats"][0]["name"] = "  "
     assert "Seat 1 needs a name" in _import_fails(tmp_path, no_name)

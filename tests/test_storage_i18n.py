@@ -1,7 +1,7 @@
 """Storage and command-line errors speak the player's language: English words never reach an Italian line.
 
 Every ``SaveFileError`` keeps its English ``str()`` for logs and gives ``localised(messages)``:
-one line, from the catalogues, with the engine's English sentences left out in Italian.
+one line, from the catalogues in every language; the engine's English sentence is only ``detail``.
 """
 from __future__ import annotations
 
@@ -123,11 +123,14 @@ def test_every_hand_made_bad_file_is_one_italian_line(tmp_path: Path, name: str)
 
 def test_the_english_lines_keep_their_wording(tmp_path: Path) -> None:
     assert str(_fails(tmp_path, BAD_FILES["not json"])) == "Import failed. The file is not valid JSON. The error is on line 3."
-    assert str(_fails(tmp_path, BAD_FILES["position"])) == ("Import failed. The cards do not make one 40-card "
-                                                            "pack: 39 distinct cards.")
+    assert str(_fails(tmp_path, BAD_FILES["position"])) == (
+        "Import failed. The saved position is not valid. The cards do not make a whole pack. "
+        "The number of cards in the position is 39, not 40.")
+    assert _fails(tmp_path, BAD_FILES["position"]).detail == "The cards do not make one 40-card pack: 39 distinct cards."
     assert str(_fails(tmp_path, BAD_FILES["different position"])).endswith("which differs in the order of the stock.")
-    assert str(_fails(tmp_path, BAD_FILES["rules unknown option"])) == ("Import failed. The rules: unknown rule "
-                                                                        "option 'nonsense'.")
+    assert str(_fails(tmp_path, BAD_FILES["rules unknown option"])) == (
+        "Import failed. The rules are not valid. The rules hold an option that scopa does not know.")
+    assert _fails(tmp_path, BAD_FILES["rules unknown option"]).detail == "Unknown rule option 'nonsense'."
     illegal = _fails(tmp_path, BAD_FILES["illegal move"])
     assert re.fullmatch(r"Import failed. Move \d+ is not allowed. The [a-z ]+ must capture. "
                         r"A card that can take must take\.", str(illegal))
@@ -153,8 +156,10 @@ def test_errors_reading_the_disk_speak_italian(tmp_path: Path, monkeypatch: pyte
             import_match(tmp_path / "big.json")
         assert_italian(caught.value)
         monkeypatch.undo()
-    assert str(caught.value) == "Import failed. The file cannot be read (Input/output error)."
-    assert caught.value.localised(IT) == "Importazione non riuscita. Il file non si può leggere."
+    assert str(caught.value) == "Import failed. The file cannot be read. The disk could not be read or written."
+    assert caught.value.localised(IT) == ("Importazione non riuscita. Il file non si può leggere. "
+                                          "Il disco non si è potuto leggere o scrivere.")
+    assert caught.value.detail == "Input/output error"  # the system's words, for the logs only
     monkeypatch.setattr(files_module, "MAX_FILE_BYTES", 1)
     with pytest.raises(SaveFileError) as caught:
         import_match(tmp_path / "big.json")

@@ -58,7 +58,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     if args.export:
-        return _export(data_dir, args.export, messages)
+        return _export(data_dir, args.export, messages, args.cards or settings.card_names)
 
     from .console.app import Program
     from .console.persistence import Persistence
@@ -99,14 +99,14 @@ def _messages(lang: str | None):
     return Messages(lang if lang in LANGUAGES else system_language())
 
 
-def _export(data_dir, path: str, messages) -> int:
+def _export(data_dir, path: str, messages, naming: str = "french") -> int:
     """``scopa --export FILE``: the saved match to a file, after the warning that it shows every hand."""
     from .narration import os_problem
     from .storage import AutosaveStore, export_match
     store = AutosaveStore(data_dir)
     result = store.load()
     if result.record is None:
-        print(store.error.localised(messages) if store.error else messages("export.none"), file=sys.stderr)
+        print(store.error.localised(messages, naming) if store.error else messages("export.none"), file=sys.stderr)
         return 1
     print(messages("export.file_warning"))
     try:

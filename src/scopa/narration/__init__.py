@@ -1,6 +1,7 @@
 """Narration: events and positions in words, per language, with a privacy mark on hands."""
 from .cards import NAMINGS, CardNames, Naming
 from .illegal import explain_illegal
+from .invalid import explain_invalid
 from .messages import DEFAULT_LANGUAGE, LANGUAGES, Messages, system_language
 from .narrator import Announcement, Narrator, Verbosity
 from .problems import os_problem
@@ -8,4 +9,4 @@ from .voices import voice_for_language
 
 __all__ = ["NAMINGS", "CardNames", "Naming", "DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "system_language",
            "Announcement", "Narrator", "Verbosity", "voice_for_language", "os_problem",
-           "explain_illegal"]
+           "explain_illegal", "explain_invalid"]

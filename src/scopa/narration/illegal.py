@@ -8,7 +8,10 @@ diamonds must take a single equal card. A match comes before a sum.").
 from __future__ import annotations
 
 from ..engine import ILLEGAL_CODES, IllegalReason
+from ..engine.errors import CANNOT_TAKE
 from .cards import CardNames
+
+MOST_NAMED = 6  # a longer capture (only a file can hold one) is counted, not read out card by card
 
 
 def explain_illegal(reason: IllegalReason, names: CardNames) -> str:
@@ -20,5 +23,8 @@ def explain_illegal(reason: IllegalReason, names: CardNames) -> str:
         params["card"] = names.the(reason.card)
     if reason.seat is not None:
         params["seat"] = reason.seat + 1
-    text = names.messages(f"illegal.{reason.code}", **params)
+    key = f"illegal.{reason.code}"
+    if reason.code == CANNOT_TAKE and len(reason.capture) > MOST_NAMED:
+        key, params["count"] = "illegal.cannot_take_many", len(reason.capture)
+    text = names.messages(key, **params)
     return text[:1].upper() + text[1:]

@@ -27,9 +27,14 @@ _KEYS = {
 _BY_CODE = {getattr(errno, name): key for name, key in _KEYS.items() if hasattr(errno, name)}
 
 
+def problem_key(error: OSError) -> str | None:
+    """The catalogue key of the phrase for this error, or ``None`` for a rarer one."""
+    return _BY_CODE.get(error.errno) if error.errno is not None else None
+
+
 def os_problem(error: OSError, messages: Callable[..., str]) -> str:
     """One short phrase, capitalised and without a final stop, for why a file operation failed."""
-    key = _BY_CODE.get(error.errno) if error.errno is not None else None
+    key = problem_key(error)
     if key is not None:
         return messages(key)
     return str(error.strerror or error)

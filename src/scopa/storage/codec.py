@@ -8,24 +8,28 @@ raise ``SaveFileError`` naming the first check that failed, in any language of t
 2. the fields, the rules and the seats,
 3. the saved position (``GameState.from_dict``: 40 distinct cards, counts that fit the rules),
 4. the move log, replayed from the seed, must be legal and lead exactly to the saved position.
+
+Every reason is said from the catalogues, with the engine's own reason (``ScopaError.reason``)
+put into words when the engine made the check; nothing copied from the file is said back.
 """
 from __future__ import annotations
 
 import copy
 import json
-import re
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from ..engine import Card, GameState, IllegalReason, Move, Phase, Rules, ScopaError
+from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
 from ..match import MatchRecord, SeatSetup, is_unsafe_in_name
-from ..narration import CardNames, Messages, explain_illegal
+from ..narration import CardNames, Messages, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
 VERSION = 1
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 KINDS = ("human", "computer")
 MAX_NAME_LENGTH = 100
+MAX_DEALS = 10_000  # as GameState.from_dict allows
+MAX_VERSION = 9_999  # a version number beyond this is not one to say back
 
 EXPORT_WARNING = ("The exported file shows every hand and the order of the stock: anyone who opens it "
                   "can see all the cards, including the ones still to come.")
@@ -33,9 +37,6 @@ EXPORT_WARNING = ("The exported file shows every hand and the order of the stock
 _FIELDS = ("format", "version", "rules", "seats", "seed", "first_dealer", "moves", "assisted_deals", "state")
 _MOVE_FIELDS = {"deal", "seat", "card", "capture"}
 _SEAT_FIELDS = {"name", "kind", "level"}
-_MAX_REASON = 300
-# A capital that starts an inner sentence ("Rules: Unknown ...") but not a card ("AS cannot ...").
-_LOWER_AFTER_COLON = re.compile(r"(^|: )([A-Z])([a-z])")
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -45,54 +46,64 @@ MIGRATIONS: dict[int, Migration] = {}
 
 
 CANNOT_LOAD = "storage.heading.cannot_load"
-DETAIL_LANGUAGE = "en"  # the engine's own checks (``detail``) are written in English only
-# How an English reason and the engine's sentence join; any other key gives "reason: detail".
-_DETAIL_FORMS = {"storage.reason.position": "{detail}", "storage.reason.unreadable": "{reason} ({detail}).",
-                 "storage.reason.illegal_move": "{reason} {detail}"}
 
 
 class Term(str):
     """A catalogue key given as a parameter, so it is named in the reader's language too."""
 
 
+class Choices(tuple):
+    """Catalogue keys given as one parameter: named in the reader's language, joined with "or"."""
+
+
 class SaveFileError(ValueError):
     """A match file that cannot be used: a heading and a reason, both catalogue keys.
 
     ``str()``, ``.heading`` and ``.reason`` are English, for logs: "Import failed. The file is empty.".
-    ``localised(messages)`` is the same one line in the player's language. ``detail`` is the
-    engine's sentence about a rule the file breaks; it is English, so only English lines show it.
-    ``illegal`` is the engine's reason for an illegal move (``IllegalMoveError.reason``): it is
-    said in every language, in the words of the catalogues, with the cards named in full
-    ("Move 12 is not allowed. The seven of diamonds must capture. ..."), and replaces ``detail``.
+    ``localised(messages, naming)`` is the same one line in the player's language and card names.
+    Every line is whole sentences from the catalogues: no colon, no bracket, no card code, and
+    nothing copied from the file. ``why`` is the engine's reason behind the failure
+    (``ScopaError.reason``: an ``IllegalReason`` for an illegal move, a ``Reason`` for rules or a
+    position it refused), said after the reason in the words of the catalogues, cards named in
+    full: "Move 12 is not allowed. The seven of diamonds must capture. ...". ``detail`` keeps the
+    engine's English developer message, for logs and tests; no line shows it.
     """
 
     def __init__(self, key: str, heading_key: str = CANNOT_LOAD, *, detail: str | None = None,
-                 illegal: IllegalReason | None = None, **params: Any) -> None:
+                 why: IllegalReason | Reason | None = None, illegal: IllegalReason | None = None,
+                 **params: Any) -> None:
         self.key, self.heading_key, self.detail, self.params = key, heading_key, detail, params
-        self.illegal = illegal
+        self.why = why if why is not None else illegal
         english = Messages("en")
         self.reason = self.reason_in(english)
         self.heading = english(heading_key)
         super().__init__(self.localised(english))
 
+    @property
+    def illegal(self) -> IllegalReason | None:
+        """The engine's reason for an illegal move, or ``None``."""
+        return self.why if isinstance(self.why, IllegalReason) else None
+
+    @property
+    def invalid(self) -> Reason | None:
+        """The engine's reason for refusing rules or a position, or ``None``."""
+        return self.why if isinstance(self.why, Reason) else None
+
     def with_heading(self, heading_key: str) -> "SaveFileError":
         """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
-        return type(self)(self.key, heading_key, detail=self.detail, illegal=self.illegal, **self.params)
+        return type(self)(self.key, heading_key, detail=self.detail, why=self.why, **self.params)
 
     def reason_in(self, messages: Messages, naming: str = "french") -> str:
         """The reason alone, in the language of ``messages`` (cards in the ``naming`` given)."""
-        params = {name: messages(value) if isinstance(value, Term) else value
-                  for name, value in self.params.items()}
+        names = CardNames(messages, naming)  # type: ignore[arg-type]
+        params = {name: _param(value, names) for name, value in self.params.items()}
         text = messages(self.key, **params)
-        if self.illegal is not None:
-            why = explain_illegal(self.illegal, CardNames(messages, naming))  # type: ignore[arg-type]
-            return squash(f"{text} {why}" if why else text)
-        if messages.lang != DETAIL_LANGUAGE:
-            return squash(text)
-        if self.detail is not None:
-            form = _DETAIL_FORMS.get(self.key, "{reason}: {detail}")
-            text = form.format(reason=text, detail=squash(self.detail))
-        return one_line(text)
+        why = ""
+        if isinstance(self.why, IllegalReason):
+            why = explain_illegal(self.why, names)
+        elif isinstance(self.why, Reason):
+            why = explain_invalid(self.why, names)
+        return squash(f"{text} {why}" if why else text)
 
     def localised(self, messages: Messages, naming: str = "french") -> str:
         """Heading and reason as one line in the player's language: two sentences, since a
@@ -102,17 +113,17 @@ class SaveFileError(ValueError):
         return messages("storage.line", heading=messages(self.heading_key), reason=reason[:1].upper() + reason[1:])
 
 
+def _param(value: Any, names: CardNames) -> Any:
+    if isinstance(value, Term):
+        return names.messages(value)
+    if isinstance(value, Choices):
+        return names.join((names.messages(key) for key in value), "list.or")
+    return value
+
+
 def squash(text: str) -> str:
-    """One line, not too long."""
-    text = " ".join(str(text).split())
-    if len(text) > _MAX_REASON:
-        text = text[:_MAX_REASON - 3].rstrip() + "..."
-    return text
-
-
-def one_line(text: str) -> str:
-    """An English reason fit to follow a colon: one line, not too long, starting in lower case."""
-    return _LOWER_AFTER_COLON.sub(lambda m: m[1] + m[2].lower() + m[3], squash(text))
+    """One line: the sentences of a reason joined by single spaces."""
+    return " ".join(str(text).split())
 
 
 # Writing ---------------------------------------------------------------------------------
@@ -166,7 +177,7 @@ def record_from_dict(data: Any) -> MatchRecord:
     first_dealer = _whole(data["first_dealer"], "first_dealer")
     if not 0 <= first_dealer < rules.players:
         raise SaveFileError("storage.reason.first_dealer_range", last=rules.players - 1)
-    moves = _moves(data["moves"])
+    moves = _moves(data["moves"], rules.players)
     state = _state(data["state"])
     if state.rules != rules:
         raise SaveFileError("storage.reason.rules_differ")
@@ -186,6 +197,8 @@ def upgrade(data: Any) -> dict[str, Any]:
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise SaveFileError("storage.reason.no_version")
+    if not 0 <= version <= MAX_VERSION:
+        raise SaveFileError("storage.reason.bad_version")
     if version > VERSION:
         raise SaveFileError("storage.reason.newer", version=version, supported=VERSION)
     if version < VERSION:
@@ -212,10 +225,9 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
 def _check_fields(data: Mapping[str, Any]) -> None:
     missing = [key for key in _FIELDS if key not in data]
     if missing:
-        raise SaveFileError("storage.reason.missing_field", field=repr(missing[0]))
-    unknown = sorted(str(key) for key in data if key not in _FIELDS)
-    if unknown:
-        raise SaveFileError("storage.reason.unknown_field", field=repr(unknown[0]))
+        raise SaveFileError("storage.reason.missing_field", part=Term(f"storage.part.{missing[0]}"))
+    if any(key not in _FIELDS for key in data):
+        raise SaveFileError("storage.reason.unknown_field")  # its name is not said: it is the file's text
 
 
 def _whole(value: Any, what: str) -> int:
@@ -235,7 +247,8 @@ def _rules(value: Any, what: str) -> Rules:
     try:
         return Rules.from_dict(value)
     except (ScopaError, TypeError, ValueError) as error:
-        raise SaveFileError(f"storage.reason.{what}.invalid", detail=str(error)) from None
+        raise SaveFileError(f"storage.reason.{what}.invalid", detail=str(error),
+                            why=getattr(error, "reason", None)) from None
 
 
 def _seats(value: Any, players: int) -> tuple[SeatSetup, ...]:
@@ -255,32 +268,37 @@ def _seat(item: Any, number: int) -> SeatSetup:
     if kind not in KINDS:
         raise SaveFileError("storage.reason.seat_kind", number=number)
     if kind == "computer" and level not in LEVELS:
-        raise SaveFileError("storage.reason.seat_level", number=number, levels=", ".join(LEVELS))
+        raise SaveFileError("storage.reason.seat_level", number=number,
+                            levels=Choices(f"level.{level}" for level in LEVELS))
     if kind == "human" and level is not None:
         raise SaveFileError("storage.reason.seat_human_level", number=number)
     return SeatSetup(name, kind, level)
 
 
-def _moves(value: Any) -> list[tuple[int, int, Move]]:
+def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
     if not isinstance(value, list):
         raise SaveFileError("storage.reason.moves_not_list")
-    return [_move(item, number) for number, item in enumerate(value, 1)]
+    return [_move(item, number, players) for number, item in enumerate(value, 1)]
 
 
-def _move(item: Any, number: int) -> tuple[int, int, Move]:
+def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
     if not isinstance(item, dict) or set(item) != _MOVE_FIELDS:
         raise SaveFileError("storage.reason.move_fields", number=number)
     deal, seat = item["deal"], item["seat"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (deal, seat)):
         raise SaveFileError("storage.reason.move_numbers", number=number)
+    if not (1 <= deal <= MAX_DEALS and 0 <= seat < players):  # numbers said back later stay short
+        raise SaveFileError("storage.reason.move_range", number=number)
     card, capture = item["card"], item["capture"]
     if not isinstance(card, str) or not isinstance(capture, list) or not all(isinstance(c, str) for c in capture):
         raise SaveFileError("storage.reason.move_card_text", number=number)
     try:
-        move = Move(Card.parse(card), tuple(sorted(Card.parse(c) for c in capture)))
+        cards = [Card.parse(text) for text in [card, *capture]]
     except ValueError as error:
         raise SaveFileError("storage.reason.move_card", number=number, detail=str(error)) from None
-    return deal, seat, move
+    if len(set(cards)) != len(cards):
+        raise SaveFileError("storage.reason.move_card_twice", number=number)
+    return deal, seat, Move(cards[0], tuple(sorted(cards[1:])))
 
 
 def _state(value: Any) -> GameState:
@@ -291,7 +309,7 @@ def _state(value: Any) -> GameState:
     try:
         return GameState.from_dict(value)
     except ScopaError as error:
-        raise SaveFileError("storage.reason.position", detail=str(error)) from None
+        raise SaveFileError("storage.reason.position", detail=str(error), why=error.reason) from None
 
 
 def _assisted(value: Any, deal_number: int) -> frozenset[int]:
@@ -311,7 +329,7 @@ def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, first_dealer: 
     try:
         record, _ = MatchRecord.start(rules, seats, seed, first_dealer)
     except ValueError as error:
-        raise SaveFileError("storage.reason.restart", detail=str(error)) from None
+        raise SaveFileError("storage.reason.restart", detail=str(error)) from None  # the checks above prevent it
     for number, (deal, seat, move) in enumerate(moves, 1):
         record = _replay_move(record, number, deal, seat, move)
     if saved.deal_number == record.state.deal_number + 1 and record.state.phase is Phase.DEAL_OVER:
@@ -338,5 +356,5 @@ def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: M
         record, _ = record.play(move)
     except ScopaError as error:
         raise SaveFileError("storage.reason.illegal_move", number=number, detail=str(error),
-                            illegal=getattr(error, "reason", None)) from None
+                            why=error.reason) from None
     return record

@@ -17,7 +17,8 @@ from platformdirs import user_data_dir
 
 from ..match import MatchRecord
 from .atomic import atomic_write_text, remove_stale_temps, sync_folder
-from .codec import SaveFileError, match_from_json, match_to_json
+from ..narration.problems import problem_key
+from .codec import SaveFileError, Term, match_from_json, match_to_json
 
 AUTOSAVE_NAME = "autosave.json"
 BAD_SUFFIX = ".bad"
@@ -61,7 +62,11 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
     except PermissionError:
         raise SaveFileError("storage.reason.not_allowed") from None
     except OSError as error:
-        raise SaveFileError("storage.reason.unreadable", detail=str(error.strerror or error)) from None
+        key = problem_key(error)  # the system's own words follow its locale, not the player's language
+        if key is None:
+            raise SaveFileError("storage.reason.unreadable", detail=str(error.strerror or error)) from None
+        raise SaveFileError("storage.reason.unreadable_because", problem=Term(key),
+                            detail=str(error.strerror or error)) from None
     if len(raw) > MAX_FILE_BYTES:
         raise SaveFileError("storage.reason.too_large")
     try:
