@@ -13,6 +13,7 @@ from scopa.engine import ALL_CARDS, SETTEBELLO, Card, GameState, PlayerView, Rul
 from scopa.players import (COMPUTER_NAMES, LEVEL_DESCRIPTIONS, LEVELS, ComputerPlayer, computer_names,
                            make_player, suggest_move)
 from scopa.players.expert import ExpertPlayer, sample_world
+from scopa.players.heuristic import HardPlayer
 
 RULE_SETS = {
     "two": Rules(target=None),
@@ -392,3 +393,62 @@ def test_the_expert_charges_the_high_card_cost_only_while_cards_stay_in_hand():
 
     assert value("KC", "", 0.2) == pytest.approx(value("KC", "", 0.0))  # the round's last card
     assert value("KC 2S", "6D", 0.0) - value("KC 2S", "6D", 0.2) == pytest.approx(0.2)
+
+
+def _searcher_for(state: GameState, model: float):
+    from scopa.players.evaluate import material, worth_tables
+    from scopa.players.expert import _Searcher
+    side = state.rules.side_of(state.to_move)
+    worth = worth_tables(state.piles, state.scope, state.rules, side)
+    return _Searcher(side, state.rules, worth, 0.8, material(state.piles, state.scope, state.rules, side),
+                     model=model, piles=state.piles, scope=state.scope)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_expert_predicts_the_reply_the_hard_level_makes(players):
+    """In its tree, another seat's predicted reply is the one the hard level picks from that seat's
+    own view (of the sampled deal), with that seat's worth tables."""
+    from scopa.players.heuristic import HardAnalyser
+    checked = 0
+    for seed in range(6):
+        for state in random_positions(Rules(players=players, target=None), seed, every=2):
+            moves = state.legal_moves()
+            if len(moves) < 2:
+                continue
+            view = state.view(state.to_move)
+            scores = [round(a.total, 9) for a in HardAnalyser(view).analyse_all(moves)]
+            if scores.count(max(scores)) > 1:
+                continue  # the hard level breaks ties with its seed
+            # The searcher belongs to the seat before: the reply is another seat's.
+            root = _searcher_for(state._replace(to_move=(state.to_move + 1) % players), 0.5)
+            assert moves[root.predicted_reply(state, moves)] == HardPlayer(seed).choose_move(view)
+            checked += 1
+    assert checked > 20
+
+
+def test_the_expert_weighs_the_predicted_reply_against_the_worst():
+    """At another side's turn the tree's value is MODEL times the predicted reply's value plus the
+    rest times the worst reply's: 0 is plain minimax, 1 trusts the prediction alone."""
+    for seed in range(8):
+        for state in random_positions(Rules(target=None), seed, every=2):
+            reply = state.to_move
+            moves = state.legal_moves()
+            if len(moves) < 2 or not state.stock:
+                continue
+            mine = state._replace(to_move=1 - reply)  # the searching seat is the other one
+            searcher = _searcher_for(mine, 0.0)
+            children = []
+            for move in moves:
+                child = state.apply(move)[0]
+                children.append(searcher.value(child, 1, searcher._delta(reply, move, child, len(state.hands[reply]) > 1)))
+            worst = min(children)
+            pick = searcher.predicted_reply(state, moves)
+            if children[pick] == pytest.approx(worst):
+                continue
+            assert searcher.value(state, 2, 0.0) == pytest.approx(worst)
+            for model in (1.0, 0.5):
+                searcher = _searcher_for(mine, model)
+                expected = model * children[pick] + (1 - model) * worst
+                assert searcher.value(state, 2, 0.0) == pytest.approx(expected)
+            return
+    pytest.fail("no position where the predicted reply is not the worst")

@@ -4,9 +4,12 @@ For each sample it deals the unseen cards (``view.unseen_cards()``) into the oth
 the stock, in the sizes the view shows, leaning on what the other seats' plays suggest (a seat
 that threw a card this round while some value would have swept or taken the settebello
 probably holds no card of that value). It builds a full ``GameState`` for that deal and
-searches it with the engine's own ``legal_moves`` and ``apply``: alpha-beta, its side against
-the other sides, at least its move and the next seat's reply and deeper while the tree stays
-small (to the end of the deal once every hidden card's place is known). Material is followed
+searches it with the engine's own ``legal_moves`` and ``apply``: its side maximising, at least
+its move and the next seat's reply and deeper while the tree stays small (to the end of the deal
+once every hidden card's place is known). At another side's turn the value is ``MODEL`` times
+that of the reply the hard level would make there, reading that seat's own view of the sampled
+deal, plus the rest times the worst reply's: plain minimax would credit the other seat with
+this side's cards, which lie face up in the sampled deal but not at the table. Material is followed
 along the way with the root's worth tables; a leaf adds most of the best capture waiting for
 the seat to move; a finished deal is scored exactly. Each of its moves collects its value over
 the same samples; every 16 samples, moves clearly worse than the best (paired difference over
@@ -121,6 +124,7 @@ class ExpertPlayer:
     DEEP_BUDGET = 20.0    # the same for budgets of half a second or more
     SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
     PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
+    MODEL = 0.5           # weight, at another side's turn in the tree, of the reply the hard level would make
     PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
     PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
     THREW_PAST_SWEEP = 0.15  # sampling weight of a value a seat would have swept with, yet threw
@@ -156,7 +160,8 @@ class ExpertPlayer:
         # With every card placed there is one deal to search: search it (nearly) to the end.
         depth = search_depth(view, self.SOLVE_BUDGET if single else self.DEEP_BUDGET if deep else self.LEAF_BUDGET)
         base = material(view.piles, view.scope, rules, side)
-        searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP)
+        searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
+                             model=self.MODEL, piles=view.piles, scope=view.scope)
         values: list[list[float]] = [[] for _ in moves]
         active = list(range(len(moves)))
         samples = 0
@@ -213,8 +218,12 @@ class _Searcher:
     """
 
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
-                 scopa: float = 1.0, keep: float = 0.0) -> None:
+                 scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
+                 piles: tuple = (), scope: tuple = ()) -> None:
         self.side = side
+        self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
+        self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
+        self.side_worth: dict[int, list[list[float]]] = {side: worth}
         self.keep = keep  # a thrown card's value (out of 10) times this: the sums it could have taken
         self.scopa = scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
@@ -265,6 +274,8 @@ class _Searcher:
         if len(moves) > 1:
             moves.sort(key=lambda m: -abs(row[m.card] + sum(row[c] for c in m.capture)) if m.capture else 0.0)
         maximise = mover_side == self.side
+        if not maximise and self.model > 0.0 and len(moves) > 1:
+            return self.modelled(state, moves, depth, acc)
         best = -_INF if maximise else _INF
         # Leaves one play ahead are scored without building the next state (unless the round ends).
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
@@ -289,6 +300,40 @@ class _Searcher:
                     if alpha >= beta:
                         break
         return best
+
+    def predicted_reply(self, state: GameState, moves: list[Move]) -> int:
+        """Which of ``moves`` the hard level would play from the seat to move, reading its own view."""
+        mover = state.to_move
+        mover_side = self.rules.side_of(mover)
+        worth = self.side_worth.get(mover_side)
+        if worth is None:
+            worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
+        scores = [round(a.total, 9) for a in HardAnalyser(state.view(mover), worth).analyse_all(moves)]
+        return max(range(len(moves)), key=scores.__getitem__)
+
+    def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float) -> float:
+        """Another side's turn: the reply the hard level would make there, blended with the worst reply.
+
+        Searching every reply as the worst for this side credits the other seat with this side's
+        cards, face up in the sampled deal; the hard level's reply reads only its own view.
+        """
+        pick = self.predicted_reply(state, moves)
+        if self.model < 1.0:
+            chosen = range(len(moves))
+        else:
+            chosen = (pick,)
+        quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
+        mover = state.to_move
+        kept = len(state.hands[mover]) > 1
+        values = {}
+        for i in chosen:
+            move = moves[i]
+            if quick:
+                values[i] = self.quick_leaf(state, move, acc)
+            else:
+                child = state.apply(move)[0]
+                values[i] = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept))
+        return self.model * values[pick] + (1.0 - self.model) * min(values.values())
 
     def quick_leaf(self, state: GameState, move: Move, acc: float) -> float:
         """``leaf`` of the state after ``move``, worked out without applying it (mid-round only)."""
