@@ -210,7 +210,9 @@ def _prune(active: list[int], values: list[list[float]], z: float) -> list[int]:
 
 
 class _Searcher:
-    """Alpha-beta over one sampled deal: ``side`` maximises, every other side minimises.
+    """Search of one sampled deal: ``side`` maximises (alpha-beta); at every other side's turn
+    the value blends the reply the hard level would make with the worst one (``model``; 0 is
+    plain minimax).
 
     Between the root and the leaves, material is followed linearly: each capture adds the
     worth of its cards for the capturing side (from the root's worth tables) and each scopa a
@@ -219,7 +221,7 @@ class _Searcher:
 
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
-                 piles: tuple = (), scope: tuple = ()) -> None:
+                 piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = ()) -> None:
         self.side = side
         self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
@@ -325,7 +327,7 @@ class _Searcher:
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
         mover = state.to_move
         kept = len(state.hands[mover]) > 1
-        values = {}
+        values: dict[int, float] = {}
         for i in chosen:
             move = moves[i]
             if quick:
