@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Iterator
 
@@ -45,6 +46,39 @@ def test_the_prompt_words_are_written_once_as_plain_text(pipe):
     pipe.send_text("\r")
     keys.read("Play? ")
     assert out.getvalue() == "Card?Play?"
+
+
+class _Terminal(io.StringIO):
+    """What a real terminal receives: prompt_toolkit's own bytes, escape sequences and all."""
+
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _visible(written: str) -> str:
+    """The characters a terminal would put on the screen: escape sequences and cursor moves left out."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x08\r]", "", written)
+
+
+@pytest.mark.parametrize("key", list("thlspirxvouwq?.,0159") + ["T", "H", "L", "\x1b"])
+def test_a_single_key_is_never_echoed_so_every_key_sounds_the_same(pipe, key):
+    """A one-key command leaves nothing after the prompt but the line end.
+
+    The key used to be inserted after the prompt, in the same write as the line end. Orca then
+    spoke it before the game's answer only when the terminal reported the key and the line end
+    as one insertion (once the screen is full and every line scrolls): some keys were heard,
+    others not. With nothing echoed, no key is spoken and the answer comes first."""
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    screen = _Terminal()
+    output = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm", enable_cpr=False)
+    keys = KeyInput(input=pipe, output=output, out=io.StringIO())
+    pipe.send_text(key)
+    assert keys.read("Card? ") in {key.lower(), ESCAPE}
+    assert _visible(screen.getvalue()).strip(" ") == "\n"
 
 
 def test_keys_typed_ahead_are_kept_for_the_next_prompts(pipe):

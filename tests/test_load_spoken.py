@@ -193,8 +193,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
     "first dealer": (_changed(lambda d: d.update(first_dealer=None)), None, "The first dealer must be a whole number.",
                      "Il primo mazziere deve essere un numero intero."),
     "first dealer range": (_changed(lambda d: d.update(first_dealer=5)), None,
-                           "The first dealer must be a seat number from 0 to 1.",
-                           "Il primo mazziere deve essere un posto da 0 a 1."),
+                           "The first dealer must be one of the 2 seats.",
+                           "Il primo mazziere deve essere uno dei 2 giocatori."),
     "assisted": (_changed(lambda d: d.update(assisted_deals={})), None,
                  "The assisted deals must be a list of deal numbers.",
                  "Le smazzate con aiuto devono essere un elenco di numeri di smazzata."),
@@ -268,9 +268,21 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                              "The saved position is not valid. The deal number must be a whole number from 1 to 10000.",
                              "La posizione salvata non è valida. Per il numero della smazzata serve un numero intero "
                              "da 1 a 10000."),
-    "position to move": (_state(lambda s: s.update(to_move=7)), "number",
-                         "The saved position is not valid. The seat to move must be a whole number from 0 to 1.",
-                         "La posizione salvata non è valida. Per chi deve giocare serve un numero intero da 0 a 1."),
+    "position dealer": (_state(lambda s: s.update(dealer=2)), "seat",
+                        "The saved position is not valid. The dealer must be one of the 2 seats.",
+                        "La posizione salvata non è valida. Il mazziere deve essere uno dei 2 giocatori."),
+    "position to move": (_state(lambda s: s.update(to_move=7)), "seat",
+                         "The saved position is not valid. The seat to move must be one of the 2 seats.",
+                         "La posizione salvata non è valida. Chi deve giocare deve essere uno dei 2 giocatori."),
+    "position last capture seat": (_state(lambda s: s.update(last_capturer=-1)), "seat",
+                                   "The saved position is not valid. The last capture must belong to one of the 2 "
+                                   "seats.",
+                                   "La posizione salvata non è valida. L'ultima presa deve essere di uno dei 2 "
+                                   "giocatori."),
+    "position winner side": (_state(lambda s: s.update(winner=2)), "winner",
+                             "The saved position is not valid. The winner must be one of the 2 players or pairs.",
+                             "La posizione salvata non è valida. Il vincitore deve essere tra i 2 giocatori o "
+                             "coppie."),
     "position hands count": (_state(lambda s: s["hands"].pop()), "hands_count",
                              "The saved position is not valid. There must be 2 hands, one for each player.",
                              "La posizione salvata non è valida. Le mani devono essere 2, una per giocatore."),
@@ -341,10 +353,10 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                              "La posizione salvata non è valida. La giocata 1 di questa smazzata deve avere giocatore, "
                              "carta, presa e segno di scopa."),
     "position play seat": (_state(_play(2, seat=4)), "play_seat",
-                           "The saved position is not valid. In play 2 of this deal, the seat must be a whole number "
-                           "from 0 to 1.",
+                           "The saved position is not valid. In play 2 of this deal, the seat must be one of the 2 "
+                           "seats.",
                            "La posizione salvata non è valida. Nella giocata 2 di questa smazzata il giocatore deve "
-                           "essere un numero intero da 0 a 1."),
+                           "essere uno dei 2 giocatori."),
     "position play scopa": (_state(_play(2, scopa="no")), "play_scopa",
                             "The saved position is not valid. In play 2 of this deal, the scopa mark must be true or "
                             "false.",
@@ -592,8 +604,20 @@ def test_every_reason_code_has_its_sentences_in_both_languages():
     places = ("hand", "table", "stock", "pile", "play_card", "play_capture")
     for messages in (EN, IT):
         for code in RULES_CODES + POSITION_CODES:
-            keys = [f"invalid.{code}.{p}" for p in places] if code in ("not_cards", "no_such_card") else [f"invalid.{code}"]
+            keys = ([f"invalid.{code}.{p}" for p in places] if code in ("not_cards", "no_such_card")
+                    else [f"invalid.seat.{p}" for p in ("dealer", "to_move", "last_capturer")] if code == "seat"
+                    else [f"invalid.{code}"])
             assert all(messages.has(key) for key in keys), code
+
+
+def test_no_sentence_counts_seats_from_0():
+    """Every other line says "seat 2" counting from 1; a refused file names how many seats there are."""
+    for lang in ("en", "it"):
+        catalogue = json.loads((Path(__file__).parents[1] / "src/scopa/narration/catalogues" / f"{lang}.json")
+                               .read_text(encoding="utf-8"))
+        for key, text in catalogue.items():
+            if key.startswith(("storage.reason.", "invalid.")):
+                assert not re.search(r"\b(from|da) 0\b", text), key
 
 
 # Through the console and the command line ------------------------------------------------

@@ -3,7 +3,7 @@
 Two input modes:
 - ``KeyInput`` (an interactive terminal): a prompt_toolkit ``PromptSession``, line based,
   never full screen, no cursor-position requests, no toolbar, no completion pop-ups, no
-  mouse. A number or letter key acts at once (and is echoed after the prompt); ``:`` opens
+  mouse. A number or letter key acts at once and is not echoed (see ``_finish``); ``:`` opens
   a typed command line; Enter and Escape act; Ctrl-C and Ctrl-D ask to save and quit.
   The prompt text itself is written once as plain text before prompt_toolkit starts, so
   prompt_toolkit never redraws it (a redrawn prompt is spoken twice by screen readers).
@@ -117,9 +117,9 @@ class KeyInput:
         bindings = KeyBindings()
         empty = Condition(lambda: self._session.default_buffer.text == "")
         for key in KEYS:
-            bindings.add(key, filter=empty)(_finish(key, echo=key))
+            bindings.add(key, filter=empty)(_finish(key))
         for key in string.ascii_uppercase:
-            bindings.add(key, filter=empty)(_finish(key.lower(), echo=key))
+            bindings.add(key, filter=empty)(_finish(key.lower()))
         bindings.add("escape", eager=True)(_finish(ESCAPE, clear=True))
         bindings.add("c-c")(_finish(INTERRUPT, clear=True))
         bindings.add("c-d")(_finish(INTERRUPT, clear=True))
@@ -177,13 +177,20 @@ class KeyInput:
             self._restore_echo = None
 
 
-def _finish(token: str, echo: str = "", clear: bool = False) -> Callable[[Any], None]:
-    """A key handler that ends the prompt with ``token``, leaving ``echo`` visible after the prompt."""
+def _finish(token: str, clear: bool = False) -> Callable[[Any], None]:
+    """A key handler that ends the prompt with ``token``; nothing is left after the prompt.
+
+    A one-key command is never echoed. An echoed key reaches the terminal in the same write as
+    the line end, and Orca spoke it ("l.") before the game's answer only when the terminal
+    reported the two as one insertion, which happens once the screen is full and every new
+    line scrolls; a lone character is treated as typing and stays silent with key echo off.
+    So the same key was heard or not depending on where the screen was. With no echo, no key
+    is ever spoken by the game and the answer comes first; the answer itself says which key
+    acted.
+    """
     def handler(event: Any) -> None:
         if clear:
             event.current_buffer.reset()
-        if echo:
-            event.current_buffer.insert_text(echo)
         event.app.exit(result=token)
     return handler
 

@@ -79,6 +79,9 @@ POSITION_CODES = (
     "history_list",        # the plays of the deal are not a list
     "deal_totals_list",    # the deal results are not a list
     "number",              # a whole number out of its range; params: field, low, high
+    "seat",                # a seat that is not one of the match's; params: where (dealer, to_move,
+                           # last_capturer), count (of seats)
+    "winner",              # a winner that is not one of the sides; params: count (of sides)
     "hands_count",         # params: count
     "piles_count",         # params: count
     "not_cards",           # params: where (hand, table, stock, pile, play_card, play_capture), number
@@ -86,7 +89,7 @@ POSITION_CODES = (
     "numbers",             # a list of whole numbers of the wrong length or range; params: field, count
     "deal_total",          # params: number, count
     "play_fields",         # params: number
-    "play_seat",           # params: number, last
+    "play_seat",           # params: number, count (of seats)
     "play_scopa",          # params: number
     "pack_count",          # no card twice, but not 40 of them; params: total
     "pack_repeated",       # a card more than once

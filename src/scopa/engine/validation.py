@@ -21,14 +21,23 @@ def _whole(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False) -> int | None:
+def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False,
+         why: Any = None) -> int | None:
+    """A whole number from ``low`` to ``high``; ``why`` replaces the reason that gives the range.
+
+    Seats and sides are stored from 0, but players count them from 1: their reasons name how
+    many there are ("one of the 2 seats"), never the stored range."""
     value = data[key]
     if value is None and optional:
         return None
     if not _whole(value, low, high):
         raise ScopaError(f"{key} must be a whole number from {low} to {high}.",
-                         reason("number", field=key, low=low, high=high))
+                         why or reason("number", field=key, low=low, high=high))
     return value
+
+
+def _seat(data: Mapping[str, Any], key: str, players: int, optional: bool = False) -> int | None:
+    return _int(data, key, 0, players - 1, optional, reason("seat", where=key, count=players))
 
 
 def _cards(value: Any, what: str, where: str, number: int | None = None) -> tuple[Card, ...]:
@@ -62,7 +71,7 @@ def _play(item: Any, players: int, number: int) -> Play:
     seat = item["seat"]
     if not _whole(seat, 0, players - 1):
         raise ScopaError(f"seat must be a whole number from 0 to {players - 1}.",
-                         reason("play_seat", number=number, last=players - 1))
+                         reason("play_seat", number=number, count=players))
     card = _cards([item["card"]], "A played card", "play_card", number)[0]
     if not isinstance(item["scopa"], bool):
         raise ScopaError("A play's scopa mark must be true or false.", reason("play_scopa", number=number))
@@ -97,18 +106,18 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         raise ScopaError("deal_totals must be a list.", reason("deal_totals_list"))
     state = GameState(
         rules=rules, seed=seed,
-        deal_number=_int(data, "deal_number", 1, 10_000), dealer=_int(data, "dealer", 0, n - 1),
-        to_move=_int(data, "to_move", 0, n - 1), round=_int(data, "round", 1, rules.rounds),
+        deal_number=_int(data, "deal_number", 1, 10_000), dealer=_seat(data, "dealer", n),
+        to_move=_seat(data, "to_move", n), round=_int(data, "round", 1, rules.rounds),
         hands=_card_lists(data["hands"], n, "Hand", "hand"), table=_cards(data["table"], "The table", "table"),
         stock=_cards(data["stock"], "The stock", "stock"), piles=_card_lists(data["piles"], sides, "Pile", "pile"),
         scope=_int_list(data["scope"], sides, "scope", reason("numbers", field="scope", count=sides)),
-        last_capturer=_int(data, "last_capturer", 0, n - 1, optional=True),
+        last_capturer=_seat(data, "last_capturer", n, optional=True),
         history=tuple(_play(p, n, i) for i, p in enumerate(history, 1)),
         match_scores=_int_list(data["match_scores"], sides, "match_scores",
                                reason("numbers", field="match_scores", count=sides)),
         deal_totals=tuple(_int_list(t, sides, "Each deal total", reason("deal_total", number=i, count=sides))
                           for i, t in enumerate(deal_totals, 1)),
-        phase=phase, winner=_int(data, "winner", 0, sides - 1, optional=True),
+        phase=phase, winner=_int(data, "winner", 0, sides - 1, optional=True, why=reason("winner", count=sides)),
         redeals=_int(data, "redeals", 0, 1000),
     )
     check_invariants(state)

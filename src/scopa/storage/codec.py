@@ -176,7 +176,7 @@ def record_from_dict(data: Any) -> MatchRecord:
     seed = _whole(data["seed"], "seed")
     first_dealer = _whole(data["first_dealer"], "first_dealer")
     if not 0 <= first_dealer < rules.players:
-        raise SaveFileError("storage.reason.first_dealer_range", last=rules.players - 1)
+        raise SaveFileError("storage.reason.first_dealer_range", players=rules.players)
     moves = _moves(data["moves"], rules.players)
     state = _state(data["state"])
     if state.rules != rules:
