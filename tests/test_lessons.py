@@ -160,7 +160,7 @@ def test_lesson_keys_repeat_goal_table_hand_and_cancel(tmp_path: Path) -> None:
     assert out.count("On the table, four of clubs, seven of hearts") >= 2
     assert out.count("Your hand. 1, seven of spades, 2, three of hearts, 3, five of clubs.") >= 2
     assert "Keys. Number keys pick a card or an answer." in out
-    assert "Unknown key. Question mark for help." in out
+    assert "Unknown key, question mark for help." in out  # the match's own line
     assert "No card 9." in out
     assert "Cancelled." in out
     assert program.test_speaker.stops >= 1

@@ -1,4 +1,4 @@
-"""Playing one match at the terminal: turns, the capture menu, commands and the gate.
+"""Playing one match at the terminal: turns, commands and the gate (choosing a move: ``choosing``).
 
 Data flows one way: a key becomes a command or a move, the move goes to the engine
 through ``MatchRecord.play``, and the events come back as announcements.
@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView, legal_captures
+from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from ..players.knowledge import round_start
 from ..storage import user_path
 from .announcer import Announcer
-from .keys import YES, command_of, typed_number
+from .choosing import MoveChooser
+from .keys import YES, command_of
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 Outcome = Literal["finished", "quit"]
@@ -38,12 +39,6 @@ class Services:
     suggest: Callable[[PlayerView], tuple[Move, str]] | None = None
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], str | None] | None = None  # beginner and easy tables only
-
-
-def _item_number(token: str, count: int) -> int | None:
-    """The number typed for a card or option, or None; the 0 key is 10 when there are ten or
-    more (a scopone hand), since a single key 1 already picks the first."""
-    return 10 if token == "0" and count >= 10 else typed_number(token)
 
 
 class QuitMatch(Exception):
@@ -285,84 +280,22 @@ class MatchConsole:
             self.say(self.m("voice.hand_warning_keys"))
 
     def _choose_move(self, seat: int) -> Move:
-        while True:
-            token = self.read("prompt.card")
-            hand = self.state.hands[seat]
-            number = _item_number(token, len(hand))
-            if number is not None:
-                if not 1 <= number <= len(hand):
-                    self.say(self.m("error.no_card", number=number, count=len(hand)))
-                    continue
-                move = self._choose_capture(hand[number - 1])
-                if move is not None:
-                    return move
-            elif token in (ENTER, ESCAPE):
-                self.say(self.m("error.pick_card", count=len(hand)))
-            else:
-                command = command_of(token)
-                if command and command[0] == "suggest":
-                    move = self._suggest(seat)
-                    if move is not None:
-                        return move
-                elif not self._command(token):
-                    self._unknown(token)
-
-    def _unknown(self, token: str) -> None:
-        self.say(self.m("error.unknown" if len(token) == 1 else "error.unknown_command"))
-
-    def _choose_capture(self, card: Card) -> Move | None:
-        """What the card takes: confirm the only choice, or pick from the numbered capture menu.
-
-        Nothing reaches the engine before Enter; Escape goes back to the hand untouched."""
-        table = self.state.table
-        options = legal_captures(card, table, self.record.rules)
-        last_play = not self.state.stock and sum(len(h) for h in self.state.hands) == 1
-        self.say(*self.io.narrator.capture_choice(card, options, table, last_play))
-        if len(options) <= 1:
-            return Move(card, options[0] if options else ()) if self._confirm() else self._cancelled()
-        option = self._capture_menu(options)
-        return None if option is None else Move(card, option)
-
-    def _capture_menu(self, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
-        """A number picks an option ("Capture?"), Enter plays it ("Play?"), Escape cancels."""
-        chosen: int | None = None
-        while True:
-            token = self.read("prompt.capture" if chosen is None else "prompt.play")
-            if token == ESCAPE:
-                return self._cancelled()
-            if token == ENTER and chosen is not None:
-                return options[chosen]
-            number = _item_number(token, len(options))
-            if number is not None and 1 <= number <= len(options):
-                chosen = number - 1
-                self.say(self.io.narrator.picked_option(chosen + 1, options[chosen]))
-            elif number is not None or token == ENTER:
-                self.say(self.m("error.no_option", count=len(options)))
-            elif not self._command(token):
-                self._unknown(token)
-
-    def _confirm(self) -> bool:
-        while True:
-            token = self.read("prompt.play")
-            if token == ENTER:
-                return True
-            if token == ESCAPE:
-                return False
-            if not self._command(token):
-                self.say(self.m("error.confirm"))
-
-    def _cancelled(self) -> None:
-        self.say(self.m("choose.cancelled"))
-        return None
+        """Card?, Capture? and Play?, the same keys as in a lesson; the suggest key offers the game's move."""
+        chooser = MoveChooser(self.read, self.say, self.io.narrator, self._command,
+                              suggest=lambda: self._suggest(seat))
+        return chooser.move(self.state, seat)
 
     def _suggest(self, seat: int) -> Move | None:
+        """The suggested move, said with its reason, for the player to confirm; None when there is none.
+
+        Asking marks the deal assisted, whether or not the move is played."""
         if self.io.suggest is None:
             self.say(self.m("hint.unavailable"))
             return None
         move, reason = self.io.suggest(self.state.view(seat))
         self.record = self.record.mark_assisted()
         self.say(self.m("hint.suggestion", reason=reason))  # the reason names the move
-        return move if self._confirm() else self._cancelled()
+        return move
 
     def read_until_enter(self, prompt_key: str, message_key: str) -> None:
         self.say(self.m(message_key))

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
+from ..console.choosing import MoveChooser
 from ..console.keys import typed_number
-from ..engine import SETTEBELLO, Card, GameState, MatchWon, Move, PlayerView, Scopa, legal_captures
+from ..console.terminal import ENTER, ESCAPE
+from ..engine import SETTEBELLO, GameState, MatchWon, Move, PlayerView, Scopa
 from ..narration import Announcement, Narrator
 from .catalogue import LessonText
 from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz, cap
@@ -19,9 +21,6 @@ from .positions import LESSON_RULES
 
 if TYPE_CHECKING:
     from ..console.app import Program
-
-ENTER = "enter"
-ESCAPE = "escape"
 
 StepResult = Literal["right", "wrong", "leave"]
 LessonResult = Literal["next", "leave"]
@@ -314,65 +313,17 @@ class LessonSession:
         elif SETTEBELLO in hint.capture and SETTEBELLO not in move.capture:
             self.say(self.t("hint.missed.settebello", card=names.the(hint.card)))
 
-    # Choosing a card and a capture, as in the game ------------------------------------------------
+    # Choosing a card and a capture: the game's own keys ----------------------------------------------
     def _choose_move(self, state: GameState, step: Practice) -> Move:
-        m = self.ctx.narrator.messages
-        hand = state.hands[0]
-        while True:
-            token = self.read(m("prompt.card"))
-            number = typed_number(token)
-            if number is not None:
-                if not 1 <= number <= len(hand):
-                    self.say(m("error.no_card", number=number, count=len(hand)))
-                    continue
-                move = self._choose_capture(state, hand[number - 1], step)
-                if move is not None:
-                    return move
-            elif token == ESCAPE:
-                raise Leave
-            elif token == ENTER:
-                self.say(m("error.pick_card", count=len(hand)))
-            elif not self._play_command(token, state, step):
-                self.say(self.t("lesson.unknown_key"))
+        """The match's Card?, Capture? and Play? prompts; Escape at Card? leaves the lesson."""
+        narrator = self.ctx.narrator
+        chooser = MoveChooser(lambda key: self.read(narrator.messages(key)), self.say, narrator,
+                              lambda token: self._play_command(token, state, step), escape=self._leave)
+        return chooser.move(state, 0)
 
-    def _choose_capture(self, state: GameState, card: Card, step: Practice) -> Move | None:
-        """As in the game: confirm the only choice, or pick a number from the capture menu, then Enter."""
-        m = self.ctx.narrator.messages
-        options = legal_captures(card, state.table, state.rules)
-        last_play = not state.stock and sum(len(h) for h in state.hands) == 1
-        self.say(*self.ctx.narrator.capture_choice(card, options, state.table, last_play))
-        if len(options) <= 1:
-            return Move(card, options[0] if options else ()) if self._confirm(state, step) else self._cancelled()
-        chosen: int | None = None
-        while True:
-            token = self.read(m("prompt.capture" if chosen is None else "prompt.play"))
-            if token == ESCAPE:
-                return self._cancelled()
-            if token == ENTER and chosen is not None:
-                return Move(card, options[chosen])
-            number = typed_number(token)
-            if number is not None and 1 <= number <= len(options):
-                chosen = number - 1
-                self.say(self.ctx.narrator.picked_option(chosen + 1, options[chosen]))
-            elif number is not None or token == ENTER:
-                self.say(m("error.no_option", count=len(options)))
-            elif not self._play_command(token, state, step):
-                self.say(self.t("lesson.unknown_key"))
-
-    def _confirm(self, state: GameState, step: Practice) -> bool:
-        m = self.ctx.narrator.messages
-        while True:
-            token = self.read(m("prompt.play"))
-            if token == ENTER:
-                return True
-            if token == ESCAPE:
-                return False
-            if not self._play_command(token, state, step):
-                self.say(m("error.confirm"))
-
-    def _cancelled(self) -> None:
-        self.say(self.ctx.narrator.messages("choose.cancelled"))
-        return None
+    @staticmethod
+    def _leave() -> None:
+        raise Leave
 
     def _play_command(self, token: str, state: GameState, step: Practice) -> bool:
         """The game's keys that make sense in a lesson: table, hand, goal, hint, and in lesson 8 the rest."""

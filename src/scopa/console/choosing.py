@@ -1,0 +1,132 @@
+"""Choosing a move by keys: a card by its number, then what it takes. One place for matches and lessons.
+
+The Card?, Capture? and Play? prompts behave the same in a match and in a lesson: the same
+number keys (0 is item 10 of a list of ten or more), the same lines for a wrong number, Enter
+and Escape, and the same capture menu. What differs is passed in: how a prompt is read (a
+match offers to save on Ctrl-C), which commands work, what the suggest key does at Card? (a
+match offers its suggestion to play; a lesson's commands repeat the hint), and what Escape does
+at Card? (nothing to cancel in a match; a lesson is left).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..engine import Card, GameState, Move, legal_captures
+from ..narration import Narrator
+from .keys import command_of, typed_number
+from .terminal import ENTER, ESCAPE
+
+
+def item_number(token: str, count: int) -> int | None:
+    """The number typed for one of ``count`` numbered items (a card, an option), or None.
+
+    The 0 key is 10 when there are ten or more (a scopone hand), since a single key 1 already
+    picks the first. The number may be out of range; the caller says so."""
+    return 10 if token == "0" and count >= 10 else typed_number(token)
+
+
+def unknown_key(token: str) -> str:
+    """The message key for a token that is neither a number nor a command: a key or a typed word."""
+    return "error.unknown" if len(token) == 1 else "error.unknown_command"
+
+
+def is_last_play(state: GameState) -> bool:
+    """The coming play is the deal's last: a sweep then scores nothing, so it is not called one."""
+    return not state.stock and sum(len(hand) for hand in state.hands) == 1
+
+
+def _is_suggest(token: str) -> bool:
+    command = command_of(token)
+    return command is not None and command[0] == "suggest"
+
+
+@dataclass
+class MoveChooser:
+    """The keys of one turn, from Card? to a move; nothing reaches the engine before Enter.
+
+    ``read`` takes a prompt's message key and returns the token typed; ``command`` runs a command
+    key or word and says False when the token is none. ``suggest``, when given, answers the
+    suggest key at Card? with a move to offer (already said), or None. ``escape``, when given,
+    is what Escape at Card? does (it may raise); without it the player is told how to pick."""
+
+    read: Callable[[str], str]
+    say: Callable[..., None]
+    narrator: Narrator
+    command: Callable[[str], bool]
+    suggest: Callable[[], Move | None] | None = None
+    escape: Callable[[], None] | None = None
+
+    def message(self, key: str, **params: object) -> str:
+        return self.narrator.messages(key, **params)  # looked up each time: the settings may change the language
+
+    def move(self, state: GameState, seat: int) -> Move:
+        """Card? until a card, its capture and Enter make a move."""
+        hand = state.hands[seat]
+        while True:
+            token = self.read("prompt.card")
+            number = item_number(token, len(hand))
+            if number is not None:
+                if not 1 <= number <= len(hand):
+                    self.say(self.message("error.no_card", number=number, count=len(hand)))
+                    continue
+                move = self.capture(state, hand[number - 1])
+                if move is not None:
+                    return move
+            elif token == ESCAPE and self.escape is not None:
+                self.escape()
+            elif token in (ENTER, ESCAPE):
+                self.say(self.message("error.pick_card", count=len(hand)))
+            elif self.suggest is not None and _is_suggest(token):
+                move = self.suggest()
+                if move is not None:
+                    if self.confirm():
+                        return move
+                    self.cancelled()
+            elif not self.command(token):
+                self.say(self.message(unknown_key(token)))
+
+    def capture(self, state: GameState, card: Card) -> Move | None:
+        """What the card takes: confirm the only choice, or pick from the numbered capture menu.
+
+        Escape goes back to Card? with the position untouched (None)."""
+        options = legal_captures(card, state.table, state.rules)
+        self.say(*self.narrator.capture_choice(card, options, state.table, is_last_play(state)))
+        if len(options) <= 1:
+            return Move(card, options[0] if options else ()) if self.confirm() else self.cancelled()
+        option = self.capture_menu(options)
+        return None if option is None else Move(card, option)
+
+    def capture_menu(self, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
+        """A number picks an option ("Capture?"), Enter plays it ("Play?"), Escape cancels."""
+        chosen: int | None = None
+        while True:
+            token = self.read("prompt.capture" if chosen is None else "prompt.play")
+            if token == ESCAPE:
+                return self.cancelled()
+            if token == ENTER and chosen is not None:
+                return options[chosen]
+            number = item_number(token, len(options))
+            if number is not None and 1 <= number <= len(options):
+                chosen = number - 1
+                self.say(self.narrator.picked_option(chosen + 1, options[chosen]))
+            elif number is not None or token == ENTER:
+                self.say(self.message("error.no_option", count=len(options)))
+            elif not self.command(token):
+                self.say(self.message(unknown_key(token)))
+
+    def confirm(self) -> bool:
+        """Play? Enter plays, Escape does not; anything else but a command says which is which."""
+        while True:
+            token = self.read("prompt.play")
+            if token == ENTER:
+                return True
+            if token == ESCAPE:
+                return False
+            if not self.command(token):
+                self.say(self.message("error.confirm"))
+
+    def cancelled(self) -> None:
+        self.say(self.message("choose.cancelled"))
+        return None
+
