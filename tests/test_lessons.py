@@ -323,7 +323,7 @@ def test_the_reader_leaves_out_the_documents_opening_about_itself(lang: str) -> 
 # The short card notation of match files and the engine ("7D", "KC", "10S"), and anything a
 # screen reader or the game voice would say as a symbol.
 CARD_CODE = re.compile(r"\b(10|[1-7]|[JQKA])[CDHS]\b")
-SPOKEN_SYMBOLS = re.compile(r"[:;()\[\]{}|*_`#<>=/\\~^&%@]")
+SPOKEN_SYMBOLS = re.compile(r"[:;()\[\]{}|*_`#<>=/\\~^&%@]|[^\W\d_]-[^\W_]")  # Orca says "counter dash clockwise"
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -348,7 +348,8 @@ def test_every_section_the_reader_speaks_sounds_right(lang: str, rules: Rules | 
 
 def test_the_speech_check_catches_notation_and_symbols() -> None:
     for bad in ("For example 7D for the seven of diamonds.", "KC is the king of clubs.", "Take 10S.",
-                "Values: seven 21.", "| rank | value |", "Napola (a run of coins)."):
+                "Values: seven 21.", "| rank | value |", "Napola (a run of coins).",
+                "Play goes counter-clockwise."):
         assert CARD_CODE.search(bad) or SPOKEN_SYMBOLS.search(bad), bad
     for good in ("The seven of coins is the settebello.", "Scopone scientifico. 10 cards each.", "Re bello."):
         assert not CARD_CODE.search(good) and not SPOKEN_SYMBOLS.search(good), good

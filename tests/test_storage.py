@@ -238,7 +238,7 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
 
     assert _import_fails(tmp_path, '{\n"format":\n}') == "Import failed. The file is not valid JSON. The error is on line 3."
     assert "no such file" in str(pytest.raises(SaveFileError, import_match, tmp_path / "missing.json").value)
-    assert "not text in UTF-8" in _import_fails(tmp_path, b"\xff\xfe\x00garbage")
+    assert "not text in UTF 8" in _import_fails(tmp_path, b"\xff\xfe\x00garbage")
     assert "is not a scopa match" in _import_fails(tmp_path, good | {"format": "chess"})
 
     lost = copy.deepcopy(good)

@@ -249,7 +249,7 @@ def test_flag_sentences_keep_their_english_wording() -> None:
         return str(caught.value)
 
     assert error("--target", "12") == "The match target is 11, 16 or 21 points, or a single deal; not 12."
-    assert error("--players", "2", "--variant", "scopone_classico") == ("Scopone is a four-player game. "
+    assert error("--players", "2", "--variant", "scopone_classico") == ("Scopone is a game for four players. "
                                                                          "Set players to 4.")
     assert error("--seats", "human,easy,easy,easy,easy") == "Scopa is played by 2, 3 or 4 players, not 5."
     assert error("--options", "nonsense") == ("Unknown option 'nonsense'. The options are faces_match_only, "

@@ -35,7 +35,7 @@ LEVEL_DESCRIPTIONS: dict[str, str] = {
     "medium": "Medium also values sevens and sixes for the primiera, and avoids leaving a table "
               "you can sweep.",
     "hard": "Hard counts the cards already seen, weighs what you could take next, plans with its "
-            "whole hand, and plays for its partner in four-player games.",
+            "whole hand, and plays for its partner when four play.",
     "expert": "Expert thinks ahead: it tries many possible deals of the cards it cannot see and "
               "picks the move that does best. It takes about a second to move.",
 }

@@ -33,7 +33,7 @@ from scopa.speech.players import (find_players, first_working_player, kill_group
 from scopa.speech.synth import SynthClient, SynthError
 
 REASON_NO_PYTTSX3 = "The game voice is unavailable. The pyttsx3 package is not installed."
-REASON_NO_ESPEAK = "The game voice is unavailable. The espeak-ng speech engine is not installed."
+REASON_NO_ESPEAK = "The game voice is unavailable. The eSpeak NG speech engine is not installed."
 REASON_ENGINE_FAILED = "The game voice is unavailable. The speech engine did not start."
 REASON_NO_PLAYER = "The game voice is unavailable. No audio player such as aplay is installed."
 REASON_NO_DEVICE = "The game voice is unavailable. No sound device could be opened."
