@@ -593,3 +593,24 @@ def test_settings_say_each_new_value_as_a_sentence_and_name_the_limits(tmp_path)
     assert M("settings.language.now", value="English") in lines
     assert M("settings.closed") in lines
     assert not any(re.fullmatch(r"\d+", line) for line in lines)  # no bare number before a prompt
+
+
+def test_the_voice_menu_says_voice_names_well_and_lists_the_games_language_first(tmp_path):
+    """Orca reads "English (Caribbean)" as "English left paren Caribbean right paren": names are
+    said with commas, the match language's voices come first, and the menu names the chosen one."""
+    from scopa.speech import VoiceInfo
+    voices = [VoiceInfo("x/af", "Afrikaans", ("af",)), VoiceInfo("gmw/en", "English (Great Britain)", ("en-gb",)),
+              VoiceInfo("roa/it", "Italian", ("it",)),
+              VoiceInfo("gmw/en-us-nyc", "English (America, New York City)", ("en-us-nyc",))]
+    speaker = RecordingSpeaker(voice_list=voices)
+    out = io.StringIO()
+    program = Program(LineInput(io.StringIO("3\n2\n2\n8\n4\n"), out), Output(out), Settings(voice=True),
+                      tmp_path / "config", Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker,
+                      lang="en")
+    assert program.run() == 0
+    lines = lines_of(out)
+    assert ("1 English, Great Britain. 2 English, America, New York City. 3 Afrikaans. 4 Italian." in lines)
+    assert speaker.configured[-1].voice_id == "gmw/en-us-nyc"
+    assert any(line.startswith("1 voice on. 2 voice English, America, New York City. 3 speech rate")
+               for line in lines)
+    assert not [line for line in lines if "(" in line or ")" in line]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..narration import LANGUAGES, CardNames, Messages
+from ..speech import VoiceInfo, spoken_voice_name, voices_in_language_first
 from .menus import choose
 from .terminal import ENTER, ESCAPE
 
@@ -19,7 +20,7 @@ def run_settings_menu(program: "Program") -> None:
         m, s = program.messages, program.settings
         on_off = m("settings.on") if program.voice_is_on() else m("settings.off")
         items = [m("settings.voice", state=on_off),
-                 m("settings.voice_choice", name=s.voice_id or m("settings.default_voice")),
+                 m("settings.voice_choice", name=_voice_name(program)),
                  m("settings.rate", value=s.rate),
                  m("settings.volume", value=round(s.volume * 100)),
                  m("settings.verbosity", value=m(f"verbosity.value.{program.verbosity}")),
@@ -39,13 +40,26 @@ def _voice(program: "Program") -> None:
     program.say(program.toggle_voice())
 
 
+def _voice_name(program: "Program") -> str:
+    """The chosen voice as the settings menu says it: its spoken name, or "default"."""
+    voice_id = program.settings.voice_id
+    if not voice_id:
+        return program.messages("settings.default_voice")
+    for voice in program.speaker.voices():
+        if voice.id == voice_id:
+            return spoken_voice_name(voice)
+    return spoken_voice_name(VoiceInfo(voice_id, "", ()))
+
+
 def _choose_voice(program: "Program") -> None:
     voices = program.speaker.voices() if program.voice_is_on() else []
     if not voices:
         program.say(program.messages("settings.voices.none"))
         return
+    voices = voices_in_language_first(voices, program.lang)  # English voices first in an English game
     index = choose(program.input, program.announcer, program.messages("settings.voices.title"),
-                   [v.name for v in voices], program.messages("prompt.menu"), messages=program.messages)
+                   [spoken_voice_name(v) for v in voices], program.messages("prompt.menu"),
+                   messages=program.messages)
     if index is not None:
         program.settings = program.settings.with_changes(voice_id=voices[index].id)
         program.apply_voice_settings()

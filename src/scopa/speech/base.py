@@ -1,6 +1,7 @@
 """What every speaker offers, and the small value types it uses."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
@@ -75,3 +76,23 @@ def pick_voice_for_language(voices: Sequence[VoiceInfo], language: str) -> Voice
     variants = [(len(_norm(lang)), i, voice) for i, voice in enumerate(voices)
                 for lang in voice.languages if _norm(lang).split("-")[0] == base]
     return min(variants, key=lambda item: item[:2])[2] if variants else None
+
+
+def spoken_voice_name(voice: VoiceInfo) -> str:
+    """The voice's name as a screen reader says it well: "English (Great Britain)" becomes
+    "English, Great Britain" (Orca reads brackets as "left paren"; hyphens and underscores as
+    words too)."""
+    name = voice.name or voice.id.rsplit("/", 1)[-1]
+    name = re.sub(r"\s*\(\s*", ", ", name).replace(")", "")
+    name = re.sub(r"[-_/]+", " ", name)
+    return re.sub(r"\s+", " ", name).strip(" ,") or voice.id
+
+
+def voices_in_language_first(voices: Sequence[VoiceInfo], language: str) -> list[VoiceInfo]:
+    """The voices for ``language`` ("en", "it-IT") first, then the rest, each group in the engine's order."""
+    base = _norm(language).split("-")[0]
+
+    def speaks(voice: VoiceInfo) -> bool:
+        tags = [_norm(lang) for lang in voice.languages] + [_id_tag(voice)]
+        return any(tag.split("-")[0] == base for tag in tags)
+    return sorted(voices, key=lambda voice: not speaks(voice))
