@@ -137,3 +137,22 @@ def test_a_match_played_by_keys_at_the_key_input(pipe, tmp_path: Path):
     assert text.rstrip().endswith(program.messages("quit.saved"))
     saved = AutosaveStore(tmp_path / "data").load().record
     assert saved is not None and len([m for m in saved.moves if m.seat == 0]) == 1
+
+
+def test_a_menu_past_nine_items_takes_a_typed_number_and_a_short_one_a_key(pipe):
+    """With a hundred voices, "2" must not pick voice 2 at once: past nine items the number
+    is typed, then Enter, and the menu says so; up to nine, one digit key acts."""
+    from scopa.console.announcer import Announcer
+    from scopa.console.menus import choose
+    from scopa.narration import Messages
+    out = io.StringIO()
+    announcer = Announcer(Output(out), RecordingSpeaker())
+    keys = key_input(pipe)
+    voices = [f"voice {n}" for n in range(1, 31)]
+    pipe.send_text("23\r")
+    assert choose(keys, announcer, "Voices.", voices, "Choice?", messages=Messages("en")) == 22
+    assert "Type the number, then Enter." in out.getvalue()
+    pipe.send_text("x\resc\r")  # a word that is not a number, then Escape as a word
+    assert choose(keys, announcer, "Voices.", voices, "Choice?", messages=Messages("en")) is None
+    pipe.send_text("2")
+    assert choose(keys, announcer, "Settings.", voices[:8], "Choice?", messages=Messages("en")) == 1

@@ -1,4 +1,4 @@
-"""Numbered menus: announce the choices, then read one key. Escape backs out."""
+"""Numbered menus: announce the choices, then read one key (or, past nine items, a typed number). Escape backs out."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -6,7 +6,9 @@ from typing import Sequence
 from ..narration import Announcement, Messages
 from .announcer import Announcer
 from .keys import typed_number
-from .terminal import ENTER, ESCAPE, Input
+from .terminal import ENTER, ESCAPE, Input, line_token
+
+KEY_ITEMS = 9  # a longer menu has numbers that one digit key cannot pick: they are typed, then Enter
 
 
 def menu_listing(items: Sequence[str]) -> str:
@@ -24,10 +26,15 @@ def menu_listing(items: Sequence[str]) -> str:
 def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str], prompt: str,  # noqa: A002
            default: int | None = None, invalid: str = "", messages: Messages | None = None) -> int | None:
     """The index of the chosen item (Enter takes ``default``), or None for Escape."""
-    invalid = invalid or (messages or Messages())("menu.invalid", count=len(items))
-    announcer.say([Announcement(title), Announcement(menu_listing(items))])
+    messages = messages or Messages()
+    invalid = invalid or messages("menu.invalid", count=len(items))
+    typed = len(items) > KEY_ITEMS
+    lines = [Announcement(title), Announcement(menu_listing(items))]
+    if typed:
+        lines.append(Announcement(messages("menu.type_number")))
+    announcer.say(lines)
     while True:
-        token = input.read(prompt + " ")
+        token = line_token(input.read_text(prompt + " ")) if typed else input.read(prompt + " ")
         if token == ESCAPE:
             return None
         if token == ENTER and default is not None:

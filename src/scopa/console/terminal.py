@@ -45,7 +45,8 @@ class Input(Protocol):
     def close(self) -> None: ...
 
 
-def _token(text: str) -> str:
+def line_token(text: str) -> str:
+    """A typed line as a token: "" is Enter, "esc" or the Escape key is Escape, a leading colon goes."""
     text = text.strip()
     if text.startswith(":"):
         text = text[1:].strip()
@@ -64,7 +65,7 @@ class LineInput:
         self.out = out or sys.stdout
 
     def read(self, prompt: str) -> str:
-        return _token(self._line(prompt))
+        return line_token(self._line(prompt))
 
     def read_text(self, prompt: str) -> str:
         """A free line of text (a name, a file); Enter alone gives ""."""
@@ -137,7 +138,7 @@ class KeyInput:
 
     def read(self, prompt: str) -> str:
         text = self._prompt(self._session, prompt)
-        return text if text == ESCAPE else _token(text)
+        return text if text == ESCAPE else line_token(text)
 
     def read_text(self, prompt: str) -> str:
         """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``."""
