@@ -68,10 +68,7 @@ def _play(item: Any, players: int, number: int) -> Play:
     if not isinstance(item, Mapping) or set(item) != {"seat", "card", "capture", "scopa"}:
         raise ScopaError("Each play in the history needs seat, card, capture and scopa.",
                          reason("play_fields", number=number))
-    seat = item["seat"]
-    if not _whole(seat, 0, players - 1):
-        raise ScopaError(f"seat must be a whole number from 0 to {players - 1}.",
-                         reason("play_seat", number=number, count=players))
+    seat = _int(item, "seat", 0, players - 1, why=reason("play_seat", number=number, count=players))
     card = _cards([item["card"]], "A played card", "play_card", number)[0]
     if not isinstance(item["scopa"], bool):
         raise ScopaError("A play's scopa mark must be true or false.", reason("play_scopa", number=number))
