@@ -97,7 +97,7 @@ def test_every_reason_is_said_in_words_in_both_languages(code):
 def test_every_reason_makes_a_whole_import_line(code):
     reason, english, italian = SAMPLES[code]
     error = SaveFileError("storage.reason.illegal_move", "storage.heading.import_failed", number=12,
-                          detail="7D must take a single equal card: a match comes before a sum.", illegal=reason)
+                          detail="7D must take a single equal card: a match comes before a sum.", why=reason)
     assert str(error) == f"Import failed. Move 12 is not allowed. {english}"
     assert error.localised(IT) == f"Importazione non riuscita. La mossa 12 non è ammessa. {italian}"
     for messages in (EN, IT):
@@ -108,7 +108,7 @@ def test_every_reason_makes_a_whole_import_line(code):
 
 def test_the_napoletane_names_are_used_when_the_player_has_them():
     reason = SAMPLES["cannot_take"][0]
-    error = SaveFileError("storage.reason.illegal_move", "storage.heading.import_failed", number=3, illegal=reason)
+    error = SaveFileError("storage.reason.illegal_move", "storage.heading.import_failed", number=3, why=reason)
     assert error.localised(EN, "napoletane") == ("Import failed. Move 3 is not allowed. The cavallo of cups cannot "
                                                  "take the two of swords and the five of coins.")
     assert error.localised(IT, "napoletane") == ("Importazione non riuscita. La mossa 3 non è ammessa. Il cavallo di "
@@ -116,7 +116,7 @@ def test_the_napoletane_names_are_used_when_the_player_has_them():
 
 
 def test_an_unknown_code_leaves_the_plain_sentence():
-    error = SaveFileError("storage.reason.illegal_move", number=4, illegal=IllegalReason("from_the_future"))
+    error = SaveFileError("storage.reason.illegal_move", number=4, why=IllegalReason("from_the_future"))
     assert str(error) == "The match cannot be loaded. Move 4 is not allowed."
     assert error.localised(IT) == "La partita non si può caricare. La mossa 4 non è ammessa."
 
@@ -221,7 +221,7 @@ def test_the_console_import_command_speaks_the_players_language_and_names(tmp_pa
         program.run(request_for("--seed", "3"))
         messages = Messages(lang)
         expected = SaveFileError("storage.reason.illegal_move", "storage.heading.import_failed", number=number,
-                                 illegal=reason).localised(messages, naming)
+                                 why=reason).localised(messages, naming)
         assert expected in lines_of(out)
         assert_spoken(expected, lang)
         out_lines.append(expected)
@@ -237,7 +237,7 @@ def test_scopa_import_on_the_command_line(tmp_path):
         done = subprocess.run(base + ["--lang", lang, "--cards", naming], capture_output=True, text=True,
                               timeout=60, input="")
         expected = SaveFileError("storage.reason.illegal_move", "storage.heading.import_failed", number=number,
-                                 illegal=reason).localised(Messages(lang), naming)
+                                 why=reason).localised(Messages(lang), naming)
         assert done.returncode == 1, done.stderr
         assert done.stdout.splitlines() == [expected]
         assert_spoken(expected, lang)

@@ -70,14 +70,12 @@ class SaveFileError(ValueError):
     """
 
     def __init__(self, key: str, heading_key: str = CANNOT_LOAD, *, detail: str | None = None,
-                 why: IllegalReason | Reason | None = None, illegal: IllegalReason | None = None,
-                 **params: Any) -> None:
-        self.key, self.heading_key, self.detail, self.params = key, heading_key, detail, params
-        self.why = why if why is not None else illegal
+                 why: IllegalReason | Reason | None = None, **params: Any) -> None:
+        self.key, self.heading_key, self.detail, self.params, self.why = key, heading_key, detail, params, why
         english = Messages("en")
         self.reason = self.reason_in(english)
         self.heading = english(heading_key)
-        super().__init__(self.localised(english))
+        super().__init__(_line(english, heading_key, self.reason))
 
     @property
     def illegal(self) -> IllegalReason | None:
@@ -109,8 +107,11 @@ class SaveFileError(ValueError):
         """Heading and reason as one line in the player's language: two sentences, since a
         screen reader says the colon of "Import failed: ..." aloud. Cards are named in ``naming``
         (``"french"`` or ``"napoletane"``)."""
-        reason = self.reason_in(messages, naming)
-        return messages("storage.line", heading=messages(self.heading_key), reason=reason[:1].upper() + reason[1:])
+        return _line(messages, self.heading_key, self.reason_in(messages, naming))
+
+
+def _line(messages: Messages, heading_key: str, reason: str) -> str:
+    return messages("storage.line", heading=messages(heading_key), reason=reason[:1].upper() + reason[1:])
 
 
 def _param(value: Any, names: CardNames) -> Any:
