@@ -74,10 +74,6 @@ def _card(card: Card | str) -> Card:
     return Card.parse(card) if isinstance(card, str) else card
 
 
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 @dataclass(frozen=True)
 class Outcome:
     """What happened in a practice step: the learner's moves, all events, and the final position."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..console.keys import typed_number
 from ..engine import Rules, Variant
+from ..narration import capitalised
 from .catalogue import LessonText, Section, rules_markdown, split_sections
 
 if TYPE_CHECKING:
@@ -33,14 +34,10 @@ def match_section(rules: Rules, text: LessonText, in_match: bool = True) -> Sect
     on = [text(f"option.{name}") for name in OPTIONS if getattr(rules, name)]
     off = [text(f"option.{name}") for name in OPTIONS if not getattr(rules, name)]
     sep = text("list.sep")
-    lines.append(text("rules.match.on", names=_cap(sep.join(on))) if on else text("rules.match.none_on"))
+    lines.append(text("rules.match.on", names=capitalised(sep.join(on))) if on else text("rules.match.none_on"))
     if off:
-        lines.append(text("rules.match.off", names=_cap(sep.join(off))))
+        lines.append(text("rules.match.off", names=capitalised(sep.join(off))))
     return Section(text("rules.match.title" if in_match else "rules.default.title"), tuple(lines))
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def rules_sections(lang: str, rules: Rules | None) -> list[Section]:

@@ -14,9 +14,9 @@ from ..console.choosing import MoveChooser
 from ..console.keys import typed_number
 from ..console.terminal import ENTER, ESCAPE
 from ..engine import SETTEBELLO, GameState, MatchWon, Move, PlayerView, Scopa
-from ..narration import Announcement, Narrator
+from ..narration import Announcement, Narrator, capitalised
 from .catalogue import LessonText
-from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz, cap
+from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz
 from .positions import LESSON_RULES
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class LessonSession:
 
     def _run_lesson(self, lesson: Lesson) -> LessonResult:
         while True:
-            self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT, title=cap(self.t(lesson.title_key))))
+            self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT, title=capitalised(self.t(lesson.title_key))))
             index, first_time = 0, True
             while index < len(lesson.steps):
                 step = lesson.steps[index]

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ..engine import ALL_CARDS, SETTEBELLO, Card, Move, PlayerView, Rules, legal_captures
 from ..engine.captures import is_sweep_capture
-from ..narration import Narrator
+from ..narration import Narrator, capitalised
 from .catalogue import LessonText
 
 _VALUE_CARD = tuple(ALL_CARDS[(v - 1) * 4] for v in range(1, 11))  # one card of each capture value
@@ -45,7 +45,7 @@ def _left(move: Move, table: Sequence[Card]) -> tuple[Card, ...]:
 
 def _card_words(the_card: str) -> dict[str, str]:
     """The card with its article, as ``{card}`` mid-sentence and ``{Card}`` starting one."""
-    return {"card": the_card, "Card": the_card[:1].upper() + the_card[1:]}
+    return {"card": the_card, "Card": capitalised(the_card)}
 
 
 def tip_for(view: PlayerView, rules: Rules, narrator: Narrator) -> str | None:

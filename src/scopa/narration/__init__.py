@@ -2,11 +2,11 @@
 from .cards import NAMINGS, CardNames, Naming
 from .illegal import explain_illegal
 from .invalid import explain_invalid
-from .messages import DEFAULT_LANGUAGE, LANGUAGES, Messages, system_language
+from .messages import DEFAULT_LANGUAGE, LANGUAGES, Messages, capitalised, system_language
 from .narrator import Announcement, Narrator, Verbosity
 from .problems import os_problem
 from .voices import voice_for_language
 
 __all__ = ["NAMINGS", "CardNames", "Naming", "DEFAULT_LANGUAGE", "LANGUAGES", "Messages", "system_language",
            "Announcement", "Narrator", "Verbosity", "voice_for_language", "os_problem",
-           "explain_illegal", "explain_invalid"]
+           "explain_illegal", "explain_invalid", "capitalised"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..engine import ILLEGAL_CODES, IllegalReason
 from ..engine.errors import CANNOT_TAKE
 from .cards import CardNames
+from .messages import capitalised
 
 MOST_NAMED = 6  # a longer capture (only a file can hold one) is counted, not read out card by card
 
@@ -26,5 +27,4 @@ def explain_illegal(reason: IllegalReason, names: CardNames) -> str:
     key = f"illegal.{reason.code}"
     if reason.code == CANNOT_TAKE and len(reason.capture) > MOST_NAMED:
         key, params["count"] = "illegal.cannot_take_many", len(reason.capture)
-    text = names.messages(key, **params)
-    return text[:1].upper() + text[1:]
+    return capitalised(names.messages(key, **params))

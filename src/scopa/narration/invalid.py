@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..engine import POSITION_CODES, RULES_CODES, Card, Reason
 from .cards import CardNames
+from .messages import capitalised
 
 
 def explain_invalid(reason: Reason, names: CardNames) -> str:
@@ -32,5 +33,4 @@ def explain_invalid(reason: Reason, names: CardNames) -> str:
             params[name] = value
     if not messages.has(key):
         return ""
-    text = messages(key, **params)
-    return text[:1].upper() + text[1:]
+    return capitalised(messages(key, **params))

@@ -83,3 +83,9 @@ class Messages:
 
     def has(self, key: str) -> bool:
         return key in self._catalogue
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as it is ("the settebello takes" ->
+    "The settebello takes"; ``str.capitalize`` would lower the rest)."""
+    return text[:1].upper() + text[1:]

@@ -14,7 +14,7 @@ from ..engine import (Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTa
 from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
-from .messages import Messages
+from .messages import Messages, capitalised
 
 Verbosity = Literal["short", "full"]
 
@@ -163,21 +163,17 @@ class Narrator:
         """
         m, c = self.messages, self.cards
         if not options:
-            return [m("choose.stays", card=self._cap(c.the(card)))]
+            return [m("choose.stays", card=capitalised(c.the(card)))]
         if len(options) == 1:
             sweeps = (len(options[0]) == len(table) and not last_play
                       and is_sweep_capture(card, options[0], self.rules))
             key = "choose.one.scopa" if sweeps else "choose.one"
-            return [m(key, card=self._cap(c.the(card)), cards=c.list(options[0], article=True))]
+            return [m(key, card=capitalised(c.the(card)), cards=c.list(options[0], article=True))]
         items = [m("choose.option", number=i + 1, cards=c.list(opt, article=True)) for i, opt in enumerate(options)]
-        return [m("choose.many", card=self._cap(c.the(card))), *items]
+        return [m("choose.many", card=capitalised(c.the(card))), *items]
 
     def picked_option(self, number: int, option: Sequence[Card]) -> str:
         return self.messages("choose.picked", number=number, cards=self.cards.list(option, article=True))
-
-    @staticmethod
-    def _cap(text: str) -> str:
-        return text[:1].upper() + text[1:]
 
     # Scores ------------------------------------------------------------------
     def _counts(self, values: Sequence[object]) -> str:

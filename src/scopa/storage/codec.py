@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
 from ..match import MatchRecord, SeatSetup, is_unsafe_in_name
-from ..narration import CardNames, Messages, explain_illegal, explain_invalid
+from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
 VERSION = 1
@@ -111,7 +111,7 @@ class SaveFileError(ValueError):
 
 
 def _line(messages: Messages, heading_key: str, reason: str) -> str:
-    return messages("storage.line", heading=messages(heading_key), reason=reason[:1].upper() + reason[1:])
+    return messages("storage.line", heading=messages(heading_key), reason=capitalised(reason))
 
 
 def _param(value: Any, names: CardNames) -> Any:
