@@ -35,24 +35,12 @@ from scopa.storage import SaveFileError, import_match, match_to_json
 from scopa.storage import files as files_module
 
 from test_console_loop import ScriptInput, lines_of, request_for
-from test_i18n import english_in
-from test_illegal_spoken import CARD_CODE, _good as _good_illegal, _states
+from test_illegal_spoken import _good as _good_illegal, _states, assert_spoken
 from test_storage import TWO, played, write_damaged_file
 
 EN, IT = Messages("en"), Messages("it")
 EN_HEAD, IT_HEAD = "Import failed. ", "Importazione non riuscita. "
 Data = dict[str, Any]
-
-
-def assert_spoken(line: str, lang: str) -> None:
-    """One line a screen reader and a voice say well: sentences, no card code, no colon or bracket."""
-    assert line and "\n" not in line and line.endswith("."), line
-    assert "..." not in line, line
-    assert not CARD_CODE.search(line), line
-    assert not re.search(r"[:;()\[\]{}\"]", line), line
-    assert not re.search(r"\b[a-z]+_[a-z_]+\b", line), line  # no field name such as first_dealer
-    if lang == "it":
-        assert english_in(line.replace("scopa-match", "")) == [], line
 
 
 # Files ------------------------------------------------------------------------------------
