@@ -12,18 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from scopa.config import Settings
 from scopa.console.app import Program
 from scopa.console.choosing import item_number, unknown_key
-from scopa.console.persistence import Persistence
-from scopa.console.terminal import LineInput, Output
 from scopa.engine import Card, GameState, Move, legal_captures, new_match, parse_cards
 from scopa.lessons import LESSONS
 from scopa.lessons.console import attach
 from scopa.lessons.content import L2_POSITION, Ctx, Lesson, Outcome, Practice
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.match import MatchRecord, SeatSetup
-from scopa.speech import RecordingSpeaker
+
+from test_console_loop import program_for
 
 PROMPT = re.compile(r"(Card|Capture|Play)\? ")
 KING = Card.parse("KC")
@@ -42,11 +40,8 @@ def wide_table() -> GameState:
 
 
 def program(tmp_path: Path, keys: list[str]) -> tuple[Program, io.StringIO]:
-    out = io.StringIO()
-    speaker = RecordingSpeaker()
-    program = Program(LineInput(io.StringIO("".join(k + "\n" for k in keys)), out), Output(out),
-                      Settings(voice=False), tmp_path / "config", Persistence(tmp_path / "data"),
-                      speaker_factory=lambda on, voice: speaker, voice_override=False, lang="en")
+    """The game as ``--plain`` runs it, voice off, with lessons attached, reading ``keys``."""
+    program, out, _ = program_for(tmp_path, "".join(k + "\n" for k in keys))
     attach(program)
     return program, out
 
