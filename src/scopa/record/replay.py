@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import DealScore, DealScored, Event, GameState, MatchWon, Move
+from ..engine import DealScore, DealScored, Event, GameState, MatchWon, Move, new_match
 from ..match import MatchRecord
 
 
@@ -41,28 +41,29 @@ class DealReplay:
 
 
 def replay_match(record: MatchRecord) -> tuple[DealReplay, ...]:
-    """Every finished deal of ``record``, from its seed and move log (``ValueError`` if they disagree)."""
-    current, opening = MatchRecord.start(record.rules, record.seats, record.seed, record.first_dealer)
+    """Every finished deal of ``record``, from its seed and move log (``ValueError`` if they disagree).
+
+    Played on the engine's states directly: a ``MatchRecord`` copies its move log at every play."""
+    state, opening = new_match(record.rules, record.seed, record.first_dealer)
     deals: list[DealReplay] = []
     steps: list[Step] = []
     for number, logged in enumerate(record.moves):
-        if current.state.is_deal_over:
-            deals.append(_deal(current, opening, steps, record))
-            current, opening = current.next_deal()
+        if state.is_deal_over:
+            deals.append(_deal(state, opening, steps, record))
+            state, opening = state.next_deal()
             steps = []
-        if logged.deal_number != current.state.deal_number or logged.seat != current.state.to_move:
+        if logged.deal_number != state.deal_number or logged.seat != state.to_move:
             raise ValueError(f"Move {number + 1} does not belong where the log puts it.")
-        before = current.state
-        current, events = current.play(logged.move)
+        before = state
+        state, events = state.apply(logged.move)
         steps.append(Step(number, logged.seat, logged.move, before, tuple(events)))
-    if not current.state.is_deal_over:
+    if not state.is_deal_over:
         raise ValueError("The move log stops before the end of a deal.")
-    deals.append(_deal(current, opening, steps, record))
+    deals.append(_deal(state, opening, steps, record))
     return tuple(deals)
 
 
-def _deal(record: MatchRecord, opening: list[Event], steps: list[Step], whole: MatchRecord) -> DealReplay:
+def _deal(state: GameState, opening: list[Event], steps: list[Step], record: MatchRecord) -> DealReplay:
     scored = next(e for e in steps[-1].events if isinstance(e, DealScored))
-    number = record.state.deal_number
-    return DealReplay(number, tuple(opening), tuple(steps), scored.score, scored.match_scores,
-                      number in whole.assisted_deals)
+    return DealReplay(state.deal_number, tuple(opening), tuple(steps), scored.score, scored.match_scores,
+                      state.deal_number in record.assisted_deals)
