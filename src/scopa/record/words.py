@@ -50,7 +50,7 @@ def stats_lines(facts: Sequence[MatchFacts], logged: int, earned: Sequence[Earne
 
 
 def _group_lines(name: str, group: Totals, t: RecordText) -> list[str]:
-    matches = t("stats.group.matches", group=name, played=group.played, won=group.won, streak=group.best_streak)
+    matches = t.plural("stats.group.matches", group.played, group=name, won=group.won, streak=group.best_streak)
     if not group.deals:
         return [matches]
     deals = t("stats.group.deals", group=name, points=t.decimal(group.per_deal(group.points)),
