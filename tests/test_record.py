@@ -178,8 +178,10 @@ def test_a_review_tells_every_play_of_a_logged_match_as_the_match_did(tmp_path):
     played = [line for line in lines_of(out) if PLAY.match(line)]
     [result] = load_results(tmp_path / "data")
     moves = len(result.match["moves"])
+    log = (tmp_path / "data" / "results.json").read_bytes()
     program, out, _ = program_for(tmp_path, "\n" * (moves + 30))
     assert run_review(program, 1) == 0
+    assert (tmp_path / "data" / "results.json").read_bytes() == log  # a review changes nothing
     lines = lines_of(out)
     told = [line for line in lines if PLAY.match(line)]
     assert told == played

@@ -13,7 +13,7 @@ W why (the coach), T the table, R repeat, ? the keys, Escape leaves.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from ..console.menus import choose
 from ..console.terminal import ENTER, ESCAPE, InputClosed, Interrupted
@@ -56,31 +56,39 @@ def read_log(data_dir: str | os.PathLike[str] | None) -> tuple[list[MatchResult]
         return [], error
 
 
-def page(data_dir, lang: str) -> tuple[list[str], list[MatchFacts], list[MatchResult]]:
+class Page(NamedTuple):
     """The Statistics lines, the matches they were worked out from, and the log itself."""
+
+    lines: list[str]
+    facts: list[MatchFacts]
+    results: list[MatchResult]
+    readable: bool = True
+
+
+def page(data_dir, lang: str) -> Page:
     t = RecordText(lang)
     results, problem = read_log(data_dir)
     if problem is not None:
-        return [problem.localised(t)], [], []
+        return Page([problem.localised(t)], [], [], readable=False)
     facts = all_facts(results)
-    return stats_lines(facts, len(results), earned(facts), t), facts, results
+    return Page(stats_lines(facts, len(results), earned(facts), t), facts, results)
 
 
 def print_stats(data_dir, lang: str) -> int:
-    """``scopa --stats``: the page, then how to review a match, and exit."""
-    lines, facts, _ = page(data_dir, lang)
-    for line in lines:
+    """``scopa --stats``: the page, then how to review a match; 1 when the log cannot be read."""
+    found = page(data_dir, lang)
+    for line in found.lines:
         print(line)
-    if facts:
+    if found.facts:
         print(RecordText(lang)("stats.review_hint", command="scopa --review"))
-    return 0
+    return 0 if found.readable else 1
 
 
 # The menus -------------------------------------------------------------------------------
 
 def statistics(program: "Program") -> None:
     """The Statistics page, then the recent matches: the one picked is reviewed."""
-    lines, facts, results = page(program.persistence.data_dir, program.lang)
+    lines, facts, results, _ = page(program.persistence.data_dir, program.lang)
     program.say(*[Announcement(line) for line in lines])
     if facts:
         _pick_and_review(program, facts, results)
@@ -88,9 +96,9 @@ def statistics(program: "Program") -> None:
 
 def review_menu(program: "Program") -> None:
     t = RecordText(program.lang)
-    _, facts, results = page(program.persistence.data_dir, program.lang)
+    lines, facts, results, readable = page(program.persistence.data_dir, program.lang)
     if not facts:
-        program.say(t("review.none"))
+        program.say(t("review.none") if readable else lines[0])
         return
     _pick_and_review(program, facts, results)
 
@@ -113,9 +121,9 @@ def run_review(program: "Program", which: int) -> int:
     t = RecordText(program.lang)
     try:
         program.start_voice()
-        _, facts, results = page(program.persistence.data_dir, program.lang)
+        lines, facts, results, readable = page(program.persistence.data_dir, program.lang)
         if not facts:
-            program.say(t("review.none"))
+            program.say(t("review.none") if readable else lines[0])
             return 1
         if which > len(facts):
             program.say(t.plural("review.out_of_range", len(facts), asked=which))
