@@ -303,3 +303,13 @@ def test_the_main_menu_offers_statistics_and_review_once_a_match_is_logged(tmp_p
     assert lines.count(T("review.left")) == 2
     assert sum(line.startswith("Deal 1. ") for line in lines) == 2
     assert lines[-1] == M("app.bye")
+
+
+def test_a_new_match_earns_only_what_no_earlier_fair_match_had():
+    from scopa.record.achievements import newly_earned
+    winner = next(r for seed in range(200) if (r := random_match(Rules(target=None), "easy", seed, 2)).state.winner == 0)
+    first, again = all_facts([result_of(winner, "2026-01-01T10:00:00+00:00"), result_of(winner, "2026-01-02T10:00:00+00:00")])
+    keys = [e.key for e in newly_earned(first, [])]
+    assert "beat_easy" in keys and keys == [e.key for e in earned([first])]
+    assert newly_earned(again, [first]) == []
+    assert [e.key for e in newly_earned(again, [replace(first, assisted=True), None])] == keys

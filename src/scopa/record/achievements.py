@@ -7,7 +7,7 @@ match that earned it; it is announced once, when that match is logged.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..players import LEVELS
 from .stats import MatchFacts
@@ -48,6 +48,18 @@ def earned(matches: Sequence[MatchFacts]) -> list[Earned]:
     return found
 
 
-def newly_earned(matches: Sequence[MatchFacts], index: int) -> list[Earned]:
-    """The achievements the match at ``index`` of the log earned (none it had earned before)."""
-    return [e for e in earned(matches) if e.index == index]
+def newly_earned(match: MatchFacts, earlier: Iterable[MatchFacts | None]) -> list[Earned]:
+    """The achievements ``match`` earned that none of the ``earlier`` matches had.
+
+    ``earlier`` is read lazily, oldest first, and only while some achievement is still in
+    question, so logging a match rarely replays the whole log (``None`` stands for an entry
+    that cannot be replayed)."""
+    if match.assisted:
+        return []
+    wanted = [(key, condition) for key, condition in ACHIEVEMENTS if condition(match)]
+    for other in earlier:
+        if not wanted:
+            break
+        if other is not None and not other.assisted:
+            wanted = [(key, condition) for key, condition in wanted if not condition(other)]
+    return [Earned(key, match.when, match.index) for key, _ in wanted]

@@ -22,7 +22,7 @@ from ..narration import Announcement, Narrator
 from ..storage import MatchResult, SaveFileError, load_results, recorded_match
 from .achievements import earned, newly_earned
 from .review import ReviewScript
-from .stats import MatchFacts, all_facts
+from .stats import MatchFacts, all_facts, match_facts
 from .text import RecordText
 from .words import announcement, history_items, recent, stats_lines
 
@@ -222,7 +222,10 @@ def finish_match(program: "Program", record: MatchRecord) -> None:
     after, _ = read_log(data_dir)
     if len(after) <= len(before):
         return  # not logged (a disk problem), or logged before: nothing new earned
+    latest = match_facts(after[-1], len(after) - 1)
+    if latest is None:
+        return
     t = RecordText(program.lang)
-    facts = all_facts(after)
-    for item in newly_earned(facts, len(after) - 1):
+    earlier = (match_facts(result, index) for index, result in enumerate(after[:-1]))
+    for item in newly_earned(latest, earlier):
         program.say(announcement(item, t))
