@@ -313,3 +313,34 @@ def test_a_new_match_earns_only_what_no_earlier_fair_match_had():
     assert "beat_easy" in keys and keys == [e.key for e in earned([first])]
     assert newly_earned(again, [first]) == []
     assert [e.key for e in newly_earned(again, [replace(first, assisted=True), None])] == keys
+
+
+def test_the_coach_says_why_from_what_each_move_does():
+    from scopa.engine import Move, new_deal, parse_cards
+    from scopa.record.coach import reason
+    state, _ = new_deal(Rules(target=None), seed=1, dealer=1)
+    seat = state.to_move
+
+    def at(hand: str, table: str):
+        return state._replace(hands=tuple(tuple(parse_cards(hand)) if s == seat else h
+                                          for s, h in enumerate(state.hands)), table=tuple(parse_cards(table)))
+
+    def move(text: str) -> Move:
+        return Move.parse(text)
+    position = at("7H AD KC", "7D 4S")
+    assert reason(position, move("KC"), move("7H 7D")) == "settebello"
+    position = at("5H 2C KC", "5D")
+    assert reason(position, move("KC"), move("5H 5D")) == "scopa"
+    position = at("AD 4C KH", "QS JS")
+    assert reason(position, move("AD"), move("4C")) == "threw_coin"
+    position = at("6H 4C KH", "QS JS")
+    assert reason(position, move("6H"), move("4C")) == "threw_primiera"
+    line = advice_line(replace(advise_stub(move("AD"), move("4C")), reason="threw_coin"),
+                       Narrator(["A", "B"], Rules()).cards, T)
+    assert line == "The expert would have played the four of clubs. Throwing the ace of diamonds offered the next " \
+                   "player a coin."
+
+
+def advise_stub(played, better):
+    from scopa.record.coach import Advice
+    return Advice(0, 0, played, better, 0.5, "value")

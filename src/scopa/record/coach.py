@@ -20,7 +20,9 @@ SAMPLES = 48          # sampled deals per play: the same every time, about a hun
 MIN_COST = 0.25       # expected points a play must lose to be marked
 MARKS_PER_DEAL = 2
 
-Reason = Literal["scopa", "settebello", "sweep_left", "coins", "seven", "cards", "value"]
+Reason = Literal["scopa", "settebello", "sweep_left", "coins", "seven", "cards", "threw_coin", "threw_primiera",
+                 "value"]
+_PRIMIERA_RANKS = ("7", "6", "A")  # the cards worth most in the primiera
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,8 @@ def _same_move(move: Move, values: dict[Move, float]) -> Move:
 
 
 def reason(before: GameState, played: Move, better: Move) -> Reason:
-    """Why ``better`` beats ``played``, from what each does at once (the first that applies)."""
+    """Why ``better`` beats ``played``, from what each does at once (the first that applies);
+    between two cards thrown, what the one played gave the next seat a chance at."""
     after_played, events_played = before.apply(played)
     after_better, events_better = before.apply(better)
     if _sweeps(events_better) and not _sweeps(events_played):
@@ -80,8 +83,13 @@ def reason(before: GameState, played: Move, better: Move) -> Reason:
         return "coins"
     if _sevens(better) > _sevens(played):
         return "seven"
-    if _taken(better) > _taken(played):
+    if len(_taken(better)) > len(_taken(played)):
         return "cards"
+    if not played.capture and not better.capture:
+        if played.card.suit == 0 and better.card.suit != 0:
+            return "threw_coin"
+        if played.card.rank in _PRIMIERA_RANKS and better.card.rank not in _PRIMIERA_RANKS:
+            return "threw_primiera"
     return "value"
 
 

@@ -98,5 +98,5 @@ def advice_line(advice: Advice, cards: CardNames, t: RecordText) -> str:
         action = t("coach.better.take", cards=cards.list(better.capture, article=True), card=cards.the(better.card, "your"))
     else:
         action = t("coach.better.play", card=cards.the(better.card))
-    why = t(f"coach.why.{advice.reason}", points=t.decimal(advice.cost))
+    why = t(f"coach.why.{advice.reason}", points=t.decimal(advice.cost), card=cards.the(advice.played.card))
     return f"{action} {why}"
