@@ -344,3 +344,14 @@ def test_the_coach_says_why_from_what_each_move_does():
 def advise_stub(played, better):
     from scopa.record.coach import Advice
     return Advice(0, 0, played, better, 0.5, "value")
+
+
+def test_statistics_in_the_menu_reads_the_recent_matches_once_as_a_menu(tmp_path):
+    for day, seed in ((1, 8), (2, 9)):
+        record_result(random_match(Rules(), "easy", seed, 3), f"2026-05-0{day}T10:00:00+00:00", tmp_path / "data")
+    program, out, _ = program_for(tmp_path, "4\nesc\n6\n")
+    program.run()
+    lines = lines_of(out)
+    assert T("stats.recent") not in lines
+    title = lines.index(T("review.choose"))
+    assert lines[title + 1].startswith("1, 2 May 2026 against ") and ". 2, 1 May 2026 against " in lines[title + 1]

@@ -89,6 +89,9 @@ def print_stats(data_dir, lang: str) -> int:
 def statistics(program: "Program") -> None:
     """The Statistics page, then the recent matches: the one picked is reviewed."""
     lines, facts, results, _ = page(program.persistence.data_dir, program.lang)
+    heading = RecordText(program.lang)("stats.recent")
+    if heading in lines:  # the recent matches are read as the menu that follows
+        lines = lines[:lines.index(heading)]
     program.say(*[Announcement(line) for line in lines])
     if facts:
         _pick_and_review(program, facts, results)
