@@ -98,12 +98,20 @@ def statistics(program: "Program") -> None:
 
 
 def review_menu(program: "Program") -> None:
+    found = _reviewable(program)
+    if found is not None:
+        _pick_and_review(program, *found)
+
+
+def _reviewable(program: "Program") -> tuple[list[MatchFacts], list[MatchResult]] | None:
+    """The matches the log can replay, and the log; None, once it is said why, when there are none."""
     t = RecordText(program.lang)
-    lines, facts, results, readable = page(program.persistence.data_dir, program.lang)
+    results, problem = read_log(program.persistence.data_dir)
+    facts = all_facts(results)
     if not facts:
-        program.say(t("review.none") if readable else lines[0])
-        return
-    _pick_and_review(program, facts, results)
+        program.say(t("review.none") if problem is None else problem.localised(t))
+        return None
+    return facts, results
 
 
 def _pick_and_review(program: "Program", facts: Sequence[MatchFacts], results: Sequence[MatchResult]) -> None:
@@ -124,10 +132,10 @@ def run_review(program: "Program", which: int) -> int:
     t = RecordText(program.lang)
     try:
         program.start_voice()
-        lines, facts, results, readable = page(program.persistence.data_dir, program.lang)
-        if not facts:
-            program.say(t("review.none") if readable else lines[0])
+        found = _reviewable(program)
+        if found is None:
             return 1
+        facts, results = found
         if which > len(facts):
             program.say(t.plural("review.out_of_range", len(facts), asked=which))
             return 1
