@@ -81,11 +81,17 @@ def record_result(record: MatchRecord, when: str,
         os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
         results = []
     results.append(result)
-    text = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
-                       "results": [r.to_dict() for r in results]}, indent=2, ensure_ascii=False) + "\n"
+    text = _log_text(results)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text)
     return result
+
+
+def _log_text(results: list[MatchResult]) -> str:
+    """The log with one compact line per result: a match's move log, indented, took three times the room."""
+    head = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION})[:-1]
+    lines = ",\n".join(json.dumps(r.to_dict(), ensure_ascii=False, separators=(",", ":")) for r in results)
+    return f'{head}, "results": [\n{lines}\n]}}\n'
 
 
 def load_results(data_dir: str | os.PathLike[str] | None = None) -> list[MatchResult]:
