@@ -298,7 +298,8 @@ def test_the_main_menu_offers_statistics_and_review_once_a_match_is_logged(tmp_p
     assert lines[1] == ", ".join(f"{i} {item}" for i, item in enumerate(items, 1)) + "."
     page = lines.index(T.plural("stats.played", 1, won=int(record.state.winner == 0)))
     assert lines[page - 1] == M("prompt.menu") + " 4"
-    assert lines[page + 2].startswith("Against easy computers, 1 played")
+    assert lines[page + 2:page + 4] == [T("stats.level.easy") + ".", T.plural("stats.group.matches", 1, won=int(
+        record.state.winner == 0), streak=int(record.state.winner == 0))]
     assert lines.count(T("review.choose")) == 4  # after Statistics, after Review, and again after each review
     assert lines.count(T("review.left")) == 2
     assert sum(line.startswith("Deal 1. ") for line in lines) == 2

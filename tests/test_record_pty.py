@@ -43,7 +43,8 @@ def test_stats_prints_the_count_first_and_exits(tmp_path):
     assert child.exitstatus == 0
     assert lines[0].startswith("1 match played, ")
     assert any(line.startswith("1, 2 April 2026 against ") for line in lines)
-    assert any(line.startswith("Against medium computers, 1 played") for line in lines)
+    heading = lines.index(T("stats.level.medium") + ".")
+    assert lines[heading + 1].startswith("1 played, ")
 
 
 def test_review_last_in_plain_mode_walks_and_leaves_on_escape(tmp_path):

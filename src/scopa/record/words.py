@@ -50,13 +50,15 @@ def stats_lines(facts: Sequence[MatchFacts], logged: int, earned: Sequence[Earne
 
 
 def _group_lines(name: str, group: Totals, t: RecordText) -> list[str]:
-    matches = t.plural("stats.group.matches", group.played, group=name, won=group.won, streak=group.best_streak)
-    if not group.deals:
-        return [matches]
-    deals = t("stats.group.deals", group=name, points=t.decimal(group.per_deal(group.points)),
-              scope=t.decimal(group.per_deal(group.scope)), settebello=group.share(group.settebello),
-              coins=group.share(group.coins), primiera=group.share(group.primiera))
-    return [matches, deals]
+    """A group's heading, then one line each: matches, per deal, the shares of deals."""
+    lines = [t("stats.group.heading", group=name),
+             t.plural("stats.group.matches", group.played, won=group.won, streak=group.best_streak)]
+    if group.deals:
+        lines.append(t("stats.group.per_deal", points=t.decimal(group.per_deal(group.points)),
+                       scope=t.decimal(group.per_deal(group.scope))))
+        lines.append(t("stats.group.shares", settebello=group.share(group.settebello),
+                       coins=group.share(group.coins), primiera=group.share(group.primiera)))
+    return lines
 
 
 def achievement_lines(earned: Sequence[Earned], t: RecordText) -> list[str]:
