@@ -2,6 +2,8 @@
 
 The caller passes the date as a string (``when``): nothing here reads the clock.
 An unreadable log is kept as ``results.json.bad`` when the next result is recorded.
+A result recorded with a match id (``match``) is recorded once: a second call for the same
+match, after a crash between logging it and removing its save for instance, changes nothing.
 """
 from __future__ import annotations
 
@@ -34,13 +36,14 @@ class MatchResult:
     deals: int
     variant: str
     target: int | None
+    match: str | None = None  # the saved match it came from; logs written before it have none
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         return data | {"players": list(self.players), "winners": list(self.winners), "scores": list(self.scores)}
 
 
-def result_of(record: MatchRecord, when: str) -> MatchResult:
+def result_of(record: MatchRecord, when: str, match: str | None = None) -> MatchResult:
     """The result of a finished match (``ValueError`` while it is still being played)."""
     state = record.state
     if not state.is_match_over:
@@ -51,19 +54,26 @@ def result_of(record: MatchRecord, when: str) -> MatchResult:
     winners = () if state.winner is None else tuple(
         name for seat, name in enumerate(names) if record.rules.side_of(seat) == state.winner)
     return MatchResult(when, names, state.winner, winners, tuple(state.match_scores), record.assisted,
-                       state.deal_number, record.rules.variant.value, record.rules.target)
+                       state.deal_number, record.rules.variant.value, record.rules.target, match)
 
 
-def record_result(record: MatchRecord, when: str,
-                  data_dir: str | os.PathLike[str] | None = None) -> MatchResult:
-    """Add a finished match to the results log and return its entry. Disk errors raise ``OSError``."""
-    result = result_of(record, when)
+def record_result(record: MatchRecord, when: str, data_dir: str | os.PathLike[str] | None = None,
+                  match: str | None = None) -> MatchResult:
+    """Add a finished match to the results log and return its entry. Disk errors raise ``OSError``.
+
+    With ``match`` (the id of its saved match), a match already in the log is not added again:
+    its entry there is returned."""
+    result = result_of(record, when, match)
     path = resolve_data_dir(data_dir) / RESULTS_NAME
     try:
         results = _read_results(path)
     except SaveFileError:
         os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
         results = []
+    if match is not None:
+        logged = next((r for r in results if r.match == match), None)
+        if logged is not None:
+            return logged
     results.append(result)
     text = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
                        "results": [r.to_dict() for r in results]}, indent=2, ensure_ascii=False) + "\n"
@@ -98,18 +108,20 @@ def _read_results(path: Path) -> list[MatchResult]:
 
 
 def _result(entry: Any, number: int) -> MatchResult:
-    fields = MatchResult.__dataclass_fields__
-    if not isinstance(entry, dict) or set(entry) != set(fields):
+    fields = set(MatchResult.__dataclass_fields__)
+    if not isinstance(entry, dict) or set(entry) not in (fields, fields - {"match"}):
         raise SaveFileError("storage.reason.result_fields", number=number)
     ok = (isinstance(entry["when"], str) and _strings(entry["players"]) and _strings(entry["winners"])
           and _optional_int(entry["winner"]) and isinstance(entry["scores"], list)
           and all(_optional_int(s) and s is not None for s in entry["scores"])
           and isinstance(entry["assisted"], bool) and _optional_int(entry["deals"]) and entry["deals"] is not None
-          and isinstance(entry["variant"], str) and _optional_int(entry["target"]))
+          and isinstance(entry["variant"], str) and _optional_int(entry["target"])
+          and isinstance(entry.get("match"), (str, type(None))))
     if not ok:
         raise SaveFileError("storage.reason.result_kind", number=number)
     return MatchResult(entry["when"], tuple(entry["players"]), entry["winner"], tuple(entry["winners"]),
-                       tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"])
+                       tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"],
+                       entry.get("match"))
 
 
 def _strings(value: Any) -> bool:
