@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,8 +25,6 @@ from scopa.storage.atomic import atomic_write_text
 
 from test_illegal_spoken import assert_spoken
 from test_storage import TWO, finish, played
-
-import random
 
 EN, IT = Messages("en"), Messages("it")
 

@@ -43,7 +43,7 @@ def test_two_saved_matches_are_listed_and_the_one_picked_is_resumed(tmp_path: Pa
     child = _spawn(tmp_path)
     try:
         child.expect_exact(M("app.menu.title"))
-        child.expect_exact(f"1 resume, against Bruno, ")
+        child.expect_exact("1 resume, against Bruno, ")
         child.expect_exact(f"deal {newer.state.deal_number}, last played today. 2 resume, against Bruno, ")
         child.expect("Choice\\? ")
         child.sendline("2")
