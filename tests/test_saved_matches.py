@@ -99,6 +99,14 @@ def test_the_menu_line_names_opponents_score_deal_and_day(tmp_path: Path) -> Non
     assert italian.describe(saved).startswith("contro Bruno, ")
 
 
+def test_at_four_the_menu_line_names_the_partner_apart(tmp_path: Path) -> None:
+    from test_storage import FOUR
+    _save(tmp_path, played(Rules(players=4), FOUR, 3, turns=3))
+    persistence = Persistence(tmp_path)
+    [saved] = persistence.saved_matches()
+    assert persistence.describe(saved).startswith("with Carla against Bruno and Dino, 0 to 0, deal 1, ")
+
+
 # Locks --------------------------------------------------------------------------------------
 
 def test_a_match_open_in_one_copy_is_locked_for_another(tmp_path: Path) -> None:

@@ -134,3 +134,13 @@ def test_whatever_is_set_aside_is_said_when_a_match_starts_from_flags(tmp_path: 
     [line] = [line for line in lines_of(out) if line.startswith("The saved match cannot be read.")]
     kept = Path(line[line.rindex(" as ") + 4:-1])
     assert kept.read_text() == "{ not json"
+
+
+def test_whatever_is_set_aside_is_said_when_an_imported_match_starts(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "autosave.json").write_text("[]")
+    program, out, _ = program_for(tmp_path, "q\n\n")
+    program.run(imported=played(Rules(), TWO, 8, turns=12))
+    [line] = [line for line in lines_of(out) if line.startswith("The saved match cannot be read.")]
+    assert Path(line[line.rindex(" as ") + 4:-1]).read_text() == "[]"
+    assert [r.seed for r in _records(tmp_path)] == [8]

@@ -129,8 +129,12 @@ class Persistence:
         names = CardNames(m, self.naming())  # type: ignore[arg-type]
         humans = record.human_seats
         if len(humans) == 1:
-            others = [seat.name for number, seat in enumerate(record.seats) if number != humans[0]]
-            players = m("saves.against", names=names.join(others))
+            you = humans[0]
+            side = record.rules.side_of(you)
+            partners = [s.name for n, s in enumerate(record.seats) if n != you and record.rules.side_of(n) == side]
+            others = [s.name for n, s in enumerate(record.seats) if record.rules.side_of(n) != side]
+            players = (m("saves.with_against", partner=names.join(partners), names=names.join(others)) if partners
+                       else m("saves.against", names=names.join(others)))
         else:
             players = names.join(seat.name for seat in record.seats)
         scores = m("saves.score_sep").join(str(score) for score in record.state.match_scores)

@@ -21,6 +21,7 @@ from .files import free_bad_name, read_text_file, resolve_data_dir
 RESULTS_NAME = "results.json"
 RESULTS_FORMAT = "scopa-results"
 RESULTS_VERSION = 1
+RESULTS_MAX_BYTES = 20_000_000  # the player's own log of tens of thousands of matches, not an import
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def _read_results(path: Path) -> list[MatchResult]:
     if not os.path.lexists(path):
         return []
     try:
-        data = json.loads(read_text_file(path))
+        data = json.loads(read_text_file(path, RESULTS_MAX_BYTES))
     except (ValueError, RecursionError):
         raise SaveFileError("storage.reason.not_json") from None
     if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:

@@ -154,7 +154,7 @@ class SavedMatches:
     def _file_lock(self, match_id: str) -> filelock.BaseFileLock:
         return filelock.FileLock(str(self.path_of(match_id)) + LOCK_SUFFIX, timeout=0)
 
-    def lock(self, match_id: str) -> MatchLock:
+    def lock(self, match_id: str, wait: float = 0.2) -> MatchLock:
         """Hold the saved match for this copy of the game; ``SaveLockedError`` if another has it.
 
         Where no lock can be made (a folder that cannot be written) the match is still played,
@@ -162,7 +162,7 @@ class SavedMatches:
         lock = self._file_lock(match_id)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            lock.acquire()
+            lock.acquire(timeout=wait)  # a moment, for another copy that only looks (is_locked)
         except filelock.Timeout:
             raise SaveLockedError(match_id) from None
         except OSError:
@@ -172,7 +172,7 @@ class SavedMatches:
     def is_locked(self, match_id: str) -> bool:
         """Whether another copy of the game (or another hold in this one) has the match open."""
         try:
-            self.lock(match_id).release()
+            self.lock(match_id, wait=0).release()
         except SaveLockedError:
             return True
         return False
