@@ -144,3 +144,14 @@ def test_whatever_is_set_aside_is_said_when_an_imported_match_starts(tmp_path: P
     [line] = [line for line in lines_of(out) if line.startswith("The saved match cannot be read.")]
     assert Path(line[line.rindex(" as ") + 4:-1]).read_text() == "[]"
     assert [r.seed for r in _records(tmp_path)] == [8]
+
+
+def test_scopa_export_to_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    _save(tmp_path / "data", played(Rules(), TWO, 8, turns=12))
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "scopa", "--lang", "en", "--data-dir", str(tmp_path / "data"),
+                           "--config-dir", str(tmp_path / "c"), "--export", str(fifo)],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == ["Export failed. That is not a plain file. It may be a pipe or a device."]

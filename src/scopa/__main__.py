@@ -110,6 +110,10 @@ def _export(data_dir, path: str, messages, naming: str = "french") -> int:
     if not saves:
         print(messages("export.none"), file=sys.stderr)
         return 1
+    refusal = persistence.export_refusal(path)  # a folder, a pipe or a device: said before the warning
+    if refusal:
+        print(refusal, file=sys.stderr)
+        return 1
     print(messages("export.file_warning"))
     try:
         written = export_match(saves[0].record, path)  # never over a file already there: no one was asked
