@@ -114,16 +114,27 @@ def test_a_match_open_in_one_copy_is_locked_for_another(tmp_path: Path) -> None:
     match_id = _save(tmp_path, record)
     mine = Persistence(tmp_path)
     [saved] = mine.saved_matches()
-    assert mine.open(saved) is None
+    assert mine.open(saved) == (record, None)
     other = Persistence(tmp_path)
     [seen] = other.saved_matches()
     assert seen.locked and other.describe(seen).endswith(", open in another copy")
-    assert other.open(seen) == EN("saves.locked")
+    assert other.open(seen) == (None, EN("saves.locked"))
     assert other.latest() == (None, EN("saves.all_locked"))
     with pytest.raises(SaveLockedError):
         SavedMatches(tmp_path).delete(match_id)
     mine.close()
-    assert other.open(seen) is None
+    assert other.open(seen) == (record, None)
+
+
+def test_a_match_opened_after_another_copy_played_on_is_read_again(tmp_path: Path) -> None:
+    """Listed, then played on and left by another copy: the copy that opens it gets the newer moves."""
+    listed = played(Rules(), TWO, 3, turns=5)
+    match_id = _save(tmp_path, listed)
+    persistence = Persistence(tmp_path)
+    [saved] = persistence.saved_matches()
+    later = played(Rules(), TWO, 3, turns=9)
+    SavedMatches(tmp_path).save(match_id, later)  # the other copy's autosave, before it quit
+    assert persistence.open(saved) == (later, None)
 
 
 def test_a_lock_left_by_a_killed_copy_does_not_block(tmp_path: Path) -> None:

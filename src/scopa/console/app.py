@@ -11,6 +11,7 @@ from ..engine import PlayerView, Rules, Variant
 from ..match import MatchRecord, SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
+from ..storage import SavedMatch
 from .announcer import Announcer
 from .game import MatchConsole, ReplaceMatch, Services
 from .keys import YES
@@ -207,15 +208,15 @@ class Program:
                 self.say(self.m("app.bye"))
                 return result
 
-    def _resume(self, saved) -> int | None:
+    def _resume(self, saved: SavedMatch) -> int | None:
         """Play a saved match, unless another copy of the game has it open."""
-        problem = self.persistence.open(saved)
-        if problem:
+        record, problem = self.persistence.open(saved)
+        if record is None:
             self.say(problem)
             return None
-        return self._play(saved.record, None)
+        return self._play(record, None)
 
-    def _delete_menu(self, saves) -> None:
+    def _delete_menu(self, saves: Sequence[SavedMatch]) -> None:
         """Pick a saved match to delete, then confirm; Escape at either step keeps it."""
         items = [self.persistence.describe(saved) for saved in saves]
         index = choose(self.input, self.announcer, self.m("saves.delete_title"), items, self.m("prompt.menu"),
@@ -322,8 +323,7 @@ class Program:
     def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
         record, events = MatchRecord.start(request.rules, request.seats, seed)
-        problem = self.persistence.start_new(record)  # beside the other saved matches, never over one
-        self._say_notices()
+        problem = self._save_beside(record)
         self.say(self._summary(request.rules, request.seats))
         if problem:
             self.say(problem)
@@ -331,11 +331,17 @@ class Program:
 
     def _play_imported(self, record: MatchRecord) -> int | None:
         """``scopa --import FILE``: the imported match is saved beside the others and played."""
-        problem = self.persistence.start_new(record)
-        self._say_notices()
+        problem = self._save_beside(record)
         if problem:
             self.say(problem)
         return self._play(record, None)
+
+    def _save_beside(self, record: MatchRecord) -> str | None:
+        """Save a new or imported match beside the others, never over one, and say anything set
+        aside on the way; the line saying why it could not be saved, if it could not."""
+        problem = self.persistence.start_new(record)
+        self._say_notices()
+        return problem
 
     def _summary(self, rules: Rules, seats: Sequence[SeatSetup]) -> str:
         """Who plays with whom, the computers' levels, the target and the options, in a few sentences."""
@@ -374,8 +380,7 @@ class Program:
                 outcome = console.run(events)
             except ReplaceMatch as replacement:  # the match left is kept, saved as it was
                 record, events = replacement.record, None
-                problem = self.persistence.start_new(record)
-                self._say_notices()
+                problem = self._save_beside(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue

@@ -85,16 +85,22 @@ class Persistence:
             return free[0], None
         return None, self.messages()("saves.all_locked" if saves else "saves.none")
 
-    def open(self, saved: SavedMatch) -> str | None:
-        """Play this saved match: lock it. The line saying it is open elsewhere, or ``None``."""
+    def open(self, saved: SavedMatch) -> tuple[MatchRecord | None, str | None]:
+        """Play this saved match: lock it and read it again (another copy may have played on since
+        it was listed). The match, or ``None`` and the line saying why it cannot be played."""
         try:
             lock = self.store.lock(saved.match_id)
         except SaveLockedError:
-            return self.messages()("saves.locked")
+            return None, self.messages()("saves.locked")
+        try:
+            record = self.store.load(saved.match_id)
+        except SaveFileError as error:
+            lock.release()
+            return None, self._line(error.with_heading("storage.heading.save_unreadable"))
         self.close()
         self._open = lock
         self.failing = None
-        return None
+        return record, None
 
     def close(self) -> None:
         """Let go of the open match (it stays saved), so another copy may open it."""

@@ -119,6 +119,11 @@ class SavedMatches:
         saves.sort(key=lambda saved: saved.played, reverse=True)
         return Listing(saves, set_aside)
 
+    def load(self, match_id: str) -> MatchRecord:
+        """The saved match as it is on disk now (``SaveFileError`` if it cannot be read): read it
+        again once it is locked, since another copy may have played on since it was listed."""
+        return read_match_file(self.path_of(match_id))
+
     def _files(self) -> list[Path]:
         try:
             names = sorted(os.listdir(self.folder))
