@@ -306,7 +306,7 @@ REFUSED = {
     "prompt": (lambda d: d["seats"][0].update(name="Card?"), "The name of seat 1 reads like a line of the game."),
     "deal totals": (lambda d: d["state"].update(deal_totals=[[0, 0]] * 5000),
                     "The saved position has too many entries in the deal results."),
-    "moves": (lambda d: d.update(moves=d["moves"] * 1000), "The list of moves is longer than any match can have."),
+    "moves": (lambda d: d.update(moves=d["moves"] * 250), "The list of moves is longer than any match can have."),
 }
 
 

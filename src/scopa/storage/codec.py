@@ -30,7 +30,7 @@ KINDS = ("human", "computer")
 MAX_NAME_LENGTH = 100
 # A match to 21 points lasts about ten deals; tied leaders play on, but never for long.
 # These caps keep the largest file scopa accepts quick to check (``python -m scopa.bench saves``).
-MAX_DEALS = 200
+MAX_DEALS = 100
 MAX_MOVES = MAX_DEALS * 40  # at most 40 plays a deal, whatever the variant
 MAX_CARDS = 40  # no list of cards (a hand, the stock, a pile, a deal's plays) is longer than the pack
 MAX_VERSION = 9_999  # a version number beyond this is not one to say back

@@ -20,7 +20,7 @@ from .codec import SaveFileError, Term, match_from_json, match_to_json
 
 AUTOSAVE_NAME = "autosave.json"  # the one save of earlier versions: saves.SavedMatches moves it
 BAD_SUFFIX = ".bad"
-MAX_FILE_BYTES = 2_000_000  # a match of MAX_DEALS deals takes well under half of it
+MAX_FILE_BYTES = 1_000_000  # a match of MAX_DEALS deals takes about half of it
 
 
 def default_data_dir() -> Path:
