@@ -165,6 +165,12 @@ class _QuietParser(argparse.ArgumentParser):
         raise ValueError(message)
 
 
+def check_resume(args: argparse.Namespace) -> None:
+    """``--resume`` continues a saved match, so a flag that starts a new one cannot go with it."""
+    if args.resume and wants_new_match(args):
+        raise UsageError("usage.resume_new_match", resume="--resume", players="--players", seed="--seed")
+
+
 def wants_new_match(args: argparse.Namespace) -> bool:
     return any(getattr(args, name) is not None for name in ("players", "seats", "target", "variant", "options",
                                                                "seed")) or args.no_kings_redeal
