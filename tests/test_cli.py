@@ -209,3 +209,23 @@ def test_export_flag_warns_then_writes(tmp_path):
                            timeout=60)
     assert again.returncode == 1 and again.stderr.splitlines() == [M("export.exists", path=tmp_path / "m.json")]
     assert (tmp_path / "m.json").read_text() == "mine" and written != "mine"  # never replaced unasked
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_help_alone_is_a_few_lines_a_listener_can_take_in(capsys, tmp_path, lang):
+    with pytest.raises(SystemExit) as done:
+        main(["--help", "--lang", lang, "--config-dir", str(tmp_path)])
+    assert done.value.code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) <= 10 and all(len(line) <= 160 for line in lines)
+    for flag in ("--no-voice", "--voice", "--lang", "--resume", "--lesson"):
+        assert any(line.startswith(flag + " ") or line.startswith(flag + ",") for line in lines), flag
+    assert "--budget" not in " ".join(lines) and "[" not in " ".join(lines)
+    assert lines[-1] == Messages(lang)("cli.help_hint", command="scopa --help all")
+
+
+def test_help_all_names_its_word_without_brackets(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help", "all"])
+    text = capsys.readouterr().out
+    assert "  -h, --help " in text and "[" not in text
