@@ -303,3 +303,14 @@ def test_with_the_voice_on_a_sound_plays_in_order_with_the_words_and_its_file_is
     played = fakes.record.read_text(errors="replace")  # a WAV's header holds line ends: positions, not lines
     assert played.index('"text": "one"') < played.index(" aplay RIFF") < played.index('"text": "two"')
     assert speaker.spoken == ["one", "two"] and sound.is_file()
+
+
+def test_a_private_line_never_calls_for_a_sound(tmp_path):
+    """A hand's line is not heard by everyone, so no sound may tell what it holds."""
+    from scopa.narration import Announcement
+    announcer = SoundingAnnouncer(Output(io.StringIO()), RecordingSpeaker(),
+                                  lambda: Sounding(line_cues("en", "french"), False, lambda name: Path(f"{name}-x.wav")))
+    announcer.say([Announcement("You play the seven of clubs and take the settebello.", private_to=0)])
+    assert announcer.speaker.sounds == []
+    announcer.say([Announcement("You play the seven of clubs and take the settebello.")])
+    assert earcon_names(announcer.speaker.sounds) == ["settebello"]

@@ -172,7 +172,7 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     f.add_argument("--data-dir", type=Path, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=Path, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action=_HelpAction, help=m("cli.help"))
+    other.add_argument("-h", "--help", action=_HelpAction, help=m("cli.help", command="--help all"))
     other.add_argument("--version", action="store_true", help=m("cli.version"))
     return p
 

@@ -48,8 +48,8 @@ class SoundingAnnouncer(Announcer):
             super().say(items, remember)
             return
         lines = [item if isinstance(item, Announcement) else Announcement(item) for item in items]
-        if remember:  # Repeat gives the words again, not the sounds
-            for name in (name for line in lines for name in sounding.cues.cues(line.text)):
+        if remember:  # Repeat gives the words again, not the sounds; a private line never sounds
+            for name in (name for line in lines if not line.private for name in sounding.cues.cues(line.text)):
                 self._play(sounding.sound_file(name))
         if sounding.replace_words and self._can_play():
             lines = [replace(line, text=text) for line in lines
