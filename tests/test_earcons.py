@@ -314,3 +314,22 @@ def test_a_private_line_never_calls_for_a_sound(tmp_path):
     assert announcer.speaker.sounds == []
     announcer.say([Announcement("You play the seven of clubs and take the settebello.")])
     assert earcon_names(announcer.speaker.sounds) == ["settebello"]
+
+
+@posix_only
+def test_with_the_voice_off_words_go_only_once_a_sound_was_heard(tmp_path, monkeypatch):
+    """A player may be installed yet find no sound device: until one sound has played to its
+    end, "Your turn." stays on the screen."""
+    from scopa.speech import NullSpeaker
+    script, _ = copying_player(tmp_path, monkeypatch)
+    out = io.StringIO()
+    sounds = SoundPlayer([str(script)])
+    announcer = SoundingAnnouncer(Output(out), NullSpeaker(),
+                                  lambda: Sounding(line_cues("en", "french"), True,
+                                                   lambda name: earcon_file(name, tmp_path / "sounds")),
+                                  sounds=sounds)
+    announcer.say(["Your turn."])
+    assert sounds.wait_until_done(5) and sounds.proven()
+    announcer.say(["Your turn."])
+    assert out.getvalue() == "Your turn.\n"
+    announcer.close()

@@ -74,7 +74,9 @@ class SoundingAnnouncer(Announcer):
         return play if play is not None and getattr(self.speaker, "available", True) else None
 
     def _can_play(self) -> bool:
-        return self._voice_queue() is not None or self.sounds.can_play()
+        """Sounds are known to be heard: the game voice plays them (its player was checked at
+        start), or the sound player has played one already. Until then the words stay."""
+        return self._voice_queue() is not None or self.sounds.proven()
 
     def _play(self, path: Path | None) -> None:
         if path is None:

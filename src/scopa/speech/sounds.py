@@ -22,7 +22,7 @@ class SoundPlayer:
 
     player: the player command (the WAV path is appended); default: the first installed one.
     The player is looked for at the first sound; once it fails (no sound device), the
-    player gives up quietly: ``can_play`` is then False.
+    player gives up quietly: ``can_play`` is then False. ``proven`` says a sound was heard.
     """
 
     def __init__(self, player: list[str] | None = None, log: IO[bytes] | None = None) -> None:
@@ -47,6 +47,10 @@ class SoundPlayer:
                 return False
             self._command = found[0]
         return True
+
+    def proven(self) -> bool:
+        """True once a sound has played to its end: the player and the sound device work."""
+        return bool(self.played) and not self._broken
 
     def play(self, path: Path) -> None:
         """Queue ``path``; returns at once."""
