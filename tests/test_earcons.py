@@ -333,3 +333,40 @@ def test_with_the_voice_off_words_go_only_once_a_sound_was_heard(tmp_path, monke
     announcer.say(["Your turn."])
     assert out.getvalue() == "Your turn.\n"
     announcer.close()
+
+
+@pytest.mark.slow
+@pytest.mark.audio
+@needs_sox
+@posix_only
+def test_the_real_program_plays_the_earcons_sox_measures_and_drops_the_words_once_heard(tmp_path, monkeypatch):
+    """The real scopa in a pseudo-terminal, voice off, sounds in place of words; the only audio
+    player on PATH is a fake aplay that keeps a copy of each sound."""
+    pexpect = pytest.importorskip("pexpect")
+    script, copies = copying_player(tmp_path, monkeypatch)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "aplay").symlink_to(script)  # the first player the game looks for
+    save_settings(Settings(voice=False, earcons=True, sounds_replace_words=True), tmp_path / "config")
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1",
+               PATH=f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    child = pexpect.spawn(sys.executable, ["-m", "scopa", "--lang", "en", "--seed", "3", "--target", "single",
+                                           "--data-dir", str(tmp_path / "data"), "--config-dir", str(tmp_path / "config")],
+                          env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    while True:
+        index = child.expect(["Card\\?", "Capture\\?", "Play\\?", "Next\\?", pexpect.EOF])
+        if index == 4:
+            break
+        child.send("1" if index in (0, 1) else "\r")
+    child.close()
+    assert child.exitstatus == 0
+    heard = sorted(copies.iterdir(), key=lambda p: int(p.name.split("-")[0]))
+    names = [p.name.split("-")[1] for p in heard]
+    assert names.count("turn") == 18 and names.count("scopa") == 2 and "capture" in names
+    for copy in heard:
+        assert sox_info(copy)["rms"] > 0.05
+    said = transcript.getvalue().count("Your turn.")
+    assert 1 <= said <= 2  # said only until the first sound had been heard to its end
+    assert "Scopa!" not in transcript.getvalue()

@@ -155,3 +155,32 @@ def test_the_real_help_fits_a_24_row_terminal(tmp_path):
     lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
     assert sum(max(1, math.ceil(len(line) / 80)) for line in lines) < 24
     assert lines[0] == M("cli.description") and "scopa --help all" in lines[-1]
+
+
+@pytest.mark.slow
+def test_the_real_settings_menu_is_paged_by_single_keys_on_a_small_terminal(tmp_path):
+    """The real program in a pseudo-terminal of 7 rows: the settings come a page at a time, N turns
+    the page at once, and 0 still picks back from the second page."""
+    import os
+    import sys
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
+    for name in ("COLUMNS", "LINES", "PROMPT_TOOLKIT_NO_CPR"):
+        env.pop(name, None)
+    child = pexpect.spawn(sys.executable, ["-m", "scopa", "--no-voice", "--lang", "en", "--data-dir",
+                                           str(tmp_path / "data"), "--config-dir", str(tmp_path / "config")],
+                          env=env, encoding="utf-8", timeout=30, dimensions=(7, 60))
+    child.expect("Choice\\?")
+    child.send("3")
+    child.expect("Page 1 of 2\\.")
+    child.expect("Choice\\?")
+    child.send("n")
+    child.expect("Page 2 of 2\\.")
+    child.expect("Choice\\?")
+    child.send("0")
+    child.expect("Settings closed\\.")
+    child.expect("Choice\\?")
+    child.send("4")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
