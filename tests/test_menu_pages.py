@@ -109,7 +109,7 @@ def test_a_short_menu_on_a_tiny_terminal_turns_pages_with_single_keys(monkeypatc
     items = ["new match", "lessons", "settings", "quit", "the rules", "results"]
     index, lines = run_menu(["n", "6"], items=items)
     assert index == 5
-    assert announcements(lines)[0][-1].startswith("Page 1 of ")
+    assert announcements(lines)[0][-1] == M("menu.page.keys", page=1, pages=2)
 
 
 def test_ten_items_take_one_key_each_with_0_for_the_tenth():

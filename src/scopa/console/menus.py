@@ -78,7 +78,8 @@ class MenuPages:
             title = self.messages.plural("menu.found", len(self.found), text=self.search)
         lines = [Announcement(title), Announcement(self._listing(self.pages[self.page]))]
         if self.paged:
-            lines.append(Announcement(self.messages("menu.page", page=self.page + 1, pages=len(self.pages))))
+            key = "menu.page" if typed else "menu.page.keys"  # a short menu's keys act without Enter
+            lines.append(Announcement(self.messages(key, page=self.page + 1, pages=len(self.pages))))
         elif self.found is not None:
             lines.append(Announcement(self.messages("menu.found_hint")))
         elif typed:
