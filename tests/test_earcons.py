@@ -370,3 +370,28 @@ def test_the_real_program_plays_the_earcons_sox_measures_and_drops_the_words_onc
     said = transcript.getvalue().count("Your turn.")
     assert 1 <= said <= 2  # said only until the first sound had been heard to its end
     assert "Scopa!" not in transcript.getvalue()
+
+
+@pytest.mark.audio
+@needs_sox
+@posix_only
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+def test_the_real_voice_plays_an_earcon_between_two_real_utterances(tmp_path, monkeypatch):
+    """The real synthesis worker and the voice's own player: speech, the earcon, speech, as sox hears them."""
+    from scopa.speech import PyttsxSpeaker
+    script, copies = copying_player(tmp_path, monkeypatch)
+    speaker = PyttsxSpeaker(player=[str(script)], check_player=False, log_path=tmp_path / "speech.log")
+    if not speaker.available:
+        pytest.skip(f"the real voice cannot start here: {speaker.unavailable_reason}")
+    try:
+        speaker.say("Your turn.")
+        speaker.play_sound(earcon_file("turn", tmp_path / "sounds"))
+        speaker.say("Scopa!")
+        assert speaker.wait_until_done(30)
+    finally:
+        speaker.close()
+    heard = sorted(copies.iterdir(), key=lambda p: int(p.name.split("-")[0]))
+    assert len(heard) == 3 and heard[1].name.split("-", 1)[1].startswith("turn-")
+    speech, earcon, more_speech = (sox_info(path) for path in heard)
+    assert earcon["duration"] == pytest.approx(len(samples("turn")) / SAMPLE_RATE, abs=0.002)
+    assert speech["rms"] > 0.01 and more_speech["rms"] > 0.01
