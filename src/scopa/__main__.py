@@ -28,8 +28,8 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None) -> int:
     from . import __version__
-    from .cli import (UsageError, budget_from_args, build_parser, help_language_flags, rules_from_args,
-                      seats_from_args, settings_from_args, wants_new_match)
+    from .cli import (UsageError, budget_from_args, build_parser, help_language_flags, review_from_args,
+                      rules_from_args, seats_from_args, settings_from_args, wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -49,6 +49,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         settings = settings_from_args(args, settings)
         budget = budget_from_args(args)
+        review = review_from_args(args)
         request = None
         if wants_new_match(args):
             from .console.app import MatchRequest
@@ -59,6 +60,9 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     if args.export:
         return _export(data_dir, args.export, messages, args.cards or settings.card_names)
+    if args.stats:
+        from .record.console import print_stats
+        return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
     from .console.persistence import Persistence
@@ -80,6 +84,9 @@ def _main(argv: Sequence[str] | None) -> int:
         if problem:
             output.line(problem)
         return program.run(resume=True)
+    if review is not None:
+        from .record.console import run_review
+        return run_review(program, review)
     if args.lesson is not None:
         return program.run_lesson(args.lesson) if hasattr(program, "run_lesson") else 2
     return program.run(request, resume=args.resume)
