@@ -1,4 +1,4 @@
-"""The settings menu: voice, speech rate and volume, verbosity, language and card names."""
+"""The settings menu: voice, speech rate and volume, verbosity, language, card names, sounds and card symbols."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -9,6 +9,7 @@ from .menus import choose
 from .terminal import ENTER, ESCAPE
 
 if TYPE_CHECKING:
+    from ..config import Settings
     from .app import Program
 
 NAMINGS = ("french", "napoletane")
@@ -26,6 +27,8 @@ def run_settings_menu(program: "Program") -> None:
                  m("settings.verbosity", value=m(f"verbosity.value.{program.verbosity}")),
                  m("settings.language", value=m(f"language.{program.lang}")),
                  m("settings.cards", value=m(f"naming.{program.naming}")),
+                 m("settings.sounds", value=m(f"settings.sounds.{_sounds_state(s)}")),
+                 m("settings.symbols", state=m("settings.symbols.on" if s.card_symbols else "settings.symbols.off")),
                  m("settings.done")]
         index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"),
                        messages=program.messages)
@@ -128,4 +131,30 @@ def _update_narrator(program: "Program") -> None:
     narrator.cards = CardNames(program.messages, program.naming)
 
 
-ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards]
+SOUND_STATES = ("off", "on", "instead")  # earcons off; on beside the words; on in place of a few words
+
+
+def _sounds_state(settings: "Settings") -> str:
+    if not settings.earcons:
+        return "off"
+    return "instead" if settings.sounds_replace_words else "on"
+
+
+def _sounds(program: "Program") -> None:
+    """Off, on, on in place of "Your turn." and "Scopa!", then off again."""
+    state = SOUND_STATES[(SOUND_STATES.index(_sounds_state(program.settings)) + 1) % len(SOUND_STATES)]
+    program.settings = program.settings.with_changes(earcons=state != "off", sounds_replace_words=state == "instead")
+    program.say(program.messages(f"settings.sounds.now.{state}"))
+
+
+def _symbols(program: "Program") -> None:
+    program.settings = program.settings.with_changes(card_symbols=not program.settings.card_symbols)
+    if not program.settings.card_symbols:
+        program.say(program.messages("settings.symbols.now.off"))
+    elif program.screen_reader_mode():
+        program.say(program.messages("settings.symbols.now.on"), program.messages("settings.symbols.hidden"))
+    else:
+        program.say(program.messages("settings.symbols.now.on"))
+
+
+ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards, _sounds, _symbols]
