@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import sqlite3
+import ssl
 import subprocess
 import sys
 import threading
@@ -50,7 +52,7 @@ class Server:
         def read() -> None:
             for line in self.proc.stderr:  # type: ignore[union-attr]
                 self.lines.append(line)
-                match = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", line)
+                match = re.search(r"listening on wss?://127\.0\.0\.1:(\d+)", line)
                 if match:
                     self.port = int(match.group(1))
                     found.set()
@@ -96,9 +98,9 @@ def serve(tmp_path):
 class Client:
     """A scripted player: every frame it receives is kept, as bytes on the wire."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, **options) -> None:
         self.stack = ExitStack()  # connect() as a context manager, as websockets asks
-        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=5))
+        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=5, **options))
         self.frames: list[str] = []
         self.rules: Rules | None = None
         self.seat = self.number = 0
@@ -505,3 +507,19 @@ def test_sigterm_stops_the_server_cleanly_and_tells_the_clients(serve):
     assert server.stop() == 0
     assert error(ann).code == "server_stopping" and ann.closed()
     assert any("stopped" in line for line in server.lines)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
+def test_with_a_certificate_the_server_speaks_wss_only(serve, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    assert any("listening on wss://" in line for line in server.lines)
+    trusted = ssl.create_default_context(cafile=str(cert))
+    client = Client(f"wss://127.0.0.1:{server.port}", ssl=trusted)
+    client.send(CreateRoom("Ann", Rules(), ("human", "human"), "easy"))
+    assert isinstance(client.until(lambda m: isinstance(m, Welcome)), Welcome)
+    with pytest.raises(Exception):
+        Client(server.url)  # plain ws is not served

@@ -13,6 +13,7 @@ after the last completed move.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -65,6 +66,9 @@ class RoomStore:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
+        # It holds every hand and the seed: readable by the server's user only (SQLite gives its
+        # -wal and -shm files the same permissions).
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
         self.db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -90,12 +94,6 @@ class RoomStore:
                 "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready))
                  for number, s in enumerate(room.seats) if s is not None])
-
-    def save_number(self, room: Room) -> None:
-        """Only the update number and activity (after presence notices)."""
-        with self._transaction():
-            self.db.execute("UPDATE rooms SET number = ?, active = ? WHERE code = ?",
-                            (room.number, room.active, room.code))
 
     def delete(self, code: str) -> None:
         with self._transaction():
