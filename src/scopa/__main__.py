@@ -64,7 +64,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return _export(data_dir, args.export, messages, args.cards or settings.card_names)
 
     from .console.app import Program
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
 
     output = Output(sys.stdout)
