@@ -22,7 +22,7 @@ from typing import Iterator
 
 from ..engine import Rules
 from ..storage import SaveFileError, record_from_dict, record_to_dict
-from .rooms import Room, Seat
+from .rooms import Room, Seat, match_table
 
 DB_NAME = "rooms.sqlite3"
 
@@ -121,7 +121,8 @@ class RoomStore:
                 "SELECT seat, name, kind, level, key_hash, ready FROM seats WHERE code = ?", (code,)):
             seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready))
         record = None if record_text is None else record_from_dict(json.loads(record_text))
-        return Room(code, rules, seats, level, host, phase, record, number, created, active, budget,
+        table = None if record is None else match_table(record, budget)
+        return Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
                     position_number=position)
 
     @contextmanager
