@@ -523,3 +523,9 @@ def test_with_a_certificate_the_server_speaks_wss_only(serve, tmp_path):
     assert isinstance(client.until(lambda m: isinstance(m, Welcome)), Welcome)
     with pytest.raises(Exception):
         Client(server.url)  # plain ws is not served
+
+
+def test_serve_refuses_bad_flags_in_one_line():
+    result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "70000"], capture_output=True,
+                            text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), timeout=30)
+    assert result.returncode == 2 and "--port must be from 0 to 65535" in result.stderr
