@@ -86,3 +86,46 @@ def test_the_store_gives_back_every_room_as_it_was(tmp_path):
     assert (back.number, back.position_number, back.phase) == (room.number, room.position_number, "playing")
     assert back.seat_of_key(host_key) == 0
 
+
+
+def test_a_client_that_stops_reading_is_dropped_without_holding_anyone_up():
+    import asyncio
+
+    from scopa.net.messages import Pong
+    from scopa.net.server import SEND_QUEUE, Connection, ServerConfig
+
+    class StuckSocket:
+        """A client that never reads: every send waits for ever."""
+        remote_address = ("127.0.0.1", 1)
+
+        def __init__(self) -> None:
+            self.closed_with: tuple[int, str] | None = None
+
+        async def send(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+        async def close(self, code: int, reason: str) -> None:
+            self.closed_with = (code, reason)
+
+    async def scenario() -> tuple[bool, tuple[int, str] | None]:
+        ws = StuckSocket()
+        conn = Connection(ws, ServerConfig())  # type: ignore[arg-type]
+        for _ in range(SEND_QUEUE + 2):
+            conn.send(Pong())  # never blocks the caller
+        await asyncio.sleep(0)
+        return conn.closing, ws.closed_with
+
+    assert asyncio.run(scenario()) == (True, (1008, "slow"))
+
+
+def test_a_covered_host_has_the_next_deal_dealt_for_them():
+    room, *_ = two_player_room(Rules(target=11))
+    while not room.state.is_deal_over:
+        room.play(room.state.to_move, room.state.legal_moves()[0], room.number, now=0.0)
+    assert not room.host_is_away() and room.deal_for_host(now=0.0) == []
+    room.disconnected(0, now=0.0)
+    assert room.cover_due(5.0, grace=60, turn_grace=5) == [0]  # the table waits for the host to deal
+    room.cover(0)
+    assert room.host_is_away()
+    entries = room.deal_for_host(now=6.0)
+    assert entries[0].event.deal_number == 2 and room.state.deal_number == 2
