@@ -60,6 +60,8 @@ class ServerConfig:
     flood_strikes: int = 20      # messages refused for flooding before the connection is closed
     join_failures: int = 10      # failed joins or reclaims per address ...
     join_window: float = 60.0    # ... in this many seconds, then refused until they age
+    rooms_per_address: int = 20  # rooms one address may create ...
+    rooms_window: float = 600.0  # ... in this many seconds
     first_timeout: float = 10.0  # seconds a new connection has to say hello
     tick: float = 0.2            # how often grace periods and expiry are checked
     max_replay: int = 200        # a client that missed more updates gets a resync
@@ -88,6 +90,31 @@ class Bucket:
             return "ok"
         self.over += 1
         return "warn" if self.over == 1 else "close" if self.over > self.strikes else "drop"
+
+
+class AddressLimit:
+    """At most ``limit`` events (failed joins, new rooms) per address in ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self.times: dict[str, deque[float]] = {}
+
+    def note(self, address: str) -> None:
+        self.times.setdefault(address, deque()).append(time.monotonic())
+
+    def wait(self, address: str) -> int:
+        """Seconds until this address may try again (0: now)."""
+        times = self.times.get(address)
+        if not times:
+            return 0
+        now = time.monotonic()
+        while times and times[0] < now - self.window:
+            times.popleft()
+        if not times:
+            del self.times[address]
+        if len(times) < self.limit:
+            return 0
+        return max(1, int(times[0] + self.window - now + 0.999))
 
 
 class Connection:
@@ -155,7 +182,8 @@ class RoomServer:
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
-        self.failures: dict[str, deque[float]] = {}
+        self.failures = AddressLimit(config.join_failures, config.join_window)
+        self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
         rooms, problems = store.load_all(config.computer_budget)
         for problem in problems:
@@ -203,8 +231,9 @@ class RoomServer:
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
             return False
-        wait = self._blocked_for(conn.address)
-        if wait and not isinstance(message, CreateRoom):
+        limit = self.creations if isinstance(message, CreateRoom) else self.failures
+        wait = limit.wait(conn.address)
+        if wait:
             conn.fail("too_many_tries", seconds=wait)
             return False
         try:
@@ -216,7 +245,7 @@ class RoomServer:
                 self._reclaim(conn, message)
         except RoomRefusal as refusal:
             if refusal.code in ("unknown_room", "wrong_key"):
-                self._failed(conn.address)
+                self.failures.note(conn.address)
             conn.fail(refusal.code, **refusal.values)
             return False
         return True
@@ -276,6 +305,7 @@ class RoomServer:
         self._drive(room)
 
     def _create(self, conn: Connection, message: CreateRoom) -> None:
+        self.creations.note(conn.address)
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -334,22 +364,6 @@ class RoomServer:
         room = self.rooms.get(conn.code)
         if room is not None:
             self._commit(room, room.disconnected(conn.seat, time.monotonic()), "seat %s left", _seat(conn.seat))
-
-    # Failed joins --------------------------------------------------------------------------------
-    def _failed(self, address: str) -> None:
-        self.failures.setdefault(address, deque()).append(time.monotonic())
-
-    def _blocked_for(self, address: str) -> int:
-        """Seconds until this address may try again (0: now)."""
-        times = self.failures.get(address)
-        if not times:
-            return 0
-        now = time.monotonic()
-        while times and times[0] < now - self.config.join_window:
-            times.popleft()
-        if len(times) < self.config.join_failures:
-            return 0
-        return max(1, int(times[0] + self.config.join_window - now + 0.999))
 
     # Changes -------------------------------------------------------------------------------
     def _commit(self, room: Room, entries: list[Entry], what: str, *args: Any) -> None:
