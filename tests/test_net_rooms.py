@@ -129,3 +129,14 @@ def test_a_covered_host_has_the_next_deal_dealt_for_them():
     assert room.host_is_away()
     entries = room.deal_for_host(now=6.0)
     assert entries[0].event.deal_number == 2 and room.state.deal_number == 2
+
+
+def test_rooms_that_expired_while_the_server_was_stopped_are_deleted(tmp_path):
+    room, *_ = two_player_room()
+    room.active = 1000.0
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    store.save(room)
+    assert store.delete_idle(before=999.0) == 0
+    assert store.delete_idle(before=1001.0) == 1
+    assert store.load_all() == ([], [])
+    assert store.db.execute("SELECT COUNT(*) FROM seats").fetchone() == (0,)

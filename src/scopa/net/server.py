@@ -18,6 +18,7 @@ import asyncio
 import logging
 import secrets
 import signal
+import sqlite3
 import ssl
 import sys
 import time
@@ -185,6 +186,9 @@ class RoomServer:
         self.failures = AddressLimit(config.join_failures, config.join_window)
         self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        expired = store.delete_idle(time.time() - config.expiry_seconds)
+        if expired:
+            log.info("%d rooms expired while the server was stopped: deleted", expired)
         rooms, problems = store.load_all(config.computer_budget)
         for problem in problems:
             log.warning("room %s could not be read back and is not served: %s", problem.code, problem.problem)
@@ -542,7 +546,7 @@ def main(argv: Sequence[str]) -> int:
     log.setLevel(logging.INFO)
     try:
         return asyncio.run(run(config))
-    except OSError as error:  # the port is taken, the folder cannot be written, a bad certificate
+    except (OSError, sqlite3.Error) as error:  # the port is taken, the database cannot be written, a bad certificate
         log.error("cannot serve: %s", error)
         return 1
     except KeyboardInterrupt:

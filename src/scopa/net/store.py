@@ -99,8 +99,10 @@ class RoomStore:
         with self._transaction():
             self.db.execute("DELETE FROM rooms WHERE code = ?", (code,))
 
-    def codes(self) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT code FROM rooms")}
+    def delete_idle(self, before: float) -> int:
+        """Delete every room idle since before ``before`` (wall-clock time); how many went."""
+        with self._transaction():
+            return self.db.execute("DELETE FROM rooms WHERE active < ?", (before,)).rowcount
 
     def load_all(self, budget: float = 0.3) -> tuple[list[Room], list[LoadProblem]]:
         """Every room, each match replayed from its record and checked."""
