@@ -50,6 +50,8 @@ def test_the_grace_is_shorter_when_the_table_waits_for_the_dropped_player():
     assert room.cover_due(110.0, grace=60, turn_grace=10) == [waiting]
     assert room.cover_due(160.0, grace=60, turn_grace=10) == sorted([waiting, 1 - waiting])
     assert [e.event for e in room.cover(waiting)] == [Notice("covered", waiting, room.seats[waiting].name)]
+    assert room.computer_to_move() is None  # nobody is connected: the match waits
+    room.connected(1 - waiting)
     assert room.computer_to_move() == waiting
     room.computer_move(now=111.0)
     assert [e.event.kind for e in room.connected(waiting)] == ["reclaimed"]
@@ -127,6 +129,9 @@ def test_a_covered_host_has_the_next_deal_dealt_for_them():
     assert room.cover_due(5.0, grace=60, turn_grace=5) == [0]  # the table waits for the host to deal
     room.cover(0)
     assert room.host_is_away()
+    room.disconnected(1, now=6.0)
+    assert not room.host_is_away()  # nobody left to deal for
+    room.connected(1)
     entries = room.deal_for_host(now=6.0)
     assert entries[0].event.deal_number == 2 and room.state.deal_number == 2
 

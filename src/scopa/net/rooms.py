@@ -230,15 +230,21 @@ class Room:
         return [self._notice("assisted", seat)]
 
     def computer_to_move(self) -> int | None:
-        """The seat a computer should play now (a covered seat counts), if any."""
-        return None if self.table is None or self.phase != "playing" else self.table.computer_to_move()
+        """The seat a computer should play now (a covered seat counts), if any. Nobody plays
+        while no player is connected: the match waits for someone to come back."""
+        if self.table is None or self.phase != "playing" or not self._anyone_here():
+            return None
+        return self.table.computer_to_move()
+
+    def _anyone_here(self) -> bool:
+        return any(s is not None and s.is_human and s.connected for s in self.seats)
 
     def host_is_away(self) -> bool:
         """The deal is over and the host's seat is covered: the table deals for them."""
         state = self.state
         host = self.seats[self.host]
         return (self.phase == "playing" and state is not None and state.is_deal_over and not state.is_match_over
-                and host is not None and host.covered)
+                and host is not None and host.covered and self._anyone_here())
 
     def computer_move(self, now: float) -> list[Entry]:
         if self.computer_to_move() is None:
