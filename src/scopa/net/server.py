@@ -138,7 +138,7 @@ class Connection:
             self.queue.put_nowait(encode(message))
         except asyncio.QueueFull:
             log.info("connection from %s dropped: not reading", self.address)
-            self._close_now(1008, "slow")
+            self.close_now(1008, "slow")
 
     def fail(self, code: str, close_code: int = 1008, **values: Any) -> None:
         """Send an error and close the connection after it."""
@@ -148,9 +148,9 @@ class Connection:
             try:
                 self.queue.put_nowait((_CLOSE, close_code, code))
             except asyncio.QueueFull:
-                self._close_now(close_code, code)
+                self.close_now(close_code, code)
 
-    def _close_now(self, close_code: int, reason: str) -> None:
+    def close_now(self, close_code: int, reason: str) -> None:
         self.closing = True
         self.sender.cancel()
         asyncio.ensure_future(self.ws.close(close_code, reason))
@@ -211,9 +211,10 @@ class RoomServer:
                         continue  # read on, so the client's answer to our close frame is read too
                     try:
                         self._message(conn, raw)
-                    except Exception:  # a bug must not take the room down: this connection goes
+                    except Exception:  # a bug must not take the room down: this connection is
+                        # closed as a drop (the client reconnects and catches up)
                         log.exception("room %s seat %s: request failed", conn.code, _seat(conn.seat))
-                        conn.fail("server_stopping", 1011)
+                        conn.close_now(1011, "internal error")
         except ConnectionClosed:
             pass
         finally:
@@ -396,6 +397,12 @@ class RoomServer:
         self.drivers[room.code] = asyncio.create_task(self._computers(room))
 
     async def _computers(self, room: Room) -> None:
+        try:
+            await self._play_computers(room)
+        except Exception:  # logged; the room goes on when a person next acts in it
+            log.exception("room %s: a computer move failed", room.code)
+
+    async def _play_computers(self, room: Room) -> None:
         while self.rooms.get(room.code) is room:
             if room.computer_to_move() is not None:
                 await asyncio.sleep(self.config.computer_delay)
@@ -416,13 +423,19 @@ class RoomServer:
             await asyncio.sleep(self.config.tick)
             now = time.monotonic()
             for room in list(self.rooms.values()):
-                for seat in room.cover_due(now, self.config.grace, self.config.turn_grace):
-                    self._commit(room, room.cover(seat), "seat %s covered by a computer", _seat(seat))
-                    self._drive(room)
+                try:
+                    self._cover_due(room, now)
+                except Exception:  # logged; the other rooms are not held up
+                    log.exception("room %s: covering a seat failed", room.code)
             if now - last_expiry >= 1.0 or self.config.expiry_seconds < 10:
                 last_expiry = now
                 for room in [r for r in self.rooms.values() if self._expired(r)]:
                     self._close_room(room, "room_closed")
+
+    def _cover_due(self, room: Room, now: float) -> None:
+        for seat in room.cover_due(now, self.config.grace, self.config.turn_grace):
+            self._commit(room, room.cover(seat), "seat %s covered by a computer", _seat(seat))
+            self._drive(room)
 
     def _expired(self, room: Room) -> bool:
         return time.time() - room.active > self.config.expiry_seconds
