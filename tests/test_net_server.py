@@ -476,7 +476,7 @@ def test_oversized_malformed_and_flooding_messages_are_refused(serve):
     began = time.monotonic()
     other.send(Ping())
     other.until(lambda m: isinstance(m, Pong))
-    assert time.monotonic() - began < 1.0  # another room is not slowed
+    assert time.monotonic() - began < 2.0  # another room is not slowed
 
 
 # Faults -----------------------------------------------------------------------------------
