@@ -73,7 +73,7 @@ def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
 
 
 def test_an_unreadable_autosave_is_set_aside_said_once_and_the_new_save_works(tmp_path):
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     (tmp_path / "data").mkdir()
@@ -93,7 +93,7 @@ def test_an_unreadable_autosave_is_set_aside_said_once_and_the_new_save_works(tm
     ("it", None),
 ])
 def test_a_failed_export_says_why_in_the_players_language(tmp_path, lang, expected):
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     from scopa.narration import Messages

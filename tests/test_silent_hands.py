@@ -21,7 +21,7 @@ from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.app import Program
 from scopa.console.game import MatchConsole
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER, ESCAPE, Output
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card
 from scopa.lessons import LESSON_COUNT

@@ -33,6 +33,9 @@ def _main(argv: Sequence[str] | None) -> int:
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
+        from .net.server import main as serve
+        return serve(argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
@@ -66,7 +69,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
 
     output = Output(sys.stdout)
@@ -107,7 +110,7 @@ def _messages(lang: str | None):
 def _export(data_dir, path: str, messages, naming: str = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .narration import os_problem
     from .storage import export_match
     persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)

@@ -16,7 +16,7 @@ from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
 from .keys import YES
 from .menus import choose
-from .persistence import Persistence
+from ..table.persistence import Persistence
 from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
