@@ -66,6 +66,7 @@ class ServerConfig:
     first_timeout: float = 10.0  # seconds a new connection has to say hello
     tick: float = 0.2            # how often grace periods and expiry are checked
     max_replay: int = 200        # a client that missed more updates gets a resync
+    store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
 
     @property
     def expiry_seconds(self) -> float:
@@ -202,7 +203,7 @@ class RoomServer:
 
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config)
+        conn = self.connect(ws)
         self.connections.add(conn)
         try:
             if await self._first(conn):
@@ -210,7 +211,7 @@ class RoomServer:
                     if conn.closing:
                         continue  # read on, so the client's answer to our close frame is read too
                     try:
-                        self._message(conn, raw)
+                        await self.on_message(conn, raw)
                     except Exception:  # a bug must not take the room down: this connection is
                         # closed as a drop (the client reconnects and catches up)
                         log.exception("room %s seat %s: request failed", conn.code, _seat(conn.seat))
@@ -219,7 +220,7 @@ class RoomServer:
             pass
         finally:
             self.connections.discard(conn)
-            self._detach(conn)
+            await self.leave(conn)
             await conn.finish()
 
     async def _first(self, conn: Connection) -> bool:
@@ -242,18 +243,38 @@ class RoomServer:
             conn.fail("too_many_tries", seconds=wait)
             return False
         try:
-            if isinstance(message, CreateRoom):
-                self._create(conn, message)
-            elif isinstance(message, Join):
-                self._join(conn, message)
-            else:
-                self._reclaim(conn, message)
+            await self.enter(conn, message)
         except RoomRefusal as refusal:
             if refusal.code in ("unknown_room", "wrong_key"):
                 self.failures.note(conn.address)
             conn.fail(refusal.code, **refusal.values)
             return False
         return True
+
+    # The three ways into a room; a store shared by several processes (``cluster``) wraps them
+    # in that room's lock.
+    def connect(self, ws: ServerConnection) -> Connection:
+        return Connection(ws, self.config)
+
+    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+        self._enter(conn, message)
+
+    def _enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+        if isinstance(message, CreateRoom):
+            self._create(conn, message)
+        elif isinstance(message, Join):
+            self._join(conn, message)
+        else:
+            self._reclaim(conn, message)
+
+    async def on_message(self, conn: Connection, raw: str | bytes) -> None:
+        self._message(conn, raw)
+
+    async def leave(self, conn: Connection) -> None:
+        try:
+            self._detach(conn)
+        except RoomRefusal:  # the store failed: said to the room's other seats already
+            pass
 
     def _message(self, conn: Connection, raw: str | bytes) -> None:
         verdict = conn.bucket.take()
@@ -319,7 +340,7 @@ class RoomServer:
                                  time.time(), self.config.computer_budget)
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
-        self.store.save(room)
+        self._save(room)
         conn.send(Welcome(code, 0, 0, room.info(), key))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
@@ -376,16 +397,53 @@ class RoomServer:
         if not entries:
             return
         room.active = time.time()
-        self.store.save(room)
+        self._save(room)
         log.info("room %s: " + what + ", update %d", room.code, *args, room.number)
         for seat in range(room.rules.players):
             conn = self.seated.get((room.code, seat))
-            if conn is None:
-                continue
-            for entry in entries:
-                conn.send(UpdateMessage(entry.for_seat(seat)))
-            if any(isinstance(entry.event, Notice) for entry in entries):
-                conn.send(InfoMessage(room.info()))
+            if conn is not None:
+                for message in self._messages_for(room, entries, seat):
+                    conn.send(message)
+
+    @staticmethod
+    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage]:
+        """What one seat is sent of a change: its own updates, and the room's info after a notice."""
+        messages: list[UpdateMessage | InfoMessage] = [UpdateMessage(entry.for_seat(seat)) for entry in entries]
+        if any(isinstance(entry.event, Notice) for entry in entries):
+            messages.append(InfoMessage(room.info()))
+        return messages
+
+    def _save(self, room: Room) -> None:
+        """Store the room; when the store fails (a full or read-only disk), the change is undone:
+        the room goes back to its last stored position, its seats are told, and the request is
+        refused with "storage". Nothing is said to anyone that is not stored."""
+        try:
+            self.store.save(room)
+        except (sqlite3.Error, OSError) as error:
+            log.error("room %s: cannot be stored (%s); the change is refused", room.code, error)
+            self._restore(room)
+            raise RoomRefusal("storage") from None
+
+    def _restore(self, room: Room) -> None:
+        try:
+            stored = self.store.load(room.code, self.config.computer_budget)
+        except (sqlite3.Error, OSError, ValueError):
+            stored = None
+        if stored is None:
+            self.rooms.pop(room.code, None)
+        else:
+            for number, seat in enumerate(room.seats):
+                if seat is not None and stored.seats[number] is not None:
+                    stored.seats[number].connected = seat.connected  # type: ignore[union-attr]
+                    stored.seats[number].left_at = seat.left_at  # type: ignore[union-attr]
+            self.rooms[room.code] = stored
+        for seat in range(room.rules.players):
+            conn = self.seated.get((room.code, seat))
+            if conn is not None:
+                conn.send(ErrorMessage("storage", {}))
+                if stored is None:
+                    del self.seated[(room.code, seat)]
+                    conn.fail("room_closed")
 
     def _drive(self, room: Room) -> None:
         """Let the computers (and covered seats) play, one move at a time, in a task of the room."""
@@ -404,17 +462,26 @@ class RoomServer:
 
     async def _play_computers(self, room: Room) -> None:
         while self.rooms.get(room.code) is room:
-            if room.computer_to_move() is not None:
-                await asyncio.sleep(self.config.computer_delay)
-                seat = room.computer_to_move()
-                if seat is None:
-                    continue
-                self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
-            elif room.host_is_away():
-                await asyncio.sleep(self.config.computer_delay * 3)
-                self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
-            else:
+            wait = self._computer_wait(room)
+            if wait is None:
                 return
+            await asyncio.sleep(wait)
+            self._computer_step(room)
+
+    def _computer_wait(self, room: Room) -> float | None:
+        """Seconds before the table's next own step (a computer's move, a covered host's deal); None: none."""
+        if room.computer_to_move() is not None:
+            return self.config.computer_delay
+        if room.host_is_away():
+            return self.config.computer_delay * 3
+        return None
+
+    def _computer_step(self, room: Room) -> None:
+        seat = room.computer_to_move()
+        if seat is not None:
+            self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
+        elif room.host_is_away():
+            self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
 
     async def tick(self) -> None:
         """Cover dropped players when their grace is over; delete expired rooms."""
@@ -452,6 +519,9 @@ class RoomServer:
                 conn.fail(code)
         log.info("room %s: expired and deleted", room.code)
 
+    async def close(self) -> None:
+        self.store.close()
+
     def stopping(self) -> None:
         for conn in list(self.connections):
             conn.fail("server_stopping", 1001)
@@ -481,8 +551,12 @@ def tls_context(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext |
 async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) -> int:
     """Serve until SIGTERM or SIGINT; 0 after a clean shutdown."""
     db = config.db or default_db()
-    store = RoomStore(db)
-    rooms = RoomServer(store, config)
+    if config.store:
+        from .cluster import open_cluster
+        rooms = await open_cluster(config)
+        where = rooms.store.describe()
+    else:
+        rooms, where = RoomServer(RoomStore(db), config), str(db)
     stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -495,7 +569,7 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
                      max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
-        log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, db,
+        log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
                  len(rooms.rooms))
         if ready is not None:
             ready.set_result(port)
@@ -506,7 +580,7 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
         server.close()
         await server.wait_closed()
     ticking.cancel()
-    store.close()
+    await rooms.close()
     log.info("stopped")
     return 0
 
@@ -516,6 +590,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
     p.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765; 0 picks a free one)")
     p.add_argument("--db", type=Path, help=f"the SQLite file of rooms (default {DB_NAME} in the data folder)")
+    p.add_argument("--store", help="redis://HOST:PORT/DB: keep rooms in Redis, so that several server processes "
+                   "serve the same rooms (default: the SQLite file)")
     p.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve wss")
     p.add_argument("--keyfile", type=Path, help="TLS private key (PEM), if not in the certificate file")
     p.add_argument("--expiry-hours", type=float, default=48.0, help="delete rooms idle this long (default 48)")
@@ -543,12 +619,16 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
             parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
     if not 0 <= args.port <= 65535:
         parser.error("--port must be from 0 to 65535")
+    if args.store and not args.store.startswith(("redis://", "rediss://", "unix://")):
+        parser.error("--store must be a redis:// address, such as redis://127.0.0.1:6379/0")
+    if args.store and args.db:
+        parser.error("--store and --db name two different stores: give one")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
     return ServerConfig(args.host, args.port, args.db, args.certfile, args.keyfile, args.expiry_hours, args.grace,
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
-                        max_replay=max(1, args.max_replay))
+                        max_replay=max(1, args.max_replay), store=args.store)
 
 
 def main(argv: Sequence[str]) -> int:

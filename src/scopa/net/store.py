@@ -115,6 +115,12 @@ class RoomStore:
                 problems.append(LoadProblem(row[0], str(error)))
         return rooms, problems
 
+    def load(self, code: str, budget: float = 0.3) -> Room | None:
+        """One room as stored (None: there is none)."""
+        row = self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, active, "
+                              "record FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else self._room(row, budget)
+
     def _room(self, row: tuple, budget: float) -> Room:
         code, rules, phase, host, level, number, position, created, active, record_text = row
         rules = Rules.from_dict(json.loads(rules))
