@@ -3,10 +3,12 @@ processes serving the same rooms). Redis tests run a real ``redis-server`` on a 
 port, started here and stopped after; they skip only when redis-server is not installed."""
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 
@@ -14,7 +16,7 @@ import pytest
 from websockets.sync.client import connect
 
 from scopa.net.messages import Accepted, MoveRequest, Refused, ResyncMessage, UpdateMessage
-from test_net_server import Server, error, host, join, play_out, reclaim, start
+from test_net_server import ROOT, Server, error, host, join, play_out, reclaim, start
 
 
 def free_port() -> int:
@@ -199,3 +201,13 @@ def test_two_processes_never_apply_two_moves_at_once(cluster):
     other = bob if mover is ann else ann
     other.catch_up(max(a.number for a in answers if isinstance(a, Accepted)))
     assert len(other.view.history) == 1  # one move was applied, not two
+
+
+def test_serve_with_a_store_that_cannot_be_reached_says_so_in_one_line():
+    port = free_port()  # nothing listens there
+    result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "0", "--store",
+                             f"redis://127.0.0.1:{port}/0"], capture_output=True, text=True, timeout=30,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert result.returncode == 1
+    assert f"cannot serve: the store redis 127.0.0.1:{port}/0 cannot be reached" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import json
 import multiprocessing
 import os
 import random
@@ -81,7 +82,7 @@ class Player:
         self.rules = None
         self.seat = self.number = 0
         self.code = None
-        self.view = None
+        self.view_data: dict | None = None  # the newest view as sent
         self.busy = False  # a move or next deal sent, not yet answered
         self.ids = iter(range(1, 2 ** 31))
 
@@ -92,25 +93,30 @@ class Player:
                 return message
 
     async def receive(self):
-        from scopa.engine import CardPlayed
-        from scopa.net.messages import (Accepted, ErrorMessage, Refused, ResyncMessage, UpdateMessage, Welcome,
-                                        parse_server_message)
-        message = parse_server_message(await self.ws.recv(), self.rules)
-        if isinstance(message, Welcome):
-            self.rules, self.seat, self.code, self.number = message.info.rules, message.seat, message.code, message.number
-        elif isinstance(message, UpdateMessage):
-            self.number = message.update.number
-            self.view = message.update.view or self.view
+        """The next message. An update is read as plain JSON and its view decoded only when this
+        seat is to move (a real client decodes every view; the bench measures the server)."""
+        from scopa.net.messages import Accepted, ErrorMessage, Refused, ResyncMessage, Welcome, parse_server_message
+        raw = await self.ws.recv()
+        data = json.loads(raw)
+        if data.get("type") == "update":
+            self.number = data["number"]
+            self.view_data = data["view"] or self.view_data
+            event = data["event"]
             room = self.room
-            if isinstance(message.update.event, CardPlayed) and room.after >= 0 and self.number > room.after:
+            if event["kind"] == "card_played" and room.after >= 0 and self.number > room.after:
                 room.waiting.discard(self.seat)
                 if not room.waiting:
                     if self.measuring():
                         self.tally.latencies.append(time.perf_counter() - room.sent_at)
                         self.tally.moves += 1
                     room.after = -1
+            return ("update", event["kind"], event.get("notice"), event.get("seat"))
+        message = parse_server_message(raw, self.rules)
+        if isinstance(message, Welcome):
+            self.rules, self.seat, self.code, self.number = message.info.rules, message.seat, message.code, message.number
         elif isinstance(message, ResyncMessage):
-            self.number, self.view = message.number, message.view
+            self.number = message.number
+            self.view_data = data["view"] or self.view_data
         elif isinstance(message, (Accepted, Refused)):
             self.busy = False
             if isinstance(message, Refused):
@@ -119,27 +125,31 @@ class Player:
             self.tally.error(f"error {message.code}")
         return message
 
+    @property
+    def phase(self) -> str | None:
+        return None if self.view_data is None else self.view_data["phase"]
+
     async def act(self) -> None:
         """Move when it is this seat's turn; the host deals the next deal."""
-        from scopa.net.messages import MoveRequest, NextDealRequest, encode
-        view = self.view
-        if self.busy or view is None:
+        from scopa.net.messages import MoveRequest, NextDealRequest, decode_view, encode
+        if self.busy or self.view_data is None:
             return
-        if view.is_my_turn:
+        if self.phase == "playing" and self.view_data["to_move"] == self.seat:
             if self.think:
                 await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
+            move = decode_view(self.view_data).legal_moves()[0]
             room = self.room
             room.sent_at, room.after, room.waiting = time.perf_counter(), self.number, set(range(room.players))
             self.busy = True
-            await self.ws.send(encode(MoveRequest(next(self.ids), view.legal_moves()[0], self.number)))
-        elif self.seat == 0 and view.phase.value == "deal_over":
+            await self.ws.send(encode(MoveRequest(next(self.ids), move, self.number)))
+        elif self.seat == 0 and self.phase == "deal_over":
             self.busy = True
             await self.ws.send(encode(NextDealRequest(next(self.ids), self.number)))
 
     async def play(self, until: float) -> None:
         """Read and act until the match is over or the time is up."""
         while time.monotonic() < until:
-            if self.view is not None and self.view.phase.value == "match_over":
+            if self.phase == "match_over":
                 return
             await self.act()
             try:
@@ -153,8 +163,8 @@ class Player:
 async def open_room(url: str, players: int, tally: Tally, measuring, think: float) -> list[Player]:
     """A room with its host and the others joined, ready and dealt."""
     from websockets.asyncio.client import connect
-    from scopa.engine import CardsDealt, Rules
-    from scopa.net.messages import CreateRoom, Join, Ready, Start, UpdateMessage, Welcome, encode
+    from scopa.engine import Rules
+    from scopa.net.messages import CreateRoom, Join, Ready, Start, Welcome, encode
     room = Room(players)
     seated: list[Player] = []
     for seat in range(players):
@@ -169,11 +179,10 @@ async def open_room(url: str, players: int, tally: Tally, measuring, think: floa
         if seat:
             await ws.send(encode(Ready()))
     for player in seated[1:]:
-        await seated[0].expect(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "kind", "") == "ready"
-                               and m.update.event.seat == player.seat)
+        await seated[0].expect(lambda m: m == ("update", "notice", "ready", player.seat))
     await seated[0].ws.send(encode(Start()))
     for player in seated:
-        await player.expect(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, CardsDealt))
+        await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
     return seated
 
 
