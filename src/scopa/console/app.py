@@ -14,6 +14,7 @@ from ..speech import Speaker, VoiceSettings, create_speaker
 from .announcer import Announcer
 from .game import MatchConsole, ReplaceMatch, Services
 from .menus import choose
+from .settings_menu import run_settings_menu
 from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
 from ..table.persistence import Persistence
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
@@ -381,7 +382,6 @@ class Program:
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
-        from .settings_menu import run_settings_menu
         run_settings_menu(self)
 
 

@@ -329,11 +329,9 @@ class GameState(NamedTuple):
             "phase": self.phase.value, "winner": self.winner, "redeals": self.redeals,
         }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GameState":
-        """Rebuild a state from ``to_dict`` data; anything inconsistent raises ``ScopaError``."""
-        from .validation import state_from_dict
-        return state_from_dict(data)
+    # ``GameState.from_dict(data)`` rebuilds a state from ``to_dict`` data (anything inconsistent
+    # raises ``ScopaError``). It is ``validation.state_from_dict``, bound to the class in
+    # ``scopa.engine``: validation builds on this module, so this module does not import it.
 
 
 def _as_card(card: Any) -> Card:
