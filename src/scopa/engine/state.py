@@ -74,7 +74,10 @@ class Play(NamedTuple):
 # Two one-entry memos serve the usual loop: "moves = state.legal_moves(); state.apply(pick)",
 # then "state.deal_score" once the deal is over. Each entry is replaced whole (so a reader never
 # sees half of one) and holds the objects it is matched to by identity (so no other object can
-# take their place in memory while it is there).
+# take their place in memory while it is there). So many matches in one process (a server's
+# rooms, interleaved by asyncio or in threads) can only miss the memo, never read another
+# match's entry: tests/test_engine_memos.py. Thread-local entries would spare threads those
+# misses, but cost every call of the hot path a lookup, for a miss at most once per thread switch.
 # The state that last answered legal_moves(), with a copy of its moves: apply() trusts those.
 _LAST_LEGAL: tuple[Any, tuple[Move, ...]] = (None, ())
 # The piles, scope and rules the last deal was scored from, and its DealScore.
