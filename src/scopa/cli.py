@@ -134,6 +134,8 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     f.add_argument("--export", metavar=file, help=m("cli.export", file=file))
     f.add_argument("--import", dest="import_file", metavar=file, help=m("cli.import", file=file))
     f.add_argument("--lesson", type=int, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--stats", action="store_true", help=m("cli.stats"))
+    f.add_argument("--review", metavar=m("cli.metavar.review"), help=m("cli.review"))
     f.add_argument("--data-dir", type=Path, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=Path, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
@@ -161,6 +163,12 @@ class _QuietParser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         raise ValueError(message)
+
+
+def check_resume(args: argparse.Namespace) -> None:
+    """``--resume`` continues a saved match, so a flag that starts a new one cannot go with it."""
+    if args.resume and wants_new_match(args):
+        raise UsageError("usage.resume_new_match", resume="--resume", players="--players", seed="--seed")
 
 
 def wants_new_match(args: argparse.Namespace) -> bool:
@@ -262,6 +270,17 @@ def budget_from_args(args: argparse.Namespace) -> float:
     if not low <= args.budget <= high:  # false for nan too
         raise UsageError("usage.budget", low=low, high=int(high))
     return args.budget
+
+
+def review_from_args(args: argparse.Namespace) -> int | None:
+    """Which finished match ``--review`` asks for (1 is the latest), or None without the flag."""
+    if args.review is None:
+        return None
+    from .record.console import ReviewChoiceError, review_choice
+    try:
+        return review_choice(args.review)
+    except ReviewChoiceError:
+        raise UsageError("usage.review") from None
 
 
 def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings:

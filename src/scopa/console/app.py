@@ -8,13 +8,17 @@ from typing import Callable, Sequence
 
 from ..config import Settings, save_settings
 from ..engine import PlayerView, Rules, Variant
-from ..match import MatchRecord, SeatSetup, clean_name
+from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
+from ..storage import SavedMatch
+from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
+from ..table.persistence import Persistence
 from .announcer import Announcer
 from .game import MatchConsole, ReplaceMatch, Services
+from .keys import YES
 from .menus import choose
-from ..table.persistence import Persistence
+from .settings_menu import run_settings_menu
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
@@ -59,6 +63,7 @@ class Program:
         self._language_voice: str | None = None  # the voice picked for the language, if any
         self.announcer = Announcer(output, self.speaker)
         self.narrator: Narrator | None = None
+        self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
 
     # Voice ---------------------------------------------------------------------
     def m(self, key: str, **params) -> str:
@@ -150,7 +155,10 @@ class Program:
             self.say(self.m("settings.saved"))
 
     # Running ---------------------------------------------------------------------
-    def run(self, request: MatchRequest | None = None, resume: bool = False) -> int:
+    def run(self, request: MatchRequest | None = None, resume: bool = False,
+            imported: object | None = None) -> int:
+        """Start a new match (``request``), an imported one, the most recent saved match
+        (``resume``), or the main menu; then the main menu until the player quits."""
         try:
             self.start_voice()
             reason = getattr(self.speaker, "unavailable_reason", None)
@@ -158,12 +166,14 @@ class Program:
                 self.say(self.voice_reason(reason))
             if request is not None:
                 return self._play_new(request) or 0
+            if imported is not None:
+                return self._play_imported(imported) or 0
             if resume:
-                record, problem = self.persistence.load()
-                if record is not None:
-                    return self._play(record, None) or 0
-                if problem:
-                    self.say(self.m("app.save_problem", problem=problem))
+                saved, problem = self.persistence.latest()
+                self._say_notices()
+                if saved is not None:
+                    return self._resume(saved) or 0
+                self.say(problem)
             return self.main_menu()
         except InputClosed:  # outside a match: a match in play says itself that it was saved
             self.say(self.m("app.input_ended"))
@@ -172,27 +182,60 @@ class Program:
             self.say(self.m("app.interrupted"))
             return 130
         finally:
+            self.persistence.close()
             self.speaker.close()
             self.input.close()
 
+    def _say_notices(self) -> None:
+        """Say what was set aside, and where it is kept, since it was last said."""
+        for line in self.persistence.notices():
+            self.say(line)
+
     def main_menu(self) -> int:
         while True:
-            record, problem = self.persistence.load()
-            if problem:
-                self.say(self.m("app.save_problem", problem=problem))
-            actions: list[tuple[str, Callable[[], int | None]]] = []
-            if record is not None and not record.state.is_match_over:
-                actions.append((self.m("app.menu.resume"), lambda r=record: self._play(r, None)))
-            actions += [(self.m("app.menu.new"), self._new_match_questions),
-                        (self.m("app.menu.lessons"), self._lessons),
-                        (self.m("app.menu.settings"), self.settings_menu),
-                        (self.m("app.menu.quit"), lambda: 0)]
+            saves = self.persistence.saved_matches()
+            self._say_notices()
+            actions: list[tuple[str, Callable[[], int | None]]] = [
+                (self.m("app.menu.resume_item", item=self.persistence.describe(saved)),
+                 lambda s=saved: self._resume(s)) for saved in saves]
+            actions.append((self.m("app.menu.new"), self._new_match_questions))
+            if saves:
+                actions.append((self.m("app.menu.delete"), lambda: self._delete_menu(saves)))
+            actions += [(self.m("app.menu.lessons"), self._lessons),
+                        (self.m("app.menu.settings"), self.settings_menu)]
+            if self._has_results():  # Statistics and Review once a match is logged
+                actions += [(self.m("app.menu.statistics"), self._statistics),
+                            (self.m("app.menu.review"), self._review)]
+            actions.append((self.m("app.menu.quit"), lambda: 0))
             index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
                            self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
             result = 0 if index is None else actions[index][1]()
             if result is not None:  # an exit code: leave the program
                 self.say(self.m("app.bye"))
                 return result
+
+    def _resume(self, saved: SavedMatch) -> int | None:
+        """Play a saved match, unless another copy of the game has it open."""
+        record, problem = self.persistence.open(saved)
+        if record is None:
+            self.say(problem)
+            return None
+        return self._play(record, None)
+
+    def _delete_menu(self, saves: Sequence[SavedMatch]) -> None:
+        """Pick a saved match to delete, then confirm; Escape at either step keeps it."""
+        items = [self.persistence.describe(saved) for saved in saves]
+        index = choose(self.input, self.announcer, self.m("saves.delete_title"), items, self.m("prompt.menu"),
+                       default=0, messages=self.messages)
+        if index is None:
+            return None
+        self.say(self.m("saves.delete_ask", item=items[index]))
+        token = self.input.read(self.m("prompt.delete") + " ")
+        if token == ENTER or token.lower() in YES:
+            self.say(self.persistence.delete(saves[index]))
+        else:
+            self.say(self.m("saves.kept"))
+        return None
 
     def _lessons(self) -> int | None:
         runner = getattr(self, "lesson_runner", None)
@@ -201,10 +244,23 @@ class Program:
             return None
         return runner(self)
 
+    def _has_results(self) -> bool:
+        from ..storage import SaveFileError, load_results
+        try:
+            return bool(load_results(self.persistence.data_dir))
+        except (SaveFileError, OSError):
+            return True  # Statistics says why the log cannot be read
+
+    def _statistics(self) -> None:
+        from ..record.console import statistics
+        statistics(self)
+
+    def _review(self) -> None:
+        from ..record.console import review_menu
+        review_menu(self)
+
     # New match ----------------------------------------------------------------------
     def _new_match_questions(self) -> int | None:
-        if self._saved_match_in_play():
-            self.say(self.m("setup.replaces_saved"))
         players = self._ask_players()
         if players is None:
             return None
@@ -225,7 +281,7 @@ class Program:
         rules = self._ask_options(rules)
         if rules is None:
             return None
-        return self._play_new(MatchRequest(rules, seats), warned=True)
+        return self._play_new(MatchRequest(rules, seats))
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))
@@ -285,21 +341,28 @@ class Program:
             name = OPTION_NAMES[index]
             rules = replace(rules, **{name: not getattr(rules, name)})
 
-    def _play_new(self, request: MatchRequest, warned: bool = False) -> int | None:
+    def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
-        record, events = MatchRecord.start(request.rules, request.seats, seed)
-        replaced = not warned and self._saved_match_in_play()
-        problem = self.persistence.start_new(record)
+        record, events = start_match(request.rules, request.seats, seed)
+        problem = self._save_beside(record)
         self.say(self._summary(request.rules, request.seats))
-        if replaced:
-            self.say(self.m("setup.replaced_saved"))
         if problem:
             self.say(problem)
         return self._play(record, events)
 
-    def _saved_match_in_play(self) -> bool:
-        record, _ = self.persistence.load()
-        return record is not None and not record.state.is_match_over
+    def _play_imported(self, record: object) -> int | None:
+        """``scopa --import FILE``: the imported match is saved beside the others and played."""
+        problem = self._save_beside(record)
+        if problem:
+            self.say(problem)
+        return self._play(record, None)
+
+    def _save_beside(self, record: object) -> str | None:
+        """Save a new or imported match beside the others, never over one, and say anything set
+        aside on the way; the line saying why it could not be saved, if it could not."""
+        problem = self.persistence.start_new(record)
+        self._say_notices()
+        return problem
 
     def _summary(self, rules: Rules, seats: Sequence[SeatSetup]) -> str:
         """Who plays with whom, the computers' levels, the target and the options, in a few sentences."""
@@ -329,57 +392,70 @@ class Program:
         items = [self.m("setup.level.item", name=s.name, level=self.m(f"level.{s.level}")) for s in computers]
         return self.m("setup.levels.each", list=self.m("list.sep").join(items))
 
-    def _play(self, record: MatchRecord, events) -> int | None:
-        """Play a match; None when it finished (back to the menu), 0 when the player quit."""
+    def _play(self, record: object, events) -> int | None:
+        """Play a match record (new, resumed or imported) at a local table; None when it finished
+        (back to the menu), 0 when the player quit. The program hands records on to their table
+        unopened: only the table reads them."""
         while True:
-            services = self._services(record)
-            console = MatchConsole(record, services, self._computers(record))
+            table = self._local_table(record, events or ())
+            console = MatchConsole(table, self._services(table))
             try:
-                outcome = console.run(events)
-            except ReplaceMatch as replacement:
-                record, events = replacement.record, None
-                problem = self.persistence.start_new(record)
+                outcome = console.run()
+            except ReplaceMatch as replacement:  # the match left is kept, saved as it was
+                table.close()
+                record, events = replacement.replacement, None
+                problem = self._save_beside(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue
+            table.close()  # a match left unfinished stays saved, and free for another copy to open
             self.narrator = None  # no match is running: the rules reader describes the defaults again
-            if outcome == "finished":
-                self.persistence.finish(console.record)
-                return None
-            return 0
+            for line in self._earned:  # after the match's last lines, never before them
+                self.say(line)
+            self._earned = []
+            return None if outcome == "finished" else 0
 
-    def _services(self, record: MatchRecord) -> Services:
-        you = record.human_seats[0] if len(record.human_seats) == 1 else None
-        narrator = Narrator([s.name for s in record.seats], record.rules, you, self.lang, self.naming,
-                            self.verbosity)
+    def _local_table(self, record, opening) -> LocalTable:
+        """The table of a match played here: its computers, and saves through the program's persistence."""
+        saves = SaveHooks(save=self.persistence.save, autosave=self.persistence.autosave,
+                          finish=self._finish, release=self.persistence.close)
+        return LocalTable(record, computers_for(record, self.budget), saves, opening)
+
+    def _finish(self, record) -> None:
+        """The table's match is over: log it, and keep what it earned to say once the match is told."""
+        from ..record.console import log_finished
+        self._earned = log_finished(self, record)
+
+    def _services(self, table: LocalTable) -> Services:
+        info = table.info()
+        here = table.seats_here()
+        you = here[0] if len(here) == 1 else None
+        narrator = Narrator([s.name for s in info.seats], info.rules, you, self.lang, self.naming, self.verbosity)
         self.narrator = narrator  # the settings menu updates it in place
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
-                        save=self.persistence.save, autosave=self.persistence.autosave,
-                        export=self.persistence.export,
-                        import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
+                        export=lambda path: self.persistence.export(table.record, path),
+                        export_refusal=self.persistence.export_refusal,
+                        import_match=self.persistence.import_match, keep_import=self.persistence.keep,
+                        older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=_tips(record, narrator))
+                        tips=self._tips(info, narrator))
 
-    def _computers(self, record: MatchRecord) -> dict[int, object]:
-        from ..players import make_player
-        return {seat: make_player(s.level or "easy", seed=record.seed + seat, budget=self.budget)
-                for seat, s in enumerate(record.seats) if not s.is_human}
+    def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
+        """Position tips for tables where every computer is a beginner or easy player.
+
+        The tips come from ``tip_source``, which the lessons attach to the program (the console
+        does not import the lessons, which build on it)."""
+        source = getattr(self, "tip_source", None)
+        levels = {seat.level for seat in info.seats if not seat.is_human}
+        if source is None or not levels or not levels <= {"beginner", "easy"}:
+            return None
+        return lambda view: source(view, info.rules, narrator)
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
-        from .settings_menu import run_settings_menu
         run_settings_menu(self)
-
-
-def _tips(record: MatchRecord, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
-    """Position tips for tables where every computer is a beginner or easy player."""
-    levels = {seat.level for seat in record.seats if not seat.is_human}
-    if not levels or not levels <= {"beginner", "easy"}:
-        return None
-    from ..lessons.tips import tip_for
-    return lambda view: tip_for(view, record.rules, narrator)
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:
