@@ -25,7 +25,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -140,9 +140,9 @@ class Connection:
             log.info("connection from %s dropped: not reading", self.address)
             self.close_now(1008, "slow")
 
-    def fail(self, code: str, close_code: int = 1008, **values: Any) -> None:
+    def fail(self, code: str, values: Mapping[str, Any] | None = None, close_code: int = 1008) -> None:
         """Send an error and close the connection after it."""
-        self.send(ErrorMessage(code, values))
+        self.send(ErrorMessage(code, dict(values or {})))
         if not self.closing:
             self.closing = True
             try:
@@ -231,7 +231,7 @@ class RoomServer:
         try:
             message = parse_client_message(raw)
         except ProtocolError as error:
-            conn.fail(error.code, **error.values)
+            conn.fail(error.code, error.values)
             return False
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
@@ -239,7 +239,7 @@ class RoomServer:
         limit = self.creations if isinstance(message, CreateRoom) else self.failures
         wait = limit.wait(conn.address)
         if wait:
-            conn.fail("too_many_tries", seconds=wait)
+            conn.fail("too_many_tries", {"seconds": wait})
             return False
         try:
             if isinstance(message, CreateRoom):
@@ -251,7 +251,7 @@ class RoomServer:
         except RoomRefusal as refusal:
             if refusal.code in ("unknown_room", "wrong_key"):
                 self.failures.note(conn.address)
-            conn.fail(refusal.code, **refusal.values)
+            conn.fail(refusal.code, refusal.values)
             return False
         return True
 
@@ -268,7 +268,7 @@ class RoomServer:
             message = parse_client_message(raw)
         except ProtocolError as error:
             if error.code in FATAL_ERRORS:
-                conn.fail(error.code, **error.values)
+                conn.fail(error.code, error.values)
             else:
                 conn.send(ErrorMessage(error.code, error.values))
             return
@@ -454,7 +454,7 @@ class RoomServer:
 
     def stopping(self) -> None:
         for conn in list(self.connections):
-            conn.fail("server_stopping", 1001)
+            conn.fail("server_stopping", close_code=1001)
         for task in self.drivers.values():
             task.cancel()
 
@@ -485,8 +485,13 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
     rooms = RoomServer(store, config)
     stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
+
+    def stop_serving() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
     for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, lambda: stop.done() or stop.set_result(None))
+        loop.add_signal_handler(number, stop_serving)
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
