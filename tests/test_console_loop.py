@@ -449,7 +449,7 @@ def test_settings_change_the_rate_without_restarting_the_voice_and_save_it(tmp_p
         return speaker
 
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n3\nu\nu\n\n8\n4\n"), out), Output(out),
+    program = Program(LineInput(io.StringIO("3\n3\nu\nu\n\n0\n4\n"), out), Output(out),
                       Settings(voice=True), tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=factory, lang="en")
     assert program.run() == 0
@@ -575,7 +575,7 @@ def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tm
     speaker = RecordingSpeaker(available=False, unavailable_reason="no sound device")
     out = io.StringIO()
     # main menu 3 settings, 1 voice (on: unavailable), 1 voice again, 8 back, 4 quit
-    program = Program(LineInput(io.StringIO("3\n1\n1\n8\n4\n"), out), Output(out), Settings(voice=False),
+    program = Program(LineInput(io.StringIO("3\n1\n1\n0\n4\n"), out), Output(out), Settings(voice=False),
                       tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, voice: speaker, lang="en")
     assert program.run() == 0
@@ -586,7 +586,7 @@ def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tm
 
 def test_settings_say_each_new_value_as_a_sentence_and_name_the_limits(tmp_path):
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n3\n" + "u\n" * 12 + "\n6\n6\n8\n4\n"), out), Output(out),
+    program = Program(LineInput(io.StringIO("3\n3\n" + "u\n" * 12 + "\n6\n6\n0\n4\n"), out), Output(out),
                       Settings(voice=False), tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, voice: RecordingSpeaker(), lang="en")
     assert program.run() == 0
@@ -608,7 +608,7 @@ def test_the_voice_menu_says_voice_names_well_and_lists_the_games_language_first
               VoiceInfo("gmw/en-us-nyc", "English (America, New York City)", ("en-us-nyc",))]
     speaker = RecordingSpeaker(voice_list=voices)
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n2\n2\n8\n4\n"), out), Output(out), Settings(voice=True),
+    program = Program(LineInput(io.StringIO("3\n2\n2\n0\n4\n"), out), Output(out), Settings(voice=True),
                       tmp_path / "config", Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker,
                       lang="en")
     assert program.run() == 0

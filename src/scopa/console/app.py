@@ -14,11 +14,12 @@ from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
 from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
 from ..table.persistence import Persistence
-from .announcer import Announcer
+from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
 from .keys import YES
 from .menus import choose
 from .settings_menu import run_settings_menu
+from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
@@ -45,7 +46,7 @@ class Program:
                  voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
                  verbosity: str | None = None, budget: float = 1.0) -> None:
         self.input = input
-        self.output = output
+        self.output = CardSymbolsOutput(output, self._card_notation)
         self.settings = settings
         self.config_dir = config_dir
         self.persistence = persistence
@@ -61,9 +62,47 @@ class Program:
         self.speaker: Speaker = self.speaker_factory(False, VoiceSettings())
         self._voice_on = False
         self._language_voice: str | None = None  # the voice picked for the language, if any
-        self.announcer = Announcer(output, self.speaker)
+        self.announcer = SoundingAnnouncer(self.output, self.speaker, self._sounding)
         self.narrator: Narrator | None = None
         self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
+        self._sound_folder: Path | None = None
+
+    def screen_reader_mode(self) -> bool:
+        """The player listens with a screen reader: the game voice was chosen off (at the first
+        start, with --no-voice or with the voice key). Nothing for the eyes alone is shown then."""
+        return not self._voice_on
+
+    def _card_notation(self) -> CardNotation | None:
+        """Card symbols for the table and the hand, when chosen and not in screen-reader mode."""
+        if not self.settings.card_symbols or self.screen_reader_mode():
+            return None
+        return card_notation(self.lang, self.naming)
+
+    # Earcons ---------------------------------------------------------------------
+    def _sounding(self) -> Sounding | None:
+        """The earcon settings the announcer follows; None while earcons are off."""
+        if not self.settings.earcons:
+            return None
+        from ..narration.cues import line_cues
+        return Sounding(line_cues(self.lang, self.naming), self.settings.sounds_replace_words, self._earcon_file)
+
+    def _earcon_file(self, name: str) -> Path | None:
+        """The earcon's WAV at the voice's volume, made at first use in the data folder (else a
+        temporary one); None when no folder can be written: the words are then all there is."""
+        import tempfile
+
+        from ..speech.earcons import earcon_file
+        from ..storage.files import resolve_data_dir
+        folders = [self._sound_folder] if self._sound_folder else [
+            resolve_data_dir(self.persistence.data_dir) / "sounds", Path(tempfile.gettempdir()) / "scopa-sounds"]
+        for folder in folders:
+            try:
+                path = earcon_file(name, folder, self.settings.volume)
+            except OSError:
+                continue
+            self._sound_folder = folder
+            return path
+        return None
 
     # Voice ---------------------------------------------------------------------
     def m(self, key: str, **params) -> str:
@@ -183,6 +222,7 @@ class Program:
             return 130
         finally:
             self.persistence.close()
+            self.announcer.close()
             self.speaker.close()
             self.input.close()
 
