@@ -516,26 +516,39 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+
+    def format_help(self) -> str:
+        titles = {group.title for group in self._action_groups if group.title}
+        lines = super().format_help().split("\n")
+        return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="scopa serve", description="Run a room server for online Scopa matches.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    p.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765; 0 picks a free one)")
-    p.add_argument("--db", type=Path, help=f"the SQLite file of rooms (default {DB_NAME} in the data folder)")
-    p.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve wss")
-    p.add_argument("--keyfile", type=Path, help="TLS private key (PEM), if not in the certificate file")
-    p.add_argument("--expiry-hours", type=float, default=48.0, help="delete rooms idle this long (default 48)")
-    p.add_argument("--grace", type=float, default=60.0,
-                   help="seconds before a computer covers a dropped player (default 60)")
-    p.add_argument("--turn-grace", type=float, default=15.0,
-                   help="the same when the others are waiting for that player (default 15)")
-    p.add_argument("--computer-delay", type=float, default=1.0,
-                   help="seconds between computer moves (default 1)")
-    p.add_argument("--computer-budget", type=float, default=0.3,
-                   help="seconds the expert level thinks per move (default 0.3)")
-    p.add_argument("--message-rate", type=float, default=10.0,
-                   help="messages a second one connection may send on average (default 10)")
-    p.add_argument("--max-replay", type=int, default=200,
-                   help="a client that missed more updates than this gets a fresh view (default 200)")
+    p = _Parser(prog="scopa serve", usage="scopa serve, then any of the flags below",
+                description="Run a room server for online Scopa matches.")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="address to listen on, 127.0.0.1 unless given, 0.0.0.0 for every interface")
+    p.add_argument("--port", type=int, default=8765, help="port to listen on, 8765 unless given, 0 picks a free one")
+    p.add_argument("--db", type=Path, metavar="FILE", help=f"the SQLite file of rooms, {DB_NAME} in the data folder "
+                   "unless given")
+    p.add_argument("--certfile", type=Path, metavar="FILE", help="a TLS certificate in PEM, to serve wss")
+    p.add_argument("--keyfile", type=Path, metavar="FILE", help="its private key, if not in the certificate file")
+    p.add_argument("--expiry-hours", type=float, default=48.0, metavar="HOURS",
+                   help="rooms idle this long are deleted, 48 unless given")
+    p.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
+                   help="time before a computer covers a dropped player, 60 unless given")
+    p.add_argument("--turn-grace", type=float, default=15.0, metavar="SECONDS",
+                   help="the same when the others are waiting for that player, 15 unless given")
+    p.add_argument("--computer-delay", type=float, default=1.0, metavar="SECONDS",
+                   help="time between computer moves, 1 unless given")
+    p.add_argument("--computer-budget", type=float, default=0.3, metavar="SECONDS",
+                   help="time the expert level thinks per move, 0.3 unless given")
+    p.add_argument("--message-rate", type=float, default=10.0, metavar="N",
+                   help="messages a second one connection may send on average, 10 unless given")
+    p.add_argument("--max-replay", type=int, default=200, metavar="N",
+                   help="a client that missed more updates than this gets a fresh view, 200 unless given")
     return p
 
 
