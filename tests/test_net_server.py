@@ -492,8 +492,8 @@ def test_a_killed_server_restarts_every_room_at_the_last_completed_move(serve, t
         play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= moves and bob.view.history == ann.view.history)
         rooms.append((ann, bob))
     server.kill()
-    restarted = serve()
-    assert any("2 restored" in line for line in restarted.lines)
+    restarted = serve("--port", str(server.port))  # the same address: clients find it again
+    assert any("2 restored" in line for line in restarted.lines) and restarted.url == server.url
     for ann, bob in rooms:
         for old in (ann, bob):
             back = reclaim(restarted.url, old, last=0)  # as a client that lost everything

@@ -21,7 +21,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
@@ -88,11 +88,11 @@ class HeldConnection(Connection):
         else:
             super().send(message)
 
-    def fail(self, code: str, close_code: int = 1008, **values: Any) -> None:
+    def fail(self, code: str, values: Mapping[str, Any] | None = None, close_code: int = 1008) -> None:
         if self.server.held is not None:
-            self.server.held.append((self, "fail", (code, close_code, values)))
+            self.server.held.append((self, "fail", (code, values, close_code)))
         else:
-            super().fail(code, close_code, **values)
+            super().fail(code, values, close_code)
 
     def send_frame(self, frame: str) -> None:
         """A frame encoded by another process, for this seat."""
@@ -180,7 +180,7 @@ class ClusterServer(RoomServer):
                 if kind == "send":
                     Connection.send(conn, value)
                 else:
-                    Connection.fail(conn, value[0], value[1], **value[2])
+                    Connection.fail(conn, *value)
         else:
             self._refused(saved)
             failure = RoomRefusal("storage")

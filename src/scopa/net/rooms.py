@@ -197,7 +197,8 @@ class Room:
         """The entries of what the table did, or its refusal (the room checked staleness already:
         the table is asked against its own latest number)."""
         if not result.accepted:
-            raise MoveRefusal(result.refusal or "unavailable", result.reason)
+            reason = result.reason if isinstance(result.reason, IllegalReason) else None
+            raise MoveRefusal(result.refusal or "unavailable", reason)
         self.turn_since = now
         if self._table.record.state.is_match_over:
             self.phase = "over"

@@ -25,7 +25,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -141,9 +141,9 @@ class Connection:
             log.info("connection from %s dropped: not reading", self.address)
             self.close_now(1008, "slow")
 
-    def fail(self, code: str, close_code: int = 1008, **values: Any) -> None:
+    def fail(self, code: str, values: Mapping[str, Any] | None = None, close_code: int = 1008) -> None:
         """Send an error and close the connection after it."""
-        self.send(ErrorMessage(code, values))
+        self.send(ErrorMessage(code, dict(values or {})))
         if not self.closing:
             self.closing = True
             try:
@@ -232,7 +232,7 @@ class RoomServer:
         try:
             message = parse_client_message(raw)
         except ProtocolError as error:
-            conn.fail(error.code, **error.values)
+            conn.fail(error.code, error.values)
             return False
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
@@ -240,14 +240,14 @@ class RoomServer:
         limit = self.creations if isinstance(message, CreateRoom) else self.failures
         wait = limit.wait(conn.address)
         if wait:
-            conn.fail("too_many_tries", seconds=wait)
+            conn.fail("too_many_tries", {"seconds": wait})
             return False
         try:
             await self.enter(conn, message)
         except RoomRefusal as refusal:
             if refusal.code in ("unknown_room", "wrong_key"):
                 self.failures.note(conn.address)
-            conn.fail(refusal.code, **refusal.values)
+            conn.fail(refusal.code, refusal.values)
             return False
         return True
 
@@ -289,7 +289,7 @@ class RoomServer:
             message = parse_client_message(raw)
         except ProtocolError as error:
             if error.code in FATAL_ERRORS:
-                conn.fail(error.code, **error.values)
+                conn.fail(error.code, error.values)
             else:
                 conn.send(ErrorMessage(error.code, error.values))
             return
@@ -524,7 +524,7 @@ class RoomServer:
 
     def stopping(self) -> None:
         for conn in list(self.connections):
-            conn.fail("server_stopping", 1001)
+            conn.fail("server_stopping", close_code=1001)
         for task in self.drivers.values():
             task.cancel()
 
@@ -559,8 +559,13 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
         rooms, where = RoomServer(RoomStore(db), config), str(db)
     stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
+
+    def stop_serving() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
     for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, lambda: stop.done() or stop.set_result(None))
+        loop.add_signal_handler(number, stop_serving)
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
@@ -585,28 +590,41 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+
+    def format_help(self) -> str:
+        titles = {group.title for group in self._action_groups if group.title}
+        lines = super().format_help().split("\n")
+        return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="scopa serve", description="Run a room server for online Scopa matches.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    p.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765; 0 picks a free one)")
-    p.add_argument("--db", type=Path, help=f"the SQLite file of rooms (default {DB_NAME} in the data folder)")
-    p.add_argument("--store", help="redis://HOST:PORT/DB: keep rooms in Redis, so that several server processes "
-                   "serve the same rooms (default: the SQLite file)")
-    p.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve wss")
-    p.add_argument("--keyfile", type=Path, help="TLS private key (PEM), if not in the certificate file")
-    p.add_argument("--expiry-hours", type=float, default=48.0, help="delete rooms idle this long (default 48)")
-    p.add_argument("--grace", type=float, default=60.0,
-                   help="seconds before a computer covers a dropped player (default 60)")
-    p.add_argument("--turn-grace", type=float, default=15.0,
-                   help="the same when the others are waiting for that player (default 15)")
-    p.add_argument("--computer-delay", type=float, default=1.0,
-                   help="seconds between computer moves (default 1)")
-    p.add_argument("--computer-budget", type=float, default=0.3,
-                   help="seconds the expert level thinks per move (default 0.3)")
-    p.add_argument("--message-rate", type=float, default=10.0,
-                   help="messages a second one connection may send on average (default 10)")
-    p.add_argument("--max-replay", type=int, default=200,
-                   help="a client that missed more updates than this gets a fresh view (default 200)")
+    p = _Parser(prog="scopa serve", usage="scopa serve, then any of the flags below",
+                description="Run a room server for online Scopa matches.")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="address to listen on, 127.0.0.1 unless given, 0.0.0.0 for every interface")
+    p.add_argument("--port", type=int, default=8765, help="port to listen on, 8765 unless given, 0 picks a free one")
+    p.add_argument("--db", type=Path, metavar="FILE", help=f"the SQLite file of rooms, {DB_NAME} in the data folder "
+                   "unless given")
+    p.add_argument("--store", metavar="URL", help="a Redis address such as redis://127.0.0.1:6379/0, to keep the "
+                   "rooms there so that several server processes serve them, the SQLite file unless given")
+    p.add_argument("--certfile", type=Path, metavar="FILE", help="a TLS certificate in PEM, to serve wss")
+    p.add_argument("--keyfile", type=Path, metavar="FILE", help="its private key, if not in the certificate file")
+    p.add_argument("--expiry-hours", type=float, default=48.0, metavar="HOURS",
+                   help="rooms idle this long are deleted, 48 unless given")
+    p.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
+                   help="time before a computer covers a dropped player, 60 unless given")
+    p.add_argument("--turn-grace", type=float, default=15.0, metavar="SECONDS",
+                   help="the same when the others are waiting for that player, 15 unless given")
+    p.add_argument("--computer-delay", type=float, default=1.0, metavar="SECONDS",
+                   help="time between computer moves, 1 unless given")
+    p.add_argument("--computer-budget", type=float, default=0.3, metavar="SECONDS",
+                   help="time the expert level thinks per move, 0.3 unless given")
+    p.add_argument("--message-rate", type=float, default=10.0, metavar="N",
+                   help="messages a second one connection may send on average, 10 unless given")
+    p.add_argument("--max-replay", type=int, default=200, metavar="N",
+                   help="a client that missed more updates than this gets a fresh view, 200 unless given")
     return p
 
 
