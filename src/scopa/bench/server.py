@@ -254,7 +254,7 @@ class LocalServer:
 
         def read() -> None:
             for line in self.proc.stderr:  # type: ignore[union-attr]
-                if len(self.lines) < 50 or "Traceback" in line or "Error" in line:
+                if len(self.lines) < 50 or any(word in line for word in ("Traceback", "Error", "cannot", "lost")):
                     self.lines.append(line)
                 match = re.search(r"listening on ws://[^:]+:(\d+)", line)
                 if match:

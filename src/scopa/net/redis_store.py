@@ -32,6 +32,7 @@ from .rooms import Room, Seat, match_table
 PREFIX = "scopa:"
 CHANNEL = PREFIX + "frames"
 LOCK_SECONDS = 10.0  # a lock held longer than this (a process stopped mid-change) frees itself
+POOL_SIZE = 32  # connections of one process to Redis (one more is its pub/sub listener)
 
 _SAVE = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
@@ -96,7 +97,11 @@ class RedisRoomStore:
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
         self.url = url
-        self.client = redis.from_url(url, decode_responses=True, health_check_interval=30)
+        # A bounded pool whose callers wait for a free connection: hundreds of rooms' sessions at
+        # once would otherwise open a connection each (the bench found "Too many connections").
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=LOCK_SECONDS,
+                                                     decode_responses=True, health_check_interval=30)
+        self.client = redis.Redis.from_pool(pool)
         self._save = self.client.register_script(_SAVE)
 
     def describe(self) -> str:
