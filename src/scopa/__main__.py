@@ -34,7 +34,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
-        from .net.server import main as serve
+        from .net.launch import main as serve
         return serve(argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())

@@ -36,13 +36,13 @@ from pathlib import Path
 
 SERVE = """
 import asyncio, dataclasses, logging, sys
-from scopa.net import server
+from scopa.net import launch, server
 config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
 handler = logging.StreamHandler(sys.stderr)
 handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
 server.log.addHandler(handler)
 server.log.setLevel(logging.INFO)
-sys.exit(asyncio.run(server.run(config)))
+sys.exit(asyncio.run(server.run(config, open_rooms=launch.open_rooms)))
 """
 MOVE_TIMEOUT = 10.0  # a move whose card is not at every seat by then is an error
 

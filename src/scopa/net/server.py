@@ -25,7 +25,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -548,15 +548,19 @@ def tls_context(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext |
     return context
 
 
-async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) -> int:
-    """Serve until SIGTERM or SIGINT; 0 after a clean shutdown."""
-    db = config.db or default_db()
-    if config.store:
-        from .cluster import open_cluster
-        rooms = await open_cluster(config)
-        where = rooms.store.describe()
-    else:
-        rooms, where = RoomServer(RoomStore(db), config), str(db)
+OpenRooms = Callable[[ServerConfig], Awaitable[RoomServer]]
+
+
+async def sqlite_rooms(config: ServerConfig) -> RoomServer:
+    return RoomServer(RoomStore(config.db or default_db()), config)
+
+
+async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
+              open_rooms: OpenRooms = sqlite_rooms) -> int:
+    """Serve until SIGTERM or SIGINT; 0 after a clean shutdown. ``open_rooms`` gives the server
+    on its store (``launch`` picks SQLite or Redis)."""
+    rooms = await open_rooms(config)
+    where = rooms.store.describe()
     stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
 
@@ -649,14 +653,14 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         max_replay=max(1, args.max_replay), store=args.store)
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
     config = config_from_args(argv)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     try:
-        return asyncio.run(run(config))
+        return asyncio.run(run(config, open_rooms=open_rooms))
     except (OSError, sqlite3.Error) as error:  # the port is taken, the database cannot be written, a bad certificate
         log.error("cannot serve: %s", error)
         return 1

@@ -78,6 +78,9 @@ class RoomStore:
     def close(self) -> None:
         self.db.close()
 
+    def describe(self) -> str:
+        return str(self.path)
+
     def save(self, room: Room) -> None:
         """The room whole: its row, its seats and its match record, in one transaction."""
         record = None if room.record is None else json.dumps(record_to_dict(room.record), separators=(",", ":"))
