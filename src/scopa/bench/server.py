@@ -6,14 +6,16 @@
 players (websocket clients in a few worker processes, ``--workers``), and lets them play for S
 seconds: each plays its first legal move as soon as its view says it is its turn, the host deals
 on, and a finished match is followed by a new room. ``--think T`` makes each player wait about T
-seconds before its move (people take several), so the load is paced rather than saturating. It prints the rooms, the connected clients,
+seconds before its move (people take several), so the load is paced rather than saturating.
+``--store redis://... --processes K`` starts K server processes on one Redis and spreads each
+room's seats over them (the host on one, the next seat on the next), as behind a load balancer. It prints the rooms, the connected clients,
 moves a second, a move's round trip (from the mover's send to every seat of the room having the
 card played) at p50, p95 and p99 in ms, the errors (error messages, refusals, dropped
 connections, moves not seen within 10 s), the server's resident memory (VmRSS) before filling,
 after filling and at the end, per room, and the server's CPU share and the machine's load.
 
 All players of one room live in one worker, so one clock measures each round trip. The bench's
-own server allows any number of rooms from one address (``scopa serve`` allows 20 in ten
+own servers allow any number of rooms from one address (``scopa serve`` allows 20 in ten
 minutes); a server named by ``--server`` must allow that many too.
 """
 from __future__ import annotations
@@ -160,7 +162,7 @@ class Player:
                     self.room.after = -1
 
 
-async def open_room(url: str, players: int, tally: Tally, measuring, think: float) -> list[Player]:
+async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring, think: float) -> list[Player]:
     """A room with its host and the others joined, ready and dealt."""
     from websockets.asyncio.client import connect
     from scopa.engine import Rules
@@ -168,7 +170,7 @@ async def open_room(url: str, players: int, tally: Tally, measuring, think: floa
     room = Room(players)
     seated: list[Player] = []
     for seat in range(players):
-        ws = await connect(url, max_size=2 ** 20, open_timeout=30, ping_interval=None)
+        ws = await connect(urls[seat % len(urls)], max_size=2 ** 20, open_timeout=30, ping_interval=None)
         player = Player(ws, room, tally, measuring, think)
         seated.append(player)
         if seat == 0:
@@ -186,13 +188,13 @@ async def open_room(url: str, players: int, tally: Tally, measuring, think: floa
     return seated
 
 
-async def keep_room(url: str, players: int, think: float, tally: Tally, filled: asyncio.Event,
+async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Tally, filled: asyncio.Event,
                     go: asyncio.Event, state: dict) -> None:
     """One room slot: play matches in new rooms until the time is up."""
     measuring = lambda: state["measuring"]  # noqa: E731
     seated = None
     try:
-        seated = await open_room(url, players, tally, measuring, think)
+        seated = await open_room(urls, players, tally, measuring, think)
         tally.clients += players
         filled.set()
         await go.wait()
@@ -202,7 +204,7 @@ async def keep_room(url: str, players: int, think: float, tally: Tally, filled: 
                 break
             tally.matches += 1
             await asyncio.gather(*(p.ws.close() for p in seated))
-            seated = await open_room(url, players, tally, measuring, think)
+            seated = await open_room(urls, players, tally, measuring, think)
     except Exception as error:  # noqa: BLE001 -- every failure is counted and named, the bench goes on
         tally.error(f"{type(error).__name__}: {error}"[:120])
         filled.set()
@@ -211,14 +213,14 @@ async def keep_room(url: str, players: int, think: float, tally: Tally, filled: 
             await asyncio.gather(*(p.ws.close() for p in seated), return_exceptions=True)
 
 
-async def work(url: str, rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> Tally:
+async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> Tally:
     tally = Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
     fills = [asyncio.Event() for _ in range(rooms)]
     tasks = []
     for number in range(rooms):
-        tasks.append(asyncio.create_task(keep_room(url, players, think, tally, fills[number], go, state)))
+        tasks.append(asyncio.create_task(keep_room(urls, players, think, tally, fills[number], go, state)))
         await asyncio.sleep(0.005)  # not all at once: a server takes new connections at its own pace
     await asyncio.gather(*(f.wait() for f in fills))
     to_main.put(("filled", tally.clients))
@@ -230,8 +232,8 @@ async def work(url: str, rooms: int, players: int, think: float, seconds: float,
     return tally
 
 
-def worker(url: str, rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> None:
-    tally = asyncio.run(work(url, rooms, players, think, seconds, to_main, from_main))
+def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> None:
+    tally = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main))
     to_main.put(("done", dataclasses.asdict(tally)))
 
 
@@ -279,27 +281,28 @@ class LocalServer:
         self.folder.cleanup()
 
 
-def resident_kib(pid: int | None) -> int | None:
-    """VmRSS of a process in KiB (None when it cannot be read)."""
-    if pid is None:
-        return None
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
+def resident_kib(pids: tuple[int, ...]) -> int | None:
+    """VmRSS of the processes together in KiB (None when one cannot be read)."""
+    total = 0
+    for pid in pids or (None,):
+        try:
+            lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+            total += next(int(line.split()[1]) for line in lines if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            return None
+    return total
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    if pid is None:
-        return None
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(pids: tuple[int, ...]) -> float | None:
+    """CPU time the processes used together."""
+    total = 0.0
+    for pid in pids or (None,):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -312,37 +315,44 @@ def main(argv: list[str]) -> int:
     p.add_argument("--rooms", type=int, default=50, help="rooms played at once (default 50)")
     p.add_argument("--seconds", type=float, default=20.0, help="seconds of play measured (default 20)")
     p.add_argument("--players", type=int, choices=(2, 4), default=2, help="seats of each room (default 2)")
-    p.add_argument("--server", help="a running server's URL (default: start one on loopback)")
-    p.add_argument("--server-pid", type=int, help="that server's process id, for its memory and CPU")
+    p.add_argument("--server", help="a running server's URL, or several separated by commas (processes sharing "
+                   "one Redis: each room's seats are spread over them); default: start one on loopback")
+    p.add_argument("--server-pid", type=int, action="append", default=[],
+                   help="a server's process id, for its memory and CPU (once for each)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="server processes the bench starts, sharing --store (a Redis); default 1")
     p.add_argument("--store", help="the store of the bench's own server (default: SQLite in a temporary folder)")
     p.add_argument("--think", type=float, default=0.0,
                    help="seconds a player waits before its move, on average (default 0: at once; people take several)")
     p.add_argument("--workers", type=int, default=2, help="client processes (default 2)")
     args = p.parse_args(argv)
-    if args.rooms < 1 or args.seconds <= 0 or args.workers < 1:
-        p.error("--rooms, --seconds and --workers must be above 0")
-    server = None
-    if args.server:
-        url, pid = args.server, args.server_pid
-    else:
-        server = LocalServer(["--store", args.store] if args.store else [])
-        url, pid = server.url, server.pid
+    if args.rooms < 1 or args.seconds <= 0 or args.workers < 1 or args.processes < 1:
+        p.error("--rooms, --seconds, --workers and --processes must be above 0")
+    if args.processes > 1 and not args.store:
+        p.error("--processes above 1 needs --store redis://...: processes share rooms only through Redis")
+    servers: list[LocalServer] = []
     try:
-        return measure(args, url, pid)
+        if args.server:
+            urls, pids = tuple(args.server.split(",")), tuple(args.server_pid)
+        else:
+            for _ in range(args.processes):
+                servers.append(LocalServer(["--store", args.store] if args.store else []))
+            urls, pids = tuple(s.url for s in servers), tuple(s.pid for s in servers)
+        return measure(args, urls, pids)
     finally:
-        if server is not None:
+        for server in servers:
             server.stop()
 
 
-def measure(args, url: str, pid: int | None) -> int:
+def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     context = multiprocessing.get_context("spawn")
     to_main = context.Queue()
     workers = min(args.workers, args.rooms)
     shares = [args.rooms // workers + (1 if i < args.rooms % workers else 0) for i in range(workers)]
     starts = [context.Queue() for _ in shares]
     time.sleep(0.5)
-    before = resident_kib(pid)
-    processes = [context.Process(target=worker, args=(url, share, args.players, args.think, args.seconds, to_main, start))
+    before = resident_kib(pids)
+    processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main, start))
                  for share, start in zip(shares, starts)]
     for process in processes:
         process.start()
@@ -350,13 +360,13 @@ def measure(args, url: str, pid: int | None) -> int:
     clients = sum(to_main.get()[1] for _ in processes)
     filled_in = time.monotonic() - filling
     time.sleep(0.5)
-    filled = resident_kib(pid)
-    cpu_before, load_before = cpu_seconds(pid), os.getloadavg()[0]
+    filled = resident_kib(pids)
+    cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
     for start in starts:
         start.put("go")
     tallies = [Tally(**to_main.get()[1]) for _ in processes]
-    cpu_after, load_after = cpu_seconds(pid), os.getloadavg()[0]
-    after = resident_kib(pid)
+    cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
+    after = resident_kib(pids)
     for process in processes:
         process.join(30)
     report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after), (load_before, load_after))
@@ -367,7 +377,8 @@ def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, c
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)
-    print(f"rooms {args.rooms} of {args.players} players, filled in {filled_in:.1f} s, think {args.think:g} s")
+    print(f"rooms {args.rooms} of {args.players} players, filled in {filled_in:.1f} s, think {args.think:g} s, "
+          f"{args.processes if not args.server else len(args.server.split(','))} server processes")
     print(f"connected clients {clients}")
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
           f"{sum(t.matches for t in tallies)} matches finished)")
@@ -387,7 +398,7 @@ def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, c
         print(f"memory MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end {after / 1024:.1f}; "
               f"KiB a room filled {(filled - before) / args.rooms:.0f} end {(after - before) / args.rooms:.0f}")
     if cpu[0] is not None and cpu[1] is not None:
-        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core")
+        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process)")
     print(f"machine load {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores")
 
 
