@@ -96,21 +96,12 @@ class LineInput:
         if not line:
             write(self.out, "\n")
             raise InputClosed
-        line = _as_typed(line)
         if not _isatty(self.stream):
             write(self.out, line if line.endswith("\n") else line + "\n")  # echo scripted keys
         return line
 
     def close(self) -> None:
         pass
-
-
-def _as_typed(line: str) -> str:
-    """A line read under an encoding that did not fit the bytes (``LC_ALL=C`` in a UTF-8 terminal):
-    the bytes it kept aside (``surrogateescape``) read as UTF-8, as the terminal most likely sent them."""
-    if not any(0xDC80 <= ord(c) <= 0xDCFF for c in line):
-        return line
-    return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 class KeyInput:
