@@ -19,7 +19,7 @@ from scopa.narration.problems import os_problem
 from scopa.storage import AUTOSAVE_NAME, AutosaveStore
 
 M = Messages("en")
-HOOK = Path(__file__).parent / "interrupt_hook"
+HOOK = Path(__file__).parent / "fault_hooks"
 C_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
 KEYS = "1\n\n" * 6  # the first card and Enter, a few times over
 
