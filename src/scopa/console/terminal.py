@@ -167,7 +167,7 @@ class KeyInput:
             text = session.prompt(prompt[len(words):] or " ")
         except KeyboardInterrupt:
             raise Interrupted from None
-        except EOFError:
+        except (EOFError, OSError):  # OSError: the terminal went away under prompt_toolkit
             raise InputClosed from None
         self._let_the_line_end()
         if text == INTERRUPT:
