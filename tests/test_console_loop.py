@@ -183,7 +183,7 @@ def test_a_card_that_takes_nothing_asks_to_play_or_cancel(tmp_path):
     console.run()
     text = out.getvalue()
     narrator = console.io.narrator
-    assert narrator.capture_choice(Card.parse("KC"), [], record.state.table)[0] in text
+    assert narrator.capture_choice(0, Card.parse("KC"), [], record.state.table)[0].text in text
     assert console.record.moves[0].move == (Card.parse("KC"), ())
 
 

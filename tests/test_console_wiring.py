@@ -6,7 +6,7 @@ import pytest
 from scopa.cli import UsageError, build_parser, human_names, settings_from_args
 from scopa.config import Settings
 from scopa.console.keys import command_of
-from scopa.narration import Messages
+from scopa.narration import Announcement, Messages
 from tests.test_console_loop import program_for, request_for
 
 
@@ -51,7 +51,7 @@ def _tipped_lines(tmp_path, level: str) -> list[str]:
 
 def test_easy_tables_may_get_tips_but_hard_tables_never_do(tmp_path, monkeypatch):
     import scopa.lessons.tips as tips
-    monkeypatch.setattr(tips, "tip_for", lambda view, rules, narrator: "TIP for this hand.")
+    monkeypatch.setattr(tips, "tip_for", lambda view, rules, narrator: Announcement("TIP for this hand.", view.seat))
     assert "TIP for this hand." in _tipped_lines(tmp_path / "easy", "easy")
     assert "TIP for this hand." not in _tipped_lines(tmp_path / "hard", "hard")
 

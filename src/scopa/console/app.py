@@ -373,7 +373,7 @@ class Program:
         run_settings_menu(self)
 
 
-def _tips(record: MatchRecord, narrator: Narrator) -> Callable[[PlayerView], str | None] | None:
+def _tips(record: MatchRecord, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
     """Position tips for tables where every computer is a beginner or easy player."""
     levels = {seat.level for seat in record.seats if not seat.is_human}
     if not levels or not levels <= {"beginner", "easy"}:

@@ -13,7 +13,7 @@ from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from ..players.knowledge import round_start
 from ..storage import user_path
-from .announcer import Announcer
+from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
@@ -36,9 +36,9 @@ class Services:
     settings_menu: Callable[[], None] | None = None
     rules_reader: Callable[[], None] | None = None
     toggle_voice: Callable[[], str] | None = None
-    suggest: Callable[[PlayerView], tuple[Move, str]] | None = None
+    suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
-    tips: Callable[[PlayerView], str | None] | None = None  # beginner and easy tables only
+    tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
 
 
 class QuitMatch(Exception):
@@ -203,8 +203,8 @@ class MatchConsole:
         self._maybe_ask_hand_aloud()
         lines.append(self.io.narrator.hand(view))
         tip = self.io.tips(view) if self.io.tips is not None else None
-        if tip:
-            lines.append(Announcement(tip, private_to=seat))  # it names cards of this hand
+        if tip is not None:
+            lines.append(tip)
         self.say_lines(lines)
         move = self._choose_move(seat)
         self.record, events = self.record.play(move)
@@ -266,18 +266,7 @@ class MatchConsole:
         if self.hand_aloud_asked or not self.io.hand_warning_needed():
             return
         self.hand_aloud_asked = True
-        self.say(self.m("voice.hand_warning"))
-        while True:
-            token = self.read("prompt.allow")
-            if token == ENTER:
-                self.io.announcer.speak_hands = True
-                self.say(self.m("voice.hand_allowed"))
-                return
-            if token.lower() in {"n", "no", ESCAPE}:
-                self.io.announcer.speak_hands = False
-                self.say(self.m("voice.hand_silent"))
-                return
-            self.say(self.m("voice.hand_warning_keys"))
+        ask_hands_aloud(self.io.announcer, self.read, self.m)
 
     def _choose_move(self, seat: int) -> Move:
         """Card?, Capture? and Play?, the same keys as in a lesson; the suggest key offers the game's move."""
@@ -294,7 +283,7 @@ class MatchConsole:
             return None
         move, reason = self.io.suggest(self.state.view(seat))
         self.record = self.record.mark_assisted()
-        self.say(self.m("hint.suggestion", reason=reason))  # the reason names the move
+        self.say(reason.reworded(self.m("hint.suggestion", reason=reason.text)))  # private, as the reason
         return move
 
     def read_until_enter(self, prompt_key: str, message_key: str) -> None:
