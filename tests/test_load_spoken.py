@@ -667,7 +667,7 @@ def test_scopa_export_says_why_the_autosave_cannot_be_read_in_the_players_names(
                            str(tmp_path / "out.json")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        "La partita salvata non si può leggere. La posizione salvata non è valida. Le giocate di questa smazzata "
+        "scopa: La partita salvata non si può leggere. La posizione salvata non è valida. Le giocate di questa smazzata "
         "comprendono il re di bastoni, che non è né in tavola né tra le prese."]
 
 
