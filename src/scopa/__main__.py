@@ -5,6 +5,9 @@ to the last); ``main`` is the program itself, callable with a list of flags.
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, before the imports below
+    import scopa.launch  # noqa: F401
+
 import os
 import sys
 from typing import Sequence

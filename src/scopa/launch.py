@@ -17,11 +17,15 @@ INTERRUPTED = 130
 STANDARD_STREAMS = (0, 1, 2)
 
 
-def _interrupted_early(signum, frame):  # type: ignore[no-untyped-def]
+def _say_interrupted() -> None:
     try:
         os.write(2, b"scopa: Interrupted.\n")
     except OSError:
         pass
+
+
+def _interrupted_early(signum, frame):  # type: ignore[no-untyped-def]
+    _say_interrupted()
     os._exit(INTERRUPTED)
 
 
@@ -36,7 +40,8 @@ def run() -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         code = main()
-    except KeyboardInterrupt:  # a second Ctrl-C while main was already handling one
+    except KeyboardInterrupt:  # in the instant before main's own handling started
+        _say_interrupted()
         code = INTERRUPTED
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     return code
