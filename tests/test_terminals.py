@@ -80,7 +80,7 @@ def test_closed_output_is_one_line_and_the_save_is_kept(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-@pytest.mark.parametrize("flags", [("--resume",), ("--help",), ("--version",)])
+@pytest.mark.parametrize("flags", [("--resume",), ("--help",), ("--version",), ("--stats",)])
 def test_output_on_a_full_device_is_one_line_and_the_save_is_kept(tmp_path, flags):
     before = saved_match(tmp_path)
     with open("/dev/full", "w") as full:

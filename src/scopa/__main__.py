@@ -54,6 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
+    except OSError as error:  # files are handled where they are used: what reaches here is the output
+        return _output_failed(run, error)
     except SystemExit as done:  # --help and usage errors: what argparse printed must reach the screen
         code = _flushed(run, done.code)
         if code != done.code:
@@ -95,7 +97,8 @@ def _silence_stdout() -> None:
 def _main(argv: Sequence[str] | None, run: _Run) -> int:
     from . import __version__
     from .cli import (UsageError, budget_from_args, build_parser, check_flag_combination, help_language_flags,
-                      lesson_from_args, rules_from_args, seats_from_args, settings_from_args, wants_new_match)
+                      lesson_from_args, review_from_args, rules_from_args, seats_from_args, settings_from_args,
+                      wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -119,6 +122,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         check_flag_combination(args)
         settings = settings_from_args(args, settings)
         lesson = lesson_from_args(args)
+        review = review_from_args(args)
         request = None
         if wants_new_match(args):
             from .console.app import MatchRequest
@@ -130,6 +134,9 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         return 2
     if args.export:
         return _export(data_dir, args.export, messages, run, args.cards or settings.card_names)
+    if args.stats:
+        from .record.console import print_stats
+        return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
     from .console.persistence import Persistence
@@ -154,6 +161,9 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         if problem:
             output.line(problem)
         return program.run(resume=True)
+    if review is not None:
+        from .record.console import run_review
+        return run_review(program, review)
     if lesson is not None:
         return program.run_lesson(lesson) if hasattr(program, "run_lesson") else 2
     return program.run(request, resume=args.resume)

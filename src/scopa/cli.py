@@ -196,6 +196,8 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     f.add_argument("--export", type=file_name, metavar=file, help=m("cli.export", file=file))
     f.add_argument("--import", dest="import_file", type=file_name, metavar=file, help=m("cli.import", file=file))
     f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--stats", action="store_true", help=m("cli.stats"))
+    f.add_argument("--review", type=keyword, metavar=m("cli.metavar.review"), help=m("cli.review"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
@@ -228,14 +230,17 @@ class _QuietParser(argparse.ArgumentParser):
 # The flags that describe a new match; given with none of the modes below, they start it at once.
 NEW_MATCH_FLAGS = ("players", "seats", "names", "target", "variant", "options", "no_kings_redeal", "seed")
 # What each way of running the game cannot be given with, because it would be silently ignored:
-# a resumed or imported match has its own seats and rules, an export and a lesson play nothing
-# with the computers' thinking time. Two of these modes at once are refused too.
-MODES = ("resume", "import_file", "export", "lesson")
+# a resumed or imported match has its own seats and rules; an export, a lesson, the statistics
+# and a review play nothing with the computers' thinking time. Two of these modes at once are
+# refused too.
+MODES = ("resume", "import_file", "export", "lesson", "stats", "review")
 REFUSED_WITH = {
     "resume": NEW_MATCH_FLAGS,
     "import_file": NEW_MATCH_FLAGS,
     "export": NEW_MATCH_FLAGS + ("budget",),
     "lesson": NEW_MATCH_FLAGS + ("budget",),
+    "stats": NEW_MATCH_FLAGS + ("budget",),
+    "review": NEW_MATCH_FLAGS + ("budget",),
 }
 FLAG_NAMES = {"import_file": "--import"}  # dest -> the flag as typed, where they differ
 
@@ -390,6 +395,17 @@ def budget_from_args(args: argparse.Namespace, seats: Sequence[SeatSetup] | None
     if seats is not None and not any(seat.level == "expert" for seat in seats):
         raise UsageError("usage.budget_no_expert")
     return args.budget
+
+
+def review_from_args(args: argparse.Namespace) -> int | None:
+    """Which finished match ``--review`` asks for (1 is the latest), or None without the flag."""
+    if args.review is None:
+        return None
+    from .record.console import ReviewChoiceError, review_choice
+    try:
+        return review_choice(args.review)
+    except ReviewChoiceError:
+        raise UsageError("usage.review") from None
 
 
 def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings:

@@ -185,8 +185,11 @@ class Program:
                 actions.append((self.m("app.menu.resume"), lambda r=record: self._play(r, None)))
             actions += [(self.m("app.menu.new"), self._new_match_questions),
                         (self.m("app.menu.lessons"), self._lessons),
-                        (self.m("app.menu.settings"), self.settings_menu),
-                        (self.m("app.menu.quit"), lambda: 0)]
+                        (self.m("app.menu.settings"), self.settings_menu)]
+            if self._has_results():  # Statistics and Review once a match is logged
+                actions += [(self.m("app.menu.statistics"), self._statistics),
+                            (self.m("app.menu.review"), self._review)]
+            actions.append((self.m("app.menu.quit"), lambda: 0))
             index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
                            self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
             result = 0 if index is None else actions[index][1]()
@@ -200,6 +203,21 @@ class Program:
             self.say(self.m("lessons.unavailable"))
             return None
         return runner(self)
+
+    def _has_results(self) -> bool:
+        from ..storage import SaveFileError, load_results
+        try:
+            return bool(load_results(self.persistence.data_dir))
+        except (SaveFileError, OSError):
+            return True  # Statistics says why the log cannot be read
+
+    def _statistics(self) -> None:
+        from ..record.console import statistics
+        statistics(self)
+
+    def _review(self) -> None:
+        from ..record.console import review_menu
+        review_menu(self)
 
     # New match ----------------------------------------------------------------------
     def _new_match_questions(self) -> int | None:
@@ -344,7 +362,8 @@ class Program:
                 continue
             self.narrator = None  # no match is running: the rules reader describes the defaults again
             if outcome == "finished":
-                self.persistence.finish(console.record)
+                from ..record.console import finish_match
+                finish_match(self, console.record)  # logs it, then says any achievement it earned
                 return None
             return 0
 

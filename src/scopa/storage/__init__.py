@@ -19,7 +19,7 @@ from .codec import (EXPORT_WARNING, FORMAT, KINDS, LEVELS, MIGRATIONS, VERSION, 
                     match_to_json, record_from_dict, record_to_dict)
 from .files import (AUTOSAVE_NAME, AutosaveBlockedError, AutosaveStore, LoadResult, default_data_dir,
                     export_match, import_match, read_match_file, resolve_data_dir, user_path)
-from .results import RESULTS_NAME, MatchResult, load_results, record_result, result_of
+from .results import RESULTS_NAME, MatchResult, load_results, record_result, recorded_match, result_of
 
 __all__ = [
     "atomic_write_text",
@@ -27,5 +27,5 @@ __all__ = [
     "match_to_json", "record_from_dict", "record_to_dict",
     "AUTOSAVE_NAME", "AutosaveBlockedError", "AutosaveStore", "LoadResult", "default_data_dir",
     "export_match", "import_match", "read_match_file", "resolve_data_dir", "user_path",
-    "RESULTS_NAME", "MatchResult", "load_results", "record_result", "result_of",
+    "RESULTS_NAME", "MatchResult", "load_results", "record_result", "recorded_match", "result_of",
 ]

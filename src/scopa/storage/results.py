@@ -2,18 +2,23 @@
 
 The caller passes the date as a string (``when``): nothing here reads the clock.
 An unreadable log is kept as ``results.json.bad`` when the next result is recorded.
+
+Fields added after the first version have defaults, so older entries still load: ``online``
+(the online client sets it) and ``match``, the finished match as a match file holds it (rules,
+seats, seed, first dealer, move log, assisted deals, final position), from which
+``recorded_match`` rebuilds it exactly for a review. Reading never changes the log.
 """
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from ..match import MatchRecord
 from .atomic import atomic_write_text
-from .codec import SaveFileError
+from .codec import SaveFileError, record_from_dict, record_to_dict
 from .files import free_bad_name, read_text_file, resolve_data_dir
 
 RESULTS_NAME = "results.json"
@@ -34,13 +39,15 @@ class MatchResult:
     deals: int
     variant: str
     target: int | None
+    online: bool = False
+    match: dict[str, Any] | None = None  # the match as record_to_dict writes it; None in older entries
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         return data | {"players": list(self.players), "winners": list(self.winners), "scores": list(self.scores)}
 
 
-def result_of(record: MatchRecord, when: str) -> MatchResult:
+def result_of(record: MatchRecord, when: str, online: bool = False) -> MatchResult:
     """The result of a finished match (``ValueError`` while it is still being played)."""
     state = record.state
     if not state.is_match_over:
@@ -51,13 +58,22 @@ def result_of(record: MatchRecord, when: str) -> MatchResult:
     winners = () if state.winner is None else tuple(
         name for seat, name in enumerate(names) if record.rules.side_of(seat) == state.winner)
     return MatchResult(when, names, state.winner, winners, tuple(state.match_scores), record.assisted,
-                       state.deal_number, record.rules.variant.value, record.rules.target)
+                       state.deal_number, record.rules.variant.value, record.rules.target, bool(online),
+                       record_to_dict(record))
+
+
+def recorded_match(result: MatchResult) -> MatchRecord | None:
+    """The finished match of a result, replayed from its seed and move log and checked like a
+    match file; ``None`` for an older entry without one. ``SaveFileError`` when it does not check."""
+    if result.match is None:
+        return None
+    return record_from_dict(result.match)
 
 
 def record_result(record: MatchRecord, when: str,
-                  data_dir: str | os.PathLike[str] | None = None) -> MatchResult:
+                  data_dir: str | os.PathLike[str] | None = None, online: bool = False) -> MatchResult:
     """Add a finished match to the results log and return its entry. Disk errors raise ``OSError``."""
-    result = result_of(record, when)
+    result = result_of(record, when, online)
     path = resolve_data_dir(data_dir) / RESULTS_NAME
     try:
         results = _read_results(path)
@@ -65,11 +81,17 @@ def record_result(record: MatchRecord, when: str,
         os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
         results = []
     results.append(result)
-    text = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
-                       "results": [r.to_dict() for r in results]}, indent=2, ensure_ascii=False) + "\n"
+    text = _log_text(results)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text)
     return result
+
+
+def _log_text(results: list[MatchResult]) -> str:
+    """The log with one compact line per result: a match's move log, indented, took three times the room."""
+    head = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION})[:-1]
+    lines = ",\n".join(json.dumps(r.to_dict(), ensure_ascii=False, separators=(",", ":")) for r in results)
+    return f'{head}, "results": [\n{lines}\n]}}\n'
 
 
 def load_results(data_dir: str | os.PathLike[str] | None = None) -> list[MatchResult]:
@@ -97,9 +119,12 @@ def _read_results(path: Path) -> list[MatchResult]:
     return [_result(entry, number) for number, entry in enumerate(entries, 1)]
 
 
+_OPTIONAL = {"online", "match"}  # added later: older entries may lack them
+
+
 def _result(entry: Any, number: int) -> MatchResult:
-    fields = MatchResult.__dataclass_fields__
-    if not isinstance(entry, dict) or set(entry) != set(fields):
+    names = {f.name for f in fields(MatchResult)}
+    if not isinstance(entry, dict) or not names - _OPTIONAL <= set(entry) <= names:
         raise SaveFileError("storage.reason.result_fields", number=number)
     ok = (isinstance(entry["when"], str) and _strings(entry["players"]) and _strings(entry["winners"])
           and _optional_int(entry["winner"]) and isinstance(entry["scores"], list)
@@ -108,8 +133,12 @@ def _result(entry: Any, number: int) -> MatchResult:
           and isinstance(entry["variant"], str) and _optional_int(entry["target"]))
     if not ok:
         raise SaveFileError("storage.reason.result_kind", number=number)
+    online, match = entry.get("online", False), entry.get("match")
+    if not isinstance(online, bool) or not (match is None or isinstance(match, dict)):
+        raise SaveFileError("storage.reason.result_kind", number=number)
     return MatchResult(entry["when"], tuple(entry["players"]), entry["winner"], tuple(entry["winners"]),
-                       tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"])
+                       tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"],
+                       online, match)
 
 
 def _strings(value: Any) -> bool:
