@@ -54,6 +54,7 @@ SAME_RULES = [
     (["--names", "  Alice,Bob  "], "names", "Alice,Bob"),  # a name keeps its case
     (["--export", " game.json "], "export", "game.json"),
     (["--import", " game.json "], "import_file", "game.json"),
+    (["--review", " LAST "], "review", "last"),
 ]
 
 
@@ -93,6 +94,10 @@ def test_long_bad_values_are_cut_short_in_the_message(capsys, tmp_path, flags):
     (["--export", "F", "--budget", "3"], "--export", "--budget"),
     (["--import", "F", "--names", "Al"], "--import", "--names"),
     (["--lesson", "1", "--no-kings-redeal"], "--lesson", "--no-kings-redeal"),
+    (["--stats", "--seed", "3"], "--stats", "--seed"),
+    (["--review", "last", "--players", "3"], "--review", "--players"),
+    (["--stats", "--review", "1"], "--stats", "--review"),
+    (["--review", "1", "--budget", "2"], "--review", "--budget"),
 ])
 def test_flags_that_would_be_ignored_together_are_refused(capsys, tmp_path, flags, flag, other):
     assert conflicting_flags(build_parser().parse_args(flags)) == (flag, other)
