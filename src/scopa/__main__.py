@@ -157,10 +157,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         output.line(message)
         if record is None:
             return 1
-        problem = program.persistence.start_new(record)
-        if problem:
-            output.line(problem)
-        return program.run(resume=True)
+        return program.run(imported=record)  # saved beside the other matches, none replaced
     if review is not None:
         from .record.console import run_review
         return run_review(program, review)
@@ -184,17 +181,25 @@ def _messages(lang: str | None):
 
 
 def _export(data_dir, path: str, messages, run: _Run, naming: str = "french") -> int:
-    """``scopa --export FILE``: the saved match to a file, after the warning that it shows every hand."""
+    """``scopa --export FILE``: the most recently played saved match to a file, after the warning
+    that it shows every hand."""
+    from .console.persistence import Persistence
     from .narration import os_problem
-    from .storage import AutosaveStore, export_match
-    store = AutosaveStore(data_dir)
-    result = store.load()
-    if result.record is None:
-        run.error_line(store.error.localised(messages, naming) if store.error else messages("export.none"))
+    from .storage import export_match
+    persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)
+    saves = persistence.saved_matches()
+    for line in persistence.notices():  # anything set aside, and where it is kept
+        run.error_line(line)
+    if not saves:
+        run.error_line(messages("export.none"))
+        return 1
+    refusal = persistence.export_refusal(path)  # a folder, a pipe or a device: said before the warning
+    if refusal:
+        run.error_line(refusal)
         return 1
     _print(messages("export.file_warning"))
     try:
-        written = export_match(result.record, path)  # never over a file already there: no one was asked
+        written = export_match(saves[0].record, path)  # never over a file already there: no one was asked
     except FileExistsError:
         run.error_line(messages("export.exists", path=path))
         return 1

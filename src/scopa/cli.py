@@ -272,9 +272,12 @@ def conflicting_flags(args: argparse.Namespace) -> tuple[str, str] | None:
 def check_flag_combination(args: argparse.Namespace) -> None:
     """A usage error for flags that cannot go together (see ``conflicting_flags``)."""
     conflict = conflicting_flags(args)
-    if conflict is not None:
-        flag, other = conflict
-        raise UsageError("usage.not_with", flag=flag, other=other)
+    if conflict is None:
+        return
+    flag, other = conflict
+    if flag == "--resume" and other in {flag_name(dest) for dest in NEW_MATCH_FLAGS}:
+        raise UsageError("usage.resume_new_match", resume="--resume", players="--players", seed="--seed")
+    raise UsageError("usage.not_with", flag=flag, other=other)
 
 
 def wants_new_match(args: argparse.Namespace) -> bool:

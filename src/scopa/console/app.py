@@ -11,8 +11,10 @@ from ..engine import PlayerView, Rules, Variant
 from ..match import MatchRecord, SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
+from ..storage import SavedMatch
 from .announcer import Announcer
 from .game import MatchConsole, ReplaceMatch, Services
+from .keys import YES
 from .menus import choose
 from .persistence import Persistence
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
@@ -150,7 +152,10 @@ class Program:
             self.say(self.m("settings.saved"))
 
     # Running ---------------------------------------------------------------------
-    def run(self, request: MatchRequest | None = None, resume: bool = False) -> int:
+    def run(self, request: MatchRequest | None = None, resume: bool = False,
+            imported: MatchRecord | None = None) -> int:
+        """Start a new match (``request``), an imported one, the most recent saved match
+        (``resume``), or the main menu; then the main menu until the player quits."""
         try:
             self.start_voice()
             reason = getattr(self.speaker, "unavailable_reason", None)
@@ -158,12 +163,14 @@ class Program:
                 self.say(self.voice_reason(reason))
             if request is not None:
                 return self._play_new(request) or 0
+            if imported is not None:
+                return self._play_imported(imported) or 0
             if resume:
-                record, problem = self.persistence.load()
-                if record is not None:
-                    return self._play(record, None) or 0
-                if problem:
-                    self.say(self.m("app.save_problem", problem=problem))
+                saved, problem = self.persistence.latest()
+                self._say_notices()
+                if saved is not None:
+                    return self._resume(saved) or 0
+                self.say(problem)
             return self.main_menu()
         except InputClosed:  # outside a match: a match in play says itself that it was saved
             self.say(self.m("app.input_ended"))
@@ -172,19 +179,26 @@ class Program:
             self.say(self.m("app.interrupted"))
             return 130
         finally:
+            self.persistence.close()
             self.speaker.close()
             self.input.close()
 
+    def _say_notices(self) -> None:
+        """Say what was set aside, and where it is kept, since it was last said."""
+        for line in self.persistence.notices():
+            self.say(line)
+
     def main_menu(self) -> int:
         while True:
-            record, problem = self.persistence.load()
-            if problem:
-                self.say(self.m("app.save_problem", problem=problem))
-            actions: list[tuple[str, Callable[[], int | None]]] = []
-            if record is not None and not record.state.is_match_over:
-                actions.append((self.m("app.menu.resume"), lambda r=record: self._play(r, None)))
-            actions += [(self.m("app.menu.new"), self._new_match_questions),
-                        (self.m("app.menu.lessons"), self._lessons),
+            saves = self.persistence.saved_matches()
+            self._say_notices()
+            actions: list[tuple[str, Callable[[], int | None]]] = [
+                (self.m("app.menu.resume_item", item=self.persistence.describe(saved)),
+                 lambda s=saved: self._resume(s)) for saved in saves]
+            actions.append((self.m("app.menu.new"), self._new_match_questions))
+            if saves:
+                actions.append((self.m("app.menu.delete"), lambda: self._delete_menu(saves)))
+            actions += [(self.m("app.menu.lessons"), self._lessons),
                         (self.m("app.menu.settings"), self.settings_menu)]
             if self._has_results():  # Statistics and Review once a match is logged
                 actions += [(self.m("app.menu.statistics"), self._statistics),
@@ -196,6 +210,29 @@ class Program:
             if result is not None:  # an exit code: leave the program
                 self.say(self.m("app.bye"))
                 return result
+
+    def _resume(self, saved: SavedMatch) -> int | None:
+        """Play a saved match, unless another copy of the game has it open."""
+        record, problem = self.persistence.open(saved)
+        if record is None:
+            self.say(problem)
+            return None
+        return self._play(record, None)
+
+    def _delete_menu(self, saves: Sequence[SavedMatch]) -> None:
+        """Pick a saved match to delete, then confirm; Escape at either step keeps it."""
+        items = [self.persistence.describe(saved) for saved in saves]
+        index = choose(self.input, self.announcer, self.m("saves.delete_title"), items, self.m("prompt.menu"),
+                       default=0, messages=self.messages)
+        if index is None:
+            return None
+        self.say(self.m("saves.delete_ask", item=items[index]))
+        token = self.input.read(self.m("prompt.delete") + " ")
+        if token == ENTER or token.lower() in YES:
+            self.say(self.persistence.delete(saves[index]))
+        else:
+            self.say(self.m("saves.kept"))
+        return None
 
     def _lessons(self) -> int | None:
         runner = getattr(self, "lesson_runner", None)
@@ -221,8 +258,6 @@ class Program:
 
     # New match ----------------------------------------------------------------------
     def _new_match_questions(self) -> int | None:
-        if self._saved_match_in_play():
-            self.say(self.m("setup.replaces_saved"))
         players = self._ask_players()
         if players is None:
             return None
@@ -243,7 +278,7 @@ class Program:
         rules = self._ask_options(rules)
         if rules is None:
             return None
-        return self._play_new(MatchRequest(rules, seats), warned=True)
+        return self._play_new(MatchRequest(rules, seats))
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))
@@ -303,21 +338,28 @@ class Program:
             name = OPTION_NAMES[index]
             rules = replace(rules, **{name: not getattr(rules, name)})
 
-    def _play_new(self, request: MatchRequest, warned: bool = False) -> int | None:
+    def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
         record, events = MatchRecord.start(request.rules, request.seats, seed)
-        replaced = not warned and self._saved_match_in_play()
-        problem = self.persistence.start_new(record)
+        problem = self._save_beside(record)
         self.say(self._summary(request.rules, request.seats))
-        if replaced:
-            self.say(self.m("setup.replaced_saved"))
         if problem:
             self.say(problem)
         return self._play(record, events)
 
-    def _saved_match_in_play(self) -> bool:
-        record, _ = self.persistence.load()
-        return record is not None and not record.state.is_match_over
+    def _play_imported(self, record: MatchRecord) -> int | None:
+        """``scopa --import FILE``: the imported match is saved beside the others and played."""
+        problem = self._save_beside(record)
+        if problem:
+            self.say(problem)
+        return self._play(record, None)
+
+    def _save_beside(self, record: MatchRecord) -> str | None:
+        """Save a new or imported match beside the others, never over one, and say anything set
+        aside on the way; the line saying why it could not be saved, if it could not."""
+        problem = self.persistence.start_new(record)
+        self._say_notices()
+        return problem
 
     def _summary(self, rules: Rules, seats: Sequence[SeatSetup]) -> str:
         """Who plays with whom, the computers' levels, the target and the options, in a few sentences."""
@@ -354,9 +396,9 @@ class Program:
             console = MatchConsole(record, services, self._computers(record))
             try:
                 outcome = console.run(events)
-            except ReplaceMatch as replacement:
+            except ReplaceMatch as replacement:  # the match left is kept, saved as it was
                 record, events = replacement.record, None
-                problem = self.persistence.start_new(record)
+                problem = self._save_beside(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue
@@ -365,6 +407,7 @@ class Program:
                 from ..record.console import finish_match
                 finish_match(self, console.record)  # logs it, then says any achievement it earned
                 return None
+            self.persistence.close()
             return 0
 
     def _services(self, record: MatchRecord) -> Services:
@@ -375,8 +418,9 @@ class Program:
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
                         save=self.persistence.save, autosave=self.persistence.autosave,
-                        export=self.persistence.export,
-                        import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
+                        export=self.persistence.export, export_refusal=self.persistence.export_refusal,
+                        import_match=self.persistence.import_match, keep_import=self.persistence.keep,
+                        older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
                         tips=_tips(record, narrator))

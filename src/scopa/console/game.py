@@ -32,7 +32,10 @@ class Services:
     save: Callable[[MatchRecord], str | None] = lambda record: None  # now; the problem or None
     autosave: Callable[[MatchRecord], str | None] = lambda record: None  # after a turn; a line to say or None
     export: Callable[[MatchRecord, str], str] | None = None
+    export_refusal: Callable[[str], str | None] = lambda path: None  # a folder, pipe or device: why not
     import_match: Callable[[str], tuple[MatchRecord | None, str]] | None = None
+    keep_import: Callable[[MatchRecord], str] | None = None  # an import saved beside the others, not played
+    older_save_kept: Callable[[], bool] = lambda: False  # after a failed save: is the last one still there?
     settings_menu: Callable[[], None] | None = None
     rules_reader: Callable[[], None] | None = None
     toggle_voice: Callable[[], str] | None = None
@@ -50,7 +53,7 @@ class QuitMatch(Exception):
 
 
 class ReplaceMatch(Exception):
-    """An imported match replaces this one."""
+    """The player switches to an imported match; this one stays saved as it was."""
 
     def __init__(self, record: MatchRecord) -> None:
         super().__init__()
@@ -116,7 +119,8 @@ class MatchConsole:
             self._autosave()
             return "finished"
         except QuitMatch as leaving:  # _ask_quit has saved, or tried to
-            self._leave("quit.saved" if leaving.saved else "quit.unsaved")
+            unsaved = "quit.unsaved_older" if self.io.older_save_kept() else "quit.unsaved"
+            self._leave("quit.saved" if leaving.saved else unsaved)
             return "quit"
         except InputClosed:
             problem = self.io.save(self.record)
@@ -382,6 +386,10 @@ class MatchConsole:
         if not path:
             self.say(self.m("export.need_file"))
             return
+        refusal = self.io.export_refusal(path)
+        if refusal:
+            self.say(refusal)
+            return
         try:
             replaces = user_path(path).is_file()
         except OSError:
@@ -401,5 +409,12 @@ class MatchConsole:
             return
         record, message = self.io.import_match(path)
         self.say(message)
-        if record is not None:
+        if record is None:
+            return
+        if self.io.keep_import is None:
             raise ReplaceMatch(record)
+        self.say(self.m("import.ask"))  # both matches are kept, whichever is played now
+        if self.read("prompt.import") == ENTER:
+            self.io.save(self.record)  # this match waits in the main menu exactly as it is now
+            raise ReplaceMatch(record)
+        self.say(self.io.keep_import(record))

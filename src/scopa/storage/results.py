@@ -4,9 +4,12 @@ The caller passes the date as a string (``when``): nothing here reads the clock.
 An unreadable log is kept as ``results.json.bad`` when the next result is recorded.
 
 Fields added after the first version have defaults, so older entries still load: ``online``
-(the online client sets it) and ``match``, the finished match as a match file holds it (rules,
+(the online client sets it), ``match``, the finished match as a match file holds it (rules,
 seats, seed, first dealer, move log, assisted deals, final position), from which
-``recorded_match`` rebuilds it exactly for a review. Reading never changes the log.
+``recorded_match`` rebuilds it exactly for a review, and ``match_id``, the saved match it came
+from. A result recorded with a ``match_id`` is recorded once: a second call for the same match,
+after a crash between logging it and removing its save for instance, changes nothing. Reading
+never changes the log.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from .files import free_bad_name, read_text_file, resolve_data_dir
 RESULTS_NAME = "results.json"
 RESULTS_FORMAT = "scopa-results"
 RESULTS_VERSION = 1
+RESULTS_MAX_BYTES = 20_000_000  # the player's own log of tens of thousands of matches, not an import
 
 
 @dataclass(frozen=True)
@@ -41,13 +45,14 @@ class MatchResult:
     target: int | None
     online: bool = False
     match: dict[str, Any] | None = None  # the match as record_to_dict writes it; None in older entries
+    match_id: str | None = None  # the saved match it came from; None in older entries
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         return data | {"players": list(self.players), "winners": list(self.winners), "scores": list(self.scores)}
 
 
-def result_of(record: MatchRecord, when: str, online: bool = False) -> MatchResult:
+def result_of(record: MatchRecord, when: str, online: bool = False, match_id: str | None = None) -> MatchResult:
     """The result of a finished match (``ValueError`` while it is still being played)."""
     state = record.state
     if not state.is_match_over:
@@ -59,7 +64,7 @@ def result_of(record: MatchRecord, when: str, online: bool = False) -> MatchResu
         name for seat, name in enumerate(names) if record.rules.side_of(seat) == state.winner)
     return MatchResult(when, names, state.winner, winners, tuple(state.match_scores), record.assisted,
                        state.deal_number, record.rules.variant.value, record.rules.target, bool(online),
-                       record_to_dict(record))
+                       record_to_dict(record), match_id)
 
 
 def recorded_match(result: MatchResult) -> MatchRecord | None:
@@ -70,16 +75,23 @@ def recorded_match(result: MatchResult) -> MatchRecord | None:
     return record_from_dict(result.match)
 
 
-def record_result(record: MatchRecord, when: str,
-                  data_dir: str | os.PathLike[str] | None = None, online: bool = False) -> MatchResult:
-    """Add a finished match to the results log and return its entry. Disk errors raise ``OSError``."""
-    result = result_of(record, when, online)
+def record_result(record: MatchRecord, when: str, data_dir: str | os.PathLike[str] | None = None,
+                  online: bool = False, match_id: str | None = None) -> MatchResult:
+    """Add a finished match to the results log and return its entry. Disk errors raise ``OSError``.
+
+    With ``match_id`` (the id of its saved match), a match already in the log is not added again:
+    its entry there is returned."""
+    result = result_of(record, when, online, match_id)
     path = resolve_data_dir(data_dir) / RESULTS_NAME
     try:
         results = _read_results(path)
     except SaveFileError:
         os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
         results = []
+    if match_id is not None:
+        logged = next((r for r in results if r.match_id == match_id), None)
+        if logged is not None:
+            return logged
     results.append(result)
     text = _log_text(results)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -106,7 +118,7 @@ def _read_results(path: Path) -> list[MatchResult]:
     if not os.path.lexists(path):
         return []
     try:
-        data = json.loads(read_text_file(path))
+        data = json.loads(read_text_file(path, RESULTS_MAX_BYTES))
     except (ValueError, RecursionError):
         raise SaveFileError("storage.reason.not_json") from None
     if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:
@@ -119,7 +131,7 @@ def _read_results(path: Path) -> list[MatchResult]:
     return [_result(entry, number) for number, entry in enumerate(entries, 1)]
 
 
-_OPTIONAL = {"online", "match"}  # added later: older entries may lack them
+_OPTIONAL = {"online", "match", "match_id"}  # added later: older entries may lack them
 
 
 def _result(entry: Any, number: int) -> MatchResult:
@@ -130,15 +142,16 @@ def _result(entry: Any, number: int) -> MatchResult:
           and _optional_int(entry["winner"]) and isinstance(entry["scores"], list)
           and all(_optional_int(s) and s is not None for s in entry["scores"])
           and isinstance(entry["assisted"], bool) and _optional_int(entry["deals"]) and entry["deals"] is not None
-          and isinstance(entry["variant"], str) and _optional_int(entry["target"]))
+          and isinstance(entry["variant"], str) and _optional_int(entry["target"])
+          and isinstance(entry.get("match_id"), (str, type(None))))
     if not ok:
         raise SaveFileError("storage.reason.result_kind", number=number)
-    online, match = entry.get("online", False), entry.get("match")
+    online, match, match_id = entry.get("online", False), entry.get("match"), entry.get("match_id")
     if not isinstance(online, bool) or not (match is None or isinstance(match, dict)):
         raise SaveFileError("storage.reason.result_kind", number=number)
     return MatchResult(entry["when"], tuple(entry["players"]), entry["winner"], tuple(entry["winners"]),
                        tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"],
-                       online, match)
+                       online, match, match_id)
 
 
 def _strings(value: Any) -> bool:
