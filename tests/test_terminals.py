@@ -16,7 +16,8 @@ from scopa.engine import Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Messages
 from scopa.narration.problems import os_problem
-from scopa.storage import AUTOSAVE_NAME, AutosaveStore
+from scopa.bench.crash import save_match, saves_on_disk
+from scopa.storage import AutosaveStore
 
 M = Messages("en")
 HOOK = Path(__file__).parent / "fault_hooks"
@@ -31,17 +32,19 @@ def entry_command() -> list[str]:
     return [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())"]
 
 
-def saved_match(tmp_path: Path) -> bytes:
-    """A match three plays in, saved in ``tmp_path/data``; the save's bytes."""
+def saved_match(tmp_path: Path) -> dict[str, bytes]:
+    """A match three plays in, saved in ``tmp_path/data``; the saves' bytes."""
     record, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 7)
     for _ in range(3):
         record, _ = record.play(record.state.legal_moves()[0])
-    AutosaveStore(tmp_path / "data").save(record)
+    save_match(tmp_path / "data", record)
     return save_bytes(tmp_path)
 
 
-def save_bytes(tmp_path: Path) -> bytes:
-    return (tmp_path / "data" / AUTOSAVE_NAME).read_bytes()
+def save_bytes(tmp_path: Path) -> dict[str, bytes]:
+    saved = saves_on_disk(tmp_path / "data")
+    assert saved
+    return saved
 
 
 def scopa_run(tmp_path: Path, *flags: str, shell: str = "", env: dict[str, str] | None = None,

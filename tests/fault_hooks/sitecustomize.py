@@ -8,8 +8,8 @@ timings:
     SCOPA_TEST_INTERRUPT=import:MODULE   just as MODULE starts loading
     SCOPA_TEST_INTERRUPT=exit            during Python's shutdown, after everything else
 
-``SCOPA_TEST_FAULT=skip_saves`` makes every other autosave do nothing: a broken game the
-crash-safety checks must catch.
+``SCOPA_TEST_FAULT=stop_saving`` makes the saves silently stop moving on after the third move:
+a broken game the crash-safety checks must catch.
 """
 import atexit
 import importlib.abc
@@ -64,20 +64,25 @@ class _PatchAfterImport(importlib.abc.MetaPathFinder):
         return spec
 
 
-def _skip_every_other_save(module) -> None:  # type: ignore[no-untyped-def]
-    original = module.AutosaveStore.save
-    calls = [0]
+def _stop_saving(module) -> None:  # type: ignore[no-untyped-def]
+    """After the third move every save writes the match as it was then: the disk is written as
+    often and as slowly as before, and the position on it silently stops moving on."""
+    original = module.SavedMatches.save
+    kept: dict[str, object] = {}
 
-    def save(self, record, **options):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return original(self, record, **options) if calls[0] % 2 else None
+    def save(self, match_id, record):  # type: ignore[no-untyped-def]
+        if len(record.moves) > 3:
+            record = kept.get(match_id, record)
+        else:
+            kept[match_id] = record
+        return original(self, match_id, record)
 
-    module.AutosaveStore.save = save
+    module.SavedMatches.save = save
 
 
 if _WHEN.startswith("import:"):
     sys.meta_path.insert(0, _InterruptOnImport(_WHEN.partition(":")[2]))
 elif _WHEN == "exit":
     atexit.register(_interrupt)  # registered first, so it runs last
-if _FAULT == "skip_saves":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.storage.files", _skip_every_other_save))
+if _FAULT == "stop_saving":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.storage.saves", _stop_saving))

@@ -28,6 +28,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,14 +39,32 @@ from scopa.engine import Rules, Variant
 from scopa.engine.validation import check_invariants
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Narrator
-from scopa.storage import AUTOSAVE_NAME, AutosaveStore, export_match
+from scopa.storage import AutosaveStore, SavedMatches, export_match
 
 LONGEST_REFUSAL = 300  # characters: a refusal is one short line
-KEYS = "1\n\n" * 2000  # the first card or capture, then Enter to play it (or for the next deal)
+KEYS = "1\n\n" * 1000  # the first card or capture, then Enter to play it (or for the next deal)
+KEY_PAUSE = 0.01  # seconds between two keys: a fast player, so that a kill lands anywhere in a match
 
 
 class CrashSafetyFailure(AssertionError):
     """A check failed: what was done, and what went wrong."""
+
+
+def saves_on_disk(data_dir: Path) -> dict[str, bytes]:
+    """Every saved match file in the data folder, by name, as bytes: to tell whether any changed."""
+    folder = SavedMatches(data_dir).folder
+    if not folder.is_dir():
+        return {}
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())
+            if path.is_file() and not path.name.endswith(".lock")}
+
+
+def save_match(data_dir: Path, record: MatchRecord) -> None:
+    """``record`` as a saved match in ``data_dir``, as the game saves one (and not left locked)."""
+    matches = SavedMatches(data_dir)
+    lock = matches.create(record)
+    matches.save(lock.match_id, record)
+    lock.release()
 
 
 # Real matches to mutate ------------------------------------------------------------------
@@ -292,13 +311,13 @@ def imports_in_a_match(folder: Path, refused: list[Path]) -> list[str]:
     from scopa.console.terminal import LineInput, Output
 
     store = AutosaveStore(folder / "data")
-    before = (folder / "data" / AUTOSAVE_NAME).read_bytes()
+    before = saves_on_disk(folder / "data")
     screen = io.StringIO()
     script = "".join(f":import {path}\n" for path in refused)
     program = Program(LineInput(io.StringIO(script), screen), Output(screen), Settings(voice=False),
                       folder / "config", Persistence(folder / "data"), lang="en")
     program.run(resume=True)
-    if (folder / "data" / AUTOSAVE_NAME).read_bytes() != before or store.load().record is None:
+    if saves_on_disk(folder / "data") != before or store.load().record is None:
         raise CrashSafetyFailure(f"a refused import inside a match changed the save (files {refused[0].parent})")
     return screen.getvalue().splitlines()
 
@@ -308,7 +327,7 @@ class ImportFigures:
     files: int = 0
     accepted: int = 0
     refused: int = 0
-    refused_in_match: int = 0  # "Import failed" lines said inside the running match
+    refused_in_match: int = 0  # "Import failed" or "Import refused" lines said inside the running match
     by_mutation: Counter = field(default_factory=Counter)
     seconds: float = 0.0
 
@@ -322,9 +341,8 @@ def run_imports(folder: Path, count: int, seed: int = 0, in_match: int = 40) -> 
     current, _ = MatchRecord.start(Rules(), _seats(2), seed + 99)
     if current.state.to_move != 0:  # the match in play waits for the human, so that nothing moves it on
         current, _ = current.play(current.state.legal_moves()[0])
-    store = AutosaveStore(folder / "data")
-    store.save(current)
-    saved = (folder / "data" / AUTOSAVE_NAME).read_bytes()
+    save_match(folder / "data", current)
+    saved = saves_on_disk(folder / "data")
     persistence = Persistence(folder / "data")
     refused: list[Path] = []
     for name, path in mutated_files(folder / "files", count, seed):
@@ -335,11 +353,11 @@ def run_imports(folder: Path, count: int, seed: int = 0, in_match: int = 40) -> 
         figures.by_mutation[(name, "accepted" if accepted else "refused")] += 1
         if not accepted:
             refused.append(path)
-    if (folder / "data" / AUTOSAVE_NAME).read_bytes() != saved:
+    if saves_on_disk(folder / "data") != saved:
         raise CrashSafetyFailure("importing changed the autosave")
     if refused and in_match:
         lines = imports_in_a_match(folder, refused[:in_match])
-        figures.refused_in_match = sum(1 for line in lines if line.startswith("Import failed."))
+        figures.refused_in_match = sum(1 for line in lines if line.startswith(("Import failed.", "Import refused.")))
     figures.seconds = time.perf_counter() - started
     return figures
 
@@ -354,6 +372,18 @@ class KillFigures:
     exited_first: int = 0  # the program had ended by itself before the kill came
     matches_finished: int = 0
     seconds: float = 0.0
+
+
+def _type_keys(stream) -> None:  # type: ignore[no-untyped-def]
+    """Type ``KEYS`` into the program one line at a time, until it is killed."""
+    try:
+        for line in KEYS.splitlines(keepends=True):
+            stream.write(line.encode())
+            stream.flush()
+            time.sleep(KEY_PAUSE)
+        stream.close()
+    except (BrokenPipeError, OSError, ValueError):
+        pass
 
 
 def _command(folder: Path, resume: bool, seed: int) -> list[str]:
@@ -424,17 +454,15 @@ def run_kills(folder: Path, kills: int, seed: int = 0, earliest: float = 0.1, la
         with open(transcript_path, "wb") as transcript:
             child = subprocess.Popen(_command(folder, before is not None, rng.randrange(10**6)),
                                      stdin=subprocess.PIPE, stdout=transcript, stderr=subprocess.STDOUT, env=env)
-            try:
-                child.stdin.write(KEYS.encode())
-                child.stdin.close()
-            except BrokenPipeError:
-                pass
+            typist = threading.Thread(target=_type_keys, args=(child.stdin,), daemon=True)
+            typist.start()
             time.sleep(rng.uniform(earliest, latest))
             if child.poll() is None:
                 os.kill(child.pid, signal.SIGKILL)
             else:
                 figures.exited_first += 1
             child.wait()
+            typist.join()
         figures.kills += 1
         lines = transcript_path.read_text(encoding="utf-8", errors="replace").splitlines()
         if any(line.startswith("Traceback") for line in lines):
