@@ -403,9 +403,17 @@ def _same_match(a: MatchRecord, b: MatchRecord) -> bool:
 
 
 def check_after_kill(before: MatchRecord | None, after: MatchRecord | None, transcript: list[str],
-                     finished: bool, what: str) -> bool:
-    """The checks after one kill; True when the resumed position was seen read out."""
+                     finished: bool, what: str, previous: MatchRecord | None = None) -> bool:
+    """The checks after one kill; True when the resumed position was seen read out.
+
+    ``before``: the match the run resumed (None when it started a new one); ``previous``: the most
+    recent save before the run, a finished one included (stopped between logging its result and
+    removing it)."""
     resumed_seen = False
+    if before is None and previous is not None and after == previous:  # the run saved nothing
+        if _announced_moves(transcript, previous):
+            raise CrashSafetyFailure(f"{what}: plays were announced and nothing was saved")
+        return False
     if before is not None and after is None:
         if not finished:
             raise CrashSafetyFailure(f"{what}: the saved match is gone and no match finished")
@@ -474,7 +482,8 @@ def run_kills(folder: Path, kills: int, seed: int = 0, earliest: float = 0.1, la
         after = after_load.record
         finished = len(load_results(folder / "data")) > results_before
         figures.matches_finished += finished
-        figures.resumes_checked += check_after_kill(before, after, lines, finished, f"kill {number} (seed {seed})")
+        figures.resumes_checked += check_after_kill(before, after, lines, finished, f"kill {number} (seed {seed})",
+                                                    previous=loaded.record)
         if after is not None:
             figures.moves_saved = max(figures.moves_saved, len(after.moves))
     figures.seconds = time.perf_counter() - started
