@@ -4,7 +4,7 @@ Mutated imports. Real exported matches (two, three and four players, early, betw
 finished) are mutated: bytes flipped, the file cut short, fields deleted or written twice,
 numbers made huge, values of the wrong type, lists shuffled. Each file is imported: it must give
 a legal position (the engine's invariants hold and its move log replays to it) or be refused
-with one short line, never raise, and never touch the autosave. The refused files are then
+with one short line, never raise, and never touch the saved matches. The refused files are then
 imported once more inside a running match (``:import FILE``): the match and its save must be
 exactly as before.
 
@@ -354,7 +354,7 @@ def run_imports(folder: Path, count: int, seed: int = 0, in_match: int = 40) -> 
         if not accepted:
             refused.append(path)
     if saves_on_disk(folder / "data") != saved:
-        raise CrashSafetyFailure("importing changed the autosave")
+        raise CrashSafetyFailure("importing changed the saved matches")
     if refused and in_match:
         lines = imports_in_a_match(folder, refused[:in_match])
         figures.refused_in_match = sum(1 for line in lines if line.startswith(("Import failed.", "Import refused.")))
@@ -505,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.imports:
                 found = run_imports(Path(temp) / "imports", args.imports, args.seed)
                 print(f"mutated imports: {found.files}, accepted as legal positions: {found.accepted}, "
-                      f"refused in one line: {found.refused}, crashes: 0, autosave changed: 0, "
+                      f"refused in one line: {found.refused}, crashes: 0, saved matches changed: 0, "
                       f"refused again inside a match with its save unchanged: {found.refused_in_match}, "
                       f"{found.files / found.seconds:.0f} files/s")
                 for (name, outcome), n in sorted(found.by_mutation.items()):
