@@ -139,7 +139,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
 
     if sys.stdin is None:
@@ -183,7 +183,7 @@ def _messages(lang: str | None):
 def _export(data_dir, path: str, messages, run: _Run, naming: str = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .narration import os_problem
     from .storage import export_match
     persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import Sequence
 
@@ -36,6 +37,11 @@ def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
     class LocalisedFormatter(argparse.HelpFormatter):
         def add_usage(self, usage, actions, groups, prefix_=None):  # type: ignore[no-untyped-def]
             super().add_usage(usage, actions, groups, prefix if prefix_ is None else prefix_)
+
+        def _format_action_invocation(self, action):  # type: ignore[no-untyped-def]
+            if isinstance(action, _HelpAction):
+                return ", ".join(action.option_strings)  # not argparse's "[HELP]": Orca says the brackets
+            return super()._format_action_invocation(action)
 
     return LocalisedFormatter
 
@@ -124,6 +130,23 @@ def folder(text: str) -> Path:
     return Path(file_name(text))
 
 
+SHORT_HELP_FLAGS = ("--no-voice", "--voice", "--lang", "--plain", "--resume", "--lesson")
+ALL_WORDS = {"all", "tutto", "tutte", "tutti"}
+
+
+class _HelpAction(argparse.Action):
+    """``--help``: the options used most, in a few lines a listener can take in; ``--help all``: every one."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):  # noqa: A002
+        super().__init__(option_strings, dest, nargs="?", const="", default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        wants_all = str(values or "").lower() in ALL_WORDS
+        parser._print_message(parser.format_help() if wants_all else parser.short_help(),  # type: ignore[attr-defined]
+                              sys.stdout)
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """Help without the colon argparse puts after each section title: a screen reader says "colon".
 
@@ -143,6 +166,18 @@ class _Parser(argparse.ArgumentParser):
         from .console.terminal import write
         if message:
             write(file, message)
+
+    def short_help(self) -> str:
+        """The description, the commonest flags one a line, and how to get them all."""
+        m = self.messages
+        lines = [m("cli.description"), m("cli.short.intro")]
+        by_flag = {flag: action for action in self._actions for flag in action.option_strings}
+        for flag in SHORT_HELP_FLAGS:
+            action = by_flag[flag]
+            metavar = f" {action.metavar}" if action.metavar else ""
+            lines.append(f"{flag}{metavar}, {action.help}")
+        lines.append(m("cli.help_hint", command="scopa --help all"))
+        return "\n".join(lines) + "\n"
 
     def format_help(self) -> str:
         titles = {group.title for group in self._action_groups if group.title}
@@ -164,7 +199,7 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     m = messages or Messages("en")
     p = _Parser(prog="scopa", usage=m("cli.usage_line"), description=m("cli.description"), add_help=False,
                 formatter_class=_help_formatter(m("cli.usage")))
-    p.help_hint = m("cli.help_hint", command="scopa --help")
+    p.help_hint = m("cli.help_hint", command="scopa --help all")
     p.messages = m
     g = p.add_argument_group(m("cli.group.match"))
     g.add_argument("--players", type=whole_number, choices=(2, 3, 4), metavar="N", help=m("cli.players"))
@@ -201,7 +236,7 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action="help", help=m("cli.help"))
+    other.add_argument("-h", "--help", action=_HelpAction, help=m("cli.help", command="--help all"))
     other.add_argument("--version", action="store_true", help=m("cli.version"))
     return p
 
