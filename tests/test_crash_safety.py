@@ -43,4 +43,4 @@ def test_the_kill_checks_catch_a_game_that_stops_saving(tmp_path):
     env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(HOOKS), os.environ.get("PYTHONPATH")])),
            "SCOPA_TEST_FAULT": "stop_saving"}
     with pytest.raises(CrashSafetyFailure, match="announced"):
-        run_kills(tmp_path, 2, seed=SEED, earliest=0.8, latest=1.2, env=env)
+        run_kills(tmp_path, 2, seed=SEED, earliest=0.5, latest=0.8, env=env, during_start=0.0)

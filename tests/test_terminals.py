@@ -110,9 +110,12 @@ def test_an_ascii_terminal_gets_usage_errors_and_help_without_accents(tmp_path):
     error = scopa_run(tmp_path, "--lang", "it", "--players", "9", env=C_LOCALE)
     assert error.returncode == 2
     assert stderr_lines(error)[0] == "scopa: --players non puo essere 9. Scegli tra 2, 3, 4."
-    shown = scopa_run(tmp_path, "--lang", "it", "--help", env=C_LOCALE)
+    shown = scopa_run(tmp_path, "--lang", "it", "--help", "all", env=C_LOCALE)
     assert shown.returncode == 0 and stderr_lines(shown) == []
     assert shown.stdout.decode("ascii").startswith("uso scopa")
+    short = scopa_run(tmp_path, "--lang", "it", "--help", env=C_LOCALE)
+    assert short.returncode == 0 and stderr_lines(short) == []
+    assert "nel terminale" in short.stdout.decode("ascii")
 
 
 @pytest.mark.parametrize("module", ["scopa.__main__", "scopa.cli", "scopa.narration", "scopa.console.app",

@@ -1,12 +1,12 @@
 """``scopa``: start the game. ``scopa --help`` lists every flag.
 
-``scopa.launch.run`` is the command's entry point (it makes Ctrl-C quiet from the first line
-to the last); ``main`` is the program itself, callable with a list of flags.
+``scopa.launch.run`` is the command's entry point (``scopa.startup`` makes Ctrl-C quiet from the
+first line to the last); ``main`` is the program itself, callable with a list of flags.
 """
 from __future__ import annotations
 
 if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, before the imports below
-    import scopa.launch  # noqa: F401
+    import scopa.startup  # noqa: F401
 
 import os
 import sys
@@ -216,5 +216,5 @@ def _print(text: str) -> None:
 
 
 if __name__ == "__main__":
-    from scopa.launch import run as _launch
-    sys.exit(_launch())
+    from scopa.startup import run as _run
+    sys.exit(_run(lambda: main))

@@ -1,64 +1,11 @@
-"""The ``scopa`` command's entry point: Ctrl-C never prints a traceback, from the first line to the last.
-
-Python turns Ctrl-C into ``KeyboardInterrupt`` from its start, so one pressed while the game's
-modules load would print a traceback from whichever module was loading. The first thing done
-here is to make a Ctrl-C in that time end the program with one line and code 130 (nothing has
-been read or written yet, so nothing is lost). Once ``main`` runs it handles Ctrl-C itself (a
-match offers to save first). When ``main`` has returned, Ctrl-C is ignored: the program is
-already ending, and Python's own shutdown (the last flush, restoring the terminal) must not be cut.
-
-What Python does before this module's first line (a few milliseconds of its own start-up) is
-out of the game's reach.
-"""
-import os
-import signal
-
-INTERRUPTED = 130
-STANDARD_STREAMS = (0, 1, 2)
+"""The installed ``scopa`` command (``[project.scripts]``): ``scopa.startup`` first, then the program."""
+from . import startup  # first: from here on an early Ctrl-C is one line, not a traceback
 
 
-def _say_interrupted() -> None:
-    try:
-        os.write(2, b"scopa: Interrupted.\n")
-    except OSError:
-        pass
-
-
-def _interrupted_early(signum, frame):  # type: ignore[no-untyped-def]
-    _say_interrupted()
-    os._exit(INTERRUPTED)
-
-
-signal.signal(signal.SIGINT, _interrupted_early)
+def _load_main():  # type: ignore[no-untyped-def]
+    from .__main__ import main
+    return main
 
 
 def run() -> int:
-    """The command: ``main`` with the flags of the command line, between the two Ctrl-C rules."""
-    _plug_closed_streams()
-    from .__main__ import main
-
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        code = main()
-    except KeyboardInterrupt:  # in the instant before main's own handling started
-        _say_interrupted()
-        code = INTERRUPTED
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return code
-
-
-def _plug_closed_streams() -> None:
-    """Open the null device on a closed standard descriptor (``0<&-``), so that no file the game
-    opens later lands on descriptor 0, 1 or 2 and is read as keys or written over by output.
-    Python has already set ``sys.stdin`` (or ``stdout``) to None for it, which ``main`` reports."""
-    for fd in STANDARD_STREAMS:
-        try:
-            os.fstat(fd)
-        except OSError:
-            try:
-                opened = os.open(os.devnull, os.O_RDWR)
-            except OSError:
-                return
-            if opened != fd:  # the lowest free descriptor is the closed one; anything else, undo
-                os.dup2(opened, fd)
-                os.close(opened)
+    return startup.run(_load_main)

@@ -307,7 +307,7 @@ def imports_in_a_match(folder: Path, refused: list[Path]) -> list[str]:
     was); the lines the program printed are returned."""
     from scopa.config import Settings
     from scopa.console.app import Program
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
     from scopa.console.terminal import LineInput, Output
 
     store = AutosaveStore(folder / "data")
@@ -334,7 +334,7 @@ class ImportFigures:
 
 def run_imports(folder: Path, count: int, seed: int = 0, in_match: int = 40) -> ImportFigures:
     """Import ``count`` mutated files, then ``in_match`` of the refused ones inside a match."""
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
 
     started = time.perf_counter()
     figures = ImportFigures()
@@ -384,6 +384,15 @@ def _type_keys(stream) -> None:  # type: ignore[no-untyped-def]
         stream.close()
     except (BrokenPipeError, OSError, ValueError):
         pass
+
+
+def _wait_for_a_question(child: subprocess.Popen, transcript: Path, limit: float = 30.0) -> None:
+    """Until the program has asked its first question ("Card? ", any prompt), or ended."""
+    deadline = time.monotonic() + limit
+    while child.poll() is None and time.monotonic() < deadline:
+        if b"? " in transcript.read_bytes():
+            return
+        time.sleep(0.01)
 
 
 def _command(folder: Path, resume: bool, seed: int) -> list[str]:
@@ -440,10 +449,14 @@ def check_after_kill(before: MatchRecord | None, after: MatchRecord | None, tran
     return resumed_seen
 
 
-def run_kills(folder: Path, kills: int, seed: int = 0, earliest: float = 0.1, latest: float = 1.2,
-              env: dict[str, str] | None = None) -> KillFigures:
-    """Kill the real program ``kills`` times at random moments (``earliest`` to ``latest`` seconds
-    after its start), resuming after each. ``env``: more environment for the program."""
+def run_kills(folder: Path, kills: int, seed: int = 0, earliest: float = 0.0, latest: float = 0.8,
+              env: dict[str, str] | None = None, during_start: float = 0.25) -> KillFigures:
+    """Kill the real program ``kills`` times at random moments, resuming after each.
+
+    A share ``during_start`` of the kills comes at any moment of the first second (loading,
+    reading the save); the others ``earliest`` to ``latest`` seconds after the program asked its
+    first question, so that a slow machine still has them land in play. ``env``: more
+    environment for the program."""
     from scopa.storage import load_results
 
     started = time.perf_counter()
@@ -464,7 +477,11 @@ def run_kills(folder: Path, kills: int, seed: int = 0, earliest: float = 0.1, la
                                      stdin=subprocess.PIPE, stdout=transcript, stderr=subprocess.STDOUT, env=env)
             typist = threading.Thread(target=_type_keys, args=(child.stdin,), daemon=True)
             typist.start()
-            time.sleep(rng.uniform(earliest, latest))
+            if rng.random() < during_start:
+                time.sleep(rng.uniform(0.0, 1.0))
+            else:
+                _wait_for_a_question(child, transcript_path)
+                time.sleep(rng.uniform(earliest, latest))
             if child.poll() is None:
                 os.kill(child.pid, signal.SIGKILL)
             else:
