@@ -102,6 +102,9 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
+        from .net.server import main as serve
+        return serve(argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
