@@ -283,7 +283,7 @@ class MatchConsole:
         """Card?, Capture? and Play?, the same keys as in a lesson; the suggest key offers the game's move."""
         chooser = MoveChooser(self.read, self.say, self.io.narrator, self._command,
                               suggest=lambda: self._suggest(seat))
-        return chooser.move(self.state, seat)
+        return chooser.move(self.state.view(seat))
 
     def _suggest(self, seat: int) -> Move | None:
         """The suggested move, said with its reason, for the player to confirm; None when there is none.
