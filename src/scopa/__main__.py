@@ -33,6 +33,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in ("host", "join"):
+        return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
@@ -83,6 +85,54 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.lesson is not None:
         return program.run_lesson(args.lesson) if hasattr(program, "run_lesson") else 2
     return program.run(request, resume=args.resume)
+
+
+def _online(command: str, argv: list[str]) -> int:
+    """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
+    from .cli import (UsageError, build_online_parser, help_language_flags, online_seats, rules_from_args,
+                      settings_from_args)
+    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .console.online import OnlineRequest, default_name
+
+    early = help_language_flags(argv)
+    settings, problem = load_settings(early.config_dir or default_config_dir())
+    args = build_online_parser(command, _messages(early.lang or settings.language)).parse_args(argv)
+    config_dir = args.config_dir or default_config_dir()
+    if args.config_dir != early.config_dir:
+        settings, problem = load_settings(config_dir)
+    messages = _messages(args.lang or settings.language)
+    try:
+        settings = settings_from_args(args, settings)
+        rules = seats = None
+        if command == "host":
+            rules = rules_from_args(args)
+            seats = online_seats(args, rules.players)
+    except UsageError as error:
+        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
+        return 2
+    server = args.server or settings.last_server
+    if not server:
+        print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
+        return 2
+    code = getattr(args, "code", None)
+    mode = command if command == "host" or code else "resume"
+    request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
+                            getattr(args, "level", None))
+
+    from .console.app import Program
+    from .console.terminal import Output, make_input
+    output = Output(sys.stdout)
+    if problem:
+        output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
+    program = Program(make_input(args.plain), output, settings, config_dir,
+                      _persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
+                      naming=args.cards, verbosity=args.verbosity)
+    return program.run_online(request)
+
+
+def _persistence(data_dir):
+    from .console.persistence import Persistence
+    return Persistence(data_dir)
 
 
 def _attach_extras(program) -> None:

@@ -38,6 +38,7 @@ class Settings:
     language: str | None = None
     card_names: str = "french"
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
+    last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
     def with_changes(self, **changes: Any) -> "Settings":
         return replace(self, **changes)
@@ -60,6 +61,9 @@ def _checked(data: dict[str, Any]) -> Settings:
     from .narration.messages import LANGUAGES
     if settings.language is not None and settings.language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+    if settings.last_server is not None and (not isinstance(settings.last_server, str)
+                                             or len(settings.last_server) > 300):
+        raise ValueError("last_server must be a server address")
     done = settings.lessons_done
     if not isinstance(done, (list, tuple)) or not all(isinstance(n, int) and not isinstance(n, bool) for n in done):
         raise ValueError("lessons_done must be a list of lesson numbers")

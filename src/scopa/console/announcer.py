@@ -31,7 +31,7 @@ class Announcer:
             self.output.line(line.text)
         for line in lines:
             if not line.private or self.speak_hands:
-                self.speaker.say(line.text)
+                self.speaker.say(line.spoken or line.text)
         if remember and lines:
             self._latest = lines
             if not any(line.private for line in lines):

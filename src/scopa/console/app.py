@@ -149,6 +149,12 @@ class Program:
         elif not quiet:
             self.say(self.m("settings.saved"))
 
+    def remember_server(self, server: str) -> None:
+        """The server "Play online" offers next time (saved quietly; a failure is said)."""
+        if self.settings.last_server != server:
+            self.settings = self.settings.with_changes(last_server=server)
+            self._save_settings(quiet=True)
+
     # Running ---------------------------------------------------------------------
     def run(self, request: MatchRequest | None = None, resume: bool = False) -> int:
         try:
@@ -166,6 +172,22 @@ class Program:
                     self.say(self.m("app.save_problem", problem=problem))
             return self.main_menu()
         except InputClosed:  # outside a match: a match in play says itself that it was saved
+            self.say(self.m("app.input_ended"))
+            return 0
+        except (Interrupted, KeyboardInterrupt):
+            self.say(self.m("app.interrupted"))
+            return 130
+        finally:
+            self.speaker.close()
+            self.input.close()
+
+    def run_online(self, request) -> int:
+        """``scopa host`` or ``scopa join``: the voice, then the room; an exit code."""
+        from .online import play_online
+        try:
+            self.start_voice()
+            return play_online(self, request)
+        except InputClosed:
             self.say(self.m("app.input_ended"))
             return 0
         except (Interrupted, KeyboardInterrupt):
