@@ -208,6 +208,7 @@ class Program:
             actions += [(self.m("app.menu.new"), self._new_match_questions),
                         (self.m("app.menu.lessons"), self._lessons),
                         (self.m("app.menu.settings"), self.settings_menu),
+                        *self._online_actions(),
                         (self.m("app.menu.quit"), lambda: 0)]
             index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
                            self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
@@ -215,6 +216,15 @@ class Program:
             if result is not None:  # an exit code: leave the program
                 self.say(self.m("app.bye"))
                 return result
+
+    def _online_actions(self) -> list[tuple[str, Callable[[], int | None]]]:
+        """"Play online", and "Resume online match" when a seat key is kept."""
+        from .online import has_seat_to_resume, online_menu, resume_online
+        actions: list[tuple[str, Callable[[], int | None]]] = []
+        if has_seat_to_resume(self):
+            actions.append((self.m("app.menu.resume_online"), lambda: resume_online(self)))
+        actions.append((self.m("app.menu.online"), lambda: online_menu(self)))
+        return actions
 
     def _lessons(self) -> int | None:
         runner = getattr(self, "lesson_runner", None)

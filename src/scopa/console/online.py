@@ -487,16 +487,81 @@ def server_address(text: str) -> str:
     return text if "://" in text else f"ws://{text}"
 
 
+def _key_store(program):
+    from ..storage import resolve_data_dir
+    from ..storage.seat_keys import SeatKeyStore
+    return SeatKeyStore(resolve_data_dir(program.persistence.data_dir))
+
+
+def has_seat_to_resume(program) -> bool:
+    return _key_store(program).newest() is not None
+
+
+def resume_online(program) -> int | None:
+    """The main menu's "Resume online match": the seat whose key was kept last. None: back to the menu."""
+    play_online(program, OnlineRequest("resume"))
+    return None
+
+
+def online_menu(program) -> int | None:
+    """The main menu's "Play online": host or join, the server (Enter for the last one), a name."""
+    from .menus import choose
+    m = program.m
+    index = choose(program.input, program.announcer, m("online.menu.title"),
+                   [m("online.menu.host"), m("online.menu.join")], m("prompt.menu"), default=0,
+                   messages=program.messages)
+    if index is None:
+        return None
+    server = _ask_server(program)
+    if not server:
+        return None
+    default = default_name(program.messages)
+    typed = program.input.read_text(m("online.ask.name", default=default) + " ")
+    if typed == ESCAPE:
+        return None
+    from ..match import clean_name
+    name = clean_name(typed) or default
+    if index == 1:
+        program.say(m("online.ask.code"))
+        code = program.input.read_text(m("prompt.code") + " ")
+        if code in ("", ESCAPE):
+            return None
+        play_online(program, OnlineRequest("join", server, name, code))
+        return None
+    rules = _ask_rules(program)
+    if rules is not None:
+        play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players))
+    return None
+
+
+def _ask_server(program) -> str:
+    last = program.settings.last_server
+    m = program.m
+    program.say(m("online.ask.server", server=last) if last else m("online.ask.server.none"))
+    typed = program.input.read_text(m("prompt.server") + " ")
+    if typed == ESCAPE:
+        return ""
+    return server_address(typed) if typed else (last or "")
+
+
+def _ask_rules(program):
+    """The host's match: how many players and the target, with the new-match questions."""
+    from ..engine import Rules
+    players = program._ask_players()
+    if players is None:
+        return None
+    return program._ask_target(Rules(players=players))
+
+
 def play_online(program, request: OnlineRequest) -> int:
     """Connect, take or reclaim the seat, keep its key, and play; an exit code."""
     from ..net.client import RemoteTable, TableClosed
     from ..net.codes import normalise_code
     from ..net.messages import CreateRoom, Hello, Join
-    from ..storage import resolve_data_dir
-    from ..storage.seat_keys import SeatKey, SeatKeyStore
+    from ..storage.seat_keys import SeatKey
 
     m = program.messages
-    store = SeatKeyStore(resolve_data_dir(program.persistence.data_dir))
+    store = _key_store(program)
     saved = store.newest() if request.mode == "resume" else None
     if request.mode == "resume" and saved is None:
         program.say(m("online.none_to_resume"))
