@@ -14,7 +14,7 @@ from scopa.console.announcer import Announcer
 from scopa.console.app import MatchRequest, Program
 from scopa.console.game import MatchConsole, Services
 from scopa.console.keys import COMMAND_KEYS
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, InputClosed, Interrupted, LineInput, Output
 from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup

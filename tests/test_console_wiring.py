@@ -71,7 +71,7 @@ def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
 
 
 def test_a_blocked_autosave_is_reported_once_not_twice(tmp_path):
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     (tmp_path / "data").mkdir()
@@ -90,7 +90,7 @@ def test_a_blocked_autosave_is_reported_once_not_twice(tmp_path):
     ("it", None),
 ])
 def test_a_failed_export_says_why_in_the_players_language(tmp_path, lang, expected):
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     from scopa.narration import Messages

@@ -33,7 +33,10 @@ def _main(argv: Sequence[str] | None) -> int:
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in ("host", "join"):
+    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
+        from .net.server import main as serve
+        return serve(argv[1:])
+    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
         return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
@@ -63,7 +66,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return _export(data_dir, args.export, messages, args.cards or settings.card_names)
 
     from .console.app import Program
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
 
     output = Output(sys.stdout)

@@ -14,7 +14,7 @@ from ..speech import Speaker, VoiceSettings, create_speaker
 from .announcer import Announcer
 from .game import MatchConsole, ReplaceMatch, Services
 from .menus import choose
-from .persistence import Persistence
+from ..table.persistence import Persistence
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")

@@ -17,7 +17,9 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
     ready        {}                                         a joined player is ready
     start        {}                                         the host starts the match
     move         {id, card, capture, expected}              play a card; capture is a list of cards;
-                 expected is the number of the last update the client saw
+                 expected is the number of the last update the client saw: the move is refused
+                 as stale when the position changed after it (every update of one transition
+                 carries the position after the whole transition; notices never make it stale)
     next_deal    {id, expected}                             the host deals the next deal
     assisted     {}                                         a hint or tip was used in this deal
     ping         {}                                         the server answers pong
@@ -25,7 +27,9 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
 Server to client.
 
     welcome      {version, code, seat, seat_key, number, info}  after the first message; seat_key
-                 only when the seat was just given (create_room, join), never again
+                 only when the seat was just given (create_room, join), never again; number is
+                 the room's newest update; after a hello the updates missed since last_number
+                 follow (or a resync), then the seat's own "reclaimed" notice
     info         {info}                              the room's seats or phase changed
     update       {number, event, view}               one numbered thing that happened; view is the
                  receiving seat's own view after it (null before the match starts)

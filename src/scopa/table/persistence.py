@@ -1,4 +1,4 @@
-"""The console's side of saving: autosave after every turn, export, import, results.
+"""The program's side of saving: autosave after every turn, export, import, results.
 
 Wraps ``scopa.storage`` so that the match loop only ever gets back one plain line of
 text to announce; no storage error can end a match.

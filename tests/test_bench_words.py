@@ -1,0 +1,18 @@
+"""The words benchmark counts what a listener hears between two decisions."""
+from scopa.bench.words import percentile, words_per_turn
+
+
+def test_a_turn_runs_from_the_card_key_to_the_next_card_prompt_included() -> None:
+    lines = ["New match. You against Felix.", "Card?", "The ace takes the ace. Enter to play.", "Play?",
+             "You play the ace.", "Felix plays the four.", "Your turn.", "Card?", "You play the king.", "Card?"]
+    # turn 1: 8 + 1 + 4 + 4 + 2 + 1 (Card?) words; turn 2: 4 + 1
+    assert words_per_turn(lines) == [20, 5]
+
+
+def test_lines_before_the_first_card_prompt_are_no_turn() -> None:
+    assert words_per_turn(["Deal 1.", "Your turn.", "Card?"]) == []
+
+
+def test_percentile_takes_the_value_at_that_share_of_the_sorted_turns() -> None:
+    assert percentile([5, 1, 4, 2, 3, 6, 7, 8, 9, 10], 0.9) == 10
+    assert percentile([3, 1, 2], 0.5) == 2
