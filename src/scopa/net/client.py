@@ -105,6 +105,7 @@ class RemoteTable:
         from websockets.sync.client import connect
         try:
             ws = connect(self.server, open_timeout=timeout, max_size=MAX_SERVER_MESSAGE, close_timeout=1)
+            ws.__enter__()  # websockets 17 wants a context manager; this connection outlives the call, close() ends it
         except InvalidURI:
             raise TableClosed(Problem("bad_server", {})) from None
         except (OSError, TimeoutError, WebSocketException):
@@ -269,6 +270,11 @@ class RemoteTable:
     def latest(self) -> int:
         with self._lock:
             return self._latest
+
+    def oldest(self) -> int:
+        """The number this table's updates start after: older ones come as a ``Resync``."""
+        with self._lock:
+            return self._floor
 
     def updates(self, seat: int, after: int) -> Sequence[SeatUpdate] | Resync:
         with self._lock:
