@@ -124,18 +124,14 @@ def _online(command: str, argv: list[str]) -> int:
 
     from .console.app import Program
     from .console.terminal import Output, make_input
+    from .table.persistence import Persistence
     output = Output(sys.stdout)
     if problem:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir,
-                      _persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
+                      Persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
                       naming=args.cards, verbosity=args.verbosity)
     return program.run_online(request)
-
-
-def _persistence(data_dir):
-    from .console.persistence import Persistence
-    return Persistence(data_dir)
 
 
 def _attach_extras(program) -> None:

@@ -325,6 +325,9 @@ class RemoteTable:
     def save(self) -> str | None:
         return None  # the server keeps the match
 
+    def notes(self) -> Sequence[str]:
+        return ()  # no save here to report on; the server's refusals come through ``take_errors``
+
     def close(self) -> None:
         with self._lock:
             self._closing = True
