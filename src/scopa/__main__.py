@@ -113,12 +113,12 @@ def _online(command: str, argv: list[str]) -> int:
     except UsageError as error:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
-    server = args.server or settings.last_server
-    if not server:
+    code = getattr(args, "code", None)
+    mode = command if command == "host" or code else "resume"  # scopa join alone: the seat sat in last
+    server = args.server or settings.last_server or ""
+    if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
         return 2
-    code = getattr(args, "code", None)
-    mode = command if command == "host" or code else "resume"
     request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
                             getattr(args, "level", None))
 
@@ -131,6 +131,7 @@ def _online(command: str, argv: list[str]) -> int:
     program = Program(make_input(args.plain), output, settings, config_dir,
                       Persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
                       naming=args.cards, verbosity=args.verbosity)
+    _attach_extras(program)
     return program.run_online(request)
 
 

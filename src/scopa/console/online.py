@@ -75,6 +75,8 @@ class OnlineIO:
     verbosity: str = "short"
     toggle_voice: Callable[[], str] | None = None
     hand_warning_needed: Callable[[], bool] = lambda: False
+    settings_menu: Callable[[], None] | None = None
+    rules_reader: Callable[[], None] | None = None
 
 
 class OnlineConsole:
@@ -317,9 +319,16 @@ class OnlineConsole:
         self._maybe_ask_hand_aloud(lines)
         lines.append(narrator.hand(view))
         self.say(*lines)
-        chooser = MoveChooser(self._read, self.say, narrator, self._command)
+        chooser = MoveChooser(self._read, self.say, narrator, self._command, suggest=lambda: self._suggest(view))
         move = chooser.move(view)
         self._said_refusal(self.table.submit(self.seat, move, self.after))
+
+    def _suggest(self, view: PlayerView):
+        """The game's move for this view, said with its reason; the deal is marked assisted for everyone."""
+        move, reason = self._narrator().suggestion(view)
+        self.table.mark_assisted(self.seat)
+        self.say(self.m("hint.suggestion", reason=reason))
+        return move
 
     def _maybe_ask_hand_aloud(self, lines: list[Announcement]) -> None:
         """With the game voice on, ask once before a hand is read aloud (anyone nearby hears it)."""
@@ -393,6 +402,12 @@ class OnlineConsole:
             self.say(self.io.toggle_voice() if self.io.toggle_voice else self.m("voice.unavailable"))
         elif name == "quit":
             self._ask_leave()
+        elif name in ("settings", "rules"):
+            action = self.io.settings_menu if name == "settings" else self.io.rules_reader
+            if action is None:
+                self.say(self.m("error.unknown"))
+            else:
+                action()
         elif name in ("verbose", "full", "short"):
             verbosity = "short" if name == "short" else "full"
             self.io.verbosity = verbosity
@@ -417,7 +432,9 @@ class OnlineConsole:
             self.say(*narrator.running_score(view))
         elif name == "pile":
             self.say(narrator.pile(view, view.side))
-        else:
+        elif name == "suggest":
+            self.say(self.m("hint.not_now"))
+        else:  # save, export, import: the server keeps the match
             self.say(self.m("online.not_here"))
 
     def _ask_leave(self) -> None:
@@ -597,7 +614,8 @@ def play_online(program, request: OnlineRequest) -> int:
         program.remember_server(server)
         opening = _opening(table, request.mode, saved is not None, m)
         io = OnlineIO(program.input, program.output, program.announcer, m, program.lang, program.naming,
-                      program.verbosity, program.toggle_voice, program.voice_is_on)
+                      program.verbosity, program.toggle_voice, program.voice_is_on, program.settings_menu,
+                      getattr(program, "rules_reader", None))
         outcome = OnlineConsole(table, io, wake, server).run(opening)
     finally:
         table.close()

@@ -148,6 +148,8 @@ class LineInput:
                         continue  # a wake already taken, or one of an earlier read
                     self.out.write("\n")
                     self.out.flush()
+                    if _isatty(self.out):
+                        time.sleep(LINE_END_PAUSE)  # the line end on its own, as KeyInput does (Orca)
                     return WOKEN
                 if isinstance(item, BaseException):
                     raise item
