@@ -49,7 +49,8 @@ def press(child, key: str) -> None:
 
 
 def text(child) -> str:
-    return re.sub(r"\x1b\[[?0-9;]*[a-zA-Z]", "", child.logfile_read.getvalue()).replace("\r", "")
+    """What the terminal shows, without escape sequences and the cursor moves prompt_toolkit makes."""
+    return re.sub(r"\x1b\[[?0-9;]*[a-zA-Z]|[\x00-\x09\x0b-\x1f]", "", child.logfile_read.getvalue())
 
 
 def hosted(tmp_path: Path, url: str, *flags: str):
@@ -91,6 +92,20 @@ def play(children, until=lambda: False, seconds: float = 45.0) -> None:
             time.sleep(0.01)
 
 
+PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
+
+
+def assert_prompts_said_once(child) -> None:
+    """Every prompt alone on its line (news never runs on after it), never twice in a row with
+    nothing between: what Orca reads once per prompt (heard so with screen-reader-capture.sh)."""
+    rows = [row.strip() for row in text(child).splitlines() if row.strip()]
+    for row in rows:
+        if PROMPT_LINE.search(row):
+            assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
+    doubled = [a for a, b in zip(rows, rows[1:]) if a == b and PROMPT_LINE.fullmatch(a)]
+    assert doubled == []
+
+
 def final_scores(child) -> list[int]:
     found = re.findall(r"Final score\. (\w+) (\d+), (\w+) (\d+)\.", text(child))
     assert found, text(child)[-2000:]
@@ -117,6 +132,7 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
     assert (host.exitstatus, guest.exitstatus) == (0, 0)
     assert final_scores(host) == final_scores(guest)  # the same match, seen from both seats
     for child, me in ((host, "Ann"), (guest, "Ben")):
+        assert_prompts_said_once(child)
         seen = text(child)
         assert seen.count("Your turn.") >= 17 and "Traceback" not in seen
         assert RESULT.search(seen)
@@ -159,7 +175,8 @@ def test_a_killed_client_is_covered_and_its_player_reclaims_the_seat_with_join_c
     back = player(tmp_path, "guest", "join", code, "--server", server.url)
     back.expect(r"Back in room " + code + r", seat 2\.")
     host.expect(r"Ben is back\.")
-    assert "Back at the table. Deal 1." in text(back)  # then the plays since the seat last played, the table
+    back.expect(r"Back at the table\. Deal 1\.")  # then the plays since the seat last played, the table
+    assert_prompts_said_once(host)  # the notices came while the host was at a prompt
     play([host, back], until=lambda: text(back).count("You play") >= 2)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is not None  # still the seat's key
     for child in (host, back):

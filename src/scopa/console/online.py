@@ -597,7 +597,7 @@ def play_online(program, request: OnlineRequest) -> int:
             return 2
         saved = saved or store.load(server, code)
         first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
-    program.say(m("online.connecting", server=server))
+    program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
     table = RemoteTable(server, first, wake)
     try:

@@ -98,6 +98,9 @@ class RemoteTable:
         welcome = self._connect(self._first, timeout, first_time=True)
         self._thread = threading.Thread(target=self._read_forever, daemon=True, name="scopa-table")
         self._thread.start()
+        if welcome.info.phase != "lobby":  # a seat taken back mid-match: its view follows the welcome
+            with self._lock:
+                self._lock.wait_for(lambda: self._view is not None or not self.connected, timeout)
         return welcome
 
     def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False) -> Welcome:
