@@ -157,20 +157,21 @@ class Program:
 
     # Running ---------------------------------------------------------------------
     def run(self, request: MatchRequest | None = None, resume: bool = False) -> int:
+        return self._session(lambda: self._start(request, resume))
+
+    def run_online(self, request) -> int:
+        """``scopa host`` or ``scopa join``: the room instead of the menu."""
+        from .online import play_online
+        return self._session(lambda: play_online(self, request))
+
+    def _session(self, action: Callable[[], int]) -> int:
+        """The voice, then ``action``; the input ending or Ctrl-C outside a prompt end it with a line."""
         try:
             self.start_voice()
             reason = getattr(self.speaker, "unavailable_reason", None)
             if reason:
                 self.say(self.voice_reason(reason))
-            if request is not None:
-                return self._play_new(request) or 0
-            if resume:
-                record, problem = self.persistence.load()
-                if record is not None:
-                    return self._play(record, None) or 0
-                if problem:
-                    self.say(self.m("app.save_problem", problem=problem))
-            return self.main_menu()
+            return action()
         except InputClosed:  # outside a match: a match in play says itself that it was saved
             self.say(self.m("app.input_ended"))
             return 0
@@ -181,21 +182,16 @@ class Program:
             self.speaker.close()
             self.input.close()
 
-    def run_online(self, request) -> int:
-        """``scopa host`` or ``scopa join``: the voice, then the room; an exit code."""
-        from .online import play_online
-        try:
-            self.start_voice()
-            return play_online(self, request)
-        except InputClosed:
-            self.say(self.m("app.input_ended"))
-            return 0
-        except (Interrupted, KeyboardInterrupt):
-            self.say(self.m("app.interrupted"))
-            return 130
-        finally:
-            self.speaker.close()
-            self.input.close()
+    def _start(self, request: MatchRequest | None, resume: bool) -> int:
+        if request is not None:
+            return self._play_new(request) or 0
+        if resume:
+            record, problem = self.persistence.load()
+            if record is not None:
+                return self._play(record, None) or 0
+            if problem:
+                self.say(self.m("app.save_problem", problem=problem))
+        return self.main_menu()
 
     def main_menu(self) -> int:
         while True:
