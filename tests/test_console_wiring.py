@@ -6,6 +6,7 @@ import pytest
 from scopa.cli import UsageError, build_parser, human_names, settings_from_args
 from scopa.config import Settings
 from scopa.console.keys import command_of
+from scopa.lessons.console import attach
 from scopa.narration import Messages
 from tests.test_console_loop import program_for, request_for
 
@@ -45,6 +46,7 @@ def test_voice_flags_out_of_range_are_refused_in_one_line(flags):
 
 def _tipped_lines(tmp_path, level: str) -> list[str]:
     program, out, _ = program_for(tmp_path, "q\n\n")
+    attach(program)  # the lessons hand the program its tips
     program.run(request_for("--seed", "5", "--seats", f"human,computer:{level}"))
     return out.getvalue().splitlines()
 

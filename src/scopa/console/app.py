@@ -8,12 +8,14 @@ from typing import Callable, Sequence
 
 from ..config import Settings, save_settings
 from ..engine import PlayerView, Rules, Variant
-from ..match import MatchRecord, SeatSetup, clean_name
+from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
 from .announcer import Announcer
 from .game import MatchConsole, ReplaceMatch, Services
 from .menus import choose
+from .settings_menu import run_settings_menu
+from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
 from ..table.persistence import Persistence
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
@@ -315,7 +317,7 @@ class Program:
 
     def _play_new(self, request: MatchRequest, warned: bool = False) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
-        record, events = MatchRecord.start(request.rules, request.seats, seed)
+        record, events = start_match(request.rules, request.seats, seed)
         replaced = not warned and self._saved_match_in_play()
         problem = self.persistence.start_new(record)
         self.say(self._summary(request.rules, request.seats))
@@ -357,57 +359,58 @@ class Program:
         items = [self.m("setup.level.item", name=s.name, level=self.m(f"level.{s.level}")) for s in computers]
         return self.m("setup.levels.each", list=self.m("list.sep").join(items))
 
-    def _play(self, record: MatchRecord, events) -> int | None:
-        """Play a match; None when it finished (back to the menu), 0 when the player quit."""
+    def _play(self, record, events) -> int | None:
+        """Play a match record at a local table; None when it finished (back to the menu), 0 when the player quit."""
         while True:
-            services = self._services(record)
-            console = MatchConsole(record, services, self._computers(record))
+            table = self._local_table(record, events or ())
+            console = MatchConsole(table, self._services(table))
             try:
-                outcome = console.run(events)
+                outcome = console.run()
             except ReplaceMatch as replacement:
-                record, events = replacement.record, None
+                record, events = replacement.replacement, None
                 problem = self.persistence.start_new(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue
+            finally:
+                table.close()
             self.narrator = None  # no match is running: the rules reader describes the defaults again
-            if outcome == "finished":
-                self.persistence.finish(console.record)
-                return None
-            return 0
+            return None if outcome == "finished" else 0
 
-    def _services(self, record: MatchRecord) -> Services:
-        you = record.human_seats[0] if len(record.human_seats) == 1 else None
-        narrator = Narrator([s.name for s in record.seats], record.rules, you, self.lang, self.naming,
-                            self.verbosity)
+    def _local_table(self, record, opening) -> LocalTable:
+        """The table of a match played here: its computers, and saves through the program's persistence."""
+        saves = SaveHooks(save=self.persistence.save, autosave=self.persistence.autosave,
+                          finish=self.persistence.finish)
+        return LocalTable(record, computers_for(record, self.budget), saves, opening)
+
+    def _services(self, table: LocalTable) -> Services:
+        info = table.info()
+        here = table.seats_here()
+        you = here[0] if len(here) == 1 else None
+        narrator = Narrator([s.name for s in info.seats], info.rules, you, self.lang, self.naming, self.verbosity)
         self.narrator = narrator  # the settings menu updates it in place
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
-                        save=self.persistence.save, autosave=self.persistence.autosave,
-                        export=self.persistence.export,
+                        export=lambda path: self.persistence.export(table.record, path),
                         import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=_tips(record, narrator))
+                        tips=self._tips(info, narrator))
 
-    def _computers(self, record: MatchRecord) -> dict[int, object]:
-        from ..players import make_player
-        return {seat: make_player(s.level or "easy", seed=record.seed + seat, budget=self.budget)
-                for seat, s in enumerate(record.seats) if not s.is_human}
+    def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], str | None] | None:
+        """Position tips for tables where every computer is a beginner or easy player.
+
+        The tips come from ``tip_source``, which the lessons attach to the program (the console
+        does not import the lessons, which build on it)."""
+        source = getattr(self, "tip_source", None)
+        levels = {seat.level for seat in info.seats if not seat.is_human}
+        if source is None or not levels or not levels <= {"beginner", "easy"}:
+            return None
+        return lambda view: source(view, info.rules, narrator)
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
-        from .settings_menu import run_settings_menu
         run_settings_menu(self)
-
-
-def _tips(record: MatchRecord, narrator: Narrator) -> Callable[[PlayerView], str | None] | None:
-    """Position tips for tables where every computer is a beginner or easy player."""
-    levels = {seat.level for seat in record.seats if not seat.is_human}
-    if not levels or not levels <= {"beginner", "easy"}:
-        return None
-    from ..lessons.tips import tip_for
-    return lambda view: tip_for(view, record.rules, narrator)
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:

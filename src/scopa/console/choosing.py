@@ -14,7 +14,7 @@ from typing import Callable
 
 from ..engine import Card, Move, PlayerView, legal_captures
 from ..narration import Narrator
-from ..players.knowledge import is_last_play
+from ..players.knowledge import is_last_play  # a sweep on the last play is no scopa: not called one
 from .keys import command_of, typed_number
 from .terminal import ENTER, ESCAPE
 
@@ -57,9 +57,7 @@ class MoveChooser:
         return self.narrator.messages(key, **params)  # looked up each time: the settings may change the language
 
     def move(self, view: PlayerView) -> Move:
-        """Card? until a card, its capture and Enter make a move.
-
-        Only the seat's view is needed (its hand and the table), so an online seat chooses alike."""
+        """Card? until a card of the seat's hand, its capture and Enter make a move."""
         hand = view.hand
         while True:
             token = self.read("prompt.card")
@@ -87,8 +85,7 @@ class MoveChooser:
     def capture(self, view: PlayerView, card: Card) -> Move | None:
         """What the card takes: confirm the only choice, or pick from the numbered capture menu.
 
-        Escape goes back to Card? with the position untouched (None). On the deal's last play a
-        sweep scores nothing, so it is not called one."""
+        Escape goes back to Card? with the position untouched (None)."""
         options = legal_captures(card, view.table, view.rules)
         self.say(*self.narrator.capture_choice(card, options, view.table, is_last_play(view)))
         if len(options) <= 1:

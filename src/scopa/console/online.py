@@ -488,7 +488,7 @@ def default_name(messages: Messages) -> str:
 
 def _ask_level(program, rules) -> str | None:
     """The host's choice of level for seats nobody takes (asked only when there can be such seats)."""
-    from .app import LEVELS
+    from ..players import LEVELS
     from .menus import choose
     if rules.players == 2:
         return "easy"

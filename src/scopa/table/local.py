@@ -72,13 +72,14 @@ class LocalTable:
     ``opening`` are the events of the deal just dealt (a new match): they become updates 1, 2,
     and so on. A resumed match starts with no updates; ``number`` says where its count stands
     (0 here; a room restored from its store goes on counting). ``here`` are the seats the
-    console (or room) may see: by default every human seat."""
+    console (or room) may see: by default every human seat. ``players`` are the computers (by
+    default made for the match's computer seats); every seat is either here or a computer's."""
 
     def __init__(self, record: MatchRecord, players: Mapping[int, ComputerPlayer] | None = None,
                  saves: SaveHooks = SaveHooks(), opening: Sequence[Event] = (), number: int = 0,
                  here: Sequence[int] | None = None) -> None:
         self.record = record
-        self.players: dict[int, ComputerPlayer] = dict(players or {})
+        self.players: dict[int, ComputerPlayer] = dict(computers_for(record) if players is None else players)
         self.saves = saves
         self._here = tuple(record.human_seats if here is None else here)
         self._base = number  # updates up to this number are not in the log
@@ -86,8 +87,10 @@ class LocalTable:
         self._notes: list[str] = []
         self._covered: set[int] = set()
         self._closed = False
-        self._finished = record.state.is_match_over
+        self._finished = False
         self._append(opening)
+        if record.state.is_match_over:  # a finished match (an import) is logged and its save dropped at once
+            self._finish()
 
     # What every seat may know ----------------------------------------------------------------
     def info(self) -> TableInfo:
@@ -135,6 +138,9 @@ class LocalTable:
         leaves the match as it was."""
         seat = self.computer_to_move()
         if seat is None:
+            state = self.record.state
+            if not (self._closed or state.is_deal_over or state.to_move in self._here):
+                raise RuntimeError(f"Nobody plays seat {state.to_move + 1}: it is no seat here and has no computer.")
             return False
         move = self.players[seat].choose_move(self.record.state.view(seat))
         self._play(move)
@@ -219,7 +225,11 @@ class LocalTable:
         self.record, events = self.record.play(move)
         self._append(events)
         self._autosave()
-        if self.record.state.is_match_over and not self._finished:
+        if self.record.state.is_match_over:
+            self._finish()
+
+    def _finish(self) -> None:
+        if not self._finished:
             self._finished = True
             self.saves.finish(self.record)
 
