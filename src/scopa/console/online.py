@@ -1,26 +1,26 @@
 """Online play at the console: the lobby, then this player's seat of the match, through a table.
 
 The console holds only what the seat knows: the table (a ``RemoteTable``) gives the seat's
-``PlayerView`` and the numbered public updates. News (an opponent's play, a player leaving)
-arrives while the player may be at a prompt: the table raises the input's ``Wake``, the
-prompt ends on a line of its own, the news is printed and spoken at once, and the prompt is
-asked again after it. When it is another seat's turn the console still reads keys (a
-``Waiting?`` prompt), so T, H, L, S, R and the rest work all the time.
+``PlayerView`` and the numbered public updates. The match itself is played by the same
+``MatchConsole`` as a local match (``OnlineMatch`` adds what only online play needs), so the
+keys, the narration and the prompts are the same.
 
-What is said together is one announcement, so R repeats it: the plays that came in and the
-turn they lead to; or a notice alone ("Ben left the table.").
+News (an opponent's play, a player leaving) arrives while the player may be at a prompt: the
+table raises the input's ``Wake``, the prompt ends on a line of its own, the news is printed
+and spoken at once, and the prompt is asked again after it (never redrawn in place). When it is
+another seat's turn the console still reads keys (a ``Waiting?`` prompt), so T, H, L, S, R and
+the rest work all the time; each piece of news is one announcement, so R repeats it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Literal, Sequence
 
-from ..engine import CardsDealt, CardPlayed, DealScored, Event, MatchWon, Phase, PlayerView
+from ..engine import PlayerView
 from ..narration import Announcement, Messages, Narrator
-from ..narration.illegal import explain_illegal
-from ..table import Notice, Resync, SeatUpdate, SubmitResult
+from ..table import Notice
 from .announcer import Announcer
-from .choosing import MoveChooser
+from .game import MatchConsole, Services
 from .keys import command_of
 from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Output, Wake
 
@@ -62,238 +62,102 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
         return messages("online.error.other")
 
 
-@dataclass
-class OnlineIO:
-    """What the online console needs from the program around it."""
+class News:
+    """What the table has that this console has not said: the connection, refusals, updates."""
 
-    input: Input
-    output: Output
-    announcer: Announcer
-    messages: Messages
-    lang: str = "en"
-    naming: str = "french"
-    verbosity: str = "short"
-    toggle_voice: Callable[[], str] | None = None
-    hand_warning_needed: Callable[[], bool] = lambda: False
-    settings_menu: Callable[[], None] | None = None
-    rules_reader: Callable[[], None] | None = None
+    def __init__(self, table, messages: Messages, server: str) -> None:
+        self.table, self.m, self.server = table, messages, server
+        self._connected = True
+
+    def check(self) -> None:
+        """``RoomGone`` when the table cannot go on."""
+        problem = self.table.problem
+        if problem is not None:
+            raise RoomGone(problem_line(problem.code, problem.values, self.m, self.server))
+
+    def lines(self) -> list[str]:
+        """The connection lost or back, and the server's refusals since last asked."""
+        self.check()
+        lines = []
+        if self.table.connected != self._connected:
+            self._connected = self.table.connected
+            lines.append(self.m("online.back" if self._connected else "online.lost"))
+        return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
-class OnlineConsole:
-    """One seat of an online room, from the lobby to the end of the match."""
+def notice_line(notice: Notice, messages: Messages, name: str) -> str:
+    return messages(f"notice.{notice.kind}", name=notice.name or name)
 
-    def __init__(self, table, io: OnlineIO, wake: Wake, server: str = "") -> None:
-        self.table = table
-        self.io = io
-        self.wake = wake
-        self.server = server
+
+class Lobby:
+    """Before the match: who sits where, ``Ready?`` for a joining player, ``Start?`` for the host."""
+
+    def __init__(self, table, input: Input, announcer: Announcer, messages: Messages,  # noqa: A002
+                 wake: Wake, news: News) -> None:
+        self.table, self.input, self.announcer, self.m, self.wake, self.news = (
+            table, input, announcer, messages, wake, news)
         self.seat = table.seat
         self.after = table.latest()
-        self.narrator: Narrator | None = None
-        self._table_heard: tuple | None = None
-        self._connected = True
-        self._hand_asked = False
-        io.announcer.open_seat = lambda: self.seat
-
-    @property
-    def m(self) -> Messages:
-        return self.io.messages
 
     def say(self, *items: Announcement | str) -> None:
         if items:
-            self.io.announcer.say(list(items))
+            self.announcer.say(list(items))
 
-    @property
-    def is_host(self) -> bool:
-        room = self.table.room()
-        return room is not None and room.host == self.seat
+    def run(self) -> int:
+        """Until the match has started and this seat has its view: the number of the last update said."""
+        while True:
+            self._say_news()
+            room = self.table.room()
+            if room.phase != "lobby" and self.table.has_view():
+                return self.after
+            self._prompt(room)
 
-    # The whole visit ---------------------------------------------------------------------
-    def run(self, opening: Sequence[Announcement | str] = ()) -> Outcome:
-        try:
-            self.say(*opening, *self._resumed_lines())
-            while True:
-                self._step()
-        except LeaveRoom:
-            self.say(self.m("online.left", code=self.table.code))
-            return "left"
-        except RoomGone as gone:
-            self.say(gone.line)
-            return "closed"
-        except MatchOver:
-            return "finished"
-        except InputClosed:
-            self.say(self.m("online.input_closed", code=self.table.code))
-            return "left"
-
-    def _step(self) -> None:
-        lines = self._news()
-        room = self.table.room()
-        if room is None or room.phase == "lobby":
-            self.say(*lines)
-            self._lobby(room)
-            return
-        if not self.table.has_view():
-            self.say(*lines)
-            self._waiting(None)
-            return
-        view = self.table.view(self.seat)
-        if view.phase is Phase.MATCH_OVER:
-            self.say(*lines)
-            raise MatchOver
-        if view.is_my_turn:
-            self._my_turn(view, lines)
-        elif view.phase is Phase.DEAL_OVER and self.is_host:
-            self.say(*lines)
-            self._next_deal()
-        else:
-            self.say(*lines)
-            self._waiting(view)
-
-    # News ------------------------------------------------------------------------------------
-    def _news(self) -> list[Announcement]:
-        """Everything new, as lines: the connection lost or back, refusals, updates, a resync."""
-        if self.table.problem is not None:
-            raise RoomGone(problem_line(self.table.problem.code, self.table.problem.values, self.m, self.server))
-        lines: list[Announcement] = []
-        if self.table.connected != self._connected:
-            self._connected = self.table.connected
-            lines.append(Announcement(self.m("online.back" if self._connected else "online.lost")))
-        lines += [Announcement(problem_line(e.code, dict(e.values), self.m)) for e in self.table.take_errors()]
+    def _say_news(self) -> None:
+        """Notices up to the first game event (the match console says that and what follows)."""
+        lines = self.news.lines()
         found = self.table.updates(self.seat, self.after)
-        if isinstance(found, Resync):
-            self.after = found.number
-            return lines + self._resync_lines(found.view)
-        if found:
-            self.after = found[-1].number
-            lines += self._update_lines(found)
-        return lines
+        for update in found if isinstance(found, list) else []:
+            if not isinstance(update.event, Notice):
+                break
+            if update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
+                lines.append(notice_line(update.event, self.m, self._name(update.event.seat)))
+            self.after = update.number
+        self.say(*lines)
 
-    def _update_lines(self, updates: Sequence[SeatUpdate]) -> list[Announcement]:
-        lines: list[Announcement] = []
-        batch: list[Event] = []
-        view: PlayerView | None = None
-        for update in updates:
-            view = update.view or view
-            if isinstance(update.event, Notice):
-                lines += self._events(batch, view)
-                batch = []
-                lines.append(Announcement(self._notice_text(update.event)))
-            elif isinstance(update.event, DealScored):
-                lines += self._events(batch, view)
-                batch = []
-                lines += self._score_lines(update.event, view)
-            else:
-                batch.append(update.event)
-        return lines + self._events(batch, view)
-
-    def _events(self, events: list[Event], view: PlayerView | None) -> list[Announcement]:
-        if not events:
-            return []
-        narrator = self._narrator()
-        dealt = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None), None)
-        if dealt is not None:
-            self._table_heard = tuple(dealt)
-        lines = narrator.events(events)
-        if (narrator.verbosity == "full" and view is not None and view.phase is Phase.PLAYING
-                and any(isinstance(e, CardPlayed) for e in events)):
-            lines.append(Announcement(narrator.table_text(view.table)))
-            self._table_heard = tuple(view.table)
-        return lines
-
-    def _score_lines(self, event: DealScored, view: PlayerView | None) -> list[Announcement]:
-        room = self.table.room()
-        assisted = room is not None and event.deal_number in room.assisted_deals
-        return self._narrator().score_lines(event.deal_number, event.score, event.match_scores, assisted)
-
-    def _notice_text(self, notice: Notice) -> str:
-        name = notice.name or self._seat_name(notice.seat)
-        if notice.kind == "started":
-            self.narrator = None  # the seats are final now
-            return self.m("online.notice.started")
-        if notice.kind == "closed":
-            return self.m("online.notice.closed")
-        you = ".you" if notice.seat == self.seat and notice.kind in ("covered", "reclaimed") else ""
-        return self.m(f"online.notice.{notice.kind}{you}", name=name, seat=notice.seat + 1)
-
-    def _seat_name(self, seat: int) -> str:
-        room = self.table.room()
-        taken = room.seats[seat] if room is not None and seat < len(room.seats) else None
+    def _name(self, seat: int) -> str:
+        taken = self.table.room().seats[seat]
         return taken.name if taken is not None else self.m("seat.player", n=seat + 1)
 
-    def _narrator(self) -> Narrator:
-        if self.narrator is None:
-            room = self.table.room()
-            names = [self._seat_name(seat) for seat in range(len(room.seats))]
-            self.narrator = Narrator(names, room.rules, self.seat, self.io.lang, self.io.naming, self.io.verbosity)
-        return self.narrator
-
-    def _resync_lines(self, view: PlayerView) -> list[Announcement]:
-        """Back after missing too much: where the deal stands and the plays since this seat's last one."""
-        narrator = self._narrator()
-        history = view.history
-        last = max((i for i, play in enumerate(history) if play.seat == self.seat), default=-1)
-        recent = history[last + 1:]
-        lines = [Announcement(self.m("online.caught_up", deal=view.deal_number))]
-        lines += narrator.last_plays(recent, len(recent)) if recent else []
-        lines.append(Announcement(narrator.table_text(view.table)))
-        self._table_heard = tuple(view.table)
-        return lines
-
-    def _resumed_lines(self) -> list[Announcement]:
-        """On taking a seat back in a match under way: the same catch-up as after a resync."""
-        room = self.table.room()
-        if room is None or room.phase == "lobby" or not self.table.has_view():
-            return []
-        view = self.table.view(self.seat)
-        return [] if view.phase is Phase.MATCH_OVER else self._resync_lines(view)
-
-    # Reading keys -------------------------------------------------------------------------------
-    def _read_or_news(self, prompt_key: str) -> str:
-        """A key, or ``WOKEN`` when news came first (the caller goes back to the loop to say it)."""
-        while True:
-            try:
-                return self.io.input.read(self.m(prompt_key) + " ", self.wake)
-            except Interrupted:
-                self._ask_leave()
-
-    def _read(self, prompt_key: str) -> str:
-        """A key at a prompt that stays open through news: the news is said, the prompt asked again."""
-        while True:
-            token = self._read_or_news(prompt_key)
-            if token != WOKEN:
-                return token
-            self.say(*self._news())
-
-    # The lobby ----------------------------------------------------------------------------------
-    def _lobby(self, room) -> None:
-        if room is None:
-            self._read_or_news("prompt.wait")
-            return
+    def _prompt(self, room) -> None:
         me = room.seats[self.seat]
-        if self.is_host:
-            if _can_start(room):
-                self._lobby_prompt("prompt.start", self.table.start, "online.lobby.status")
-            else:
-                self._lobby_prompt("prompt.wait", None, "online.lobby.status")
+        if room.phase != "lobby":
+            prompt, action = "prompt.wait", None  # started: the view is on its way
+        elif room.host == self.seat:
+            prompt, action = ("prompt.start", self.table.start) if can_start(room) else ("prompt.wait", None)
         elif me is not None and not me.ready:
-            self._lobby_prompt("prompt.ready", self.table.ready, "online.lobby.press_ready")
+            prompt, action = "prompt.ready", self.table.ready
         else:
-            self._lobby_prompt("prompt.wait", None, "online.lobby.status")
-
-    def _lobby_prompt(self, prompt_key: str, on_enter: Callable[[], bool] | None, enter_says: str) -> None:
-        token = self._read_or_news(prompt_key)
+            prompt, action = "prompt.wait", None
+        try:
+            token = self.input.read(self.m(prompt) + " ", self.wake)
+        except Interrupted:
+            raise LeaveRoom from None
         if token == WOKEN:
             return
-        if token == ENTER and on_enter is not None:
-            on_enter()
+        if token == ENTER and action is not None:
+            action()
             self.table.wait(self.seat, self.after, timeout=WAIT_AFTER_REQUEST)
         elif token == ENTER:
-            self.say(*self._lobby_status())
-        elif not self._command(token):
-            self.say(self.m("error.unknown"))
+            self.say(*self.status())
+        elif token in ("q", ESCAPE) or command_of(token) == ("quit", ""):
+            raise LeaveRoom
+        elif command_of(token) == ("repeat", ""):
+            self.announcer.repeat()
+        else:
+            self.say(*self.status())
 
-    def _lobby_status(self) -> list[Announcement]:
+    def status(self) -> list[str]:
+        """One line a seat, then what the host can do."""
         room = self.table.room()
         lines = []
         for seat, taken in enumerate(room.seats):
@@ -305,139 +169,80 @@ class OnlineConsole:
             else:
                 state = "host" if seat == room.host else ("ready" if taken.ready else "not_ready")
                 lines.append(self.m(f"online.lobby.{state}", seat=seat + 1, name=taken.name))
-        if self.is_host:
-            lines.append(self.m("online.lobby.can_start" if _can_start(room) else "online.lobby.wait_players"))
-        return [Announcement(line) for line in lines]
+        if room.host == self.seat and room.phase == "lobby":
+            lines.append(self.m("online.lobby.can_start" if can_start(room) else "online.lobby.wait_players"))
+        return lines
 
-    # The match ----------------------------------------------------------------------------------
-    def _my_turn(self, view: PlayerView, news: list[Announcement]) -> None:
-        narrator = self._narrator()
-        lines = news + [Announcement(narrator.turn(self.seat))]
-        if tuple(view.table) != self._table_heard:
-            lines.append(Announcement(narrator.table_text(view.table)))
-            self._table_heard = tuple(view.table)
-        self._maybe_ask_hand_aloud(lines)
-        lines.append(narrator.hand(view))
-        self.say(*lines)
-        chooser = MoveChooser(self._read, self.say, narrator, self._command, suggest=lambda: self._suggest(view))
-        move = chooser.move(view)
-        self._said_refusal(self.table.submit(self.seat, move, self.after))
 
-    def _suggest(self, view: PlayerView):
-        """The game's move for this view, said with its reason; the deal is marked assisted for everyone."""
-        move, reason = self._narrator().suggestion(view)
-        self.table.mark_assisted(self.seat)
-        self.say(self.m("hint.suggestion", reason=reason))
-        return move
+class OnlineMatch(MatchConsole):
+    """The match console for one online seat: news at any prompt, ``Waiting?`` between own turns,
+    only the host deals, Q leaves the room (the server keeps the match and the seat)."""
 
-    def _maybe_ask_hand_aloud(self, lines: list[Announcement]) -> None:
-        """With the game voice on, ask once before a hand is read aloud (anyone nearby hears it)."""
-        if self._hand_asked or not self.io.hand_warning_needed():
-            return
-        self._hand_asked = True
-        self.say(*lines, self.m("voice.hand_warning"))
-        lines.clear()
+    def __init__(self, table, services: Services, seen: int, wake: Wake, news: News) -> None:
+        super().__init__(table, services, seen)
+        self.wake, self.news = wake, news
+
+    def read(self, prompt_key: str) -> str:
         while True:
-            token = self._read("prompt.allow")
-            if token in (ENTER, "n", "no", ESCAPE):
-                self.io.announcer.speak_hands = token == ENTER
-                self.say(self.m("voice.hand_allowed" if token == ENTER else "voice.hand_silent"))
-                return
-            self.say(self.m("voice.hand_warning_keys"))
+            token = self._read_or_news(prompt_key)
+            if token != WOKEN:
+                return token
+            self._say_news()
 
-    def _said_refusal(self, result: SubmitResult) -> None:
-        if result.accepted:
-            return
-        if result.refusal == "illegal" and result.reason is not None:
-            text = explain_illegal(result.reason, self._narrator().cards)
-            if text:
-                self.say(text)
-                return
-        self.say(self.m(f"online.refused.{result.refusal or 'unavailable'}"))
-
-    def _next_deal(self) -> None:
-        """The host deals the next deal: ``Next?``, Enter."""
-        self.say(self.m("deal.next"))
+    def _read_or_news(self, prompt_key: str) -> str:
         while True:
-            token = self._read_or_news("prompt.next_deal")
-            if token == WOKEN:
-                return
-            if token == ENTER:
-                self._said_refusal(self.table.next_deal(self.seat, self.after))
-                return
-            if not self._command(token):
-                self.say(self.m("deal.next"))
+            try:
+                return self.io.input.read(self.m(prompt_key) + " ", self.wake)
+            except Interrupted:
+                self._ask_quit()
 
-    def _waiting(self, view: PlayerView | None) -> None:
+    def _say_news(self) -> None:
+        lines = self.news.lines()
+        if lines:
+            self.say(*lines)
+        self._narrate(self._take(self.table.updates(self.listener, self.number)))
+
+    def _step(self) -> None:
+        if self.deal_over and self.table.room().host == self.listener or (
+                not self.deal_over and self.view.to_move in self.here):
+            super()._step()
+        else:
+            self._waiting()
+
+    def _waiting(self) -> None:
         """Another seat's turn (or the host's next deal): keys work until news ends the prompt."""
         token = self._read_or_news("prompt.wait")
         if token == WOKEN:
-            return
-        if token == ENTER:
-            self.say(self._waiting_for(view))
+            self._say_news()
+        elif token == ENTER:
+            self.say(self._waiting_for())
         elif not self._command(token):
             self.say(self.m("error.unknown"))
 
-    def _waiting_for(self, view: PlayerView | None) -> str:
-        if view is None:
-            return self.m("online.waiting")
-        if view.phase is Phase.DEAL_OVER:
-            return self.m("online.waiting_next", name=self._seat_name(self.table.room().host))
-        return self.m("online.waiting_for", name=self._seat_name(view.to_move))
+    def _waiting_for(self) -> str:
+        room = self.table.room()
+        seat = room.host if self.deal_over else self.view.to_move
+        name = self.info.seats[seat].name
+        return self.m("online.waiting_next" if self.deal_over else "online.waiting_for", name=name)
 
-    # Commands -----------------------------------------------------------------------------------
-    def _command(self, token: str) -> bool:
+    def _say_position(self) -> None:
+        """Taking the seat back mid-match: the deal, the plays since this seat's last one, the table."""
+        if self.deal_over:
+            return
+        lines = [Announcement(self.m("online.caught_up", deal=self.view.deal_number))]
+        lines += self._since_last_turn(self.view)
+        lines.append(Announcement(self.io.narrator.table_text(self.view.table)))
+        self._table_heard = self.view.table
+        self.say_lines(lines)
+
+    def _command(self, token: str, allow_private: bool = True) -> bool:
         command = command_of(token)
-        if command is None:
-            return False
-        name = command[0]
-        view = self.table.view(self.seat) if self.table.has_view() else None
-        if name == "repeat":
-            self.io.announcer.repeat()
-        elif name == "stop":
-            self.io.announcer.stop()
-        elif name == "help":
-            self.say(*[Announcement(self.m(f"help.{i}")) for i in range(1, 6)], self.m("online.help"))
-        elif name == "voice":
-            self.say(self.io.toggle_voice() if self.io.toggle_voice else self.m("voice.unavailable"))
-        elif name == "quit":
-            self._ask_leave()
-        elif name in ("settings", "rules"):
-            action = self.io.settings_menu if name == "settings" else self.io.rules_reader
-            if action is None:
-                self.say(self.m("error.unknown"))
-            else:
-                action()
-        elif name in ("verbose", "full", "short"):
-            verbosity = "short" if name == "short" else "full"
-            self.io.verbosity = verbosity
-            if self.narrator is not None:
-                self.narrator.verbosity = verbosity
-            self.say(self.m(f"verbosity.{verbosity}"))
-        elif view is None:
-            self.say(*self._lobby_status())
-        else:
-            self._match_command(name, view)
-        return True
-
-    def _match_command(self, name: str, view: PlayerView) -> None:
-        narrator = self._narrator()
-        if name == "table":
-            self.say(narrator.table_text(view.table))
-        elif name == "hand":
-            self.say(narrator.hand(view) if view.phase is Phase.PLAYING else self.m("hand.closed"))
-        elif name == "last":
-            self.say(*narrator.last_plays(view.history, 2 * view.rules.players))
-        elif name == "score":
-            self.say(*narrator.running_score(view))
-        elif name == "pile":
-            self.say(narrator.pile(view, view.side))
-        elif name == "suggest":
-            self.say(self.m("hint.not_now"))
-        else:  # save, export, import: the server keeps the match
+        if command is not None and command[0] in ("save", "export", "import"):
             self.say(self.m("online.not_here"))
+            return True
+        return super()._command(token, allow_private)
 
-    def _ask_leave(self) -> None:
+    def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
         self.say(self.m("online.leave_ask", code=self.table.code))
         try:
@@ -449,14 +254,41 @@ class OnlineConsole:
         self.say(self.m("quit.cancelled"))
 
 
-class MatchOver(Exception):
-    """The match ended; its result was said with the last updates."""
-
-
-def _can_start(room) -> bool:
+def can_start(room) -> bool:
     """At least two humans seated, and every one but the host ready (the server checks again)."""
     humans = [(seat, s) for seat, s in enumerate(room.seats) if s is not None and s.kind == "human"]
     return len(humans) >= 2 and all(s.ready for seat, s in humans if seat != room.host)
+
+
+def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announcement | str]) -> Outcome:
+    """The lobby, then the match, for the seat of ``table``; how it ended."""
+    m = program.messages
+    news = News(table, m, server)
+    program.say(*opening)
+    try:
+        seen = Lobby(table, program.input, program.announcer, m, wake, news).run()
+        info = table.info()
+        narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
+                            program.verbosity)
+        program.narrator = narrator  # the settings menu updates it in place
+        program.announcer.speak_hands = False
+        services = Services(program.input, program.output, program.announcer, narrator,
+                            settings_menu=program.settings_menu, rules_reader=getattr(program, "rules_reader", None),
+                            toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
+                            hand_warning_needed=program.voice_is_on)
+        outcome = OnlineMatch(table, services, seen, wake, news).run()
+        return "finished" if outcome == "finished" else "left"
+    except LeaveRoom:
+        program.say(m("online.left", code=table.code))
+        return "left"
+    except RoomGone as gone:
+        program.say(gone.line)
+        return "closed"
+    except InputClosed:
+        program.say(m("online.input_closed", code=table.code))
+        return "left"
+    finally:
+        program.narrator = None
 
 
 # Starting: host, join, resume ------------------------------------------------------------------
@@ -612,11 +444,7 @@ def play_online(program, request: OnlineRequest) -> int:
         if problem is not None:
             program.say(m("online.key_not_kept", code=table.code))
         program.remember_server(server)
-        opening = _opening(table, request.mode, saved is not None, m)
-        io = OnlineIO(program.input, program.output, program.announcer, m, program.lang, program.naming,
-                      program.verbosity, program.toggle_voice, program.voice_is_on, program.settings_menu,
-                      getattr(program, "rules_reader", None))
-        outcome = OnlineConsole(table, io, wake, server).run(opening)
+        outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m))
     finally:
         table.close()
     if outcome in ("finished", "closed"):
