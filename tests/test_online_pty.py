@@ -143,8 +143,18 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
 
 def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):
     server = serve(*SERVER_FLAGS)
-    host, code = hosted(tmp_path, server.url, "--players", "4", "--level", "easy")
+    host = player(tmp_path, "host", "host", "--server", server.url, "--name", "Ann", "--target", "single",
+                  "--players", "4")
+    host.expect(r"Computer level for seats nobody takes\? Enter for easy\.")
+    host.expect(r"Choice\?")
+    host.send("3")  # medium
+    host.expect(r"Room code (\w{6})\.")
+    code = host.match.group(1)
     guest = joined(tmp_path, server.url, code, "--plain")  # line mode, as under TERM=dumb
+    host.expect(r"Start\?")
+    host.send(":table\r")  # any key but Enter says who sits where, and the level of the computers to come
+    host.expect(r"Seat 3 is free\.")
+    host.expect(r"Seats nobody takes are played by computers at level medium\.")
     host.expect(r"Start\?")
     host.send("\r")
     play([host, guest])
@@ -206,3 +216,40 @@ def test_an_unknown_code_a_full_room_and_a_wrong_seat_key_are_one_line_each(serv
         assert len([row for row in text(child).splitlines() if row.strip()]) <= 2  # connecting, then why not
     for child in (host, guest):
         child.terminate(force=True)
+
+
+def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    config = tmp_path / "menu" / "config"
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text('{"voice": false, "last_server": "%s"}' % server.url)
+    menu = player(tmp_path, "menu", "--plain")
+    menu.expect(r"4 play online, 5 quit\.")
+    menu.send("4\r")
+    menu.expect(r"2 join a room with its code\.")
+    menu.send("2\r")
+    menu.expect(r"Enter for " + re.escape(server.url) + r"\.")
+    menu.send("\r")
+    menu.expect(r"Your name\? Enter for ")
+    menu.send("Bea\r")
+    menu.expect(r"Code\?")
+    menu.send(code + "\r")
+    menu.expect(r"You are in room " + code + r", seat 2\.")
+    host.expect(r"Bea joined the table\.")
+    menu.expect(r"Ready\?")
+    menu.send("q\r")  # leave: the seat stays Bea's
+    menu.expect(r"You left the room\.")
+    host.expect(r"Bea left the table\.")
+    menu.expect(r"4 resume online match, 5 play online, 6 quit\.")
+    menu.send("4\r")
+    menu.expect(r"Back in room " + code + r", seat 2\.")
+    host.expect(r"Bea is back\.")
+    menu.expect(r"Ready\?")
+    menu.send("q\r")
+    menu.expect(r"6 quit\.")
+    menu.send("6\r")
+    menu.expect(pexpect.EOF)
+    menu.close()
+    assert menu.exitstatus == 0
+    host.terminate(force=True)

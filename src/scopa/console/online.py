@@ -169,6 +169,8 @@ class Lobby:
             else:
                 state = "host" if seat == room.host else ("ready" if taken.ready else "not_ready")
                 lines.append(self.m(f"online.lobby.{state}", seat=seat + 1, name=taken.name))
+        if room.phase == "lobby" and None in room.seats:
+            lines.append(self.m("online.lobby.level", level=self.m(f"level.{room.level}")))
         if room.host == self.seat and room.phase == "lobby":
             lines.append(self.m("online.lobby.can_start" if can_start(room) else "online.lobby.wait_players"))
         return lines
