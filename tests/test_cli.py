@@ -20,9 +20,9 @@ def parse(*flags: str):
     return args, rules, seats_from_args(args, rules)
 
 
-def test_help_lists_every_flag(capsys):
+def test_help_all_lists_every_flag(capsys):
     with pytest.raises(SystemExit) as done:
-        main(["--help"])
+        main(["--help", "all"])
     assert done.value.code == 0
     text = capsys.readouterr().out
     for flag in ("--players", "--seats", "--names", "--target", "--variant", "--options", "--no-kings-redeal",
@@ -39,7 +39,7 @@ FLAGS = ("--players", "--seats", "--names", "--target", "--variant", "--options"
 
 def help_text(capsys, *flags: str) -> str:
     with pytest.raises(SystemExit) as done:
-        main(["--help", *flags])
+        main(["--help", "all", *flags])
     assert done.value.code == 0
     return capsys.readouterr().out
 
@@ -47,7 +47,7 @@ def help_text(capsys, *flags: str) -> str:
 def test_help_speaks_italian_when_asked(capsys, tmp_path):
     text = help_text(capsys, "--lang", "it", "--config-dir", str(tmp_path))
     assert text.startswith("uso scopa seguito da una qualsiasi delle opzioni qui sotto\n")
-    for line in ("2, 3 o 4 giocatori, 2 se non indicato", "mostra questo aiuto ed esce"):
+    for line in ("2, 3 o 4 giocatori, 2 se non indicato", "le opzioni più usate, o tutte con --help all"):
         assert line in " ".join(text.split()), line
     assert "\nsuono e schermo\n" in text  # no colon after a title: Orca would say "colon"
     assert "[--" not in text  # no synopsis of every flag for a screen reader to spell out
@@ -80,7 +80,7 @@ def test_a_flag_missing_its_value_is_reported_once(capsys, tmp_path, monkeypatch
         main(["--config-dir", str(tmp_path), "--lang"])
     assert done.value.code == 2
     err = capsys.readouterr().err
-    assert err == "scopa: --lang needs a value.\nscopa --help lists every option.\n"
+    assert err == "scopa: --lang needs a value.\nscopa --help all lists every option.\n"
 
 
 @pytest.mark.parametrize("flags, english, italian", [
@@ -100,7 +100,7 @@ def test_a_bad_flag_is_one_sentence_in_the_players_language(capsys, tmp_path, fl
         assert first.startswith("scopa: ") and end == ""
         if wanted is not None:
             assert first == "scopa: " + wanted
-        assert hint == Messages(lang)("cli.help_hint", command="scopa --help")
+        assert hint == Messages(lang)("cli.help_hint", command="scopa --help all")
         assert "argument" not in first and "'" not in first.replace("un'", "")  # no argparse English, no quotes
 
 
@@ -209,3 +209,23 @@ def test_export_flag_warns_then_writes(tmp_path):
                            timeout=60)
     assert again.returncode == 1 and again.stderr.splitlines() == [M("export.exists", path=tmp_path / "m.json")]
     assert (tmp_path / "m.json").read_text() == "mine" and written != "mine"  # never replaced unasked
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_help_alone_is_a_few_lines_a_listener_can_take_in(capsys, tmp_path, lang):
+    with pytest.raises(SystemExit) as done:
+        main(["--help", "--lang", lang, "--config-dir", str(tmp_path)])
+    assert done.value.code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) <= 10 and all(len(line) <= 160 for line in lines)
+    for flag in ("--no-voice", "--voice", "--lang", "--resume", "--lesson"):
+        assert any(line.startswith(flag + " ") or line.startswith(flag + ",") for line in lines), flag
+    assert "--budget" not in " ".join(lines) and "[" not in " ".join(lines)
+    assert lines[-1] == Messages(lang)("cli.help_hint", command="scopa --help all")
+
+
+def test_help_all_tells_of_the_short_form_without_brackets(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help", "all"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "-h, --help the options used most, or every one with --help all" in text and "[" not in text

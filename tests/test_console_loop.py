@@ -20,7 +20,7 @@ from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Messages, Narrator
 from scopa.speech import RecordingSpeaker
-from scopa.storage import AutosaveStore, load_results
+from scopa.storage import AutosaveStore, SavedMatches, load_results
 from scopa.table import LocalTable, SaveHooks
 
 M = Messages("en")
@@ -185,7 +185,7 @@ def test_a_card_that_takes_nothing_asks_to_play_or_cancel(tmp_path):
     console.run()
     text = out.getvalue()
     narrator = console.io.narrator
-    assert narrator.capture_choice(Card.parse("KC"), [], record.state.table)[0] in text
+    assert narrator.capture_choice(0, Card.parse("KC"), [], record.state.table)[0].text in text
     assert console.table.record.moves[0].move == (Card.parse("KC"), ())
 
 
@@ -268,7 +268,7 @@ def test_a_save_problem_is_said_once_not_after_every_play(tmp_path):
     program, out, _ = program_for(tmp_path, ["1", ENTER] * 4)
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
-    problem = M("save.failed", problem=M("problem.file_in_the_way"))
+    problem = M("save.failed", folder=tmp_path / "data" / "saves", problem=M("problem.not_folder"))
     assert lines.count(problem) == 1
     assert sum(1 for line in lines if line.startswith("Card?")) >= 4  # several plays followed it
     assert lines[-1] == M("app.input_closed_unsaved")
@@ -279,7 +279,7 @@ def test_quitting_when_the_save_fails_asks_again_and_escape_plays_on(tmp_path):
     program, out, _ = program_for(tmp_path, ["q", ENTER, ESCAPE, "q", ENTER, ENTER])
     assert program.run(request_for("--seed", "3")) == 0
     lines = lines_of(out)
-    problem = M("save.failed", problem=M("problem.file_in_the_way"))
+    problem = M("save.failed", folder=tmp_path / "data" / "saves", problem=M("problem.not_folder"))
     ask_again = M("quit.unsaved_ask")
     assert lines.count(ask_again) == 2
     first = lines.index(ask_again)
@@ -292,13 +292,13 @@ def test_quitting_when_the_save_fails_asks_again_and_escape_plays_on(tmp_path):
 def test_an_import_that_cannot_be_saved_says_so_at_once(tmp_path):
     _unwritable(tmp_path)
     exported = tmp_path / "match.json"
-    program, out, _ = program_for(tmp_path, [f"export {exported}", ENTER, f"import {exported}"])
+    program, out, _ = program_for(tmp_path, [f"export {exported}", ENTER, f"import {exported}", ENTER])
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
-    problem = M("save.failed", problem=M("problem.file_in_the_way"))
+    problem = M("save.failed", folder=tmp_path / "data" / "saves", problem=M("problem.not_folder"))
     done = M("import.done", path=str(exported))
     assert lines.count(problem) == 2  # once for the new match, once for the imported one
-    assert lines[lines.index(done) + 1] == problem
+    assert lines.index(problem, lines.index(done)) <= lines.index(done) + 3  # after the question to play it
 
 
 def test_saving_working_again_is_said_once(tmp_path):
@@ -306,8 +306,8 @@ def test_saving_working_again_is_said_once(tmp_path):
     persistence = Persistence(tmp_path / "data")
     record, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 1)
     first = persistence.autosave(record)
-    assert first == M("save.failed", problem=M("problem.file_in_the_way"))
-    assert first.endswith("should be.")  # a full stop, so a screen reader pauses before what follows
+    assert first == M("save.failed", folder=tmp_path / "data" / "saves", problem=M("problem.not_folder"))
+    assert first.endswith("not a folder.")  # a full stop, so a screen reader pauses before what follows
     assert persistence.autosave(record) is None
     assert persistence.save(record) == first  # asked for: said every time
     (tmp_path / "data").unlink()
@@ -324,7 +324,7 @@ def test_a_quit_match_resumes_from_the_main_menu(tmp_path):
     assert program.run() == 0
     lines = lines_of(out)
     assert lines[0] == M("app.menu.title")
-    assert lines[1].startswith("1 " + M("app.menu.resume"))
+    assert lines[1].startswith("1 " + M("app.menu.resume_item", item=M("saves.against", names="")))
     assert M("resume.position", deal=saved.state.deal_number) in lines
     table = Narrator([s.name for s in saved.seats], saved.rules, you=0).table_text(saved.state.table)
     assert lines.count(table) == 1  # said on resuming, not again as the turn starts
@@ -450,7 +450,7 @@ def test_settings_change_the_rate_without_restarting_the_voice_and_save_it(tmp_p
         return speaker
 
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n3\nu\nu\n\n8\n4\n"), out), Output(out),
+    program = Program(LineInput(io.StringIO("3\n3\nu\nu\n\n0\n4\n"), out), Output(out),
                       Settings(voice=True), tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=factory, lang="en")
     assert program.run() == 0
@@ -469,25 +469,27 @@ def test_a_language_without_a_voice_is_said_once_at_start(tmp_path):
     assert Messages("it")("voice.missing.it") in out.getvalue()
 
 
-# A saved match is never replaced without a word ------------------------------------------------------
+# A saved match is never replaced ----------------------------------------------------------------------
 
-def test_a_new_match_by_flags_says_it_replaced_the_saved_one(tmp_path):
+def test_a_new_match_by_flags_is_saved_beside_the_saved_one(tmp_path):
     program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
     program.run(request_for("--seed", "3"))
-    program, out, _ = program_for(tmp_path, "")
+    first = AutosaveStore(tmp_path / "data").load().record
+    program, out, _ = program_for(tmp_path, "1\n\nq\n\n")
     program.run(request_for("--seed", "4"))
-    assert M("setup.replaced_saved") in lines_of(out)
+    records = [saved.record for saved in SavedMatches(tmp_path / "data").list().saves]
+    assert len(records) == 2 and first in records and records[0].seed == 4
 
 
-def test_the_new_match_questions_warn_before_replacing_the_saved_match(tmp_path):
+def test_the_new_match_questions_leave_the_saved_match_alone(tmp_path):
     program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
     program.run(request_for("--seed", "3"))
     saved = AutosaveStore(tmp_path / "data").load().record
-    program, out, _ = program_for(tmp_path, "2\nesc\n4\n")  # new match, Escape at the first question, quit
+    program, out, _ = program_for(tmp_path, "2\nesc\n5\n")  # new match, Escape at the first question, quit
     program.run()
     lines = lines_of(out)
-    assert lines[lines.index("Choice? 2") + 1] == M("setup.replaces_saved")
-    assert AutosaveStore(tmp_path / "data").load().record == saved
+    assert lines[lines.index("Choice? 2") + 1] == M("setup.players")  # no word of replacing anything
+    assert [s.record for s in SavedMatches(tmp_path / "data").list().saves] == [saved]
 
 
 # Verbosity ---------------------------------------------------------------------------------------
@@ -574,7 +576,7 @@ def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tm
     speaker = RecordingSpeaker(available=False, unavailable_reason="no sound device")
     out = io.StringIO()
     # main menu 3 settings, 1 voice (on: unavailable), 1 voice again, 8 back, 4 quit
-    program = Program(LineInput(io.StringIO("3\n1\n1\n8\n4\n"), out), Output(out), Settings(voice=False),
+    program = Program(LineInput(io.StringIO("3\n1\n1\n0\n4\n"), out), Output(out), Settings(voice=False),
                       tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, voice: speaker, lang="en")
     assert program.run() == 0
@@ -585,7 +587,7 @@ def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tm
 
 def test_settings_say_each_new_value_as_a_sentence_and_name_the_limits(tmp_path):
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n3\n" + "u\n" * 12 + "\n6\n6\n8\n4\n"), out), Output(out),
+    program = Program(LineInput(io.StringIO("3\n3\n" + "u\n" * 12 + "\n6\n6\n0\n4\n"), out), Output(out),
                       Settings(voice=False), tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, voice: RecordingSpeaker(), lang="en")
     assert program.run() == 0
@@ -607,7 +609,7 @@ def test_the_voice_menu_says_voice_names_well_and_lists_the_games_language_first
               VoiceInfo("gmw/en-us-nyc", "English (America, New York City)", ("en-us-nyc",))]
     speaker = RecordingSpeaker(voice_list=voices)
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n2\n2\n8\n4\n"), out), Output(out), Settings(voice=True),
+    program = Program(LineInput(io.StringIO("3\n2\n2\n0\n4\n"), out), Output(out), Settings(voice=True),
                       tmp_path / "config", Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker,
                       lang="en")
     assert program.run() == 0

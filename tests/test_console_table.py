@@ -13,7 +13,7 @@ from scopa.engine import PlayerView, Rules
 from scopa.match import SeatSetup
 from scopa.narration import Messages, Narrator
 from scopa.speech import RecordingSpeaker
-from scopa.table import LocalTable, Resync, start_match
+from scopa.table import LocalTable, Notice, Resync, SeatUpdate, SubmitResult, start_match
 
 M = Messages("en")
 ANSWERS = {M("prompt.card"): "1", M("prompt.capture"): "1"}  # Open?, Play?, Hide?, Next?: Enter
@@ -119,3 +119,44 @@ def test_the_console_package_asks_no_view_of_a_computer_seat():
     table.console = console
     assert console.run() == "finished"
     assert {seat for _, seat, _ in table.views} == {0}
+
+
+class EventfulTable(RecordingTable):
+    """A table that, as an online one may, refuses the first move as stale and brings a notice with the next update."""
+
+    def __init__(self, table: LocalTable) -> None:
+        super().__init__(table)
+        self.refused = False
+        self.extra = 0  # numbers given to the notices, after the table's own
+
+    def latest(self) -> int:
+        return self.inner.latest() + self.extra
+
+    def submit(self, seat, move, expected):
+        if not self.refused:
+            self.refused = True
+            return SubmitResult(False, refusal="stale")
+        return self.inner.submit(seat, move, expected - self.extra)
+
+    def updates(self, seat: int, after: int):
+        own = self.inner.updates(seat, min(after, self.inner.latest()))
+        if self.refused and not self.extra:  # the refused move: someone came back meanwhile
+            self.extra = 1
+            return [SeatUpdate(self.inner.latest() + 1, Notice("reclaimed", 1), None)]
+        return [u._replace(number=u.number + self.extra) for u in own]
+
+
+def test_a_stale_move_is_refused_in_words_then_the_notice_is_told_and_the_turn_asked_again():
+    seats = (SeatSetup("You"), SeatSetup("Robin", "computer", "easy"))
+    rules = Rules(target=None)
+    record, opening = start_match(rules, seats, seed=2, first_dealer=1)  # you lead
+    table = EventfulTable(LocalTable(record, opening=opening))
+    out = io.StringIO()
+    services = Services(Answering(out, limit=12), Output(out), Announcer(Output(out), RecordingSpeaker()),
+                        Narrator(["You", "Robin"], rules, 0))
+    MatchConsole(table, services).run()
+    lines = out.getvalue().splitlines()
+    stale = lines.index(M("refused.stale"))
+    assert lines[stale + 1] == M("notice.reclaimed", name="Robin")
+    assert lines[stale + 2] == M("turn.yours")  # the turn again, from the table as it is now
+    assert table.inner.record.moves and table.inner.record.moves[0].seat == 0  # the second try was played

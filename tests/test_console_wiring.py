@@ -1,13 +1,15 @@
 """How the console ties in tips, Italian command words, per-run voice flags and localised seat names."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scopa.cli import UsageError, build_parser, human_names, settings_from_args
 from scopa.config import Settings
 from scopa.console.keys import command_of
 from scopa.lessons.console import attach
-from scopa.narration import Messages
+from scopa.narration import Announcement, Messages
 from tests.test_console_loop import program_for, request_for
 
 
@@ -53,7 +55,7 @@ def _tipped_lines(tmp_path, level: str) -> list[str]:
 
 def test_easy_tables_may_get_tips_but_hard_tables_never_do(tmp_path, monkeypatch):
     import scopa.lessons.tips as tips
-    monkeypatch.setattr(tips, "tip_for", lambda view, rules, narrator: "TIP for this hand.")
+    monkeypatch.setattr(tips, "tip_for", lambda view, rules, narrator: Announcement("TIP for this hand.", view.seat))
     assert "TIP for this hand." in _tipped_lines(tmp_path / "easy", "easy")
     assert "TIP for this hand." not in _tipped_lines(tmp_path / "hard", "hard")
 
@@ -72,19 +74,20 @@ def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
     pytest.fail("no seed among 40 where you lead")
 
 
-def test_a_blocked_autosave_is_reported_once_not_twice(tmp_path):
+def test_an_unreadable_autosave_is_set_aside_said_once_and_the_new_save_works(tmp_path):
     from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "autosave.json").write_text("{ not json")
     persistence = Persistence(tmp_path / "data")
-    record, problem = persistence.load()
-    assert record is None and problem
     match, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 1)
-    line = persistence.save(match)
-    assert line is not None and line.count("Not saved") == 1 and "\n" not in line
-    assert (tmp_path / "data" / "autosave.json").read_text() == "{ not json"
+    assert persistence.start_new(match) is None
+    [line] = persistence.notices()
+    assert line.startswith("The saved match cannot be read. ") and "\n" not in line
+    kept = Path(line[line.rindex(" as ") + 4:-1])
+    assert kept.read_text() == "{ not json" and kept.name.endswith(".json.bad")
+    assert persistence.notices() == [] and persistence.save(match) is None
 
 
 @pytest.mark.parametrize("lang, expected", [

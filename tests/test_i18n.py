@@ -257,10 +257,10 @@ def narrate_deal(lang: str, naming: str, rules: Rules, seed: int, you: int | Non
         lines.append(narrator.hand(view).text)
         for card in view.hand:
             options = [m.capture for m in view.legal_moves() if m.card == card and m.capture]
-            lines.extend(narrator.capture_choice(card, options, view.table))
-            lines += [narrator.picked_option(i + 1, o) for i, o in enumerate(options)]
+            lines += [a.text for a in narrator.capture_choice(seat, card, options, view.table)]
+            lines += [narrator.picked_option(seat, i + 1, o).text for i, o in enumerate(options)]
         move, reason = narrator.suggestion(view)
-        lines += [narrator.move_text(move), reason]
+        lines.append(reason.text)
         lines += [a.text for a in narrator.running_score(view)]
         lines += [narrator.pile(view, side).text for side in range(rules.sides)]
         lines += [a.text for a in narrator.last_plays(view.history, 4)]
@@ -319,8 +319,8 @@ def test_italian_narration_reads_naturally():
                      "Giochi il settebello e prendi il sette di spade. Scopa!"]
     assert n.turn(0) == "Tocca a te."
     assert n.turn(1) == "Giulia, tocca a te."
-    assert n.capture_choice(ace, [], []) == ["L'asso di spade non prende nulla e resta sul tavolo. " \
-                                            "Invio per giocare, Esc per annullare."]
+    assert [a.text for a in n.capture_choice(0, ace, [], [])] == [
+        "L'asso di spade non prende nulla e resta sul tavolo. Invio per giocare, Esc per annullare."]
     en = Narrator(["You", "Giulia"], rules, you=0, lang="en", naming="napoletane")
     assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia plays the two of cups and takes the two " \
                                                                   "of swords."
@@ -360,7 +360,7 @@ def test_english_hint_reasons_match_the_players_module():
             analyser = HardAnalyser(view)
             for move in view.legal_moves():
                 analysis = analyser.analyse(move)
-                assert narrator.hint_reason(view, analysis) == reason_text(view, analysis)
+                assert narrator.hint_reason(view, analysis).text == reason_text(view, analysis)
                 checked += 1
             state, _ = state.apply(rng.choice(state.legal_moves()))
     assert checked > 100

@@ -26,7 +26,7 @@ from scopa.lessons.content import (L1_POSITION, L2_POSITION, L3_POSITION, L4_POS
                                    l7_score)
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.lessons.rules_reader import rules_sections
-from scopa.narration import Narrator
+from scopa.narration import Announcement, Narrator
 from scopa.players import suggest_move
 from scopa.speech import RecordingSpeaker
 
@@ -539,7 +539,8 @@ def test_tips_are_one_plain_line_or_none_over_many_positions() -> None:
             tip = tip_for(view, view.rules, narrator)
             if tip is not None:
                 said += 1
-                assert "\n" not in tip and "{" not in tip and "(" not in tip
+                assert tip.private_to == view.seat  # it names a card of this hand
+                assert "\n" not in tip.text and "{" not in tip.text and "(" not in tip.text
     assert said > 20
 
 
@@ -549,9 +550,9 @@ def _narrator(lang: str = "en") -> Narrator:
 
 def test_tip_names_a_scopa_chance() -> None:
     state = l5_sweep_position()
-    assert tip_for(state.view(0), state.rules, _narrator()) == \
-        "Scopa chance. The six of clubs takes every card on the table."
-    assert tip_for(state.view(0), state.rules, _narrator("it")).startswith("Occasione di scopa. Il sei di fiori")
+    assert tip_for(state.view(0), state.rules, _narrator()) == Announcement(
+        "Scopa chance. The six of clubs takes every card on the table.", 0)
+    assert tip_for(state.view(0), state.rules, _narrator("it")).text.startswith("Occasione di scopa. Il sei di fiori")
 
 
 def test_tip_gives_no_scopa_chance_on_the_last_play() -> None:
@@ -561,7 +562,8 @@ def test_tip_gives_no_scopa_chance_on_the_last_play() -> None:
 
 def test_tip_names_a_settebello_chance() -> None:
     state = position(**L2_POSITION)
-    assert tip_for(state.view(0), state.rules, _narrator()) == "Settebello chance. The seven of spades can take it."
+    tip = tip_for(state.view(0), state.rules, _narrator())
+    assert tip.text == "Settebello chance. The seven of spades can take it."
 
 
 def test_tip_warns_of_a_table_an_unseen_card_could_sweep() -> None:
@@ -569,7 +571,7 @@ def test_tip_warns_of_a_table_an_unseen_card_could_sweep() -> None:
     # sixes or queens could sweep; the jack would make 13, too much for one card: a safer play.
     state = position("AH JC 4S", "2D 3H", "6C 6D 5S", pile_you="KC KH")
     tip = tip_for(state.view(0), state.rules, _narrator())
-    assert tip == ("Careful. The ace of hearts played to the table would make the table add up to 6, "
+    assert tip.text == ("Careful. The ace of hearts played to the table would make the table add up to 6, "
                    "and 4 unseen cards could sweep it.")
     safe = position("JC QD KS", "2D 3H", "6C 6D 5S", pile_you="KC KH")  # nothing safer to play
     assert tip_for(safe.view(0), safe.rules, _narrator()) is None

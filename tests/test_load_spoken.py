@@ -549,7 +549,7 @@ def test_a_file_the_system_cannot_read(tmp_path, monkeypatch, problem, english, 
 
     def refuse(*_: Any, **__: Any) -> Any:
         raise problem
-    monkeypatch.setattr(files_module, "open", refuse, raising=False)
+    monkeypatch.setattr(files_module.os, "open", refuse)
     error = _refused(path)
     assert str(error) == EN_HEAD + english
     assert error.localised(IT) == IT_HEAD + italian
@@ -650,10 +650,12 @@ def test_scopa_import_on_the_command_line(tmp_path):
 
 def test_an_unreadable_autosave_says_why_in_sentences(tmp_path):
     make, _, english, italian = CASES["position hand size"]
-    _write(tmp_path / "autosave.json", make())
     for messages, heading in ((EN, "The saved match cannot be read. "), (IT, "La partita salvata non si può leggere. ")):
-        record, problem = Persistence(tmp_path, messages=lambda m=messages: m).load()
-        assert record is None
+        _write(tmp_path / "autosave.json", make())
+        persistence = Persistence(tmp_path, messages=lambda m=messages: m)
+        assert persistence.saved_matches() == []
+        [line] = persistence.notices()
+        problem = line[:line.rindex(".", 0, line.rindex(" ")) + 1]  # then where the file is kept
         assert problem == heading + (english if messages is EN else italian)
         assert_spoken(problem, messages.lang)
 
@@ -666,9 +668,11 @@ def test_scopa_export_says_why_the_autosave_cannot_be_read_in_the_players_names(
                            str(tmp_path / "c"), "--lang", "it", "--cards", "napoletane", "--export",
                            str(tmp_path / "out.json")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
-    assert done.stderr.splitlines() == [
+    [line, none] = done.stderr.splitlines()
+    assert line.startswith(
         "La partita salvata non si può leggere. La posizione salvata non è valida. Le giocate di questa smazzata "
-        "comprendono il re di bastoni, che non è né in tavola né tra le prese."]
+        "comprendono il re di bastoni, che non è né in tavola né tra le prese. È stata messa da parte come ")
+    assert none == "Non c'è una partita salvata da esportare."
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scopa.engine import ALL_CARDS, Card, Rules, check_invariants
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import CardNames, Messages
-from scopa.storage import (EXPORT_WARNING, LEVELS, MIGRATIONS, VERSION, AutosaveBlockedError, AutosaveStore, LoadResult,
+from scopa.storage import (EXPORT_WARNING, LEVELS, MIGRATIONS, VERSION, AutosaveStore, LoadResult, SavedMatches,
                            SaveFileError, atomic_write_text, default_data_dir, export_match, import_match,
                            load_results, match_from_json, match_to_json, record_from_dict, record_to_dict,
                            record_result)
@@ -59,8 +59,7 @@ def finish(record: MatchRecord, rng: random.Random) -> MatchRecord:
 def test_saved_and_resumed_match_ends_like_the_unsaved_one(tmp_path: Path, rules: Rules,
                                                              seats: tuple[SeatSetup, ...], seed: int) -> None:
     record = played(rules, seats, seed, turns=50)
-    store = AutosaveStore(tmp_path)
-    store.save(record)
+    saved(tmp_path, record)
 
     found = AutosaveStore(tmp_path).load()
     assert found.problem is None and found.exists
@@ -75,33 +74,42 @@ def test_saved_and_resumed_match_ends_like_the_unsaved_one(tmp_path: Path, rules
     assert after_resume.state.match_scores == never_saved.state.match_scores
 
 
+def saved(folder: Path, record: MatchRecord) -> str:
+    """Save a match beside the others in ``folder``, as a new match does; its id."""
+    store = SavedMatches(folder)
+    lock = store.create(record)
+    store.save(lock.match_id, record)
+    lock.release()
+    return lock.match_id
+
+
 def test_every_completed_turn_saves_and_loads_back(tmp_path: Path) -> None:
-    store = AutosaveStore(tmp_path)
+    store = SavedMatches(tmp_path)
     record, _ = MatchRecord.start(Rules(target=None), TWO, 8, first_dealer=1)
+    lock = store.create(record)
     rng = random.Random(4)
     turn = 0
     while True:
-        store.save(record)
+        store.save(lock.match_id, record)
         if turn % 5 == 0 or record.state.is_deal_over:
             assert AutosaveStore(tmp_path).load().record == record
         if record.state.is_match_over:
             break
         record, turn = step(record, rng), turn + 1
-    assert store.discard() is True
-    assert store.load() == LoadResult(None, None, False)
+    assert store.delete(lock.match_id, lock) is True
+    assert AutosaveStore(tmp_path).load() == LoadResult(None, None, False)
 
 
 def test_assisted_deals_survive_a_save(tmp_path: Path) -> None:
     record = played(Rules(), TWO, 2, turns=45).mark_assisted()
-    store = AutosaveStore(tmp_path)
-    store.save(record)
+    saved(tmp_path, record)
     loaded = AutosaveStore(tmp_path).load().record
     assert loaded.assisted_deals == record.assisted_deals and loaded.assisted
 
 
 def test_data_dir_defaults_to_the_platform_folder() -> None:
     assert default_data_dir().name == "scopa"
-    assert AutosaveStore().path == default_data_dir() / "autosave.json"
+    assert SavedMatches().folder == default_data_dir() / "saves"
 
 
 # Atomic writes ---------------------------------------------------------------------------
@@ -113,24 +121,24 @@ def _crash(*_: Any) -> None:
 @pytest.mark.parametrize("target", ["replace", "fsync"])
 def test_a_crash_while_saving_leaves_the_old_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    target: str) -> None:
-    store = AutosaveStore(tmp_path)
+    store = SavedMatches(tmp_path)
     old = played(Rules(), TWO, 1, turns=10)
-    store.save(old)
-    before = store.path.read_bytes()
+    match_id = saved(tmp_path, old)
+    path = store.path_of(match_id)
+    before = path.read_bytes()
     monkeypatch.setattr(atomic_module.os, target, _crash)
     with pytest.raises(OSError):
-        store.save(played(Rules(), TWO, 1, turns=11))
+        store.save(match_id, played(Rules(), TWO, 1, turns=11))
     monkeypatch.undo()
-    assert store.path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["autosave.json"]
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in store.folder.iterdir() if not p.name.endswith(".lock")) == [path.name]
     assert AutosaveStore(tmp_path).load().record == old
 
 
 def test_a_temp_file_left_by_a_killed_write_is_ignored_then_cleaned(tmp_path: Path) -> None:
-    store = AutosaveStore(tmp_path)
     record = played(Rules(), TWO, 1, turns=10)
-    store.save(record)
-    leftover = tmp_path / ".autosave.json.abc123.tmp"
+    match_id = saved(tmp_path, record)
+    leftover = SavedMatches(tmp_path).folder / f".{match_id}.json.abc123.tmp"
     leftover.write_text('{"format": "scopa-ma')
     assert AutosaveStore(tmp_path).load().record == record
     os.utime(leftover, (1, 1))  # make it old
@@ -146,48 +154,41 @@ def test_atomic_write_replaces_whole_text(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]
 
 
-# Unreadable autosave ---------------------------------------------------------------------
+# Unreadable saves ------------------------------------------------------------------------
 
-def test_an_unreadable_autosave_is_reported_and_kept(tmp_path: Path) -> None:
-    store = AutosaveStore(tmp_path)
-    tmp_path.joinpath("autosave.json").write_bytes(b'{"format": "scopa-match", "version": 1,\n garbage')
-    before = store.path.read_bytes()
+def test_an_unreadable_save_is_set_aside_said_and_kept(tmp_path: Path) -> None:
+    bad = SavedMatches(tmp_path).folder / "match-broken.json"
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b'{"format": "scopa-match", "version": 1,\n garbage')
+    before = bad.read_bytes()
 
-    found = store.load()
+    found = AutosaveStore(tmp_path).load()
     assert found.record is None and found.exists
     assert found.problem.startswith("The saved match cannot be read. The file is not valid JSON. The error is on line 2")
     assert "\n" not in found.problem
-    assert store.path.read_bytes() == before
+    assert not bad.exists() and bad.with_name("match-broken.json.bad").read_bytes() == before
 
     record = played(Rules(), TWO, 1, turns=3)
-    with pytest.raises(AutosaveBlockedError):
-        store.save(record)
-    assert store.discard() is False
-    assert store.path.read_bytes() == before
-
-    kept = store.save(record, replace_bad=True)
-    assert kept == tmp_path / "autosave.json.bad"
-    assert kept.read_bytes() == before
-    assert AutosaveStore(tmp_path).load().record == record
+    saved(tmp_path, record)
+    assert AutosaveStore(tmp_path).load() == LoadResult(record, None, True)
+    assert bad.with_name("match-broken.json.bad").read_bytes() == before
 
 
-def test_a_fresh_store_does_not_overwrite_an_unreadable_autosave(tmp_path: Path) -> None:
-    (tmp_path / "autosave.json.bad").write_text("an older bad file")
-    (tmp_path / "autosave.json").write_text("[]")
-    store = AutosaveStore(tmp_path)
-    record = played(Rules(), TWO, 1, turns=3)
-    with pytest.raises(AutosaveBlockedError):
-        store.save(record)
-    assert (tmp_path / "autosave.json").read_text() == "[]"
-    assert store.save(record, replace_bad=True) == tmp_path / "autosave.json.2.bad"
-    assert (tmp_path / "autosave.json.bad").read_text() == "an older bad file"
-    assert (tmp_path / "autosave.json.2.bad").read_text() == "[]"
+def test_a_second_unreadable_save_of_the_same_name_does_not_overwrite_the_first(tmp_path: Path) -> None:
+    folder = SavedMatches(tmp_path).folder
+    folder.mkdir(parents=True)
+    (folder / "match-x.json.bad").write_text("an older bad file")
+    (folder / "match-x.json").write_text("[]")
+    [aside] = SavedMatches(tmp_path).list().set_aside
+    assert aside.kept == folder / "match-x.json.2.bad"
+    assert (folder / "match-x.json.bad").read_text() == "an older bad file"
+    assert (folder / "match-x.json.2.bad").read_text() == "[]"
 
 
 def test_a_record_that_could_not_be_read_back_is_not_written(tmp_path: Path) -> None:
     record, _ = MatchRecord.start(Rules(), (SeatSetup(""), SeatSetup("Bruno", "computer", "hard")), 1)
     with pytest.raises(SaveFileError, match="Seat 1 needs a name"):
-        AutosaveStore(tmp_path).save(record)
+        SavedMatches(tmp_path).save("match-1", record)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -277,16 +278,15 @@ def test_import_rejects_an_illegal_move(tmp_path: Path) -> None:
 
 
 def test_a_failed_import_writes_nothing(tmp_path: Path) -> None:
-    store = AutosaveStore(tmp_path)
     record = played(Rules(), TWO, 1, turns=8)
-    store.save(record)
-    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    saved(tmp_path, record)
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     files["bad.json"] = bad.read_bytes()
     with pytest.raises(SaveFileError):
         import_match(bad)
-    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == files
 
 
 # Format versions -------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from scopa.config import Settings
 from scopa.table.persistence import Persistence
 from scopa.engine import Rules
 from scopa.narration import Messages
-from scopa.storage import (MIGRATIONS, VERSION, AutosaveBlockedError, AutosaveStore, SaveFileError, import_match,
+from scopa.storage import (MIGRATIONS, VERSION, AutosaveStore, SaveFileError, import_match,
                            load_results, match_to_json)
 from scopa.storage import files as files_module
 
@@ -151,7 +151,7 @@ def test_errors_reading_the_disk_speak_italian(tmp_path: Path, monkeypatch: pyte
     for problem in (PermissionError(13, "Permission denied"), OSError(5, "Input/output error")):
         def refuse(*_: Any, problem: OSError = problem, **__: Any) -> Any:
             raise problem
-        monkeypatch.setattr(files_module, "open", refuse, raising=False)
+        monkeypatch.setattr(files_module.os, "open", refuse)
         with pytest.raises(SaveFileError) as caught:
             import_match(tmp_path / "big.json")
         assert_italian(caught.value)
@@ -171,22 +171,22 @@ def test_migration_failures_speak_italian(tmp_path: Path, monkeypatch: pytest.Mo
     assert "aggiornare" in assert_italian(_fails(tmp_path, BAD_FILES["older"]))
 
 
-def test_an_unreadable_autosave_and_a_blocked_save_speak_italian(tmp_path: Path) -> None:
+def test_an_unreadable_save_set_aside_speaks_italian(tmp_path: Path) -> None:
     (tmp_path / "autosave.json").write_text("[]")
     store = AutosaveStore(tmp_path)
     found = store.load()
     assert found.problem == "The saved match cannot be read. The file does not hold a scopa match."
     assert assert_italian(store.error).startswith("La partita salvata non si può leggere. ")
-    with pytest.raises(AutosaveBlockedError) as caught:
-        store.save(played(Rules(), TWO, 1, turns=2))
-    assert str(caught.value) == "Not saved. The saved match on disk cannot be read, so it was not replaced."
-    assert_italian(caught.value)
 
+    (tmp_path / "autosave.json").write_text("[]")
     persistence = Persistence(tmp_path, messages=lambda: IT)
-    record, problem = persistence.load()
-    assert record is None and problem == store.error.localised(IT)
-    assert persistence.save(played(Rules(), TWO, 1, turns=2)).startswith("Partita non salvata. ")
-    assert Persistence(tmp_path).load()[1] == found.problem  # English by default, as before
+    assert persistence.saved_matches() == []
+    [line] = persistence.notices()
+    prefix = f"{store.error.localised(IT)} È stata messa da parte come "
+    assert line.startswith(prefix) and line.endswith(".bad.")
+    kept = Path(line[len(prefix):-1])
+    assert kept.parent == tmp_path / "saves" and kept.read_text() == "[]"
+    assert persistence.notices() == []  # said once
 
 
 def test_an_italian_import_in_the_console(tmp_path: Path) -> None:

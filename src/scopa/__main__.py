@@ -28,8 +28,8 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None) -> int:
     from . import __version__
-    from .cli import (UsageError, budget_from_args, build_parser, help_language_flags, rules_from_args,
-                      seats_from_args, settings_from_args, wants_new_match)
+    from .cli import (UsageError, budget_from_args, build_parser, check_resume, help_language_flags, review_from_args,
+                      rules_from_args, seats_from_args, settings_from_args, wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -52,8 +52,10 @@ def _main(argv: Sequence[str] | None) -> int:
     data_dir = args.data_dir or default_data_dir()
     messages = _messages(args.lang or settings.language)
     try:
+        check_resume(args)
         settings = settings_from_args(args, settings)
         budget = budget_from_args(args)
+        review = review_from_args(args)
         request = None
         if wants_new_match(args):
             from .console.app import MatchRequest
@@ -64,6 +66,9 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     if args.export:
         return _export(data_dir, args.export, messages, args.cards or settings.card_names)
+    if args.stats:
+        from .record.console import print_stats
+        return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
     from .table.persistence import Persistence
@@ -81,10 +86,10 @@ def _main(argv: Sequence[str] | None) -> int:
         output.line(message)
         if record is None:
             return 1
-        problem = program.persistence.start_new(record)
-        if problem:
-            output.line(problem)
-        return program.run(resume=True)
+        return program.run(imported=record)  # saved beside the other matches, none replaced
+    if review is not None:
+        from .record.console import run_review
+        return run_review(program, review)
     if args.lesson is not None:
         return program.run_lesson(args.lesson) if hasattr(program, "run_lesson") else 2
     return program.run(request, resume=args.resume)
@@ -150,17 +155,25 @@ def _messages(lang: str | None):
 
 
 def _export(data_dir, path: str, messages, naming: str = "french") -> int:
-    """``scopa --export FILE``: the saved match to a file, after the warning that it shows every hand."""
+    """``scopa --export FILE``: the most recently played saved match to a file, after the warning
+    that it shows every hand."""
+    from .table.persistence import Persistence
     from .narration import os_problem
-    from .storage import AutosaveStore, export_match
-    store = AutosaveStore(data_dir)
-    result = store.load()
-    if result.record is None:
-        print(store.error.localised(messages, naming) if store.error else messages("export.none"), file=sys.stderr)
+    from .storage import export_match
+    persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)
+    saves = persistence.saved_matches()
+    for line in persistence.notices():  # anything set aside, and where it is kept
+        print(line, file=sys.stderr)
+    if not saves:
+        print(messages("export.none"), file=sys.stderr)
+        return 1
+    refusal = persistence.export_refusal(path)  # a folder, a pipe or a device: said before the warning
+    if refusal:
+        print(refusal, file=sys.stderr)
         return 1
     print(messages("export.file_warning"))
     try:
-        written = export_match(result.record, path)  # never over a file already there: no one was asked
+        written = export_match(saves[0].record, path)  # never over a file already there: no one was asked
     except FileExistsError:
         print(messages("export.exists", path=path), file=sys.stderr)
         return 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import Sequence
 
@@ -37,6 +38,11 @@ def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
         def add_usage(self, usage, actions, groups, prefix_=None):  # type: ignore[no-untyped-def]
             super().add_usage(usage, actions, groups, prefix if prefix_ is None else prefix_)
 
+        def _format_action_invocation(self, action):  # type: ignore[no-untyped-def]
+            if isinstance(action, _HelpAction):
+                return ", ".join(action.option_strings)  # not argparse's "[HELP]": Orca says the brackets
+            return super()._format_action_invocation(action)
+
     return LocalisedFormatter
 
 
@@ -69,6 +75,23 @@ def argparse_problem(message: str, messages: Messages) -> str:
     return message
 
 
+SHORT_HELP_FLAGS = ("--no-voice", "--voice", "--lang", "--plain", "--resume", "--lesson")
+ALL_WORDS = {"all", "tutto", "tutte", "tutti"}
+
+
+class _HelpAction(argparse.Action):
+    """``--help``: the options used most, in a few lines a listener can take in; ``--help all``: every one."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):  # noqa: A002
+        super().__init__(option_strings, dest, nargs="?", const="", default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        wants_all = str(values or "").lower() in ALL_WORDS
+        parser._print_message(parser.format_help() if wants_all else parser.short_help(),  # type: ignore[attr-defined]
+                              sys.stdout)
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """Help without the colon argparse puts after each section title: a screen reader says "colon".
 
@@ -81,6 +104,18 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: {argparse_problem(message, self.messages)}\n{self.help_hint}\n")
+
+    def short_help(self) -> str:
+        """The description, the commonest flags one a line, and how to get them all."""
+        m = self.messages
+        lines = [m("cli.description"), m("cli.short.intro")]
+        by_flag = {flag: action for action in self._actions for flag in action.option_strings}
+        for flag in SHORT_HELP_FLAGS:
+            action = by_flag[flag]
+            metavar = f" {action.metavar}" if action.metavar else ""
+            lines.append(f"{flag}{metavar}, {action.help}")
+        lines.append(m("cli.help_hint", command="scopa --help all"))
+        return "\n".join(lines) + "\n"
 
     def format_help(self) -> str:
         titles = {group.title for group in self._action_groups if group.title}
@@ -101,8 +136,8 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
 
     m = messages or Messages("en")
     p = _new_parser("scopa", m("cli.usage_line"), m)
-    g = _add_match_flags(p, m)
-    g.add_argument("--names", metavar=m("cli.metavar.names"), help=m("cli.names", example="Alice,Bob"))
+    p.help_hint = m("cli.help_hint", command="scopa --help all")
+    g = _add_match_flags(p, m, names=True)
     g.add_argument("--seed", type=int, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
     g.add_argument("--budget", type=float, default=1.0, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
     _add_sound_flags(p, m)
@@ -112,10 +147,12 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     f.add_argument("--export", metavar=file, help=m("cli.export", file=file))
     f.add_argument("--import", dest="import_file", metavar=file, help=m("cli.import", file=file))
     f.add_argument("--lesson", type=int, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--stats", action="store_true", help=m("cli.stats"))
+    f.add_argument("--review", metavar=m("cli.metavar.review"), help=m("cli.review"))
     f.add_argument("--data-dir", type=Path, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=Path, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action="help", help=m("cli.help"))
+    other.add_argument("-h", "--help", action=_HelpAction, help=m("cli.help", command="--help all"))
     other.add_argument("--version", action="store_true", help=m("cli.version"))
     return p
 
@@ -128,12 +165,14 @@ def _new_parser(prog: str, usage: str, m: Messages) -> "_Parser":
     return p
 
 
-def _add_match_flags(p: argparse.ArgumentParser, m: Messages) -> argparse._ArgumentGroup:
-    """The rules and seats of a new match (the main command and ``scopa host``)."""
+def _add_match_flags(p: argparse.ArgumentParser, m: Messages, names: bool = False) -> argparse._ArgumentGroup:
+    """The rules and seats of a new match (the main command, with --names, and ``scopa host``)."""
     g = p.add_argument_group(m("cli.group.match"))
     g.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N", help=m("cli.players"))
     g.add_argument("--seats", metavar=m("cli.metavar.seats"),
                    help=m("cli.seats", example="human,computer:hard,human,computer:easy", levels=", ".join(LEVELS)))
+    if names:
+        g.add_argument("--names", metavar=m("cli.metavar.names"), help=m("cli.names", example="Alice,Bob"))
     g.add_argument("--target", metavar=m("cli.metavar.target"), help=m("cli.target"))
     g.add_argument("--variant", choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
                    help=m("cli.variant"))
@@ -179,7 +218,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     f.add_argument("--data-dir", type=Path, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=Path, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action="help", help=m("cli.help"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"scopa {command} --help"))
     return p
 
 
@@ -209,6 +248,12 @@ class _QuietParser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         raise ValueError(message)
+
+
+def check_resume(args: argparse.Namespace) -> None:
+    """``--resume`` continues a saved match, so a flag that starts a new one cannot go with it."""
+    if args.resume and wants_new_match(args):
+        raise UsageError("usage.resume_new_match", resume="--resume", players="--players", seed="--seed")
 
 
 def wants_new_match(args: argparse.Namespace) -> bool:
@@ -310,6 +355,17 @@ def budget_from_args(args: argparse.Namespace) -> float:
     if not low <= args.budget <= high:  # false for nan too
         raise UsageError("usage.budget", low=low, high=int(high))
     return args.budget
+
+
+def review_from_args(args: argparse.Namespace) -> int | None:
+    """Which finished match ``--review`` asks for (1 is the latest), or None without the flag."""
+    if args.review is None:
+        return None
+    from .record.console import ReviewChoiceError, review_choice
+    try:
+        return review_choice(args.review)
+    except ReviewChoiceError:
+        raise UsageError("usage.review") from None
 
 
 def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings:

@@ -5,6 +5,7 @@ autosave stores it, and import replays its move log from the seed to prove it is
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -23,12 +24,38 @@ def is_unsafe_in_name(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp")
 
 
+# Characters that turn the direction of the text around them: a name holding one could make
+# the line it is printed in read backwards, or show a card or a score that is not there.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_INVISIBLE = ("Cc", "Cf", "Cs", "Mn", "Me", "Zs", "Zl", "Zp")
+# Sentence marks inside a name, or a question mark (every prompt ends in one), make the name
+# read as a line of the game: "Ann. Your turn", "Card?".
+_GAME_LINE = re.compile(r"[?:;]|[.!]\s+\S")
+
+NameProblem = Literal["bidi", "invisible", "game_line"]
+
+
+def name_problem(name: str) -> NameProblem | None:
+    """Why a name from a file cannot be shown at the table, beyond control characters, or None:
+    a direction override, nothing visible (only zero-width or combining characters), or a name
+    that reads like a line of the game."""
+    if any(ch in BIDI_CONTROLS for ch in name):
+        return "bidi"
+    if not any(unicodedata.category(ch) not in _INVISIBLE for ch in name):
+        return "invisible"
+    if _GAME_LINE.search(name):
+        return "game_line"
+    return None
+
+
 def clean_name(text: str) -> str:
     """A typed name fit to print and save: a tab or line break becomes a space, any other unsafe
-    character goes, runs of spaces become one, at most ``NAME_LENGTH`` characters. It may come
-    back empty (then use a default)."""
-    kept = "".join((" " if ch.isspace() else "") if is_unsafe_in_name(ch) else ch for ch in text)
-    return " ".join(kept.split())[:NAME_LENGTH].strip()
+    character and any direction override goes, runs of spaces become one, at most ``NAME_LENGTH``
+    characters. It comes back empty (then use a default) when nothing visible is left."""
+    kept = "".join((" " if ch.isspace() else "") if is_unsafe_in_name(ch) else ch for ch in text
+                   if ch not in BIDI_CONTROLS)
+    name = " ".join(kept.split())[:NAME_LENGTH].strip()
+    return name if name_problem(name) != "invisible" else ""
 
 
 @dataclass(frozen=True)

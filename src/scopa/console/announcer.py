@@ -1,8 +1,11 @@
 """Announcements to the screen and the voice, with Repeat and the privacy of hands.
 
 Every announcement is printed as plain lines (the screen reader's channel) and, when the
-voice is on, spoken. A private announcement (a hand) is spoken only when the player allowed
-hands to be read aloud, and Repeat gives it again only while that hand is open.
+voice is on, spoken. A private announcement (a hand, the card being chosen, a suggestion, a
+tip) is spoken only when the player allowed hands to be read aloud at the hand warning
+(``ask_hands_aloud``) and only while that hand is open; Repeat gives it again only then too.
+This is the one gate to the voice: the narrator marks every line naming a card of a hand as
+private, so nothing that reaches the voice by another way may name one.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from typing import Callable, Sequence
 
 from ..narration import Announcement
 from ..speech import Speaker
-from .terminal import Output
+from .terminal import ENTER, ESCAPE, Output
 
 
 class Announcer:
@@ -30,12 +33,16 @@ class Announcer:
         for line in lines:
             self.output.line(line.text)
         for line in lines:
-            if not line.private or self.speak_hands:
+            if self.may_speak(line):
                 self.speaker.say(line.spoken or line.text)
         if remember and lines:
             self._latest = lines
             if not any(line.private for line in lines):
                 self._latest_public = lines
+
+    def may_speak(self, line: Announcement) -> bool:
+        """A public line, or a hand's line while hands may be heard and that hand is the open one."""
+        return not line.private or (self.speak_hands and line.private_to == self.open_seat())
 
     def repeat(self) -> None:
         """Say the latest announcement again; a hand only while its owner's hand is open."""
@@ -57,3 +64,19 @@ class Announcer:
         self._latest_public = []
         if stop_voice:
             self.speaker.stop()
+
+
+def ask_hands_aloud(announcer: Announcer, read: Callable[[str], str], message: Callable[..., str]) -> bool:
+    """The hand warning: Enter lets the voice read hands (and what they can do), N or Escape keeps
+    them silent (printed only). Asked before the first hand is said with the voice on, in a
+    match (one human or several) and in a lesson dealt at random; says and returns the choice.
+
+    ``read`` takes a prompt's message key and returns the token typed."""
+    announcer.say([message("voice.hand_warning")])
+    while True:
+        token = read("prompt.allow")
+        if token == ENTER or token.lower() in {"n", "no", ESCAPE}:
+            announcer.speak_hands = token == ENTER
+            announcer.say([message("voice.hand_allowed" if announcer.speak_hands else "voice.hand_silent")])
+            return announcer.speak_hands
+        announcer.say([message("voice.hand_warning_keys")])

@@ -11,12 +11,15 @@ from ..engine import PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
-from .announcer import Announcer
-from .game import MatchConsole, ReplaceMatch, Services
-from .menus import choose
-from .settings_menu import run_settings_menu
+from ..storage import SavedMatch
 from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
 from ..table.persistence import Persistence
+from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
+from .game import MatchConsole, ReplaceMatch, Services
+from .keys import YES
+from .menus import choose
+from .settings_menu import run_settings_menu
+from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
@@ -43,7 +46,7 @@ class Program:
                  voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
                  verbosity: str | None = None, budget: float = 1.0) -> None:
         self.input = input
-        self.output = output
+        self.output = CardSymbolsOutput(output, self._card_notation)
         self.settings = settings
         self.config_dir = config_dir
         self.persistence = persistence
@@ -59,8 +62,47 @@ class Program:
         self.speaker: Speaker = self.speaker_factory(False, VoiceSettings())
         self._voice_on = False
         self._language_voice: str | None = None  # the voice picked for the language, if any
-        self.announcer = Announcer(output, self.speaker)
+        self.announcer = SoundingAnnouncer(self.output, self.speaker, self._sounding)
         self.narrator: Narrator | None = None
+        self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
+        self._sound_folder: Path | None = None
+
+    def screen_reader_mode(self) -> bool:
+        """The player listens with a screen reader: the game voice was chosen off (at the first
+        start, with --no-voice or with the voice key). Nothing for the eyes alone is shown then."""
+        return not self._voice_on
+
+    def _card_notation(self) -> CardNotation | None:
+        """Card symbols for the table and the hand, when chosen and not in screen-reader mode."""
+        if not self.settings.card_symbols or self.screen_reader_mode():
+            return None
+        return card_notation(self.lang, self.naming)
+
+    # Earcons ---------------------------------------------------------------------
+    def _sounding(self) -> Sounding | None:
+        """The earcon settings the announcer follows; None while earcons are off."""
+        if not self.settings.earcons:
+            return None
+        from ..narration.cues import line_cues
+        return Sounding(line_cues(self.lang, self.naming), self.settings.sounds_replace_words, self._earcon_file)
+
+    def _earcon_file(self, name: str) -> Path | None:
+        """The earcon's WAV at the voice's volume, made at first use in the data folder (else a
+        temporary one); None when no folder can be written: the words are then all there is."""
+        import tempfile
+
+        from ..speech.earcons import earcon_file
+        from ..storage.files import resolve_data_dir
+        folders = [self._sound_folder] if self._sound_folder else [
+            resolve_data_dir(self.persistence.data_dir) / "sounds", Path(tempfile.gettempdir()) / "scopa-sounds"]
+        for folder in folders:
+            try:
+                path = earcon_file(name, folder, self.settings.volume)
+            except OSError:
+                continue
+            self._sound_folder = folder
+            return path
+        return None
 
     # Voice ---------------------------------------------------------------------
     def m(self, key: str, **params) -> str:
@@ -151,15 +193,12 @@ class Program:
         elif not quiet:
             self.say(self.m("settings.saved"))
 
-    def remember_server(self, server: str) -> None:
-        """The server "Play online" offers next time (saved quietly; a failure is said)."""
-        if self.settings.last_server != server:
-            self.settings = self.settings.with_changes(last_server=server)
-            self._save_settings(quiet=True)
-
     # Running ---------------------------------------------------------------------
-    def run(self, request: MatchRequest | None = None, resume: bool = False) -> int:
-        return self._session(lambda: self._start(request, resume))
+    def run(self, request: MatchRequest | None = None, resume: bool = False,
+            imported: object | None = None) -> int:
+        """Start a new match (``request``), an imported one, the most recent saved match
+        (``resume``), or the main menu; then the main menu until the player quits."""
+        return self._session(lambda: self._start(request, resume, imported))
 
     def run_online(self, request) -> int:
         """``scopa host`` or ``scopa join``: the room instead of the menu."""
@@ -181,39 +220,29 @@ class Program:
             self.say(self.m("app.interrupted"))
             return 130
         finally:
+            self.persistence.close()
+            self.announcer.close()
             self.speaker.close()
             self.input.close()
 
-    def _start(self, request: MatchRequest | None, resume: bool) -> int:
+    def _start(self, request: MatchRequest | None, resume: bool, imported: object | None) -> int:
         if request is not None:
             return self._play_new(request) or 0
+        if imported is not None:
+            return self._play_imported(imported) or 0
         if resume:
-            record, problem = self.persistence.load()
-            if record is not None:
-                return self._play(record, None) or 0
-            if problem:
-                self.say(self.m("app.save_problem", problem=problem))
+            saved, problem = self.persistence.latest()
+            self._say_notices()
+            if saved is not None:
+                return self._resume(saved) or 0
+            self.say(problem)
         return self.main_menu()
 
-    def main_menu(self) -> int:
-        while True:
-            record, problem = self.persistence.load()
-            if problem:
-                self.say(self.m("app.save_problem", problem=problem))
-            actions: list[tuple[str, Callable[[], int | None]]] = []
-            if record is not None and not record.state.is_match_over:
-                actions.append((self.m("app.menu.resume"), lambda r=record: self._play(r, None)))
-            actions += [(self.m("app.menu.new"), self._new_match_questions),
-                        (self.m("app.menu.lessons"), self._lessons),
-                        (self.m("app.menu.settings"), self.settings_menu),
-                        *self._online_actions(),
-                        (self.m("app.menu.quit"), lambda: 0)]
-            index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
-                           self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
-            result = 0 if index is None else actions[index][1]()
-            if result is not None:  # an exit code: leave the program
-                self.say(self.m("app.bye"))
-                return result
+    def remember_server(self, server: str) -> None:
+        """The server "Play online" offers next time (saved quietly; a failure is said)."""
+        if self.settings.last_server != server:
+            self.settings = self.settings.with_changes(last_server=server)
+            self._save_settings(quiet=True)
 
     def _online_actions(self) -> list[tuple[str, Callable[[], int | None]]]:
         """"Play online", and "Resume online match" when a seat key is kept."""
@@ -224,6 +253,58 @@ class Program:
         actions.append((self.m("app.menu.online"), lambda: online_menu(self)))
         return actions
 
+    def _say_notices(self) -> None:
+        """Say what was set aside, and where it is kept, since it was last said."""
+        for line in self.persistence.notices():
+            self.say(line)
+
+    def main_menu(self) -> int:
+        while True:
+            saves = self.persistence.saved_matches()
+            self._say_notices()
+            actions: list[tuple[str, Callable[[], int | None]]] = [
+                (self.m("app.menu.resume_item", item=self.persistence.describe(saved)),
+                 lambda s=saved: self._resume(s)) for saved in saves]
+            actions.append((self.m("app.menu.new"), self._new_match_questions))
+            if saves:
+                actions.append((self.m("app.menu.delete"), lambda: self._delete_menu(saves)))
+            actions += [(self.m("app.menu.lessons"), self._lessons),
+                        (self.m("app.menu.settings"), self.settings_menu)]
+            if self._has_results():  # Statistics and Review once a match is logged
+                actions += [(self.m("app.menu.statistics"), self._statistics),
+                            (self.m("app.menu.review"), self._review)]
+            actions += self._online_actions()
+            actions.append((self.m("app.menu.quit"), lambda: 0))
+            index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
+                           self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
+            result = 0 if index is None else actions[index][1]()
+            if result is not None:  # an exit code: leave the program
+                self.say(self.m("app.bye"))
+                return result
+
+    def _resume(self, saved: SavedMatch) -> int | None:
+        """Play a saved match, unless another copy of the game has it open."""
+        record, problem = self.persistence.open(saved)
+        if record is None:
+            self.say(problem)
+            return None
+        return self._play(record, None)
+
+    def _delete_menu(self, saves: Sequence[SavedMatch]) -> None:
+        """Pick a saved match to delete, then confirm; Escape at either step keeps it."""
+        items = [self.persistence.describe(saved) for saved in saves]
+        index = choose(self.input, self.announcer, self.m("saves.delete_title"), items, self.m("prompt.menu"),
+                       default=0, messages=self.messages)
+        if index is None:
+            return None
+        self.say(self.m("saves.delete_ask", item=items[index]))
+        token = self.input.read(self.m("prompt.delete") + " ")
+        if token == ENTER or token.lower() in YES:
+            self.say(self.persistence.delete(saves[index]))
+        else:
+            self.say(self.m("saves.kept"))
+        return None
+
     def _lessons(self) -> int | None:
         runner = getattr(self, "lesson_runner", None)
         if runner is None:
@@ -231,10 +312,23 @@ class Program:
             return None
         return runner(self)
 
+    def _has_results(self) -> bool:
+        from ..storage import SaveFileError, load_results
+        try:
+            return bool(load_results(self.persistence.data_dir))
+        except (SaveFileError, OSError):
+            return True  # Statistics says why the log cannot be read
+
+    def _statistics(self) -> None:
+        from ..record.console import statistics
+        statistics(self)
+
+    def _review(self) -> None:
+        from ..record.console import review_menu
+        review_menu(self)
+
     # New match ----------------------------------------------------------------------
     def _new_match_questions(self) -> int | None:
-        if self._saved_match_in_play():
-            self.say(self.m("setup.replaces_saved"))
         players = self._ask_players()
         if players is None:
             return None
@@ -255,7 +349,7 @@ class Program:
         rules = self._ask_options(rules)
         if rules is None:
             return None
-        return self._play_new(MatchRequest(rules, seats), warned=True)
+        return self._play_new(MatchRequest(rules, seats))
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))
@@ -315,21 +409,28 @@ class Program:
             name = OPTION_NAMES[index]
             rules = replace(rules, **{name: not getattr(rules, name)})
 
-    def _play_new(self, request: MatchRequest, warned: bool = False) -> int | None:
+    def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
         record, events = start_match(request.rules, request.seats, seed)
-        replaced = not warned and self._saved_match_in_play()
-        problem = self.persistence.start_new(record)
+        problem = self._save_beside(record)
         self.say(self._summary(request.rules, request.seats))
-        if replaced:
-            self.say(self.m("setup.replaced_saved"))
         if problem:
             self.say(problem)
         return self._play(record, events)
 
-    def _saved_match_in_play(self) -> bool:
-        record, _ = self.persistence.load()
-        return record is not None and not record.state.is_match_over
+    def _play_imported(self, record: object) -> int | None:
+        """``scopa --import FILE``: the imported match is saved beside the others and played."""
+        problem = self._save_beside(record)
+        if problem:
+            self.say(problem)
+        return self._play(record, None)
+
+    def _save_beside(self, record: object) -> str | None:
+        """Save a new or imported match beside the others, never over one, and say anything set
+        aside on the way; the line saying why it could not be saved, if it could not."""
+        problem = self.persistence.start_new(record)
+        self._say_notices()
+        return problem
 
     def _summary(self, rules: Rules, seats: Sequence[SeatSetup]) -> str:
         """Who plays with whom, the computers' levels, the target and the options, in a few sentences."""
@@ -359,29 +460,39 @@ class Program:
         items = [self.m("setup.level.item", name=s.name, level=self.m(f"level.{s.level}")) for s in computers]
         return self.m("setup.levels.each", list=self.m("list.sep").join(items))
 
-    def _play(self, record, events) -> int | None:
-        """Play a match record at a local table; None when it finished (back to the menu), 0 when the player quit."""
+    def _play(self, record: object, events) -> int | None:
+        """Play a match record (new, resumed or imported) at a local table; None when it finished
+        (back to the menu), 0 when the player quit. The program hands records on to their table
+        unopened: only the table reads them."""
         while True:
             table = self._local_table(record, events or ())
             console = MatchConsole(table, self._services(table))
             try:
                 outcome = console.run()
-            except ReplaceMatch as replacement:
+            except ReplaceMatch as replacement:  # the match left is kept, saved as it was
+                table.close()
                 record, events = replacement.replacement, None
-                problem = self.persistence.start_new(record)
+                problem = self._save_beside(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue
-            finally:
-                table.close()
+            table.close()  # a match left unfinished stays saved, and free for another copy to open
             self.narrator = None  # no match is running: the rules reader describes the defaults again
+            for line in self._earned:  # after the match's last lines, never before them
+                self.say(line)
+            self._earned = []
             return None if outcome == "finished" else 0
 
     def _local_table(self, record, opening) -> LocalTable:
         """The table of a match played here: its computers, and saves through the program's persistence."""
         saves = SaveHooks(save=self.persistence.save, autosave=self.persistence.autosave,
-                          finish=self.persistence.finish)
+                          finish=self._finish, release=self.persistence.close)
         return LocalTable(record, computers_for(record, self.budget), saves, opening)
+
+    def _finish(self, record) -> None:
+        """The table's match is over: log it, and keep what it earned to say once the match is told."""
+        from ..record.console import log_finished
+        self._earned = log_finished(self, record)
 
     def _services(self, table: LocalTable) -> Services:
         info = table.info()
@@ -392,12 +503,14 @@ class Program:
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
                         export=lambda path: self.persistence.export(table.record, path),
-                        import_match=self.persistence.import_match, settings_menu=lambda: self.settings_menu(),
+                        export_refusal=self.persistence.export_refusal,
+                        import_match=self.persistence.import_match, keep_import=self.persistence.keep,
+                        older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
                         tips=self._tips(info, narrator))
 
-    def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], str | None] | None:
+    def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
         """Position tips for tables where every computer is a beginner or easy player.
 
         The tips come from ``tip_source``, which the lessons attach to the program (the console

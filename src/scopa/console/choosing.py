@@ -6,6 +6,10 @@ and Escape, and the same capture menu. What differs is passed in: how a prompt i
 match offers to save on Ctrl-C), which commands work, what the suggest key does at Card? (a
 match offers its suggestion to play; a lesson's commands repeat the hint), and what Escape does
 at Card? (nothing to cancel in a match; a lesson is left).
+
+Privacy: the picked card is still in the hand, so what it would take (and a suggestion) comes
+from the narrator as announcements private to the seat; the announcer keeps them out of the
+voice while hands are silent. The chooser never builds a line naming a card itself.
 """
 from __future__ import annotations
 
@@ -83,17 +87,17 @@ class MoveChooser:
                 self.say(self.message(unknown_key(token)))
 
     def capture(self, view: PlayerView, card: Card) -> Move | None:
-        """What the card takes: confirm the only choice, or pick from the numbered capture menu.
+        """What the card of the view's seat takes: confirm the only choice, or pick from the numbered capture menu.
 
         Escape goes back to Card? with the position untouched (None)."""
         options = legal_captures(card, view.table, view.rules)
-        self.say(*self.narrator.capture_choice(card, options, view.table, is_last_play(view)))
+        self.say(*self.narrator.capture_choice(view.seat, card, options, view.table, is_last_play(view)))
         if len(options) <= 1:
             return Move(card, options[0] if options else ()) if self.confirm() else self.cancelled()
-        option = self.capture_menu(options)
+        option = self.capture_menu(view.seat, options)
         return None if option is None else Move(card, option)
 
-    def capture_menu(self, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
+    def capture_menu(self, seat: int, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
         """A number picks an option ("Capture?"), Enter plays it ("Play?"), Escape cancels."""
         chosen: int | None = None
         while True:
@@ -105,7 +109,7 @@ class MoveChooser:
             number = item_number(token, len(options))
             if number is not None and 1 <= number <= len(options):
                 chosen = number - 1
-                self.say(self.narrator.picked_option(chosen + 1, options[chosen]))
+                self.say(self.narrator.picked_option(seat, chosen + 1, options[chosen]))
             elif number is not None or token == ENTER:
                 self.say(self.message("error.no_option", count=len(options)))
             elif not self.command(token):

@@ -16,7 +16,7 @@ from ..narration import Announcement, Narrator, explain_illegal
 from ..players.knowledge import round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
-from .announcer import Announcer
+from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
@@ -33,13 +33,16 @@ class Services:
     announcer: Announcer
     narrator: Narrator
     export: Callable[[str], str] | None = None  # the match to a file; the line to say
-    import_match: Callable[[str], tuple[Any, str]] | None = None  # (what replaces the match, or None; a line)
+    export_refusal: Callable[[str], str | None] = lambda path: None  # a folder, pipe or device: why not
+    import_match: Callable[[str], tuple[Any, str]] | None = None  # (what the import read, or None; a line)
+    keep_import: Callable[[Any], str] | None = None  # an import saved beside the others, not played
+    older_save_kept: Callable[[], bool] = lambda: False  # after a failed save: is the last one still there?
     settings_menu: Callable[[], None] | None = None
     rules_reader: Callable[[], None] | None = None
     toggle_voice: Callable[[], str] | None = None
-    suggest: Callable[[PlayerView], tuple[Move, str]] | None = None
+    suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
-    tips: Callable[[PlayerView], str | None] | None = None  # beginner and easy tables only
+    tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
 
 
 class QuitMatch(Exception):
@@ -51,8 +54,9 @@ class QuitMatch(Exception):
 
 
 class ReplaceMatch(Exception):
-    """An imported match replaces this one; ``replacement`` is what the program's import gave
-    (the console never looks inside it)."""
+    """The player switches to an imported match; this one stays saved as it was.
+
+    ``replacement`` is what the program's import gave (the console never looks inside it)."""
 
     def __init__(self, replacement: Any) -> None:
         super().__init__()
@@ -201,7 +205,8 @@ class MatchConsole:
                 self._step()
             return "finished"
         except QuitMatch as leaving:  # _ask_quit has saved, or tried to
-            self._leave("quit.saved" if leaving.saved else "quit.unsaved")
+            unsaved = "quit.unsaved_older" if self.io.older_save_kept() else "quit.unsaved"
+            self._leave("quit.saved" if leaving.saved else unsaved)
             return "quit"
         except InputClosed:
             problem = self.table.save()
@@ -260,8 +265,8 @@ class MatchConsole:
         self._maybe_ask_hand_aloud()
         lines.append(self.io.narrator.hand(view))
         tip = self.io.tips(view) if self.io.tips is not None else None
-        if tip:
-            lines.append(Announcement(tip, private_to=seat))  # it names cards of this hand
+        if tip is not None:
+            lines.append(tip)
         self.say_lines(lines)
         move = self._choose_move(view)
         if self._submitted(self.table.submit(seat, move, self.number)) and self.pass_and_play:
@@ -320,18 +325,7 @@ class MatchConsole:
         if self.hand_aloud_asked or not self.io.hand_warning_needed():
             return
         self.hand_aloud_asked = True
-        self.say(self.m("voice.hand_warning"))
-        while True:
-            token = self.read("prompt.allow")
-            if token == ENTER:
-                self.io.announcer.speak_hands = True
-                self.say(self.m("voice.hand_allowed"))
-                return
-            if token.lower() in {"n", "no", ESCAPE}:
-                self.io.announcer.speak_hands = False
-                self.say(self.m("voice.hand_silent"))
-                return
-            self.say(self.m("voice.hand_warning_keys"))
+        ask_hands_aloud(self.io.announcer, self.read, self.m)
 
     def _choose_move(self, view: PlayerView) -> Move:
         """Card?, Capture? and Play?, the same keys as in a lesson; the suggest key offers the game's move."""
@@ -348,7 +342,7 @@ class MatchConsole:
             return None
         move, reason = self.io.suggest(view)
         self.table.mark_assisted(view.seat)
-        self.say(self.m("hint.suggestion", reason=reason))  # the reason names the move
+        self.say(reason.reworded(self.m("hint.suggestion", reason=reason.text)))  # private, as the reason
         return move
 
     def read_until_enter(self, prompt_key: str, message_key: str) -> None:
@@ -447,6 +441,10 @@ class MatchConsole:
         if not path:
             self.say(self.m("export.need_file"))
             return
+        refusal = self.io.export_refusal(path)
+        if refusal:
+            self.say(refusal)
+            return
         try:
             replaces = user_path(path).is_file()
         except OSError:
@@ -466,5 +464,12 @@ class MatchConsole:
             return
         replacement, message = self.io.import_match(path)
         self.say(message)
-        if replacement is not None:
+        if replacement is None:
+            return
+        if self.io.keep_import is None:
             raise ReplaceMatch(replacement)
+        self.say(self.m("import.ask"))  # both matches are kept, whichever is played now
+        if self.read("prompt.import") == ENTER:
+            self.table.save()  # this match waits in the main menu exactly as it is now
+            raise ReplaceMatch(replacement)
+        self.say(self.io.keep_import(replacement))

@@ -1,44 +1,141 @@
-"""Numbered menus: announce the choices, then read one key (or, past nine items, a typed number). Escape backs out."""
+"""Numbered menus: announce the choices, then read one key (or, past ten items, a typed number). Escape backs out.
+
+A screen reader is shown only what is on the screen, so a menu taller than the terminal
+(131 voices on one wrapped line) would lose its start. Such a menu is shown a page at a
+time, each page fitting the terminal with its title, hint and prompt: N and P (in Italian
+S and P) turn the pages, and typed letters keep only the items with a word starting so
+("en" for the English voices); Escape then shows the whole list again. The numbers never
+change, so a number from any page, or from the full list, picks the same item.
+"""
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from ..narration import Announcement, Messages
 from .announcer import Announcer
 from .keys import typed_number
-from .terminal import ENTER, ESCAPE, Input, line_token
+from .terminal import ENTER, ESCAPE, Input, line_token, screen_size
 
-KEY_ITEMS = 9  # a longer menu has numbers that one digit key cannot pick: they are typed, then Enter
+KEY_ITEMS = 10  # up to ten items one key picks (0 is the tenth, as for cards); a longer menu's numbers are typed
 
 
-def menu_listing(items: Sequence[str]) -> str:
+def menu_listing(items: Sequence[str], numbers: Sequence[str] | None = None) -> str:
     """The numbered items on one line: "1 New match, 2 Lessons, 3 Quit."
 
     Heard, "1 11 points" runs the numbers together, "speech rate 175, 4 volume" blurs a value
     into the next number, and a comma inside an item ("the cards, suits and values") blurs where
     the next item starts: such menus get a full stop between items, and a comma after each
-    number that a digit follows."""
+    number that a digit follows. ``numbers`` are the items' numbers when not 1, 2, 3 and on."""
+    numbers = numbers or [str(i + 1) for i in range(len(items))]
     crowded = any("," in item or item[:1].isdigit() or item[-1:].isdigit() for item in items)
-    parts = [f"{i + 1}{',' if item[:1].isdigit() else ''} {item}" for i, item in enumerate(items)]
+    parts = [f"{number}{',' if item[:1].isdigit() else ''} {item}" for number, item in zip(numbers, items)]
     return (". " if crowded else ", ").join(parts) + "."
+
+
+def rows_taken(text: str, columns: int) -> int:
+    """Terminal rows a line of text fills once wrapped at ``columns``."""
+    return max(1, math.ceil(len(text) / max(1, columns)))
+
+
+class MenuPages:
+    """Which items a menu shows now: a page of them, maybe only those a typed word finds."""
+
+    def __init__(self, title: str, items: Sequence[str], numbers: Sequence[str], messages: Messages,
+                 size: tuple[int, int] | None) -> None:
+        self.title, self.items, self.numbers, self.messages, self.size = title, list(items), list(numbers), messages, size
+        self.found: list[int] | None = None  # the items a typed word kept, or None for all
+        self.search = ""
+        self.page = 0
+        self.pages = self._split(list(range(len(items))), title)
+
+    def _split(self, shown: list[int], title: str) -> list[list[int]]:
+        """``shown`` in pages that each fit the terminal with the title, the hint and the prompt."""
+        if self.size is None or not shown:
+            return [shown]
+        columns, rows = self.size
+        longest_hint = self.messages("menu.page", page=99, pages=99)
+        room = rows - rows_taken(title, columns) - rows_taken(longest_hint, columns) - 2  # the prompt, one spare
+        pages: list[list[int]] = [[]]
+        for index in shown:
+            page = pages[-1] + [index]
+            if pages[-1] and rows_taken(self._listing(page), columns) > room:
+                pages.append([index])
+            else:
+                pages[-1] = page
+        return pages
+
+    def _listing(self, indices: list[int]) -> str:
+        return menu_listing([self.items[i] for i in indices], [self.numbers[i] for i in indices])
+
+    @property
+    def paged(self) -> bool:
+        return len(self.pages) > 1
+
+    def lines(self, typed: bool) -> list[Announcement]:
+        title = self.title
+        if self.found is not None:
+            title = self.messages.plural("menu.found", len(self.found), text=self.search)
+        lines = [Announcement(title), Announcement(self._listing(self.pages[self.page]))]
+        if self.paged:
+            key = "menu.page" if typed else "menu.page.keys"  # a short menu's keys act without Enter
+            lines.append(Announcement(self.messages(key, page=self.page + 1, pages=len(self.pages))))
+        elif self.found is not None:
+            lines.append(Announcement(self.messages("menu.found_hint")))
+        elif typed:
+            lines.append(Announcement(self.messages("menu.type_number")))
+        return lines
+
+    def turn(self, step: int) -> bool:
+        """Go to the next (1) or previous (-1) page; False at the end."""
+        if not 0 <= self.page + step < len(self.pages):
+            return False
+        self.page += step
+        return True
+
+    def find(self, text: str) -> bool:
+        """Keep the items with a word that starts with ``text``; False, and nothing kept, when none has."""
+        wanted = text.casefold()
+        found = [i for i, item in enumerate(self.items)
+                 if any(word.startswith(wanted) for word in item.casefold().replace(",", " ").split())
+                 or item.casefold().startswith(wanted)]
+        if not found:
+            return False
+        self.found, self.search, self.page = found, text, 0
+        self.pages = self._split(found, self.messages.plural("menu.found", len(found), text=text))
+        return True
+
+    def show_all(self) -> None:
+        self.found, self.search, self.page = None, "", 0
+        self.pages = self._split(list(range(len(self.items))), self.title)
+
+
+def _words(messages: Messages, key: str) -> set[str]:
+    return set(messages(key).split())
 
 
 def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str], prompt: str,  # noqa: A002
            default: int | None = None, invalid: str = "", messages: Messages | None = None) -> int | None:
     """The index of the chosen item (Enter takes ``default``), or None for Escape."""
     messages = messages or Messages()
-    invalid = invalid or messages("menu.invalid", count=len(items))
     typed = len(items) > KEY_ITEMS
-    lines = [Announcement(title), Announcement(menu_listing(items))]
-    if typed:
-        lines.append(Announcement(messages("menu.type_number")))
-    announcer.say(lines)
+    ten_keys = len(items) == KEY_ITEMS  # 1 to 9, and 0 for the tenth
+    numbers = [str((i + 1) % 10) if ten_keys else str(i + 1) for i in range(len(items))]
+    invalid = invalid or messages("menu.invalid.ten" if ten_keys else "menu.invalid", count=len(items))
+    menu = MenuPages(title, items, numbers, messages, screen_size())
+    announcer.say(menu.lines(typed))
     while True:
         token = line_token(input.read_text(prompt + " ")) if typed else input.read(prompt + " ")
         if token == ESCAPE:
-            return None
+            if menu.found is None:
+                return None
+            menu.show_all()
+            announcer.say(menu.lines(typed))
+            continue
         if token == ENTER and default is not None:
             return default
+        if ten_keys and token == "0":
+            return 9
         number = typed_number(token)
         if number is not None and 1 <= number <= len(items):
             return number - 1
@@ -47,5 +144,19 @@ def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str],
             continue
         if token in {"x", "stop"}:
             announcer.stop()
+            continue
+        step = 1 if token.lower() in _words(messages, "menu.next_words") else (
+            -1 if token.lower() in _words(messages, "menu.previous_words") else 0)
+        if step and menu.paged:
+            if menu.turn(step):
+                announcer.say(menu.lines(typed))
+            else:
+                announcer.say([messages("menu.last_page" if step > 0 else "menu.first_page")])
+            continue
+        if typed and number is None and token != ENTER:
+            if menu.find(token):
+                announcer.say(menu.lines(typed))
+            else:
+                announcer.say([messages("menu.not_found", text=token)])
             continue
         announcer.say([invalid])

@@ -1,4 +1,4 @@
-"""The settings menu: voice, speech rate and volume, verbosity, language and card names."""
+"""The settings menu: voice, speech rate and volume, verbosity, language, card names, sounds and card symbols."""
 from __future__ import annotations
 
 from typing import Protocol
@@ -30,6 +30,7 @@ class SettingsHost(Protocol):
 
     def say(self, *lines: str | Announcement) -> None: ...
     def voice_is_on(self) -> bool: ...
+    def screen_reader_mode(self) -> bool: ...
     def toggle_voice(self) -> str: ...
     def apply_voice_settings(self) -> None: ...
     def match_voice_to_language(self) -> str | None: ...
@@ -48,6 +49,8 @@ def run_settings_menu(program: SettingsHost) -> None:
                  m("settings.verbosity", value=m(f"verbosity.value.{program.verbosity}")),
                  m("settings.language", value=m(f"language.{program.lang}")),
                  m("settings.cards", value=m(f"naming.{program.naming}")),
+                 m("settings.sounds", value=m(f"settings.sounds.{_sounds_state(s)}")),
+                 m("settings.symbols", state=m("settings.symbols.on" if s.card_symbols else "settings.symbols.off")),
                  m("settings.done")]
         index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"),
                        messages=program.messages)
@@ -150,4 +153,30 @@ def _update_narrator(program: SettingsHost) -> None:
     narrator.cards = CardNames(program.messages, program.naming)
 
 
-ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards]
+SOUND_STATES = ("off", "on", "instead")  # earcons off; on beside the words; on in place of a few words
+
+
+def _sounds_state(settings: Settings) -> str:
+    if not settings.earcons:
+        return "off"
+    return "instead" if settings.sounds_replace_words else "on"
+
+
+def _sounds(program: SettingsHost) -> None:
+    """Off, on, on in place of "Your turn." and "Scopa!", then off again."""
+    state = SOUND_STATES[(SOUND_STATES.index(_sounds_state(program.settings)) + 1) % len(SOUND_STATES)]
+    program.settings = program.settings.with_changes(earcons=state != "off", sounds_replace_words=state == "instead")
+    program.say(program.messages(f"settings.sounds.now.{state}"))
+
+
+def _symbols(program: SettingsHost) -> None:
+    program.settings = program.settings.with_changes(card_symbols=not program.settings.card_symbols)
+    if not program.settings.card_symbols:
+        program.say(program.messages("settings.symbols.now.off"))
+    elif program.screen_reader_mode():
+        program.say(program.messages("settings.symbols.now.on"), program.messages("settings.symbols.hidden"))
+    else:
+        program.say(program.messages("settings.symbols.now.on"))
+
+
+ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards, _sounds, _symbols]

@@ -357,6 +357,26 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+def screen_size(stream: TextIO | None = None) -> tuple[int, int] | None:
+    """(columns, rows) of the terminal the game writes to; None when it writes to no terminal.
+
+    ``COLUMNS`` and ``LINES``, when both are set, win (as for ``shutil.get_terminal_size``)."""
+    try:
+        columns, rows = int(os.environ["COLUMNS"]), int(os.environ["LINES"])
+        if columns > 0 and rows > 0:
+            return columns, rows
+    except (KeyError, ValueError):
+        pass
+    stream = stream or sys.stdout
+    if not _isatty(stream):
+        return None
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (size.columns, size.lines) if size.columns > 0 and size.lines > 0 else None
+
+
 def is_dumb_terminal() -> bool:
     return os.environ.get("TERM", "") in {"dumb", "unknown"}
 

@@ -4,12 +4,19 @@ Interaction follows the game: every line is printed and (voice on) spoken throug
 program's announcer, number keys pick cards and answers, Enter confirms, Escape backs out,
 R repeats and X stops speech at every prompt. A wrong move is explained and the step can be
 tried again at once ("Enter to try again"), or the learner moves on ("N for the next lesson").
+
+Hands: a prepared position is the same for every learner and its goal names its cards, so its
+hand is read aloud. The whole deal of the last lesson is dealt at random, a hand like a match's:
+with the voice on the learner gets the match's hand warning (once a session), and the hand,
+the card being chosen, the hints and the chances missed are private lines the voice keeps
+silent when the learner said so.
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
+from ..console.announcer import ask_hands_aloud
 from ..console.choosing import MoveChooser
 from ..console.keys import typed_number
 from ..console.terminal import ENTER, ESCAPE
@@ -69,7 +76,8 @@ class LessonSession:
         self.opening_said = False
         self.state: GameState | None = None
         self.step: Practice | Quiz | None = None
-        self.hint: tuple[Move, str] | None = None
+        self.hint: tuple[Move, Announcement | None] | None = None
+        self.hands_aloud: bool | None = None  # the answer to the hand warning, once asked
 
     # Output and input -------------------------------------------------------------------------
     def say(self, *items: str | Announcement) -> None:
@@ -247,6 +255,7 @@ class LessonSession:
                 move = opponent.choose_move(view) if opponent else state.legal_moves()[0]
             before = state
             state, new_events = state.apply(move)
+            self.state = state  # the position now: the card played has left the hand
             events += new_events
             self.say_lines(narrator.events([e for e in new_events if not isinstance(e, MatchWon)]))
             if before.to_move == 0:
@@ -262,7 +271,8 @@ class LessonSession:
     def _learner_turn(self, state: GameState, step: Practice, first_turn: bool) -> Move:
         narrator = self.ctx.narrator
         view = state.view(0)
-        lines = [] if first_turn else [narrator.turn(0)]
+        self._hands_heard(step)
+        lines: list[str | Announcement] = [] if first_turn else [narrator.turn(0)]
         if not (first_turn and self.opening_said):  # the deal's opening has just said the table
             lines.append(narrator.table_text(view.table))
         lines.append(self._hand(view))
@@ -274,11 +284,25 @@ class LessonSession:
         self.say_lines(lines)
         return self._choose_move(state, step)
 
-    def _hand(self, view: PlayerView) -> str:
-        # In a lesson the hand is no secret: it is read aloud like any other line.
-        return self.ctx.narrator.hand(view).text
+    def _hands_heard(self, step: Practice) -> None:
+        """Whether the voice reads the learner's hand: always in a prepared position; in a deal
+        dealt at random, as the learner answers the hand warning (asked once, with the voice on)."""
+        announcer = self.program.announcer
+        announcer.open_seat = lambda: 0  # the learner's hand is open throughout
+        if not step.whole_deal:
+            announcer.speak_hands = True
+            return
+        voice_on = getattr(self.program, "voice_is_on", lambda: False)()
+        if self.hands_aloud is None and voice_on:
+            narrator = self.ctx.narrator
+            self.hands_aloud = ask_hands_aloud(announcer, lambda key: self.read(narrator.messages(key)),
+                                               narrator.messages)
+        announcer.speak_hands = bool(self.hands_aloud)
 
-    def _hint(self, view: PlayerView) -> tuple[Move, str] | None:
+    def _hand(self, view: PlayerView) -> Announcement:
+        return self.ctx.narrator.hand(view)
+
+    def _hint(self, view: PlayerView) -> tuple[Move, Announcement | None] | None:
         """The game's suggestion (the hard level's move) and its reason in the game's words."""
         narrator = self.ctx.narrator
         try:
@@ -287,31 +311,35 @@ class LessonSession:
                 move, reason = suggestion(view)
             else:
                 from ..players import suggest_move
-                move, reason = suggest_move(view)[0], ""
+                move, reason = suggest_move(view)[0], None
         except Exception:  # noqa: BLE001 - a hint is a help, never a reason to stop the lesson
             return None
         return (move, reason) if move in view.legal_moves() else None
 
-    def _hint_line(self, hint: tuple[Move, str]) -> str:
+    def _hint_line(self, hint: tuple[Move, Announcement | None]) -> Announcement:
+        """The hint, private to the learner: it names a card of the hand."""
         move, reason = hint
-        if reason:
-            return self.t("hint.reason", reason=reason)
+        if reason is not None:
+            return reason.reworded(self.t("hint.reason", reason=reason.text))
         names = self.ctx.names
         if move.capture:
-            return self.t("hint.capture", card=names.the(move.card), cards=names.list(move.capture, article=True))
-        return self.t("hint.stays", card=names.the(move.card))
+            return Announcement(self.t("hint.capture", card=names.the(move.card),
+                                       cards=names.list(move.capture, article=True)), 0)
+        return Announcement(self.t("hint.stays", card=names.the(move.card)), 0)
 
     def _missed_chance(self, before: GameState, move: Move, events: list) -> None:
-        """Explain, without blame, a scopa or the settebello the hint would have taken."""
+        """Explain, without blame, a scopa or the settebello the hint would have taken.
+
+        Private to the learner: the card of the hint is still in the hand."""
         if self.hint is None or self.hint[0] == move:
             return
         hint = self.hint[0]
         names = self.ctx.names
         _, hint_events = before.apply(hint)
         if any(isinstance(e, Scopa) for e in hint_events) and not any(isinstance(e, Scopa) for e in events):
-            self.say(self.t("hint.missed.scopa", card=names.the(hint.card)))
+            self.say(Announcement(self.t("hint.missed.scopa", card=names.the(hint.card)), 0))
         elif SETTEBELLO in hint.capture and SETTEBELLO not in move.capture:
-            self.say(self.t("hint.missed.settebello", card=names.the(hint.card)))
+            self.say(Announcement(self.t("hint.missed.settebello", card=names.the(hint.card)), 0))
 
     # Choosing a card and a capture: the game's own keys ----------------------------------------------
     def _choose_move(self, state: GameState, step: Practice) -> Move:

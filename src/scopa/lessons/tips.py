@@ -5,7 +5,7 @@ not yet seen (``view.unseen_cards()``: other hands and the stock together), neve
 hand. It names at most one thing, in this order: a scopa the player can make now; the
 settebello the player can take; a card that, played to the table, would leave a table an
 unseen card could sweep (only when some safer play exists). Otherwise it returns ``None``.
-A tip names a card of the player's hand: announce it as private to that seat.
+A tip names a card of the player's hand, so it comes as an announcement private to that seat.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ..engine import ALL_CARDS, SETTEBELLO, Card, Move, PlayerView, Rules, legal_captures
 from ..engine.captures import is_sweep_capture
-from ..narration import Narrator, capitalised
+from ..narration import Announcement, Narrator, capitalised
 from .catalogue import LessonText
 
 _VALUE_CARD = tuple(ALL_CARDS[(v - 1) * 4] for v in range(1, 11))  # one card of each capture value
@@ -48,8 +48,13 @@ def _card_words(the_card: str) -> dict[str, str]:
     return {"card": the_card, "Card": capitalised(the_card)}
 
 
-def tip_for(view: PlayerView, rules: Rules, narrator: Narrator) -> str | None:
-    """One plain line about the possibilities of this turn, or None when there is nothing to say."""
+def tip_for(view: PlayerView, rules: Rules, narrator: Narrator) -> Announcement | None:
+    """One line about the possibilities of this turn, private to ``view.seat``, or None when there is nothing to say."""
+    text = _tip_text(view, rules, narrator)
+    return None if text is None else Announcement(text, view.seat)
+
+
+def _tip_text(view: PlayerView, rules: Rules, narrator: Narrator) -> str | None:
     moves = view.legal_moves()
     if not moves:
         return None

@@ -2,6 +2,9 @@
 
 An ``Announcement`` that reveals a hand carries ``private_to`` (the seat whose hand it is),
 so the console and the voice can keep it behind that seat's gate and out of Repeat.
+Every method that names a card still in a hand (the hand itself, the card being chosen and
+what it takes, a suggestion) returns such private announcements, never plain text, so no
+caller can pass a hand on as a public line by forgetting to mark it.
 """
 from __future__ import annotations
 
@@ -33,6 +36,10 @@ class Announcement:
     @property
     def private(self) -> bool:
         return self.private_to is not None
+
+    def reworded(self, text: str) -> "Announcement":
+        """Another line built around this one ("Suggestion. {reason}"): it keeps this one's privacy."""
+        return Announcement(text, self.private_to)
 
 
 class Narrator:
@@ -162,26 +169,33 @@ class Narrator:
             return self.messages("turn.yours")
         return self.messages("turn.named", name=self.seat_names[seat])
 
-    def capture_choice(self, card: Card, options: Sequence[tuple[Card, ...]], table: Sequence[Card],
-                       last_play: bool = False) -> list[str]:
-        """What the chosen card will do: stay, take one group, or a numbered menu, one option a line.
+    def capture_choice(self, seat: int, card: Card, options: Sequence[tuple[Card, ...]], table: Sequence[Card],
+                       last_play: bool = False) -> list[Announcement]:
+        """What the chosen card of ``seat``'s hand will do: stay, take one group, or a numbered menu.
 
-        A single capture that clears the table is called a sweep only when it scores one: not on
-        the last play of the deal, and not for an ace taking the whole table (asso piglia tutto).
+        One option a line, all private to ``seat``: the card is still in the hand (and the options
+        tell its value). A single capture that clears the table is called a sweep only when it
+        scores one: not on the last play of the deal, and not for an ace taking the whole table
+        (asso piglia tutto).
         """
         m, c = self.messages, self.cards
         if not options:
-            return [m("choose.stays", card=capitalised(c.the(card)))]
-        if len(options) == 1:
+            lines = [m("choose.stays", card=capitalised(c.the(card)))]
+        elif len(options) == 1:
             sweeps = (len(options[0]) == len(table) and not last_play
                       and is_sweep_capture(card, options[0], self.rules))
             key = "choose.one.scopa" if sweeps else "choose.one"
-            return [m(key, card=capitalised(c.the(card)), cards=c.list(options[0], article=True))]
-        items = [m("choose.option", number=i + 1, cards=c.list(opt, article=True)) for i, opt in enumerate(options)]
-        return [m("choose.many", card=capitalised(c.the(card))), *items]
+            lines = [m(key, card=capitalised(c.the(card)), cards=c.list(options[0], article=True))]
+        else:
+            lines = [m("choose.many", card=capitalised(c.the(card)))]
+            lines += [m("choose.option", number=i + 1, cards=c.list(opt, article=True))
+                      for i, opt in enumerate(options)]
+        return [Announcement(text, seat) for text in lines]
 
-    def picked_option(self, number: int, option: Sequence[Card]) -> str:
-        return self.messages("choose.picked", number=number, cards=self.cards.list(option, article=True))
+    def picked_option(self, seat: int, number: int, option: Sequence[Card]) -> Announcement:
+        """The capture picked from the menu, private to ``seat``: what it takes tells the card's value."""
+        return Announcement(self.messages("choose.picked", number=number, cards=self.cards.list(option, article=True)),
+                            seat)
 
     # Scores ------------------------------------------------------------------
     def _counts(self, values: Sequence[object]) -> str:
@@ -308,18 +322,19 @@ class Narrator:
         return [Announcement(t) for t in lines]
 
     # Suggestions --------------------------------------------------------------------
-    def suggestion(self, view: PlayerView) -> tuple[Move, str]:
+    def suggestion(self, view: PlayerView) -> tuple[Move, Announcement]:
         """The hard level's suggested move for ``view`` and the reason, in this narrator's words.
 
-        Same move as ``scopa.players.suggest_move``; the reason comes from the catalogue.
+        Same move as ``scopa.players.suggest_move``; the reason comes from the catalogue and is
+        private to ``view.seat`` (it names a card of the hand).
         """
         from ..players import suggest_move
         from ..players.heuristic import HardAnalyser
         move, _ = suggest_move(view)
         return move, self.hint_reason(view, HardAnalyser(view).analyse(move))
 
-    def hint_reason(self, view: PlayerView, analysis) -> str:
-        """One sentence saying why a move is good, from public facts only.
+    def hint_reason(self, view: PlayerView, analysis) -> Announcement:
+        """One sentence saying why a move is good, from public facts only; private to ``view.seat``.
 
         ``analysis`` is a ``scopa.players.heuristic.MoveAnalysis`` (its ``move``, ``sweep``,
         ``table_left`` and ``sweep_with``); the wording mirrors ``scopa.players.reason_text``.
@@ -331,7 +346,7 @@ class Narrator:
         else:
             action = m("hint.play", card=c.the(move.card))
         if analysis.sweep:
-            return m("hint.reason.sweep", action=action)
+            return Announcement(m("hint.reason.sweep", action=action), view.seat)
         if move.capture and SETTEBELLO in move.capture + (move.card,):
             why = m("hint.why.settebello")
         elif move.capture and not left:
@@ -359,11 +374,4 @@ class Narrator:
             tail = m("hint.tail.too_much", total=total)
         else:
             tail = m("hint.tail.no_single", total=total)
-        return m("hint.reason", action=action, why=why, tail=tail)
-
-    def move_text(self, move: Move) -> str:
-        """A move in words, for hints: "the seven of diamonds, taking the three of hearts"."""
-        if not move.capture:
-            return self.messages("play.stays.you", card=self.cards.the(move.card))
-        return self.messages("play.capture.you", card=self.cards.the(move.card),
-                             cards=self.cards.list(move.capture, article=True))
+        return Announcement(m("hint.reason", action=action, why=why, tail=tail), view.seat)

@@ -28,7 +28,13 @@ _BY_CODE = {getattr(errno, name): key for name, key in _KEYS.items() if hasattr(
 
 
 def problem_key(error: OSError) -> str | None:
-    """The catalogue key of the phrase for this error, or ``None`` for a rarer one."""
+    """The catalogue key of the phrase for this error, or ``None`` for a rarer one.
+
+    An error with no code of the system may name its own key (``problem``), such as the
+    storage's refusal of a pipe or a device."""
+    own = getattr(error, "problem", None)
+    if isinstance(own, str):
+        return own
     return _BY_CODE.get(error.errno) if error.errno is not None else None
 
 

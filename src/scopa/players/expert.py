@@ -143,13 +143,23 @@ class ExpertPlayer:
 
     def choose_move(self, view: PlayerView) -> Move:
         check_view(view)
+        return self.move_values(view)[0][0]
+
+    def move_values(self, view: PlayerView) -> list[tuple[Move, float]]:
+        """Every legal move with the score the expert gives it (about points for its side); the
+        expert's choice first, then the other moves still in the running, then those it dropped.
+
+        The score is the mean over the sampled deals plus ``PRIOR`` times the hard level's own
+        score; a move dropped early keeps the mean of the samples it was searched over. Ties keep
+        the hard level's preference. With ``iterations`` set the same view gets the same values."""
+        check_view(view)
         start = time.perf_counter()
         moves = view.legal_moves()
         if not moves:
             raise ValueError("It is not this seat's turn: there is no move to choose.")
         if len(moves) == 1:
             self.last_samples = 0
-            return moves[0]
+            return [(moves[0], 0.0)]
         rules = view.rules
         side = side_of(rules, view.seat)
         worth = worth_tables(view.piles, view.scope, rules, side)
@@ -183,9 +193,10 @@ class ExpertPlayer:
                 active = _prune(active, values, self.PRUNE_Z)
         self.last_samples = samples
         # The moves still searched share every sample; dropped moves are out of the running.
-        score = {i: sum(values[i]) / len(values[i]) + self.PRIOR * prior[i] for i in active}
-        best = max(active, key=lambda i: (round(score[i], 9), prior[i]))
-        return moves[best]
+        score = {i: round(sum(values[i]) / len(values[i]) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
+        running = set(active)
+        order = sorted(range(len(moves)), key=lambda i: (i in running, score[i], prior[i]), reverse=True)
+        return [(moves[i], score[i]) for i in order]
 
 
 def _prune(active: list[int], values: list[list[float]], z: float) -> list[int]:

@@ -74,7 +74,7 @@ class PyttsxSpeaker:
         self._settings = settings
         self._on_player_start = on_player_start
         self._cond = threading.Condition()
-        self._queue: deque[str] = deque()
+        self._queue: deque[str | Path] = deque()  # a Path is a ready sound (an earcon)
         self._generation = 0
         self._busy = False
         self._closed = False
@@ -144,6 +144,18 @@ class PyttsxSpeaker:
             self._queue.append(text)
             self._cond.notify_all()
 
+    def play_sound(self, path: Path) -> None:
+        """Queue a ready WAV (an earcon) to play in order with the words; never blocks.
+
+        Stop drops it or cuts it short like an utterance; the file is left where it is."""
+        if not self.available:
+            return
+        with self._cond:
+            if self._closed:
+                return
+            self._queue.append(Path(path))
+            self._cond.notify_all()
+
     def stop(self) -> None:
         try:
             with self._cond:
@@ -208,7 +220,7 @@ class PyttsxSpeaker:
                     self._busy = False
                     self._cond.notify_all()
 
-    def _next_job(self) -> tuple[str, int, VoiceSettings] | None:
+    def _next_job(self) -> tuple[str | Path, int, VoiceSettings] | None:
         with self._cond:
             while not self._queue and not self._closed:
                 self._cond.wait()
@@ -217,7 +229,10 @@ class PyttsxSpeaker:
             self._busy = True
             return self._queue.popleft(), self._generation, self._settings
 
-    def _speak(self, text: str, generation: int, settings: VoiceSettings) -> None:
+    def _speak(self, text: str | Path, generation: int, settings: VoiceSettings) -> None:
+        if isinstance(text, Path):
+            self._play_sound(text, generation)
+            return
         wav = self._dir / f"u{next(self._counter)}.wav"
         try:
             try:
@@ -232,6 +247,14 @@ class PyttsxSpeaker:
             self._finish_player(proc, text, generation)
         finally:
             wav.unlink(missing_ok=True)
+
+    def _play_sound(self, sound: Path, generation: int) -> None:
+        proc = self._start_player(sound, generation)
+        if proc is not None:
+            proc.wait()
+            with self._cond:
+                if self._player is proc:
+                    self._player = None
 
     def _start_player(self, wav: Path, generation: int) -> subprocess.Popen[bytes] | None:
         """Start the player unless stop() came first. Under the lock, so stop() sees it."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 
 from scopa.speech.base import VoiceInfo, VoiceSettings
 
@@ -50,7 +51,8 @@ class RecordingSpeaker:
     utterance counts as spoken at once. With ``auto_finish=False`` utterances wait in
     ``queue`` (the first one "playing") until ``finish()`` is called, so a test can
     check what Stop does while the game is still speaking. stop() moves the queue to
-    ``cleared`` and counts itself in ``stops``.
+    ``cleared`` and counts itself in ``stops``. ``play_sound`` (an earcon) is recorded in
+    ``sounds``; ``timeline`` has the texts and the sounds in the order they were given.
     """
 
     def __init__(self, *, auto_finish: bool = True, available: bool = True,
@@ -67,14 +69,21 @@ class RecordingSpeaker:
         self.settings = VoiceSettings()
         self.configured: list[VoiceSettings] = []
         self.closed = False
+        self.sounds: list[Path] = []
+        self.timeline: list[str | Path] = []
         self._voices = list(voice_list or [])
 
     def say(self, text: str) -> None:
         self.said.append(text)
+        self.timeline.append(text)
         if self.auto_finish:
             self.spoken.append(text)
         else:
             self.queue.append(text)
+
+    def play_sound(self, path: Path) -> None:
+        self.sounds.append(Path(path))
+        self.timeline.append(Path(path))
 
     def finish(self, count: int = 1) -> list[str]:
         """Let the next ``count`` queued utterances finish; return them."""

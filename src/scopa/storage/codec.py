@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
-from ..match import MatchRecord, SeatSetup, is_unsafe_in_name
+from ..match import MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
 from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
@@ -28,7 +28,11 @@ VERSION = 1
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 KINDS = ("human", "computer")
 MAX_NAME_LENGTH = 100
-MAX_DEALS = 10_000  # as GameState.from_dict allows
+# A match to 21 points lasts about ten deals; tied leaders play on, but never for long.
+# These caps keep the largest file scopa accepts quick to check (``python -m scopa.bench saves``).
+MAX_DEALS = 100
+MAX_MOVES = MAX_DEALS * 40  # at most 40 plays a deal, whatever the variant
+MAX_CARDS = 40  # no list of cards (a hand, the stock, a pile, a deal's plays) is longer than the pack
 MAX_VERSION = 9_999  # a version number beyond this is not one to say back
 
 EXPORT_WARNING = ("The exported file shows every hand and the order of the stock: anyone who opens it "
@@ -37,6 +41,10 @@ EXPORT_WARNING = ("The exported file shows every hand and the order of the stock
 _FIELDS = ("format", "version", "rules", "seats", "seed", "first_dealer", "moves", "assisted_deals", "state")
 _MOVE_FIELDS = {"deal", "seat", "card", "capture"}
 _SEAT_FIELDS = {"name", "kind", "level"}
+_RULE_OPTIONS = frozenset(Rules().to_dict())  # a file names every option: a missing one is no default
+_STATE_FIELDS = frozenset(GameState._fields)
+_STATE_CARD_LISTS = ("table", "stock", "history")  # lists of cards or plays: at most the pack
+_STATE_NESTED_LISTS = ("hands", "piles")  # one list of cards per seat or side
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -245,6 +253,8 @@ def _rules(value: Any, what: str) -> Rules:
         option = value.get(key)
         if isinstance(option, bool) or not isinstance(option, (int, type(None))):
             raise SaveFileError(f"storage.reason.{what}.option_not_whole", option=Term(f"storage.option.{key}"))
+    if not _RULE_OPTIONS <= set(value):
+        raise SaveFileError(f"storage.reason.{what}.missing_option")
     try:
         return Rules.from_dict(value)
     except (ScopaError, TypeError, ValueError) as error:
@@ -255,7 +265,10 @@ def _rules(value: Any, what: str) -> Rules:
 def _seats(value: Any, players: int) -> tuple[SeatSetup, ...]:
     if not isinstance(value, list) or len(value) != players:
         raise SaveFileError("storage.reason.seats_count", players=players)
-    return tuple(_seat(item, number) for number, item in enumerate(value, 1))
+    seats = tuple(_seat(item, number) for number, item in enumerate(value, 1))
+    if not any(seat.is_human for seat in seats):
+        raise SaveFileError("storage.reason.no_human")
+    return seats
 
 
 def _seat(item: Any, number: int) -> SeatSetup:
@@ -266,6 +279,9 @@ def _seat(item: Any, number: int) -> SeatSetup:
         raise SaveFileError("storage.reason.seat_name", number=number, most=MAX_NAME_LENGTH)
     if any(is_unsafe_in_name(ch) for ch in name):
         raise SaveFileError("storage.reason.seat_control", number=number)
+    problem = name_problem(name)
+    if problem is not None:
+        raise SaveFileError(f"storage.reason.seat_{problem}", number=number)
     if kind not in KINDS:
         raise SaveFileError("storage.reason.seat_kind", number=number)
     if kind == "computer" and level not in LEVELS:
@@ -279,6 +295,8 @@ def _seat(item: Any, number: int) -> SeatSetup:
 def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
     if not isinstance(value, list):
         raise SaveFileError("storage.reason.moves_not_list")
+    if len(value) > MAX_MOVES:
+        raise SaveFileError("storage.reason.too_long", part=Term("storage.part.moves"))
     return [_move(item, number, players) for number, item in enumerate(value, 1)]
 
 
@@ -291,7 +309,8 @@ def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
     if not (1 <= deal <= MAX_DEALS and 0 <= seat < players):  # numbers said back later stay short
         raise SaveFileError("storage.reason.move_range", number=number)
     card, capture = item["card"], item["capture"]
-    if not isinstance(card, str) or not isinstance(capture, list) or not all(isinstance(c, str) for c in capture):
+    if (not isinstance(card, str) or not isinstance(capture, list) or len(capture) > MAX_CARDS
+            or not all(isinstance(c, str) for c in capture)):
         raise SaveFileError("storage.reason.move_card_text", number=number)
     try:
         cards = [Card.parse(text) for text in [card, *capture]]
@@ -305,6 +324,9 @@ def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
 def _state(value: Any) -> GameState:
     if not isinstance(value, dict):
         raise SaveFileError("storage.reason.state_not_fields")
+    if any(key not in _STATE_FIELDS for key in value):
+        raise SaveFileError("storage.reason.state_unknown_field")  # its name is not said: it is the file's text
+    _check_state_lengths(value)
     if "rules" in value:
         _rules(value["rules"], "state_rules")
     try:
@@ -313,9 +335,31 @@ def _state(value: Any) -> GameState:
         raise SaveFileError("storage.reason.position", detail=str(error), why=error.reason) from None
 
 
+def _check_state_lengths(value: dict[str, Any]) -> None:
+    """No list of the position longer than a match can hold, checked before the engine reads any:
+    a file of millions of deal results would otherwise be read to its end."""
+    def too_long(field: str) -> SaveFileError:
+        return SaveFileError("storage.reason.state_too_long", field=Term(f"storage.field.{field}"))
+    for field in _STATE_CARD_LISTS:
+        if isinstance(value.get(field), list) and len(value[field]) > MAX_CARDS:
+            raise too_long(field)
+    for field in _STATE_NESTED_LISTS:
+        lists = value.get(field)
+        if isinstance(lists, list) and (len(lists) > 4 or any(isinstance(v, list) and len(v) > MAX_CARDS
+                                                              for v in lists)):
+            raise too_long(field)
+    if isinstance(value.get("deal_totals"), list) and len(value["deal_totals"]) > MAX_DEALS:
+        raise too_long("deal_totals")
+    for field in ("scope", "match_scores"):
+        if isinstance(value.get(field), list) and len(value[field]) > 4:
+            raise too_long(field)
+
+
 def _assisted(value: Any, deal_number: int) -> frozenset[int]:
     if not isinstance(value, list):
         raise SaveFileError("storage.reason.assisted_not_list")
+    if len(value) > MAX_DEALS:
+        raise SaveFileError("storage.reason.too_long", part=Term("storage.part.assisted_deals"))
     for deal in value:
         if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= deal_number:
             raise SaveFileError("storage.reason.assisted_range", last=deal_number)

@@ -1,0 +1,59 @@
+"""``python -m scopa.bench record [--matches N] [--seed S]``: what the results log costs.
+
+Logs N seeded matches to 11 (every seat playing the easy level's moves, the first seat as the
+human) in a temporary folder, then prints the log's size, how long the Statistics page takes
+to work out from it, and how long the coach takes over one match.
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+
+from ..engine import Rules
+from ..match import MatchRecord, SeatSetup
+from ..players import make_player
+from ..storage import load_results, record_result, recorded_match
+
+
+def played_match(seed: int) -> MatchRecord:
+    seats = (SeatSetup("You"), SeatSetup("Robin", "computer", "easy"))
+    record, _ = MatchRecord.start(Rules(), seats, seed)
+    players = [make_player("easy", seed), make_player("easy", seed + 1)]
+    while not record.state.is_match_over:
+        if record.state.is_deal_over:
+            record = record.next_deal()[0]
+        else:
+            seat = record.state.to_move
+            record = record.play(players[seat].choose_move(record.state.view(seat)))[0]
+    return record
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ..narration import Narrator
+    from ..record.console import page
+    from ..record.review import ReviewScript
+    from ..record.text import RecordText
+
+    parser = argparse.ArgumentParser(prog="python -m scopa.bench record")
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        for n in range(args.matches):
+            record_result(played_match(args.seed + n), "2026-01-01T10:00:00+00:00", folder)
+        size = sum(len(line) for line in open(f"{folder}/results.json", encoding="utf-8"))
+        start = time.perf_counter()
+        lines = page(folder, "en").lines
+        stats = time.perf_counter() - start
+        record = recorded_match(load_results(folder)[-1])  # the latest match, for the coach
+        script = ReviewScript(record, Narrator([s.name for s in record.seats], record.rules, 0), RecordText("en"))
+        start = time.perf_counter()
+        for deal in range(len(script.deals)):
+            script.advice(deal)
+        coach = time.perf_counter() - start
+    print(f"matches logged: {args.matches}")
+    print(f"results.json: {size / 1024:.0f} KB, {size / 1024 / max(args.matches, 1):.1f} KB a match")
+    print(f"statistics page: {stats:.2f} s, {1000 * stats / max(args.matches, 1):.1f} ms a match, {len(lines)} lines")
+    print(f"coach over one match: {coach:.2f} s for {len(script.deals)} deals")
+    return 0

@@ -1,0 +1,10 @@
+"""The player's record: statistics, achievements, and a review of any finished match with a coach.
+
+Everything here reads the results log (``scopa.storage.results``) and never writes it:
+
+- ``replay``: a logged match played again from its seed and move log, deal by deal, play by play.
+- ``stats``: the facts of each logged match from the player's seat, and their sums.
+- ``achievements``: what the log shows the player has earned, and when.
+- ``coach``: the expert level's opinion of each of the player's own plays (fixed samples and seed).
+- ``console``: ``scopa --stats``, ``scopa --review``, and the Statistics and Review menus.
+"""

@@ -1,0 +1,113 @@
+"""A finished match told again, deal by deal and play by play, in the match's own narration.
+
+``ReviewScript`` is pure: it turns a replayed match into the lines of each item (a deal's
+opening, or one play with, at the end of a deal, its score sheet), and the coach's advice. The
+``ReviewSession`` in ``console`` moves through the items with keys.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..engine import MatchWon
+from ..match import MatchRecord
+from ..narration import Announcement, Narrator
+from .coach import SAMPLES, Advice, coach_deal
+from .replay import DealReplay, Step, replay_match
+from .text import RecordText
+from .words import advice_line
+
+
+@dataclass(frozen=True)
+class Item:
+    """One stop of the review: a deal's opening (``step`` None) or one play."""
+
+    deal: int  # index into the deals
+    step: Step | None = None
+
+    @property
+    def is_play(self) -> bool:
+        return self.step is not None
+
+
+class ReviewScript:
+    """The lines of every stop of a review; the coach is asked a deal at a time, when first needed."""
+
+    def __init__(self, record: MatchRecord, narrator: Narrator, text: RecordText, samples: int = SAMPLES,
+                 coach: Callable[[DealReplay], dict[int, Advice]] | None = None) -> None:
+        self.record = record
+        self.narrator = narrator
+        self.text = text
+        self.deals = replay_match(record)
+        self.items = [item for i, deal in enumerate(self.deals)
+                      for item in (Item(i), *(Item(i, step) for step in deal.steps))]
+        self._coach = coach or (lambda deal: coach_deal(deal, record.human_seats, record.seed, samples))
+        self._advice: dict[int, dict[int, Advice]] = {}
+
+    def advice(self, deal: int) -> dict[int, Advice]:
+        if deal not in self._advice:
+            self._advice[deal] = self._coach(self.deals[deal])
+        return self._advice[deal]
+
+    def lines(self, index: int, show_hands: bool = False) -> list[Announcement]:
+        """What is said at stop ``index``: an opening, or a play and what followed it."""
+        item = self.items[index]
+        deal = self.deals[item.deal]
+        if item.step is None:
+            return self.narrator.events(deal.opening)
+        step = item.step
+        lines = [self.hand_line(step)] if show_hands else []
+        lines += self.narrator.events([e for e in step.events if not isinstance(e, MatchWon)])
+        after = self._after(index)
+        if self.narrator.verbosity == "full" and after is not None and not after.is_deal_over:
+            lines.append(Announcement(self.narrator.table_text(after.table)))  # as the match did
+        advice = self.advice(item.deal).get(step.number)
+        if advice is not None and advice.marked:
+            lines.append(Announcement(self.text("coach.marked", advice=self.advice_text(advice))))
+        if step is deal.steps[-1]:
+            lines += self.narrator.score_lines(deal.number, deal.score, deal.match_scores, deal.assisted)
+            if deal.result is not None:
+                lines.append(Announcement(self.narrator.match_result(deal.result.side, deal.result.match_scores)))
+        return lines
+
+    def _after(self, index: int):
+        """The position after the play at ``index`` (before the next play or deal)."""
+        following = self.items[index + 1] if index + 1 < len(self.items) else None
+        if following is not None and following.step is not None:
+            return following.step.before
+        return None
+
+    def table_now(self, index: int) -> str:
+        """The table as it lies at stop ``index``: as dealt, or as the play left it."""
+        item = self.items[max(index, 0)]
+        if item.step is None:
+            return self.narrator.table_text(self.deals[item.deal].steps[0].before.table)
+        after = self._after(max(index, 0))
+        return self.narrator.table_text(after.table if after is not None else ())
+
+    def hand_line(self, step: Step) -> Announcement:
+        """The hand the play came from; said only when the player asked to see hands."""
+        hand = step.before.hands[step.seat]
+        cards = self.narrator.cards.list(hand, article=True)
+        if step.seat == self.narrator.you:
+            return Announcement(self.text("review.hand.you", cards=cards))
+        return Announcement(self.text("review.hand", name=self.narrator.seat_names[step.seat], cards=cards))
+
+    def why(self, index: int) -> str:
+        """The coach's opinion of the play at ``index`` (or of the play before an opening)."""
+        while index >= 0 and not self.items[index].is_play:
+            index -= 1
+        if index < 0:
+            return self.text("review.why.nothing")
+        item = self.items[index]
+        advice = self.advice(item.deal).get(item.step.number)
+        if advice is None:
+            return self.text("review.why.other", name=self.narrator.seat_names[item.step.seat])
+        return self.advice_text(advice)
+
+    def advice_text(self, advice: Advice) -> str:
+        return advice_line(advice, self.narrator.cards, self.text)
+
+    def next_deal(self, index: int) -> int | None:
+        """The stop of the next deal's opening after ``index``, or None in the last deal."""
+        return next((i for i in range(index + 1, len(self.items)) if not self.items[i].is_play), None)

@@ -1,0 +1,113 @@
+"""Short sounds without the game voice: earcons for a player who listens with a screen reader.
+
+With the game voice on, earcons go into the voice's own queue (``PyttsxSpeaker.play_sound``),
+so that each plays in order with the words. With the voice off there is no such queue, and
+this player plays them: one at a time, on a thread of its own, so ``play`` never blocks
+input, with the same audio players and the same process-group kill as the voice, so that
+Stop silences a sound at once.
+"""
+from __future__ import annotations
+
+import subprocess
+import threading
+from collections import deque
+from pathlib import Path
+from typing import IO
+
+from scopa.speech.players import find_players, kill_group, popen_quietly
+
+
+class SoundPlayer:
+    """Plays WAV files in order; ``stop`` ends the one playing and drops the rest.
+
+    player: the player command (the WAV path is appended); default: the first installed one.
+    The player is looked for at the first sound; once it fails (no sound device), the
+    player gives up quietly: ``can_play`` is then False. ``proven`` says a sound was heard.
+    """
+
+    def __init__(self, player: list[str] | None = None, log: IO[bytes] | None = None) -> None:
+        self._command = list(player) if player else None
+        self._log = log
+        self._cond = threading.Condition()
+        self._queue: deque[Path] = deque()
+        self._current: subprocess.Popen[bytes] | None = None
+        self._thread: threading.Thread | None = None
+        self._broken = False
+        self._closed = False
+        self._busy = False
+        self.played: list[Path] = []  # sounds whose player ran to the end
+
+    def can_play(self) -> bool:
+        """True while a player is installed and has not failed."""
+        if self._broken:
+            return False
+        if self._command is None:
+            found = find_players()
+            if not found:
+                return False
+            self._command = found[0]
+        return True
+
+    def proven(self) -> bool:
+        """True once a sound has played to its end: the player and the sound device work."""
+        return bool(self.played) and not self._broken
+
+    def play(self, path: Path) -> None:
+        """Queue ``path``; returns at once."""
+        with self._cond:
+            if self._closed or not self.can_play():
+                return
+            self._queue.append(path)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="scopa-sounds", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._queue.clear()
+            current = self._current
+        if current is not None:
+            kill_group(current, reap_timeout=0.5)
+
+    def is_playing(self) -> bool:
+        with self._cond:
+            return bool(self._queue) or self._busy
+
+    def wait_until_done(self, timeout: float | None = None) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._queue and not self._busy, timeout)
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                path = self._queue.popleft()
+                self._busy = True
+                try:
+                    self._current = popen_quietly([*(self._command or []), str(path)], self._log)
+                except OSError:
+                    self._broken, self._current = True, None
+            proc = self._current
+            code = proc.wait() if proc is not None else 1
+            with self._cond:
+                stopped = proc is not None and proc.returncode is not None and proc.returncode < 0
+                if code == 0:
+                    self.played.append(path)
+                elif not stopped:
+                    self._broken = True  # no sound device: do not start a player for every sound
+                    self._queue.clear()
+                self._current = None
+                self._busy = False
+                self._cond.notify_all()

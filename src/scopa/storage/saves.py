@@ -1,0 +1,249 @@
+"""Saved matches: one file per match in the ``saves`` folder of the data folder, each kept until
+the player deletes it or the match ends.
+
+Quick tour::
+
+    store = SavedMatches(data_dir)          # data_dir None: the platform's user data folder
+    listing = store.list()                  # Listing(saves, set_aside): most recently played first
+    lock = store.create(record)             # a new saved match, locked by this copy of the game
+    store.save(lock.match_id, record)       # after every turn; atomic
+    lock = store.lock(match_id)             # SaveLockedError: another copy has it open
+    store.delete(match_id)                  # SaveLockedError while another copy has it open
+    lock.release()
+
+A match open in one copy of the game is locked with an operating-system lock (``filelock``)
+on ``<id>.json.lock``; the system lets go of it when the process ends in any way, a kill
+included, so a stale lock never blocks a save. A file that cannot be read as a match (broken,
+from a newer scopa, a pipe or a folder) is never deleted: ``list`` sets it aside as
+``<id>.json.bad`` and says so in ``Listing.set_aside``. The single ``autosave.json`` of
+earlier versions becomes one saved match the first time the folder is listed.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import filelock
+
+from ..match import MatchRecord
+from .atomic import atomic_write_text, remove_stale_temps, sync_folder
+from .codec import SaveFileError, match_to_json
+from .files import AUTOSAVE_NAME, free_bad_name, read_match_file, resolve_data_dir
+
+SAVES_FOLDER = "saves"
+SAVE_SUFFIX = ".json"
+LOCK_SUFFIX = ".lock"
+
+
+class SaveLockedError(Exception):
+    """The saved match is open in another copy of the game."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"The saved match {match_id} is open in another copy of scopa.")
+        self.match_id = match_id
+
+
+@dataclass(frozen=True)
+class SavedMatch:
+    """One saved match as listed: its id (the file name without ``.json``), where it is, when
+    it was last saved (seconds since the epoch) and whether another copy of the game has it open."""
+
+    match_id: str
+    path: Path
+    record: MatchRecord
+    played: float
+    locked: bool
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A save that could not be read: why, and where it is kept now (``None``: it could not be
+    moved, and stays where it was)."""
+
+    path: Path
+    kept: Path | None
+    error: SaveFileError
+
+
+class Listing(NamedTuple):
+    saves: list[SavedMatch]  # most recently played first
+    set_aside: list[SetAside]
+
+
+class MatchLock:
+    """This copy's hold on one saved match; ``release`` lets another copy open it."""
+
+    def __init__(self, match_id: str, lock: filelock.BaseFileLock | None) -> None:
+        self.match_id = match_id
+        self._lock = lock
+
+    def release(self) -> None:
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                self._lock.release()
+            self._lock = None
+
+
+class SavedMatches:
+    """Every saved match in one data folder."""
+
+    def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
+        self.data_dir = resolve_data_dir(data_dir)
+        self.folder = self.data_dir / SAVES_FOLDER
+
+    def path_of(self, match_id: str) -> Path:
+        return self.folder / f"{match_id}{SAVE_SUFFIX}"
+
+    # Reading ---------------------------------------------------------------------------
+    def list(self) -> Listing:
+        """Every readable saved match, most recently played first; unreadable ones set aside."""
+        self.migrate()
+        saves: list[SavedMatch] = []
+        set_aside: list[SetAside] = []
+        for path in self._files():
+            remove_stale_temps(path)
+            try:
+                record = read_match_file(path)
+                played = os.stat(path).st_mtime
+            except SaveFileError as error:
+                set_aside.append(self._set_aside(path, error.with_heading("storage.heading.save_unreadable")))
+                continue
+            except OSError:
+                continue  # gone meanwhile: another copy deleted it
+            match_id = path.name[:-len(SAVE_SUFFIX)]
+            saves.append(SavedMatch(match_id, path, record, played, self.is_locked(match_id)))
+        saves.sort(key=lambda saved: saved.played, reverse=True)
+        return Listing(saves, set_aside)
+
+    def load(self, match_id: str) -> MatchRecord:
+        """The saved match as it is on disk now (``SaveFileError`` if it cannot be read): read it
+        again once it is locked, since another copy may have played on since it was listed."""
+        return read_match_file(self.path_of(match_id))
+
+    def _files(self) -> list[Path]:
+        try:
+            names = sorted(os.listdir(self.folder))
+        except OSError:
+            return []
+        return [self.folder / name for name in names if name.endswith(SAVE_SUFFIX) and not name.startswith(".")]
+
+    def migrate(self) -> Path | None:
+        """Move the ``autosave.json`` of earlier versions into the saves folder, as one saved match."""
+        old = self.data_dir / AUTOSAVE_NAME
+        if not os.path.lexists(old):
+            return None
+        target = self.path_of(new_match_id())
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            os.replace(old, target)
+        except OSError:
+            return None  # another copy moved it first, or the folder cannot be written: it stays
+        sync_folder(self.folder)
+        sync_folder(self.data_dir)
+        return target
+
+    def _set_aside(self, path: Path, error: SaveFileError) -> SetAside:
+        kept: Path | None = free_bad_name(path)
+        try:
+            os.replace(path, kept)
+        except OSError:
+            kept = None
+        sync_folder(self.folder)
+        return SetAside(path, kept, error)
+
+    # Locks -----------------------------------------------------------------------------
+    def _file_lock(self, match_id: str) -> filelock.BaseFileLock:
+        return filelock.FileLock(str(self.path_of(match_id)) + LOCK_SUFFIX, timeout=0)
+
+    def lock(self, match_id: str, wait: float = 0.2) -> MatchLock:
+        """Hold the saved match for this copy of the game; ``SaveLockedError`` if another has it.
+
+        Where no lock can be made (a folder that cannot be written) the match is still played,
+        unlocked: saving it will say why it cannot be saved anyway."""
+        lock = self._file_lock(match_id)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            lock.acquire(timeout=wait)  # a moment, for another copy that only looks (is_locked)
+        except filelock.Timeout:
+            raise SaveLockedError(match_id) from None
+        except OSError:
+            return MatchLock(match_id, None)
+        return MatchLock(match_id, lock)
+
+    def is_locked(self, match_id: str) -> bool:
+        """Whether another copy of the game (or another hold in this one) has the match open."""
+        try:
+            self.lock(match_id, wait=0).release()
+        except SaveLockedError:
+            return True
+        return False
+
+    # Writing ---------------------------------------------------------------------------
+    def create(self, record: MatchRecord) -> MatchLock:
+        """A new saved match beside the others, locked for this copy; nothing is replaced.
+
+        The lock is returned even when the first save fails (``OSError`` is raised only by
+        ``save``, so the caller can say why and play on)."""
+        while True:
+            match_id = new_match_id()
+            if not os.path.lexists(self.path_of(match_id)):
+                break
+        return self.lock(match_id)
+
+    def save(self, match_id: str, record: MatchRecord) -> Path:
+        """Write the match atomically (through a symbolic link to the file it names). ``OSError``
+        on a disk error; the last save is then intact."""
+        text = match_to_json(record)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.path_of(match_id)
+        atomic_write_text(path, text)
+        return path
+
+    def delete(self, match_id: str, lock: MatchLock | None = None) -> bool:
+        """Remove a saved match; ``SaveLockedError`` while another copy has it open. With ``lock``
+        (this copy's own hold on it) the match is removed and the hold let go."""
+        own = lock if lock is not None else self.lock(match_id)
+        try:
+            self.path_of(match_id).unlink()
+            removed = True
+        except FileNotFoundError:
+            removed = False
+        finally:
+            with contextlib.suppress(OSError):
+                Path(str(self.path_of(match_id)) + LOCK_SUFFIX).unlink()
+            own.release()
+        sync_folder(self.folder)
+        return removed
+
+
+def new_match_id() -> str:
+    """A fresh name for a saved match: ``match-`` and ten random hexadecimal digits."""
+    return f"match-{secrets.token_hex(5)}"
+
+
+class LoadResult(NamedTuple):
+    """What ``AutosaveStore.load`` found: the most recent match, or why the last one set aside failed."""
+
+    record: MatchRecord | None
+    problem: str | None  # in English
+    exists: bool
+
+
+class AutosaveStore:
+    """The most recently played saved match, read only: what ``scopa --export FILE`` writes out."""
+
+    def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
+        self.matches = SavedMatches(data_dir)
+        self.error: SaveFileError | None = None
+
+    def load(self) -> LoadResult:
+        listing = self.matches.list()
+        self.error = listing.set_aside[-1].error if listing.set_aside else None
+        problem = None if self.error is None else str(self.error)
+        if listing.saves:
+            return LoadResult(listing.saves[0].record, problem, True)
+        return LoadResult(None, problem, self.error is not None)

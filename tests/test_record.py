@@ -1,0 +1,358 @@
+"""Issue 18: statistics from the results log, a review of a logged match, the coach, achievements."""
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scopa.engine import SETTEBELLO, Phase, Rules
+from scopa.match import MatchRecord, SeatSetup
+from scopa.narration import Narrator
+from scopa.record.achievements import ACHIEVEMENTS, earned
+from scopa.record.coach import advise, coach_deal
+from scopa.record.console import finish_match, run_review
+from scopa.record.review import ReviewScript
+from scopa.record.stats import all_facts, best_streak, totals
+from scopa.record.text import RecordText, load_record_catalogue
+from scopa.record.words import advice_line, stats_lines
+from scopa.storage import load_results, record_result, result_of
+from test_console_loop import lines_of, program_for, request_for
+from test_i18n import english_in, fields
+
+T = RecordText("en")
+VARIANTS = {
+    "two": Rules(target=None),
+    "three": Rules(players=3, target=None),
+    "four": Rules(players=4, target=None),
+    "scopone": Rules.scopone_scientifico(target=None),
+    "eleven": Rules(),
+}
+
+
+def random_match(rules: Rules, level: str, seed: int, policy: int, assisted: bool = False) -> MatchRecord:
+    """A finished match with the human at seat 0, every seat playing random legal moves."""
+    seats = (SeatSetup("Ann"),) + tuple(SeatSetup(f"C{i}", "computer", level) for i in range(1, rules.players))
+    record, _ = MatchRecord.start(rules, seats, seed)
+    rng = random.Random(policy)
+    while not record.state.is_match_over:
+        if record.state.is_deal_over:
+            record = record.next_deal()[0]
+        else:
+            if assisted and not record.assisted:
+                record = record.mark_assisted()
+            record = record.play(rng.choice(record.state.legal_moves()))[0]
+    return record
+
+
+def deal_ends(record: MatchRecord):
+    """The engine's state at the end of every deal, replayed here from the move log."""
+    state = MatchRecord.start(record.rules, record.seats, record.seed, record.first_dealer)[0].state
+    ends = []
+    for logged in record.moves:
+        if state.is_deal_over:
+            state = state.next_deal()[0]
+        state = state.apply(logged.move)[0]
+        if state.phase is not Phase.PLAYING:
+            ends.append(state)
+    return ends
+
+
+def strictly_most(values, side) -> bool:
+    return all(values[side] > v for i, v in enumerate(values) if i != side)
+
+
+matches = st.lists(st.tuples(st.sampled_from(sorted(VARIANTS)), st.sampled_from(["easy", "hard"]),
+                             st.integers(0, 10_000), st.integers(0, 100), st.booleans()), min_size=0, max_size=5)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matches)
+def test_statistics_sum_the_logged_matches(specs):
+    records = [random_match(VARIANTS[v], level, seed, policy, assisted) for v, level, seed, policy, assisted in specs]
+    results = [result_of(r, f"2026-01-{i + 1:02d}T10:00:00+00:00") for i, r in enumerate(records)]
+    facts = all_facts(results)
+    assert len(facts) == len(records)
+    fair = [(r, f) for r, f in zip(records, facts) if not r.assisted]
+    sums = totals(f for _, f in fair)
+    ends = [(r, end) for r, _ in fair for end in deal_ends(r)]
+    assert sums.played == len(fair)
+    assert sums.won == sum(r.state.winner == 0 for r, _ in fair)
+    assert sums.deals == sum(r.state.deal_number for r, _ in fair) == len(ends)
+    assert sums.points == sum(r.state.match_scores[0] for r, _ in fair)
+    assert sums.scope == sum(end.scope[0] for _, end in ends)
+    assert sums.settebello == sum(SETTEBELLO in end.piles[0] for _, end in ends)
+    assert sums.coins == sum(strictly_most([sum(c.suit == 0 for c in p) for p in end.piles], 0) for _, end in ends)
+    streak = run = 0
+    for r, _ in fair:
+        run = run + 1 if r.state.winner == 0 else 0
+        streak = max(streak, run)
+    assert sums.best_streak == streak
+    lines = stats_lines(facts, len(results), earned(facts), T)
+    assert lines[0] == T.plural("stats.played", len(records), won=sum(r.state.winner == 0 for r in records))
+    helped = sum(r.assisted for r in records)
+    assert (T.plural("stats.assisted_apart", helped) in lines) == bool(helped)
+    if any(r.assisted for r in records):
+        assert not any(f.assisted for f in facts if f.index in {e.index for e in earned(facts)})
+
+
+def test_old_entries_without_the_match_still_load_and_count(tmp_path):
+    record = random_match(Rules(), "easy", 4, 1)
+    record_result(record, "2026-01-01T10:00:00+00:00", tmp_path)
+    path = tmp_path / "results.json"
+    data = json.loads(path.read_text())
+    old = {k: v for k, v in data["results"][0].items() if k not in ("match", "online")}
+    data["results"].insert(0, old)
+    path.write_text(json.dumps(data))
+    results = load_results(tmp_path)
+    assert results[0].match is None and results[0].online is False
+    facts = all_facts(results)
+    assert len(facts) == 1 and facts[0].index == 1
+    lines = stats_lines(facts, len(results), earned(facts), T)
+    assert lines[0].startswith("2 matches played")
+    assert T.plural("stats.no_details", 1) in lines
+
+
+def test_best_streak_is_the_longest_run_of_wins():
+    class M:
+        def __init__(self, won):
+            self.won = won
+    assert best_streak([M(w) for w in (True, True, False, True, True, True, False)]) == 3
+    assert best_streak([]) == 0
+
+
+# Achievements -------------------------------------------------------------------------------
+
+def scored_a_scopa(record: MatchRecord) -> bool:
+    """Seat 0 itself swept the table at least once (told by the engine as the moves replay)."""
+    state = MatchRecord.start(record.rules, record.seats, record.seed, record.first_dealer)[0].state
+    for logged in record.moves:
+        if state.is_deal_over:
+            state = state.next_deal()[0]
+        state = state.apply(logged.move)[0]
+        if logged.seat == 0 and state.history and state.history[-1].scopa:
+            return True
+    return False
+
+
+def test_achievements_come_from_the_first_fair_match_and_none_from_an_assisted_one():
+    scopa = next(r for seed in range(300) if scored_a_scopa(r := random_match(Rules(target=None), "hard", seed, 1)))
+    helped = replace(scopa, assisted_deals=frozenset({1}))
+    assert earned(all_facts([result_of(helped, "2026-01-01T10:00:00+00:00")])) == []
+    facts = all_facts([result_of(helped, "2026-01-01T10:00:00+00:00"), result_of(scopa, "2026-02-03T10:00:00+00:00"),
+                       result_of(scopa, "2026-03-04T10:00:00+00:00")])
+    found = earned(facts)
+    assert "first_scopa" in [e.key for e in found]
+    assert all(e.index == 1 and e.when.startswith("2026-02-03") for e in found)
+    lines = stats_lines(facts, 3, found, T)
+    assert T("stats.achievement", name=T("achievement.first_scopa"), date="3 February 2026") in lines
+    assert T("stats.achievements", n=len(found), total=len(ACHIEVEMENTS)) in lines
+
+
+def test_a_finished_match_announces_what_it_earned_once(tmp_path):
+    program, out, _ = program_for(tmp_path, "")
+    record = next(r for seed in range(200)
+                  if (r := random_match(Rules(target=None), "easy", seed, 2)).state.winner == 0)
+    finish_match(program, record)
+    first = [line for line in lines_of(out) if line.startswith("Achievement earned.")]
+    assert T("achievement.earned", name=T("achievement.beat_easy")) in first
+    finish_match(program, record)  # the same match again: nothing new
+    assert [line for line in lines_of(out) if line.startswith("Achievement earned.")] == first
+    assert len(load_results(tmp_path / "data")) == 2
+
+
+# Review ---------------------------------------------------------------------------------------
+
+PLAY = re.compile(r"^(You play |You take the last|\w+ plays |\w+ takes the last|Deal \d+ score\.|Deal points\. "
+                  r"|Match\. |Cards\. |Settebello to |Primiera\. |Scope\. )")
+
+
+def test_a_review_tells_every_play_of_a_logged_match_as_the_match_did(tmp_path):
+    program, out, _ = program_for(tmp_path, "1\n\n" * 600)
+    assert program.run(request_for("--seed", "3")) == 0
+    played = [line for line in lines_of(out) if PLAY.match(line)]
+    [result] = load_results(tmp_path / "data")
+    moves = len(result.match["moves"])
+    log = (tmp_path / "data" / "results.json").read_bytes()
+    program, out, _ = program_for(tmp_path, "\n" * (moves + 30))
+    assert run_review(program, 1) == 0
+    assert (tmp_path / "data" / "results.json").read_bytes() == log  # a review changes nothing
+    lines = lines_of(out)
+    told = [line for line in lines if PLAY.match(line)]
+    assert told == played
+    assert sum(1 for line in told if re.match(r"^(You play |\w+ plays )", line)) == moves
+    assert not any(" held " in line or line.startswith(("You held", "Your hand")) for line in lines)
+    assert lines[-1] == T("review.left")
+
+
+def test_show_hands_tells_the_hand_before_each_play_and_keys_move_back_and_on(tmp_path):
+    record = random_match(Rules(), "easy", 8, 3)
+    record_result(record, "2026-05-01T10:00:00+00:00", tmp_path / "data")
+    program, out, _ = program_for(tmp_path, "h\n\n\np\nd\nw\nesc\n")
+    assert run_review(program, 1) == 0
+    lines = lines_of(out)
+    narrator = Narrator([s.name for s in record.seats], record.rules, you=0)
+    first, second = record.moves[0], record.moves[1]
+    names = narrator.cards
+    hand = record_start_hand(record, first.seat)
+    held = T("review.hand.you" if first.seat == 0 else "review.hand", name=record.seats[first.seat].name,
+             cards=names.list(hand, article=True))
+    assert held in lines
+    assert lines.index(held) < len(lines) - 1
+    assert lines.count(held) == 2  # told with the first play, and again when P went back to it
+    assert T("review.hands_on") in lines and lines[-1] == T("review.left")
+    assert sum(line.startswith("Deal 2.") for line in lines) == 1  # D went to the next deal
+    assert second.seat != first.seat
+
+
+def record_start_hand(record: MatchRecord, seat: int):
+    return MatchRecord.start(record.rules, record.seats, record.seed, record.first_dealer)[0].state.hands[seat]
+
+
+# The coach -----------------------------------------------------------------------------------------
+
+def settebello_missed() -> MatchRecord:
+    """A deal in which the player, able to take the settebello, throws another card instead."""
+    for seed in range(500):
+        record, _ = MatchRecord.start(Rules(target=None), (SeatSetup("Ann"), SeatSetup("Bo", "computer", "easy")), seed)
+        rng = random.Random(seed)
+        missed = False
+        while not record.state.is_match_over:
+            moves = record.state.legal_moves()
+            early = len(record.state.stock) >= 20  # the first rounds: the settebello is at risk
+            if record.state.to_move == 0 and not missed and early and any(SETTEBELLO in m.capture for m in moves):
+                throws = [m for m in moves if not m.capture]
+                if throws:
+                    record = record.play(throws[0])[0]
+                    missed = True
+                    continue
+            record = record.play(rng.choice(moves))[0]
+        if missed:
+            return record
+    raise AssertionError("no seed found")
+
+
+def test_the_coach_names_the_settebello_the_player_left():
+    record = settebello_missed()
+    script = ReviewScript(record, Narrator(["Ann", "Bo"], record.rules, you=0), T, samples=16)
+    deal = script.deals[0]
+    step = next(s for s in deal.steps if s.seat == 0 and not s.move.capture and len(s.before.stock) >= 20
+                and any(SETTEBELLO in m.capture for m in s.before.legal_moves()))
+    advice = advise(step, record.seed, samples=16)
+    assert advice.better is not None and SETTEBELLO in advice.better.capture
+    assert advice.reason == "settebello" and advice.cost > 0.5
+    line = advice_line(advice, script.narrator.cards, T)
+    assert line.startswith("The expert would have taken the settebello with your ")
+    assert line.endswith(T("coach.why.settebello")) and ":" not in line
+    marked = coach_deal(deal, [0], record.seed, samples=16)
+    assert marked[step.number].marked
+    assert sum(a.marked for a in marked.values()) <= 2
+
+
+def test_the_coach_says_the_same_every_time_and_in_any_order():
+    record = random_match(Rules(), "hard", 21, 5)
+    narrator = Narrator([s.name for s in record.seats], record.rules, you=0)
+    once = ReviewScript(record, narrator, T, samples=8)
+    again = ReviewScript(record, narrator, T, samples=8)
+    last = len(once.deals) - 1
+    backwards = [again.advice(i) for i in range(last, -1, -1)][::-1]
+    forwards = [once.advice(i) for i in range(last + 1)]
+    assert forwards == backwards
+    assert [once.lines(i) for i in range(len(once.items))] == [again.lines(i) for i in range(len(again.items))]
+    assert all(a.seat == 0 for deal in forwards for a in deal.values())
+
+
+# Words ---------------------------------------------------------------------------------------------
+
+def test_record_catalogues_match_and_suit_a_screen_reader():
+    en, it = load_record_catalogue("en"), load_record_catalogue("it")
+    assert list(en) == list(it)
+    assert {k for k in en if fields(en[k]) != fields(it[k])} == set()
+    for lines in (en, it):
+        assert [k for k, v in lines.items() if re.search(r"[()]|:\s|[^\W\d_]-[^\W_]", v)] == []
+    leaks = {k: english_in(re.sub(r"\{\w*\}", " ", v)) for k, v in it.items()}
+    assert {k: v for k, v in leaks.items() if v} == {}
+
+
+def test_dates_and_numbers_are_said_in_words():
+    assert T.date("2026-12-01T09:14:49+00:00") == "1 December 2026"
+    assert RecordText("it").date("2026-12-01T09:14:49+00:00") == "1 dicembre 2026"
+    assert T.date("yesterday") == T("date.unknown")
+    assert RecordText("it").decimal(0.25) in ("0,2", "0,3")
+
+
+def test_the_main_menu_offers_statistics_and_review_once_a_match_is_logged(tmp_path):
+    record = random_match(Rules(), "easy", 8, 3)
+    record_result(record, "2026-05-01T10:00:00+00:00", tmp_path / "data")
+    program, out, _ = program_for(tmp_path, "4\n1\n\nesc\nesc\n5\n\nesc\nesc\n7\n")
+    assert program.run() == 0
+    lines = lines_of(out)
+    M = program.messages
+    items = [M("app.menu.new"), M("app.menu.lessons"), M("app.menu.settings"), M("app.menu.statistics"),
+             M("app.menu.review"), M("app.menu.online"), M("app.menu.quit")]
+    assert lines[1] == ", ".join(f"{i} {item}" for i, item in enumerate(items, 1)) + "."
+    page = lines.index(T.plural("stats.played", 1, won=int(record.state.winner == 0)))
+    assert lines[page - 1] == M("prompt.menu") + " 4"
+    assert lines[page + 2:page + 4] == [T("stats.level.easy") + ".", T.plural("stats.group.matches", 1, won=int(
+        record.state.winner == 0), streak=int(record.state.winner == 0))]
+    assert lines.count(T("review.choose")) == 4  # after Statistics, after Review, and again after each review
+    assert lines.count(T("review.left")) == 2
+    assert sum(line.startswith("Deal 1. ") for line in lines) == 2
+    assert lines[-1] == M("app.bye")
+
+
+def test_a_new_match_earns_only_what_no_earlier_fair_match_had():
+    from scopa.record.achievements import newly_earned
+    winner = next(r for seed in range(200) if (r := random_match(Rules(target=None), "easy", seed, 2)).state.winner == 0)
+    first, again = all_facts([result_of(winner, "2026-01-01T10:00:00+00:00"), result_of(winner, "2026-01-02T10:00:00+00:00")])
+    keys = [e.key for e in newly_earned(first, [])]
+    assert "beat_easy" in keys and keys == [e.key for e in earned([first])]
+    assert newly_earned(again, [first]) == []
+    assert [e.key for e in newly_earned(again, [replace(first, assisted=True), None])] == keys
+
+
+def test_the_coach_says_why_from_what_each_move_does():
+    from scopa.engine import Move, new_deal, parse_cards
+    from scopa.record.coach import reason
+    state, _ = new_deal(Rules(target=None), seed=1, dealer=1)
+    seat = state.to_move
+
+    def at(hand: str, table: str):
+        return state._replace(hands=tuple(tuple(parse_cards(hand)) if s == seat else h
+                                          for s, h in enumerate(state.hands)), table=tuple(parse_cards(table)))
+
+    def move(text: str) -> Move:
+        return Move.parse(text)
+    position = at("7H AD KC", "7D 4S")
+    assert reason(position, move("KC"), move("7H 7D")) == "settebello"
+    position = at("5H 2C KC", "5D")
+    assert reason(position, move("KC"), move("5H 5D")) == "scopa"
+    position = at("AD 4C KH", "QS JS")
+    assert reason(position, move("AD"), move("4C")) == "threw_coin"
+    position = at("6H 4C KH", "QS JS")
+    assert reason(position, move("6H"), move("4C")) == "threw_primiera"
+    line = advice_line(replace(advise_stub(move("AD"), move("4C")), reason="threw_coin"),
+                       Narrator(["A", "B"], Rules()).cards, T)
+    assert line == "The expert would have played the four of clubs. Throwing the ace of diamonds offered the next " \
+                   "player a coin."
+
+
+def advise_stub(played, better):
+    from scopa.record.coach import Advice
+    return Advice(0, 0, played, better, 0.5, "value")
+
+
+def test_statistics_in_the_menu_reads_the_recent_matches_once_as_a_menu(tmp_path):
+    for day, seed in ((1, 8), (2, 9)):
+        record_result(random_match(Rules(), "easy", seed, 3), f"2026-05-0{day}T10:00:00+00:00", tmp_path / "data")
+    program, out, _ = program_for(tmp_path, "4\nesc\n6\n")
+    program.run()
+    lines = lines_of(out)
+    assert T("stats.recent") not in lines
+    title = lines.index(T("review.choose"))
+    assert lines[title + 1].startswith("1, 2 May 2026 against ") and ". 2, 1 May 2026 against " in lines[title + 1]
