@@ -38,7 +38,7 @@ def player(tmp_path: Path, who: str, *args: str):
     env.pop("PROMPT_TOOLKIT_NO_CPR", None)
     command = [sys.executable, "-m", "scopa", *args, "--no-voice", "--lang", "en",
                "--data-dir", str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")]
-    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=15, dimensions=(50, 200))
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
     child.logfile_read = io.StringIO()
     child.delaybeforesend = 0.005  # the game reads keys typed ahead, so no settling time is needed
     child.plain = "--plain" in args  # line mode: every key is followed by Enter
