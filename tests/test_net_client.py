@@ -10,7 +10,7 @@ from scopa.engine import Move, Rules, legal_captures
 from scopa.narration import CardNames, Messages, explain_illegal
 from scopa.net.client import UNREACHABLE, RemoteTable, TableClosed
 from scopa.net.messages import CreateRoom, Hello, Join
-from scopa.table import Notice, Resync, Table
+from scopa.table import Resync, Table
 from test_net_server import serve  # noqa: F401  (the fixture: a real server, stopped after the test)
 
 SINGLE = Rules(target=None)

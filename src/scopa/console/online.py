@@ -14,15 +14,14 @@ the rest work all the time; each piece of news is one announcement, so R repeats
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Literal, Sequence
 
-from ..engine import PlayerView
 from ..narration import Announcement, Messages, Narrator
 from ..table import Notice
 from .announcer import Announcer
 from .game import MatchConsole, Services
 from .keys import command_of
-from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Output, Wake
+from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
 
 Outcome = Literal["finished", "left", "closed"]
 WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
