@@ -50,6 +50,8 @@ def test_the_grace_is_shorter_when_the_table_waits_for_the_dropped_player():
     assert room.cover_due(110.0, grace=60, turn_grace=10) == [waiting]
     assert room.cover_due(160.0, grace=60, turn_grace=10) == sorted([waiting, 1 - waiting])
     assert [e.event for e in room.cover(waiting)] == [Notice("covered", waiting, room.seats[waiting].name)]
+    assert room.computer_to_move() is None  # nobody is connected: the match waits
+    room.connected(1 - waiting)
     assert room.computer_to_move() == waiting
     room.computer_move(now=111.0)
     assert [e.event.kind for e in room.connected(waiting)] == ["reclaimed"]
@@ -86,3 +88,60 @@ def test_the_store_gives_back_every_room_as_it_was(tmp_path):
     assert (back.number, back.position_number, back.phase) == (room.number, room.position_number, "playing")
     assert back.seat_of_key(host_key) == 0
 
+
+
+def test_a_client_that_stops_reading_is_dropped_without_holding_anyone_up():
+    import asyncio
+
+    from scopa.net.messages import Pong
+    from scopa.net.server import SEND_QUEUE, Connection, ServerConfig
+
+    class StuckSocket:
+        """A client that never reads: every send waits for ever."""
+        remote_address = ("127.0.0.1", 1)
+
+        def __init__(self) -> None:
+            self.closed_with: tuple[int, str] | None = None
+
+        async def send(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+        async def close(self, code: int, reason: str) -> None:
+            self.closed_with = (code, reason)
+
+    async def scenario() -> tuple[bool, tuple[int, str] | None]:
+        ws = StuckSocket()
+        conn = Connection(ws, ServerConfig())  # type: ignore[arg-type]
+        for _ in range(SEND_QUEUE + 2):
+            conn.send(Pong())  # never blocks the caller
+        await asyncio.sleep(0)
+        return conn.closing, ws.closed_with
+
+    assert asyncio.run(scenario()) == (True, (1008, "slow"))
+
+
+def test_a_covered_host_has_the_next_deal_dealt_for_them():
+    room, *_ = two_player_room(Rules(target=11))
+    while not room.state.is_deal_over:
+        room.play(room.state.to_move, room.state.legal_moves()[0], room.number, now=0.0)
+    assert not room.host_is_away() and room.deal_for_host(now=0.0) == []
+    room.disconnected(0, now=0.0)
+    assert room.cover_due(5.0, grace=60, turn_grace=5) == [0]  # the table waits for the host to deal
+    room.cover(0)
+    assert room.host_is_away()
+    room.disconnected(1, now=6.0)
+    assert not room.host_is_away()  # nobody left to deal for
+    room.connected(1)
+    entries = room.deal_for_host(now=6.0)
+    assert entries[0].event.deal_number == 2 and room.state.deal_number == 2
+
+
+def test_rooms_that_expired_while_the_server_was_stopped_are_deleted(tmp_path):
+    room, *_ = two_player_room()
+    room.active = 1000.0
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    store.save(room)
+    assert store.delete_idle(before=999.0) == 0
+    assert store.delete_idle(before=1001.0) == 1
+    assert store.load_all() == ([], [])
+    assert store.db.execute("SELECT COUNT(*) FROM seats").fetchone() == (0,)

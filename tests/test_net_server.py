@@ -100,7 +100,8 @@ class Client:
 
     def __init__(self, url: str, **options) -> None:
         self.stack = ExitStack()  # connect() as a context manager, as websockets asks
-        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=5, **options))
+        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=5, close_timeout=1,
+                                                       **options))
         self.frames: list[str] = []
         self.rules: Rules | None = None
         self.seat = self.number = 0
@@ -437,9 +438,14 @@ def test_wrong_key_full_room_and_unknown_code_are_refused_and_guessing_is_slowed
         guess.send(Join("ACDEFG" if ann.code != "ACDEFG" else "GFEDCA", "Eve"))
         codes.append(error(guess).code)
     assert codes[:9] == ["unknown_room"] * 9 and codes[-1] == "too_many_tries"
-    hosting = Client(server.url)  # creating a room is still allowed from that address
-    hosting.send(CreateRoom("Zed", Rules(), ("human", "human"), "easy"))
-    assert isinstance(hosting.until(lambda m: isinstance(m, (Welcome, ErrorMessage))), Welcome)
+    answers = []
+    for _ in range(21):  # creating rooms is still allowed from that address, up to a limit
+        hosting = Client(server.url)
+        hosting.send(CreateRoom("Zed", Rules(), ("human", "human"), "easy"))
+        answers.append(hosting.until(lambda m: isinstance(m, (Welcome, ErrorMessage))))
+        hosting.close()
+    assert all(isinstance(a, Welcome) for a in answers[:19])  # the room above was the first of 20
+    assert answers[-1].code == "too_many_tries"
 
 
 def test_oversized_malformed_and_flooding_messages_are_refused(serve):
@@ -460,7 +466,7 @@ def test_oversized_malformed_and_flooding_messages_are_refused(serve):
     first.send(Ping())
     assert error(first).code == "first_message" and first.closed()
     flooder, other = host(server.url), host(server.url)
-    for _ in range(200):
+    for _ in range(60):  # 30 at once, then 20 refused after the warning, then the close
         try:
             flooder.send(Ping())
         except ConnectionClosed:
@@ -471,7 +477,7 @@ def test_oversized_malformed_and_flooding_messages_are_refused(serve):
     began = time.monotonic()
     other.send(Ping())
     other.until(lambda m: isinstance(m, Pong))
-    assert time.monotonic() - began < 1.0  # another room is not slowed
+    assert time.monotonic() - began < 2.0  # another room is not slowed
 
 
 # Faults -----------------------------------------------------------------------------------
@@ -486,8 +492,8 @@ def test_a_killed_server_restarts_every_room_at_the_last_completed_move(serve, t
         play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= moves and bob.view.history == ann.view.history)
         rooms.append((ann, bob))
     server.kill()
-    restarted = serve()
-    assert any("2 restored" in line for line in restarted.lines)
+    restarted = serve("--port", str(server.port))  # the same address: clients find it again
+    assert any("2 restored" in line for line in restarted.lines) and restarted.url == server.url
     for ann, bob in rooms:
         for old in (ann, bob):
             back = reclaim(restarted.url, old, last=0)  # as a client that lost everything
@@ -523,3 +529,9 @@ def test_with_a_certificate_the_server_speaks_wss_only(serve, tmp_path):
     assert isinstance(client.until(lambda m: isinstance(m, Welcome)), Welcome)
     with pytest.raises(Exception):
         Client(server.url)  # plain ws is not served
+
+
+def test_serve_refuses_bad_flags_in_one_line():
+    result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "70000"], capture_output=True,
+                            text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), timeout=30)
+    assert result.returncode == 2 and "--port must be from 0 to 65535" in result.stderr

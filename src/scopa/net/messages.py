@@ -543,6 +543,11 @@ def _create_room(f: _Fields) -> CreateRoom:
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"))
 
 
+def _join(f: _Fields) -> Join:
+    _version(f)
+    return Join(_code(f("code")), check_name(f("name")))
+
+
 def _move(f: _Fields) -> MoveRequest:
     request_id = _int(f("id"), "id")
     card = _card(f("card"), "card")
@@ -555,7 +560,7 @@ def _move(f: _Fields) -> MoveRequest:
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level"})),
-    "join": (lambda f: (_version(f), Join(_code(f("code")), check_name(f("name"))))[1], frozenset()),
+    "join": (_join, frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
@@ -705,9 +710,9 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
     elif kind == "scopa":
         event = Scopa(seat("seat"), small("side", sides - 1), small("side_total", 40))
     elif kind == "leftovers_taken":
-        who = _optional_int(f("seat"), f"{name}.seat", 0, players - 1)
+        taker = _optional_int(f("seat"), f"{name}.seat", 0, players - 1)
         side = _optional_int(f("side"), f"{name}.side", 0, sides - 1)
-        event = LeftoversTaken(who, side, _card_list(f("cards"), f"{name}.cards"))
+        event = LeftoversTaken(taker, side, _card_list(f("cards"), f"{name}.cards"))
     elif kind == "deal_scored":
         number, scores = small("deal_number", low=1), _int_list(f("match_scores"), f"{name}.match_scores", sides)
         piles_data = f("piles")

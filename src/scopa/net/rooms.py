@@ -1,5 +1,11 @@
 """A room: its seats, lobby, presence and match, with no sockets and no clock of its own.
 
+A room's match is a ``table.LocalTable``, the same core a local match plays through: it checks
+whose turn it is and whether a move is legal (with the engine's reason), plays the computers
+and covered seats, and keeps the record. The room adds what only an online table has: seats
+taken by people with keys, the lobby, presence, and one numbering for game events and
+notices together.
+
 The server calls a room's methods from its one event loop, so a room is never changed by two
 callers at once; every method that changes something returns the numbered ``Entry`` items it
 added, and the server stores the room and then sends each connected seat its own updates.
@@ -18,10 +24,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Sequence
 
-from ..engine import Event, GameState, IllegalMoveError, IllegalReason, Move, Rules
+from ..engine import Event, GameState, IllegalReason, Move, Rules
 from ..match import MatchRecord, SeatSetup
 from ..players import computer_names, make_player
-from ..table import Notice, NoticeKind, Resync, SeatUpdate
+from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for,
+                     start_match)
 from .codes import key_matches
 from .messages import RoomInfo, RoomSeat
 
@@ -83,7 +90,7 @@ class Room:
     level: str = "easy"
     host: int = 0
     phase: RoomPhase = "lobby"
-    record: MatchRecord | None = None
+    table: LocalTable | None = None  # the match, once started
     number: int = 0
     created: float = 0.0
     active: float = 0.0  # wall-clock time of the last activity, for expiry
@@ -91,12 +98,15 @@ class Room:
     log: deque[Entry] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
     position_number: int = 0  # the first update that showed the current position
     turn_since: float = 0.0  # monotonic time the seat to move got its turn
-    _computers: dict[int, object] = field(default_factory=dict)
 
     # Facts -------------------------------------------------------------------------------
     @property
+    def record(self) -> MatchRecord | None:
+        return None if self.table is None else self.table.record
+
+    @property
     def state(self) -> GameState | None:
-        return None if self.record is None else self.record.state
+        return None if self.table is None else self.table.record.state
 
     def info(self) -> RoomInfo:
         seats = tuple(None if s is None else RoomSeat(s.name, s.kind, s.level, s.connected or not s.is_human,
@@ -114,11 +124,6 @@ class Room:
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is not None and s.is_human]
-
-    def plays_itself(self, seat: int) -> bool:
-        """A computer seat, or a human seat a computer covers."""
-        taken = self.seats[seat]
-        return taken is not None and (not taken.is_human or taken.covered)
 
     # Lobby -------------------------------------------------------------------------------
     def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
@@ -163,7 +168,8 @@ class Room:
         for i, number in enumerate(free):
             self.seats[number] = Seat(names[i], "computer", self.level)
         setups = tuple(SeatSetup(s.name, s.kind, s.level) for s in self.seats if s is not None)
-        self.record, events = MatchRecord.start(self.rules, setups, seed)
+        record, events = start_match(self.rules, setups, seed)
+        self.table = match_table(record, self.budget)
         self.phase = "playing"
         self.turn_since = now
         started = self._notice("started", seat)
@@ -180,21 +186,26 @@ class Room:
             raise MoveRefusal("not_now")
         if seat != state.to_move:
             raise MoveRefusal("not_your_turn")
-        return self._apply(move, now)
+        return self._done(self._table.submit(seat, move, self._table.latest()), now)
 
-    def _apply(self, move: Move, now: float) -> list[Entry]:
-        assert self.record is not None
-        try:
-            self.record, events = self.record.play(move)
-        except IllegalMoveError as error:
-            raise MoveRefusal("illegal", error.reason) from None
+    @property
+    def _table(self) -> LocalTable:
+        assert self.table is not None
+        return self.table
+
+    def _done(self, result: SubmitResult, now: float) -> list[Entry]:
+        """The entries of what the table did, or its refusal (the room checked staleness already:
+        the table is asked against its own latest number)."""
+        if not result.accepted:
+            reason = result.reason if isinstance(result.reason, IllegalReason) else None
+            raise MoveRefusal(result.refusal or "unavailable", reason)
         self.turn_since = now
-        if self.record.state.is_match_over:
+        if self._table.record.state.is_match_over:
             self.phase = "over"
-        return self._game(events)
+        return self._game([update.event for update in result.updates])  # type: ignore[misc]
 
     def next_deal(self, seat: int, expected: int, now: float) -> list[Entry]:
-        state = self._playing()
+        self._playing()
         if seat != self.host:
             raise MoveRefusal("unavailable")
         if expected < self.position_number:
@@ -202,12 +213,7 @@ class Room:
         return self._deal(now)
 
     def _deal(self, now: float) -> list[Entry]:
-        assert self.record is not None
-        if not self.record.state.is_deal_over or self.record.state.is_match_over:
-            raise MoveRefusal("not_now")
-        self.record, events = self.record.next_deal()
-        self.turn_since = now
-        return self._game(events)
+        return self._done(self._table.next_deal(self.host, self._table.latest()), now)
 
     def _playing(self) -> GameState:
         if self.record is None or self.phase == "lobby":
@@ -217,41 +223,39 @@ class Room:
         return self.record.state
 
     def mark_assisted(self, seat: int) -> list[Entry]:
-        if self.record is None or self.phase != "playing":
+        if self.table is None or self.phase != "playing":
             return []
-        if self.record.state.deal_number in self.record.assisted_deals:
+        if self.table.record.state.deal_number in self.table.record.assisted_deals:
             return []
-        self.record = self.record.mark_assisted()
+        self.table.mark_assisted(seat)
         return [self._notice("assisted", seat)]
 
     def computer_to_move(self) -> int | None:
-        """The seat a computer should play now, if any."""
-        state = self.state
-        if state is None or self.phase != "playing" or state.is_deal_over:
+        """The seat a computer should play now (a covered seat counts), if any. Nobody plays
+        while no player is connected: the match waits for someone to come back."""
+        if self.table is None or self.phase != "playing" or not self._anyone_here():
             return None
-        return state.to_move if self.plays_itself(state.to_move) else None
+        return self.table.computer_to_move()
+
+    def _anyone_here(self) -> bool:
+        return any(s is not None and s.is_human and s.connected for s in self.seats)
 
     def host_is_away(self) -> bool:
         """The deal is over and the host's seat is covered: the table deals for them."""
         state = self.state
         host = self.seats[self.host]
         return (self.phase == "playing" and state is not None and state.is_deal_over and not state.is_match_over
-                and host is not None and host.covered)
+                and host is not None and host.covered and self._anyone_here())
 
     def computer_move(self, now: float) -> list[Entry]:
-        seat = self.computer_to_move()
-        if seat is None:
+        if self.computer_to_move() is None:
             return []
-        assert self.record is not None
-        player = self._computers.get(seat)
-        if player is None:
-            taken = self.seats[seat]
-            level = taken.level if taken is not None and taken.level else self.level
-            player = make_player(level, random.Random(self.record.seed * 31 + seat).getrandbits(32),
-                                 budget=self.budget)
-            self._computers[seat] = player
-        move = player.choose_move(self.record.state.view(seat))  # type: ignore[attr-defined]
-        return self._apply(move, now)
+        table = self._table
+        before = table.latest()
+        table.step()
+        updates = table.updates(table.seats_here()[0], before)
+        assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
+        return self._done(SubmitResult(True, tuple(updates)), now)
 
     def deal_for_host(self, now: float) -> list[Entry]:
         return self._deal(now) if self.host_is_away() else []
@@ -265,7 +269,7 @@ class Room:
         taken.connected, taken.left_at = True, None
         if taken.covered:
             taken.covered = False
-            self._computers.pop(seat, None)
+            self._table.uncover(seat)
         return [self._notice("reclaimed", seat)] if was_away else []
 
     def disconnected(self, seat: int, now: float) -> list[Entry]:
@@ -300,9 +304,11 @@ class Room:
 
     def cover(self, seat: int) -> list[Entry]:
         taken = self.seats[seat]
-        if taken is None or taken.covered:
+        if taken is None or taken.covered or self.table is None:
             return []
         taken.covered = True
+        seed = random.Random(self.table.record.seed * 31 + seat).getrandbits(32)
+        self.table.cover(seat, make_player(self.level, seed, budget=self.budget))
         return [self._notice("covered", seat)]
 
     def close_notice(self) -> list[Entry]:
@@ -338,6 +344,12 @@ class Room:
         entry = Entry(self.number, event, self.state)
         self.log.append(entry)
         return entry
+
+
+def match_table(record: MatchRecord, budget: float) -> LocalTable:
+    """The table of a room's match: every human seat is served by the room, computers play in it.
+    Its saves are the room's store, which the server writes after each change."""
+    return LocalTable(record, computers_for(record, budget))
 
 
 def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host_key_hash: str, level: str,

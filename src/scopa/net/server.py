@@ -18,13 +18,14 @@ import asyncio
 import logging
 import secrets
 import signal
+import sqlite3
 import ssl
 import sys
 import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -60,6 +61,8 @@ class ServerConfig:
     flood_strikes: int = 20      # messages refused for flooding before the connection is closed
     join_failures: int = 10      # failed joins or reclaims per address ...
     join_window: float = 60.0    # ... in this many seconds, then refused until they age
+    rooms_per_address: int = 20  # rooms one address may create ...
+    rooms_window: float = 600.0  # ... in this many seconds
     first_timeout: float = 10.0  # seconds a new connection has to say hello
     tick: float = 0.2            # how often grace periods and expiry are checked
     max_replay: int = 200        # a client that missed more updates gets a resync
@@ -90,6 +93,31 @@ class Bucket:
         return "warn" if self.over == 1 else "close" if self.over > self.strikes else "drop"
 
 
+class AddressLimit:
+    """At most ``limit`` events (failed joins, new rooms) per address in ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self.times: dict[str, deque[float]] = {}
+
+    def note(self, address: str) -> None:
+        self.times.setdefault(address, deque()).append(time.monotonic())
+
+    def wait(self, address: str) -> int:
+        """Seconds until this address may try again (0: now)."""
+        times = self.times.get(address)
+        if not times:
+            return 0
+        now = time.monotonic()
+        while times and times[0] < now - self.window:
+            times.popleft()
+        if not times:
+            del self.times[address]
+        if len(times) < self.limit:
+            return 0
+        return max(1, int(times[0] + self.window - now + 0.999))
+
+
 class Connection:
     """One client: its queue of frames to send, and the room seat it plays once seated."""
 
@@ -110,19 +138,19 @@ class Connection:
             self.queue.put_nowait(encode(message))
         except asyncio.QueueFull:
             log.info("connection from %s dropped: not reading", self.address)
-            self._close_now(1008, "slow")
+            self.close_now(1008, "slow")
 
-    def fail(self, code: str, close_code: int = 1008, **values: Any) -> None:
+    def fail(self, code: str, values: Mapping[str, Any] | None = None, close_code: int = 1008) -> None:
         """Send an error and close the connection after it."""
-        self.send(ErrorMessage(code, values))
+        self.send(ErrorMessage(code, dict(values or {})))
         if not self.closing:
             self.closing = True
             try:
                 self.queue.put_nowait((_CLOSE, close_code, code))
             except asyncio.QueueFull:
-                self._close_now(close_code, code)
+                self.close_now(close_code, code)
 
-    def _close_now(self, close_code: int, reason: str) -> None:
+    def close_now(self, close_code: int, reason: str) -> None:
         self.closing = True
         self.sender.cancel()
         asyncio.ensure_future(self.ws.close(close_code, reason))
@@ -155,8 +183,12 @@ class RoomServer:
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
-        self.failures: dict[str, deque[float]] = {}
+        self.failures = AddressLimit(config.join_failures, config.join_window)
+        self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        expired = store.delete_idle(time.time() - config.expiry_seconds)
+        if expired:
+            log.info("%d rooms expired while the server was stopped: deleted", expired)
         rooms, problems = store.load_all(config.computer_budget)
         for problem in problems:
             log.warning("room %s could not be read back and is not served: %s", problem.code, problem.problem)
@@ -179,9 +211,10 @@ class RoomServer:
                         continue  # read on, so the client's answer to our close frame is read too
                     try:
                         self._message(conn, raw)
-                    except Exception:  # a bug must not take the room down: this connection goes
+                    except Exception:  # a bug must not take the room down: this connection is
+                        # closed as a drop (the client reconnects and catches up)
                         log.exception("room %s seat %s: request failed", conn.code, _seat(conn.seat))
-                        conn.fail("server_stopping", 1011)
+                        conn.close_now(1011, "internal error")
         except ConnectionClosed:
             pass
         finally:
@@ -198,14 +231,15 @@ class RoomServer:
         try:
             message = parse_client_message(raw)
         except ProtocolError as error:
-            conn.fail(error.code, **error.values)
+            conn.fail(error.code, error.values)
             return False
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
             return False
-        wait = self._blocked_for(conn.address)
-        if wait and not isinstance(message, CreateRoom):
-            conn.fail("too_many_tries", seconds=wait)
+        limit = self.creations if isinstance(message, CreateRoom) else self.failures
+        wait = limit.wait(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
             return False
         try:
             if isinstance(message, CreateRoom):
@@ -216,8 +250,8 @@ class RoomServer:
                 self._reclaim(conn, message)
         except RoomRefusal as refusal:
             if refusal.code in ("unknown_room", "wrong_key"):
-                self._failed(conn.address)
-            conn.fail(refusal.code, **refusal.values)
+                self.failures.note(conn.address)
+            conn.fail(refusal.code, refusal.values)
             return False
         return True
 
@@ -234,7 +268,7 @@ class RoomServer:
             message = parse_client_message(raw)
         except ProtocolError as error:
             if error.code in FATAL_ERRORS:
-                conn.fail(error.code, **error.values)
+                conn.fail(error.code, error.values)
             else:
                 conn.send(ErrorMessage(error.code, error.values))
             return
@@ -276,6 +310,7 @@ class RoomServer:
         self._drive(room)
 
     def _create(self, conn: Connection, message: CreateRoom) -> None:
+        self.creations.note(conn.address)
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -335,22 +370,6 @@ class RoomServer:
         if room is not None:
             self._commit(room, room.disconnected(conn.seat, time.monotonic()), "seat %s left", _seat(conn.seat))
 
-    # Failed joins --------------------------------------------------------------------------------
-    def _failed(self, address: str) -> None:
-        self.failures.setdefault(address, deque()).append(time.monotonic())
-
-    def _blocked_for(self, address: str) -> int:
-        """Seconds until this address may try again (0: now)."""
-        times = self.failures.get(address)
-        if not times:
-            return 0
-        now = time.monotonic()
-        while times and times[0] < now - self.config.join_window:
-            times.popleft()
-        if len(times) < self.config.join_failures:
-            return 0
-        return max(1, int(times[0] + self.config.join_window - now + 0.999))
-
     # Changes -------------------------------------------------------------------------------
     def _commit(self, room: Room, entries: list[Entry], what: str, *args: Any) -> None:
         """Store the room, then send each seat its updates: never the other way round."""
@@ -378,6 +397,12 @@ class RoomServer:
         self.drivers[room.code] = asyncio.create_task(self._computers(room))
 
     async def _computers(self, room: Room) -> None:
+        try:
+            await self._play_computers(room)
+        except Exception:  # logged; the room goes on when a person next acts in it
+            log.exception("room %s: a computer move failed", room.code)
+
+    async def _play_computers(self, room: Room) -> None:
         while self.rooms.get(room.code) is room:
             if room.computer_to_move() is not None:
                 await asyncio.sleep(self.config.computer_delay)
@@ -398,13 +423,19 @@ class RoomServer:
             await asyncio.sleep(self.config.tick)
             now = time.monotonic()
             for room in list(self.rooms.values()):
-                for seat in room.cover_due(now, self.config.grace, self.config.turn_grace):
-                    self._commit(room, room.cover(seat), "seat %s covered by a computer", _seat(seat))
-                    self._drive(room)
+                try:
+                    self._cover_due(room, now)
+                except Exception:  # logged; the other rooms are not held up
+                    log.exception("room %s: covering a seat failed", room.code)
             if now - last_expiry >= 1.0 or self.config.expiry_seconds < 10:
                 last_expiry = now
                 for room in [r for r in self.rooms.values() if self._expired(r)]:
                     self._close_room(room, "room_closed")
+
+    def _cover_due(self, room: Room, now: float) -> None:
+        for seat in room.cover_due(now, self.config.grace, self.config.turn_grace):
+            self._commit(room, room.cover(seat), "seat %s covered by a computer", _seat(seat))
+            self._drive(room)
 
     def _expired(self, room: Room) -> bool:
         return time.time() - room.active > self.config.expiry_seconds
@@ -423,7 +454,7 @@ class RoomServer:
 
     def stopping(self) -> None:
         for conn in list(self.connections):
-            conn.fail("server_stopping", 1001)
+            conn.fail("server_stopping", close_code=1001)
         for task in self.drivers.values():
             task.cancel()
 
@@ -454,8 +485,13 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
     rooms = RoomServer(store, config)
     stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
+
+    def stop_serving() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
     for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, lambda: stop.done() or stop.set_result(None))
+        loop.add_signal_handler(number, stop_serving)
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
@@ -480,26 +516,39 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+
+    def format_help(self) -> str:
+        titles = {group.title for group in self._action_groups if group.title}
+        lines = super().format_help().split("\n")
+        return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="scopa serve", description="Run a room server for online Scopa matches.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    p.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765; 0 picks a free one)")
-    p.add_argument("--db", type=Path, help=f"the SQLite file of rooms (default {DB_NAME} in the data folder)")
-    p.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve wss")
-    p.add_argument("--keyfile", type=Path, help="TLS private key (PEM), if not in the certificate file")
-    p.add_argument("--expiry-hours", type=float, default=48.0, help="delete rooms idle this long (default 48)")
-    p.add_argument("--grace", type=float, default=60.0,
-                   help="seconds before a computer covers a dropped player (default 60)")
-    p.add_argument("--turn-grace", type=float, default=15.0,
-                   help="the same when the others are waiting for that player (default 15)")
-    p.add_argument("--computer-delay", type=float, default=1.0,
-                   help="seconds between computer moves (default 1)")
-    p.add_argument("--computer-budget", type=float, default=0.3,
-                   help="seconds the expert level thinks per move (default 0.3)")
-    p.add_argument("--message-rate", type=float, default=10.0,
-                   help="messages a second one connection may send on average (default 10)")
-    p.add_argument("--max-replay", type=int, default=200,
-                   help="a client that missed more updates than this gets a fresh view (default 200)")
+    p = _Parser(prog="scopa serve", usage="scopa serve, then any of the flags below",
+                description="Run a room server for online Scopa matches.")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="address to listen on, 127.0.0.1 unless given, 0.0.0.0 for every interface")
+    p.add_argument("--port", type=int, default=8765, help="port to listen on, 8765 unless given, 0 picks a free one")
+    p.add_argument("--db", type=Path, metavar="FILE", help=f"the SQLite file of rooms, {DB_NAME} in the data folder "
+                   "unless given")
+    p.add_argument("--certfile", type=Path, metavar="FILE", help="a TLS certificate in PEM, to serve wss")
+    p.add_argument("--keyfile", type=Path, metavar="FILE", help="its private key, if not in the certificate file")
+    p.add_argument("--expiry-hours", type=float, default=48.0, metavar="HOURS",
+                   help="rooms idle this long are deleted, 48 unless given")
+    p.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
+                   help="time before a computer covers a dropped player, 60 unless given")
+    p.add_argument("--turn-grace", type=float, default=15.0, metavar="SECONDS",
+                   help="the same when the others are waiting for that player, 15 unless given")
+    p.add_argument("--computer-delay", type=float, default=1.0, metavar="SECONDS",
+                   help="time between computer moves, 1 unless given")
+    p.add_argument("--computer-budget", type=float, default=0.3, metavar="SECONDS",
+                   help="time the expert level thinks per move, 0.3 unless given")
+    p.add_argument("--message-rate", type=float, default=10.0, metavar="N",
+                   help="messages a second one connection may send on average, 10 unless given")
+    p.add_argument("--max-replay", type=int, default=200, metavar="N",
+                   help="a client that missed more updates than this gets a fresh view, 200 unless given")
     return p
 
 
@@ -528,7 +577,7 @@ def main(argv: Sequence[str]) -> int:
     log.setLevel(logging.INFO)
     try:
         return asyncio.run(run(config))
-    except OSError as error:  # the port is taken, the folder cannot be written, a bad certificate
+    except (OSError, sqlite3.Error) as error:  # the port is taken, the database cannot be written, a bad certificate
         log.error("cannot serve: %s", error)
         return 1
     except KeyboardInterrupt:

@@ -22,7 +22,7 @@ from typing import Iterator
 
 from ..engine import Rules
 from ..storage import SaveFileError, record_from_dict, record_to_dict
-from .rooms import Room, Seat
+from .rooms import Room, Seat, match_table
 
 DB_NAME = "rooms.sqlite3"
 
@@ -99,8 +99,10 @@ class RoomStore:
         with self._transaction():
             self.db.execute("DELETE FROM rooms WHERE code = ?", (code,))
 
-    def codes(self) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT code FROM rooms")}
+    def delete_idle(self, before: float) -> int:
+        """Delete every room idle since before ``before`` (wall-clock time); how many went."""
+        with self._transaction():
+            return self.db.execute("DELETE FROM rooms WHERE active < ?", (before,)).rowcount
 
     def load_all(self, budget: float = 0.3) -> tuple[list[Room], list[LoadProblem]]:
         """Every room, each match replayed from its record and checked."""
@@ -121,7 +123,8 @@ class RoomStore:
                 "SELECT seat, name, kind, level, key_hash, ready FROM seats WHERE code = ?", (code,)):
             seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready))
         record = None if record_text is None else record_from_dict(json.loads(record_text))
-        return Room(code, rules, seats, level, host, phase, record, number, created, active, budget,
+        table = None if record is None else match_table(record, budget)
+        return Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
                     position_number=position)
 
     @contextmanager
