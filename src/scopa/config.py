@@ -41,6 +41,7 @@ class Settings:
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
+    last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
     def with_changes(self, **changes: Any) -> "Settings":
         return replace(self, **changes)
@@ -66,6 +67,9 @@ def _checked(data: dict[str, Any]) -> Settings:
     from .narration.messages import LANGUAGES
     if settings.language is not None and settings.language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+    if settings.last_server is not None and (not isinstance(settings.last_server, str)
+                                             or len(settings.last_server) > 300):
+        raise ValueError("last_server must be a server address")
     done = settings.lessons_done
     if not isinstance(done, (list, tuple)) or not all(isinstance(n, int) and not isinstance(n, bool) for n in done):
         raise ValueError("lessons_done must be a list of lesson numbers")
