@@ -129,6 +129,7 @@ def test_a_store_that_cannot_be_written_refuses_the_move_and_loses_nothing(store
     store.fail()
     mover.send(MoveRequest(1, before.legal_moves()[0], mover.number))
     assert error(mover).code == "storage"  # the room says so
+    assert mover.until(lambda m: isinstance(m, (Accepted, Refused))).kind == "unavailable"  # at once, not done
     other = bob if mover is ann else ann
     assert not any(isinstance(m, UpdateMessage) and m.update.view.history for m in _read(other))
     store.heal()

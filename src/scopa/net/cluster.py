@@ -25,10 +25,11 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
-from .messages import CreateRoom, ErrorMessage, Hello, Join, encode
+from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
+                       Refused, encode, parse_client_message)
 from .redis_store import CHANNEL, LOCK_SECONDS, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
-from .server import Connection, RoomServer, ServerConfig
+from .server import Connection, RoomServer, ServerConfig, Unstored
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")
@@ -183,7 +184,10 @@ class ClusterServer(RoomServer):
                     Connection.fail(conn, *value)
         else:
             self._refused(saved)
-            failure = RoomRefusal("storage")
+            for conn, kind, value in held:  # a move or deal answered "not done" at once, not left waiting
+                if kind == "send" and isinstance(value, Accepted):
+                    Connection.send(conn, Refused(value.id, "unavailable"))
+            failure = Unstored()
         if failure is not None:
             raise failure
         return result
@@ -230,7 +234,13 @@ class ClusterServer(RoomServer):
             await self.session(conn.code, lambda: self._message(conn, raw))
         except StoreDown:
             Connection.send(conn, ErrorMessage("storage", {}))
-        except RoomRefusal:  # the store failed; the room's seats were told
+            try:
+                request = parse_client_message(raw)
+            except ProtocolError:
+                return
+            if isinstance(request, (MoveRequest, NextDealRequest)):  # answered at once: not done
+                Connection.send(conn, Refused(request.id, "unavailable"))
+        except Unstored:  # the room's seats were told
             pass
 
     async def leave(self, conn: Connection) -> None:

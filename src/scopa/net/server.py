@@ -73,6 +73,13 @@ class ServerConfig:
         return self.expiry_hours * 3600
 
 
+class Unstored(RoomRefusal):
+    """The room could not be stored: the change was undone and the room's seats told "storage"."""
+
+    def __init__(self) -> None:
+        super().__init__("storage")
+
+
 class Bucket:
     """A token bucket for one connection's messages; a flood earns a warning, then a close."""
 
@@ -299,6 +306,8 @@ class RoomServer:
             return
         try:
             self._request(conn, room, conn.seat, message)
+        except Unstored:
+            pass  # said to the room's seats already
         except RoomRefusal as refusal:
             conn.send(ErrorMessage(refusal.code, refusal.values))
 
@@ -326,7 +335,11 @@ class RoomServer:
                 conn.send(Refused(message.id, refusal.kind, refusal.reason))
                 log.info("room %s: seat %s refused (%s)", room.code, _seat(seat), refusal.kind)
                 return
-            self._commit(room, entries, what, _seat(seat))
+            try:
+                self._commit(room, entries, what, _seat(seat))
+            except Unstored:  # the room's seats were told; the move is answered at once
+                conn.send(Refused(message.id, "unavailable"))
+                return
             conn.send(Accepted(message.id, room.number))
         self._drive(room)
 
@@ -422,7 +435,7 @@ class RoomServer:
         except (sqlite3.Error, OSError) as error:
             log.error("room %s: cannot be stored (%s); the change is refused", room.code, error)
             self._restore(room)
-            raise RoomRefusal("storage") from None
+            raise Unstored() from None
 
     def _restore(self, room: Room) -> None:
         try:
