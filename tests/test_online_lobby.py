@@ -80,3 +80,16 @@ def test_the_host_is_not_asked_start_again_while_the_first_deal_is_on_its_way() 
     assert lobby.run() == 1
     assert keys.prompts == ["Start?"]
     assert "The match starts." in out.getvalue()
+
+
+def test_the_online_help_offers_no_save_export_or_import_which_online_play_refuses() -> None:
+    from scopa.console.game import MatchConsole
+    from scopa.console.online import OnlineMatch
+
+    for lang, local_only in (("en", ("save", "export", "import")), ("it", ("salva", "esporta", "importa"))):
+        m = Messages(lang)
+        online = " ".join(m(key) for key in OnlineMatch.HELP_KEYS).lower()
+        local = " ".join(m(key) for key in MatchConsole.HELP_KEYS).lower()
+        assert all(word in local for word in local_only)
+        assert not any(word in online for word in local_only), online
+        assert "q " in online

@@ -193,6 +193,8 @@ class OnlineMatch(MatchConsole):
     """The match console for one online seat: news at any prompt, ``Waiting?`` between own turns,
     only the host deals, Q leaves the room (the server keeps the match and the seat)."""
 
+    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5")  # no save, export, import
+
     def __init__(self, table, services: Services, seen: int, wake: Wake, news: News) -> None:
         super().__init__(table, services, seen)
         self.wake, self.news = wake, news
