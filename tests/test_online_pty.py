@@ -132,6 +132,7 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
     host.close(), guest.close()
     assert (host.exitstatus, guest.exitstatus) == (0, 0)
     assert final_scores(host) == final_scores(guest)  # the same match, seen from both seats
+    assert text(host).count("Start?") == 1  # not asked again between "The match starts." and the deal
     for child, me in ((host, "Ann"), (guest, "Ben")):
         assert_prompts_said_once(child)
         seen = text(child)

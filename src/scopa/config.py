@@ -76,19 +76,28 @@ def _checked(data: dict[str, Any]) -> Settings:
     return replace(settings, lessons_done=tuple(done))
 
 
+SETTINGS_MAX_BYTES = 64_000  # a settings file is well under 1 KB
+
+
 def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
     """The saved settings, or the defaults and the reason the file cannot be read.
 
     The reason is a short phrase ("voice must be true, false or null"); the console words it
     in the player's language with the catalogue's ``settings.unreadable``."""
+    from .narration import Messages, capitalised
+    from .storage.codec import SaveFileError
+    from .storage.files import read_text_file  # opened without waiting: a pipe or device never hangs start-up
+
     path = config_dir / SETTINGS_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return Settings(), None
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(read_text_file(path, SETTINGS_MAX_BYTES))
         if not isinstance(data, dict):
             raise ValueError("it is not a set of named settings")
         return _checked(data), None
+    except SaveFileError as error:  # a pipe, a device, a folder, too large, not UTF-8
+        return Settings(), capitalised(error.reason_in(Messages("en")).rstrip("."))  # English, as the other reasons here
     except (OSError, ValueError, TypeError, RecursionError) as error:  # RecursionError: JSON nested too deep
         return Settings(), str(error) or type(error).__name__
 

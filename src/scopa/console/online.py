@@ -13,6 +13,7 @@ the rest work all the time; each piece of news is one announcement, so R repeats
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
@@ -97,6 +98,7 @@ class Lobby:
             table, input, announcer, messages, wake, news)
         self.seat = table.seat
         self.after = table.latest()
+        self.started = False  # the match has started: its first deal is on its way, no prompt before it
 
     def say(self, *items: Announcement | str) -> None:
         if items:
@@ -107,9 +109,20 @@ class Lobby:
         while True:
             self._say_news()
             room = self.table.room()
-            if room.phase != "lobby" and self.table.has_view():
-                return self.after
+            if room.phase != "lobby" or self.started:
+                if self._view_arrived():
+                    return self.after
             self._prompt(room)
+
+    def _view_arrived(self) -> bool:
+        """Wait a little for the seat's first view once the match has started, so no lobby prompt
+        is asked (and heard) between "The match starts." and the deal; False if it is late."""
+        deadline = time.monotonic() + WAIT_AFTER_REQUEST
+        while not self.table.has_view():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
 
     def _say_news(self) -> None:
         """Notices up to the first game event (the match console says that and what follows)."""
@@ -118,6 +131,7 @@ class Lobby:
         for update in found if isinstance(found, list) else []:
             if not isinstance(update.event, Notice):
                 break
+            self.started = self.started or update.event.kind == "started"
             if update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat)))
             self.after = update.number
@@ -178,6 +192,8 @@ class Lobby:
 class OnlineMatch(MatchConsole):
     """The match console for one online seat: news at any prompt, ``Waiting?`` between own turns,
     only the host deals, Q leaves the room (the server keeps the match and the seat)."""
+
+    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5")  # no save, export, import
 
     def __init__(self, table, services: Services, seen: int, wake: Wake, news: News) -> None:
         super().__init__(table, services, seen)
