@@ -36,7 +36,7 @@ CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
 class Server:
     """``scopa serve`` on a free loopback port; its stderr is kept line by line."""
 
-    def __init__(self, db: Path, *flags: str) -> None:
+    def __init__(self, db: Path | None, *flags: str) -> None:
         self.db, self.flags = db, flags
         self.lines: list[str] = []
         self.start()
@@ -44,7 +44,8 @@ class Server:
     def start(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", str(self.db), "--computer-delay", "0",
+            [sys.executable, "-m", "scopa", "serve", "--port", "0", *(["--db", str(self.db)] if self.db else []),
+             "--computer-delay", "0",
              "--message-rate", "1000", *self.flags], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
         found = threading.Event()
         self.port = 0

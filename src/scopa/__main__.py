@@ -103,7 +103,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
-        from .net.server import main as serve
+        from .net.launch import main as serve
         return serve(argv[1:])
     if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
         return _online(argv[0], argv[1:])

@@ -106,6 +106,8 @@ ErrorCode = Literal[
     "seat_taken",      # the seat was taken back on another connection
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
+    "storage",         # the server cannot store the room now (a full or read-only disk, its store
+                       # unreachable): the request was not done, the room stays as it was stored
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",

@@ -25,7 +25,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -66,10 +66,18 @@ class ServerConfig:
     first_timeout: float = 10.0  # seconds a new connection has to say hello
     tick: float = 0.2            # how often grace periods and expiry are checked
     max_replay: int = 200        # a client that missed more updates gets a resync
+    store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
 
     @property
     def expiry_seconds(self) -> float:
         return self.expiry_hours * 3600
+
+
+class Unstored(RoomRefusal):
+    """The room could not be stored: the change was undone and the room's seats told "storage"."""
+
+    def __init__(self) -> None:
+        super().__init__("storage")
 
 
 class Bucket:
@@ -202,7 +210,7 @@ class RoomServer:
 
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config)
+        conn = self.connect(ws)
         self.connections.add(conn)
         try:
             if await self._first(conn):
@@ -210,7 +218,7 @@ class RoomServer:
                     if conn.closing:
                         continue  # read on, so the client's answer to our close frame is read too
                     try:
-                        self._message(conn, raw)
+                        await self.on_message(conn, raw)
                     except Exception:  # a bug must not take the room down: this connection is
                         # closed as a drop (the client reconnects and catches up)
                         log.exception("room %s seat %s: request failed", conn.code, _seat(conn.seat))
@@ -219,7 +227,7 @@ class RoomServer:
             pass
         finally:
             self.connections.discard(conn)
-            self._detach(conn)
+            await self.leave(conn)
             await conn.finish()
 
     async def _first(self, conn: Connection) -> bool:
@@ -242,18 +250,38 @@ class RoomServer:
             conn.fail("too_many_tries", {"seconds": wait})
             return False
         try:
-            if isinstance(message, CreateRoom):
-                self._create(conn, message)
-            elif isinstance(message, Join):
-                self._join(conn, message)
-            else:
-                self._reclaim(conn, message)
+            await self.enter(conn, message)
         except RoomRefusal as refusal:
             if refusal.code in ("unknown_room", "wrong_key"):
                 self.failures.note(conn.address)
             conn.fail(refusal.code, refusal.values)
             return False
         return True
+
+    # The three ways into a room; a store shared by several processes (``cluster``) wraps them
+    # in that room's lock.
+    def connect(self, ws: ServerConnection) -> Connection:
+        return Connection(ws, self.config)
+
+    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+        self._enter(conn, message)
+
+    def _enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+        if isinstance(message, CreateRoom):
+            self._create(conn, message)
+        elif isinstance(message, Join):
+            self._join(conn, message)
+        else:
+            self._reclaim(conn, message)
+
+    async def on_message(self, conn: Connection, raw: str | bytes) -> None:
+        self._message(conn, raw)
+
+    async def leave(self, conn: Connection) -> None:
+        try:
+            self._detach(conn)
+        except RoomRefusal:  # the store failed: said to the room's other seats already
+            pass
 
     def _message(self, conn: Connection, raw: str | bytes) -> None:
         verdict = conn.bucket.take()
@@ -278,6 +306,8 @@ class RoomServer:
             return
         try:
             self._request(conn, room, conn.seat, message)
+        except Unstored:
+            pass  # said to the room's seats already
         except RoomRefusal as refusal:
             conn.send(ErrorMessage(refusal.code, refusal.values))
 
@@ -305,7 +335,11 @@ class RoomServer:
                 conn.send(Refused(message.id, refusal.kind, refusal.reason))
                 log.info("room %s: seat %s refused (%s)", room.code, _seat(seat), refusal.kind)
                 return
-            self._commit(room, entries, what, _seat(seat))
+            try:
+                self._commit(room, entries, what, _seat(seat))
+            except Unstored:  # the room's seats were told; the move is answered at once
+                conn.send(Refused(message.id, "unavailable"))
+                return
             conn.send(Accepted(message.id, room.number))
         self._drive(room)
 
@@ -319,7 +353,7 @@ class RoomServer:
                                  time.time(), self.config.computer_budget)
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
-        self.store.save(room)
+        self._save(room)
         conn.send(Welcome(code, 0, 0, room.info(), key))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
@@ -376,16 +410,53 @@ class RoomServer:
         if not entries:
             return
         room.active = time.time()
-        self.store.save(room)
+        self._save(room)
         log.info("room %s: " + what + ", update %d", room.code, *args, room.number)
         for seat in range(room.rules.players):
             conn = self.seated.get((room.code, seat))
-            if conn is None:
-                continue
-            for entry in entries:
-                conn.send(UpdateMessage(entry.for_seat(seat)))
-            if any(isinstance(entry.event, Notice) for entry in entries):
-                conn.send(InfoMessage(room.info()))
+            if conn is not None:
+                for message in self._messages_for(room, entries, seat):
+                    conn.send(message)
+
+    @staticmethod
+    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage]:
+        """What one seat is sent of a change: its own updates, and the room's info after a notice."""
+        messages: list[UpdateMessage | InfoMessage] = [UpdateMessage(entry.for_seat(seat)) for entry in entries]
+        if any(isinstance(entry.event, Notice) for entry in entries):
+            messages.append(InfoMessage(room.info()))
+        return messages
+
+    def _save(self, room: Room) -> None:
+        """Store the room; when the store fails (a full or read-only disk), the change is undone:
+        the room goes back to its last stored position, its seats are told, and the request is
+        refused with "storage". Nothing is said to anyone that is not stored."""
+        try:
+            self.store.save(room)
+        except (sqlite3.Error, OSError) as error:
+            log.error("room %s: cannot be stored (%s); the change is refused", room.code, error)
+            self._restore(room)
+            raise Unstored() from None
+
+    def _restore(self, room: Room) -> None:
+        try:
+            stored = self.store.load(room.code, self.config.computer_budget)
+        except (sqlite3.Error, OSError, ValueError):
+            stored = None
+        if stored is None:
+            self.rooms.pop(room.code, None)
+        else:
+            for number, seat in enumerate(room.seats):
+                if seat is not None and stored.seats[number] is not None:
+                    stored.seats[number].connected = seat.connected  # type: ignore[union-attr]
+                    stored.seats[number].left_at = seat.left_at  # type: ignore[union-attr]
+            self.rooms[room.code] = stored
+        for seat in range(room.rules.players):
+            conn = self.seated.get((room.code, seat))
+            if conn is not None:
+                conn.send(ErrorMessage("storage", {}))
+                if stored is None:
+                    del self.seated[(room.code, seat)]
+                    conn.fail("room_closed")
 
     def _drive(self, room: Room) -> None:
         """Let the computers (and covered seats) play, one move at a time, in a task of the room."""
@@ -404,17 +475,26 @@ class RoomServer:
 
     async def _play_computers(self, room: Room) -> None:
         while self.rooms.get(room.code) is room:
-            if room.computer_to_move() is not None:
-                await asyncio.sleep(self.config.computer_delay)
-                seat = room.computer_to_move()
-                if seat is None:
-                    continue
-                self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
-            elif room.host_is_away():
-                await asyncio.sleep(self.config.computer_delay * 3)
-                self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
-            else:
+            wait = self._computer_wait(room)
+            if wait is None:
                 return
+            await asyncio.sleep(wait)
+            self._computer_step(room)
+
+    def _computer_wait(self, room: Room) -> float | None:
+        """Seconds before the table's next own step (a computer's move, a covered host's deal); None: none."""
+        if room.computer_to_move() is not None:
+            return self.config.computer_delay
+        if room.host_is_away():
+            return self.config.computer_delay * 3
+        return None
+
+    def _computer_step(self, room: Room) -> None:
+        seat = room.computer_to_move()
+        if seat is not None:
+            self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
+        elif room.host_is_away():
+            self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
 
     async def tick(self) -> None:
         """Cover dropped players when their grace is over; delete expired rooms."""
@@ -452,6 +532,9 @@ class RoomServer:
                 conn.fail(code)
         log.info("room %s: expired and deleted", room.code)
 
+    async def close(self) -> None:
+        self.store.close()
+
     def stopping(self) -> None:
         for conn in list(self.connections):
             conn.fail("server_stopping", close_code=1001)
@@ -478,11 +561,19 @@ def tls_context(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext |
     return context
 
 
-async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) -> int:
-    """Serve until SIGTERM or SIGINT; 0 after a clean shutdown."""
-    db = config.db or default_db()
-    store = RoomStore(db)
-    rooms = RoomServer(store, config)
+OpenRooms = Callable[[ServerConfig], Awaitable[RoomServer]]
+
+
+async def sqlite_rooms(config: ServerConfig) -> RoomServer:
+    return RoomServer(RoomStore(config.db or default_db()), config)
+
+
+async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
+              open_rooms: OpenRooms = sqlite_rooms) -> int:
+    """Serve until SIGTERM or SIGINT; 0 after a clean shutdown. ``open_rooms`` gives the server
+    on its store (``launch`` picks SQLite or Redis)."""
+    rooms = await open_rooms(config)
+    where = rooms.store.describe()
     stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
 
@@ -500,7 +591,7 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
                      max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
-        log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, db,
+        log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
                  len(rooms.rooms))
         if ready is not None:
             ready.set_result(port)
@@ -511,7 +602,7 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) ->
         server.close()
         await server.wait_closed()
     ticking.cancel()
-    store.close()
+    await rooms.close()
     log.info("stopped")
     return 0
 
@@ -533,6 +624,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765, help="port to listen on, 8765 unless given, 0 picks a free one")
     p.add_argument("--db", type=Path, metavar="FILE", help=f"the SQLite file of rooms, {DB_NAME} in the data folder "
                    "unless given")
+    p.add_argument("--store", metavar="URL", help="a Redis address such as redis://127.0.0.1:6379/0, to keep the "
+                   "rooms there so that several server processes serve them, the SQLite file unless given")
     p.add_argument("--certfile", type=Path, metavar="FILE", help="a TLS certificate in PEM, to serve wss")
     p.add_argument("--keyfile", type=Path, metavar="FILE", help="its private key, if not in the certificate file")
     p.add_argument("--expiry-hours", type=float, default=48.0, metavar="HOURS",
@@ -561,22 +654,26 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
             parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
     if not 0 <= args.port <= 65535:
         parser.error("--port must be from 0 to 65535")
+    if args.store and not args.store.startswith(("redis://", "rediss://", "unix://")):
+        parser.error("--store must be a redis:// address, such as redis://127.0.0.1:6379/0")
+    if args.store and args.db:
+        parser.error("--store and --db name two different stores: give one")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
     return ServerConfig(args.host, args.port, args.db, args.certfile, args.keyfile, args.expiry_hours, args.grace,
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
-                        max_replay=max(1, args.max_replay))
+                        max_replay=max(1, args.max_replay), store=args.store)
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
     config = config_from_args(argv)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     try:
-        return asyncio.run(run(config))
+        return asyncio.run(run(config, open_rooms=open_rooms))
     except (OSError, sqlite3.Error) as error:  # the port is taken, the database cannot be written, a bad certificate
         log.error("cannot serve: %s", error)
         return 1

@@ -78,6 +78,9 @@ class RoomStore:
     def close(self) -> None:
         self.db.close()
 
+    def describe(self) -> str:
+        return str(self.path)
+
     def save(self, room: Room) -> None:
         """The room whole: its row, its seats and its match record, in one transaction."""
         record = None if room.record is None else json.dumps(record_to_dict(room.record), separators=(",", ":"))
@@ -114,6 +117,12 @@ class RoomStore:
             except (SaveFileError, ValueError, TypeError, KeyError) as error:
                 problems.append(LoadProblem(row[0], str(error)))
         return rooms, problems
+
+    def load(self, code: str, budget: float = 0.3) -> Room | None:
+        """One room as stored (None: there is none)."""
+        row = self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, active, "
+                              "record FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else self._room(row, budget)
 
     def _room(self, row: tuple, budget: float) -> Room:
         code, rules, phase, host, level, number, position, created, active, record_text = row

@@ -1,0 +1,406 @@
+"""Load on the room server: many rooms of scripted players, their moves' round trips, the memory.
+
+``python -m scopa.bench server --rooms N --seconds S [--players 2|4] [--server URL]`` starts
+``scopa serve`` on a free loopback port (a fresh SQLite file in a temporary folder, or
+``--store`` for another store) unless ``--server`` names one, fills N rooms with scripted
+players (websocket clients in a few worker processes, ``--workers``), and lets them play for S
+seconds: each plays its first legal move as soon as its view says it is its turn, the host deals
+on, and a finished match is followed by a new room. ``--think T`` makes each player wait about T
+seconds before its move (people take several), so the load is paced rather than saturating.
+``--store redis://... --processes K`` starts K server processes on one Redis and spreads each
+room's seats over them (the host on one, the next seat on the next), as behind a load balancer. It prints the rooms, the connected clients,
+moves a second, a move's round trip (from the mover's send to every seat of the room having the
+card played) at p50, p95 and p99 in ms, the errors (error messages, refusals, dropped
+connections, moves not seen within 10 s), the server's resident memory (VmRSS) before filling,
+after filling and at the end, per room, and the server's CPU share and the machine's load.
+
+All players of one room live in one worker, so one clock measures each round trip. The bench's
+own servers allow any number of rooms from one address (``scopa serve`` allows 20 in ten
+minutes); a server named by ``--server`` must allow that many too.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import multiprocessing
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+SERVE = """
+import asyncio, dataclasses, logging, sys
+from scopa.net import launch, server
+config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
+handler = logging.StreamHandler(sys.stderr)
+handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+server.log.addHandler(handler)
+server.log.setLevel(logging.INFO)
+sys.exit(asyncio.run(server.run(config, open_rooms=launch.open_rooms)))
+"""
+MOVE_TIMEOUT = 10.0  # a move whose card is not at every seat by then is an error
+
+
+@dataclasses.dataclass
+class Tally:
+    """What one worker measured."""
+
+    latencies: list[float] = dataclasses.field(default_factory=list)
+    moves: int = 0
+    errors: int = 0
+    clients: int = 0
+    matches: int = 0
+    problems: list[str] = dataclasses.field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.problems) < 5:
+            self.problems.append(what)
+
+
+class Room:
+    """One room's players and the move in flight (moves in a room are one at a time)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.sent_at = 0.0
+        self.after = -1  # the number the mover had when it sent; -1: no move in flight
+        self.waiting: set[int] = set()
+
+
+class Player:
+    """One scripted seat: reads every frame, keeps its view, moves on its turn."""
+
+    def __init__(self, ws, room: Room, tally: Tally, measuring, think: float = 0.0) -> None:
+        self.ws, self.room, self.tally, self.measuring, self.think = ws, room, tally, measuring, think
+        self.rules = None
+        self.seat = self.number = 0
+        self.code = None
+        self.view_data: dict | None = None  # the newest view as sent
+        self.busy = False  # a move or next deal sent, not yet answered
+        self.ids = iter(range(1, 2 ** 31))
+
+    async def expect(self, test, timeout: float = 30.0):
+        while True:
+            message = await asyncio.wait_for(self.receive(), timeout)
+            if test(message):
+                return message
+
+    async def receive(self):
+        """The next message. An update is read as plain JSON and its view decoded only when this
+        seat is to move (a real client decodes every view; the bench measures the server)."""
+        from scopa.net.messages import Accepted, ErrorMessage, Refused, ResyncMessage, Welcome, parse_server_message
+        raw = await self.ws.recv()
+        data = json.loads(raw)
+        if data.get("type") == "update":
+            self.number = data["number"]
+            self.view_data = data["view"] or self.view_data
+            event = data["event"]
+            room = self.room
+            if event["kind"] == "card_played" and room.after >= 0 and self.number > room.after:
+                room.waiting.discard(self.seat)
+                if not room.waiting:
+                    if self.measuring():
+                        self.tally.latencies.append(time.perf_counter() - room.sent_at)
+                        self.tally.moves += 1
+                    room.after = -1
+            return ("update", event["kind"], event.get("notice"), event.get("seat"))
+        message = parse_server_message(raw, self.rules)
+        if isinstance(message, Welcome):
+            self.rules, self.seat, self.code, self.number = message.info.rules, message.seat, message.code, message.number
+        elif isinstance(message, ResyncMessage):
+            self.number = message.number
+            self.view_data = data["view"] or self.view_data
+        elif isinstance(message, (Accepted, Refused)):
+            self.busy = False
+            if isinstance(message, Refused):
+                self.tally.error(f"refused {message.kind}")
+        elif isinstance(message, ErrorMessage):
+            self.tally.error(f"error {message.code}")
+        return message
+
+    @property
+    def phase(self) -> str | None:
+        return None if self.view_data is None else self.view_data["phase"]
+
+    async def act(self) -> None:
+        """Move when it is this seat's turn; the host deals the next deal."""
+        from scopa.net.messages import MoveRequest, NextDealRequest, decode_view, encode
+        if self.busy or self.view_data is None:
+            return
+        if self.phase == "playing" and self.view_data["to_move"] == self.seat:
+            if self.think:
+                await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
+            move = decode_view(self.view_data).legal_moves()[0]
+            room = self.room
+            room.sent_at, room.after, room.waiting = time.perf_counter(), self.number, set(range(room.players))
+            self.busy = True
+            await self.ws.send(encode(MoveRequest(next(self.ids), move, self.number)))
+        elif self.seat == 0 and self.phase == "deal_over":
+            self.busy = True
+            await self.ws.send(encode(NextDealRequest(next(self.ids), self.number)))
+
+    async def play(self, until: float) -> None:
+        """Read and act until the match is over or the time is up."""
+        while time.monotonic() < until:
+            if self.phase == "match_over":
+                return
+            await self.act()
+            try:
+                await asyncio.wait_for(self.receive(), max(0.05, min(MOVE_TIMEOUT, until - time.monotonic())))
+            except asyncio.TimeoutError:
+                if self.room.after >= 0 and time.perf_counter() - self.room.sent_at > MOVE_TIMEOUT:
+                    self.tally.error("a move not seen at every seat within 10 s")
+                    self.room.after = -1
+
+
+async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring, think: float) -> list[Player]:
+    """A room with its host and the others joined, ready and dealt."""
+    from websockets.asyncio.client import connect
+    from scopa.engine import Rules
+    from scopa.net.messages import CreateRoom, Join, Ready, Start, Welcome, encode
+    room = Room(players)
+    seated: list[Player] = []
+    for seat in range(players):
+        ws = await connect(urls[seat % len(urls)], max_size=2 ** 20, open_timeout=30, ping_interval=None)
+        player = Player(ws, room, tally, measuring, think)
+        seated.append(player)
+        if seat == 0:
+            await ws.send(encode(CreateRoom("Ann", Rules(players=players), ("human",) * players, "easy")))
+        else:
+            await ws.send(encode(Join(seated[0].code, f"P{seat}")))
+        await player.expect(lambda m: isinstance(m, Welcome))
+        if seat:
+            await ws.send(encode(Ready()))
+    for player in seated[1:]:
+        await seated[0].expect(lambda m: m == ("update", "notice", "ready", player.seat))
+    await seated[0].ws.send(encode(Start()))
+    for player in seated:
+        await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
+    return seated
+
+
+async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Tally, filled: asyncio.Event,
+                    go: asyncio.Event, state: dict) -> None:
+    """One room slot: play matches in new rooms until the time is up."""
+    measuring = lambda: state["measuring"]  # noqa: E731
+    seated = None
+    try:
+        seated = await open_room(urls, players, tally, measuring, think)
+        tally.clients += players
+        filled.set()
+        await go.wait()
+        while time.monotonic() < state["until"]:
+            await asyncio.gather(*(p.play(state["until"]) for p in seated))
+            if time.monotonic() >= state["until"]:
+                break
+            tally.matches += 1
+            await asyncio.gather(*(p.ws.close() for p in seated))
+            seated = await open_room(urls, players, tally, measuring, think)
+    except Exception as error:  # noqa: BLE001 -- every failure is counted and named, the bench goes on
+        tally.error(f"{type(error).__name__}: {error}"[:120])
+        filled.set()
+    finally:
+        if seated:
+            await asyncio.gather(*(p.ws.close() for p in seated), return_exceptions=True)
+
+
+async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> Tally:
+    tally = Tally()
+    state = {"measuring": False, "until": float("inf")}
+    go = asyncio.Event()
+    fills = [asyncio.Event() for _ in range(rooms)]
+    tasks = []
+    for number in range(rooms):
+        tasks.append(asyncio.create_task(keep_room(urls, players, think, tally, fills[number], go, state)))
+        await asyncio.sleep(0.005)  # not all at once: a server takes new connections at its own pace
+    await asyncio.gather(*(f.wait() for f in fills))
+    to_main.put(("filled", tally.clients))
+    await asyncio.get_running_loop().run_in_executor(None, from_main.get)
+    state["until"] = time.monotonic() + seconds
+    state["measuring"] = True
+    go.set()
+    await asyncio.gather(*tasks)
+    return tally
+
+
+def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> None:
+    tally = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main))
+    to_main.put(("done", dataclasses.asdict(tally)))
+
+
+# The server under test -------------------------------------------------------------------------
+
+class LocalServer:
+    """``scopa serve`` on a free loopback port, rooms in a temporary folder."""
+
+    def __init__(self, flags: list[str]) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="scopa-bench-")
+        self.lines: list[str] = []
+        src = Path(__file__).resolve().parents[2]
+        env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        command = [sys.executable, "-c", SERVE, "--port", "0", "--message-rate", "1000", *flags]
+        if not any(flag == "--store" or flag.startswith("--store=") for flag in flags):
+            command += ["--db", str(Path(self.folder.name) / "rooms.sqlite3")]
+        self.proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+        found = threading.Event()
+        self.port = 0
+
+        def read() -> None:
+            for line in self.proc.stderr:  # type: ignore[union-attr]
+                if len(self.lines) < 50 or any(word in line for word in ("Traceback", "Error", "cannot", "lost")):
+                    self.lines.append(line)
+                match = re.search(r"listening on ws://[^:]+:(\d+)", line)
+                if match:
+                    self.port = int(match.group(1))
+                    found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not found.wait(30):
+            self.stop()
+            raise SystemExit("the server did not start:\n" + "".join(self.lines))
+        self.url = f"ws://127.0.0.1:{self.port}"
+        self.pid = self.proc.pid
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.folder.cleanup()
+
+
+def resident_kib(pids: tuple[int, ...]) -> int | None:
+    """VmRSS of the processes together in KiB (None when one cannot be read)."""
+    total = 0
+    for pid in pids or (None,):
+        try:
+            lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+            total += next(int(line.split()[1]) for line in lines if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            return None
+    return total
+
+
+def cpu_seconds(pids: tuple[int, ...]) -> float | None:
+    """CPU time the processes used together."""
+    total = 0.0
+    for pid in pids or (None,):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="python -m scopa.bench server", description=__doc__.split("\n\n")[0])
+    p.add_argument("--rooms", type=int, default=50, help="rooms played at once (default 50)")
+    p.add_argument("--seconds", type=float, default=20.0, help="seconds of play measured (default 20)")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2, help="seats of each room (default 2)")
+    p.add_argument("--server", help="a running server's URL, or several separated by commas (processes sharing "
+                   "one Redis: each room's seats are spread over them); default: start one on loopback")
+    p.add_argument("--server-pid", type=int, action="append", default=[],
+                   help="a server's process id, for its memory and CPU (once for each)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="server processes the bench starts, sharing --store (a Redis); default 1")
+    p.add_argument("--store", help="the store of the bench's own server (default: SQLite in a temporary folder)")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="seconds a player waits before its move, on average (default 0: at once; people take several)")
+    p.add_argument("--workers", type=int, default=2, help="client processes (default 2)")
+    args = p.parse_args(argv)
+    if args.rooms < 1 or args.seconds <= 0 or args.workers < 1 or args.processes < 1:
+        p.error("--rooms, --seconds, --workers and --processes must be above 0")
+    if args.processes > 1 and not args.store:
+        p.error("--processes above 1 needs --store redis://...: processes share rooms only through Redis")
+    servers: list[LocalServer] = []
+    try:
+        if args.server:
+            urls, pids = tuple(args.server.split(",")), tuple(args.server_pid)
+        else:
+            for _ in range(args.processes):
+                servers.append(LocalServer(["--store", args.store] if args.store else []))
+            urls, pids = tuple(s.url for s in servers), tuple(s.pid for s in servers)
+        return measure(args, urls, pids)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
+    context = multiprocessing.get_context("spawn")
+    to_main = context.Queue()
+    workers = min(args.workers, args.rooms)
+    shares = [args.rooms // workers + (1 if i < args.rooms % workers else 0) for i in range(workers)]
+    starts = [context.Queue() for _ in shares]
+    time.sleep(0.5)
+    before = resident_kib(pids)
+    processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main, start))
+                 for share, start in zip(shares, starts)]
+    for process in processes:
+        process.start()
+    filling = time.monotonic()
+    clients = sum(to_main.get()[1] for _ in processes)
+    filled_in = time.monotonic() - filling
+    time.sleep(0.5)
+    filled = resident_kib(pids)
+    cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
+    for start in starts:
+        start.put("go")
+    tallies = [Tally(**to_main.get()[1]) for _ in processes]
+    cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
+    after = resident_kib(pids)
+    for process in processes:
+        process.join(30)
+    report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after), (load_before, load_after))
+    return 0
+
+
+def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, cpu, load) -> None:
+    latencies = [t for tally in tallies for t in tally.latencies]
+    moves = sum(t.moves for t in tallies)
+    errors = sum(t.errors for t in tallies)
+    print(f"rooms {args.rooms} of {args.players} players, filled in {filled_in:.1f} s, think {args.think:g} s, "
+          f"{args.processes if not args.server else len(args.server.split(','))} server processes")
+    print(f"connected clients {clients}")
+    print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
+          f"{sum(t.matches for t in tallies)} matches finished)")
+    if latencies:
+        print("round trip ms " + " ".join(f"p{int(share * 100)} {percentile(latencies, share) * 1000:.1f}"
+                                          for share in (0.5, 0.95, 0.99))
+              + f" max {max(latencies) * 1000:.1f}")
+    else:
+        print("round trip ms p50 none p95 none p99 none (no move completed)")
+    print(f"errors {errors}")
+    for problem in sorted({p for t in tallies for p in t.problems})[:5]:
+        print(f"  error: {problem}")
+    before, filled, after = memory
+    if before is None or filled is None or after is None:
+        print("memory unknown (give --server-pid for a server of your own)")
+    else:
+        print(f"memory MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end {after / 1024:.1f}; "
+              f"KiB a room filled {(filled - before) / args.rooms:.0f} end {(after - before) / args.rooms:.0f}")
+    if cpu[0] is not None and cpu[1] is not None:
+        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process)")
+    print(f"machine load {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,150 @@
+"""Rooms in Redis, for several server processes serving the same rooms (``--store redis://``).
+
+Keys (every name begins ``scopa:``):
+
+    scopa:room:CODE   a hash: ``rev`` (how many times the room was stored) and ``room`` (its JSON:
+                      rules, phase, host, level, numbers, times, the seats with their key hashes,
+                      never a key, and the match record as the save file's JSON, whose move log
+                      is every game event of the match)
+    scopa:active      a sorted set: each room's code by its last activity, for expiry
+    scopa:lock:CODE   the room's writer lock (``redis-py``'s lock: a random token, released only
+                      by its holder, expiring by itself after ``LOCK_SECONDS``)
+    scopa:frames      the pub/sub channel of each stored change's frames, per seat
+
+A change is stored by one Lua script, so it is atomic: the room is written only when its ``rev``
+is still the one the writer read (a writer whose lock ran out cannot overwrite a newer room),
+its activity is noted, and its frames are published, in that order, in one step. Times of one
+process's clock (a seat's drop, a turn's start) are kept as wall-clock times.
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..engine import Rules
+from ..players import make_player
+from ..storage import record_from_dict, record_to_dict
+from .rooms import Room, Seat, match_table
+
+PREFIX = "scopa:"
+CHANNEL = PREFIX + "frames"
+LOCK_SECONDS = 10.0  # a lock held longer than this (a process stopped mid-change) frees itself
+POOL_SIZE = 32  # connections of one process to Redis (one more is its pub/sub listener)
+
+_SAVE = """
+local rev = redis.call('HGET', KEYS[1], 'rev')
+if (rev or '0') ~= ARGV[1] then return -1 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'room', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[6]) end
+return tonumber(ARGV[2])
+"""
+
+
+class StaleRoom(Exception):
+    """The room was stored by another writer since it was read: this change is not stored."""
+
+
+def room_key(code: str) -> str:
+    return f"{PREFIX}room:{code}"
+
+
+def _wall(monotonic: float | None) -> float | None:
+    return None if monotonic is None else time.time() - (time.monotonic() - monotonic)
+
+
+def _monotonic(wall: float | None) -> float | None:
+    return None if wall is None else time.monotonic() - (time.time() - wall)
+
+
+def room_to_json(room: Room) -> str:
+    seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "key_hash": s.key_hash,
+                                     "ready": s.ready, "connected": s.connected, "covered": s.covered,
+                                     "left_at": _wall(s.left_at)} for s in room.seats]
+    return json.dumps({
+        "rules": room.rules.to_dict(), "phase": room.phase, "host": room.host, "level": room.level,
+        "number": room.number, "position_number": room.position_number, "created": room.created,
+        "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
+        "record": None if room.record is None else record_to_dict(room.record)}, separators=(",", ":"))
+
+
+def room_from_json(code: str, text: str, budget: float) -> Room:
+    """The room as stored; its match replayed from the record and checked, covered seats covered."""
+    data = json.loads(text)
+    seats = [None if s is None else Seat(s["name"], s["kind"], s["level"], s["key_hash"], s["ready"],
+                                         s["connected"], False, _monotonic(s["left_at"])) for s in data["seats"]]
+    record = None if data["record"] is None else record_from_dict(data["record"])
+    room = Room(code, Rules.from_dict(data["rules"]), seats, data["level"], data["host"], data["phase"],
+                None if record is None else match_table(record, budget), data["number"], data["created"],
+                data["active"], budget, position_number=data["position_number"],
+                turn_since=_monotonic(data["turn_since"]) or 0.0)
+    for number, stored in enumerate(data["seats"]):
+        if stored is not None and stored["covered"] and room.table is not None:
+            seat = seats[number]
+            assert seat is not None
+            seat.covered = True  # as Room.cover does, without a new notice: that one was told already
+            seed = random.Random(room.table.record.seed * 31 + number).getrandbits(32)
+            room.table.cover(number, make_player(room.level, seed, budget=budget))
+    return room
+
+
+class RedisRoomStore:
+    """The rooms of every server process sharing one Redis (``redis.asyncio``)."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+        self.url = url
+        # A bounded pool whose callers wait for a free connection: hundreds of rooms' sessions at
+        # once would otherwise open a connection each (the bench found "Too many connections").
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=LOCK_SECONDS,
+                                                     decode_responses=True, health_check_interval=30)
+        self.client = redis.Redis.from_pool(pool)
+        self._save = self.client.register_script(_SAVE)
+
+    def describe(self) -> str:
+        """The store's address without any password, for the log."""
+        parts = urlsplit(self.url)
+        return f"redis {parts.hostname or parts.path}:{parts.port or 6379}{parts.path if parts.hostname else ''}"
+
+    async def ping(self) -> None:
+        await self.client.ping()
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    def lock(self, code: str):
+        return self.client.lock(f"{PREFIX}lock:{code}", timeout=LOCK_SECONDS, sleep=0.002,
+                                blocking_timeout=LOCK_SECONDS)
+
+    async def rev(self, code: str) -> int:
+        """How many times the room was stored (0: there is no such room)."""
+        return int(await self.client.hget(room_key(code), "rev") or 0)
+
+    async def load(self, code: str, budget: float) -> tuple[Room | None, int]:
+        rev, text = await self.client.hmget(room_key(code), ["rev", "room"])
+        if text is None:
+            return None, 0
+        return room_from_json(code, text, budget), int(rev)
+
+    async def save(self, room: Room, rev: int, frames: str = "") -> int:
+        """Store the room if it is still at ``rev``; its new rev. ``frames`` are published with it."""
+        new = await self._save(keys=[room_key(room.code), PREFIX + "active"],
+                               args=[str(rev), str(rev + 1), room_to_json(room), room.active, room.code, frames,
+                                     CHANNEL])
+        if int(new) < 0:
+            raise StaleRoom(room.code)
+        return int(new)
+
+    async def delete(self, code: str) -> None:
+        async with self.client.pipeline(transaction=True) as pipe:
+            await pipe.delete(room_key(code)).zrem(PREFIX + "active", code).execute()
+
+    async def idle_codes(self, before: float) -> list[str]:
+        """Rooms with no activity since ``before`` (wall-clock time)."""
+        return list(await self.client.zrangebyscore(PREFIX + "active", "-inf", f"({before}"))
+
+    def subscriber(self) -> Any:
+        return self.client.pubsub(ignore_subscribe_messages=True)
