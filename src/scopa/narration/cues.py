@@ -22,7 +22,8 @@ from ..engine import SETTEBELLO
 from .cards import CardNames, Naming
 from .messages import Messages
 
-CAPTURE_KEYS = ("play.capture", "play.capture.you", "play.whole_table", "play.whole_table.you")
+CAPTURE_KEYS = ("play.capture", "play.capture.you", "play.whole_table", "play.whole_table.you",
+                "play.capture.short", "play.capture.short.you", "play.whole_table.short", "play.whole_table.short.you")
 
 
 def template_pattern(template: str) -> str:
@@ -55,7 +56,7 @@ class LineCues:
 
     def without_replaced_words(self, text: str) -> str:
         """The line without the words its sound stands for ("" when nothing is left)."""
-        if text == self.your_turn:
+        if text in (self.your_turn, self.scopa):
             return ""
         if text.startswith(self.your_turn + " "):
             return text[len(self.your_turn):].strip()
