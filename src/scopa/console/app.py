@@ -246,6 +246,8 @@ class Program:
             actions.append((self.m("app.menu.quit"), lambda: 0))
             index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
                            self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
+            if index is None and not self._quit_confirmed():
+                continue  # Escape asks first: a second Escape in a submenu must not leave the game
             result = 0 if index is None else actions[index][1]()
             if result is not None:  # an exit code: leave the program
                 self.say(self.m("app.bye"))
@@ -258,6 +260,12 @@ class Program:
             self.say(problem)
             return None
         return self._play(record, None)
+
+    def _quit_confirmed(self) -> bool:
+        """Escape in the main menu: Enter (or Y) quits, anything else goes back to the menu."""
+        self.say(self.m("app.quit_ask"))
+        token = self.input.read(self.m("prompt.quit") + " ")
+        return token == ENTER or token.lower() in YES
 
     def _delete_menu(self, saves: Sequence[SavedMatch]) -> None:
         """Pick a saved match to delete, then confirm; Escape at either step keeps it."""
@@ -333,7 +341,7 @@ class Program:
             self.say(self.m("setup.players.invalid"))
 
     def _ask_seats(self, players: int) -> tuple[SeatSetup, ...] | None:
-        choices = [self.m(f"level.{level}") for level in LEVELS] + [self.m("setup.human")]
+        choices = [self.m(f"level.{level}.about") for level in LEVELS] + [self.m("setup.human")]
         kinds: list[str] = ["human"]
         for seat in range(1, players):
             role = "setup.role.partner" if players == 4 and seat == 2 else (
@@ -463,7 +471,7 @@ class Program:
                         older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=_tips(record, narrator))
+                        tips=_tips(record, narrator, lambda: self.settings.tips))
 
     def _computers(self, record: MatchRecord) -> dict[int, object]:
         from ..players import make_player
@@ -476,13 +484,15 @@ class Program:
         run_settings_menu(self)
 
 
-def _tips(record: MatchRecord, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
-    """Position tips for tables where every computer is a beginner or easy player."""
+def _tips(record: MatchRecord, narrator: Narrator,
+          enabled: Callable[[], bool]) -> Callable[[PlayerView], Announcement | None] | None:
+    """Position tips for tables where every computer is a beginner or easy player, while the
+    settings have them on (asked at each turn: the setting may change during the match)."""
     levels = {seat.level for seat in record.seats if not seat.is_human}
     if not levels or not levels <= {"beginner", "easy"}:
         return None
     from ..lessons.tips import tip_for
-    return lambda view: tip_for(view, record.rules, narrator)
+    return lambda view: tip_for(view, record.rules, narrator) if enabled() else None
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:

@@ -6,6 +6,7 @@ through ``MatchRecord.play``, and the events come back as announcements.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView
@@ -70,6 +71,8 @@ class MatchConsole:
         self.open_seat: int | None = None
         self._table_heard: tuple[Card, ...] | None = None  # a table announced with the deal
         self.hand_aloud_asked = False
+        self._hand_heard: tuple[Card, ...] | None = None  # the hand read at the last turn (one human)
+        self._cleared_at = (0, 0)  # (deal, plays) when pass-and-play last cleared the screen
         services.announcer.open_seat = lambda: self.open_seat
         humans = record.human_seats
         self.pass_and_play = len(humans) > 1
@@ -108,12 +111,11 @@ class MatchConsole:
     def run(self, opening: list[Event] | None = None) -> Outcome:
         """Play until the match ends. ``opening`` are the events of the deal just dealt."""
         try:
+            self.io.announcer.acted()  # Repeat starts from this match
             if opening:
                 self._say_events(opening)
-            elif not self.state.is_deal_over:
-                self.say(self.m("resume.position", deal=self.state.deal_number),
-                         self.io.narrator.table_text(self.state.table))
-                self._table_heard = self.state.table  # the first turn does not read it again
+            else:
+                self._say_resumed()
             while not self.state.is_match_over:
                 self._step()
             self._autosave()
@@ -130,6 +132,15 @@ class MatchConsole:
             if self.pass_and_play and self.open_seat is not None:
                 self._hide()  # the imported match starts with every hand closed
             raise
+
+    def _say_resumed(self) -> None:
+        """A resumed match: the deal, who is playing and the score; then the table, which the first
+        turn does not read again."""
+        state = self.state
+        self.say_lines(self.io.narrator.resumed(state.deal_number, state.match_scores))
+        if not state.is_deal_over:
+            self.say(self.io.narrator.table_text(state.table))
+            self._table_heard = state.table
 
     def _step(self) -> None:
         """One turn, or the pause between deals.
@@ -154,6 +165,7 @@ class MatchConsole:
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")
+        self.io.announcer.acted()
         self.record, events = self.record.next_deal()
         self._autosave()
         self._say_events(events)
@@ -164,8 +176,8 @@ class MatchConsole:
         if self.state.is_deal_over:
             score = self.state.deal_score
             assisted = self.state.deal_number in self.record.assisted_deals
-            self.say_lines(self.io.narrator.score_lines(self.state.deal_number, score, self.state.match_scores,
-                                                        assisted))
+            self.io.announcer.say_breakdown(self.io.narrator.score_lines(self.state.deal_number, score,
+                                                                         self.state.match_scores, assisted))
             for event in events:
                 if isinstance(event, MatchWon):
                     self.say(self.io.narrator.match_result(event.side, event.match_scores))
@@ -186,7 +198,7 @@ class MatchConsole:
         when a turn starts)."""
         self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
                                  None)
-        lines = self.io.narrator.events(events)
+        lines = self.io.narrator.events(events, own_move_known=True)
         if (self.io.narrator.verbosity == "full" and not self.state.is_deal_over
                 and any(isinstance(e, CardPlayed) for e in events)):
             lines.append(Announcement(self.io.narrator.table_text(self.state.table)))
@@ -198,23 +210,34 @@ class MatchConsole:
         if self.pass_and_play:
             self._gate(seat)
         view = self.state.view(seat)
-        lines = [Announcement(self.io.narrator.turn(seat))]
+        lines = [self.io.narrator.turn_line(seat)]
         if self.pass_and_play:
             lines += self._since_last_turn(seat)
         if self.pass_and_play or view.table != self._table_heard:
             lines.append(Announcement(self.io.narrator.table_text(view.table)))  # not when just dealt
             self._table_heard = view.table
         self._maybe_ask_hand_aloud()
-        lines.append(self.io.narrator.hand(view))
+        if not self._hand_known(view):
+            lines.append(self.io.narrator.hand(view))
+        self._hand_heard = view.hand
         tip = self.io.tips(view) if self.io.tips is not None else None
         if tip is not None:
             lines.append(tip)
+            self.record = self.record.mark_assisted()  # as a hint does
         self.say_lines(lines)
         move = self._choose_move(seat)
+        self.io.announcer.acted()  # Repeat now gives what follows this move
         self.record, events = self.record.play(move)
         self._after_move(events)
         if self.pass_and_play:
             self._close_hand()
+
+    def _hand_known(self, view: PlayerView) -> bool:
+        """Short verbosity, one human: the hand is that of the last turn less the card played, so
+        it is not read again (H reads it; the card picked is named before Enter plays it)."""
+        heard = self._hand_heard
+        return (self.io.narrator.terse and not self.pass_and_play and heard is not None
+                and len(view.hand) < len(heard) and set(view.hand) <= set(heard))
 
     def _close_hand(self) -> None:
         """Pass-and-play, after a turn: hide the hand, clearing the screen and scrollback.
@@ -229,14 +252,17 @@ class MatchConsole:
 
     def _since_last_turn(self, seat: int) -> list[Announcement]:
         """Pass-and-play catch-up: the plays since this seat last played, and a new round dealt
-        in between (its line was printed before the last hand was hidden, then cleared)."""
+        in between, that were cleared from the screen when the last hand was hidden. What came
+        after (a computer's play, a new round) is still on the screen, told once already."""
         state = self.state
         history = state.history
         last = max((i for i, play in enumerate(history) if play.seat == seat), default=-1)
-        recent = history[last + 1:]
+        deal, cleared = self._cleared_at
+        told = cleared if deal == state.deal_number else 0  # plays of this deal said before the last clear
+        recent = history[last + 1:max(last + 1, told)]
         lines = self.io.narrator.last_plays(recent, len(recent)) if recent else []
         start = round_start(state.view(seat))
-        if state.round > 1 and start > last:
+        if state.round > 1 and last < start <= told:
             dealt = CardsDealt(state.round, 0, state.rules.hand_size, len(state.stock))
             lines[start - last - 1:start - last - 1] = self.io.narrator.events([dealt])
         return lines
@@ -263,6 +289,7 @@ class MatchConsole:
 
     def _hide(self) -> None:
         self.open_seat = None
+        self._cleared_at = (self.state.deal_number, len(self.state.history))
         self.io.output.clear()
         self.io.announcer.forget()
 
@@ -325,7 +352,11 @@ class MatchConsole:
         elif name == "help":
             self.say_lines([Announcement(self.m(f"help.{i}")) for i in range(1, 6)])
         elif name == "repeat":
-            self.io.announcer.repeat()
+            if not self.io.announcer.repeat_stretch():
+                self.say(self.m("repeat.none"))
+        elif name == "breakdown":
+            if not self.io.announcer.repeat_breakdown():
+                self.say(self.m("breakdown.none"))
         elif name == "stop":
             self.io.announcer.stop()
         elif name == "voice":
@@ -394,7 +425,8 @@ class MatchConsole:
             replaces = user_path(path).is_file()
         except OSError:
             replaces = False  # a name no file can have: the export itself says why it failed
-        self.say(self.m("export.replace_warning", path=path) if replaces else self.m("export.warning"))
+        warning = self.m("export.replace_warning", path=Path(path).name) if replaces else self.m("export.warning")
+        self.say(warning)
         if self.read("prompt.export") != ENTER:
             self.say(self.m("choose.cancelled"))
             return

@@ -1,4 +1,4 @@
-"""The settings menu: voice, speech rate and volume, verbosity, language, card names, sounds and card symbols."""
+"""The settings menu: voice, speech rate and volume, verbosity, language, card names, sounds, card symbols and tips."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -16,7 +16,10 @@ NAMINGS = ("french", "napoletane")
 
 
 def run_settings_menu(program: "Program") -> None:
-    """Show the settings until the player goes back; every change is saved at once."""
+    """Show the settings until the player goes back; every change is saved at once.
+
+    After a change only the change is said, then the prompt; R reads the menu again."""
+    announce = True
     while True:
         m, s = program.messages, program.settings
         on_off = m("settings.on") if program.voice_is_on() else m("settings.off")
@@ -29,14 +32,15 @@ def run_settings_menu(program: "Program") -> None:
                  m("settings.cards", value=m(f"naming.{program.naming}")),
                  m("settings.sounds", value=m(f"settings.sounds.{_sounds_state(s)}")),
                  m("settings.symbols", state=m("settings.symbols.on" if s.card_symbols else "settings.symbols.off")),
-                 m("settings.done")]
+                 m("settings.tips", state=m("settings.on" if s.tips else "settings.off"))]
         index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"),
-                       messages=program.messages)
-        if index is None or index == len(items) - 1:
+                       messages=program.messages, announce=announce)
+        if index is None:  # Escape, as the title says: ten items, so that one key picks each
             program.say(m("settings.closed"))  # in a match only the prompt would follow
             return
         ACTIONS[index](program)
         program._save_settings()
+        announce = False
 
 
 def _voice(program: "Program") -> None:
@@ -55,7 +59,10 @@ def _voice_name(program: "Program") -> str:
 
 
 def _choose_voice(program: "Program") -> None:
-    voices = program.speaker.voices() if program.voice_is_on() else []
+    if not program.voice_is_on():
+        program.say(program.messages("settings.voices.off"))  # not "none found": none was looked for
+        return
+    voices = program.speaker.voices()
     if not voices:
         program.say(program.messages("settings.voices.none"))
         return
@@ -157,4 +164,10 @@ def _symbols(program: "Program") -> None:
         program.say(program.messages("settings.symbols.now.on"))
 
 
-ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards, _sounds, _symbols]
+def _tips(program: "Program") -> None:
+    """Tips at beginner and easy tables, on or off; from the next turn, in a match too."""
+    program.settings = program.settings.with_changes(tips=not program.settings.tips)
+    program.say(program.messages("settings.tips.now.on" if program.settings.tips else "settings.tips.now.off"))
+
+
+ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards, _sounds, _symbols, _tips]
