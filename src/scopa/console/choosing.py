@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engine import Card, GameState, Move, legal_captures
+from ..engine import Card, Move, PlayerView, legal_captures
 from ..narration import Narrator
+from ..players.knowledge import is_last_play  # a sweep on the last play is no scopa: not called one
 from .keys import command_of, typed_number
 from .terminal import ENTER, ESCAPE
 
@@ -33,11 +34,6 @@ def item_number(token: str, count: int) -> int | None:
 def unknown_key(token: str) -> str:
     """The message key for a token that is neither a number nor a command: a key or a typed word."""
     return "error.unknown" if len(token) == 1 else "error.unknown_command"
-
-
-def is_last_play(state: GameState) -> bool:
-    """The coming play is the deal's last: a sweep then scores nothing, so it is not called one."""
-    return not state.stock and sum(len(hand) for hand in state.hands) == 1
 
 
 def _is_suggest(token: str) -> bool:
@@ -64,11 +60,11 @@ class MoveChooser:
     def message(self, key: str, **params: object) -> str:
         return self.narrator.messages(key, **params)  # looked up each time: the settings may change the language
 
-    def move(self, state: GameState, seat: int) -> Move:
-        """Card? until a card, its capture and Enter make a move.
+    def move(self, view: PlayerView) -> Move:
+        """Card? until a card of the seat's hand, its capture and Enter make a move.
 
         At Play? another card's number switches to that card, as if it had been picked at Card?."""
-        hand = state.hands[seat]
+        hand = view.hand
         switched: str | None = None  # a card's number typed at Play?
         while True:
             token = switched if switched is not None else self.read("prompt.card")
@@ -79,7 +75,7 @@ class MoveChooser:
                     self.say(self.narrator.messages.plural("error.no_card", len(hand), number=number,
                                                            count=len(hand)))
                     continue
-                move = self.capture(state, seat, hand[number - 1])
+                move = self.capture(view, hand[number - 1])
                 if isinstance(move, str):
                     switched = move
                 elif move is not None:
@@ -101,19 +97,19 @@ class MoveChooser:
             elif not self.command(token):
                 self.say(self.message(unknown_key(token)))
 
-    def capture(self, state: GameState, seat: int, card: Card) -> Move | str | None:
-        """What ``seat``'s card takes: confirm the only choice, or pick from the numbered capture menu.
+    def capture(self, view: PlayerView, card: Card) -> Move | str | None:
+        """What the card of the view's seat takes: confirm the only choice, or pick from the numbered capture menu.
 
         Escape goes back to Card? with the position untouched (None); another card's number at
         Play? is given back (a str) for that card to be picked instead."""
-        options = legal_captures(card, state.table, state.rules)
-        self.say(*self.narrator.capture_choice(seat, card, options, state.table, is_last_play(state)))
+        options = legal_captures(card, view.table, view.rules)
+        self.say(*self.narrator.capture_choice(view.seat, card, options, view.table, is_last_play(view)))
         if len(options) <= 1:
-            answer = self.confirm(len(state.hands[seat]))
+            answer = self.confirm(len(view.hand))
             if isinstance(answer, str):
                 return answer
             return Move(card, options[0] if options else ()) if answer else self.cancelled()
-        option = self.capture_menu(seat, options)
+        option = self.capture_menu(view.seat, options)
         return None if option is None else Move(card, option)
 
     def capture_menu(self, seat: int, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
