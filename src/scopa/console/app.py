@@ -258,6 +258,7 @@ class Program:
 
     def _resume(self, saved: SavedMatch) -> int | None:
         """Play a saved match, unless another copy of the game has it open."""
+        self.announcer.forget(stop_voice=False)
         record, problem = self.persistence.open(saved)
         if record is None:
             self.say(problem)
@@ -392,6 +393,7 @@ class Program:
     def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
         record, events = start_match(request.rules, request.seats, seed)
+        self.announcer.forget(stop_voice=False)  # Repeat steps back to the match's start, not into the menus
         problem = self._save_beside(record)
         self.say(self._summary(request.rules, request.seats))
         if problem:
@@ -400,6 +402,7 @@ class Program:
 
     def _play_imported(self, record: object) -> int | None:
         """``scopa --import FILE``: the imported match is saved beside the others and played."""
+        self.announcer.forget(stop_voice=False)
         problem = self._save_beside(record)
         if problem:
             self.say(problem)
