@@ -9,7 +9,8 @@ private, so nothing that reaches the voice by another way may name one.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from ..narration import Announcement
 from ..speech import Speaker
@@ -37,6 +38,7 @@ class Announcer:
         self._latest_public: list[Announcement] = []
         self._stretches: list[list[Announcement]] = [[]]
         self._back = 0  # stretches stepped back by the Repeats pressed one after another
+        self._answering = 0  # inside aside(): answers to commands are not part of a stretch
         self.breakdown: list[Announcement] = []  # the last deal's score sheet
 
     def say(self, items: Sequence[Announcement | str], remember: bool = True) -> None:
@@ -54,8 +56,19 @@ class Announcer:
             self._latest = lines
             if not any(line.private for line in lines):
                 self._latest_public = lines
-            self._stretches[-1] = (self._stretches[-1] + lines)[-self.STRETCH_LINES:]
+            if not self._answering:
+                self._stretches[-1] = (self._stretches[-1] + lines)[-self.STRETCH_LINES:]
             self._back = 0
+
+    @contextmanager
+    def aside(self) -> Iterator[None]:
+        """Answers to a command (the table, the help, the settings): heard again by the R of a
+        menu, but not part of what happened, so the R of a match skips them."""
+        self._answering += 1
+        try:
+            yield
+        finally:
+            self._answering -= 1
 
     def may_speak(self, line: Announcement) -> bool:
         """A public line, or a hand's line while hands may be heard and that hand is the open one."""

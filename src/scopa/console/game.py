@@ -381,11 +381,16 @@ class MatchConsole:
 
     # Commands, at every prompt ----------------------------------------------------
     def _command(self, token: str, allow_private: bool = True) -> bool:
-        """Run a command key or word; False when the token is no command."""
+        """Run a command key or word; False when the token is no command. What it says is an
+        answer, not part of what happened, so Repeat in a match leaves it out."""
         command = command_of(token)
         if command is None:
             return False
-        name, argument = command
+        with self.io.announcer.aside():
+            self._run_command(*command, allow_private)
+        return True
+
+    def _run_command(self, name: str, argument: str, allow_private: bool) -> None:
         narrator, view_seat = self.io.narrator, self.open_seat if allow_private else None
         view = self.view  # public facts only: the hand comes from the open seat's own view
         if name == "table":
@@ -432,7 +437,6 @@ class MatchConsole:
             self.say(self.m("hint.not_now"))
         elif name == "quit":
             self._ask_quit()
-        return True
 
     def _optional(self, action: Callable[[], None] | None) -> None:
         if action is None:
