@@ -30,7 +30,6 @@ class Announcement:
     private_to: int | None = None
     unsaid: bool = False  # neither printed nor spoken: the line stands only for its earcon
 
-
     @property
     def private(self) -> bool:
         return self.private_to is not None
