@@ -16,10 +16,12 @@ command line such as ``"table"`` or ``"export game.json"``.
 from __future__ import annotations
 
 import atexit
+import codecs
 import os
 import string
 import sys
 import time
+import unicodedata
 from typing import Any, Callable, Protocol, TextIO
 
 ENTER = "enter"
@@ -33,6 +35,17 @@ LINE_END_PAUSE = 0.06  # seconds between a prompt's line end and the next output
 
 class InputClosed(Exception):
     """The input ended (end of a piped script, or the terminal went away)."""
+
+
+class OutputClosed(Exception):
+    """The output cannot be written any more (closed, a full device, a reader that went away).
+
+    ``problem`` is the operating system's error; the program stops with one line on stderr and
+    leaves the save as the last completed turn wrote it."""
+
+    def __init__(self, problem: OSError | ValueError) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
 
 
 class Interrupted(Exception):
@@ -72,18 +85,19 @@ class LineInput:
         return self._line(prompt).strip()
 
     def _line(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
+        write(self.out, prompt)
         try:
             line = self.stream.readline()
         except KeyboardInterrupt:
-            self.out.write("\n")
+            write(self.out, "\n")
             raise Interrupted from None
+        except (OSError, ValueError):  # a closed or unreadable input is its end
+            line = ""
         if not line:
-            self.out.write("\n")
+            write(self.out, "\n")
             raise InputClosed
         if not _isatty(self.stream):
-            self.out.write(line if line.endswith("\n") else line + "\n")  # echo scripted keys
+            write(self.out, line if line.endswith("\n") else line + "\n")  # echo scripted keys
         return line
 
     def close(self) -> None:
@@ -148,13 +162,12 @@ class KeyInput:
         # The words are written once as plain text; prompt_toolkit draws only the trailing space,
         # so that its redraws never touch the words and the cursor ends where the text ends.
         words = prompt.rstrip()
-        self.out.write(words)
-        self.out.flush()
+        write(self.out, words)
         try:
             text = session.prompt(prompt[len(words):] or " ")
         except KeyboardInterrupt:
             raise Interrupted from None
-        except EOFError:
+        except (EOFError, OSError):  # OSError: the terminal went away under prompt_toolkit
             raise InputClosed from None
         self._let_the_line_end()
         if text == INTERRUPT:
@@ -229,14 +242,20 @@ class Output:
         self.stream = stream or sys.stdout
 
     def line(self, text: str) -> None:
-        self.stream.write(text + "\n")
-        self.stream.flush()
+        write(self.stream, text + "\n")
 
     def clear(self) -> None:
         """Erase the screen and the scrollback (prompt_toolkit's own clear leaves the scrollback)."""
-        if _isatty(self.stream):
-            self.stream.write(CLEAR_ALL)
-        self.stream.flush()
+        write(self.stream, CLEAR_ALL if _isatty(self.stream) else "")
+
+
+def write(stream: TextIO, text: str) -> None:
+    """Write and flush; a stream that cannot take it any more raises ``OutputClosed``."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError, AttributeError) as error:  # AttributeError: no stream at all (None)
+        raise OutputClosed(error if not isinstance(error, AttributeError) else ValueError(str(error))) from None
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -277,3 +296,60 @@ def make_input(plain: bool, stream: TextIO | None = None, out: TextIO | None = N
     if plain or is_dumb_terminal() or not _isatty(stream) or not _isatty(out):
         return LineInput(stream, out)
     return KeyInput(out=out)
+
+
+# Terminals whose encoding is not UTF-8 ----------------------------------------------------------
+PLAIN_RENDERING = "scopa-plain"  # the codec error handler registered below
+_PLAIN_LETTERS = {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"', "\u00bb": '"',
+                  "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u00a0": " ", "\u20ac": "EUR", "\u00df": "ss",
+                  "\u00e6": "ae", "\u00c6": "AE", "\u0153": "oe", "\u0152": "OE", "\u00f8": "o", "\u00d8": "O"}
+
+
+def plain_letter(char: str, encoding: str) -> str:
+    """``char`` as the encoding can write it: è as e, ’ as ', anything else as ?."""
+    plain = _PLAIN_LETTERS.get(char)
+    if plain is None:
+        plain = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+    try:
+        plain.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return "?"
+    return plain or "?"
+
+
+def _plain_rendering(error: UnicodeError) -> tuple[str | bytes, int]:
+    """A codec error handler: letters the output cannot encode are written without their accents.
+
+    A byte the input could not decode (kept as a lone surrogate, Python's ``surrogateescape``)
+    goes back out as that byte, so a name typed in the terminal's own encoding shows as typed.
+    """
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    if all(0xDC80 <= ord(c) <= 0xDCFF for c in text):
+        return bytes(ord(c) - 0xDC00 for c in text), error.end
+    return "".join(plain_letter(c, error.encoding) for c in text), error.end
+
+
+codecs.register_error(PLAIN_RENDERING, _plain_rendering)
+
+
+def use_safe_rendering(*streams: TextIO | None) -> None:
+    """Let each stream write every line even when its encoding has no accents (``LC_ALL=C``).
+
+    UTF-8 streams are left as they are; others get the plain rendering for what they cannot
+    encode. An input stream that would refuse bytes outside its encoding keeps them instead
+    (``surrogateescape``), so a typed name never stops the game."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            if reconfigure is None or codecs.lookup(encoding).name == "utf-8":
+                continue
+            if getattr(stream, "readable", lambda: False)():
+                if stream.errors == "strict":
+                    reconfigure(errors="surrogateescape")
+            else:
+                reconfigure(errors=PLAIN_RENDERING)
+        except (LookupError, ValueError, OSError):
+            continue
