@@ -206,3 +206,14 @@ def test_repeat_steps_back_one_stretch_at_a_time_and_keeps_a_hand_to_its_seat():
     assert out.stream.getvalue().count("Hand, ace of clubs.") == 1
     assert announcer.repeat_stretch() and speaker.said[-1] == "Deal 1."
     assert not announcer.repeat_stretch()
+
+
+def test_each_player_at_a_pass_and_play_table_learns_the_keys_for_themselves():
+    narrator = Narrator(["Ann", "Bob"], Rules(), you=None)
+    for _ in range(KEYS_LEARNT):
+        narrator.confirmed(0)
+    king = Card.parse("KC")
+    assert narrator.capture_choice(0, king, [], [])[0].text == "King of clubs, no capture."
+    assert narrator.capture_choice(1, king, [], [])[0].text == "King of clubs, no capture. " + KEYS
+    narrator.verbosity = "full"
+    assert narrator.capture_choice(0, king, [], [])[0].text == "The king of clubs stays on the table. " + KEYS

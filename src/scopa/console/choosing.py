@@ -87,7 +87,7 @@ class MoveChooser:
             elif self.suggest is not None and _is_suggest(token):
                 move = self.suggest()
                 if move is not None:
-                    answer = self.confirm(len(hand))
+                    answer = self.confirm(view.seat, len(hand))
                     if answer is True:
                         return move
                     if isinstance(answer, str):
@@ -105,7 +105,7 @@ class MoveChooser:
         options = legal_captures(card, view.table, view.rules)
         self.say(*self.narrator.capture_choice(view.seat, card, options, view.table, is_last_play(view)))
         if len(options) <= 1:
-            answer = self.confirm(len(view.hand))
+            answer = self.confirm(view.seat, len(view.hand))
             if isinstance(answer, str):
                 return answer
             return Move(card, options[0] if options else ()) if answer else self.cancelled()
@@ -120,7 +120,7 @@ class MoveChooser:
             if token == ESCAPE:
                 return self.cancelled()
             if token == ENTER and chosen is not None:
-                self.narrator.confirmed += 1
+                self.narrator.confirmed(seat)
                 return options[chosen]
             number = item_number(token, len(options))
             if number is not None and 1 <= number <= len(options):
@@ -131,14 +131,14 @@ class MoveChooser:
             elif not self._command_in_turn(token):
                 self.say(self.message(unknown_key(token)))
 
-    def confirm(self, hand_size: int = 0) -> bool | str:
+    def confirm(self, seat: int, hand_size: int = 0) -> bool | str:
         """Play? Enter plays (True), Escape does not (False), a number of one of ``hand_size``
         cards switches to that card (the key, given back); anything else but a command says
         which is which."""
         while True:
             token = self.read("prompt.play")
             if token == ENTER:
-                self.narrator.confirmed += 1  # the key hints go once the player has shown they know them
+                self.narrator.confirmed(seat)  # the key hints go once the player has shown they know them
                 return True
             if token == ESCAPE:
                 return False

@@ -57,7 +57,7 @@ class Narrator:
         self.messages = Messages(lang)
         self.cards = CardNames(self.messages, naming)
         self.verbosity = verbosity
-        self.confirmed = 0  # moves the player confirmed with Enter: after KEYS_LEARNT, no key hints
+        self._confirmed: dict[int, int] = {}  # seat -> moves confirmed with Enter: after KEYS_LEARNT, no key hints
 
     @property
     def terse(self) -> bool:
@@ -76,9 +76,14 @@ class Narrator:
     def _list(self, cards: Sequence[Card]) -> str:
         return self.cards.list(cards, article=not self.terse)
 
-    def key_hints(self) -> bool:
-        """Whether Play? still tells its keys: always at full verbosity, else until the player has used them."""
-        return not self.terse or self.confirmed < KEYS_LEARNT
+    def confirmed(self, seat: int) -> None:
+        """``seat``'s player confirmed a move with Enter: they are learning the keys of Play?."""
+        self._confirmed[seat] = self._confirmed.get(seat, 0) + 1
+
+    def key_hints(self, seat: int) -> bool:
+        """Whether Play? still tells its keys to ``seat``'s player (each player of a pass-and-play
+        table learns them for themselves): always at full verbosity, else until they have used them."""
+        return not self.terse or self._confirmed.get(seat, 0) < KEYS_LEARNT
 
     # Names ---------------------------------------------------------------
     def seat(self, seat: int, capital: bool = True) -> str:
@@ -226,25 +231,25 @@ class Narrator:
         """
         m, card_name = self.messages, self.named(card)
         if not options:
-            lines = [self._with_keys(capitalised(self._t("choose.stays", card=card_name)))]
+            lines = [self._with_keys(seat, capitalised(self._t("choose.stays", card=card_name)))]
         elif len(options) == 1:
             sweeps = (len(options[0]) == len(table) and not last_play
                       and is_sweep_capture(card, options[0], self.rules))
             key = "choose.one.scopa" if sweeps else "choose.one"
-            lines = [self._with_keys(capitalised(self._t(key, card=card_name, cards=self._list(options[0]))))]
+            lines = [self._with_keys(seat, capitalised(self._t(key, card=card_name, cards=self._list(options[0]))))]
         else:
-            lines = [self._with_keys(capitalised(m("choose.many", card=card_name)), "choose.keys.pick")]
+            lines = [self._with_keys(seat, capitalised(m("choose.many", card=card_name)), "choose.keys.pick")]
             lines += [m("choose.option", number=i + 1, cards=self._list(opt)) for i, opt in enumerate(options)]
         return [Announcement(text, seat) for text in lines]
 
     def picked_option(self, seat: int, number: int, option: Sequence[Card]) -> Announcement:
         """The capture picked from the menu, private to ``seat``: what it takes tells the card's value."""
         text = self.messages("choose.picked", number=number, cards=self._list(option))
-        return Announcement(self._with_keys(text), seat)
+        return Announcement(self._with_keys(seat, text), seat)
 
-    def _with_keys(self, text: str, keys: str = "choose.keys") -> str:
+    def _with_keys(self, seat: int, text: str, keys: str = "choose.keys") -> str:
         """A Play? or Capture? line with its key hint while the player may still need it."""
-        return f"{text} {self.messages(keys)}" if self.key_hints() else text
+        return f"{text} {self.messages(keys)}" if self.key_hints(seat) else text
 
     # Scores ------------------------------------------------------------------
     def _counts(self, values: Sequence[object]) -> str:
