@@ -1,6 +1,7 @@
 """Odd input found by fuzzing the real program: each gets a short answer, never a traceback."""
 from __future__ import annotations
 
+import os
 import json
 from pathlib import Path
 
@@ -104,3 +105,11 @@ def test_a_budget_that_is_no_plain_number_is_refused_by_the_parser(budget, capsy
         build_parser().parse_args(["--budget", budget])
     assert done.value.code == 2
     assert capsys.readouterr().err.startswith(f"scopa: --budget needs a number, not {budget}.")
+
+
+def test_a_pipe_named_settings_json_is_refused_at_once_not_read(tmp_path):
+    """A FIFO with no writer would block an ordinary read for ever."""
+    os.mkfifo(tmp_path / "settings.json")
+    settings, problem = load_settings(tmp_path)
+    assert settings == Settings()
+    assert problem == "That is not a plain file. It may be a pipe or a device"

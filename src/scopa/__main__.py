@@ -105,6 +105,8 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
         from .net.server import main as serve
         return serve(argv[1:])
+    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
+        return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
@@ -167,6 +169,51 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if lesson is not None:
         return program.run_lesson(lesson) if hasattr(program, "run_lesson") else 2
     return program.run(request, resume=args.resume)
+
+
+def _online(command: str, argv: list[str]) -> int:
+    """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
+    from .cli import (UsageError, build_online_parser, help_language_flags, online_seats, rules_from_args,
+                      settings_from_args)
+    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .console.online import OnlineRequest, default_name
+
+    early = help_language_flags(argv)
+    settings, problem = load_settings(early.config_dir or default_config_dir())
+    args = build_online_parser(command, _messages(early.lang or settings.language)).parse_args(argv)
+    config_dir = args.config_dir or default_config_dir()
+    if args.config_dir != early.config_dir:
+        settings, problem = load_settings(config_dir)
+    messages = _messages(args.lang or settings.language)
+    try:
+        settings = settings_from_args(args, settings)
+        rules = seats = None
+        if command == "host":
+            rules = rules_from_args(args)
+            seats = online_seats(args, rules.players)
+    except UsageError as error:
+        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
+        return 2
+    code = getattr(args, "code", None)
+    mode = command if command == "host" or code else "resume"  # scopa join alone: the seat sat in last
+    server = args.server or settings.last_server or ""
+    if not server and mode != "resume":
+        print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
+        return 2
+    request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
+                            getattr(args, "level", None))
+
+    from .console.app import Program
+    from .console.terminal import Output, make_input
+    from .table.persistence import Persistence
+    output = Output(sys.stdout)
+    if problem:
+        output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
+    program = Program(make_input(args.plain), output, settings, config_dir,
+                      Persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
+                      naming=args.cards, verbosity=args.verbosity)
+    _attach_extras(program)
+    return program.run_online(request)
 
 
 def _attach_extras(program) -> None:

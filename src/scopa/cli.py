@@ -197,34 +197,12 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     from .lessons import LESSON_COUNT
 
     m = messages or Messages("en")
-    p = _Parser(prog="scopa", usage=m("cli.usage_line"), description=m("cli.description"), add_help=False,
-                formatter_class=_help_formatter(m("cli.usage")))
+    p = _new_parser("scopa", m("cli.usage_line"), m)
     p.help_hint = m("cli.help_hint", command="scopa --help all")
-    p.messages = m
-    g = p.add_argument_group(m("cli.group.match"))
-    g.add_argument("--players", type=whole_number, choices=(2, 3, 4), metavar="N", help=m("cli.players"))
-    g.add_argument("--seats", type=keyword, metavar=m("cli.metavar.seats"),
-                   help=m("cli.seats", example="human,computer:hard,human,computer:easy", levels=", ".join(LEVELS)))
-    g.add_argument("--names", type=trimmed, metavar=m("cli.metavar.names"), help=m("cli.names", example="Alice,Bob"))
-    g.add_argument("--target", type=keyword, metavar=m("cli.metavar.target"), help=m("cli.target"))
-    g.add_argument("--variant", type=keyword, choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
-                   help=m("cli.variant"))
-    g.add_argument("--options", type=keyword, metavar=m("cli.metavar.options"), help=m("cli.options", options=", ".join(OPTIONS)))
-    g.add_argument("--no-kings-redeal", action="store_true", help=m("cli.no_kings_redeal"))
+    g = _add_match_flags(p, m, names=True)
     g.add_argument("--seed", type=whole_number, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
     g.add_argument("--budget", type=decimal_number, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
-    o = p.add_argument_group(m("cli.group.sound"))
-    voice = o.add_mutually_exclusive_group()
-    voice.add_argument("--voice", dest="voice", action="store_true", default=None, help=m("cli.voice"))
-    voice.add_argument("--no-voice", dest="voice", action="store_false", help=m("cli.no_voice"))
-    o.add_argument("--voice-id", type=trimmed, metavar="ID", help=m("cli.voice_id"))
-    o.add_argument("--rate", type=whole_number, metavar=m("cli.metavar.rate"), help=m("cli.rate"))
-    o.add_argument("--volume", type=whole_number, metavar=m("cli.metavar.volume"), help=m("cli.volume"))
-    o.add_argument("--plain", action="store_true", help=m("cli.plain"))
-    o.add_argument("--lang", type=keyword, choices=("en", "it"), metavar=m("cli.metavar.lang"), help=m("cli.lang"))
-    o.add_argument("--cards", type=keyword, choices=("french", "napoletane"), metavar=m("cli.metavar.cards"), help=m("cli.cards"))
-    o.add_argument("--verbosity", type=keyword, choices=("short", "full"), metavar=m("cli.metavar.verbosity"),
-                   help=m("cli.verbosity"))
+    _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
     file = m("cli.metavar.file")
     f.add_argument("--resume", action="store_true", help=m("cli.resume"))
@@ -239,6 +217,81 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     other.add_argument("-h", "--help", action=_HelpAction, help=m("cli.help", command="--help all"))
     other.add_argument("--version", action="store_true", help=m("cli.version"))
     return p
+
+
+def _new_parser(prog: str, usage: str, m: Messages) -> "_Parser":
+    p = _Parser(prog=prog, usage=usage, description=m("cli.description"), add_help=False,
+                formatter_class=_help_formatter(m("cli.usage")))
+    p.help_hint = m("cli.help_hint", command=f"{prog} --help")
+    p.messages = m
+    return p
+
+
+def _add_match_flags(p: argparse.ArgumentParser, m: Messages, names: bool = False) -> argparse._ArgumentGroup:
+    """The rules and seats of a new match (the main command, with --names, and ``scopa host``)."""
+    g = p.add_argument_group(m("cli.group.match"))
+    g.add_argument("--players", type=whole_number, choices=(2, 3, 4), metavar="N", help=m("cli.players"))
+    g.add_argument("--seats", type=keyword, metavar=m("cli.metavar.seats"),
+                   help=m("cli.seats", example="human,computer:hard,human,computer:easy", levels=", ".join(LEVELS)))
+    if names:
+        g.add_argument("--names", type=trimmed, metavar=m("cli.metavar.names"),
+                       help=m("cli.names", example="Alice,Bob"))
+    g.add_argument("--target", type=keyword, metavar=m("cli.metavar.target"), help=m("cli.target"))
+    g.add_argument("--variant", type=keyword, choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
+                   help=m("cli.variant"))
+    g.add_argument("--options", type=keyword, metavar=m("cli.metavar.options"),
+                   help=m("cli.options", options=", ".join(OPTIONS)))
+    g.add_argument("--no-kings-redeal", action="store_true", help=m("cli.no_kings_redeal"))
+    return g
+
+
+def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
+    o = p.add_argument_group(m("cli.group.sound"))
+    voice = o.add_mutually_exclusive_group()
+    voice.add_argument("--voice", dest="voice", action="store_true", default=None, help=m("cli.voice"))
+    voice.add_argument("--no-voice", dest="voice", action="store_false", help=m("cli.no_voice"))
+    o.add_argument("--voice-id", type=trimmed, metavar="ID", help=m("cli.voice_id"))
+    o.add_argument("--rate", type=whole_number, metavar=m("cli.metavar.rate"), help=m("cli.rate"))
+    o.add_argument("--volume", type=whole_number, metavar=m("cli.metavar.volume"), help=m("cli.volume"))
+    o.add_argument("--plain", action="store_true", help=m("cli.plain"))
+    o.add_argument("--lang", type=keyword, choices=("en", "it"), metavar=m("cli.metavar.lang"), help=m("cli.lang"))
+    o.add_argument("--cards", type=keyword, choices=("french", "napoletane"), metavar=m("cli.metavar.cards"),
+                   help=m("cli.cards"))
+    o.add_argument("--verbosity", type=keyword, choices=("short", "full"), metavar=m("cli.metavar.verbosity"),
+                   help=m("cli.verbosity"))
+
+
+ONLINE_COMMANDS = ("host", "join")
+
+
+def build_online_parser(command: str, messages: Messages | None = None) -> argparse.ArgumentParser:
+    """``scopa host`` (a new room: the match flags, --level for seats nobody takes) or
+    ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
+    m = messages or Messages("en")
+    p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
+    if command == "join":
+        p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.code"))
+    n = p.add_argument_group(m("cli.group.online"))
+    n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
+    n.add_argument("--name", type=trimmed, metavar=m("cli.metavar.name"), help=m("cli.name"))
+    if command == "host":
+        _add_match_flags(p, m)
+        n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
+                       help=m("cli.level", levels=", ".join(LEVELS)))
+    _add_sound_flags(p, m)
+    f = p.add_argument_group(m("cli.group.files"))
+    f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
+    f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
+    other = p.add_argument_group(m("cli.group.other"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"scopa {command} --help"))
+    return p
+
+
+def online_seats(args: argparse.Namespace, players: int) -> tuple[str, ...]:
+    """The seats of a hosted room: "human" (open to players) or a computer level, the host first."""
+    if not args.seats:
+        return ("human",) * players
+    return tuple(seat_kinds(args, players))
 
 
 def help_language_flags(argv: Sequence[str]) -> argparse.Namespace:

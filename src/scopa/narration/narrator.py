@@ -24,10 +24,14 @@ Verbosity = Literal["short", "full"]
 
 @dataclass(frozen=True)
 class Announcement:
-    """One line for the screen and the voice. ``private_to`` marks a hand's contents."""
+    """One line for the screen and the voice. ``private_to`` marks a hand's contents.
+
+    ``spoken``, when given, is what the voice says instead of ``text`` (a room code spelt out
+    character by character, which the screen shows whole and then spelt)."""
 
     text: str
     private_to: int | None = None
+    spoken: str | None = None
     unsaid: bool = False  # neither printed nor spoken: the line stands only for its earcon
 
     @property
@@ -36,7 +40,7 @@ class Announcement:
 
     def reworded(self, text: str) -> "Announcement":
         """Another line built around this one ("Suggestion. {reason}"): it keeps this one's privacy."""
-        return Announcement(text, self.private_to, self.unsaid)
+        return Announcement(text, self.private_to, unsaid=self.unsaid)
 
 
 KEYS_LEARNT = 3  # moves confirmed with Enter after which the key hints of Play? are left out (short)
