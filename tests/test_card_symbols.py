@@ -56,10 +56,10 @@ def test_with_the_voice_on_each_table_and_hand_gets_a_printed_symbol_line_that_i
     found = _symbol_lines(lines)
     assert len(found) >= 8
     for i in found:
-        assert lines[i - 1].startswith(("On the table", "Your hand.", "Three cards each")), lines[i - 1]
+        assert lines[i - 1].startswith(("Table, ", "Hand, ", "Three cards each")), lines[i - 1]
         assert COLOUR not in lines[i]  # not a terminal: no colour
     assert speaker.said and not any(SYMBOLS.search(said) for said in speaker.said)
-    assert "On the table" in " ".join(speaker.said)  # the words above each symbol line are spoken
+    assert "Table, " in " ".join(speaker.said)  # the words above each symbol line are spoken
 
 
 def test_screen_reader_mode_never_shows_symbols_even_when_chosen(tmp_path):
@@ -107,7 +107,7 @@ def test_pass_and_play_shows_symbols_only_for_the_open_hand(tmp_path):
     assert not SYMBOLS.search(lines[gate + 1])
     hands = [i for i, line in enumerate(lines) if line.startswith("Your hand.")]
     for i in _symbol_lines(lines):
-        assert lines[i - 1].startswith(("On the table", "Your hand.", "Three cards each"))
+        assert lines[i - 1].startswith(("Table, ", "Hand, ", "Three cards each"))
     assert all(SYMBOLS.search(lines[i + 1]) for i in hands)
 
 

@@ -131,8 +131,8 @@ def test_a_match_played_by_keys_at_the_key_input(pipe, tmp_path: Path):
     code = program.run(MatchRequest(rules, seats_from_args(args, rules), 3))
     text = out.getvalue()
     assert code == 0
-    assert "Play?You play " in text  # the key acted at once; Enter played it (the newline is prompt_toolkit's)
-    assert text.count("On the table") >= 3  # the deal, the turn and the T key
+    assert "Play?Giulia plays " in text  # the key acted at once; Enter played it (the newline is prompt_toolkit's)
+    assert text.count("Table, ") >= 3  # the deal, the turn and the T key
     assert "Save and quit? Enter to save and quit, Escape to keep playing." in text
     assert text.rstrip().endswith(program.messages("quit.saved"))
     saved = AutosaveStore(tmp_path / "data").load().record

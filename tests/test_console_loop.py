@@ -96,14 +96,29 @@ def test_a_scripted_match_plays_to_its_end_and_names_the_winner(tmp_path):
         assert M("score.header", number=header) in text
 
 
-def test_a_turn_says_your_turn_then_the_numbered_hand_then_prompts(tmp_path):
-    program, out, _ = program_for(tmp_path, "")
+def test_a_full_turn_says_your_turn_then_the_numbered_hand_then_prompts(tmp_path):
+    program, out, _ = program_for(tmp_path, "", settings=Settings(voice=False, verbosity="full"))
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
     turn = lines.index(M("turn.yours"))
-    assert lines[turn + 1].startswith(M("table.cards", cards="").split("{")[0].rstrip(" .")[:8])
-    assert re.fullmatch(r"Your hand\. 1, [a-z ]+, 2, [a-z ]+, 3, [a-z ]+\.", lines[turn + 2])
-    assert lines[turn + 3] == "Card? "
+    assert lines[turn - 2] == "Giulia plays the two of hearts to the table."
+    assert lines[turn - 1] == ("On the table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two "
+                               "of hearts.")  # at full each play is followed by the table, not read again
+    assert re.fullmatch(r"Your hand\. 1, [a-z ]+, 2, [a-z ]+, 3, [a-z ]+\.", lines[turn + 1])
+    assert lines[turn + 2] == "Card? "
+    assert lines[-1] == M("app.input_closed")
+
+
+def test_a_short_turn_says_the_table_and_the_hand_then_prompts(tmp_path):
+    """Short: no "Your turn." (the hand and Card? follow anyway); three cards need no numbers."""
+    program, out, _ = program_for(tmp_path, "")
+    program.run(request_for("--seed", "3"))
+    lines = lines_of(out)
+    assert M("turn.yours") not in lines
+    card = lines.index("Card? ")
+    assert lines[card - 3:card] == ["Giulia plays two of hearts.",
+                                    "Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of hearts.",
+                                    "Hand, ace of clubs, three of spades, queen of clubs."]
     assert lines[-1] == M("app.input_closed")
 
 
@@ -126,7 +141,7 @@ def test_bad_keys_and_words_get_one_short_line_and_the_same_prompt(tmp_path):
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
     first = lines.index("Card? 5")
-    assert lines[first + 1] == M("error.no_card", number=5, count=3)
+    assert lines[first + 1] == "No card 5. Pick a card from 1 to 3."
     assert lines[first + 2] == "Card? z"
     assert lines[first + 3] == M("error.unknown")
     assert lines[first + 4] == "Card? :frobnicate"
@@ -200,8 +215,11 @@ def test_commands_work_at_every_prompt_of_a_turn(tmp_path):
     text = out.getvalue()
     narrator = console.io.narrator
     table = narrator.table_text(record.state.table)
-    assert text.count(table) == 3  # on resuming (not again at "Your turn."), then the T key and the typed word
-    assert text.count(narrator.hand(record.state.view(0)).text) == 2  # the turn, then the H key
+    # on resuming (not again at the turn), the T key and the typed word, then Repeat's stretch
+    assert text.count(table) == 4
+    assert text.count(narrator.hand(record.state.view(0)).text) == 3  # the turn, the H key, Repeat
+    at = text.index("Play? \nPlay? \n") + len("Play? \nPlay? \n")
+    assert text[at:].startswith("Deal 1 resumed.\n")  # Repeat gives what happened, not the commands' answers
     assert M("last.none") in text
     assert M("save.done") in text
     assert console.io.announcer.speaker.stops >= 1
@@ -221,12 +239,19 @@ def test_help_lists_every_command_with_its_key(tmp_path):
             assert re.search(rf"\b{key.upper()}\b", help_text), key
 
 
-def test_repeat_says_the_latest_announcement_again(tmp_path):
+def test_repeat_says_what_happened_since_the_last_move_not_the_answer_to_a_command(tmp_path):
     program, out, _ = program_for(tmp_path, "t\nr\n")
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
     at = lines.index("Card? r")
-    assert lines[at + 1] == lines[at - 1]
+    assert lines[at + 1:at + 5] == ["Deal 1. You deal.",
+                                    "Three cards each. Table, seven of clubs, four of clubs, ace of hearts and jack of "
+                                    "diamonds.",
+                                    "Giulia plays two of hearts.",
+                                    "Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of "
+                                    "hearts."]
+    assert lines[at + 5] == "Hand, ace of clubs, three of spades, queen of clubs."
+    assert lines[at + 6] == "Card? "
 
 
 # Quitting never loses a match -------------------------------------------------------------------
@@ -296,7 +321,7 @@ def test_an_import_that_cannot_be_saved_says_so_at_once(tmp_path):
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
     problem = M("save.failed", folder=tmp_path / "data" / "saves", problem=M("problem.not_folder"))
-    done = M("import.done", path=str(exported))
+    done = M("import.done", path="match.json")  # the name, not the whole path read out
     assert lines.count(problem) == 2  # once for the new match, once for the imported one
     assert lines.index(problem, lines.index(done)) <= lines.index(done) + 3  # after the question to play it
 
@@ -530,10 +555,10 @@ def test_the_zero_key_picks_the_tenth_card_of_a_scopone_hand(tmp_path):
     program.run(request_for("--seed", "2", "--variant", "scopone_scientifico",
                             "--seats", "human,computer:easy,computer:easy,computer:easy"))
     lines = lines_of(out)
-    hand = next(line for line in lines if line.startswith("Your hand. "))
+    hand = next(line for line in lines if line.startswith("Hand, 1, "))  # more than three cards: numbered
     tenth = hand.split(", 10, ")[1].rstrip(".")
     picked = lines[lines.index("Card? ") + 1]
-    assert picked.startswith("The " + tenth), picked
+    assert picked == tenth[0].upper() + tenth[1:] + ", no capture. Enter to play, Escape to cancel.", picked
 
 
 def test_exporting_over_a_file_says_it_will_be_replaced_and_escape_keeps_it(tmp_path):
@@ -543,9 +568,9 @@ def test_exporting_over_a_file_says_it_will_be_replaced_and_escape_keeps_it(tmp_
     program, out, _ = program_for(tmp_path, [f"export {target}", ESCAPE, f"export {target}", ENTER])
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
-    assert lines.count(M("export.replace_warning", path=str(target))) == 2
-    assert lines[lines.index(M("export.replace_warning", path=str(target))) + 2] == M("choose.cancelled")
-    assert M("export.done", path=target) in lines
+    assert lines.count(M("export.replace_warning", path="old.json")) == 2  # the name, not the path
+    assert lines[lines.index(M("export.replace_warning", path="old.json")) + 2] == M("choose.cancelled")
+    assert M("export.done", path="old.json") in lines
     assert AutosaveStore(tmp_path / "data").load().record is not None and target.read_text() != "keep me"
 
 
@@ -554,10 +579,10 @@ def test_pass_and_play_catch_up_tells_of_a_new_round_dealt_since_your_last_turn(
     program, out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 8, screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
     pages = screen.getvalue().split(CLEAR_ALL)
-    new_round = M("deal.new_round", stock=24)
+    new_round = M("deal.new_round.short")
     dealt_on = next(i for i, page in enumerate(pages) if new_round in page)  # the hand that ended round 1
     following = pages[dealt_on + 1]
-    catch_up = following.split("Open? ")[1].split("Your hand")[0]
+    catch_up = following.split("Open? ")[1].split("Hand, ")[0]
     assert new_round in catch_up
     plays = [line for line in catch_up.splitlines() if " played " in line]
     assert plays and catch_up.index(plays[-1]) < catch_up.index(new_round)  # in the order it happened
@@ -575,8 +600,8 @@ def test_menus_read_numbers_and_items_apart():
 def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tmp_path):
     speaker = RecordingSpeaker(available=False, unavailable_reason="no sound device")
     out = io.StringIO()
-    # main menu 3 settings, 1 voice (on: unavailable), 1 voice again, 8 back, 4 quit
-    program = Program(LineInput(io.StringIO("3\n1\n1\n0\n4\n"), out), Output(out), Settings(voice=False),
+    # main menu 3 settings, 1 voice (on: unavailable), 1 voice again, Escape back, 4 quit
+    program = Program(LineInput(io.StringIO("3\n1\n1\n\x1b\n4\n"), out), Output(out), Settings(voice=False),
                       tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, voice: speaker, lang="en")
     assert program.run() == 0
@@ -587,7 +612,7 @@ def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tm
 
 def test_settings_say_each_new_value_as_a_sentence_and_name_the_limits(tmp_path):
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n3\n" + "u\n" * 12 + "\n6\n6\n0\n4\n"), out), Output(out),
+    program = Program(LineInput(io.StringIO("3\n3\n" + "u\n" * 12 + "\n6\n6\n\x1b\n4\n"), out), Output(out),
                       Settings(voice=False), tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, voice: RecordingSpeaker(), lang="en")
     assert program.run() == 0
@@ -609,13 +634,14 @@ def test_the_voice_menu_says_voice_names_well_and_lists_the_games_language_first
               VoiceInfo("gmw/en-us-nyc", "English (America, New York City)", ("en-us-nyc",))]
     speaker = RecordingSpeaker(voice_list=voices)
     out = io.StringIO()
-    program = Program(LineInput(io.StringIO("3\n2\n2\n0\n4\n"), out), Output(out), Settings(voice=True),
+    program = Program(LineInput(io.StringIO("3\n2\n2\nr\n\x1b\n4\n"), out), Output(out), Settings(voice=True),
                       tmp_path / "config", Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker,
                       lang="en")
     assert program.run() == 0
     lines = lines_of(out)
     assert ("1 English, Great Britain. 2 English, America, New York City. 3 Afrikaans. 4 Italian." in lines)
     assert speaker.configured[-1].voice_id == "gmw/en-us-nyc"
-    assert any(line.startswith("1 voice on. 2 voice English, America, New York City. 3 speech rate")
-               for line in lines)
+    listings = [line for line in lines if line.startswith("1 voice on. 2 voice ")]
+    assert len(listings) == 2  # the menu once, then after the change only the change, until R reads it
+    assert listings[1].startswith("1 voice on. 2 voice English, America, New York City. 3 speech rate")
     assert not [line for line in lines if "(" in line or ")" in line]

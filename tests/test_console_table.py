@@ -158,5 +158,6 @@ def test_a_stale_move_is_refused_in_words_then_the_notice_is_told_and_the_turn_a
     lines = out.getvalue().splitlines()
     stale = lines.index(M("refused.stale"))
     assert lines[stale + 1] == M("notice.reclaimed", name="Robin")
-    assert lines[stale + 2] == M("turn.yours")  # the turn again, from the table as it is now
+    # the turn again, from the table as it is now (short: no "Your turn.", the hand and Card? say it)
+    assert lines[stale + 2] == "Hand, jack of spades, king of diamonds, king of spades."
     assert table.inner.record.moves and table.inner.record.moves[0].seat == 0  # the second try was played

@@ -17,17 +17,17 @@ def _voiced_game(tmp_path, script: str):
 def test_the_warning_comes_before_any_hand_and_n_keeps_hands_silent(tmp_path):
     lines, speaker = _voiced_game(tmp_path, "n\nq\n\n")
     warning = lines.index(WARNING)
-    hand_lines = [i for i, line in enumerate(lines) if line.startswith("Your hand. ")]
+    hand_lines = [i for i, line in enumerate(lines) if line.startswith("Hand, ")]
     assert hand_lines and all(i > warning for i in hand_lines)
     assert WARNING in speaker.said
-    assert not [text for text in speaker.said if text.startswith("Your hand. ")]
+    assert not [text for text in speaker.said if text.startswith("Hand, ")]
     assert "Hands stay silent. They are only printed." in speaker.said
 
 
 def test_enter_at_the_warning_lets_the_voice_read_the_hand(tmp_path):
     lines, speaker = _voiced_game(tmp_path, "\nq\n\n")
-    printed = [line for line in lines if line.startswith("Your hand. ")]
-    spoken = [text for text in speaker.said if text.startswith("Your hand. ")]
+    printed = [line for line in lines if line.startswith("Hand, ")]
+    spoken = [text for text in speaker.said if text.startswith("Hand, ")]
     assert printed and spoken == printed[:len(spoken)] and spoken
 
 
@@ -40,13 +40,13 @@ def test_with_the_voice_off_nothing_is_spoken_and_no_warning_is_given(tmp_path):
     program, out, speaker = program_for(tmp_path, "q\n\n", settings=Settings(voice=False))
     program.run(request_for("--seed", "5", "--seats", "human,computer:easy"))
     assert WARNING not in out.getvalue()
-    assert any(line.startswith("Your hand. ") for line in out.getvalue().splitlines())
+    assert any(line.startswith("Hand, ") for line in out.getvalue().splitlines())
 
 
 def test_stop_key_silences_the_voice_and_the_game_goes_on(tmp_path):
     lines, speaker = _voiced_game(tmp_path, "n\nx\nt\nq\n\n")
     assert speaker.stops >= 1
-    assert any(line.startswith("On the table") for line in lines[lines.index(WARNING):])
+    assert any(line.startswith("Table, ") for line in lines[lines.index(WARNING):])
 
 
 def test_an_unavailable_voice_is_said_once_and_play_goes_on_in_text(tmp_path):

@@ -68,7 +68,7 @@ def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
         first_prompt = next(i for i, line in enumerate(lines) if line.startswith("Card?"))
         before = lines[:first_prompt]
         if not any(" plays " in line for line in before):  # nobody played before you: you lead
-            tables = [line for line in before if "On the table" in line]
+            tables = [line for line in before if "Table, " in line]
             assert len(tables) == 1, before
             return
     pytest.fail("no seed among 40 where you lead")

@@ -198,7 +198,7 @@ def test_the_sound_settings_are_off_by_default_saved_and_checked(tmp_path):
 
 
 def test_the_settings_menu_turns_sounds_on_then_in_place_of_words_then_off(tmp_path):
-    program, out, _ = program_for(tmp_path, "3\n8\n8\n8\n0\n4\n")
+    program, out, _ = program_for(tmp_path, "3\n8\n8\n8\n\x1b\n4\n")
     assert program.run() == 0
     lines = lines_of(out)
     assert "8 sounds off." in " ".join(lines).replace(". 9", ".")  # the item says the state
@@ -206,7 +206,7 @@ def test_the_settings_menu_turns_sounds_on_then_in_place_of_words_then_off(tmp_p
         assert M(f"settings.sounds.now.{state}") in lines
     saved, _ = load_settings(tmp_path / "config")
     assert (saved.earcons, saved.sounds_replace_words) == (False, False)
-    program, out, _ = program_for(tmp_path, "3\n8\n8\n0\n4\n")
+    program, out, _ = program_for(tmp_path, "3\n8\n8\n\x1b\n4\n")
     program.run()
     saved, _ = load_settings(tmp_path / "config")
     assert (saved.earcons, saved.sounds_replace_words) == (True, True)
@@ -222,7 +222,7 @@ def _seeded_deal(tmp_path: Path, settings: Settings):
 
 
 def test_a_match_with_sounds_plays_each_before_its_words(tmp_path):
-    text, speaker = _seeded_deal(tmp_path, Settings(voice=False, earcons=True))
+    text, speaker = _seeded_deal(tmp_path, Settings(voice=False, earcons=True, verbosity="full"))
     names = earcon_names(speaker.sounds)
     assert names.count("turn") == text.count("Your turn.") == 18
     assert names.count("scopa") == text.count("Scopa!") == 2
@@ -234,8 +234,16 @@ def test_a_match_with_sounds_plays_each_before_its_words(tmp_path):
     assert all(path.parent == tmp_path / "data" / "sounds" for path in speaker.sounds)
 
 
+def test_at_short_verbosity_the_turn_sound_plays_though_your_turn_is_not_said(tmp_path):
+    text, speaker = _seeded_deal(tmp_path, Settings(voice=False, earcons=True))
+    names = earcon_names(speaker.sounds)
+    assert names.count("turn") == 18 and "Your turn." not in text
+    assert names.count("scopa") == text.count("Scopa!") == 2  # the player's own scopa too, its move not told back
+    assert "capture" in names and "settebello" in names
+
+
 def test_without_the_setting_no_sound_is_played(tmp_path):
-    text, speaker = _seeded_deal(tmp_path, Settings(voice=False))
+    text, speaker = _seeded_deal(tmp_path, Settings(voice=False, verbosity="full"))
     assert speaker.sounds == [] and text.count("Your turn.") == 18
 
 
@@ -245,7 +253,7 @@ def test_sounds_in_place_of_words_drop_your_turn_and_scopa_from_screen_and_voice
     assert names.count("turn") == 18 and names.count("scopa") == 2
     assert "Your turn." not in text and "Scopa!" not in text
     assert not any("Your turn." in said or "Scopa!" in said for said in speaker.said)
-    assert "On the table" in text and "Your hand." in text  # everything else is still said
+    assert "Table, " in text and "Hand, " in text  # everything else is still said
 
 
 def test_repeat_gives_the_words_again_not_the_sound(tmp_path):
@@ -347,7 +355,8 @@ def test_the_real_program_plays_the_earcons_sox_measures_and_drops_the_words_onc
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "aplay").symlink_to(script)  # the first player the game looks for
-    save_settings(Settings(voice=False, earcons=True, sounds_replace_words=True), tmp_path / "config")
+    save_settings(Settings(voice=False, earcons=True, sounds_replace_words=True, verbosity="full"),
+                  tmp_path / "config")
     env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1",
                PATH=f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin")
     child = pexpect.spawn(sys.executable, ["-m", "scopa", "--lang", "en", "--seed", "3", "--target", "single",

@@ -307,23 +307,30 @@ def test_narration_is_complete_in_both_languages(rules, seed, you):
 
 def test_italian_narration_reads_naturally():
     rules = Rules(players=2)
-    n = Narrator(["Tu", "Giulia"], rules, you=0, lang="it", naming="napoletane")
+    n = Narrator(["Tu", "Giulia"], rules, you=0, lang="it", naming="napoletane", verbosity="full")
     from scopa.engine import CardsCaptured, CardStaysOnTable, DealStarted, Scopa
     card, two, ace = Card.parse("2H"), Card.parse("2S"), Card.parse("AS")
-    lines = [a.text for a in n.events([DealStarted(1, 1, 0, 0), CardsCaptured(1, card, (two,)),
-                                       CardStaysOnTable(0, ace), CardsCaptured(0, SETTEBELLO, (Card.parse("7S"),)),
-                                       Scopa(0, 0, 1)])]
+    events = [DealStarted(1, 1, 0, 0), CardsCaptured(1, card, (two,)), CardStaysOnTable(0, ace),
+              CardsCaptured(0, SETTEBELLO, (Card.parse("7S"),)), Scopa(0, 0, 1)]
+    lines = [a.text for a in n.events(events)]
     assert lines == ["Smazzata 1. Giulia dà le carte.",
                      "Giulia gioca il due di coppe e prende il due di spade.",
                      "Giochi l'asso di spade senza prendere.",
-                     "Giochi il settebello e prendi il sette di spade. Scopa!"]
+                     "Scopa! Giochi il settebello e prendi il sette di spade."]
     assert n.turn(0) == "Tocca a te."
     assert n.turn(1) == "Giulia, tocca a te."
     assert [a.text for a in n.capture_choice(0, ace, [], [])] == [
         "L'asso di spade non prende nulla e resta sul tavolo. Invio per giocare, Esc per annullare."]
-    en = Narrator(["You", "Giulia"], rules, you=0, lang="en", naming="napoletane")
+    short = Narrator(["Tu", "Giulia"], rules, you=0, lang="it", naming="napoletane")
+    assert [a.text for a in short.events(events, own_move_known=True) if not a.unsaid] == [
+        "Smazzata 1. Giulia dà le carte.", "Giulia gioca due di coppe, prende due di spade.", "Scopa!"]
+    assert [a.text for a in short.capture_choice(0, ace, [], [])] == [
+        "Asso di spade, nessuna presa. Invio per giocare, Esc per annullare."]
+    en = Narrator(["You", "Giulia"], rules, you=0, lang="en", naming="napoletane", verbosity="full")
     assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia plays the two of cups and takes the two " \
                                                                   "of swords."
+    en.verbosity = "short"
+    assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia plays two of cups, takes two of swords."
 
 
 def test_scores_name_you_in_the_right_form():
@@ -386,7 +393,7 @@ def test_the_real_program_plays_a_match_in_italian(tmp_path):
              "Bruno", "Rosa")
     leaks = [line for line in out.splitlines() if english_in(line, names)]
     assert leaks == []
-    assert "Smazzata 1." in out and "Tocca a te." in out and "Fine della smazzata 1." in out
+    assert "Smazzata 1." in out and "In mano, " in out and "Tocca a te." not in out and "Fine della smazzata 1." in out
     assert "vinto la partita" in out
 
 

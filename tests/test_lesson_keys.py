@@ -1,5 +1,7 @@
 """A lesson's Card?, Capture? and Play? prompts are the match's: the same keys give the same lines.
 
+Lessons are always told at full verbosity, so the match here is played at full verbosity too.
+
 Both are driven through the real key path: ``LineInput`` over a script, as ``scopa --plain``
 reads keys; the lesson from the main menu's Lessons, the match from the program's own match loop.
 """
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from scopa.config import Settings
 from scopa.console.app import Program
 from scopa.console.choosing import item_number, unknown_key
 from scopa.engine import Card, GameState, Move, legal_captures, new_match, parse_cards
@@ -41,7 +44,8 @@ def wide_table() -> GameState:
 
 def program(tmp_path: Path, keys: list[str]) -> tuple[Program, io.StringIO]:
     """The game as ``--plain`` runs it, voice off, with lessons attached, reading ``keys``."""
-    program, out, _ = program_for(tmp_path, "".join(k + "\n" for k in keys))
+    program, out, _ = program_for(tmp_path, "".join(k + "\n" for k in keys),
+                                  settings=Settings(voice=False, verbosity="full"))
     attach(program)
     return program, out
 

@@ -544,8 +544,8 @@ def test_tips_are_one_plain_line_or_none_over_many_positions() -> None:
     assert said > 20
 
 
-def _narrator(lang: str = "en") -> Narrator:
-    return Narrator(["You", "Robin"], LESSON_RULES, 0, lang=lang)
+def _narrator(lang: str = "en", verbosity: str = "full") -> Narrator:
+    return Narrator(["You", "Robin"], LESSON_RULES, 0, lang=lang, verbosity=verbosity)
 
 
 def test_tip_names_a_scopa_chance() -> None:
@@ -553,6 +553,19 @@ def test_tip_names_a_scopa_chance() -> None:
     assert tip_for(state.view(0), state.rules, _narrator()) == Announcement(
         "Scopa chance. The six of clubs takes every card on the table.", 0)
     assert tip_for(state.view(0), state.rules, _narrator("it")).text.startswith("Occasione di scopa. Il sei di fiori")
+
+
+def test_tips_have_short_forms_with_bare_card_names() -> None:
+    short = _narrator(verbosity="short")
+    state = l5_sweep_position()
+    assert tip_for(state.view(0), state.rules, short) == Announcement("Scopa chance with six of clubs.", 0)
+    state = position(**L2_POSITION)
+    assert tip_for(state.view(0), state.rules, short).text == "Settebello chance with seven of spades."
+    state = position("AH JC 4S", "2D 3H", "6C 6D 5S", pile_you="KC KH")
+    assert tip_for(state.view(0), state.rules, short).text == (
+        "Careful, ace of hearts to the table leaves 6, and 4 unseen cards could sweep it.")
+    assert tip_for(state.view(0), state.rules, _narrator("it", "short")).text == (
+        "Attenzione, asso di cuori sul tavolo lascia 6, e 4 carte ancora da uscire potrebbero fare scopa.")
 
 
 def test_tip_gives_no_scopa_chance_on_the_last_play() -> None:

@@ -160,7 +160,7 @@ def test_the_real_help_fits_a_24_row_terminal(tmp_path):
 @pytest.mark.slow
 def test_the_real_settings_menu_is_paged_by_single_keys_on_a_small_terminal(tmp_path):
     """The real program in a pseudo-terminal of 7 rows: the settings come a page at a time, N turns
-    the page at once, and 0 still picks back from the second page."""
+    the page at once, and 0 still picks the tenth item (tips) from the second page."""
     import os
     import sys
     pexpect = pytest.importorskip("pexpect")
@@ -178,6 +178,9 @@ def test_the_real_settings_menu_is_paged_by_single_keys_on_a_small_terminal(tmp_
     child.expect("Page 2 of 2\\.")
     child.expect("Choice\\?")
     child.send("0")
+    child.expect("Tips off\\.")  # the tenth item, picked from the second page
+    child.expect("Choice\\?")
+    child.send("\x1b")
     child.expect("Settings closed\\.")
     child.expect("Choice\\?")
     child.send("5")  # quit, after play online

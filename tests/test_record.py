@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scopa.config import Settings
 from scopa.engine import SETTEBELLO, Phase, Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Narrator
@@ -168,24 +169,25 @@ def test_a_finished_match_announces_what_it_earned_once(tmp_path):
 
 # Review ---------------------------------------------------------------------------------------
 
-PLAY = re.compile(r"^(You play |You take the last|\w+ plays |\w+ takes the last|Deal \d+ score\.|Deal points\. "
+PLAY = re.compile(r"^(Scopa! |You play |You take the last|\w+ plays |\w+ takes the last|Deal \d+ score\.|Deal points\. "
                   r"|Match\. |Cards\. |Settebello to |Primiera\. |Scope\. )")
 
 
 def test_a_review_tells_every_play_of_a_logged_match_as_the_match_did(tmp_path):
-    program, out, _ = program_for(tmp_path, "1\n\n" * 600)
+    full = Settings(voice=False, verbosity="full")  # the match told every play, the player's own too
+    program, out, _ = program_for(tmp_path, "1\n\n" * 600, settings=full)
     assert program.run(request_for("--seed", "3")) == 0
     played = [line for line in lines_of(out) if PLAY.match(line)]
     [result] = load_results(tmp_path / "data")
     moves = len(result.match["moves"])
     log = (tmp_path / "data" / "results.json").read_bytes()
-    program, out, _ = program_for(tmp_path, "\n" * (moves + 30))
+    program, out, _ = program_for(tmp_path, "\n" * (moves + 30), settings=full)
     assert run_review(program, 1) == 0
     assert (tmp_path / "data" / "results.json").read_bytes() == log  # a review changes nothing
     lines = lines_of(out)
     told = [line for line in lines if PLAY.match(line)]
     assert told == played
-    assert sum(1 for line in told if re.match(r"^(You play |\w+ plays )", line)) == moves
+    assert sum(1 for line in told if re.match(r"^(Scopa! )?(You play |\w+ plays )", line)) == moves
     assert not any(" held " in line or line.startswith(("You held", "Your hand")) for line in lines)
     assert lines[-1] == T("review.left")
 

@@ -396,15 +396,15 @@ def _wait_for_a_question(child: subprocess.Popen, transcript: Path, limit: float
 
 
 def _command(folder: Path, resume: bool, seed: int) -> list[str]:
-    command = [sys.executable, "-m", "scopa", "--no-voice", "--plain", "--lang", "en",
-               "--data-dir", str(folder / "data"), "--config-dir", str(folder / "config")]
+    command = [sys.executable, "-m", "scopa", "--no-voice", "--plain", "--lang", "en", "--verbosity", "full",
+               "--data-dir", str(folder / "data"), "--config-dir", str(folder / "config")]  # full: every play told
     return command + (["--resume"] if resume else ["--seed", str(seed), "--target", "21"])
 
 
 def _announced_moves(transcript: list[str], record: MatchRecord) -> int:
-    """How many plays the program announced ("You play ...", "Robin plays ...")."""
+    """How many plays the program announced ("You play ...", "Scopa! Robin plays ...")."""
     starts = tuple("You play " if seat.name == "You" else f"{seat.name} plays " for seat in record.seats)
-    return sum(1 for line in transcript if line.startswith(starts))
+    return sum(1 for line in transcript if line.removeprefix("Scopa! ").startswith(starts))
 
 
 def _same_match(a: MatchRecord, b: MatchRecord) -> bool:
@@ -434,9 +434,11 @@ def check_after_kill(before: MatchRecord | None, after: MatchRecord | None, tran
             raise CrashSafetyFailure(f"{what}: the resumed match did not go on from the saved moves")
         new_moves = len(after.moves) - len(before.moves)
         if before.state.is_deal_over is False and f"Deal {before.state.deal_number} resumed." in transcript:
-            narrator = Narrator([s.name for s in before.seats], before.rules, you=0)
+            narrator = Narrator([s.name for s in before.seats], before.rules, you=0, verbosity="full")
             at = transcript.index(f"Deal {before.state.deal_number} resumed.")
-            if transcript[at + 1:at + 2] != [narrator.table_text(before.state.table)]:
+            said = [line.text for line in narrator.resumed(before.state.deal_number, before.state.match_scores)]
+            expected = said[1:] + [narrator.table_text(before.state.table)]  # who plays, the score, the table
+            if transcript[at + 1:at + 1 + len(expected)] != expected:
                 raise CrashSafetyFailure(f"{what}: resumed with another table than the saved one")
             resumed_seen = True
     else:  # a new match started in this run: count what was announced since it began

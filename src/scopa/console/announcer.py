@@ -9,7 +9,8 @@ private, so nothing that reaches the voice by another way may name one.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from ..narration import Announcement
 from ..speech import Speaker
@@ -17,7 +18,16 @@ from .terminal import ENTER, ESCAPE, Output
 
 
 class Announcer:
-    """Prints and speaks announcements; remembers the latest one for Repeat."""
+    """Prints and speaks announcements; keeps what was said for Repeat.
+
+    Outside a match Repeat gives the latest announcement. In a match it works in *stretches*:
+    everything said since the player's last action (a move confirmed, a new deal asked for) is
+    one stretch, so the first R gives the opponents' plays, the new deal, the score and the turn
+    that followed, and each R pressed straight after steps one stretch further back. The last
+    deal's score sheet is kept on its own for its key."""
+
+    STRETCHES = 20  # how far back Repeat can step
+    STRETCH_LINES = 200  # the most lines one stretch keeps (menus outside a match never act)
 
     def __init__(self, output: Output, speaker: Speaker) -> None:
         self.output = output
@@ -26,10 +36,17 @@ class Announcer:
         self.open_seat: Callable[[], int | None] = lambda: None
         self._latest: list[Announcement] = []
         self._latest_public: list[Announcement] = []
+        self._stretches: list[list[Announcement]] = [[]]
+        self._back = 0  # stretches stepped back by the Repeats pressed one after another
+        self._answering = 0  # inside aside(): answers to commands are not part of a stretch
+        self.breakdown: list[Announcement] = []  # the last deal's score sheet
 
     def say(self, items: Sequence[Announcement | str], remember: bool = True) -> None:
-        """Print each line, then queue it for the voice; one call is one announcement for Repeat."""
+        """Print each line, then queue it for the voice; what is remembered is part of the current stretch.
+
+        An unsaid line (kept only for its earcon) is neither printed, spoken nor repeated."""
         lines = [item if isinstance(item, Announcement) else Announcement(item) for item in items]
+        lines = [line for line in lines if not line.unsaid]
         for line in lines:
             self.output.line(line.text)
         for line in lines:
@@ -39,29 +56,74 @@ class Announcer:
             self._latest = lines
             if not any(line.private for line in lines):
                 self._latest_public = lines
+            if not self._answering:
+                self._stretches[-1] = (self._stretches[-1] + lines)[-self.STRETCH_LINES:]
+            self._back = 0
+
+    @contextmanager
+    def aside(self) -> Iterator[None]:
+        """Answers to a command (the table, the help, the settings): heard again by the R of a
+        menu, but not part of what happened, so the R of a match skips them."""
+        self._answering += 1
+        try:
+            yield
+        finally:
+            self._answering -= 1
 
     def may_speak(self, line: Announcement) -> bool:
         """A public line, or a hand's line while hands may be heard and that hand is the open one."""
         return not line.private or (self.speak_hands and line.private_to == self.open_seat())
 
+    def acted(self) -> None:
+        """The player acted (a move, the next deal): what is said from now on is a new stretch."""
+        if self._stretches[-1]:
+            self._stretches = self._stretches[-(self.STRETCHES - 1):] + [[]]
+        self._back = 0
+
     def repeat(self) -> None:
-        """Say the latest announcement again; a hand only while its owner's hand is open."""
+        """Say the latest announcement again (menus, lessons); a hand only while its owner's hand is open."""
         latest = self._latest
         if any(line.private and line.private_to != self.open_seat() for line in latest):
             latest = self._latest_public
         if latest:
             self.say(latest, remember=False)
 
+    def repeat_stretch(self) -> bool:
+        """In a match: say a stretch again, the latest first, one further back at each Repeat in a row; a
+        hand's line only while its owner's hand is open. False when there is nothing further back."""
+        filled = [stretch for stretch in self._stretches if stretch]
+        if self._back >= len(filled):
+            return False
+        stretch = filled[-1 - self._back]
+        self._back += 1  # saying it again is not remembered, so the next Repeat steps further back
+        self.say([line for line in stretch if not line.private or line.private_to == self.open_seat()],
+                 remember=False)
+        return True
+
+    def say_breakdown(self, lines: Sequence[Announcement]) -> None:
+        """Say a deal's score sheet and keep it for its key."""
+        self.breakdown = list(lines)
+        self.say(lines)
+
+    def repeat_breakdown(self) -> bool:
+        """The last deal's score sheet again; False when no deal was scored yet."""
+        if not self.breakdown:
+            return False
+        self.say(self.breakdown, remember=False)
+        return True
+
     def stop(self) -> None:
         self.speaker.stop()
 
     def forget(self, stop_voice: bool = True) -> None:
-        """Empty the repeat history and, unless told not to, the voice queue.
+        """Empty the repeat history and, unless told not to, the voice queue (the score sheet stays).
 
         Done when a pass-and-play hand is hidden (a hand may still be queued for the voice) and
         at every gate (only public lines can be queued then, so they are left to finish)."""
         self._latest = []
         self._latest_public = []
+        self._stretches = [[]]
+        self._back = 0
         if stop_voice:
             self.speaker.stop()
 

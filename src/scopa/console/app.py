@@ -277,6 +277,8 @@ class Program:
             actions.append((self.m("app.menu.quit"), lambda: 0))
             index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
                            self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)
+            if index is None and not self._quit_confirmed():
+                continue  # Escape asks first: a second Escape in a submenu must not leave the game
             result = 0 if index is None else actions[index][1]()
             if result is not None:  # an exit code: leave the program
                 self.say(self.m("app.bye"))
@@ -284,11 +286,18 @@ class Program:
 
     def _resume(self, saved: SavedMatch) -> int | None:
         """Play a saved match, unless another copy of the game has it open."""
+        self.announcer.forget(stop_voice=False)
         record, problem = self.persistence.open(saved)
         if record is None:
             self.say(problem)
             return None
         return self._play(record, None)
+
+    def _quit_confirmed(self) -> bool:
+        """Escape in the main menu: Enter (or Y) quits, anything else goes back to the menu."""
+        self.say(self.m("app.quit_ask"))
+        token = self.input.read(self.m("prompt.quit") + " ")
+        return token == ENTER or token.lower() in YES
 
     def _delete_menu(self, saves: Sequence[SavedMatch]) -> None:
         """Pick a saved match to delete, then confirm; Escape at either step keeps it."""
@@ -364,7 +373,7 @@ class Program:
             self.say(self.m("setup.players.invalid"))
 
     def _ask_seats(self, players: int) -> tuple[SeatSetup, ...] | None:
-        choices = [self.m(f"level.{level}") for level in LEVELS] + [self.m("setup.human")]
+        choices = [self.m(f"level.{level}.about") for level in LEVELS] + [self.m("setup.human")]
         kinds: list[str] = ["human"]
         for seat in range(1, players):
             role = "setup.role.partner" if players == 4 and seat == 2 else (
@@ -412,6 +421,7 @@ class Program:
     def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
         record, events = start_match(request.rules, request.seats, seed)
+        self.announcer.forget(stop_voice=False)  # Repeat steps back to the match's start, not into the menus
         problem = self._save_beside(record)
         self.say(self._summary(request.rules, request.seats))
         if problem:
@@ -420,6 +430,7 @@ class Program:
 
     def _play_imported(self, record: object) -> int | None:
         """``scopa --import FILE``: the imported match is saved beside the others and played."""
+        self.announcer.forget(stop_voice=False)
         problem = self._save_beside(record)
         if problem:
             self.say(problem)
@@ -511,7 +522,8 @@ class Program:
                         tips=self._tips(info, narrator))
 
     def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
-        """Position tips for tables where every computer is a beginner or easy player.
+        """Position tips for tables where every computer is a beginner or easy player, while the
+        settings have them on (asked at each turn: the setting may change during the match).
 
         The tips come from ``tip_source``, which the lessons attach to the program (the console
         does not import the lessons, which build on it)."""
@@ -519,7 +531,7 @@ class Program:
         levels = {seat.level for seat in info.seats if not seat.is_human}
         if source is None or not levels or not levels <= {"beginner", "easy"}:
             return None
-        return lambda view: source(view, info.rules, narrator)
+        return lambda view: source(view, info.rules, narrator) if self.settings.tips else None
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:

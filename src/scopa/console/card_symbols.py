@@ -62,7 +62,8 @@ class CardNotation:
         self._by_name = {names.name(card).casefold(): card for card in ALL_CARDS}
         alternatives = "|".join(re.escape(name) for name in sorted(self._by_name, key=len, reverse=True))
         self._names = re.compile(rf"(?<!\w)({alternatives})(?!\w)", re.IGNORECASE)
-        self._shown = [re.compile(template_pattern(messages(key))) for key in ("hand.list", "table.cards")]
+        self._shown = [re.compile(template_pattern(messages(key)))
+                       for key in ("hand.list", "table.cards", "hand.list.short", "table.cards.short")]
 
     def cards_shown(self, text: str) -> list[Card]:
         """The cards of the hand or the table this line shows, in order; [] for any other line."""

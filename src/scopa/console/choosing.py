@@ -61,39 +61,54 @@ class MoveChooser:
         return self.narrator.messages(key, **params)  # looked up each time: the settings may change the language
 
     def move(self, view: PlayerView) -> Move:
-        """Card? until a card of the seat's hand, its capture and Enter make a move."""
+        """Card? until a card of the seat's hand, its capture and Enter make a move.
+
+        At Play? another card's number switches to that card, as if it had been picked at Card?."""
         hand = view.hand
+        switched: str | None = None  # a card's number typed at Play?
         while True:
-            token = self.read("prompt.card")
+            token = switched if switched is not None else self.read("prompt.card")
+            switched = None
             number = item_number(token, len(hand))
             if number is not None:
                 if not 1 <= number <= len(hand):
-                    self.say(self.message("error.no_card", number=number, count=len(hand)))
+                    self.say(self.narrator.messages.plural("error.no_card", len(hand), number=number,
+                                                           count=len(hand)))
                     continue
                 move = self.capture(view, hand[number - 1])
-                if move is not None:
+                if isinstance(move, str):
+                    switched = move
+                elif move is not None:
                     return move
             elif token == ESCAPE and self.escape is not None:
                 self.escape()
             elif token in (ENTER, ESCAPE):
-                self.say(self.message("error.pick_card", count=len(hand)))
+                self.say(self.narrator.messages.plural("error.pick_card", len(hand), count=len(hand)))
             elif self.suggest is not None and _is_suggest(token):
                 move = self.suggest()
                 if move is not None:
-                    if self.confirm():
+                    answer = self.confirm(view.seat, len(hand))
+                    if answer is True:
                         return move
-                    self.cancelled()
+                    if isinstance(answer, str):
+                        switched = answer
+                    else:
+                        self.cancelled()
             elif not self.command(token):
                 self.say(self.message(unknown_key(token)))
 
-    def capture(self, view: PlayerView, card: Card) -> Move | None:
+    def capture(self, view: PlayerView, card: Card) -> Move | str | None:
         """What the card of the view's seat takes: confirm the only choice, or pick from the numbered capture menu.
 
-        Escape goes back to Card? with the position untouched (None)."""
+        Escape goes back to Card? with the position untouched (None); another card's number at
+        Play? is given back (a str) for that card to be picked instead."""
         options = legal_captures(card, view.table, view.rules)
         self.say(*self.narrator.capture_choice(view.seat, card, options, view.table, is_last_play(view)))
         if len(options) <= 1:
-            return Move(card, options[0] if options else ()) if self.confirm() else self.cancelled()
+            answer = self.confirm(view.seat, len(view.hand))
+            if isinstance(answer, str):
+                return answer
+            return Move(card, options[0] if options else ()) if answer else self.cancelled()
         option = self.capture_menu(view.seat, options)
         return None if option is None else Move(card, option)
 
@@ -105,6 +120,7 @@ class MoveChooser:
             if token == ESCAPE:
                 return self.cancelled()
             if token == ENTER and chosen is not None:
+                self.narrator.confirmed(seat)
                 return options[chosen]
             number = item_number(token, len(options))
             if number is not None and 1 <= number <= len(options):
@@ -112,21 +128,33 @@ class MoveChooser:
                 self.say(self.narrator.picked_option(seat, chosen + 1, options[chosen]))
             elif number is not None or token == ENTER:
                 self.say(self.message("error.no_option", count=len(options)))
-            elif not self.command(token):
+            elif not self._command_in_turn(token):
                 self.say(self.message(unknown_key(token)))
 
-    def confirm(self) -> bool:
-        """Play? Enter plays, Escape does not; anything else but a command says which is which."""
+    def confirm(self, seat: int, hand_size: int = 0) -> bool | str:
+        """Play? Enter plays (True), Escape does not (False), a number of one of ``hand_size``
+        cards switches to that card (the key, given back); anything else but a command says
+        which is which."""
         while True:
             token = self.read("prompt.play")
             if token == ENTER:
+                self.narrator.confirmed(seat)  # the key hints go once the player has shown they know them
                 return True
             if token == ESCAPE:
                 return False
-            if not self.command(token):
+            number = item_number(token, hand_size)
+            if number is not None and 1 <= number <= hand_size:
+                return token
+            if not self._command_in_turn(token):
                 self.say(self.message("error.confirm"))
+
+    def _command_in_turn(self, token: str) -> bool:
+        """A command at Capture? or Play?: the suggest key says how to get a suggestion from here."""
+        if _is_suggest(token) and self.suggest is not None:
+            self.say(self.message("hint.from_card"))
+            return True
+        return self.command(token)
 
     def cancelled(self) -> None:
         self.say(self.message("choose.cancelled"))
         return None
-

@@ -9,6 +9,7 @@ plays a local table and an online one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Literal, Sequence
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
@@ -94,6 +95,8 @@ class MatchConsole:
         self.open_seat: int | None = None
         self._table_heard: tuple[Card, ...] | None = None  # a table announced with the deal
         self.hand_aloud_asked = False
+        self._hand_heard: tuple[Card, ...] | None = None  # the hand read at the last turn (one human)
+        self._cleared_at = (0, 0)  # (deal, plays) when pass-and-play last cleared the screen
         services.announcer.open_seat = lambda: self.open_seat
         self.pass_and_play = len(self.here) > 1
         if len(self.here) == 1:
@@ -139,27 +142,30 @@ class MatchConsole:
                 self.view = update.view
         return list(updates)
 
-    def _narrate(self, updates: Sequence[SeatUpdate]) -> None:
-        """The table's own lines (a save problem), then each play, deal and notice as it happened."""
+    def _narrate(self, updates: Sequence[SeatUpdate], own_move: bool = False) -> None:
+        """The table's own lines (a save problem), then each play, deal and notice as it happened.
+
+        ``own_move``: the first transition is the move the player here has just confirmed."""
         notes = self.table.notes()
         if notes:
             self.say(*notes)
-        for group in transitions(updates):
+        for number, group in enumerate(transitions(updates)):
             view = next((u.view for u in reversed(group) if u.view is not None), self.view)
             events = [u.event for u in group]
             if isinstance(events[0], Notice):
                 self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events))
             else:
-                self._narrate_events(events, view)
+                self._narrate_events(events, view, own_move and number == 0)
 
-    def _narrate_events(self, events: list[Event], view: PlayerView) -> None:
+    def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """One transition: the play (or new deal) and, when it ended the deal, the score sheet."""
-        self._say_events([e for e in events if not isinstance(e, MatchWon)], view)
+        self._say_events([e for e in events if not isinstance(e, MatchWon)], view, own_move)
         scored = next((e for e in events if isinstance(e, DealScored)), None)
         if scored is None:
             return
         assisted = scored.deal_number in self.table.info().assisted_deals
-        self.say_lines(self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted))
+        self.io.announcer.say_breakdown(self.io.narrator.score_lines(scored.deal_number, scored.score,
+                                                                     scored.match_scores, assisted))
         won = next((e for e in events if isinstance(e, MatchWon)), None)
         if won is not None:
             self.say(self.io.narrator.match_result(won.side, won.match_scores))
@@ -168,14 +174,15 @@ class MatchConsole:
             tied = max(scored.match_scores) >= target  # reached, yet not over: leaders tied
             self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))
 
-    def _say_events(self, events: list[Event], view: PlayerView) -> None:
+    def _say_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """Announce events; remember a table just dealt, so the turn does not read it twice.
 
         At full verbosity each play is followed by the table it leaves (then not read again
-        when a turn starts)."""
+        when a turn starts). The player's own move, just confirmed, is not told back at short
+        verbosity."""
         self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
                                  None)
-        lines = self.io.narrator.events(events)
+        lines = self.io.narrator.events(events, own_move_known=own_move)
         if (self.io.narrator.verbosity == "full" and view.phase is Phase.PLAYING
                 and any(isinstance(e, CardPlayed) for e in events)):
             lines.append(Announcement(self.io.narrator.table_text(view.table)))
@@ -183,10 +190,11 @@ class MatchConsole:
         self.say_lines(lines)
 
     def _say_position(self) -> None:
-        """Where a resumed match stands: the deal and the table (the first turn does not read it again)."""
+        """Where a resumed match stands: the deal, who is playing and the score, then the table
+        (which the first turn does not read again)."""
+        self.say_lines(self.io.narrator.resumed(self.view.deal_number, self.view.match_scores))
         if not self.deal_over:
-            self.say(self.m("resume.position", deal=self.view.deal_number),
-                     self.io.narrator.table_text(self.view.table))
+            self.say(self.io.narrator.table_text(self.view.table))
             self._table_heard = self.view.table
 
     def _refused(self, result: SubmitResult) -> None:
@@ -198,6 +206,7 @@ class MatchConsole:
     def run(self) -> Outcome:
         """Play until the match ends: first what the table has that was not narrated yet."""
         try:
+            self.io.announcer.acted()  # Repeat starts from this match
             updates = self._take(self.table.updates(self.listener, self.number))
             if updates:
                 self._narrate(updates)
@@ -242,15 +251,16 @@ class MatchConsole:
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")
+        self.io.announcer.acted()
         self._submitted(self.table.next_deal(self.listener, self.number))
 
-    def _submitted(self, result: SubmitResult) -> bool:
+    def _submitted(self, result: SubmitResult, own_move: bool = False) -> bool:
         """Narrate what an accepted move or deal caused; say why a refused one was refused."""
         if not result.accepted:
             self._refused(result)
             self._narrate(self._take(self.table.updates(self.listener, self.number)))  # what made it stale
             return False
-        self._narrate(self._take(result.updates))
+        self._narrate(self._take(result.updates), own_move)
         return True
 
     # A human turn ----------------------------------------------------------------
@@ -258,21 +268,32 @@ class MatchConsole:
         if self.pass_and_play:
             self._gate(seat)
         view = self.table.view(seat)  # the hand is read only now, the gate open
-        lines = [Announcement(self.io.narrator.turn(seat))]
+        lines = [self.io.narrator.turn_line(seat)]
         if self.pass_and_play:
             lines += self._since_last_turn(view)
         if self.pass_and_play or view.table != self._table_heard:
             lines.append(Announcement(self.io.narrator.table_text(view.table)))  # not when just dealt
             self._table_heard = view.table
         self._maybe_ask_hand_aloud()
-        lines.append(self.io.narrator.hand(view))
+        if not self._hand_known(view):
+            lines.append(self.io.narrator.hand(view))
+        self._hand_heard = view.hand
         tip = self.io.tips(view) if self.io.tips is not None else None
         if tip is not None:
             lines.append(tip)
+            self.table.mark_assisted(seat)  # as a hint does
         self.say_lines(lines)
         move = self._choose_move(view)
-        if self._submitted(self.table.submit(seat, move, self.number)) and self.pass_and_play:
+        self.io.announcer.acted()  # Repeat now gives what follows this move
+        if self._submitted(self.table.submit(seat, move, self.number), own_move=True) and self.pass_and_play:
             self._close_hand()
+
+    def _hand_known(self, view: PlayerView) -> bool:
+        """Short verbosity, one human: the hand is that of the last turn less the card played, so
+        it is not read again (H reads it; the card picked is named before Enter plays it)."""
+        heard = self._hand_heard
+        return (self.io.narrator.terse and not self.pass_and_play and heard is not None
+                and len(view.hand) < len(heard) and set(view.hand) <= set(heard))
 
     def _close_hand(self) -> None:
         """Pass-and-play, after a turn: hide the hand, clearing the screen and scrollback.
@@ -287,13 +308,16 @@ class MatchConsole:
 
     def _since_last_turn(self, view: PlayerView) -> list[Announcement]:
         """Pass-and-play catch-up: the plays since this seat last played, and a new round dealt
-        in between (its line was printed before the last hand was hidden, then cleared)."""
+        in between, that were cleared from the screen when the last hand was hidden. What came
+        after (a computer's play, a new round) is still on the screen, told once already."""
         history = view.history
         last = max((i for i, play in enumerate(history) if play.seat == view.seat), default=-1)
-        recent = history[last + 1:]
+        deal, cleared = self._cleared_at
+        told = cleared if deal == view.deal_number else 0  # plays of this deal said before the last clear
+        recent = history[last + 1:max(last + 1, told)]
         lines = self.io.narrator.last_plays(recent, len(recent)) if recent else []
         start = round_start(view)
-        if view.round > 1 and start > last:
+        if view.round > 1 and last < start <= told:
             dealt = CardsDealt(view.round, 0, view.rules.hand_size, view.stock_count)
             lines[start - last - 1:start - last - 1] = self.io.narrator.events([dealt])
         return lines
@@ -320,6 +344,7 @@ class MatchConsole:
 
     def _hide(self) -> None:
         self.open_seat = None
+        self._cleared_at = (self.view.deal_number, len(self.view.history))
         self.io.output.clear()
         self.io.announcer.forget()
 
@@ -358,11 +383,16 @@ class MatchConsole:
 
     # Commands, at every prompt ----------------------------------------------------
     def _command(self, token: str, allow_private: bool = True) -> bool:
-        """Run a command key or word; False when the token is no command."""
+        """Run a command key or word; False when the token is no command. What it says is an
+        answer, not part of what happened, so Repeat in a match leaves it out."""
         command = command_of(token)
         if command is None:
             return False
-        name, argument = command
+        with self.io.announcer.aside():
+            self._run_command(*command, allow_private)
+        return True
+
+    def _run_command(self, name: str, argument: str, allow_private: bool) -> None:
         narrator, view_seat = self.io.narrator, self.open_seat if allow_private else None
         view = self.view  # public facts only: the hand comes from the open seat's own view
         if name == "table":
@@ -382,7 +412,11 @@ class MatchConsole:
         elif name == "help":
             self.say_lines([Announcement(self.m(key)) for key in self.HELP_KEYS])
         elif name == "repeat":
-            self.io.announcer.repeat()
+            if not self.io.announcer.repeat_stretch():
+                self.say(self.m("repeat.none"))
+        elif name == "breakdown":
+            if not self.io.announcer.repeat_breakdown():
+                self.say(self.m("breakdown.none"))
         elif name == "stop":
             self.io.announcer.stop()
         elif name == "voice":
@@ -405,7 +439,6 @@ class MatchConsole:
             self.say(self.m("hint.not_now"))
         elif name == "quit":
             self._ask_quit()
-        return True
 
     def _optional(self, action: Callable[[], None] | None) -> None:
         if action is None:
@@ -451,7 +484,8 @@ class MatchConsole:
             replaces = user_path(path).is_file()
         except OSError:
             replaces = False  # a name no file can have: the export itself says why it failed
-        self.say(self.m("export.replace_warning", path=path) if replaces else self.m("export.warning"))
+        warning = self.m("export.replace_warning", path=Path(path).name) if replaces else self.m("export.warning")
+        self.say(warning)
         if self.read("prompt.export") != ENTER:
             self.say(self.m("choose.cancelled"))
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 COMMAND_KEYS = {
     "t": "table", "h": "hand", "l": "last", "s": "score", "p": "pile", "i": "suggest",
     "r": "repeat", "x": "stop", "v": "voice", "o": "settings", "u": "rules", "w": "save",
-    "q": "quit", "?": "help",
+    "q": "quit", "?": "help", "b": "breakdown",
 }
 WORDS = set(COMMAND_KEYS.values()) | {"export", "import", "verbose", "short", "full"}
 ALIASES = {"last plays": "last", "my pile": "pile", "stop speech": "stop", "hint": "suggest",
@@ -13,7 +13,7 @@ ALIASES = {"last plays": "last", "my pile": "pile", "stop speech": "stop", "hint
 # The Italian words the Italian help lists; the single keys are the same in both languages.
 ITALIAN = {"tavolo": "table", "mano": "hand", "ultime": "last", "punti": "score", "prese": "pile",
            "suggerisci": "suggest", "ripeti": "repeat", "voce": "voice", "brevi": "short", "completi": "full",
-           "impostazioni": "settings", "regole": "rules", "salva": "save", "esporta": "export",
+           "impostazioni": "settings", "resoconto": "breakdown", "regole": "rules", "salva": "save", "esporta": "export",
            "importa": "import", "esci": "quit", "aiuto": "help"}
 YES = {"y", "yes", "s", "si", "sì"}
 

@@ -115,15 +115,20 @@ def _words(messages: Messages, key: str) -> set[str]:
 
 
 def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str], prompt: str,  # noqa: A002
-           default: int | None = None, invalid: str = "", messages: Messages | None = None) -> int | None:
-    """The index of the chosen item (Enter takes ``default``), or None for Escape."""
+           default: int | None = None, invalid: str = "", messages: Messages | None = None,
+           announce: bool = True) -> int | None:
+    """The index of the chosen item (Enter takes ``default``), or None for Escape.
+
+    ``announce=False`` asks again without reading the menu (after a change was said); R then reads it."""
     messages = messages or Messages()
     typed = len(items) > KEY_ITEMS
     ten_keys = len(items) == KEY_ITEMS  # 1 to 9, and 0 for the tenth
     numbers = [str((i + 1) % 10) if ten_keys else str(i + 1) for i in range(len(items))]
-    invalid = invalid or messages("menu.invalid.ten" if ten_keys else "menu.invalid", count=len(items))
+    invalid = invalid or (messages("menu.invalid.ten") if ten_keys
+                          else messages.plural("menu.invalid", len(items), count=len(items)))
     menu = MenuPages(title, items, numbers, messages, screen_size())
-    announcer.say(menu.lines(typed))
+    if announce:
+        announcer.say(menu.lines(typed))
     while True:
         token = line_token(input.read_text(prompt + " ")) if typed else input.read(prompt + " ")
         if token == ESCAPE:
@@ -140,7 +145,11 @@ def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str],
         if number is not None and 1 <= number <= len(items):
             return number - 1
         if token in {"r", "repeat"}:
-            announcer.repeat()
+            if announce:
+                announcer.repeat()
+            else:
+                announcer.say(menu.lines(typed))
+                announce = True
             continue
         if token in {"x", "stop"}:
             announcer.stop()

@@ -1,4 +1,4 @@
-"""The settings menu: voice, speech rate and volume, verbosity, language, card names, sounds and card symbols."""
+"""The settings menu: voice, speech rate and volume, verbosity, language, card names, sounds, card symbols and tips."""
 from __future__ import annotations
 
 from typing import Protocol
@@ -38,7 +38,10 @@ class SettingsHost(Protocol):
 
 
 def run_settings_menu(program: SettingsHost) -> None:
-    """Show the settings until the player goes back; every change is saved at once."""
+    """Show the settings until the player goes back; every change is saved at once.
+
+    After a change only the change is said, then the prompt; R reads the menu again."""
+    announce = True
     while True:
         m, s = program.messages, program.settings
         on_off = m("settings.on") if program.voice_is_on() else m("settings.off")
@@ -51,14 +54,15 @@ def run_settings_menu(program: SettingsHost) -> None:
                  m("settings.cards", value=m(f"naming.{program.naming}")),
                  m("settings.sounds", value=m(f"settings.sounds.{_sounds_state(s)}")),
                  m("settings.symbols", state=m("settings.symbols.on" if s.card_symbols else "settings.symbols.off")),
-                 m("settings.done")]
+                 m("settings.tips", state=m("settings.on" if s.tips else "settings.off"))]
         index = choose(program.input, program.announcer, m("settings.title"), items, m("prompt.menu"),
-                       messages=program.messages)
-        if index is None or index == len(items) - 1:
+                       messages=program.messages, announce=announce)
+        if index is None:  # Escape, as the title says: ten items, so that one key picks each
             program.say(m("settings.closed"))  # in a match only the prompt would follow
             return
         ACTIONS[index](program)
         program._save_settings()
+        announce = False
 
 
 def _voice(program: SettingsHost) -> None:
@@ -77,7 +81,10 @@ def _voice_name(program: SettingsHost) -> str:
 
 
 def _choose_voice(program: SettingsHost) -> None:
-    voices = program.speaker.voices() if program.voice_is_on() else []
+    if not program.voice_is_on():
+        program.say(program.messages("settings.voices.off"))  # not "none found": none was looked for
+        return
+    voices = program.speaker.voices()
     if not voices:
         program.say(program.messages("settings.voices.none"))
         return
@@ -179,4 +186,10 @@ def _symbols(program: SettingsHost) -> None:
         program.say(program.messages("settings.symbols.now.on"))
 
 
-ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards, _sounds, _symbols]
+def _tips(program: SettingsHost) -> None:
+    """Tips at beginner and easy tables, on or off; from the next turn, in a match too."""
+    program.settings = program.settings.with_changes(tips=not program.settings.tips)
+    program.say(program.messages("settings.tips.now.on" if program.settings.tips else "settings.tips.now.off"))
+
+
+ACTIONS = [_voice, _choose_voice, _rate, _volume, _verbosity, _language, _cards, _sounds, _symbols, _tips]

@@ -38,13 +38,15 @@ class Leave(Exception):
 
 
 def lesson_narrator(program: "Program", text: LessonText) -> Narrator:
-    """The game's narrator for the lesson table: you, and the lesson partner."""
+    """The game's narrator for the lesson table: you, and the lesson partner.
+
+    A lesson is for learning, so it is told at full verbosity whatever the match setting: the
+    key hints, the articles and "Your turn." stay."""
     names = [_message(program, "seat.you", "You"), text("opponent")]
     try:
-        return Narrator(names, LESSON_RULES, you=0, lang=program.lang, naming=program.naming,
-                        verbosity=getattr(program, "verbosity", "short"))
+        return Narrator(names, LESSON_RULES, you=0, lang=program.lang, naming=program.naming, verbosity="full")
     except (OSError, KeyError, ValueError):  # the game has no catalogue for this language yet
-        return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming)
+        return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming, verbosity="full")
 
 
 def _message(program: "Program", key: str, default: str) -> str:

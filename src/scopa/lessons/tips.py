@@ -6,6 +6,7 @@ hand. It names at most one thing, in this order: a scopa the player can make now
 settebello the player can take; a card that, played to the table, would leave a table an
 unseen card could sweep (only when some safer play exists). Otherwise it returns ``None``.
 A tip names a card of the player's hand, so it comes as an announcement private to that seat.
+At short verbosity each tip has a short form ("Scopa chance with four of clubs.").
 """
 from __future__ import annotations
 
@@ -59,16 +60,16 @@ def _tip_text(view: PlayerView, rules: Rules, narrator: Narrator) -> str | None:
     if not moves:
         return None
     text = LessonText(narrator.messages.lang)
-    names = narrator.cards
+    tip = (lambda key: f"{key}.short") if narrator.terse else (lambda key: key)  # with bare card names
     plays_left = view.stock_count + sum(view.hand_counts)
     table = view.table
     if plays_left > 1:  # the last play of a deal is never a scopa
         for move in moves:
             if _sweeps(move, table, rules):
-                return text("tip.scopa", **_card_words(names.the(move.card)))
+                return text(tip("tip.scopa"), **_card_words(narrator.named(move.card)))
     for move in moves:
         if SETTEBELLO in move.capture:
-            return text("tip.settebello", **_card_words(names.the(move.card)))
+            return text(tip("tip.settebello"), **_card_words(narrator.named(move.card)))
     if plays_left <= 2:  # the next play is the last one: no scopa to fear
         return None
     unseen = view.unseen_cards()
@@ -85,4 +86,4 @@ def _tip_text(view: PlayerView, rules: Rules, narrator: Narrator) -> str | None:
     if not safe or not risks:
         return None
     count, _, move, total = max(risks)
-    return text.plural("tip.risk", count, total=total, **_card_words(names.the(move.card)))
+    return text.plural(tip("tip.risk"), count, total=total, **_card_words(narrator.named(move.card)))

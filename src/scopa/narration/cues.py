@@ -8,9 +8,12 @@ naming being spoken, so the sounds follow the words wherever the words are said:
   ``settebello``, one with "Scopa!" for ``scopa`` (these two instead of ``capture``).
 
 Lines heard again (the last plays, Repeat) use other templates or are not passed here.
+At short verbosity "Your turn." and the player's own move are *unsaid* lines: never printed
+or spoken, they are still matched here, so their sounds play (the short forms of the plays
+are matched as well).
 
 A player who knows the sounds can have them replace words: only "Your turn." and the
-"Scopa!" sentence go, since every other line that sounds says more than its sound (which
+"Scopa!" sentence go (or a "Scopa!" said alone, after the player's own move), since every other line that sounds says more than its sound (which
 cards, whose turn by name).
 """
 from __future__ import annotations
@@ -22,7 +25,8 @@ from ..engine import SETTEBELLO
 from .cards import CardNames, Naming
 from .messages import Messages
 
-CAPTURE_KEYS = ("play.capture", "play.capture.you", "play.whole_table", "play.whole_table.you")
+CAPTURE_KEYS = ("play.capture", "play.capture.you", "play.whole_table", "play.whole_table.you",
+                "play.capture.short", "play.capture.short.you", "play.whole_table.short", "play.whole_table.short.you")
 
 
 def template_pattern(template: str) -> str:
@@ -55,7 +59,7 @@ class LineCues:
 
     def without_replaced_words(self, text: str) -> str:
         """The line without the words its sound stands for ("" when nothing is left)."""
-        if text == self.your_turn:
+        if text in (self.your_turn, self.scopa):
             return ""
         if text.startswith(self.your_turn + " "):
             return text[len(self.your_turn):].strip()

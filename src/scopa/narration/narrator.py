@@ -8,12 +8,12 @@ caller can pass a hand on as a public line by forgetting to mark it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
 from ..engine import (Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Category, DealScore,
                       DealScored, DealStarted, Event, LeftoversTaken, MatchWon, Move, Play, PlayerView, Rules,
-                      SETTEBELLO, Scopa, primiera)
+                      SETTEBELLO, Scopa, match_result, primiera)
 from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
@@ -32,6 +32,7 @@ class Announcement:
     text: str
     private_to: int | None = None
     spoken: str | None = None
+    unsaid: bool = False  # neither printed nor spoken: the line stands only for its earcon
 
     @property
     def private(self) -> bool:
@@ -39,7 +40,10 @@ class Announcement:
 
     def reworded(self, text: str) -> "Announcement":
         """Another line built around this one ("Suggestion. {reason}"): it keeps this one's privacy."""
-        return Announcement(text, self.private_to)
+        return Announcement(text, self.private_to, unsaid=self.unsaid)
+
+
+KEYS_LEARNT = 3  # moves confirmed with Enter after which the key hints of Play? are left out (short)
 
 
 class Narrator:
@@ -57,6 +61,33 @@ class Narrator:
         self.messages = Messages(lang)
         self.cards = CardNames(self.messages, naming)
         self.verbosity = verbosity
+        self._confirmed: dict[int, int] = {}  # seat -> moves confirmed with Enter: after KEYS_LEARNT, no key hints
+
+    @property
+    def terse(self) -> bool:
+        return self.verbosity == "short"
+
+    def _t(self, key: str, **params: object) -> str:
+        """A message in this verbosity's words: the ``.short`` form at short verbosity, when there is one."""
+        if self.terse and self.messages.has(f"{key}.short"):
+            key = f"{key}.short"
+        return self.messages(key, **params)
+
+    def named(self, card: Card) -> str:
+        """A card as a line names it: with its article at full verbosity, bare at short."""
+        return self.cards.name(card) if self.terse else self.cards.the(card)
+
+    def _list(self, cards: Sequence[Card]) -> str:
+        return self.cards.list(cards, article=not self.terse)
+
+    def confirmed(self, seat: int) -> None:
+        """``seat``'s player confirmed a move with Enter: they are learning the keys of Play?."""
+        self._confirmed[seat] = self._confirmed.get(seat, 0) + 1
+
+    def key_hints(self, seat: int) -> bool:
+        """Whether Play? still tells its keys to ``seat``'s player (each player of a pass-and-play
+        table learns them for themselves): always at full verbosity, else until they have used them."""
+        return not self.terse or self._confirmed.get(seat, 0) < KEYS_LEARNT
 
     # Names ---------------------------------------------------------------
     def seat(self, seat: int, capital: bool = True) -> str:
@@ -96,18 +127,32 @@ class Narrator:
             return self.messages(f"{key}.you", **params)
         return self.messages(key, name=self.seat(seat) if seat is not None else "", **params)
 
+    def _you_t(self, key: str, seat: int | None, **params: object) -> str:
+        """``_you`` in this verbosity's words."""
+        if self.terse and self.messages.has(f"{key}.short"):
+            key = f"{key}.short"  # with its own ".you" form beside it
+        return self._you(key, seat, **params)
+
     # Events ----------------------------------------------------------------
-    def events(self, events: Sequence[Event]) -> list[Announcement]:
-        """Announcements for a transition's events, a play with its capture and scopa on one line."""
+    def events(self, events: Sequence[Event], own_move_known: bool = False) -> list[Announcement]:
+        """Announcements for a transition's events, a play with its capture and scopa on one line,
+        "Scopa!" first.
+
+        ``own_move_known``: the player addressed as you has just confirmed this move, so at short
+        verbosity its line is unsaid (kept for its earcon) and only a "Scopa!" it made is said."""
         lines: list[Announcement] = []
         for event in events:
             text = self._event_text(event)
             if text is None:
                 continue
             if isinstance(event, Scopa) and lines:
-                lines[-1] = Announcement(f"{lines[-1].text} {text}")
+                lines[-1] = replace(lines[-1], text=f"{text} {lines[-1].text}")
+                if lines[-1].unsaid:
+                    lines.append(Announcement(text))
             else:
-                lines.append(Announcement(text))
+                known = (own_move_known and self.terse and self.you is not None
+                         and isinstance(event, (CardsCaptured, CardStaysOnTable)) and event.seat == self.you)
+                lines.append(Announcement(text, unsaid=known))
         return lines
 
     def _event_text(self, event: Event) -> str | None:
@@ -124,15 +169,15 @@ class Narrator:
                                                                              count=event.cards_each)
                 return f"{each} {table}"
             if event.stock_left:
-                return m("deal.new_round", stock=event.stock_left)
-            return m("deal.new_round.last")
+                return self._t("deal.new_round", stock=event.stock_left)
+            return self._t("deal.new_round.last")
         if isinstance(event, CardPlayed):
             return None  # told together with what the card did
         if isinstance(event, CardsCaptured):
             key = "play.whole_table" if event.whole_table else "play.capture"
-            return self._you(key, event.seat, card=c.the(event.card), cards=c.list(event.cards, article=True))
+            return self._you_t(key, event.seat, card=self.named(event.card), cards=self._list(event.cards))
         if isinstance(event, CardStaysOnTable):
-            return self._you("play.stays", event.seat, card=c.the(event.card))
+            return self._you_t("play.stays", event.seat, card=self.named(event.card))
         if isinstance(event, Scopa):
             return m("play.scopa")
         if isinstance(event, LeftoversTaken):
@@ -150,15 +195,20 @@ class Narrator:
     def table_text(self, table: Sequence[Card]) -> str:
         if not table:
             return self.messages("table.empty")
-        return self.messages("table.cards", cards=self.cards.list(table))
+        return self._t("table.cards", cards=self.cards.list(table))
 
     def hand(self, view: PlayerView) -> Announcement:
-        """The numbered hand, private to its owner: "Your hand. 1 seven of diamonds, 2 ..."."""
+        """The numbered hand, private to its owner: "Your hand. 1, seven of diamonds, 2, ...".
+
+        At short verbosity "Hand, seven of diamonds, ...": up to three cards, their order is their number."""
         if not view.hand:
             return Announcement(self.messages("hand.empty"), view.seat)
-        items = [self.messages("hand.item", number=i + 1, card=self.cards.name(card))
-                 for i, card in enumerate(view.hand)]
-        return Announcement(self.messages("hand.list", cards=self.messages("list.sep").join(items)), view.seat)
+        if self.terse and len(view.hand) <= 3:  # three cards in order: their numbers go without saying
+            items = [self.cards.name(card) for card in view.hand]
+        else:
+            items = [self.messages("hand.item", number=i + 1, card=self.cards.name(card))
+                     for i, card in enumerate(view.hand)]
+        return Announcement(self._t("hand.list", cards=self.messages("list.sep").join(items)), view.seat)
 
     def notice(self, kind: str, seat: int, name: str = "") -> str:
         """A fact about the people at the table (one joined, left, is back...), naming the seat's player."""
@@ -169,6 +219,11 @@ class Narrator:
             return self.messages("turn.yours")
         return self.messages("turn.named", name=self.seat_names[seat])
 
+    def turn_line(self, seat: int) -> Announcement:
+        """The turn's first line. "Your turn." is unsaid at short verbosity (the hand and Card?
+        follow anyway) but kept for its earcon; "Robin, your turn." is always said."""
+        return Announcement(self.turn(seat), unsaid=self.terse and seat == self.you)
+
     def capture_choice(self, seat: int, card: Card, options: Sequence[tuple[Card, ...]], table: Sequence[Card],
                        last_play: bool = False) -> list[Announcement]:
         """What the chosen card of ``seat``'s hand will do: stay, take one group, or a numbered menu.
@@ -178,24 +233,27 @@ class Narrator:
         scores one: not on the last play of the deal, and not for an ace taking the whole table
         (asso piglia tutto).
         """
-        m, c = self.messages, self.cards
+        m, card_name = self.messages, self.named(card)
         if not options:
-            lines = [m("choose.stays", card=capitalised(c.the(card)))]
+            lines = [self._with_keys(seat, capitalised(self._t("choose.stays", card=card_name)))]
         elif len(options) == 1:
             sweeps = (len(options[0]) == len(table) and not last_play
                       and is_sweep_capture(card, options[0], self.rules))
             key = "choose.one.scopa" if sweeps else "choose.one"
-            lines = [m(key, card=capitalised(c.the(card)), cards=c.list(options[0], article=True))]
+            lines = [self._with_keys(seat, capitalised(self._t(key, card=card_name, cards=self._list(options[0]))))]
         else:
-            lines = [m("choose.many", card=capitalised(c.the(card)))]
-            lines += [m("choose.option", number=i + 1, cards=c.list(opt, article=True))
-                      for i, opt in enumerate(options)]
+            lines = [self._with_keys(seat, capitalised(m("choose.many", card=card_name)), "choose.keys.pick")]
+            lines += [m("choose.option", number=i + 1, cards=self._list(opt)) for i, opt in enumerate(options)]
         return [Announcement(text, seat) for text in lines]
 
     def picked_option(self, seat: int, number: int, option: Sequence[Card]) -> Announcement:
         """The capture picked from the menu, private to ``seat``: what it takes tells the card's value."""
-        return Announcement(self.messages("choose.picked", number=number, cards=self.cards.list(option, article=True)),
-                            seat)
+        text = self.messages("choose.picked", number=number, cards=self._list(option))
+        return Announcement(self._with_keys(seat, text), seat)
+
+    def _with_keys(self, seat: int, text: str, keys: str = "choose.keys") -> str:
+        """A Play? or Capture? line with its key hint while the player may still need it."""
+        return f"{text} {self.messages(keys)}" if self.key_hints(seat) else text
 
     # Scores ------------------------------------------------------------------
     def _counts(self, values: Sequence[object]) -> str:
@@ -210,7 +268,10 @@ class Narrator:
 
     def score_lines(self, deal_number: int, score: DealScore, match_scores: Sequence[int],
                     assisted: bool = False) -> list[Announcement]:
-        """The end-of-deal score sheet, one category per line, then deal points and match totals."""
+        """The end-of-deal score sheet, one category per line, then deal points and match totals.
+
+        At short verbosity the match totals are left out when the deal ends the match: the
+        result line that follows says the final score, and the score is said once."""
         m = self.messages
         sides = score.sides
         lines = [m("score.header", number=deal_number),
@@ -230,7 +291,8 @@ class Narrator:
             lines.append(m("score.re_bello.nobody") if holder is None
                          else m("score.re_bello", name=self.side(holder, capital=False, object_form=True)))
         lines.append(m("score.deal_points", counts=self._counts([s.total for s in sides])))
-        lines.append(self.match_line(match_scores))
+        if not (self.terse and match_result(tuple(match_scores), self.rules)[1]):
+            lines.append(self.match_line(match_scores))
         if assisted:
             lines.append(m("score.assisted"))
         return [Announcement(text) for text in lines]
@@ -260,6 +322,18 @@ class Narrator:
         if self.rules.target is None:
             return self.messages("score.running.match.single", counts=self._counts(match_scores))
         return self.messages("score.match", counts=self._counts(match_scores), target=self.rules.target)
+
+    def resumed(self, deal_number: int, match_scores: Sequence[int]) -> list[Announcement]:
+        """A resumed match: the deal, who is playing, and the match score."""
+        names = [self.seat(i) for i in range(len(self.seat_names))]
+        if len(names) == 2:
+            players = self.messages("setup.players.two", a=names[0], b=names[1])
+        elif len(names) == 3:
+            players = self.messages("setup.players.three", a=names[0], b=names[1], c=names[2])
+        else:  # partners sit opposite
+            players = self.messages("setup.players.four", a=names[0], b=names[2], c=names[1], d=names[3])
+        return [Announcement(self.messages("resume.position", deal=deal_number)), Announcement(players),
+                Announcement(self.match_line(match_scores))]
 
     def match_result(self, side: int | None, scores: Sequence[int]) -> str:
         counts = self._counts(scores)

@@ -234,7 +234,7 @@ class Persistence:
         except OSError as error:
             m = self.messages()
             return m("export.failed", problem=os_problem(error, m))
-        return self.messages()("export.done", path=written)
+        return self.messages()("export.done", path=file_name(written))  # a name, not a path read slash by slash
 
     def import_match(self, path: str) -> tuple[MatchRecord | None, str]:
         """Read and check a match file; nothing is saved yet. A finished match is refused."""
@@ -244,7 +244,7 @@ class Persistence:
             return None, self._line(error)
         if record.state.is_match_over:
             return None, self.messages()("import.finished")
-        return record, self.messages()("import.done", path=path)
+        return record, self.messages()("import.done", path=file_name(path))
 
     def keep(self, record: MatchRecord) -> str:
         """Save an imported match beside the others without opening it; the line to say."""
@@ -260,3 +260,8 @@ class Persistence:
     def _line(self, error: SaveFileError) -> str:
         """The error as one line in the player's language, cards in the player's names."""
         return error.localised(self.messages(), self.naming())
+
+
+def file_name(path: "str | os.PathLike[str]") -> str:
+    """The last part of a path, as the game says it: "match.json", not each folder on the way."""
+    return Path(path).name or str(path)

@@ -1,0 +1,125 @@
+"""Everything can be heard again: the real program in a pseudo-terminal, played by single keys.
+
+R repeats what happened since the player's last move (the opponent's play, the table) and,
+pressed again, steps further back; B says the last deal's score sheet again at any time; a
+resumed match says who is playing and the score."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from scopa.engine import Rules  # noqa: E402
+from scopa.narration import Narrator  # noqa: E402
+from scopa.storage import AutosaveStore  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x08\r]")
+
+
+def spawn(tmp_path: Path, *flags: str):
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
+    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
+    command = [sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir", str(tmp_path / "data"),
+               "--config-dir", str(tmp_path / "config"), *flags]
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child.delaybeforesend = 0.005
+    return child
+
+
+def lines_before(child, prompt: str) -> list[str]:
+    """The lines printed before the next ``prompt``, without the terminal's control codes."""
+    child.expect(prompt)
+    return [line for line in CONTROL.sub("", child.before).split("\n") if line.strip()]
+
+
+def test_repeat_gives_what_happened_since_the_move_then_steps_further_back(tmp_path):
+    child = spawn(tmp_path, "--seats", "human,computer:easy", "--seed", "8")
+    opening = lines_before(child, r"Card\?")
+    child.send("1")
+    choice = lines_before(child, r"Play\?")
+    child.send("\r")
+    since_move = lines_before(child, r"Card\?")
+    assert since_move == ["Felix plays four of hearts.",
+                          "Table, two of diamonds, king of spades, six of hearts and four of hearts."]
+
+    child.send("r")
+    assert lines_before(child, r"Card\?") == since_move  # the opponent's play, not only the table and hand
+    child.send("r")
+    assert lines_before(child, r"Card\?") == opening[1:] + choice  # the deal, the hand, the card picked
+    child.send("r")
+    assert lines_before(child, r"Card\?") == opening[:1]  # the new match
+    child.send("r")
+    assert lines_before(child, r"Card\?") == ["Nothing earlier to repeat."]
+    child.send("t")  # something new is said: Repeat starts again from the latest
+    lines_before(child, r"Card\?")
+    child.send("r")
+    assert lines_before(child, r"Card\?")[:2] == since_move
+    child.kill(9)
+
+
+def _play_to_next_deal(child) -> list[str]:
+    """First card, first capture, Enter, until the pause between deals; the lines said last."""
+    said: list[str] = []
+    while True:
+        index = child.expect([r"Card\?", r"Capture\?", r"Play\?", r"Next\?"])
+        said += [line for line in CONTROL.sub("", child.before).split("\n") if line.strip()]
+        if index == 3:
+            return said
+        child.send("1" if index < 2 else "\r")
+
+
+def test_the_deal_score_is_heard_again_with_b_and_with_repeat(tmp_path):
+    child = spawn(tmp_path, "--seats", "human,computer:easy", "--seed", "8")
+    child.expect(r"Card\?")
+    child.send("b")
+    assert lines_before(child, r"Card\?") == ["No deal has been scored yet."]
+    child.send("1")
+    said = _play_to_next_deal(child)
+    start = said.index("Deal 1 score.")
+    sheet = said[start:said.index("Nobody has won yet. Next deal.")]
+    assert sheet[1].startswith("Cards. You ") and any(line.startswith("Primiera. ") for line in sheet)
+    assert any(" with " in line for line in sheet)  # the primiera's cards and their values
+
+    child.send("b")
+    assert lines_before(child, r"Next\?") == sheet  # before the next deal's first play
+    child.send("r")
+    assert sheet[0] in lines_before(child, r"Next\?")  # Repeat has it too
+    child.send("\r")
+    child.expect(r"Card\?")
+    child.send("1")
+    child.expect(r"Play\?")
+    child.send("\r")
+    child.expect(r"Card\?")  # the next deal is under way
+    child.send("b")
+    assert lines_before(child, r"Card\?") == sheet  # the last deal's sheet, at any time
+    child.kill(9)
+
+
+def test_a_resumed_match_says_who_is_playing_and_the_score(tmp_path):
+    child = spawn(tmp_path, "--seats", "human,computer:easy", "--seed", "8")
+    child.send("1")
+    _play_to_next_deal(child)
+    child.send("\r")
+    child.expect(r"Card\?")
+    child.send("q")
+    child.expect(r"Quit\?")
+    child.send("\r")
+    child.expect(pexpect.EOF)
+    saved = AutosaveStore(tmp_path / "data").load().record
+    scores = saved.state.match_scores
+    assert sum(scores) > 0
+
+    child = spawn(tmp_path, "--resume")
+    said = lines_before(child, r"Card\?")
+    narrator = Narrator([s.name for s in saved.seats], Rules(), you=0)
+    at = said.index("Deal 2 resumed.")
+    assert said[at + 1:at + 3] == ["You against Felix.", narrator.match_line(scores)]
+    assert said[at + 3] == narrator.table_text(saved.state.table)
+    child.kill(9)
