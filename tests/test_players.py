@@ -336,6 +336,68 @@ def test_tournament_prints_the_share_line(capsys):
     assert any(line.startswith("time per move, easy") for line in lines)
 
 
+OUTSIDE_PLAYER = """
+from scopa.engine import PlayerView
+from scopa.players import make_player
+
+calls = []
+
+
+class Hard:
+    def __init__(self, seed, budget):
+        self.inner = make_player("hard", seed)
+        self.seed, self.budget = seed, budget
+
+    def choose_move(self, view):
+        calls.append((type(view), self.budget))
+        return self.inner.choose_move(view)
+
+
+def hard(seed, budget):
+    return Hard(seed, budget)
+
+
+def first_move():
+    class First:
+        def choose_move(self, view):
+            return view.legal_moves()[0]
+    return First()
+"""
+
+
+def test_an_outside_player_meets_the_same_duplicate_deals(capsys, tmp_path, monkeypatch):
+    """``--a module:factory`` plays an object with choose_move(view): wrapping our hard level, it
+    gives the very figures of ``--a hard`` (same deals, same seeds), seeing only PlayerViews."""
+    from scopa.bench import ai
+    (tmp_path / "outside_scopa_player.py").write_text(OUTSIDE_PLAYER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import outside_scopa_player as outside
+    common = ["--b", "medium", "--deals", "3", "--seed", "4", "--budget", "0.3"]
+    assert ai.main(["--a", "hard", *common]) == 0
+    ours = capsys.readouterr().out.strip().splitlines()
+    assert ai.main(["--a", "outside_scopa_player:hard", *common]) == 0
+    theirs = capsys.readouterr().out.strip().splitlines()
+    assert theirs[0].startswith("A = outside_scopa_player:hard, B = medium: 3 duplicate deals")
+    for prefix in ("points per deal", "deals won", "matches to", "A point share"):
+        assert [x for x in ours if x.startswith(prefix)] == [x for x in theirs if x.startswith(prefix)]
+    assert len(outside.calls) == 3 * 2 * 18  # every card A plays in six two-player games (36 each)
+    assert set(outside.calls) == {(PlayerView, 0.3)}
+    assert ai.main(["--a", "outside_scopa_player:first_move", "--b", "beginner", "--deals", "2"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("A point share: ")
+
+
+def test_the_tournament_refuses_an_unknown_player(capsys):
+    from scopa.bench import ai
+    reasons = {"grandmaster": "neither a level", "no_such_module_here:factory": "cannot import",
+               "scopa.players:no_such_factory": "has no callable 'no_such_factory'"}
+    for bad, reason in reasons.items():
+        with pytest.raises(SystemExit) as exit_:
+            ai.main(["--a", bad, "--b", "easy", "--deals", "1"])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "--a" in err and reason in err
+
+
 def test_judge_prints_the_regret_line(capsys):
     from scopa.bench import judge
     args = ["--level", "beginner", "--against", "hard", "--deals", "2", "--positions", "5", "--worlds", "3",
