@@ -22,6 +22,7 @@ exactly ``iterations`` samples when that is set, which makes it deterministic fo
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -30,6 +31,7 @@ from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import material, worth_tables
 from .heuristic import HardAnalyser, check_view
+from .inference import PlayModel
 from .knowledge import inference_weights, side_of, throw_cost
 
 _INF = float("inf")
@@ -129,8 +131,14 @@ class ExpertPlayer:
     PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
     THREW_PAST_SWEEP = 0.15  # sampling weight of a value a seat would have swept with, yet threw
     THREW_PAST_TAKE = 0.6    # the same for a value that would only have taken something
+    INFER = True          # weigh each sampled deal by how likely the other seats' plays were in it
+    TEMPERATURE = 0.1     # softmax temperature (points) of the model of their choices: hard's scores
+    FLOOR = 0.05          # share of that model spread over every legal move: no deal is impossible
+    MIN_ESS = 10.0        # fewest effective samples: flatter weights (tempered) below that
+    REJECT = 0.02         # a deal far less likely than the best so far is searched only this often
 
-    def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None) -> None:
+    def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None,
+                 infer: bool | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1.")
         if budget <= 0:
@@ -138,8 +146,10 @@ class ExpertPlayer:
         self.seed = seed
         self.budget = budget
         self.iterations = iterations
+        self.infer = self.INFER if infer is None else infer
         self._rng = random.Random(seed)
         self.last_samples = 0
+        self.last_ess = 0.0
 
     def choose_move(self, view: PlayerView) -> Move:
         check_view(view)
@@ -164,7 +174,10 @@ class ExpertPlayer:
         side = side_of(rules, view.seat)
         worth = worth_tables(view.piles, view.scope, rules, side)
         prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
-        weights = inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
+        model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
+        # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
+        # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
+        weights = None if model else inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
         single = _only_one_world(view)
         deep = self.iterations is None and self.budget >= 0.5
         # With every card placed there is one deal to search: search it (nearly) to the end.
@@ -173,12 +186,30 @@ class ExpertPlayer:
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
                              model=self.MODEL, piles=view.piles, scope=view.scope)
         values: list[list[float]] = [[] for _ in moves]
+        log_weights: list[float] = []
         active = list(range(len(moves)))
-        samples = 0
+        samples = draws = 0
+        best_log = -_INF
+        reject = math.log(self.REJECT)
         while True:
             world = sample_world(view, self._rng, weights)
+            draws += 1
+            log_w = 0.0
+            if model and not single:
+                log_w = model.log_likelihood(world.hands)
+                best_log = max(best_log, log_w)
+                # Rejection control: an unlikely deal is searched with chance w / c, then counts c.
+                cut = best_log + reject
+                if log_w < cut:
+                    if self._rng.random() >= math.exp(log_w - cut) and draws < 50 * (samples + 1):
+                        if (self.iterations is None and samples
+                                and time.perf_counter() - start > self.budget * 0.98):
+                            break
+                        continue
+                    log_w = cut
             for i in active:
                 values[i].append(searcher.root_value(world, moves[i], depth - 1))
+            log_weights.append(log_w)
             samples += 1
             if single:
                 break
@@ -190,29 +221,64 @@ class ExpertPlayer:
                 if elapsed + elapsed / samples > self.budget:
                     break
             if samples % self.PRUNE_EVERY == 0 and len(active) > 2:
-                active = _prune(active, values, self.PRUNE_Z)
+                active = _prune(active, values, sample_weights(log_weights, self.MIN_ESS), self.PRUNE_Z)
         self.last_samples = samples
+        w = sample_weights(log_weights, self.MIN_ESS)
+        self.last_ess = effective_size(w)
         # The moves still searched share every sample; dropped moves are out of the running.
-        score = {i: round(sum(values[i]) / len(values[i]) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
+        score = {i: round(_mean(values[i], w) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
         running = set(active)
         order = sorted(range(len(moves)), key=lambda i: (i in running, score[i], prior[i]), reverse=True)
         return [(moves[i], score[i]) for i in order]
 
 
-def _prune(active: list[int], values: list[list[float]], z: float) -> list[int]:
-    """Drop moves clearly worse than the best so far (paired over the same samples)."""
+def effective_size(weights: list[float]) -> float:
+    """Kish's effective sample size of importance weights."""
+    total = sum(weights)
+    return total * total / sum(x * x for x in weights) if total > 0 else 0.0
+
+
+def sample_weights(log_weights: list[float], min_ess: float) -> list[float]:
+    """Weights from log likelihoods, flattened (tempered) when too few samples carry them.
+
+    The likelihoods are raised to the largest power of a half (1, 1/2, 1/4, ..., 0) that leaves
+    at least ``min_ess`` effective samples (or all of them, when there are fewer).
+    """
+    if not log_weights:
+        return []
+    top = max(log_weights)
+    need = min(min_ess, 0.999 * len(log_weights))
+    power = 1.0
+    while True:
+        w = [math.exp(power * (x - top)) for x in log_weights]
+        if power < 1e-3 or effective_size(w) >= need:
+            return w if power >= 1e-3 else [1.0] * len(log_weights)
+        power /= 2.0
+
+
+def _mean(values: list[float], weights: list[float]) -> float:
+    """Weighted mean of a move's values (a dropped move has values for the first samples only)."""
+    w = weights[:len(values)]
+    return sum(a * b for a, b in zip(values, w)) / sum(w)
+
+
+def _prune(active: list[int], values: list[list[float]], weights: list[float], z: float) -> list[int]:
+    """Drop moves clearly worse than the best so far (paired over the same weighted samples)."""
     n = len(values[active[0]])
-    means = {i: sum(values[i]) / n for i in active}
+    w = weights[:n]
+    total = sum(w)
+    ess = effective_size(w)
+    means = {i: _mean(values[i], w) for i in active}
     best = max(active, key=means.__getitem__)
     keep = []
     for i in active:
         if i == best:
             keep.append(i)
             continue
-        diffs = [a - b for a, b in zip(values[best], values[i])]
         mean = means[best] - means[i]
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean <= z * (var / n) ** 0.5 + 0.01:
+        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i])) / total
+        var *= ess / max(1.0, ess - 1.0)
+        if mean <= z * (var / ess) ** 0.5 + 0.01:
             keep.append(i)
     if len(keep) < 2:  # always keep a runner-up to compare with
         rest = sorted((i for i in active if i not in keep), key=means.__getitem__, reverse=True)
@@ -399,3 +465,12 @@ class _Searcher:
             if (mine and v > best) or (not mine and v < best):
                 best = v
         return base + self.quiet * best
+
+
+def without_inference(seed: int = 0, budget: float = 1.0) -> ExpertPlayer:
+    """The expert with the reading of plays switched off: sampled deals drawn, not weighed.
+
+    For measuring what the inference gains at the same budget, e.g.
+    ``python -m scopa.bench ai --a expert --b scopa.players.expert:without_inference``.
+    """
+    return ExpertPlayer(seed, budget=budget, infer=False)
