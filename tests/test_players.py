@@ -246,6 +246,83 @@ def test_a_seat_that_passes_up_a_sweep_probably_holds_no_sweeping_card():
     assert thrower not in inference_weights(state.view(thrower))
 
 
+def _mid_round_positions(rules: Rules, seeds: range):
+    """Positions where another seat has already played in the current round (the model reads them)."""
+    from scopa.players.knowledge import round_start
+    for seed in seeds:
+        for state in random_positions(rules, seed, every=1):
+            view = state.view(state.to_move)
+            if any(p.seat != view.seat for p in view.history[round_start(view):]):
+                yield state
+
+
+@pytest.mark.parametrize("name", ["two", "four", "scientifico"])
+def test_the_reading_of_plays_sees_only_the_view(name):
+    """The likelihood of the others' plays, and the expert's values with it, are the same in two
+    states that differ only in hidden cards: the model tries sampled hands, never the real ones."""
+    from scopa.players.inference import PlayModel
+    rules = RULE_SETS[name]
+    rng = random.Random(5)
+    checked = 0
+    for state in _mid_round_positions(rules, range(2)):
+        seat = state.to_move
+        other = shuffle_hidden(state, seat, rng)
+        if other.hands == state.hands and other.stock == state.stock:
+            continue
+        world = sample_world(state.view(seat), random.Random(checked))
+        likelihood = PlayModel(state.view(seat), 0.1, 0.05).log_likelihood(world.hands)
+        assert PlayModel(other.view(seat), 0.1, 0.05).log_likelihood(world.hands) == likelihood
+        a = ExpertPlayer(3, iterations=6, infer=True).move_values(state.view(seat))
+        b = ExpertPlayer(3, iterations=6, infer=True).move_values(other.view(seat))
+        assert a == b
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3
+
+
+def test_a_seat_that_left_the_settebello_on_the_table_probably_holds_no_seven():
+    """Under the model of the others' choices, a hand with a seven makes leaving the settebello
+    unlikely (the hard level takes it), a hand without one makes it a likely play."""
+    from scopa.players.inference import PlayModel
+    state = position(Rules(target=None), "KC 4D 6H", "7D 2S")
+    thrower = state.to_move
+    state, _ = state.apply(next(m for m in state.legal_moves() if m.card == Card.parse("KC")))
+    view = state.view(state.to_move)
+    model = PlayModel(view, 0.1, 0.05)
+    assert [p.seat for p in model.plays] == [thrower]
+    hands = list(sample_world(view, random.Random(1)).hands)
+    hands[thrower] = tuple(parse_cards("4D 7S"))
+    with_seven = model.log_likelihood(hands)
+    hands[thrower] = tuple(parse_cards("4D 6H"))
+    without = model.log_likelihood(hands)
+    assert with_seven < without - 1.5
+    assert with_seven < -3.5   # near the floor: the hard level takes the settebello
+    assert not PlayModel(state.view(thrower), 0.1, 0.05)  # its own plays tell a seat nothing new
+
+
+def test_sample_weights_keep_enough_effective_samples():
+    from scopa.players.expert import effective_size, sample_weights
+    plain = sample_weights([0.0, -1.0, -2.0], 1.0)
+    assert plain == pytest.approx([1.0, 0.36788, 0.13534], rel=1e-4)
+    peaked = sample_weights([0.0] + [-60.0] * 39, 10.0)
+    assert effective_size(peaked) >= 10.0 and peaked[0] == max(peaked)
+    assert effective_size(sample_weights([-1e9, 0.0, 0.0, 0.0], 10.0)) >= 3.99  # fewer than 10: all of them
+
+
+def test_the_expert_weighs_its_samples_only_with_inference_on():
+    state = position(Rules(target=None), "KC 4D 6H", "7D 2S")
+    state, _ = state.apply(next(m for m in state.legal_moves() if m.card == Card.parse("KC")))
+    view = state.view(state.to_move)
+    off = ExpertPlayer(2, iterations=40, infer=False)
+    off.move_values(view)
+    assert off.last_ess == pytest.approx(40.0)
+    on = ExpertPlayer(2, iterations=40)
+    on.move_values(view)
+    assert on.infer and on.last_samples == 40 and on.last_ess < 35.0
+    assert ExpertPlayer(2, iterations=40).move_values(view) == ExpertPlayer(2, iterations=40).move_values(view)
+
+
 # Sensible play -----------------------------------------------------------------------------------
 
 def test_easy_takes_the_settebello():
