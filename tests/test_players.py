@@ -591,3 +591,63 @@ def test_the_expert_weighs_the_predicted_reply_against_the_worst():
                 assert searcher.value(state, 2, 0.0) == pytest.approx(expected)
             return
     pytest.fail("no position where the predicted reply is not the worst")
+
+
+def test_the_expert_counts_its_partners_captures_for_its_side():
+    """Four players: at a leaf, the best capture waiting for the partner adds to the side's value,
+    the same capture waiting for an opponent takes from it (the evaluation counts sides)."""
+    from scopa.players.evaluate import material, worth_tables
+    from scopa.players.expert import _Searcher
+    state = position(Rules(players=4, target=None), "7D 5S KC", "7C 4D")
+    mover = state.to_move
+    for seat, sign in (((mover + 2) % 4, 1.0), ((mover + 1) % 4, -1.0)):
+        side = seat % 2
+        worth = worth_tables(state.piles, state.scope, state.rules, side)
+        base = material(state.piles, state.scope, state.rules, side)
+        searcher = _Searcher(side, state.rules, worth, 0.8, base, seat=seat)
+        assert sign * searcher.leaf(state, 0.0) > 0.5  # the settebello is waiting for the seat to move
+
+
+def test_the_partner_may_be_modelled_like_the_other_seats():
+    """With ``partner_model`` 1 the partner's turn is worth the hard level's predicted play there, not
+    its best play with every card face up; 0 (the default) keeps the best."""
+    from scopa.players.evaluate import material, worth_tables
+    from scopa.players.expert import _Searcher
+    for seed in range(8):
+        for state in random_positions(Rules(players=4, target=None), seed, every=2):
+            moves = state.legal_moves()
+            if len(moves) < 3 or not state.stock:
+                continue
+            partner = state.to_move
+            seat = (partner + 2) % 4
+            side = seat % 2
+            worth = worth_tables(state.piles, state.scope, state.rules, side)
+            base = material(state.piles, state.scope, state.rules, side)
+
+            def searcher(weight: float) -> _Searcher:
+                return _Searcher(side, state.rules, worth, 0.8, base, model=0.5, piles=state.piles,
+                                 scope=state.scope, partner_model=weight, seat=seat)
+            children = [searcher(0.0).quick_leaf(state, m, 0.0) for m in moves]
+            pick = searcher(1.0).predicted_reply(state, moves)
+            if children[pick] == pytest.approx(max(children)):
+                continue
+            assert searcher(0.0).value(state, 1, 0.0) == pytest.approx(max(children))
+            assert searcher(1.0).value(state, 1, 0.0) == pytest.approx(children[pick])
+            return
+    pytest.fail("no position where the partner's predicted play is not its best")
+
+
+def test_more_thinking_time_searches_deeper():
+    """The tree grows with the budget (reaching the partner in four players at 1 s), and more again
+    in the last round; a fixed number of iterations keeps the tenth of a second's tree."""
+    from scopa.players.expert import search_depth
+    view = position(Rules(players=4, target=None), "7D 5S KC", "7C 4D").view(1)
+    quick, slow = ExpertPlayer(budget=0.1), ExpertPlayer(budget=1.0)
+    assert quick.leaf_budget(view, False) == 6.0 == ExpertPlayer(iterations=5, budget=1.0).leaf_budget(view, False)
+    assert slow.leaf_budget(view, False) > 18.0
+    assert search_depth(view, quick.leaf_budget(view, False)) == 2
+    assert search_depth(view, slow.leaf_budget(view, False)) == 3
+    last = dataclasses.replace(view, stock_count=0)
+    assert slow.leaf_budget(last, False) > 3 * slow.leaf_budget(view, False)
+    assert quick.leaf_budget(last, False) == 6.0
+    assert quick.leaf_budget(view, True) == ExpertPlayer.SOLVE_BUDGET

@@ -122,11 +122,12 @@ class ExpertPlayer:
     KEEP = 0.2            # cost of throwing a high card while others are still in hand (as the hard level)
     TEMPO = 0.0           # worth of a scopa inside the tree beyond its point (the next seat must throw)
     QUIET = 0.8           # share of the waiting capture counted at a leaf
-    LEAF_BUDGET = 6.0     # rough tree size below each move, per sample (budgets under half a second)
-    DEEP_BUDGET = 20.0    # the same for budgets of half a second or more
+    LEAF_BUDGET = 6.0     # rough tree size below each move, per sample, at a tenth of a second
+    BASE_BUDGET = 0.1     # the time budget LEAF_BUDGET is for; the tree grows as its square root
     SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
     PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
     MODEL = 0.5           # weight, at another side's turn in the tree, of the reply the hard level would make
+    PARTNER_MODEL = 0.0   # the same at the partner's turn (blended with its best play there)
     PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
     PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
     THREW_PAST_SWEEP = 0.15  # sampling weight of a value a seat would have swept with, yet threw
@@ -150,6 +151,22 @@ class ExpertPlayer:
         self._rng = random.Random(seed)
         self.last_samples = 0
         self.last_ess = 0.0
+
+    def leaf_budget(self, view: PlayerView, single: bool) -> float:
+        """About how many leaves each sample's tree may have below each move.
+
+        With every card placed there is one deal to search: (nearly) to the end. Otherwise the
+        tree grows with the square root of the time budget (6 leaves at 0.1 s, 19 at 1 s), and
+        once the stock is empty, with the whole ratio again: the last round has few plays left,
+        and more time solves it deeper (60 leaves at 1 s). A fixed ``iterations`` keeps 6.
+        """
+        if single:
+            return self.SOLVE_BUDGET
+        if self.iterations is not None:
+            return self.LEAF_BUDGET
+        scale = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** 0.5)
+        budget = self.LEAF_BUDGET * scale
+        return budget * scale if not view.stock_count else budget
 
     def choose_move(self, view: PlayerView) -> Move:
         check_view(view)
@@ -179,12 +196,11 @@ class ExpertPlayer:
         # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
         weights = None if model else inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
         single = _only_one_world(view)
-        deep = self.iterations is None and self.budget >= 0.5
-        # With every card placed there is one deal to search: search it (nearly) to the end.
-        depth = search_depth(view, self.SOLVE_BUDGET if single else self.DEEP_BUDGET if deep else self.LEAF_BUDGET)
+        depth = search_depth(view, self.leaf_budget(view, single))
         base = material(view.piles, view.scope, rules, side)
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
-                             model=self.MODEL, piles=view.piles, scope=view.scope)
+                             model=self.MODEL, piles=view.piles, scope=view.scope,
+                             partner_model=self.PARTNER_MODEL, seat=view.seat)
         values: list[list[float]] = [[] for _ in moves]
         log_weights: list[float] = []
         active = list(range(len(moves)))
@@ -298,8 +314,11 @@ class _Searcher:
 
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
-                 piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = ()) -> None:
+                 piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = (),
+                 partner_model: float = 0.0, seat: int | None = None) -> None:
         self.side = side
+        self.seat = side if seat is None else seat  # the root's seat (its partner shares the side)
+        self.partner_model = partner_model  # the same as ``model``, at the partner's turns
         self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
         self.side_worth: dict[int, list[list[float]]] = {side: worth}
@@ -353,8 +372,11 @@ class _Searcher:
         if len(moves) > 1:
             moves.sort(key=lambda m: -abs(row[m.card] + sum(row[c] for c in m.capture)) if m.capture else 0.0)
         maximise = mover_side == self.side
-        if not maximise and self.model > 0.0 and len(moves) > 1:
-            return self.modelled(state, moves, depth, acc)
+        if len(moves) > 1:
+            if not maximise and self.model > 0.0:
+                return self.modelled(state, moves, depth, acc, self.model, min)
+            if maximise and self.partner_model > 0.0 and mover != self.seat:
+                return self.modelled(state, moves, depth, acc, self.partner_model, max)
         best = -_INF if maximise else _INF
         # Leaves one play ahead are scored without building the next state (unless the round ends).
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
@@ -390,14 +412,18 @@ class _Searcher:
         scores = [round(a.total, 9) for a in HardAnalyser(state.view(mover), worth).analyse_all(moves)]
         return max(range(len(moves)), key=scores.__getitem__)
 
-    def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float) -> float:
-        """Another side's turn: the reply the hard level would make there, blended with the worst reply.
+    def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
+                 extreme=min) -> float:
+        """Another side's turn: the reply the hard level would make there, blended with the worst reply
+        (``extreme`` is ``min``); at the partner's turn, with the best (``max``).
 
         Searching every reply as the worst for this side credits the other seat with this side's
-        cards, face up in the sampled deal; the hard level's reply reads only its own view.
+        cards, face up in the sampled deal; the hard level's reply reads only its own view. The
+        partner, likewise, cannot see this seat's hand: counting on its best play there would
+        count on help it cannot know to give.
         """
         pick = self.predicted_reply(state, moves)
-        if self.model < 1.0:
+        if weight < 1.0:
             chosen = range(len(moves))
         else:
             chosen = (pick,)
@@ -412,7 +438,7 @@ class _Searcher:
             else:
                 child = state.apply(move)[0]
                 values[i] = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept))
-        return self.model * values[pick] + (1.0 - self.model) * min(values.values())
+        return weight * values[pick] + (1.0 - weight) * extreme(values.values())
 
     def quick_leaf(self, state: GameState, move: Move, acc: float) -> float:
         """``leaf`` of the state after ``move``, worked out without applying it (mid-round only)."""
