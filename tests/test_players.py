@@ -463,6 +463,15 @@ def test_an_outside_player_meets_the_same_duplicate_deals(capsys, tmp_path, monk
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("A point share: ")
 
 
+def test_the_bench_variants_switch_off_inference_or_fix_the_budget():
+    from scopa.bench.ai import build_player
+    off = build_player("scopa.bench.variants:expert_without_inference", 3, 0.2)
+    assert isinstance(off, ExpertPlayer) and not off.infer and off.budget == 0.2
+    tenth = build_player("scopa.bench.variants:expert_tenth_second", 3, 1.0)
+    assert tenth.infer and tenth.budget == 0.1
+    assert build_player("expert", 3, 0.2).infer
+
+
 def test_the_tournament_refuses_an_unknown_player(capsys):
     from scopa.bench import ai
     reasons = {"grandmaster": "neither a level", "no_such_module_here:factory": "cannot import",

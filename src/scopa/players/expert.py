@@ -492,11 +492,3 @@ class _Searcher:
                 best = v
         return base + self.quiet * best
 
-
-def without_inference(seed: int = 0, budget: float = 1.0) -> ExpertPlayer:
-    """The expert with the reading of plays switched off: sampled deals drawn, not weighed.
-
-    For measuring what the inference gains at the same budget, e.g.
-    ``python -m scopa.bench ai --a expert --b scopa.players.expert:without_inference``.
-    """
-    return ExpertPlayer(seed, budget=budget, infer=False)
