@@ -9,7 +9,7 @@ import pytest
 from scopa.cli import UsageError, build_parser, rules_from_args
 from scopa.config import Settings, load_settings
 from scopa.console.keys import typed_number
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER
 from scopa.engine import Rules
 from scopa.match import MatchRecord, SeatSetup, clean_name

@@ -12,7 +12,7 @@ from prompt_toolkit.output import DummyOutput
 
 from scopa.config import Settings
 from scopa.console.app import Program
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER, ESCAPE, InputClosed, Interrupted, KeyInput, Output
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore

@@ -14,13 +14,14 @@ from scopa.console.announcer import Announcer
 from scopa.console.app import MatchRequest, Program
 from scopa.console.game import MatchConsole, Services
 from scopa.console.keys import COMMAND_KEYS
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, InputClosed, Interrupted, LineInput, Output
 from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Messages, Narrator
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore, SavedMatches, load_results
+from scopa.table import LocalTable, SaveHooks
 
 M = Messages("en")
 
@@ -146,11 +147,12 @@ def crafted(tmp_path: Path, hand: str, table: str) -> MatchRecord:
 
 def console_for(record: MatchRecord, tokens: Sequence[object], out: io.StringIO,
                 tmp_path: Path) -> tuple[MatchConsole, Persistence]:
+    """A console at a local table over ``record``, its computer seat played by the table."""
     narrator = Narrator([s.name for s in record.seats], record.rules, you=0)
     persistence = Persistence(tmp_path / "data")
     services = Services(ScriptInput(tokens, out), Output(out), Announcer(Output(out), RecordingSpeaker()),
-                        narrator, save=persistence.save)
-    return MatchConsole(record, services, players={}), persistence
+                        narrator)
+    return MatchConsole(LocalTable(record, saves=SaveHooks(save=persistence.save)), services), persistence
 
 
 def test_escape_in_the_capture_menu_leaves_the_position_untouched(tmp_path):
@@ -161,7 +163,7 @@ def test_escape_in_the_capture_menu_leaves_the_position_untouched(tmp_path):
     text = out.getvalue()
     assert "has a choice" in text or "can take" in text  # the numbered capture menu was offered
     assert M("choose.cancelled") in text
-    assert console.record == record  # the engine never saw a move
+    assert console.table.record == record  # the engine never saw a move
 
 
 def test_the_capture_menu_picks_by_number_and_plays_on_enter(tmp_path):
@@ -172,8 +174,8 @@ def test_the_capture_menu_picks_by_number_and_plays_on_enter(tmp_path):
     prompts = console.io.input.prompts
     assert prompts[:4] == ["Card?", "Capture?", "Capture?", "Play?"]
     assert M("error.no_option", count=2) in out.getvalue()
-    [move] = console.record.moves
-    assert move.move.card == Card.parse("6D") and move.move.capture == parse_cards("2S 4S")
+    move = console.table.record.moves[0]  # then the computer played, inside the table
+    assert move.seat == 0 and move.move.card == Card.parse("6D") and move.move.capture == parse_cards("2S 4S")
 
 
 def test_a_card_that_takes_nothing_asks_to_play_or_cancel(tmp_path):
@@ -184,7 +186,7 @@ def test_a_card_that_takes_nothing_asks_to_play_or_cancel(tmp_path):
     text = out.getvalue()
     narrator = console.io.narrator
     assert narrator.capture_choice(0, Card.parse("KC"), [], record.state.table)[0].text in text
-    assert console.record.moves[0].move == (Card.parse("KC"), ())
+    assert console.table.record.moves[0].move == (Card.parse("KC"), ())
 
 
 # Commands ------------------------------------------------------------------------------------
@@ -203,7 +205,7 @@ def test_commands_work_at_every_prompt_of_a_turn(tmp_path):
     assert M("last.none") in text
     assert M("save.done") in text
     assert console.io.announcer.speaker.stops >= 1
-    assert console.record == record  # nothing was played
+    assert console.table.record == record  # nothing was played
 
 
 def test_help_lists_every_command_with_its_key(tmp_path):

@@ -8,6 +8,7 @@ import pytest
 from scopa.cli import UsageError, build_parser, human_names, settings_from_args
 from scopa.config import Settings
 from scopa.console.keys import command_of
+from scopa.lessons.console import attach
 from scopa.narration import Announcement, Messages
 from tests.test_console_loop import program_for, request_for
 
@@ -47,6 +48,7 @@ def test_voice_flags_out_of_range_are_refused_in_one_line(flags):
 
 def _tipped_lines(tmp_path, level: str) -> list[str]:
     program, out, _ = program_for(tmp_path, "q\n\n")
+    attach(program)  # the lessons hand the program its tips
     program.run(request_for("--seed", "5", "--seats", f"human,computer:{level}"))
     return out.getvalue().splitlines()
 
@@ -73,7 +75,7 @@ def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
 
 
 def test_an_unreadable_autosave_is_set_aside_said_once_and_the_new_save_works(tmp_path):
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     (tmp_path / "data").mkdir()
@@ -93,7 +95,7 @@ def test_an_unreadable_autosave_is_set_aside_said_once_and_the_new_save_works(tm
     ("it", None),
 ])
 def test_a_failed_export_says_why_in_the_players_language(tmp_path, lang, expected):
-    from scopa.console.persistence import Persistence
+    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     from scopa.narration import Messages

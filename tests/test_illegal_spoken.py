@@ -21,7 +21,7 @@ import pytest
 
 from scopa.config import Settings
 from scopa.console.app import Program
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import Output
 from scopa.engine import ILLEGAL_CODES, Card, GameState, IllegalMoveError, IllegalReason, Rules, parse_cards
 from scopa.match import MatchRecord

@@ -13,7 +13,7 @@ import pytest
 
 from scopa.config import Settings, load_settings
 from scopa.console.app import Program
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import InputClosed, Output
 from scopa.engine import (Card, GameState, LeftoversTaken, Rules, ScopaError, check_invariants, new_deal, parse_cards,
                           score_deal)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from scopa.config import Settings
 from scopa.console.app import Program
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import Output
 from scopa.engine import ALL_CARDS, POSITION_CODES, RULES_CODES, Card, Reason, Rules
 from scopa.engine.errors import reason

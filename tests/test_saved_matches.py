@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import pytest
 
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.engine import Rules
 from scopa.match import MatchRecord
 from scopa.narration import Messages

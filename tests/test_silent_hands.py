@@ -21,7 +21,7 @@ from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.app import Program
 from scopa.console.game import MatchConsole
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER, ESCAPE, Output
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card
 from scopa.lessons import LESSON_COUNT
@@ -147,9 +147,11 @@ def _walk_match(tmp_path: Path, monkeypatch, lang: str, seats: str, seed: str, a
                 turns: int = 8, voice: bool = True, first: Sequence[str] = ()) -> tuple[HandWatcher, str]:
     consoles: list[MatchConsole] = _instances(monkeypatch, app_module, "MatchConsole")
     speaker = HandWatcher()
-    speaker.hands = lambda: consoles[-1].state.hands if consoles else ()
-    position = lambda: (consoles[-1].state.deal_number, len(consoles[-1].state.history))  # noqa: E731
+    state = lambda: consoles[-1].table.record.state  # noqa: E731 - the live hands, from the console's table
+    speaker.hands = lambda: state().hands if consoles else ()
+    position = lambda: (state().deal_number, len(state().history))  # noqa: E731
     program, out = _program(tmp_path, lang, (position, turns, allow), speaker, voice, first)
+    lessons_console.attach(program)  # the lessons hand the program its tips, as the game does
     program.run(request_for("--seed", seed, "--seats", seats))
     return speaker, out.getvalue()
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from scopa.cli import UsageError, build_parser, rules_from_args, seats_from_args, settings_from_args
 from scopa.config import Settings
-from scopa.console.persistence import Persistence
+from scopa.table.persistence import Persistence
 from scopa.engine import Rules
 from scopa.narration import Messages
 from scopa.storage import (MIGRATIONS, VERSION, AutosaveStore, SaveFileError, import_match,

@@ -66,7 +66,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
 
     output = Output(sys.stdout)
@@ -107,7 +107,7 @@ def _messages(lang: str | None):
 def _export(data_dir, path: str, messages, naming: str = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
-    from .console.persistence import Persistence
+    from .table.persistence import Persistence
     from .narration import os_problem
     from .storage import export_match
     persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)

@@ -8,15 +8,17 @@ from typing import Callable, Sequence
 
 from ..config import Settings, save_settings
 from ..engine import PlayerView, Rules, Variant
-from ..match import MatchRecord, SeatSetup, clean_name
+from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
+from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
+from ..table.persistence import Persistence
 from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
 from .keys import YES
 from .menus import choose
-from .persistence import Persistence
+from .settings_menu import run_settings_menu
 from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
@@ -62,6 +64,7 @@ class Program:
         self._language_voice: str | None = None  # the voice picked for the language, if any
         self.announcer = SoundingAnnouncer(self.output, self.speaker, self._sounding)
         self.narrator: Narrator | None = None
+        self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
         self._sound_folder: Path | None = None
 
     def screen_reader_mode(self) -> bool:
@@ -192,7 +195,7 @@ class Program:
 
     # Running ---------------------------------------------------------------------
     def run(self, request: MatchRequest | None = None, resume: bool = False,
-            imported: MatchRecord | None = None) -> int:
+            imported: object | None = None) -> int:
         """Start a new match (``request``), an imported one, the most recent saved match
         (``resume``), or the main menu; then the main menu until the player quits."""
         try:
@@ -380,21 +383,21 @@ class Program:
 
     def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
-        record, events = MatchRecord.start(request.rules, request.seats, seed)
+        record, events = start_match(request.rules, request.seats, seed)
         problem = self._save_beside(record)
         self.say(self._summary(request.rules, request.seats))
         if problem:
             self.say(problem)
         return self._play(record, events)
 
-    def _play_imported(self, record: MatchRecord) -> int | None:
+    def _play_imported(self, record: object) -> int | None:
         """``scopa --import FILE``: the imported match is saved beside the others and played."""
         problem = self._save_beside(record)
         if problem:
             self.say(problem)
         return self._play(record, None)
 
-    def _save_beside(self, record: MatchRecord) -> str | None:
+    def _save_beside(self, record: object) -> str | None:
         """Save a new or imported match beside the others, never over one, and say anything set
         aside on the way; the line saying why it could not be saved, if it could not."""
         problem = self.persistence.start_new(record)
@@ -429,60 +432,70 @@ class Program:
         items = [self.m("setup.level.item", name=s.name, level=self.m(f"level.{s.level}")) for s in computers]
         return self.m("setup.levels.each", list=self.m("list.sep").join(items))
 
-    def _play(self, record: MatchRecord, events) -> int | None:
-        """Play a match; None when it finished (back to the menu), 0 when the player quit."""
+    def _play(self, record: object, events) -> int | None:
+        """Play a match record (new, resumed or imported) at a local table; None when it finished
+        (back to the menu), 0 when the player quit. The program hands records on to their table
+        unopened: only the table reads them."""
         while True:
-            services = self._services(record)
-            console = MatchConsole(record, services, self._computers(record))
+            table = self._local_table(record, events or ())
+            console = MatchConsole(table, self._services(table))
             try:
-                outcome = console.run(events)
+                outcome = console.run()
             except ReplaceMatch as replacement:  # the match left is kept, saved as it was
-                record, events = replacement.record, None
+                table.close()
+                record, events = replacement.replacement, None
                 problem = self._save_beside(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue
+            table.close()  # a match left unfinished stays saved, and free for another copy to open
             self.narrator = None  # no match is running: the rules reader describes the defaults again
-            if outcome == "finished":
-                from ..record.console import finish_match
-                finish_match(self, console.record)  # logs it, then says any achievement it earned
-                return None
-            self.persistence.close()
-            return 0
+            for line in self._earned:  # after the match's last lines, never before them
+                self.say(line)
+            self._earned = []
+            return None if outcome == "finished" else 0
 
-    def _services(self, record: MatchRecord) -> Services:
-        you = record.human_seats[0] if len(record.human_seats) == 1 else None
-        narrator = Narrator([s.name for s in record.seats], record.rules, you, self.lang, self.naming,
-                            self.verbosity)
+    def _local_table(self, record, opening) -> LocalTable:
+        """The table of a match played here: its computers, and saves through the program's persistence."""
+        saves = SaveHooks(save=self.persistence.save, autosave=self.persistence.autosave,
+                          finish=self._finish, release=self.persistence.close)
+        return LocalTable(record, computers_for(record, self.budget), saves, opening)
+
+    def _finish(self, record) -> None:
+        """The table's match is over: log it, and keep what it earned to say once the match is told."""
+        from ..record.console import log_finished
+        self._earned = log_finished(self, record)
+
+    def _services(self, table: LocalTable) -> Services:
+        info = table.info()
+        here = table.seats_here()
+        you = here[0] if len(here) == 1 else None
+        narrator = Narrator([s.name for s in info.seats], info.rules, you, self.lang, self.naming, self.verbosity)
         self.narrator = narrator  # the settings menu updates it in place
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
-                        save=self.persistence.save, autosave=self.persistence.autosave,
-                        export=self.persistence.export, export_refusal=self.persistence.export_refusal,
+                        export=lambda path: self.persistence.export(table.record, path),
+                        export_refusal=self.persistence.export_refusal,
                         import_match=self.persistence.import_match, keep_import=self.persistence.keep,
                         older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=_tips(record, narrator))
+                        tips=self._tips(info, narrator))
 
-    def _computers(self, record: MatchRecord) -> dict[int, object]:
-        from ..players import make_player
-        return {seat: make_player(s.level or "easy", seed=record.seed + seat, budget=self.budget)
-                for seat, s in enumerate(record.seats) if not s.is_human}
+    def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
+        """Position tips for tables where every computer is a beginner or easy player.
+
+        The tips come from ``tip_source``, which the lessons attach to the program (the console
+        does not import the lessons, which build on it)."""
+        source = getattr(self, "tip_source", None)
+        levels = {seat.level for seat in info.seats if not seat.is_human}
+        if source is None or not levels or not levels <= {"beginner", "easy"}:
+            return None
+        return lambda view: source(view, info.rules, narrator)
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
-        from .settings_menu import run_settings_menu
         run_settings_menu(self)
-
-
-def _tips(record: MatchRecord, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
-    """Position tips for tables where every computer is a beginner or easy player."""
-    levels = {seat.level for seat in record.seats if not seat.is_human}
-    if not levels or not levels <= {"beginner", "easy"}:
-        return None
-    from ..lessons.tips import tip_for
-    return lambda view: tip_for(view, record.rules, narrator)
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:

@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engine import Card, GameState, Move, legal_captures
+from ..engine import Card, Move, PlayerView, legal_captures
 from ..narration import Narrator
+from ..players.knowledge import is_last_play  # a sweep on the last play is no scopa: not called one
 from .keys import command_of, typed_number
 from .terminal import ENTER, ESCAPE
 
@@ -33,11 +34,6 @@ def item_number(token: str, count: int) -> int | None:
 def unknown_key(token: str) -> str:
     """The message key for a token that is neither a number nor a command: a key or a typed word."""
     return "error.unknown" if len(token) == 1 else "error.unknown_command"
-
-
-def is_last_play(state: GameState) -> bool:
-    """The coming play is the deal's last: a sweep then scores nothing, so it is not called one."""
-    return not state.stock and sum(len(hand) for hand in state.hands) == 1
 
 
 def _is_suggest(token: str) -> bool:
@@ -64,9 +60,9 @@ class MoveChooser:
     def message(self, key: str, **params: object) -> str:
         return self.narrator.messages(key, **params)  # looked up each time: the settings may change the language
 
-    def move(self, state: GameState, seat: int) -> Move:
-        """Card? until a card, its capture and Enter make a move."""
-        hand = state.hands[seat]
+    def move(self, view: PlayerView) -> Move:
+        """Card? until a card of the seat's hand, its capture and Enter make a move."""
+        hand = view.hand
         while True:
             token = self.read("prompt.card")
             number = item_number(token, len(hand))
@@ -74,7 +70,7 @@ class MoveChooser:
                 if not 1 <= number <= len(hand):
                     self.say(self.message("error.no_card", number=number, count=len(hand)))
                     continue
-                move = self.capture(state, seat, hand[number - 1])
+                move = self.capture(view, hand[number - 1])
                 if move is not None:
                     return move
             elif token == ESCAPE and self.escape is not None:
@@ -90,15 +86,15 @@ class MoveChooser:
             elif not self.command(token):
                 self.say(self.message(unknown_key(token)))
 
-    def capture(self, state: GameState, seat: int, card: Card) -> Move | None:
-        """What ``seat``'s card takes: confirm the only choice, or pick from the numbered capture menu.
+    def capture(self, view: PlayerView, card: Card) -> Move | None:
+        """What the card of the view's seat takes: confirm the only choice, or pick from the numbered capture menu.
 
         Escape goes back to Card? with the position untouched (None)."""
-        options = legal_captures(card, state.table, state.rules)
-        self.say(*self.narrator.capture_choice(seat, card, options, state.table, is_last_play(state)))
+        options = legal_captures(card, view.table, view.rules)
+        self.say(*self.narrator.capture_choice(view.seat, card, options, view.table, is_last_play(view)))
         if len(options) <= 1:
             return Move(card, options[0] if options else ()) if self.confirm() else self.cancelled()
-        option = self.capture_menu(seat, options)
+        option = self.capture_menu(view.seat, options)
         return None if option is None else Move(card, option)
 
     def capture_menu(self, seat: int, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:

@@ -1,18 +1,21 @@
 """Playing one match at the terminal: turns, commands and the gate (choosing a move: ``choosing``).
 
-Data flows one way: a key becomes a command or a move, the move goes to the engine
-through ``MatchRecord.play``, and the events come back as announcements.
+The console plays seats *through a table* (``scopa.table``): it holds only the views of the
+seats it plays and the numbered updates, never the match itself. Data flows one way: a key
+becomes a command or a move, the move goes to the table (which hands it to the engine), and
+the updates come back as announcements. The loop is driven by updates, so the same console
+plays a local table and an online one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Any, Callable, Literal, Sequence
 
-from ..engine import Card, CardPlayed, CardsDealt, Event, MatchWon, Move, PlayerView
-from ..match import MatchRecord
-from ..narration import Announcement, Narrator
+from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
+from ..narration import Announcement, Narrator, explain_illegal
 from ..players.knowledge import round_start
 from ..storage import user_path
+from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
 from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
@@ -29,12 +32,10 @@ class Services:
     output: Output
     announcer: Announcer
     narrator: Narrator
-    save: Callable[[MatchRecord], str | None] = lambda record: None  # now; the problem or None
-    autosave: Callable[[MatchRecord], str | None] = lambda record: None  # after a turn; a line to say or None
-    export: Callable[[MatchRecord, str], str] | None = None
+    export: Callable[[str], str] | None = None  # the match to a file; the line to say
     export_refusal: Callable[[str], str | None] = lambda path: None  # a folder, pipe or device: why not
-    import_match: Callable[[str], tuple[MatchRecord | None, str]] | None = None
-    keep_import: Callable[[MatchRecord], str] | None = None  # an import saved beside the others, not played
+    import_match: Callable[[str], tuple[Any, str]] | None = None  # (what the import read, or None; a line)
+    keep_import: Callable[[Any], str] | None = None  # an import saved beside the others, not played
     older_save_kept: Callable[[], bool] = lambda: False  # after a failed save: is the last one still there?
     settings_menu: Callable[[], None] | None = None
     rules_reader: Callable[[], None] | None = None
@@ -53,28 +54,48 @@ class QuitMatch(Exception):
 
 
 class ReplaceMatch(Exception):
-    """The player switches to an imported match; this one stays saved as it was."""
+    """The player switches to an imported match; this one stays saved as it was.
 
-    def __init__(self, record: MatchRecord) -> None:
+    ``replacement`` is what the program's import gave (the console never looks inside it)."""
+
+    def __init__(self, replacement: Any) -> None:
         super().__init__()
-        self.record = record
+        self.replacement = replacement
+
+
+def transitions(updates: Sequence[SeatUpdate]) -> list[list[SeatUpdate]]:
+    """Updates grouped as they happened: a play with what it caused, a new deal, a notice alone."""
+    groups: list[list[SeatUpdate]] = []
+    for update in updates:
+        starts = isinstance(update.event, (CardPlayed, DealStarted, Notice)) or (
+            groups and isinstance(groups[-1][-1].event, Notice))
+        if starts or not groups:
+            groups.append([update])
+        else:
+            groups[-1].append(update)
+    return groups
 
 
 class MatchConsole:
-    """Runs a match from its current position to its end, or until the player quits."""
+    """Plays the table's seats here from the current position to the match's end, or until the player quits.
 
-    def __init__(self, record: MatchRecord, services: Services, players: dict[int, object]) -> None:
-        self.record = record
+    ``seen`` is the number of the last update already narrated (0: narrate from the start)."""
+
+    def __init__(self, table: Table, services: Services, seen: int = 0) -> None:
+        self.table = table
         self.io = services
-        self.players = players  # seat -> computer player with choose_move(view)
+        self.here = tuple(table.seats_here())
+        self.listener = self.here[0]  # the seat whose updates the loop follows (only their public part is read)
+        self.number = seen
+        self.info = table.info()
+        self.view: PlayerView = table.view(self.listener)  # the latest view: only its public facts are read
         self.open_seat: int | None = None
         self._table_heard: tuple[Card, ...] | None = None  # a table announced with the deal
         self.hand_aloud_asked = False
         services.announcer.open_seat = lambda: self.open_seat
-        humans = record.human_seats
-        self.pass_and_play = len(humans) > 1
-        if len(humans) == 1:
-            self.open_seat = humans[0]  # one human: the hand is always theirs to see
+        self.pass_and_play = len(self.here) > 1
+        if len(self.here) == 1:
+            self.open_seat = self.here[0]  # one human: the hand is always theirs to see
 
     # Helpers ---------------------------------------------------------------
     @property
@@ -96,34 +117,99 @@ class MatchConsole:
                 self._ask_quit()
 
     @property
-    def state(self):
-        return self.record.state
+    def deal_over(self) -> bool:
+        return self.view.phase is not Phase.PLAYING
 
-    def _autosave(self) -> None:
-        line = self.io.autosave(self.record)
-        if line:
-            self.say(line)
+    @property
+    def match_over(self) -> bool:
+        return self.view.phase is Phase.MATCH_OVER
+
+    # Updates ---------------------------------------------------------------------
+    def _take(self, updates: Sequence[SeatUpdate] | Resync) -> list[SeatUpdate]:
+        """Keep the number and the view of what arrived; a resync says where the match stands."""
+        if isinstance(updates, Resync):
+            self.number, self.view, self.info = updates.number, updates.view, updates.info
+            self._say_position()
+            return []
+        for update in updates:
+            self.number = update.number
+            if update.view is not None:
+                self.view = update.view
+        return list(updates)
+
+    def _narrate(self, updates: Sequence[SeatUpdate]) -> None:
+        """The table's own lines (a save problem), then each play, deal and notice as it happened."""
+        notes = self.table.notes()
+        if notes:
+            self.say(*notes)
+        for group in transitions(updates):
+            view = next((u.view for u in reversed(group) if u.view is not None), self.view)
+            events = [u.event for u in group]
+            if isinstance(events[0], Notice):
+                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events))
+            else:
+                self._narrate_events(events, view)
+
+    def _narrate_events(self, events: list[Event], view: PlayerView) -> None:
+        """One transition: the play (or new deal) and, when it ended the deal, the score sheet."""
+        self._say_events([e for e in events if not isinstance(e, MatchWon)], view)
+        scored = next((e for e in events if isinstance(e, DealScored)), None)
+        if scored is None:
+            return
+        assisted = scored.deal_number in self.table.info().assisted_deals
+        self.say_lines(self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted))
+        won = next((e for e in events if isinstance(e, MatchWon)), None)
+        if won is not None:
+            self.say(self.io.narrator.match_result(won.side, won.match_scores))
+        else:
+            target = self.info.rules.target or 0
+            tied = max(scored.match_scores) >= target  # reached, yet not over: leaders tied
+            self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))
+
+    def _say_events(self, events: list[Event], view: PlayerView) -> None:
+        """Announce events; remember a table just dealt, so the turn does not read it twice.
+
+        At full verbosity each play is followed by the table it leaves (then not read again
+        when a turn starts)."""
+        self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
+                                 None)
+        lines = self.io.narrator.events(events)
+        if (self.io.narrator.verbosity == "full" and view.phase is Phase.PLAYING
+                and any(isinstance(e, CardPlayed) for e in events)):
+            lines.append(Announcement(self.io.narrator.table_text(view.table)))
+            self._table_heard = view.table
+        self.say_lines(lines)
+
+    def _say_position(self) -> None:
+        """Where a resumed match stands: the deal and the table (the first turn does not read it again)."""
+        if not self.deal_over:
+            self.say(self.m("resume.position", deal=self.view.deal_number),
+                     self.io.narrator.table_text(self.view.table))
+            self._table_heard = self.view.table
+
+    def _refused(self, result: SubmitResult) -> None:
+        """A move or a new deal the table did not take: why, in a sentence; the loop goes on from the table."""
+        line = explain_illegal(result.reason, self.io.narrator.cards) if result.reason is not None else ""
+        self.say(line or self.m(f"refused.{result.refusal or 'unavailable'}"))
 
     # The match ---------------------------------------------------------------
-    def run(self, opening: list[Event] | None = None) -> Outcome:
-        """Play until the match ends. ``opening`` are the events of the deal just dealt."""
+    def run(self) -> Outcome:
+        """Play until the match ends: first what the table has that was not narrated yet."""
         try:
-            if opening:
-                self._say_events(opening)
-            elif not self.state.is_deal_over:
-                self.say(self.m("resume.position", deal=self.state.deal_number),
-                         self.io.narrator.table_text(self.state.table))
-                self._table_heard = self.state.table  # the first turn does not read it again
-            while not self.state.is_match_over:
+            updates = self._take(self.table.updates(self.listener, self.number))
+            if updates:
+                self._narrate(updates)
+            else:
+                self._say_position()
+            while not self.match_over:
                 self._step()
-            self._autosave()
             return "finished"
         except QuitMatch as leaving:  # _ask_quit has saved, or tried to
             unsaved = "quit.unsaved_older" if self.io.older_save_kept() else "quit.unsaved"
             self._leave("quit.saved" if leaving.saved else unsaved)
             return "quit"
         except InputClosed:
-            problem = self.io.save(self.record)
+            problem = self.table.save()
             self._leave("app.input_closed" if problem is None else "app.input_closed_unsaved")
             return "quit"
         except ReplaceMatch:
@@ -132,17 +218,17 @@ class MatchConsole:
             raise
 
     def _step(self) -> None:
-        """One turn, or the pause between deals.
+        """One turn, the pause between deals, or what the other seats did.
 
-        Ctrl-C while the computer thinks, or inside the settings or the rules, offers to save and
+        Ctrl-C while a computer thinks, or inside the settings or the rules, offers to save and
         quit; playing on starts the turn again (nothing reached the engine)."""
         try:
-            if self.state.is_deal_over:
+            if self.deal_over:
                 self._between_deals()
-            elif self.state.to_move in self.players:
-                self._computer_turn(self.state.to_move)
+            elif self.view.to_move in self.here:
+                self._human_turn(self.view.to_move)
             else:
-                self._human_turn(self.state.to_move)
+                self._narrate(self._take(self.table.wait(self.listener, self.number)))
         except (KeyboardInterrupt, Interrupted):
             self._ask_quit()
 
@@ -154,53 +240,25 @@ class MatchConsole:
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")
-        self.record, events = self.record.next_deal()
-        self._autosave()
-        self._say_events(events)
+        self._submitted(self.table.next_deal(self.listener, self.number))
 
-    def _after_move(self, events: list[Event]) -> None:
-        self._autosave()
-        self._say_events([e for e in events if not isinstance(e, MatchWon)])
-        if self.state.is_deal_over:
-            score = self.state.deal_score
-            assisted = self.state.deal_number in self.record.assisted_deals
-            self.say_lines(self.io.narrator.score_lines(self.state.deal_number, score, self.state.match_scores,
-                                                        assisted))
-            for event in events:
-                if isinstance(event, MatchWon):
-                    self.say(self.io.narrator.match_result(event.side, event.match_scores))
-            if not self.state.is_match_over:
-                target = self.record.rules.target or 0
-                tied = max(self.state.match_scores) >= target  # reached, yet not over: leaders tied
-                self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))
-
-    def _computer_turn(self, seat: int) -> None:
-        move = self.players[seat].choose_move(self.state.view(seat))
-        self.record, events = self.record.play(move)
-        self._after_move(events)
-
-    def _say_events(self, events: list[Event]) -> None:
-        """Announce events; remember a table just dealt, so the turn does not read it twice.
-
-        At full verbosity each play is followed by the table it leaves (then not read again
-        when a turn starts)."""
-        self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
-                                 None)
-        lines = self.io.narrator.events(events)
-        if (self.io.narrator.verbosity == "full" and not self.state.is_deal_over
-                and any(isinstance(e, CardPlayed) for e in events)):
-            lines.append(Announcement(self.io.narrator.table_text(self.state.table)))
-            self._table_heard = self.state.table
-        self.say_lines(lines)
+    def _submitted(self, result: SubmitResult) -> bool:
+        """Narrate what an accepted move or deal caused; say why a refused one was refused."""
+        if not result.accepted:
+            self._refused(result)
+            self._narrate(self._take(self.table.updates(self.listener, self.number)))  # what made it stale
+            return False
+        self._narrate(self._take(result.updates))
+        return True
 
     # A human turn ----------------------------------------------------------------
     def _human_turn(self, seat: int) -> None:
         if self.pass_and_play:
             self._gate(seat)
-        view = self.state.view(seat)
+        view = self.table.view(seat)  # the hand is read only now, the gate open
         lines = [Announcement(self.io.narrator.turn(seat))]
         if self.pass_and_play:
-            lines += self._since_last_turn(seat)
+            lines += self._since_last_turn(view)
         if self.pass_and_play or view.table != self._table_heard:
             lines.append(Announcement(self.io.narrator.table_text(view.table)))  # not when just dealt
             self._table_heard = view.table
@@ -210,10 +268,8 @@ class MatchConsole:
         if tip is not None:
             lines.append(tip)
         self.say_lines(lines)
-        move = self._choose_move(seat)
-        self.record, events = self.record.play(move)
-        self._after_move(events)
-        if self.pass_and_play:
+        move = self._choose_move(view)
+        if self._submitted(self.table.submit(seat, move, self.number)) and self.pass_and_play:
             self._close_hand()
 
     def _close_hand(self) -> None:
@@ -221,23 +277,22 @@ class MatchConsole:
 
         At the end of a deal every hand is empty and the last card played is public, so nothing
         is hidden and the score sheet stays on the screen."""
-        if self.state.is_deal_over:
+        if self.deal_over:
             self.open_seat = None
             return
         self.read_until_enter("prompt.hide", "gate.hide")
         self._hide()
 
-    def _since_last_turn(self, seat: int) -> list[Announcement]:
+    def _since_last_turn(self, view: PlayerView) -> list[Announcement]:
         """Pass-and-play catch-up: the plays since this seat last played, and a new round dealt
         in between (its line was printed before the last hand was hidden, then cleared)."""
-        state = self.state
-        history = state.history
-        last = max((i for i, play in enumerate(history) if play.seat == seat), default=-1)
+        history = view.history
+        last = max((i for i, play in enumerate(history) if play.seat == view.seat), default=-1)
         recent = history[last + 1:]
         lines = self.io.narrator.last_plays(recent, len(recent)) if recent else []
-        start = round_start(state.view(seat))
-        if state.round > 1 and start > last:
-            dealt = CardsDealt(state.round, 0, state.rules.hand_size, len(state.stock))
+        start = round_start(view)
+        if view.round > 1 and start > last:
+            dealt = CardsDealt(view.round, 0, view.rules.hand_size, view.stock_count)
             lines[start - last - 1:start - last - 1] = self.io.narrator.events([dealt])
         return lines
 
@@ -251,7 +306,7 @@ class MatchConsole:
         if self.open_seat is not None:
             self._hide()
         self.io.announcer.forget(stop_voice=False)
-        name = self.record.seat_name(seat)
+        name = self.info.seats[seat].name
         self.say(self.m("gate.pass", name=name))
         while True:
             token = self.read("prompt.open")
@@ -272,21 +327,21 @@ class MatchConsole:
         self.hand_aloud_asked = True
         ask_hands_aloud(self.io.announcer, self.read, self.m)
 
-    def _choose_move(self, seat: int) -> Move:
+    def _choose_move(self, view: PlayerView) -> Move:
         """Card?, Capture? and Play?, the same keys as in a lesson; the suggest key offers the game's move."""
         chooser = MoveChooser(self.read, self.say, self.io.narrator, self._command,
-                              suggest=lambda: self._suggest(seat))
-        return chooser.move(self.state, seat)
+                              suggest=lambda: self._suggest(view))
+        return chooser.move(view)
 
-    def _suggest(self, seat: int) -> Move | None:
+    def _suggest(self, view: PlayerView) -> Move | None:
         """The suggested move, said with its reason, for the player to confirm; None when there is none.
 
         Asking marks the deal assisted, whether or not the move is played."""
         if self.io.suggest is None:
             self.say(self.m("hint.unavailable"))
             return None
-        move, reason = self.io.suggest(self.state.view(seat))
-        self.record = self.record.mark_assisted()
+        move, reason = self.io.suggest(view)
+        self.table.mark_assisted(view.seat)
         self.say(reason.reworded(self.m("hint.suggestion", reason=reason.text)))  # private, as the reason
         return move
 
@@ -307,21 +362,21 @@ class MatchConsole:
             return False
         name, argument = command
         narrator, view_seat = self.io.narrator, self.open_seat if allow_private else None
+        view = self.view  # public facts only: the hand comes from the open seat's own view
         if name == "table":
-            self.say(narrator.table_text(self.state.table))
+            self.say(narrator.table_text(view.table))
         elif name == "hand":
-            if view_seat is None or self.state.is_deal_over:
+            if view_seat is None or self.deal_over:
                 self.say(self.m("hand.closed"))
             else:
-                self.say(narrator.hand(self.state.view(view_seat)))
+                self.say(narrator.hand(self.table.view(view_seat)))
         elif name == "last":
-            self.say_lines(narrator.last_plays(self.state.history, 2 * self.record.rules.players))
+            self.say_lines(narrator.last_plays(view.history, 2 * view.rules.players))
         elif name == "score":
-            self.say_lines(narrator.running_score(self.state.view(0)))
+            self.say_lines(narrator.running_score(view))
         elif name == "pile":
-            seat = view_seat if view_seat is not None else self.state.to_move
-            view = self.state.view(seat)
-            self.say(narrator.pile(view, view.side))
+            seat = view_seat if view_seat is not None else view.to_move
+            self.say(narrator.pile(view, view.rules.side_of(seat)))
         elif name == "help":
             self.say_lines([Announcement(self.m(f"help.{i}")) for i in range(1, 6)])
         elif name == "repeat":
@@ -338,7 +393,7 @@ class MatchConsole:
         elif name == "rules":
             self._optional(self.io.rules_reader)
         elif name == "save":
-            problem = self.io.save(self.record)
+            problem = self.table.save()
             self.say(problem or self.m("save.done"))
         elif name == "export":
             self._export(argument)
@@ -364,7 +419,7 @@ class MatchConsole:
         if not self._quit_confirmed():
             self.say(self.m("quit.cancelled"))
             return
-        problem = self.io.save(self.record)
+        problem = self.table.save()
         if problem is None:
             raise QuitMatch
         self.say(problem, self.m("quit.unsaved_ask"))
@@ -398,7 +453,7 @@ class MatchConsole:
         if self.read("prompt.export") != ENTER:
             self.say(self.m("choose.cancelled"))
             return
-        self.say(self.io.export(self.record, path))
+        self.say(self.io.export(path))
 
     def _import(self, path: str) -> None:
         if self.io.import_match is None:
@@ -407,14 +462,14 @@ class MatchConsole:
         if not path:
             self.say(self.m("import.need_file"))
             return
-        record, message = self.io.import_match(path)
+        replacement, message = self.io.import_match(path)
         self.say(message)
-        if record is None:
+        if replacement is None:
             return
         if self.io.keep_import is None:
-            raise ReplaceMatch(record)
+            raise ReplaceMatch(replacement)
         self.say(self.m("import.ask"))  # both matches are kept, whichever is played now
         if self.read("prompt.import") == ENTER:
-            self.io.save(self.record)  # this match waits in the main menu exactly as it is now
-            raise ReplaceMatch(record)
-        self.say(self.io.keep_import(record))
+            self.table.save()  # this match waits in the main menu exactly as it is now
+            raise ReplaceMatch(replacement)
+        self.say(self.io.keep_import(replacement))

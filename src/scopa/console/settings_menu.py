@@ -1,21 +1,43 @@
 """The settings menu: voice, speech rate and volume, verbosity, language, card names, sounds and card symbols."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from ..narration import LANGUAGES, CardNames, Messages
-from ..speech import VoiceInfo, spoken_voice_name, voices_in_language_first
+from ..config import Settings
+from ..narration import LANGUAGES, Announcement, CardNames, Messages, Narrator
+from ..speech import Speaker, VoiceInfo, spoken_voice_name, voices_in_language_first
+from .announcer import Announcer
 from .menus import choose
-from .terminal import ENTER, ESCAPE
-
-if TYPE_CHECKING:
-    from ..config import Settings
-    from .app import Program
+from .terminal import ENTER, ESCAPE, Input
 
 NAMINGS = ("french", "napoletane")
 
 
-def run_settings_menu(program: "Program") -> None:
+class SettingsHost(Protocol):
+    """What the settings menu changes and asks of the program (``console.app.Program`` is one).
+
+    Named here so that the menu does not import the program, which opens the menu."""
+
+    input: Input
+    announcer: Announcer
+    speaker: Speaker
+    settings: Settings
+    messages: Messages
+    lang: str
+    naming: str
+    verbosity: str
+    narrator: Narrator | None
+
+    def say(self, *lines: str | Announcement) -> None: ...
+    def voice_is_on(self) -> bool: ...
+    def screen_reader_mode(self) -> bool: ...
+    def toggle_voice(self) -> str: ...
+    def apply_voice_settings(self) -> None: ...
+    def match_voice_to_language(self) -> str | None: ...
+    def _save_settings(self, quiet: bool = False) -> None: ...
+
+
+def run_settings_menu(program: SettingsHost) -> None:
     """Show the settings until the player goes back; every change is saved at once."""
     while True:
         m, s = program.messages, program.settings
@@ -39,11 +61,11 @@ def run_settings_menu(program: "Program") -> None:
         program._save_settings()
 
 
-def _voice(program: "Program") -> None:
+def _voice(program: SettingsHost) -> None:
     program.say(program.toggle_voice())
 
 
-def _voice_name(program: "Program") -> str:
+def _voice_name(program: SettingsHost) -> str:
     """The chosen voice as the settings menu says it: its spoken name, or "default"."""
     voice_id = program.settings.voice_id
     if not voice_id:
@@ -54,7 +76,7 @@ def _voice_name(program: "Program") -> str:
     return spoken_voice_name(VoiceInfo(voice_id, "", ()))
 
 
-def _choose_voice(program: "Program") -> None:
+def _choose_voice(program: SettingsHost) -> None:
     voices = program.speaker.voices() if program.voice_is_on() else []
     if not voices:
         program.say(program.messages("settings.voices.none"))
@@ -68,7 +90,7 @@ def _choose_voice(program: "Program") -> None:
         program.apply_voice_settings()
 
 
-def _adjust(program: "Program", field: str, step: float, low: float, high: float, prompt_key: str) -> None:
+def _adjust(program: SettingsHost, field: str, step: float, low: float, high: float, prompt_key: str) -> None:
     program.say(program.messages(prompt_key))
     while True:
         token = program.input.read(program.messages("prompt.menu") + " ")
@@ -88,22 +110,22 @@ def _adjust(program: "Program", field: str, step: float, low: float, high: float
             program.say(program.messages(prompt_key))
 
 
-def _rate(program: "Program") -> None:
+def _rate(program: SettingsHost) -> None:
     _adjust(program, "rate", 25, 80, 450, "settings.rate.prompt")
 
 
-def _volume(program: "Program") -> None:
+def _volume(program: SettingsHost) -> None:
     _adjust(program, "volume", 0.1, 0.0, 1.0, "settings.volume.prompt")
 
 
-def _verbosity(program: "Program") -> None:
+def _verbosity(program: SettingsHost) -> None:
     program.verbosity = "full" if program.verbosity == "short" else "short"
     program.settings = program.settings.with_changes(verbosity=program.verbosity)
     _update_narrator(program)
     program.say(program.messages(f"verbosity.{program.verbosity}"))
 
 
-def _language(program: "Program") -> None:
+def _language(program: SettingsHost) -> None:
     program.lang = LANGUAGES[(LANGUAGES.index(program.lang) + 1) % len(LANGUAGES)]
     program.messages = Messages(program.lang)
     program.settings = program.settings.with_changes(language=program.lang)
@@ -115,14 +137,14 @@ def _language(program: "Program") -> None:
             program.say(note)
 
 
-def _cards(program: "Program") -> None:
+def _cards(program: SettingsHost) -> None:
     program.naming = NAMINGS[(NAMINGS.index(program.naming) + 1) % len(NAMINGS)]
     program.settings = program.settings.with_changes(card_names=program.naming)
     _update_narrator(program)
     program.say(program.messages("settings.cards.now", value=program.messages(f"naming.{program.naming}")))
 
 
-def _update_narrator(program: "Program") -> None:
+def _update_narrator(program: SettingsHost) -> None:
     narrator = getattr(program, "narrator", None)
     if narrator is None:
         return
@@ -134,20 +156,20 @@ def _update_narrator(program: "Program") -> None:
 SOUND_STATES = ("off", "on", "instead")  # earcons off; on beside the words; on in place of a few words
 
 
-def _sounds_state(settings: "Settings") -> str:
+def _sounds_state(settings: Settings) -> str:
     if not settings.earcons:
         return "off"
     return "instead" if settings.sounds_replace_words else "on"
 
 
-def _sounds(program: "Program") -> None:
+def _sounds(program: SettingsHost) -> None:
     """Off, on, on in place of "Your turn." and "Scopa!", then off again."""
     state = SOUND_STATES[(SOUND_STATES.index(_sounds_state(program.settings)) + 1) % len(SOUND_STATES)]
     program.settings = program.settings.with_changes(earcons=state != "off", sounds_replace_words=state == "instead")
     program.say(program.messages(f"settings.sounds.now.{state}"))
 
 
-def _symbols(program: "Program") -> None:
+def _symbols(program: SettingsHost) -> None:
     program.settings = program.settings.with_changes(card_symbols=not program.settings.card_symbols)
     if not program.settings.card_symbols:
         program.say(program.messages("settings.symbols.now.off"))

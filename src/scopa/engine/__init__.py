@@ -21,7 +21,9 @@ from .rules import TARGETS, Rules, Variant
 from .scoring import Category, DealScore, Primiera, SideScore, napola_points, primiera, score_deal
 from .state import (FORMAT_VERSION, GameState, Move, Phase, Play, PlayerView, match_result, moves_for_hand,
                     new_deal, new_match, next_seat)
-from .validation import check_history, check_invariants
+from .validation import check_history, check_invariants, state_from_dict
+
+GameState.from_dict = staticmethod(state_from_dict)  # see the note in state.py: no import back from state
 
 __all__ = [
     "ALL_CARDS", "DECK", "RE_BELLO", "SETTEBELLO", "Card", "Suit", "cards_str", "parse_cards",
@@ -33,5 +35,5 @@ __all__ = [
     "TARGETS", "Rules", "Variant",
     "Category", "DealScore", "Primiera", "SideScore", "napola_points", "primiera", "score_deal",
     "FORMAT_VERSION", "GameState", "Move", "Phase", "Play", "PlayerView", "match_result", "moves_for_hand",
-    "new_deal", "new_match", "next_seat", "check_history", "check_invariants",
+    "new_deal", "new_match", "next_seat", "check_history", "check_invariants", "state_from_dict",
 ]

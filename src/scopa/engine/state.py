@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from .captures import capture_plan, captures_for, is_sweep_capture
 from .cards import ALL_CARDS, Card
@@ -74,7 +74,10 @@ class Play(NamedTuple):
 # Two one-entry memos serve the usual loop: "moves = state.legal_moves(); state.apply(pick)",
 # then "state.deal_score" once the deal is over. Each entry is replaced whole (so a reader never
 # sees half of one) and holds the objects it is matched to by identity (so no other object can
-# take their place in memory while it is there).
+# take their place in memory while it is there). So many matches in one process (a server's
+# rooms, interleaved by asyncio or in threads) can only miss the memo, never read another
+# match's entry: tests/test_engine_memos.py. Thread-local entries would spare threads those
+# misses, but cost every call of the hot path a lookup, for a miss at most once per thread switch.
 # The state that last answered legal_moves(), with a copy of its moves: apply() trusts those.
 _LAST_LEGAL: tuple[Any, tuple[Move, ...]] = (None, ())
 # The piles, scope and rules the last deal was scored from, and its DealScore.
@@ -329,11 +332,9 @@ class GameState(NamedTuple):
             "phase": self.phase.value, "winner": self.winner, "redeals": self.redeals,
         }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GameState":
-        """Rebuild a state from ``to_dict`` data; anything inconsistent raises ``ScopaError``."""
-        from .validation import state_from_dict
-        return state_from_dict(data)
+    # ``GameState.from_dict(data)`` rebuilds a state from ``to_dict`` data (anything inconsistent
+    # raises ``ScopaError``). It is ``validation.state_from_dict``, bound to the class in
+    # ``scopa.engine``: validation builds on this module, so this module does not import it.
 
 
 def _as_card(card: Any) -> Card:

@@ -1,12 +1,15 @@
 """Entry points for the program: the Lessons menu, ``scopa --lesson N`` and the rules reader.
 
-``attach(program)`` sets three attributes the console calls:
+``attach(program)`` sets four attributes the console calls:
 
 - ``program.lesson_runner(program)``: the Lessons menu (the eight lessons with done marks, and
   the rules); returns ``None`` to go back to the main menu.
 - ``program.run_lesson(n)``: ``scopa --lesson N``; runs lesson N (and the next ones on N), then
   returns the exit code: 0, 2 for a lesson that does not exist, 130 for Ctrl-C.
 - ``program.rules_reader()``: the rules, section by section (the ``rules`` key in a match).
+- ``program.tip_source(view, rules, narrator)``: the beginner's tip for a turn, or None (the
+  program asks it only at beginner and easy tables). The console builds on nothing of the
+  lessons, so the lessons hand it in.
 """
 from __future__ import annotations
 
@@ -22,7 +25,9 @@ if TYPE_CHECKING:
 
 
 def attach(program: "Program") -> None:
+    from . import tips
     program.lesson_runner = lessons_menu
+    program.tip_source = lambda view, rules, narrator: tips.tip_for(view, rules, narrator)
     program.run_lesson = lambda number: run_lesson(program, number)
     program.rules_reader = lambda: read_rules(program)
 

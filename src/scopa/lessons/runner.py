@@ -347,7 +347,7 @@ class LessonSession:
         narrator = self.ctx.narrator
         chooser = MoveChooser(lambda key: self.read(narrator.messages(key)), self.say, narrator,
                               lambda token: self._play_command(token, state, step), escape=self._leave)
-        return chooser.move(state, 0)
+        return chooser.move(state.view(0))
 
     @staticmethod
     def _leave() -> None:

@@ -156,6 +156,10 @@ class Narrator:
                  for i, card in enumerate(view.hand)]
         return Announcement(self.messages("hand.list", cards=self.messages("list.sep").join(items)), view.seat)
 
+    def notice(self, kind: str, seat: int, name: str = "") -> str:
+        """A fact about the people at the table (one joined, left, is back...), naming the seat's player."""
+        return self.messages(f"notice.{kind}", name=name or self.seat_names[seat])
+
     def turn(self, seat: int) -> str:
         if seat == self.you:
             return self.messages("turn.yours")

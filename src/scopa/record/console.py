@@ -13,12 +13,15 @@ W why (the coach), T the table, R repeat, ? the keys, Escape leaves.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from pathlib import Path
+from typing import Callable, NamedTuple, Protocol, Sequence
 
+from ..console.announcer import Announcer
 from ..console.menus import choose
-from ..console.terminal import ENTER, ESCAPE, InputClosed, Interrupted
+from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
+from ..speech import Speaker
 from ..storage import MatchResult, SaveFileError, load_results, recorded_match
 from .achievements import earned, newly_earned
 from .review import ReviewScript
@@ -26,8 +29,29 @@ from .stats import MatchFacts, all_facts, match_facts
 from .text import RecordText
 from .words import announcement, history_items, recent, stats_lines
 
-if TYPE_CHECKING:
-    from ..console.app import Program
+
+
+class _Saves(Protocol):
+    data_dir: Path | None
+
+    def finish(self, record: MatchRecord) -> None: ...
+
+
+class Program(Protocol):
+    """What the statistics, reviews and achievements ask of the program (``console.app.Program`` is one).
+
+    Named here so that this module does not import the program, which opens its menus."""
+
+    input: Input
+    announcer: Announcer
+    speaker: Speaker
+    persistence: _Saves
+    lang: str
+    naming: str
+    verbosity: str
+    say: Callable[..., None]
+
+    def start_voice(self) -> None: ...
 
 LAST = "last"
 
@@ -227,16 +251,24 @@ class ReviewSession:
 
 def finish_match(program: "Program", record: MatchRecord) -> None:
     """Log a finished match as before, then say each achievement it earned, one line each."""
+    for line in log_finished(program, record):
+        program.say(line)
+
+
+def log_finished(program: "Program", record: MatchRecord) -> list[Announcement]:
+    """Log a finished match as before; the lines of the achievements it earned, one each, to say.
+
+    The match's table logs it the moment the last card is played, before that play is told, so
+    the program says these lines once the match's last lines are said."""
     data_dir = program.persistence.data_dir
     before, _ = read_log(data_dir)
     program.persistence.finish(record)
     after, _ = read_log(data_dir)
     if len(after) <= len(before):
-        return  # not logged (a disk problem), or logged before: nothing new earned
+        return []  # not logged (a disk problem), or logged before: nothing new earned
     latest = match_facts(after[-1], len(after) - 1)
     if latest is None:
-        return
+        return []
     t = RecordText(program.lang)
     earlier = (match_facts(result, index) for index, result in enumerate(after[:-1]))
-    for item in newly_earned(latest, earlier):
-        program.say(announcement(item, t))
+    return [announcement(item, t) for item in newly_earned(latest, earlier)]

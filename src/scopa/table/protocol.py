@@ -151,6 +151,14 @@ class Table(Protocol):
         """A hint or a tip was used by ``seat`` in the current deal."""
         ...
 
+    def notes(self) -> Sequence[str]:
+        """Lines the table itself has for the player since last asked, then forgotten.
+
+        Local: the autosave's line ("Not saved" when saving starts failing, "Saving works
+        again"), which may follow a computer's move as well as the player's. Online: none (the
+        server keeps the save). The console says them before it narrates the next updates."""
+        ...
+
     def save(self) -> str | None:
         """Save now (local: the autosave; online: a no-op, the server keeps it). A problem line, or None."""
         ...

@@ -1,4 +1,4 @@
-"""The console's side of saving: the saved matches, autosave after every turn, export, import, results.
+"""The program's side of saving: the saved matches, autosave after every turn, export, import, results.
 
 Wraps ``scopa.storage`` so that the program only ever gets back plain lines of text to
 announce; no storage error can end a match. One match at a time is open (``open`` or

@@ -1,0 +1,108 @@
+"""The floors of docs/architecture.md, checked on the source: no import cycle, no full state in the console."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "scopa"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def _base(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The absolute module a ``from ... import`` names (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        package = package.rpartition(".")[0]
+    return f"{package}.{node.module}" if node.module else package
+
+
+def imports_of(module: str) -> set[str]:
+    """Every scopa module this one imports anywhere: at the top, in a function, or only for type checking.
+
+    ``from package import submodule`` is an edge to the submodule alone; ``from package import
+    Name`` is an edge to the package."""
+    path = MODULES[module]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _base(module, path, node)
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & MODULES.keys()
+            found.update(submodules)
+            if len(submodules) < len(node.names):
+                found.add(base)
+    return {name for name in found if name in MODULES and name != module}
+
+
+def cycles() -> list[list[str]]:
+    """One cycle through each strongly connected group of modules (Tarjan), shortest names first."""
+    graph = {module: sorted(imports_of(module)) for module in MODULES}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return groups
+
+
+def test_the_cycle_finder_finds_a_cycle(tmp_path, monkeypatch):
+    """The check itself can fail: two modules importing each other are one group."""
+    a, b = tmp_path / "scopa" / "a.py", tmp_path / "scopa" / "b.py"
+    a.parent.mkdir()
+    a.write_text("from . import b\n")
+    b.write_text("from .a import thing\n")
+    monkeypatch.setitem(globals(), "SRC", tmp_path)
+    monkeypatch.setitem(globals(), "MODULES", {module_name(p): p for p in (a, b)})
+    assert cycles() == [["scopa.a", "scopa.b"]]
+
+
+def test_no_scopa_module_imports_itself_round_a_circle():
+    assert cycles() == []
+
+
+def test_the_console_never_imports_the_full_state_or_the_match_record():
+    """The console plays through a table: it holds views and updates, never a GameState or a MatchRecord."""
+    forbidden = {"GameState", "MatchRecord"}
+    found = []
+    for path in sorted((PACKAGE / "console").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = {alias.name for alias in node.names}
+                if names & forbidden or (node.module or "").endswith(("engine.state", "match")) and "*" in names:
+                    found.append(f"{path.name}: {sorted(names & forbidden) or '*'}")
+            elif isinstance(node, ast.Import):
+                found += [f"{path.name}: {a.name}" for a in node.names if a.name in ("scopa.match", "scopa.engine.state")]
+    assert found == []
