@@ -1,12 +1,16 @@
 """The expert level: determinised search over deals consistent with what its seat has seen.
 
 For each sample it deals the unseen cards (``view.unseen_cards()``) into the other hands and
-the stock, in the sizes the view shows, leaning on what the other seats' plays suggest (a seat
-that threw a card this round while some value would have swept or taken the settebello
-probably holds no card of that value). It builds a full ``GameState`` for that deal and
+the stock, in the sizes the view shows, and weighs the sample by how likely the other seats'
+plays of this round were in it, if they chose as the hard level scores moves, softened
+(``scopa.players.inference``; importance weights with rejection control, tempered when few
+samples carry the weight). With ``infer=False`` it draws the deals leaning on the throws
+instead (a seat that threw a card this round while some value would have swept or taken the
+settebello probably holds no card of that value). It builds a full ``GameState`` for that deal and
 searches it with the engine's own ``legal_moves`` and ``apply``: its side maximising, at least
-its move and the next seat's reply and deeper while the tree stays small (to the end of the deal
-once every hidden card's place is known). At another side's turn the value is ``MODEL`` times
+its move and the next seat's reply and deeper while the tree stays small (growing with the time
+budget; to the end of the deal once every hidden card's place is known). At another side's
+turn the value is ``MODEL`` times
 that of the reply the hard level would make there, reading that seat's own view of the sampled
 deal, plus the rest times the worst reply's: plain minimax would credit the other seat with
 this side's cards, which lie face up in the sampled deal but not at the table. Material is followed
