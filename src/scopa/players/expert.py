@@ -137,8 +137,8 @@ class ExpertPlayer:
     THREW_PAST_SWEEP = 0.15  # sampling weight of a value a seat would have swept with, yet threw
     THREW_PAST_TAKE = 0.6    # the same for a value that would only have taken something
     INFER = True          # weigh each sampled deal by how likely the other seats' plays were in it
-    TEMPERATURE = 0.1     # softmax temperature (points) of the model of their choices: hard's scores
-    FLOOR = 0.05          # share of that model spread over every legal move: no deal is impossible
+    TEMPERATURE = 0.05    # softmax temperature (points) of the model of their choices: hard's scores
+    FLOOR = 0.1           # share of that model spread over every legal move: no deal is impossible
     MIN_ESS = 10.0        # fewest effective samples: flatter weights (tempered) below that
     REJECT = 0.02         # a deal far less likely than the best so far is searched only this often
 
