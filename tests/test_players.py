@@ -646,13 +646,17 @@ def test_the_partner_may_be_modelled_like_the_other_seats():
     pytest.fail("no position where the partner's predicted play is not its best")
 
 
-def test_more_thinking_time_searches_deeper():
-    """The tree grows with the budget (reaching the partner in four players at 1 s), and more again
-    in the last round; a fixed number of iterations keeps the tenth of a second's tree."""
+def test_more_thinking_time_can_search_deeper():
+    """With GROWTH set the tree grows with the budget (reaching the partner in four players at 1 s),
+    and more again in the last round; by default (GROWTH 0, measured) more time buys samples only.
+    A fixed number of iterations keeps the tenth of a second's tree."""
     from scopa.players.expert import search_depth
+
+    class Growing(ExpertPlayer):
+        GROWTH = 0.5
     view = position(Rules(players=4, target=None), "7D 5S KC", "7C 4D").view(1)
-    quick, slow = ExpertPlayer(budget=0.1), ExpertPlayer(budget=1.0)
-    assert quick.leaf_budget(view, False) == 6.0 == ExpertPlayer(iterations=5, budget=1.0).leaf_budget(view, False)
+    quick, slow = Growing(budget=0.1), Growing(budget=1.0)
+    assert quick.leaf_budget(view, False) == 6.0 == Growing(iterations=5, budget=1.0).leaf_budget(view, False)
     assert slow.leaf_budget(view, False) > 18.0
     assert search_depth(view, quick.leaf_budget(view, False)) == 2
     assert search_depth(view, slow.leaf_budget(view, False)) == 3
@@ -660,3 +664,5 @@ def test_more_thinking_time_searches_deeper():
     assert slow.leaf_budget(last, False) > 3 * slow.leaf_budget(view, False)
     assert quick.leaf_budget(last, False) == 6.0
     assert quick.leaf_budget(view, True) == ExpertPlayer.SOLVE_BUDGET
+    assert ExpertPlayer(budget=1.0).leaf_budget(last, False) == 6.0
+
