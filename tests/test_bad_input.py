@@ -1,6 +1,7 @@
 """Odd input found by fuzzing the real program: each gets a short answer, never a traceback."""
 from __future__ import annotations
 
+import os
 import json
 from pathlib import Path
 
@@ -89,10 +90,26 @@ def test_typed_names_lose_their_control_characters(tmp_path):
     assert saved is not None and [s.name for s in saved.seats] == ["Player 1", "Bob"]
 
 
-@pytest.mark.parametrize("budget", ["-1", "0", "nan", "inf", "61"])
+@pytest.mark.parametrize("budget", ["-1", "0", "61"])
 def test_a_budget_no_expert_can_keep_is_a_usage_error(budget):
     from scopa.cli import budget_from_args
     with pytest.raises(UsageError) as error:
         budget_from_args(build_parser().parse_args(["--budget", budget]))
     assert str(error.value) == "--budget takes seconds from 0.05 to 60."
     assert budget_from_args(build_parser().parse_args(["--budget", "0.1"])) == 0.1
+
+
+@pytest.mark.parametrize("budget", ["nan", "inf", "1e3", "\uff12"])
+def test_a_budget_that_is_no_plain_number_is_refused_by_the_parser(budget, capsys):
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["--budget", budget])
+    assert done.value.code == 2
+    assert capsys.readouterr().err.startswith(f"scopa: --budget needs a number, not {budget}.")
+
+
+def test_a_pipe_named_settings_json_is_refused_at_once_not_read(tmp_path):
+    """A FIFO with no writer would block an ordinary read for ever."""
+    os.mkfifo(tmp_path / "settings.json")
+    settings, problem = load_settings(tmp_path)
+    assert settings == Settings()
+    assert problem == "That is not a plain file. It may be a pipe or a device"

@@ -207,7 +207,7 @@ def test_export_flag_warns_then_writes(tmp_path):
     (tmp_path / "m.json").write_text("mine")
     again = subprocess.run(base + ["--export", str(tmp_path / "m.json")], capture_output=True, text=True,
                            timeout=60)
-    assert again.returncode == 1 and again.stderr.splitlines() == [M("export.exists", path=tmp_path / "m.json")]
+    assert again.returncode == 1 and again.stderr.splitlines() == ["scopa: " + M("export.exists", path=tmp_path / "m.json")]
     assert (tmp_path / "m.json").read_text() == "mine" and written != "mine"  # never replaced unasked
 
 

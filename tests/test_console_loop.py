@@ -333,11 +333,12 @@ def test_a_quit_match_resumes_from_the_main_menu(tmp_path):
 
 # The main menu and the new-match questions ----------------------------------------------------------
 
-def test_the_main_menu_offers_new_match_lessons_settings_and_quit(tmp_path):
-    program, out, _ = program_for(tmp_path, "4\n")
+def test_the_main_menu_offers_new_match_lessons_settings_online_and_quit(tmp_path):
+    program, out, _ = program_for(tmp_path, "5\n")
     assert program.run() == 0
     lines = lines_of(out)
-    items = [M("app.menu.new"), M("app.menu.lessons"), M("app.menu.settings"), M("app.menu.quit")]
+    items = [M("app.menu.new"), M("app.menu.lessons"), M("app.menu.settings"), M("app.menu.online"),
+             M("app.menu.quit")]
     assert lines[1] == ", ".join(f"{i} {item}" for i, item in enumerate(items, 1)) + "."
     assert lines[-1] == M("app.bye")
 

@@ -5,6 +5,7 @@ reference implementations written here from rules.md (not from the engine's code
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -340,7 +341,7 @@ def corrupted(draw) -> dict:
         elif action == "insert" and isinstance(parent, list):
             parent.insert(key, draw(json_values))
         elif action == "duplicate" and isinstance(parent, list):
-            parent.insert(key, parent[key])
+            parent.insert(key, copy.deepcopy(parent[key]))  # a copy: JSON has no shared parts, so no swap makes a cycle
         elif action == "swap":
             other = draw(st.sampled_from(paths[1:]))
             if not (other[:len(path)] == path or path[:len(other)] == other):  # neither holds the other

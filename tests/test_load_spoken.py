@@ -670,9 +670,9 @@ def test_scopa_export_says_why_the_autosave_cannot_be_read_in_the_players_names(
     assert done.returncode == 1
     [line, none] = done.stderr.splitlines()
     assert line.startswith(
-        "La partita salvata non si può leggere. La posizione salvata non è valida. Le giocate di questa smazzata "
+        "scopa: La partita salvata non si può leggere. La posizione salvata non è valida. Le giocate di questa smazzata "
         "comprendono il re di bastoni, che non è né in tavola né tra le prese. È stata messa da parte come ")
-    assert none == "Non c'è una partita salvata da esportare."
+    assert none == "scopa: Non c'è una partita salvata da esportare."
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -180,7 +180,7 @@ def test_the_real_settings_menu_is_paged_by_single_keys_on_a_small_terminal(tmp_
     child.send("0")
     child.expect("Settings closed\\.")
     child.expect("Choice\\?")
-    child.send("4")
+    child.send("5")  # quit, after play online
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -154,4 +154,4 @@ def test_scopa_export_to_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
                            "--config-dir", str(tmp_path / "c"), "--export", str(fifo)],
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr.splitlines() == ["Export failed. That is not a plain file. It may be a pipe or a device."]
+    assert done.stderr.splitlines() == ["scopa: Export failed. That is not a plain file. It may be a pipe or a device."]

@@ -1,66 +1,144 @@
-"""``scopa``: start the game. ``scopa --help`` lists every flag."""
+"""``scopa``: start the game. ``scopa --help`` lists every flag.
+
+``scopa.launch.run`` is the command's entry point (``scopa.startup`` makes Ctrl-C quiet from the
+first line to the last); ``main`` is the program itself, callable with a list of flags.
+"""
 from __future__ import annotations
+
+if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, before the imports below
+    import scopa.startup  # noqa: F401
 
 import os
 import sys
 from typing import Sequence
 
+NO_TERMINAL = 1  # exit code when the input or output cannot be used
+INTERRUPTED = 130
+
+
+class _Run:
+    """What the top-level handlers need to word their line: the language, once the flags are read."""
+
+    def __init__(self) -> None:
+        self.messages = None
+
+    def complain(self, key: str, **params: object) -> None:
+        """One line on stderr, "scopa: ..." in the player's language (English before it is known)."""
+        from .narration import Messages
+        self.error_line((self.messages or Messages("en"))(key, **params))
+
+    @staticmethod
+    def error_line(text: str) -> None:
+        try:
+            sys.stderr.write(f"scopa: {text}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):  # stderr closed or full too: nothing more to do
+            pass
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run scopa; a closed output pipe or a Ctrl-C outside any prompt ends it quietly."""
+    """Run scopa. A terminal that fails (input or output closed, a full device) or a Ctrl-C outside
+    any prompt ends it with one line on stderr and the saves as the last completed turn left them;
+    a closed output pipe ends it quietly."""
+    from .console.terminal import OutputClosed, use_safe_rendering
+
+    use_safe_rendering(sys.stdin, sys.stdout, sys.stderr)
+    run = _Run()
     try:
-        return _main(argv)
+        code = _main(argv, run)
     except KeyboardInterrupt:
-        return 130
+        run.complain("app.interrupted")
+        return INTERRUPTED
+    except OutputClosed as closed:
+        return _output_failed(run, closed.problem)
     except BrokenPipeError:
         _silence_stdout()
         return 0
+    except OSError as error:  # files are handled where they are used: what reaches here is the output
+        return _output_failed(run, error)
+    except SystemExit as done:  # --help and usage errors: what argparse printed must reach the screen
+        code = _flushed(run, done.code)
+        if code != done.code:
+            return code
+        raise
+    return _flushed(run, code)
+
+
+def _flushed(run: _Run, code):  # type: ignore[no-untyped-def]
+    """``code``, once everything printed has reached the output; else the output failure's code."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError) as error:
+        return _output_failed(run, error)
+    return code
+
+
+def _output_failed(run: _Run, problem: OSError | ValueError) -> int:
+    _silence_stdout()
+    if isinstance(problem, BrokenPipeError):  # the reader went away: nothing to tell it
+        return 0
+    from .narration import Messages, os_problem
+    messages = run.messages or Messages("en")
+    why = os_problem(problem, messages) if isinstance(problem, OSError) else messages("terminal.closed")
+    run.complain("terminal.output_failed", problem=why)
+    return NO_TERMINAL
 
 
 def _silence_stdout() -> None:
-    """After the reader of our output went away, stop Python complaining about it at exit."""
+    """After the output failed or its reader went away, stop Python complaining about it at exit."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, run: _Run) -> int:
     from . import __version__
-    from .cli import (UsageError, budget_from_args, build_parser, check_resume, help_language_flags, review_from_args,
-                      rules_from_args, seats_from_args, settings_from_args, wants_new_match)
+    from .cli import (UsageError, budget_from_args, build_parser, check_flag_combination, help_language_flags,
+                      lesson_from_args, review_from_args, rules_from_args, seats_from_args, settings_from_args,
+                      wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
+        from .net.server import main as serve
+        return serve(argv[1:])
+    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
+        return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
     parser = build_parser(_messages(early.lang or settings.language))
     args = parser.parse_args(argv)
-    if args.version:
-        print(f"scopa {__version__}")
-        return 0
     config_dir = args.config_dir or default_config_dir()
     if args.config_dir != early.config_dir:  # an abbreviation the early reading did not take
         settings, problem = load_settings(config_dir)
     data_dir = args.data_dir or default_data_dir()
-    messages = _messages(args.lang or settings.language)
+    messages = run.messages = _messages(args.lang or settings.language)
+    if sys.stdout is None:
+        run.complain("terminal.no_output")
+        return NO_TERMINAL
+    if args.version:
+        _print(f"scopa {__version__}")
+        return 0
     try:
-        check_resume(args)
+        check_flag_combination(args)
         settings = settings_from_args(args, settings)
-        budget = budget_from_args(args)
+        lesson = lesson_from_args(args)
         review = review_from_args(args)
         request = None
         if wants_new_match(args):
             from .console.app import MatchRequest
             rules = rules_from_args(args)
             request = MatchRequest(rules, seats_from_args(args, rules, messages), args.seed)
+        budget = budget_from_args(args, request.seats if request is not None else None)
     except UsageError as error:
-        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
+        run.error_line(error.localised(messages))
         return 2
     if args.export:
-        return _export(data_dir, args.export, messages, args.cards or settings.card_names)
+        return _export(data_dir, args.export, messages, run, args.cards or settings.card_names)
     if args.stats:
         from .record.console import print_stats
         return print_stats(data_dir, messages.lang)
@@ -69,6 +147,9 @@ def _main(argv: Sequence[str] | None) -> int:
     from .table.persistence import Persistence
     from .console.terminal import Output, make_input
 
+    if sys.stdin is None:
+        run.complain("terminal.no_input")
+        return NO_TERMINAL
     output = Output(sys.stdout)
     if problem:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
@@ -85,9 +166,54 @@ def _main(argv: Sequence[str] | None) -> int:
     if review is not None:
         from .record.console import run_review
         return run_review(program, review)
-    if args.lesson is not None:
-        return program.run_lesson(args.lesson) if hasattr(program, "run_lesson") else 2
+    if lesson is not None:
+        return program.run_lesson(lesson) if hasattr(program, "run_lesson") else 2
     return program.run(request, resume=args.resume)
+
+
+def _online(command: str, argv: list[str]) -> int:
+    """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
+    from .cli import (UsageError, build_online_parser, help_language_flags, online_seats, rules_from_args,
+                      settings_from_args)
+    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .console.online import OnlineRequest, default_name
+
+    early = help_language_flags(argv)
+    settings, problem = load_settings(early.config_dir or default_config_dir())
+    args = build_online_parser(command, _messages(early.lang or settings.language)).parse_args(argv)
+    config_dir = args.config_dir or default_config_dir()
+    if args.config_dir != early.config_dir:
+        settings, problem = load_settings(config_dir)
+    messages = _messages(args.lang or settings.language)
+    try:
+        settings = settings_from_args(args, settings)
+        rules = seats = None
+        if command == "host":
+            rules = rules_from_args(args)
+            seats = online_seats(args, rules.players)
+    except UsageError as error:
+        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
+        return 2
+    code = getattr(args, "code", None)
+    mode = command if command == "host" or code else "resume"  # scopa join alone: the seat sat in last
+    server = args.server or settings.last_server or ""
+    if not server and mode != "resume":
+        print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
+        return 2
+    request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
+                            getattr(args, "level", None))
+
+    from .console.app import Program
+    from .console.terminal import Output, make_input
+    from .table.persistence import Persistence
+    output = Output(sys.stdout)
+    if problem:
+        output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
+    program = Program(make_input(args.plain), output, settings, config_dir,
+                      Persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
+                      naming=args.cards, verbosity=args.verbosity)
+    _attach_extras(program)
+    return program.run_online(request)
 
 
 def _attach_extras(program) -> None:
@@ -104,7 +230,7 @@ def _messages(lang: str | None):
     return Messages(lang if lang in LANGUAGES else system_language())
 
 
-def _export(data_dir, path: str, messages, naming: str = "french") -> int:
+def _export(data_dir, path: str, messages, run: _Run, naming: str = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
     from .table.persistence import Persistence
@@ -113,26 +239,32 @@ def _export(data_dir, path: str, messages, naming: str = "french") -> int:
     persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)
     saves = persistence.saved_matches()
     for line in persistence.notices():  # anything set aside, and where it is kept
-        print(line, file=sys.stderr)
+        run.error_line(line)
     if not saves:
-        print(messages("export.none"), file=sys.stderr)
+        run.error_line(messages("export.none"))
         return 1
     refusal = persistence.export_refusal(path)  # a folder, a pipe or a device: said before the warning
     if refusal:
-        print(refusal, file=sys.stderr)
+        run.error_line(refusal)
         return 1
-    print(messages("export.file_warning"))
+    _print(messages("export.file_warning"))
     try:
         written = export_match(saves[0].record, path)  # never over a file already there: no one was asked
     except FileExistsError:
-        print(messages("export.exists", path=path), file=sys.stderr)
+        run.error_line(messages("export.exists", path=path))
         return 1
     except OSError as error:
-        print(messages("export.failed", problem=os_problem(error, messages)), file=sys.stderr)
+        run.error_line(messages("export.failed", problem=os_problem(error, messages)))
         return 1
-    print(messages("export.done", path=written))
+    _print(messages("export.done", path=written))
     return 0
 
 
+def _print(text: str) -> None:
+    from .console.terminal import write
+    write(sys.stdout, text + "\n")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    from scopa.startup import run as _run
+    sys.exit(_run(lambda: main))

@@ -51,7 +51,9 @@ def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
 # is shown as argparse wrote it.
 _ARGPARSE_ERRORS = (
     (re.compile(r"argument (?P<flag>\S+): expected one argument$"), "cli.error.needs_value"),
-    (re.compile(r"argument (?P<flag>\S+): invalid (?:int|float) value: (?P<value>.*)$"), "cli.error.not_a_number"),
+    (re.compile(r"argument (?P<flag>\S+): invalid (?:whole_number|decimal_number|int|float) value: (?P<value>.*)$"),
+     "cli.error.not_a_number"),
+    (re.compile(r"argument (?P<flag>\S+): invalid (?:file_name|folder) value: (?P<value>.*)$"), "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$"),
      "cli.error.choice"),
     (re.compile(r"argument (?P<flag>\S+): not allowed with argument (?P<other>\S+)$"), "cli.error.not_with"),
@@ -66,13 +68,66 @@ def _unquoted(text: str) -> str:
     return ", ".join(part.strip().strip("'\"") for part in text.split(","))
 
 
+SHOWN_LENGTH = 40  # characters of a value the player typed that a message repeats
+
+
+def shortened(text: str, limit: int = SHOWN_LENGTH) -> str:
+    """A value the player typed, cut short for a message: 5000 characters of it help no one."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "\u2026"
+
+
 def argparse_problem(message: str, messages: Messages) -> str:
-    """argparse's one-line error as a sentence in the player's language (its own words if unknown)."""
+    """argparse's one-line error as a sentence in the player's language (its own words if unknown).
+
+    What the player typed (the value, an unknown flag) is cut short; the game's own words are not."""
     for pattern, key in _ARGPARSE_ERRORS:
         found = pattern.match(message)
         if found:
-            return messages(key, **{name: _unquoted(value) for name, value in found.groupdict().items()})
-    return message
+            params = {name: _unquoted(value) for name, value in found.groupdict().items()}
+            params.update({name: shortened(params[name]) for name in ("value", "flag") if name in params})
+            return messages(key, **params)
+    return shortened(message, 200)
+
+
+# Every flag's value is read the same way: spaces around it go, and a word of the game's own
+# (a choice, a level, an option, "single") may be written in any case. Names and files keep
+# their case. Numbers are ASCII digits only: int() also takes "２" and "٣".
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
+DECIMAL_NUMBER = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+
+
+def keyword(text: str) -> str:
+    """A word of the game's own, as typed in any case and with spaces around it."""
+    return text.strip().lower()
+
+
+def trimmed(text: str) -> str:
+    return text.strip()
+
+
+def whole_number(text: str) -> int:
+    """A whole number in ASCII digits (at most 18 of them); ValueError otherwise."""
+    if not WHOLE_NUMBER.fullmatch(text.strip()):
+        raise ValueError(text)
+    return int(text.strip())
+
+
+def decimal_number(text: str) -> float:
+    """A number such as 2, 0.5 or .25 in ASCII digits; "nan", "inf" and 1e3 are not among them."""
+    if not DECIMAL_NUMBER.fullmatch(text.strip()):
+        raise ValueError(text)
+    return float(text.strip())
+
+
+def file_name(text: str) -> str:
+    """A file named on the command line, spaces around it gone; an empty name is no name."""
+    if not text.strip():
+        raise ValueError(text)
+    return text.strip()
+
+
+def folder(text: str) -> Path:
+    return Path(file_name(text))
 
 
 SHORT_HELP_FLAGS = ("--no-voice", "--voice", "--lang", "--plain", "--resume", "--lesson")
@@ -105,6 +160,13 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: {argparse_problem(message, self.messages)}\n{self.help_hint}\n")
 
+    def _print_message(self, message: str, file=None) -> None:  # type: ignore[no-untyped-def, override]
+        """Help and errors through the terminal's writer: an output that fails says so
+        (argparse's own drops the text without a word, or sends help for a closed output to stderr)."""
+        from .console.terminal import write
+        if message:
+            write(file, message)
+
     def short_help(self) -> str:
         """The description, the commonest flags one a line, and how to get them all."""
         m = self.messages
@@ -135,48 +197,101 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     from .lessons import LESSON_COUNT
 
     m = messages or Messages("en")
-    p = _Parser(prog="scopa", usage=m("cli.usage_line"), description=m("cli.description"), add_help=False,
-                formatter_class=_help_formatter(m("cli.usage")))
+    p = _new_parser("scopa", m("cli.usage_line"), m)
     p.help_hint = m("cli.help_hint", command="scopa --help all")
-    p.messages = m
-    g = p.add_argument_group(m("cli.group.match"))
-    g.add_argument("--players", type=int, choices=(2, 3, 4), metavar="N", help=m("cli.players"))
-    g.add_argument("--seats", metavar=m("cli.metavar.seats"),
-                   help=m("cli.seats", example="human,computer:hard,human,computer:easy", levels=", ".join(LEVELS)))
-    g.add_argument("--names", metavar=m("cli.metavar.names"), help=m("cli.names", example="Alice,Bob"))
-    g.add_argument("--target", metavar=m("cli.metavar.target"), help=m("cli.target"))
-    g.add_argument("--variant", choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
-                   help=m("cli.variant"))
-    g.add_argument("--options", metavar=m("cli.metavar.options"), help=m("cli.options", options=", ".join(OPTIONS)))
-    g.add_argument("--no-kings-redeal", action="store_true", help=m("cli.no_kings_redeal"))
-    g.add_argument("--seed", type=int, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
-    g.add_argument("--budget", type=float, default=1.0, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
-    o = p.add_argument_group(m("cli.group.sound"))
-    voice = o.add_mutually_exclusive_group()
-    voice.add_argument("--voice", dest="voice", action="store_true", default=None, help=m("cli.voice"))
-    voice.add_argument("--no-voice", dest="voice", action="store_false", help=m("cli.no_voice"))
-    o.add_argument("--voice-id", metavar="ID", help=m("cli.voice_id"))
-    o.add_argument("--rate", type=int, metavar=m("cli.metavar.rate"), help=m("cli.rate"))
-    o.add_argument("--volume", type=int, metavar=m("cli.metavar.volume"), help=m("cli.volume"))
-    o.add_argument("--plain", action="store_true", help=m("cli.plain"))
-    o.add_argument("--lang", choices=("en", "it"), metavar=m("cli.metavar.lang"), help=m("cli.lang"))
-    o.add_argument("--cards", choices=("french", "napoletane"), metavar=m("cli.metavar.cards"), help=m("cli.cards"))
-    o.add_argument("--verbosity", choices=("short", "full"), metavar=m("cli.metavar.verbosity"),
-                   help=m("cli.verbosity"))
+    g = _add_match_flags(p, m, names=True)
+    g.add_argument("--seed", type=whole_number, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
+    g.add_argument("--budget", type=decimal_number, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
+    _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
     file = m("cli.metavar.file")
     f.add_argument("--resume", action="store_true", help=m("cli.resume"))
-    f.add_argument("--export", metavar=file, help=m("cli.export", file=file))
-    f.add_argument("--import", dest="import_file", metavar=file, help=m("cli.import", file=file))
-    f.add_argument("--lesson", type=int, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--export", type=file_name, metavar=file, help=m("cli.export", file=file))
+    f.add_argument("--import", dest="import_file", type=file_name, metavar=file, help=m("cli.import", file=file))
+    f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
     f.add_argument("--stats", action="store_true", help=m("cli.stats"))
-    f.add_argument("--review", metavar=m("cli.metavar.review"), help=m("cli.review"))
-    f.add_argument("--data-dir", type=Path, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
-    f.add_argument("--config-dir", type=Path, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
+    f.add_argument("--review", type=keyword, metavar=m("cli.metavar.review"), help=m("cli.review"))
+    f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
+    f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
     other.add_argument("-h", "--help", action=_HelpAction, help=m("cli.help", command="--help all"))
     other.add_argument("--version", action="store_true", help=m("cli.version"))
     return p
+
+
+def _new_parser(prog: str, usage: str, m: Messages) -> "_Parser":
+    p = _Parser(prog=prog, usage=usage, description=m("cli.description"), add_help=False,
+                formatter_class=_help_formatter(m("cli.usage")))
+    p.help_hint = m("cli.help_hint", command=f"{prog} --help")
+    p.messages = m
+    return p
+
+
+def _add_match_flags(p: argparse.ArgumentParser, m: Messages, names: bool = False) -> argparse._ArgumentGroup:
+    """The rules and seats of a new match (the main command, with --names, and ``scopa host``)."""
+    g = p.add_argument_group(m("cli.group.match"))
+    g.add_argument("--players", type=whole_number, choices=(2, 3, 4), metavar="N", help=m("cli.players"))
+    g.add_argument("--seats", type=keyword, metavar=m("cli.metavar.seats"),
+                   help=m("cli.seats", example="human,computer:hard,human,computer:easy", levels=", ".join(LEVELS)))
+    if names:
+        g.add_argument("--names", type=trimmed, metavar=m("cli.metavar.names"),
+                       help=m("cli.names", example="Alice,Bob"))
+    g.add_argument("--target", type=keyword, metavar=m("cli.metavar.target"), help=m("cli.target"))
+    g.add_argument("--variant", type=keyword, choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
+                   help=m("cli.variant"))
+    g.add_argument("--options", type=keyword, metavar=m("cli.metavar.options"),
+                   help=m("cli.options", options=", ".join(OPTIONS)))
+    g.add_argument("--no-kings-redeal", action="store_true", help=m("cli.no_kings_redeal"))
+    return g
+
+
+def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
+    o = p.add_argument_group(m("cli.group.sound"))
+    voice = o.add_mutually_exclusive_group()
+    voice.add_argument("--voice", dest="voice", action="store_true", default=None, help=m("cli.voice"))
+    voice.add_argument("--no-voice", dest="voice", action="store_false", help=m("cli.no_voice"))
+    o.add_argument("--voice-id", type=trimmed, metavar="ID", help=m("cli.voice_id"))
+    o.add_argument("--rate", type=whole_number, metavar=m("cli.metavar.rate"), help=m("cli.rate"))
+    o.add_argument("--volume", type=whole_number, metavar=m("cli.metavar.volume"), help=m("cli.volume"))
+    o.add_argument("--plain", action="store_true", help=m("cli.plain"))
+    o.add_argument("--lang", type=keyword, choices=("en", "it"), metavar=m("cli.metavar.lang"), help=m("cli.lang"))
+    o.add_argument("--cards", type=keyword, choices=("french", "napoletane"), metavar=m("cli.metavar.cards"),
+                   help=m("cli.cards"))
+    o.add_argument("--verbosity", type=keyword, choices=("short", "full"), metavar=m("cli.metavar.verbosity"),
+                   help=m("cli.verbosity"))
+
+
+ONLINE_COMMANDS = ("host", "join")
+
+
+def build_online_parser(command: str, messages: Messages | None = None) -> argparse.ArgumentParser:
+    """``scopa host`` (a new room: the match flags, --level for seats nobody takes) or
+    ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
+    m = messages or Messages("en")
+    p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
+    if command == "join":
+        p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.code"))
+    n = p.add_argument_group(m("cli.group.online"))
+    n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
+    n.add_argument("--name", type=trimmed, metavar=m("cli.metavar.name"), help=m("cli.name"))
+    if command == "host":
+        _add_match_flags(p, m)
+        n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
+                       help=m("cli.level", levels=", ".join(LEVELS)))
+    _add_sound_flags(p, m)
+    f = p.add_argument_group(m("cli.group.files"))
+    f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
+    f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
+    other = p.add_argument_group(m("cli.group.other"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"scopa {command} --help"))
+    return p
+
+
+def online_seats(args: argparse.Namespace, players: int) -> tuple[str, ...]:
+    """The seats of a hosted room: "human" (open to players) or a computer level, the host first."""
+    if not args.seats:
+        return ("human",) * players
+    return tuple(seat_kinds(args, players))
 
 
 def help_language_flags(argv: Sequence[str]) -> argparse.Namespace:
@@ -185,8 +300,8 @@ def help_language_flags(argv: Sequence[str]) -> argparse.Namespace:
     Unknown flags and bad values are left for the full parser to report.
     """
     early = _QuietParser(add_help=False)
-    early.add_argument("--lang")
-    early.add_argument("--config-dir", type=Path)
+    early.add_argument("--lang", type=keyword)
+    early.add_argument("--config-dir", type=folder)
     try:
         return early.parse_known_args(list(argv))[0]
     except ValueError:  # e.g. "--lang" with no value: the full parser says so
@@ -200,15 +315,69 @@ class _QuietParser(argparse.ArgumentParser):
         raise ValueError(message)
 
 
-def check_resume(args: argparse.Namespace) -> None:
-    """``--resume`` continues a saved match, so a flag that starts a new one cannot go with it."""
-    if args.resume and wants_new_match(args):
+# The flags that describe a new match; given with none of the modes below, they start it at once.
+NEW_MATCH_FLAGS = ("players", "seats", "names", "target", "variant", "options", "no_kings_redeal", "seed")
+# What each way of running the game cannot be given with, because it would be silently ignored:
+# a resumed or imported match has its own seats and rules; an export, a lesson, the statistics
+# and a review play nothing with the computers' thinking time. Two of these modes at once are
+# refused too.
+MODES = ("resume", "import_file", "export", "lesson", "stats", "review")
+REFUSED_WITH = {
+    "resume": NEW_MATCH_FLAGS,
+    "import_file": NEW_MATCH_FLAGS,
+    "export": NEW_MATCH_FLAGS + ("budget",),
+    "lesson": NEW_MATCH_FLAGS + ("budget",),
+    "stats": NEW_MATCH_FLAGS + ("budget",),
+    "review": NEW_MATCH_FLAGS + ("budget",),
+}
+FLAG_NAMES = {"import_file": "--import"}  # dest -> the flag as typed, where they differ
+
+
+def flag_name(dest: str) -> str:
+    return FLAG_NAMES.get(dest, "--" + dest.replace("_", "-"))
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the flag was on the command line (a switch is False, a value None, when not)."""
+    value = getattr(args, dest, None)
+    return value is not None and value is not False
+
+
+def conflicting_flags(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The first two flags given together that cannot both be honoured, as typed; None if none.
+
+    Table-driven (``MODES`` and ``REFUSED_WITH``), so that a new rule is one more entry."""
+    modes = [mode for mode in MODES if given(args, mode)]
+    if len(modes) > 1:
+        return flag_name(modes[0]), flag_name(modes[1])
+    for mode in modes:
+        for other in REFUSED_WITH[mode]:
+            if given(args, other):
+                return flag_name(mode), flag_name(other)
+    return None
+
+
+def check_flag_combination(args: argparse.Namespace) -> None:
+    """A usage error for flags that cannot go together (see ``conflicting_flags``)."""
+    conflict = conflicting_flags(args)
+    if conflict is None:
+        return
+    flag, other = conflict
+    if flag == "--resume" and other in {flag_name(dest) for dest in NEW_MATCH_FLAGS}:
         raise UsageError("usage.resume_new_match", resume="--resume", players="--players", seed="--seed")
+    raise UsageError("usage.not_with", flag=flag, other=other)
 
 
 def wants_new_match(args: argparse.Namespace) -> bool:
-    return any(getattr(args, name) is not None for name in ("players", "seats", "target", "variant", "options",
-                                                               "seed")) or args.no_kings_redeal
+    return any(given(args, name) for name in NEW_MATCH_FLAGS)
+
+
+def lesson_from_args(args: argparse.Namespace) -> int | None:
+    """The lesson asked for, if one is: a number from 1 to the last lesson."""
+    from .lessons import LESSON_COUNT
+    if args.lesson is not None and not 1 <= args.lesson <= LESSON_COUNT:
+        raise UsageError("usage.lesson", n=args.lesson, count=LESSON_COUNT)
+    return args.lesson
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -232,7 +401,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     for name in (args.options.split(",") if args.options else []):
         name = name.strip().replace("-", "_")
         if name not in OPTIONS:
-            raise UsageError("usage.option", name=repr(name), options=", ".join(OPTIONS))
+            raise UsageError("usage.option", name=repr(shortened(name)), options=", ".join(OPTIONS))
         options[name] = True
     if args.no_kings_redeal:
         options["kings_redeal"] = False
@@ -265,7 +434,7 @@ def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
         kind, _, level = item.partition(":")
         level = level or "easy"
         if kind not in {"computer", "cpu", "ai"} or level not in LEVELS:
-            raise UsageError("usage.seat", item=repr(item), levels=", ".join(LEVELS))
+            raise UsageError("usage.seat", item=repr(shortened(item)), levels=", ".join(LEVELS))
         kinds.append(level)
     if len(kinds) != players:
         raise UsageError("usage.seats_count", count=len(kinds), players=players)
@@ -275,10 +444,14 @@ def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
 
 
 def human_names(args: argparse.Namespace, kinds: Sequence[str], messages: Messages | None = None) -> dict[int, str]:
-    """Names of the human seats: from --names, else "You" (one human) or "Player N", in the game's language."""
+    """Names of the human seats: from --names, else "You" (one human) or "Player N", in the game's language.
+
+    More names than human seats is a usage error: the extra ones would be dropped without a word."""
     messages = messages or Messages()
     humans = [i for i, k in enumerate(kinds) if k == "human"]
     given = [clean_name(n) for n in args.names.split(",")] if args.names else []
+    if len(given) > len(humans):
+        raise UsageError("usage.names_count", count=len(given), humans=len(humans))
     names = {}
     for index, seat in enumerate(humans):
         if index < len(given) and given[index]:
@@ -296,14 +469,22 @@ def seats_from_args(args: argparse.Namespace, rules: Rules,
 
 
 BUDGET_RANGE = (0.05, 60.0)  # seconds an expert may think per move
+DEFAULT_BUDGET = 1.0
 
 
-def budget_from_args(args: argparse.Namespace) -> float:
-    """The expert's time per move from ``--budget``: a number of seconds in ``BUDGET_RANGE``
-    (argparse takes "nan", "inf" and negatives as floats; none of them is a budget)."""
+def budget_from_args(args: argparse.Namespace, seats: Sequence[SeatSetup] | None = None) -> float:
+    """The expert's time per move from ``--budget``: a number of seconds in ``BUDGET_RANGE``.
+
+    ``seats``: the seats of a match the flags start; ``--budget`` for one with no expert would be
+    ignored without a word, so it is a usage error. Without ``seats`` (the menu, a resumed or
+    imported match) it is the time of whichever expert plays."""
+    if args.budget is None:
+        return DEFAULT_BUDGET
     low, high = BUDGET_RANGE
     if not low <= args.budget <= high:  # false for nan too
         raise UsageError("usage.budget", low=low, high=int(high))
+    if seats is not None and not any(seat.level == "expert" for seat in seats):
+        raise UsageError("usage.budget_no_expert")
     return args.budget
 
 

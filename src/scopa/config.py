@@ -41,6 +41,7 @@ class Settings:
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
+    last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
     def with_changes(self, **changes: Any) -> "Settings":
         return replace(self, **changes)
@@ -66,10 +67,16 @@ def _checked(data: dict[str, Any]) -> Settings:
     from .narration.messages import LANGUAGES
     if settings.language is not None and settings.language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+    if settings.last_server is not None and (not isinstance(settings.last_server, str)
+                                             or len(settings.last_server) > 300):
+        raise ValueError("last_server must be a server address")
     done = settings.lessons_done
     if not isinstance(done, (list, tuple)) or not all(isinstance(n, int) and not isinstance(n, bool) for n in done):
         raise ValueError("lessons_done must be a list of lesson numbers")
     return replace(settings, lessons_done=tuple(done))
+
+
+SETTINGS_MAX_BYTES = 64_000  # a settings file is well under 1 KB
 
 
 def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
@@ -77,14 +84,20 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
 
     The reason is a short phrase ("voice must be true, false or null"); the console words it
     in the player's language with the catalogue's ``settings.unreadable``."""
+    from .narration import Messages, capitalised
+    from .storage.codec import SaveFileError
+    from .storage.files import read_text_file  # opened without waiting: a pipe or device never hangs start-up
+
     path = config_dir / SETTINGS_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return Settings(), None
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(read_text_file(path, SETTINGS_MAX_BYTES))
         if not isinstance(data, dict):
             raise ValueError("it is not a set of named settings")
         return _checked(data), None
+    except SaveFileError as error:  # a pipe, a device, a folder, too large, not UTF-8
+        return Settings(), capitalised(error.reason_in(Messages("en")).rstrip("."))  # English, as the other reasons here
     except (OSError, ValueError, TypeError, RecursionError) as error:  # RecursionError: JSON nested too deep
         return Settings(), str(error) or type(error).__name__
 

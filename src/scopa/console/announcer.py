@@ -34,7 +34,7 @@ class Announcer:
             self.output.line(line.text)
         for line in lines:
             if self.may_speak(line):
-                self.speaker.say(line.text)
+                self.speaker.say(line.spoken or line.text)
         if remember and lines:
             self._latest = lines
             if not any(line.private for line in lines):

@@ -198,22 +198,21 @@ class Program:
             imported: object | None = None) -> int:
         """Start a new match (``request``), an imported one, the most recent saved match
         (``resume``), or the main menu; then the main menu until the player quits."""
+        return self._session(lambda: self._start(request, resume, imported))
+
+    def run_online(self, request) -> int:
+        """``scopa host`` or ``scopa join``: the room instead of the menu."""
+        from .online import play_online
+        return self._session(lambda: play_online(self, request))
+
+    def _session(self, action: Callable[[], int]) -> int:
+        """The voice, then ``action``; the input ending or Ctrl-C outside a prompt end it with a line."""
         try:
             self.start_voice()
             reason = getattr(self.speaker, "unavailable_reason", None)
             if reason:
                 self.say(self.voice_reason(reason))
-            if request is not None:
-                return self._play_new(request) or 0
-            if imported is not None:
-                return self._play_imported(imported) or 0
-            if resume:
-                saved, problem = self.persistence.latest()
-                self._say_notices()
-                if saved is not None:
-                    return self._resume(saved) or 0
-                self.say(problem)
-            return self.main_menu()
+            return action()
         except InputClosed:  # outside a match: a match in play says itself that it was saved
             self.say(self.m("app.input_ended"))
             return 0
@@ -225,6 +224,34 @@ class Program:
             self.announcer.close()
             self.speaker.close()
             self.input.close()
+
+    def _start(self, request: MatchRequest | None, resume: bool, imported: object | None) -> int:
+        if request is not None:
+            return self._play_new(request) or 0
+        if imported is not None:
+            return self._play_imported(imported) or 0
+        if resume:
+            saved, problem = self.persistence.latest()
+            self._say_notices()
+            if saved is not None:
+                return self._resume(saved) or 0
+            self.say(problem)
+        return self.main_menu()
+
+    def remember_server(self, server: str) -> None:
+        """The server "Play online" offers next time (saved quietly; a failure is said)."""
+        if self.settings.last_server != server:
+            self.settings = self.settings.with_changes(last_server=server)
+            self._save_settings(quiet=True)
+
+    def _online_actions(self) -> list[tuple[str, Callable[[], int | None]]]:
+        """"Play online", and "Resume online match" when a seat key is kept."""
+        from .online import has_seat_to_resume, online_menu, resume_online
+        actions: list[tuple[str, Callable[[], int | None]]] = []
+        if has_seat_to_resume(self):
+            actions.append((self.m("app.menu.resume_online"), lambda: resume_online(self)))
+        actions.append((self.m("app.menu.online"), lambda: online_menu(self)))
+        return actions
 
     def _say_notices(self) -> None:
         """Say what was set aside, and where it is kept, since it was last said."""
@@ -246,6 +273,7 @@ class Program:
             if self._has_results():  # Statistics and Review once a match is logged
                 actions += [(self.m("app.menu.statistics"), self._statistics),
                             (self.m("app.menu.review"), self._review)]
+            actions += self._online_actions()
             actions.append((self.m("app.menu.quit"), lambda: 0))
             index = choose(self.input, self.announcer, self.m("app.menu.title"), [a[0] for a in actions],
                            self.m("prompt.menu"), default=0, invalid=self.m("app.invalid"), messages=self.messages)

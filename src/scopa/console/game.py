@@ -81,6 +81,8 @@ class MatchConsole:
 
     ``seen`` is the number of the last update already narrated (0: narrate from the start)."""
 
+    HELP_KEYS = ("help.1", "help.2", "help.3", "help.4", "help.5")  # the lines the question mark says
+
     def __init__(self, table: Table, services: Services, seen: int = 0) -> None:
         self.table = table
         self.io = services
@@ -378,7 +380,7 @@ class MatchConsole:
             seat = view_seat if view_seat is not None else view.to_move
             self.say(narrator.pile(view, view.rules.side_of(seat)))
         elif name == "help":
-            self.say_lines([Announcement(self.m(f"help.{i}")) for i in range(1, 6)])
+            self.say_lines([Announcement(self.m(key)) for key in self.HELP_KEYS])
         elif name == "repeat":
             self.io.announcer.repeat()
         elif name == "stop":

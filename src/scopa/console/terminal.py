@@ -12,18 +12,31 @@ Two input modes:
   and scripts (``scopa --seed 1 --no-voice < keys.txt``).
 Both return the same tokens: a single character, ``"enter"``, ``"escape"``, or a typed
 command line such as ``"table"`` or ``"export game.json"``.
+
+Online, news can arrive while a prompt is open (an opponent played, a player left). The
+table's network thread raises a ``Wake``; a read given that wake then ends with ``WOKEN``
+instead of a key, on a line of its own, so the console prints the news and asks again, the
+prompt written once more after the news (never redrawn in place, which Orca reads twice). A
+prompt where the player has started typing a command is never cut short: the wake waits for
+the line.
 """
 from __future__ import annotations
 
+import asyncio
 import atexit
+import codecs
 import os
+import queue
 import string
 import sys
+import threading
 import time
+import unicodedata
 from typing import Any, Callable, Protocol, TextIO
 
 ENTER = "enter"
 ESCAPE = "escape"
+WOKEN = "\x00woken"  # a read ended by a ``Wake``: news arrived, no key was taken
 INTERRUPT = "\x03"  # KeyInput's token for Ctrl-C and Ctrl-D, turned into ``Interrupted``
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"  # home, erase screen, erase scrollback
 KEYS = string.digits + string.ascii_lowercase + "?.,"  # keys that act at once, without Enter
@@ -35,12 +48,52 @@ class InputClosed(Exception):
     """The input ended (end of a piped script, or the terminal went away)."""
 
 
+class OutputClosed(Exception):
+    """The output cannot be written any more (closed, a full device, a reader that went away).
+
+    ``problem`` is the operating system's error; the program stops with one line on stderr and
+    leaves the save as the last completed turn wrote it."""
+
+    def __init__(self, problem: OSError | ValueError) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
 class Interrupted(Exception):
     """Ctrl-C (or Ctrl-D at a key prompt): the player wants out; the caller offers to save and quit."""
 
 
+class Wake:
+    """A flag another thread raises to end the prompt open now, or the next one, with ``WOKEN``.
+
+    ``raise_`` may be called from any thread; the reading thread ``take``s the flag."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._raised = False
+        self._end: Callable[[], None] | None = None
+
+    def raise_(self) -> None:
+        with self._lock:
+            self._raised = True
+            end = self._end
+        if end is not None:
+            end()
+
+    def take(self) -> bool:
+        """True once for each time it was raised since the last ``take``."""
+        with self._lock:
+            raised, self._raised = self._raised, False
+            return raised
+
+    def watch(self, end: Callable[[], None] | None) -> None:
+        """What ``raise_`` calls to end the prompt now open (None: no prompt is open)."""
+        with self._lock:
+            self._end = end
+
+
 class Input(Protocol):
-    def read(self, prompt: str) -> str: ...
+    def read(self, prompt: str, wake: Wake | None = None) -> str: ...
     def read_text(self, prompt: str) -> str: ...
     def close(self) -> None: ...
 
@@ -63,28 +116,77 @@ class LineInput:
     def __init__(self, stream: TextIO | None = None, out: TextIO | None = None) -> None:
         self.stream = stream or sys.stdin
         self.out = out or sys.stdout
+        self._lines: queue.Queue[str | None | BaseException] | None = None  # from the reader thread
 
-    def read(self, prompt: str) -> str:
-        return line_token(self._line(prompt))
+    def read(self, prompt: str, wake: Wake | None = None) -> str:
+        line = self._line(prompt, wake)
+        return line if line == WOKEN else line_token(line)
 
     def read_text(self, prompt: str) -> str:
         """A free line of text (a name, a file); Enter alone gives ""."""
         return self._line(prompt).strip()
 
-    def _line(self, prompt: str) -> str:
-        self.out.write(prompt)
-        self.out.flush()
+    def _line(self, prompt: str, wake: Wake | None = None) -> str:
+        if wake is not None and wake.take():
+            return WOKEN
+        write(self.out, prompt)
         try:
-            line = self.stream.readline()
+            line = self.stream.readline() if wake is None and self._lines is None else self._waited_line(wake)
         except KeyboardInterrupt:
-            self.out.write("\n")
+            write(self.out, "\n")
             raise Interrupted from None
+        except (OSError, ValueError):  # a closed or unreadable input is its end
+            line = ""
+        if line == WOKEN:
+            return line
         if not line:
-            self.out.write("\n")
+            write(self.out, "\n")
             raise InputClosed
         if not _isatty(self.stream):
-            self.out.write(line if line.endswith("\n") else line + "\n")  # echo scripted keys
+            write(self.out, line if line.endswith("\n") else line + "\n")  # echo scripted keys
         return line
+
+    def _waited_line(self, wake: Wake | None) -> str:
+        """The next line from the reader thread, or ``WOKEN`` (after a line end) if woken first.
+
+        Lines are read by a thread from the first wakeable read on, so that the main thread can
+        wait for a line and a wake at once; a line typed after a wake is kept for the next read."""
+        lines = self._reader()
+        if wake is not None:
+            wake.watch(lambda: lines.put(WOKEN))
+        try:
+            while True:
+                item = lines.get()
+                if item == WOKEN:
+                    if wake is None or not wake.take():
+                        continue  # a wake already taken, or one of an earlier read
+                    write(self.out, "\n")
+                    if _isatty(self.out):
+                        time.sleep(LINE_END_PAUSE)  # the line end on its own, as KeyInput does (Orca)
+                    return WOKEN
+                if isinstance(item, BaseException):
+                    raise item
+                return item or ""
+        finally:
+            if wake is not None:
+                wake.watch(None)
+
+    def _reader(self) -> "queue.Queue[str | None | BaseException]":
+        if self._lines is None:
+            self._lines = queue.Queue()
+            threading.Thread(target=self._read_lines, args=(self._lines,), daemon=True, name="line-reader").start()
+        return self._lines
+
+    def _read_lines(self, lines: "queue.Queue[str | None | BaseException]") -> None:
+        while True:
+            try:
+                line = self.stream.readline()
+            except (OSError, ValueError) as error:
+                lines.put(error)
+                return
+            lines.put(line)
+            if not line:
+                return
 
     def close(self) -> None:
         pass
@@ -136,30 +238,51 @@ class KeyInput:
         bindings.add("c-d")(_finish(INTERRUPT, clear=True))
         return bindings
 
-    def read(self, prompt: str) -> str:
-        text = self._prompt(self._session, prompt)
-        return text if text == ESCAPE else line_token(text)
+    def read(self, prompt: str, wake: Wake | None = None) -> str:
+        text = self._prompt(self._session, prompt, wake)
+        return text if text in (ESCAPE, WOKEN) else line_token(text)
 
     def read_text(self, prompt: str) -> str:
         """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``."""
         return self._prompt(self._text_session, prompt).strip()
 
-    def _prompt(self, session: Any, prompt: str) -> str:
+    def _prompt(self, session: Any, prompt: str, wake: Wake | None = None) -> str:
         # The words are written once as plain text; prompt_toolkit draws only the trailing space,
         # so that its redraws never touch the words and the cursor ends where the text ends.
+        if wake is not None and wake.take():
+            return WOKEN
         words = prompt.rstrip()
-        self.out.write(words)
-        self.out.flush()
+        write(self.out, words)
         try:
-            text = session.prompt(prompt[len(words):] or " ")
+            text = session.prompt(prompt[len(words):] or " ", pre_run=self._watcher(session, wake))
         except KeyboardInterrupt:
             raise Interrupted from None
-        except EOFError:
+        except (EOFError, OSError):  # OSError: the terminal went away under prompt_toolkit
             raise InputClosed from None
+        finally:
+            if wake is not None:
+                wake.watch(None)
         self._let_the_line_end()
         if text == INTERRUPT:
             raise Interrupted
         return text
+
+    @staticmethod
+    def _watcher(session: Any, wake: Wake | None) -> Callable[[], None] | None:
+        """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began."""
+        if wake is None:
+            return None
+
+        def end_if_idle() -> None:
+            app = session.app
+            if app.is_running and not app.future.done() and session.default_buffer.text == "" and wake.take():
+                app.exit(result=WOKEN)
+
+        def watch() -> None:
+            loop = asyncio.get_running_loop()
+            wake.watch(lambda: loop.call_soon_threadsafe(end_if_idle))
+            end_if_idle()  # raised between the check above and now
+        return watch
 
     def _let_the_line_end(self) -> None:
         """Give the terminal the prompt's line end on its own before the answer is printed.
@@ -229,14 +352,20 @@ class Output:
         self.stream = stream or sys.stdout
 
     def line(self, text: str) -> None:
-        self.stream.write(text + "\n")
-        self.stream.flush()
+        write(self.stream, text + "\n")
 
     def clear(self) -> None:
         """Erase the screen and the scrollback (prompt_toolkit's own clear leaves the scrollback)."""
-        if _isatty(self.stream):
-            self.stream.write(CLEAR_ALL)
-        self.stream.flush()
+        write(self.stream, CLEAR_ALL if _isatty(self.stream) else "")
+
+
+def write(stream: TextIO, text: str) -> None:
+    """Write and flush; a stream that cannot take it any more raises ``OutputClosed``."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError, AttributeError) as error:  # AttributeError: no stream at all (None)
+        raise OutputClosed(error if not isinstance(error, AttributeError) else ValueError(str(error))) from None
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -277,3 +406,60 @@ def make_input(plain: bool, stream: TextIO | None = None, out: TextIO | None = N
     if plain or is_dumb_terminal() or not _isatty(stream) or not _isatty(out):
         return LineInput(stream, out)
     return KeyInput(out=out)
+
+
+# Terminals whose encoding is not UTF-8 ----------------------------------------------------------
+PLAIN_RENDERING = "scopa-plain"  # the codec error handler registered below
+_PLAIN_LETTERS = {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"', "\u00bb": '"',
+                  "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u00a0": " ", "\u20ac": "EUR", "\u00df": "ss",
+                  "\u00e6": "ae", "\u00c6": "AE", "\u0153": "oe", "\u0152": "OE", "\u00f8": "o", "\u00d8": "O"}
+
+
+def plain_letter(char: str, encoding: str) -> str:
+    """``char`` as the encoding can write it: è as e, ’ as ', anything else as ?."""
+    plain = _PLAIN_LETTERS.get(char)
+    if plain is None:
+        plain = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+    try:
+        plain.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return "?"
+    return plain or "?"
+
+
+def _plain_rendering(error: UnicodeError) -> tuple[str | bytes, int]:
+    """A codec error handler: letters the output cannot encode are written without their accents.
+
+    A byte the input could not decode (kept as a lone surrogate, Python's ``surrogateescape``)
+    goes back out as that byte, so a name typed in the terminal's own encoding shows as typed.
+    """
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    if all(0xDC80 <= ord(c) <= 0xDCFF for c in text):
+        return bytes(ord(c) - 0xDC00 for c in text), error.end
+    return "".join(plain_letter(c, error.encoding) for c in text), error.end
+
+
+codecs.register_error(PLAIN_RENDERING, _plain_rendering)
+
+
+def use_safe_rendering(*streams: TextIO | None) -> None:
+    """Let each stream write every line even when its encoding has no accents (``LC_ALL=C``).
+
+    UTF-8 streams are left as they are; others get the plain rendering for what they cannot
+    encode. An input stream that would refuse bytes outside its encoding keeps them instead
+    (``surrogateescape``), so a typed name never stops the game."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            if reconfigure is None or codecs.lookup(encoding).name == "utf-8":
+                continue
+            if getattr(stream, "readable", lambda: False)():
+                if stream.errors == "strict":
+                    reconfigure(errors="surrogateescape")
+            else:
+                reconfigure(errors=PLAIN_RENDERING)
+        except (LookupError, ValueError, OSError):
+            continue

@@ -24,10 +24,14 @@ Verbosity = Literal["short", "full"]
 
 @dataclass(frozen=True)
 class Announcement:
-    """One line for the screen and the voice. ``private_to`` marks a hand's contents."""
+    """One line for the screen and the voice. ``private_to`` marks a hand's contents.
+
+    ``spoken``, when given, is what the voice says instead of ``text`` (a room code spelt out
+    character by character, which the screen shows whole and then spelt)."""
 
     text: str
     private_to: int | None = None
+    spoken: str | None = None
 
     @property
     def private(self) -> bool:

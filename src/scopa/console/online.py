@@ -1,0 +1,476 @@
+"""Online play at the console: the lobby, then this player's seat of the match, through a table.
+
+The console holds only what the seat knows: the table (a ``RemoteTable``) gives the seat's
+``PlayerView`` and the numbered public updates. The match itself is played by the same
+``MatchConsole`` as a local match (``OnlineMatch`` adds what only online play needs), so the
+keys, the narration and the prompts are the same.
+
+News (an opponent's play, a player leaving) arrives while the player may be at a prompt: the
+table raises the input's ``Wake``, the prompt ends on a line of its own, the news is printed
+and spoken at once, and the prompt is asked again after it (never redrawn in place). When it is
+another seat's turn the console still reads keys (a ``Waiting?`` prompt), so T, H, L, S, R and
+the rest work all the time; each piece of news is one announcement, so R repeats it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from ..narration import Announcement, Messages, Narrator
+from ..table import Notice
+from .announcer import Announcer
+from .game import MatchConsole, Services
+from .keys import command_of
+from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
+
+Outcome = Literal["finished", "left", "closed"]
+WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
+
+
+class LeaveRoom(Exception):
+    """The player chose to leave; the seat stays theirs on the server."""
+
+
+class RoomGone(Exception):
+    """The table cannot go on (the room closed, the key was refused): ``line`` says why."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def spelt(code: str) -> str:
+    """A room code one character at a time, for the ear: "K, 7, M, Q, 3, T"."""
+    return ", ".join(code)
+
+
+def room_code_line(code: str, messages: Messages) -> Announcement:
+    """"Room code K7MQ3T. K, 7, M, Q, 3, T." on screen; the voice says only the spelt code."""
+    return Announcement(messages("online.room_code", code=code, spelt=spelt(code)),
+                        spoken=messages("online.room_code.spoken", spelt=spelt(code)))
+
+
+def problem_line(code: str, values: dict, messages: Messages, server: str = "") -> str:
+    """One clear line for a refusal of the server (``net.messages.ERROR_CODES``) or a connection problem."""
+    key = f"online.error.{code}"
+    if code == "cannot_start":
+        key = f"online.error.cannot_start.{values.get('reason', 'players')}"
+    try:
+        return messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
+    except KeyError:
+        return messages("online.error.other")
+
+
+class News:
+    """What the table has that this console has not said: the connection, refusals, updates."""
+
+    def __init__(self, table, messages: Messages, server: str) -> None:
+        self.table, self.m, self.server = table, messages, server
+        self._connected = True
+
+    def check(self) -> None:
+        """``RoomGone`` when the table cannot go on."""
+        problem = self.table.problem
+        if problem is not None:
+            raise RoomGone(problem_line(problem.code, problem.values, self.m, self.server))
+
+    def lines(self) -> list[str]:
+        """The connection lost or back, and the server's refusals since last asked."""
+        self.check()
+        lines = []
+        if self.table.connected != self._connected:
+            self._connected = self.table.connected
+            lines.append(self.m("online.back" if self._connected else "online.lost"))
+        return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
+
+
+def notice_line(notice: Notice, messages: Messages, name: str) -> str:
+    return messages(f"notice.{notice.kind}", name=notice.name or name)
+
+
+class Lobby:
+    """Before the match: who sits where, ``Ready?`` for a joining player, ``Start?`` for the host."""
+
+    def __init__(self, table, input: Input, announcer: Announcer, messages: Messages,  # noqa: A002
+                 wake: Wake, news: News) -> None:
+        self.table, self.input, self.announcer, self.m, self.wake, self.news = (
+            table, input, announcer, messages, wake, news)
+        self.seat = table.seat
+        self.after = table.latest()
+        self.started = False  # the match has started: its first deal is on its way, no prompt before it
+
+    def say(self, *items: Announcement | str) -> None:
+        if items:
+            self.announcer.say(list(items))
+
+    def run(self) -> int:
+        """Until the match has started and this seat has its view: the number of the last update said."""
+        while True:
+            self._say_news()
+            room = self.table.room()
+            if room.phase != "lobby" or self.started:
+                if self._view_arrived():
+                    return self.after
+            self._prompt(room)
+
+    def _view_arrived(self) -> bool:
+        """Wait a little for the seat's first view once the match has started, so no lobby prompt
+        is asked (and heard) between "The match starts." and the deal; False if it is late."""
+        deadline = time.monotonic() + WAIT_AFTER_REQUEST
+        while not self.table.has_view():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+    def _say_news(self) -> None:
+        """Notices up to the first game event (the match console says that and what follows)."""
+        lines = self.news.lines()
+        found = self.table.updates(self.seat, self.after)
+        for update in found if isinstance(found, list) else []:
+            if not isinstance(update.event, Notice):
+                break
+            self.started = self.started or update.event.kind == "started"
+            if update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
+                lines.append(notice_line(update.event, self.m, self._name(update.event.seat)))
+            self.after = update.number
+        self.say(*lines)
+
+    def _name(self, seat: int) -> str:
+        taken = self.table.room().seats[seat]
+        return taken.name if taken is not None else self.m("seat.player", n=seat + 1)
+
+    def _prompt(self, room) -> None:
+        me = room.seats[self.seat]
+        if room.phase != "lobby":
+            prompt, action = "prompt.wait", None  # started: the view is on its way
+        elif room.host == self.seat:
+            prompt, action = ("prompt.start", self.table.start) if can_start(room) else ("prompt.wait", None)
+        elif me is not None and not me.ready:
+            prompt, action = "prompt.ready", self.table.ready
+        else:
+            prompt, action = "prompt.wait", None
+        try:
+            token = self.input.read(self.m(prompt) + " ", self.wake)
+        except Interrupted:
+            raise LeaveRoom from None
+        if token == WOKEN:
+            return
+        if token == ENTER and action is not None:
+            action()
+            self.table.wait(self.seat, self.after, timeout=WAIT_AFTER_REQUEST)
+        elif token == ENTER:
+            self.say(*self.status())
+        elif token in ("q", ESCAPE) or command_of(token) == ("quit", ""):
+            raise LeaveRoom
+        elif command_of(token) == ("repeat", ""):
+            self.announcer.repeat()
+        else:
+            self.say(*self.status())
+
+    def status(self) -> list[str]:
+        """One line a seat, then what the host can do."""
+        room = self.table.room()
+        lines = []
+        for seat, taken in enumerate(room.seats):
+            if taken is None:
+                lines.append(self.m("online.lobby.free", seat=seat + 1))
+            elif taken.kind == "computer":
+                lines.append(self.m("online.lobby.computer", seat=seat + 1, name=taken.name,
+                                    level=self.m(f"level.{taken.level}")))
+            else:
+                state = "host" if seat == room.host else ("ready" if taken.ready else "not_ready")
+                lines.append(self.m(f"online.lobby.{state}", seat=seat + 1, name=taken.name))
+        if room.phase == "lobby" and None in room.seats:
+            lines.append(self.m("online.lobby.level", level=self.m(f"level.{room.level}")))
+        if room.host == self.seat and room.phase == "lobby":
+            lines.append(self.m("online.lobby.can_start" if can_start(room) else "online.lobby.wait_players"))
+        return lines
+
+
+class OnlineMatch(MatchConsole):
+    """The match console for one online seat: news at any prompt, ``Waiting?`` between own turns,
+    only the host deals, Q leaves the room (the server keeps the match and the seat)."""
+
+    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5")  # no save, export, import
+
+    def __init__(self, table, services: Services, seen: int, wake: Wake, news: News) -> None:
+        super().__init__(table, services, seen)
+        self.wake, self.news = wake, news
+
+    def read(self, prompt_key: str) -> str:
+        while True:
+            token = self._read_or_news(prompt_key)
+            if token != WOKEN:
+                return token
+            self._say_news()
+
+    def _read_or_news(self, prompt_key: str) -> str:
+        while True:
+            try:
+                return self.io.input.read(self.m(prompt_key) + " ", self.wake)
+            except Interrupted:
+                self._ask_quit()
+
+    def _say_news(self) -> None:
+        lines = self.news.lines()
+        if lines:
+            self.say(*lines)
+        self._narrate(self._take(self.table.updates(self.listener, self.number)))
+
+    def _step(self) -> None:
+        if self.deal_over and self.table.room().host == self.listener or (
+                not self.deal_over and self.view.to_move in self.here):
+            super()._step()
+        else:
+            self._waiting()
+
+    def _waiting(self) -> None:
+        """Another seat's turn (or the host's next deal): keys work until news ends the prompt."""
+        token = self._read_or_news("prompt.wait")
+        if token == WOKEN:
+            self._say_news()
+        elif token == ENTER:
+            self.say(self._waiting_for())
+        elif not self._command(token):
+            self.say(self.m("error.unknown"))
+
+    def _waiting_for(self) -> str:
+        room = self.table.room()
+        seat = room.host if self.deal_over else self.view.to_move
+        name = self.info.seats[seat].name
+        return self.m("online.waiting_next" if self.deal_over else "online.waiting_for", name=name)
+
+    def _say_position(self) -> None:
+        """Taking the seat back mid-match: the deal, the plays since this seat's last one, the table."""
+        if self.deal_over:
+            return
+        lines = [Announcement(self.m("online.caught_up", deal=self.view.deal_number))]
+        lines += self._since_last_turn(self.view)
+        lines.append(Announcement(self.io.narrator.table_text(self.view.table)))
+        self._table_heard = self.view.table
+        self.say_lines(lines)
+
+    def _command(self, token: str, allow_private: bool = True) -> bool:
+        command = command_of(token)
+        if command is not None and command[0] in ("save", "export", "import"):
+            self.say(self.m("online.not_here"))
+            return True
+        return super()._command(token, allow_private)
+
+    def _ask_quit(self) -> None:
+        """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
+        self.say(self.m("online.leave_ask", code=self.table.code))
+        try:
+            token = self.io.input.read(self.m("prompt.leave") + " ")
+        except (Interrupted, KeyboardInterrupt):
+            raise LeaveRoom from None
+        if token == ENTER or token.lower() in {"y", "yes", "s", "si"}:
+            raise LeaveRoom
+        self.say(self.m("quit.cancelled"))
+
+
+def can_start(room) -> bool:
+    """At least two humans seated, and every one but the host ready (the server checks again)."""
+    humans = [(seat, s) for seat, s in enumerate(room.seats) if s is not None and s.kind == "human"]
+    return len(humans) >= 2 and all(s.ready for seat, s in humans if seat != room.host)
+
+
+def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announcement | str]) -> Outcome:
+    """The lobby, then the match, for the seat of ``table``; how it ended."""
+    m = program.messages
+    news = News(table, m, server)
+    program.say(*opening)
+    try:
+        seen = Lobby(table, program.input, program.announcer, m, wake, news).run()
+        info = table.info()
+        narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
+                            program.verbosity)
+        program.narrator = narrator  # the settings menu updates it in place
+        program.announcer.speak_hands = False
+        services = Services(program.input, program.output, program.announcer, narrator,
+                            settings_menu=program.settings_menu, rules_reader=getattr(program, "rules_reader", None),
+                            toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
+                            hand_warning_needed=program.voice_is_on)
+        outcome = OnlineMatch(table, services, seen, wake, news).run()
+        return "finished" if outcome == "finished" else "left"
+    except LeaveRoom:
+        program.say(m("online.left", code=table.code))
+        return "left"
+    except RoomGone as gone:
+        program.say(gone.line)
+        return "closed"
+    except InputClosed:
+        program.say(m("online.input_closed", code=table.code))
+        return "left"
+    finally:
+        program.narrator = None
+
+
+# Starting: host, join, resume ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OnlineRequest:
+    """What ``scopa host``, ``scopa join`` or the menu asked for."""
+
+    mode: Literal["host", "join", "resume"]
+    server: str = ""
+    name: str = ""
+    code: str = ""
+    rules: object = None          # host: the engine's Rules
+    seats: tuple[str, ...] = ()   # host: "human" or a computer level, one per seat
+    level: str | None = None      # host: the level of computers filling seats nobody took (None: ask)
+
+
+def default_name(messages: Messages) -> str:
+    """The login name, capitalised, as a name at the table; "Player 1" when there is none usable."""
+    import getpass
+
+    from ..match import clean_name
+    try:
+        login = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        login = ""
+    return clean_name(login[:1].upper() + login[1:]) or messages("seat.player", n=1)
+
+
+def _ask_level(program, rules) -> str | None:
+    """The host's choice of level for seats nobody takes (asked only when there can be such seats)."""
+    from ..players import LEVELS
+    from .menus import choose
+    if rules.players == 2:
+        return "easy"
+    index = choose(program.input, program.announcer, program.m("online.ask.level"),
+                   [program.m(f"level.{level}") for level in LEVELS], program.m("prompt.menu"), default=1,
+                   messages=program.messages)
+    return None if index is None else LEVELS[index]
+
+
+def server_address(text: str) -> str:
+    """The server as typed, with ``ws://`` put in front when no scheme was given."""
+    text = text.strip()
+    return text if "://" in text else f"ws://{text}"
+
+
+def _key_store(program):
+    from ..storage import resolve_data_dir
+    from ..storage.seat_keys import SeatKeyStore
+    return SeatKeyStore(resolve_data_dir(program.persistence.data_dir))
+
+
+def has_seat_to_resume(program) -> bool:
+    return _key_store(program).newest() is not None
+
+
+def resume_online(program) -> int | None:
+    """The main menu's "Resume online match": the seat whose key was kept last. None: back to the menu."""
+    play_online(program, OnlineRequest("resume"))
+    return None
+
+
+def online_menu(program) -> int | None:
+    """The main menu's "Play online": host or join, the server (Enter for the last one), a name."""
+    from .menus import choose
+    m = program.m
+    index = choose(program.input, program.announcer, m("online.menu.title"),
+                   [m("online.menu.host"), m("online.menu.join")], m("prompt.menu"), default=0,
+                   messages=program.messages)
+    if index is None:
+        return None
+    server = _ask_server(program)
+    if not server:
+        return None
+    default = default_name(program.messages)
+    typed = program.input.read_text(m("online.ask.name", default=default) + " ")
+    if typed == ESCAPE:
+        return None
+    from ..match import clean_name
+    name = clean_name(typed) or default
+    if index == 1:
+        program.say(m("online.ask.code"))
+        code = program.input.read_text(m("prompt.code") + " ")
+        if code in ("", ESCAPE):
+            return None
+        play_online(program, OnlineRequest("join", server, name, code))
+        return None
+    rules = _ask_rules(program)
+    if rules is not None:
+        play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players))
+    return None
+
+
+def _ask_server(program) -> str:
+    last = program.settings.last_server
+    m = program.m
+    program.say(m("online.ask.server", server=last) if last else m("online.ask.server.none"))
+    typed = program.input.read_text(m("prompt.server") + " ")
+    if typed == ESCAPE:
+        return ""
+    return server_address(typed) if typed else (last or "")
+
+
+def _ask_rules(program):
+    """The host's match: how many players and the target, with the new-match questions."""
+    from ..engine import Rules
+    players = program._ask_players()
+    if players is None:
+        return None
+    return program._ask_target(Rules(players=players))
+
+
+def play_online(program, request: OnlineRequest) -> int:
+    """Connect, take or reclaim the seat, keep its key, and play; an exit code."""
+    from ..net.client import RemoteTable, TableClosed
+    from ..net.codes import normalise_code
+    from ..net.messages import CreateRoom, Hello, Join
+    from ..storage.seat_keys import SeatKey
+
+    m = program.messages
+    store = _key_store(program)
+    saved = store.newest() if request.mode == "resume" else None
+    if request.mode == "resume" and saved is None:
+        program.say(m("online.none_to_resume"))
+        return 1
+    server = saved.server if saved is not None else server_address(request.server)
+    name = saved.name if saved is not None else request.name
+    if request.mode == "host":
+        level = request.level or _ask_level(program, request.rules)
+        if level is None:
+            return 0
+        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level)
+    else:
+        code = saved.code if saved is not None else normalise_code(request.code)
+        if code is None:
+            program.say(m("online.error.bad_code", code=request.code))
+            return 2
+        saved = saved or store.load(server, code)
+        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
+    program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
+    wake = Wake()
+    table = RemoteTable(server, first, wake)
+    try:
+        table.open()
+    except TableClosed as closed:
+        if saved is not None and closed.problem.code in ("wrong_key", "unknown_room", "room_closed"):
+            store.forget(saved.server, saved.code)
+        program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
+        return 1
+    try:
+        problem = store.save(SeatKey(server, table.code, table.key, table.seat, name))
+        if problem is not None:
+            program.say(m("online.key_not_kept", code=table.code))
+        program.remember_server(server)
+        outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m))
+    finally:
+        table.close()
+    if outcome in ("finished", "closed"):
+        store.forget(server, table.code)
+    return 0
+
+
+def _opening(table, mode: str, reclaimed: bool, m: Messages) -> list[Announcement]:
+    if mode == "host":
+        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code))]
+    key = "online.reclaimed" if reclaimed else "online.seated"
+    return [Announcement(m(key, code=table.code, seat=table.seat + 1))]

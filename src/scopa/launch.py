@@ -1,0 +1,11 @@
+"""The installed ``scopa`` command (``[project.scripts]``): ``scopa.startup`` first, then the program."""
+from . import startup  # first: from here on an early Ctrl-C is one line, not a traceback
+
+
+def _load_main():  # type: ignore[no-untyped-def]
+    from .__main__ import main
+    return main
+
+
+def run() -> int:
+    return startup.run(_load_main)

@@ -1,0 +1,823 @@
+"""The wire protocol of the room server: versioned JSON messages, strictly checked.
+
+Every message is one JSON object in one websocket text frame, with a ``"type"``. Seats are
+counted from 0 on the wire (as in the engine); cards are short notation (``"7D"``), exactly as
+``str(card)`` writes them. A message from a client is at most ``MAX_CLIENT_MESSAGE`` bytes; one
+from the server at most ``MAX_SERVER_MESSAGE``.
+
+Client to server. The first message of a connection is one of ``hello``, ``create_room`` or
+``join``, each with ``"version": PROTOCOL_VERSION``; any other first message is refused.
+
+    hello        {version, code, seat_key, last_number}   take back a seat (after a drop or crash);
+                 last_number is the number of the last update the client has (0: none)
+    create_room  {version, name, rules, seats, level}      host a room: rules as Rules.to_dict;
+                 seats one entry per seat, "human" (seat 0, the host, must be) or a computer level;
+                 level: the computer level that fills human seats still empty at the start
+    join         {version, code, name}                      take a free human seat
+    ready        {}                                         a joined player is ready
+    start        {}                                         the host starts the match
+    move         {id, card, capture, expected}              play a card; capture is a list of cards;
+                 expected is the number of the last update the client saw: the move is refused
+                 as stale when the position changed after it (every update of one transition
+                 carries the position after the whole transition; notices never make it stale)
+    next_deal    {id, expected}                             the host deals the next deal
+    assisted     {}                                         a hint or tip was used in this deal
+    ping         {}                                         the server answers pong
+
+Server to client.
+
+    welcome      {version, code, seat, seat_key, number, info}  after the first message; seat_key
+                 only when the seat was just given (create_room, join), never again; number is
+                 the room's newest update; after a hello the updates missed since last_number
+                 follow (or a resync), then the seat's own "reclaimed" notice
+    info         {info}                              the room's seats or phase changed
+    update       {number, event, view}               one numbered thing that happened; view is the
+                 receiving seat's own view after it (null before the match starts)
+    resync       {number, view, info}                too many updates missed: a fresh view
+    accepted     {id, number}                        a move or next_deal was done; every update it
+                 caused was sent before this, number is the last of them
+    refused      {id, kind, reason}                  a move or next_deal was not done; kind is a
+                 ``table.Refusal``; reason (illegal only) is {code, card, capture, seat}, the
+                 engine's ``IllegalReason`` for the client to say in the player's language
+    error        {code, values}                      a message was refused (``ERROR_CODES``); the
+                 codes in ``FATAL_ERRORS`` are followed by the server closing the connection
+    pong         {}
+
+``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
+seats, assisted_deals}, each seat null (free) or {name, kind, level, connected, covered, ready}.
+
+Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
+deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
+deal_scored, match_won, and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored``
+carries the final piles and scope of the deal instead of the whole breakdown; the receiver
+scores them again with the engine (``score_deal``), so the breakdown cannot disagree with the
+cards. Engine events never hold a hand; the receiving seat's own hand is only in its ``view``.
+
+Privacy: a view is ``PlayerView``: its own hand, the table, the captured piles, the counts. It
+never holds another seat's hand or the stock, and the server sends a seat only its own view.
+
+Every parse function raises ``ProtocolError`` with one of ``ERROR_CODES`` (and the field at
+fault) for the first problem it finds: too big, not JSON, not an object, unknown type, a
+missing or unknown field, a value of the wrong type or out of range.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Mapping, Union
+
+from ..engine import (ALL_CARDS, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Card, DealScored,
+                      DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move, Phase,
+                      Play, PlayerView, Rules, RulesError, Scopa, score_deal)
+from ..match import NAME_LENGTH, is_unsafe_in_name
+from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
+from .codes import is_key_shaped, normalise_code
+
+PROTOCOL_VERSION = 1
+MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
+MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
+MAX_NUMBER = 2 ** 31 - 1       # update numbers and request ids
+LEVELS = ("beginner", "easy", "medium", "hard", "expert")
+ROOM_PHASES = ("lobby", "playing", "over")
+
+ErrorCode = Literal[
+    "too_big",         # the message is over the size cap
+    "not_json",        # not a JSON text
+    "not_object",      # JSON, but not an object with a type
+    "unknown_type",    # a type the protocol does not have
+    "missing_field",   # values: field
+    "unknown_field",   # values: field
+    "bad_field",       # a value of the wrong type or out of range; values: field
+    "bad_rules",       # the rules of a create_room are not rules the engine plays
+    "bad_name",        # a name that is empty, too long or holds control characters
+    "version",         # a protocol version this server does not speak; values: supported
+    "first_message",   # the first message must be hello, create_room or join
+    "already_seated",  # hello, create_room or join again on a seated connection
+    "unknown_room",    # no room with this code (never made, or expired and deleted)
+    "wrong_key",       # the seat key is not this room's
+    "room_full",       # no free human seat
+    "started",         # the match has started: no new player can join
+    "too_many_tries",  # too many failed joins from this address; values: seconds (to wait)
+    "not_host",        # only the host starts the match or deals the next deal
+    "not_lobby",       # ready or start after the match started
+    "cannot_start",    # values: reason ("players": fewer than two humans, "not_ready")
+    "slow_down",       # too many messages: a warning, then flooded
+    "flooded",         # the connection is closed for flooding
+    "seat_taken",      # the seat was taken back on another connection
+    "server_stopping", # the server is shutting down
+    "room_closed",     # the room expired or was deleted
+]
+ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
+                          "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
+                          "server_stopping", "room_closed", "bad_rules", "bad_name"})
+REFUSALS: tuple[str, ...] = Refusal.__args__  # type: ignore[attr-defined]
+NOTICE_KINDS: tuple[str, ...] = NoticeKind.__args__  # type: ignore[attr-defined]
+
+_CARDS_BY_TEXT = {str(card): card for card in ALL_CARDS}
+
+
+class ProtocolError(ValueError):
+    """A message that breaks the protocol: an ``ErrorCode`` and its values (e.g. the field)."""
+
+    def __init__(self, code: str, **values: Any) -> None:
+        self.code, self.values = code, values
+        super().__init__(f"{code} {values}" if values else code)
+
+
+# Room information ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RoomSeat:
+    """A taken seat of a room, as everyone at the table sees it."""
+
+    name: str
+    kind: Literal["human", "computer"] = "human"
+    level: str | None = None
+    connected: bool = True
+    covered: bool = False
+    ready: bool = False
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    """Seat-independent facts of a room: its code, phase, host, rules and seats (None: free)."""
+
+    code: str
+    phase: Literal["lobby", "playing", "over"]
+    rules: Rules
+    seats: tuple[RoomSeat | None, ...]
+    host: int = 0
+    level: str = "easy"
+    assisted_deals: frozenset[int] = frozenset()
+
+    def table_info(self) -> TableInfo:
+        """The ``TableInfo`` of the table protocol (a free seat shows as an unnamed human)."""
+        seats = tuple(SeatInfo("", "human", None, False, False) if s is None else
+                      SeatInfo(s.name, s.kind, s.level, s.connected, s.covered) for s in self.seats)
+        return TableInfo(self.rules, seats, self.assisted_deals, self.code)
+
+
+# Messages ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hello:
+    code: str
+    seat_key: str
+    last_number: int = 0
+
+
+@dataclass(frozen=True)
+class CreateRoom:
+    name: str
+    rules: Rules
+    seats: tuple[str, ...]  # "human" or a computer level, one per seat
+    level: str = "easy"
+
+
+@dataclass(frozen=True)
+class Join:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Ready:
+    pass
+
+
+@dataclass(frozen=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    id: int
+    move: Move
+    expected: int
+
+
+@dataclass(frozen=True)
+class NextDealRequest:
+    id: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class Assisted:
+    pass
+
+
+@dataclass(frozen=True)
+class Ping:
+    pass
+
+
+ClientMessage = Union[Hello, CreateRoom, Join, Ready, Start, MoveRequest, NextDealRequest, Assisted, Ping]
+FIRST_MESSAGES = (Hello, CreateRoom, Join)
+
+
+@dataclass(frozen=True)
+class Welcome:
+    code: str
+    seat: int
+    number: int
+    info: RoomInfo
+    seat_key: str | None = None
+
+
+@dataclass(frozen=True)
+class InfoMessage:
+    info: RoomInfo
+
+
+@dataclass(frozen=True)
+class UpdateMessage:
+    update: SeatUpdate
+
+
+@dataclass(frozen=True)
+class ResyncMessage:
+    number: int
+    view: PlayerView | None
+    info: RoomInfo = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Accepted:
+    id: int
+    number: int
+
+
+@dataclass(frozen=True)
+class Refused:
+    id: int
+    kind: str  # a table.Refusal
+    reason: IllegalReason | None = None
+
+
+@dataclass(frozen=True)
+class ErrorMessage:
+    code: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def fatal(self) -> bool:
+        return self.code in FATAL_ERRORS
+
+
+@dataclass(frozen=True)
+class Pong:
+    pass
+
+
+ServerMessage = Union[Welcome, InfoMessage, UpdateMessage, ResyncMessage, Accepted, Refused, ErrorMessage, Pong]
+
+
+# Encoding ------------------------------------------------------------------------------------
+
+def _cards(cards: Any) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def encode(message: ClientMessage | ServerMessage) -> str:
+    """The message as the text of one websocket frame."""
+    return json.dumps(to_wire(message), ensure_ascii=False, separators=(",", ":"))
+
+
+def to_wire(message: ClientMessage | ServerMessage) -> dict[str, Any]:
+    """The message as JSON-ready data."""
+    encoder = _ENCODERS.get(type(message))
+    if encoder is None:
+        raise TypeError(f"Not a protocol message: {message!r}")
+    kind, build = encoder
+    return {"type": kind, **build(message)}
+
+
+def encode_rules(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+def encode_info(info: RoomInfo) -> dict[str, Any]:
+    seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "connected": s.connected,
+                                     "covered": s.covered, "ready": s.ready} for s in info.seats]
+    return {"code": info.code, "phase": info.phase, "host": info.host, "level": info.level,
+            "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals)}
+
+
+def encode_view(view: PlayerView) -> dict[str, Any]:
+    return {
+        "rules": encode_rules(view.rules), "seat": view.seat, "deal_number": view.deal_number,
+        "dealer": view.dealer, "to_move": view.to_move, "round": view.round, "hand": _cards(view.hand),
+        "table": _cards(view.table), "hand_counts": list(view.hand_counts), "stock_count": view.stock_count,
+        "piles": [_cards(p) for p in view.piles], "scope": list(view.scope), "last_capturer": view.last_capturer,
+        "history": [{"seat": p.seat, "card": str(p.card), "capture": _cards(p.capture), "scopa": p.scopa}
+                    for p in view.history],
+        "match_scores": list(view.match_scores), "deal_totals": [list(t) for t in view.deal_totals],
+        "phase": view.phase.value, "winner": view.winner,
+    }
+
+
+def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[str, Any]:
+    """An event as data. ``deal_scored`` needs ``view``: the position the deal was scored in."""
+    if isinstance(event, Notice):
+        return {"kind": "notice", "notice": event.kind, "seat": event.seat, "name": event.name}
+    if isinstance(event, DealStarted):
+        return {"kind": "deal_started", "deal_number": event.deal_number, "dealer": event.dealer,
+                "leader": event.leader, "redeals": event.redeals}
+    if isinstance(event, CardsDealt):
+        return {"kind": "cards_dealt", "round": event.round, "rounds": event.rounds, "cards_each": event.cards_each,
+                "stock_left": event.stock_left, "table": None if event.table is None else _cards(event.table)}
+    if isinstance(event, CardPlayed):
+        return {"kind": "card_played", "seat": event.seat, "card": str(event.card)}
+    if isinstance(event, CardsCaptured):
+        return {"kind": "cards_captured", "seat": event.seat, "card": str(event.card), "cards": _cards(event.cards),
+                "whole_table": event.whole_table}
+    if isinstance(event, CardStaysOnTable):
+        return {"kind": "card_stays", "seat": event.seat, "card": str(event.card)}
+    if isinstance(event, Scopa):
+        return {"kind": "scopa", "seat": event.seat, "side": event.side, "side_total": event.side_total}
+    if isinstance(event, LeftoversTaken):
+        return {"kind": "leftovers_taken", "seat": event.seat, "side": event.side, "cards": _cards(event.cards)}
+    if isinstance(event, DealScored):
+        if view is None:
+            raise ValueError("A deal_scored event is sent with the view it was scored in.")
+        return {"kind": "deal_scored", "deal_number": event.deal_number, "match_scores": list(event.match_scores),
+                "piles": [_cards(p) for p in view.piles], "scope": list(view.scope)}
+    if isinstance(event, MatchWon):
+        return {"kind": "match_won", "side": event.side, "match_scores": list(event.match_scores)}
+    raise TypeError(f"Not an event: {event!r}")
+
+
+def _update(message: UpdateMessage) -> dict[str, Any]:
+    update = message.update
+    return {"number": update.number, "event": encode_event(update.event, update.view),
+            "view": None if update.view is None else encode_view(update.view)}
+
+
+def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
+    if reason is None:
+        return None
+    return {"code": reason.code, "card": None if reason.card is None else str(reason.card),
+            "capture": _cards(reason.capture), "seat": reason.seat}
+
+
+_ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
+    Hello: ("hello", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat_key": m.seat_key,
+                                "last_number": m.last_number}),
+    CreateRoom: ("create_room", lambda m: {"version": PROTOCOL_VERSION, "name": m.name,
+                                           "rules": encode_rules(m.rules), "seats": list(m.seats),
+                                           "level": m.level}),
+    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
+    Ready: ("ready", lambda m: {}),
+    Start: ("start", lambda m: {}),
+    MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
+                                     "expected": m.expected}),
+    NextDealRequest: ("next_deal", lambda m: {"id": m.id, "expected": m.expected}),
+    Assisted: ("assisted", lambda m: {}),
+    Ping: ("ping", lambda m: {}),
+    Welcome: ("welcome", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat": m.seat,
+                                    "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info)}),
+    InfoMessage: ("info", lambda m: {"info": encode_info(m.info)}),
+    UpdateMessage: ("update", _update),
+    ResyncMessage: ("resync", lambda m: {"number": m.number, "view": None if m.view is None else encode_view(m.view),
+                                         "info": encode_info(m.info)}),
+    Accepted: ("accepted", lambda m: {"id": m.id, "number": m.number}),
+    Refused: ("refused", lambda m: {"id": m.id, "kind": m.kind, "reason": _reason(m.reason)}),
+    ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
+    Pong: ("pong", lambda m: {}),
+}
+
+
+# Checking ------------------------------------------------------------------------------------
+
+class _Fields:
+    """The fields of one object, read once each; anything left over is an unknown field."""
+
+    def __init__(self, data: Any, where: str, optional: frozenset[str] = frozenset()) -> None:
+        if not isinstance(data, dict):
+            raise ProtocolError("bad_field", field=where)
+        self.data, self.where, self.optional = data, where, optional
+        self.read: set[str] = {"type"} if not where else set()
+
+    def __call__(self, name: str, default: Any = None) -> Any:
+        self.read.add(name)
+        if name not in self.data:
+            if name in self.optional:
+                return default
+            raise ProtocolError("missing_field", field=self._name(name))
+        return self.data[name]
+
+    def _name(self, name: str) -> str:
+        return f"{self.where}.{name}" if self.where else name
+
+    def done(self) -> None:
+        extra = sorted(str(key) for key in set(self.data) - self.read)
+        if extra:
+            raise ProtocolError("unknown_field", field=self._name(extra[0][:40]))
+
+
+def _int(value: Any, name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError("bad_field", field=name)
+    return value
+
+
+def _optional_int(value: Any, name: str, low: int, high: int) -> int | None:
+    return None if value is None else _int(value, name, low, high)
+
+
+def _bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError("bad_field", field=name)
+    return value
+
+
+def _card(value: Any, name: str) -> Card:
+    card = _CARDS_BY_TEXT.get(value) if isinstance(value, str) else None
+    if card is None:
+        raise ProtocolError("bad_field", field=name)
+    return card
+
+
+def _card_list(value: Any, name: str, most: int = 40) -> tuple[Card, ...]:
+    if not isinstance(value, list) or len(value) > most:
+        raise ProtocolError("bad_field", field=name)
+    cards = tuple(_card(item, name) for item in value)
+    if len(set(cards)) != len(cards):
+        raise ProtocolError("bad_field", field=name)
+    return cards
+
+
+def _int_list(value: Any, name: str, length: int, low: int = 0, high: int = MAX_NUMBER) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != length:
+        raise ProtocolError("bad_field", field=name)
+    return tuple(_int(item, name, low, high) for item in value)
+
+
+def check_name(value: Any, name: str = "name") -> str:
+    """A player's name: 1 to ``NAME_LENGTH`` characters, no control character or line break."""
+    if not isinstance(value, str) or not value.strip() or len(value) > NAME_LENGTH \
+            or any(is_unsafe_in_name(ch) for ch in value):
+        raise ProtocolError("bad_name", field=name)
+    return " ".join(value.split())
+
+
+def _level(value: Any, name: str) -> str:
+    if value not in LEVELS:
+        raise ProtocolError("bad_field", field=name)
+    return value
+
+
+def decode_rules(value: Any, name: str = "rules") -> Rules:
+    if not isinstance(value, dict) or len(value) > 20:
+        raise ProtocolError("bad_rules", field=name)
+    for option in ("players", "target"):
+        if isinstance(value.get(option), (bool, float)):  # the engine would take 2.0 for 2
+            raise ProtocolError("bad_rules", field=f"{name}.{option}")
+    try:
+        return Rules.from_dict(value)
+    except (RulesError, TypeError, ValueError):
+        raise ProtocolError("bad_rules", field=name) from None
+
+
+def _code(value: Any, name: str = "code") -> str:
+    code = normalise_code(value) if isinstance(value, str) else None
+    if code is None:
+        raise ProtocolError("bad_field", field=name)
+    return code
+
+
+def _version(fields: _Fields) -> None:
+    version = fields("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ProtocolError("bad_field", field="version")
+    if version != PROTOCOL_VERSION:
+        raise ProtocolError("version", supported=PROTOCOL_VERSION)
+
+
+def _load(raw: str | bytes, limit: int) -> dict[str, Any]:
+    if isinstance(raw, bytes):
+        if len(raw) > limit:
+            raise ProtocolError("too_big", most=limit)
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("not_json") from None
+    if len(raw.encode("utf-8", "surrogatepass")) > limit:
+        raise ProtocolError("too_big", most=limit)
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise ProtocolError("not_json") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("not_object")
+    return data
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")  # NaN and Infinity
+
+
+# Client messages, as the server reads them -----------------------------------------------------
+
+def _hello(f: _Fields) -> Hello:
+    _version(f)
+    key = f("seat_key")
+    if not is_key_shaped(key):
+        raise ProtocolError("bad_field", field="seat_key")
+    return Hello(_code(f("code")), key, _int(f("last_number", 0), "last_number"))
+
+
+def _create_room(f: _Fields) -> CreateRoom:
+    _version(f)
+    name = check_name(f("name"))
+    rules = decode_rules(f("rules"))
+    seats = f("seats")
+    if not isinstance(seats, list) or len(seats) != rules.players:
+        raise ProtocolError("bad_field", field="seats")
+    kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
+    if kinds[0] != "human":
+        raise ProtocolError("bad_field", field="seats")
+    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"))
+
+
+def _join(f: _Fields) -> Join:
+    _version(f)
+    return Join(_code(f("code")), check_name(f("name")))
+
+
+def _move(f: _Fields) -> MoveRequest:
+    request_id = _int(f("id"), "id")
+    card = _card(f("card"), "card")
+    capture = _card_list(f("capture"), "capture", 10)
+    if card in capture:
+        raise ProtocolError("bad_field", field="capture")
+    return MoveRequest(request_id, Move(card, tuple(sorted(capture))), _int(f("expected"), "expected"))
+
+
+_CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
+    "hello": (_hello, frozenset({"last_number"})),
+    "create_room": (_create_room, frozenset({"level"})),
+    "join": (_join, frozenset()),
+    "ready": (lambda f: Ready(), frozenset()),
+    "start": (lambda f: Start(), frozenset()),
+    "move": (_move, frozenset()),
+    "next_deal": (lambda f: NextDealRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
+    "assisted": (lambda f: Assisted(), frozenset()),
+    "ping": (lambda f: Ping(), frozenset()),
+}
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """A client's message, checked whole: size, JSON, type, every field; or ``ProtocolError``."""
+    data = _load(raw, MAX_CLIENT_MESSAGE)
+    kind = data["type"]
+    if kind not in _CLIENT_PARSERS:
+        raise ProtocolError("unknown_type")
+    parse, optional = _CLIENT_PARSERS[kind]
+    fields = _Fields(data, "", optional)
+    message = parse(fields)
+    fields.done()
+    return message
+
+
+# Server messages, as a client reads them ---------------------------------------------------------
+
+def decode_view(value: Any, name: str = "view") -> PlayerView:
+    """A seat's view, checked: seats, counts and phases in range, no card in two places."""
+    f = _Fields(value, name)
+    rules = decode_rules(f("rules"), f"{name}.rules")
+    players, sides = rules.players, rules.sides
+    seat = _int(f("seat"), f"{name}.seat", 0, players - 1)
+    deal_number = _int(f("deal_number"), f"{name}.deal_number", 1, 10_000)
+    dealer = _int(f("dealer"), f"{name}.dealer", 0, players - 1)
+    to_move = _int(f("to_move"), f"{name}.to_move", 0, players - 1)
+    round_ = _int(f("round"), f"{name}.round", 0, rules.rounds)
+    hand = _card_list(f("hand"), f"{name}.hand", rules.hand_size)
+    table = _card_list(f("table"), f"{name}.table")
+    hand_counts = _int_list(f("hand_counts"), f"{name}.hand_counts", players, 0, rules.hand_size)
+    stock_count = _int(f("stock_count"), f"{name}.stock_count", 0, 40)
+    piles_data = f("piles")
+    if not isinstance(piles_data, list) or len(piles_data) != sides:
+        raise ProtocolError("bad_field", field=f"{name}.piles")
+    piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
+    scope = _int_list(f("scope"), f"{name}.scope", sides, 0, 40)
+    last_capturer = _optional_int(f("last_capturer"), f"{name}.last_capturer", 0, players - 1)
+    history = _history(f("history"), f"{name}.history", players)
+    match_scores = _int_list(f("match_scores"), f"{name}.match_scores", sides)
+    totals_data = f("deal_totals")
+    if not isinstance(totals_data, list) or len(totals_data) > deal_number:
+        raise ProtocolError("bad_field", field=f"{name}.deal_totals")
+    deal_totals = tuple(_int_list(t, f"{name}.deal_totals", sides) for t in totals_data)
+    phase_text = f("phase")
+    if phase_text not in {p.value for p in Phase}:
+        raise ProtocolError("bad_field", field=f"{name}.phase")
+    winner = _optional_int(f("winner"), f"{name}.winner", 0, sides - 1)
+    f.done()
+    seen = hand + table + tuple(c for p in piles for c in p)
+    if len(set(seen)) != len(seen) or hand_counts[seat] != len(hand):
+        raise ProtocolError("bad_field", field=name)
+    return PlayerView(rules, seat, deal_number, dealer, to_move, round_, hand, table, hand_counts, stock_count,
+                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner)
+
+
+def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
+    if not isinstance(value, list) or len(value) > 40:
+        raise ProtocolError("bad_field", field=name)
+    plays = []
+    for item in value:
+        f = _Fields(item, name)
+        play = Play(_int(f("seat"), name, 0, players - 1), _card(f("card"), name), _card_list(f("capture"), name),
+                    _bool(f("scopa"), name))
+        f.done()
+        plays.append(play)
+    return tuple(plays)
+
+
+def decode_info(value: Any, name: str = "info") -> RoomInfo:
+    f = _Fields(value, name)
+    code = _code(f("code"), f"{name}.code")
+    phase = f("phase")
+    if phase not in ROOM_PHASES:
+        raise ProtocolError("bad_field", field=f"{name}.phase")
+    rules = decode_rules(f("rules"), f"{name}.rules")
+    host = _int(f("host"), f"{name}.host", 0, rules.players - 1)
+    level = _level(f("level"), f"{name}.level")
+    seats_data = f("seats")
+    if not isinstance(seats_data, list) or len(seats_data) != rules.players:
+        raise ProtocolError("bad_field", field=f"{name}.seats")
+    seats = tuple(None if s is None else _room_seat(s, f"{name}.seats") for s in seats_data)
+    assisted = f("assisted_deals")
+    if not isinstance(assisted, list) or len(assisted) > 10_000:
+        raise ProtocolError("bad_field", field=f"{name}.assisted_deals")
+    deals = frozenset(_int(d, f"{name}.assisted_deals", 1, 10_000) for d in assisted)
+    f.done()
+    return RoomInfo(code, phase, rules, seats, host, level, deals)
+
+
+def _room_seat(value: Any, name: str) -> RoomSeat:
+    f = _Fields(value, name)
+    seat_name = check_name(f("name"), name)
+    kind = f("kind")
+    if kind not in ("human", "computer"):
+        raise ProtocolError("bad_field", field=name)
+    level = f("level")
+    if (kind == "computer") != (level is not None):
+        raise ProtocolError("bad_field", field=name)
+    if level is not None:
+        _level(level, name)
+    seat = RoomSeat(seat_name, kind, level, _bool(f("connected"), name), _bool(f("covered"), name),
+                    _bool(f("ready"), name))
+    f.done()
+    return seat
+
+
+def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notice:
+    """An event; ``rules`` to score a ``deal_scored`` again and to check seats."""
+    f = _Fields(value, name)
+    kind = f("kind")
+    players, sides = rules.players, rules.sides
+
+    def seat(key: str) -> int:
+        return _int(f(key), f"{name}.{key}", 0, players - 1)
+
+    def small(key: str, high: int = 10_000, low: int = 0) -> int:
+        return _int(f(key), f"{name}.{key}", low, high)
+
+    event: Event | Notice
+    if kind == "notice":
+        notice = f("notice")
+        if notice not in NOTICE_KINDS:
+            raise ProtocolError("bad_field", field=f"{name}.notice")
+        who = seat("seat")
+        label = f("name")
+        event = Notice(notice, who, "" if label == "" else check_name(label, f"{name}.name"))
+    elif kind == "deal_started":
+        event = DealStarted(small("deal_number", low=1), seat("dealer"), seat("leader"), small("redeals"))
+    elif kind == "cards_dealt":
+        table = f("table")
+        event = CardsDealt(small("round", 40, 1), small("rounds", 40, 1), small("cards_each", 10, 1),
+                           small("stock_left", 40), None if table is None else _card_list(table, f"{name}.table"))
+    elif kind == "card_played":
+        event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
+    elif kind == "cards_captured":
+        event = CardsCaptured(seat("seat"), _card(f("card"), f"{name}.card"), _card_list(f("cards"), f"{name}.cards"),
+                              _bool(f("whole_table"), f"{name}.whole_table"))
+    elif kind == "card_stays":
+        event = CardStaysOnTable(seat("seat"), _card(f("card"), f"{name}.card"))
+    elif kind == "scopa":
+        event = Scopa(seat("seat"), small("side", sides - 1), small("side_total", 40))
+    elif kind == "leftovers_taken":
+        taker = _optional_int(f("seat"), f"{name}.seat", 0, players - 1)
+        side = _optional_int(f("side"), f"{name}.side", 0, sides - 1)
+        event = LeftoversTaken(taker, side, _card_list(f("cards"), f"{name}.cards"))
+    elif kind == "deal_scored":
+        number, scores = small("deal_number", low=1), _int_list(f("match_scores"), f"{name}.match_scores", sides)
+        piles_data = f("piles")
+        if not isinstance(piles_data, list) or len(piles_data) != sides:
+            raise ProtocolError("bad_field", field=f"{name}.piles")
+        piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
+        scope = _int_list(f("scope"), f"{name}.scope", sides, 0, 40)
+        event = DealScored(number, score_deal(piles, scope, rules), scores)
+    elif kind == "match_won":
+        event = MatchWon(_optional_int(f("side"), f"{name}.side", 0, sides - 1),
+                         _int_list(f("match_scores"), f"{name}.match_scores", sides))
+    else:
+        raise ProtocolError("bad_field", field=f"{name}.kind")
+    f.done()
+    return event
+
+
+def _illegal_reason(value: Any) -> IllegalReason | None:
+    if value is None:
+        return None
+    f = _Fields(value, "reason")
+    code = f("code")
+    if code not in ILLEGAL_CODES:
+        raise ProtocolError("bad_field", field="reason.code")
+    card = f("card")
+    reason = IllegalReason(code, None if card is None else _card(card, "reason.card"),
+                           _card_list(f("capture"), "reason.capture"), _optional_int(f("seat"), "reason.seat", 0, 3))
+    f.done()
+    return reason
+
+
+def _server_update(f: _Fields, rules: Rules | None) -> UpdateMessage:
+    number = _int(f("number"), "number", 1)
+    view_data = f("view")
+    view = None if view_data is None else decode_view(view_data)
+    event_rules = view.rules if view is not None else rules
+    event_data = f("event")
+    if event_rules is None:
+        if not (isinstance(event_data, dict) and event_data.get("kind") == "notice"):
+            raise ProtocolError("bad_field", field="view")  # a game event always comes with a view
+        event_rules = Rules()
+    event = decode_event(event_data, event_rules)
+    if not isinstance(event, Notice) and view is None:
+        raise ProtocolError("bad_field", field="view")
+    return UpdateMessage(SeatUpdate(number, event, view))
+
+
+def _welcome(f: _Fields) -> Welcome:
+    _version(f)
+    code = _code(f("code"))
+    info = decode_info(f("info"))
+    seat = _int(f("seat"), "seat", 0, info.rules.players - 1)
+    key = f("seat_key")
+    if key is not None and not is_key_shaped(key):
+        raise ProtocolError("bad_field", field="seat_key")
+    return Welcome(code, seat, _int(f("number"), "number"), info, key)
+
+
+def _refused(f: _Fields) -> Refused:
+    kind = f("kind")
+    if kind not in REFUSALS:
+        raise ProtocolError("bad_field", field="kind")
+    reason = _illegal_reason(f("reason"))
+    return Refused(_int(f("id"), "id"), kind, reason)
+
+
+def _error(f: _Fields) -> ErrorMessage:
+    code = f("code")
+    if code not in ERROR_CODES:
+        raise ProtocolError("bad_field", field="code")
+    values = f("values")
+    if not isinstance(values, dict) or len(values) > 4 or not all(
+            isinstance(v, (str, int)) and not isinstance(v, bool) and (not isinstance(v, str) or len(v) <= 40)
+            for v in values.values()):
+        raise ProtocolError("bad_field", field="values")
+    return ErrorMessage(code, values)
+
+
+def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> ServerMessage:
+    """A server's message, checked whole; ``rules`` (from the welcome) reads notices that come
+    without a view. Raises ``ProtocolError``."""
+    data = _load(raw, MAX_SERVER_MESSAGE)
+    kind = data["type"]
+    fields = _Fields(data, "")
+    message: ServerMessage
+    if kind == "welcome":
+        message = _welcome(fields)
+    elif kind == "info":
+        message = InfoMessage(decode_info(fields("info")))
+    elif kind == "update":
+        message = _server_update(fields, rules)
+    elif kind == "resync":
+        view_data = fields("view")
+        message = ResyncMessage(_int(fields("number"), "number"),
+                                None if view_data is None else decode_view(view_data), decode_info(fields("info")))
+    elif kind == "accepted":
+        message = Accepted(_int(fields("id"), "id"), _int(fields("number"), "number"))
+    elif kind == "refused":
+        message = _refused(fields)
+    elif kind == "error":
+        message = _error(fields)
+    elif kind == "pong":
+        message = Pong()
+    else:
+        raise ProtocolError("unknown_type")
+    fields.done()
+    return message
+

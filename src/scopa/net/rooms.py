@@ -1,0 +1,365 @@
+"""A room: its seats, lobby, presence and match, with no sockets and no clock of its own.
+
+A room's match is a ``table.LocalTable``, the same core a local match plays through: it checks
+whose turn it is and whether a move is legal (with the engine's reason), plays the computers
+and covered seats, and keeps the record. The room adds what only an online table has: seats
+taken by people with keys, the lobby, presence, and one numbering for game events and
+notices together.
+
+The server calls a room's methods from its one event loop, so a room is never changed by two
+callers at once; every method that changes something returns the numbered ``Entry`` items it
+added, and the server stores the room and then sends each connected seat its own updates.
+
+Numbers: every entry (engine event or presence notice) has the next number of the room. Every
+entry of one transition (a move's events, a deal's) carries the position after the whole
+transition, so a client that saw any of them saw the current position. A move is stale when
+the position changed since the number the client last saw: when ``expected`` is below
+``position_number``, the first number that showed the current position. People joining or
+leaving never make a move stale.
+"""
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple, Sequence
+
+from ..engine import Event, GameState, IllegalReason, Move, Rules
+from ..match import MatchRecord, SeatSetup
+from ..players import computer_names, make_player
+from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for,
+                     start_match)
+from .codes import key_matches
+from .messages import RoomInfo, RoomSeat
+
+RoomPhase = Literal["lobby", "playing", "over"]
+MAX_LOG = 1000  # entries kept for reconnects; older ones are answered with a resync
+MAX_REPLAY = 200  # a client that missed more gets a resync
+
+
+class Entry(NamedTuple):
+    """One numbered thing that happened in the room; ``state`` is the position after it."""
+
+    number: int
+    event: Event | Notice
+    state: GameState | None
+
+    def for_seat(self, seat: int) -> SeatUpdate:
+        return SeatUpdate(self.number, self.event, None if self.state is None else self.state.view(seat))
+
+
+@dataclass
+class Seat:
+    """A taken seat. A human's seat has the hash of its key; ``covered``: a computer plays it now."""
+
+    name: str
+    kind: Literal["human", "computer"] = "human"
+    level: str | None = None
+    key_hash: str | None = None
+    ready: bool = False
+    connected: bool = False
+    covered: bool = False
+    left_at: float | None = None  # monotonic time the connection dropped
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+
+class RoomRefusal(Exception):
+    """A request the room does not do: an error code of the protocol and its values."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        self.code, self.values = code, values
+        super().__init__(code)
+
+
+class MoveRefusal(Exception):
+    """A move or next deal not done: a ``table.Refusal`` kind and, when illegal, the engine's reason."""
+
+    def __init__(self, kind: str, reason: IllegalReason | None = None) -> None:
+        self.kind, self.reason = kind, reason
+        super().__init__(kind)
+
+
+@dataclass
+class Room:
+    code: str
+    rules: Rules
+    seats: list[Seat | None]
+    level: str = "easy"
+    host: int = 0
+    phase: RoomPhase = "lobby"
+    table: LocalTable | None = None  # the match, once started
+    number: int = 0
+    created: float = 0.0
+    active: float = 0.0  # wall-clock time of the last activity, for expiry
+    budget: float = 0.3
+    log: deque[Entry] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
+    position_number: int = 0  # the first update that showed the current position
+    turn_since: float = 0.0  # monotonic time the seat to move got its turn
+
+    # Facts -------------------------------------------------------------------------------
+    @property
+    def record(self) -> MatchRecord | None:
+        return None if self.table is None else self.table.record
+
+    @property
+    def state(self) -> GameState | None:
+        return None if self.table is None else self.table.record.state
+
+    def info(self) -> RoomInfo:
+        seats = tuple(None if s is None else RoomSeat(s.name, s.kind, s.level, s.connected or not s.is_human,
+                                                      s.covered, s.ready or not s.is_human) for s in self.seats)
+        assisted = self.record.assisted_deals if self.record else frozenset()
+        return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted)
+
+    def seat_of_key(self, key: str) -> int | None:
+        """The seat whose key this is, comparing every seat's hash in constant time."""
+        found = None
+        for number, seat in enumerate(self.seats):
+            if seat is not None and seat.key_hash is not None and key_matches(key, seat.key_hash):
+                found = number
+        return found
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is not None and s.is_human]
+
+    # Lobby -------------------------------------------------------------------------------
+    def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
+        if self.phase != "lobby":
+            raise RoomRefusal("started")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if not free:
+            raise RoomRefusal("room_full")
+        seat = free[0]
+        self.seats[seat] = Seat(self._unique(name), key_hash=key_hash, connected=True)
+        return seat, [self._notice("joined", seat)]
+
+    def _unique(self, name: str) -> str:
+        """The name, with a number after it when another seat has it already."""
+        taken = {s.name for s in self.seats if s is not None}
+        if name not in taken:
+            return name
+        return next(f"{name} {n}" for n in range(2, 10) if f"{name} {n}" not in taken)
+
+    def ready(self, seat: int) -> list[Entry]:
+        if self.phase != "lobby":
+            raise RoomRefusal("not_lobby")
+        taken = self.seats[seat]
+        if taken is None or taken.ready:
+            return []
+        taken.ready = True
+        return [self._notice("ready", seat)]
+
+    def start(self, seat: int, seed: int, now: float) -> list[Entry]:
+        if seat != self.host:
+            raise RoomRefusal("not_host")
+        if self.phase != "lobby":
+            raise RoomRefusal("not_lobby")
+        humans = self.humans()
+        if len(humans) < 2:
+            raise RoomRefusal("cannot_start", reason="players")
+        if any(not self.seats[i].ready for i in humans if i != self.host):  # type: ignore[union-attr]
+            raise RoomRefusal("cannot_start", reason="not_ready")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        used = {s.name for s in self.seats if s is not None}
+        names = [n for n in computer_names(8, seed) if n not in used]
+        for i, number in enumerate(free):
+            self.seats[number] = Seat(names[i], "computer", self.level)
+        setups = tuple(SeatSetup(s.name, s.kind, s.level) for s in self.seats if s is not None)
+        record, events = start_match(self.rules, setups, seed)
+        self.table = match_table(record, self.budget)
+        self.phase = "playing"
+        self.turn_since = now
+        started = self._notice("started", seat)
+        entries = [started, *self._game(events)]
+        self.position_number = started.number
+        return entries
+
+    # Play --------------------------------------------------------------------------------
+    def play(self, seat: int, move: Move, expected: int, now: float) -> list[Entry]:
+        state = self._playing()
+        if expected < self.position_number:
+            raise MoveRefusal("stale")
+        if state.is_deal_over:
+            raise MoveRefusal("not_now")
+        if seat != state.to_move:
+            raise MoveRefusal("not_your_turn")
+        return self._done(self._table.submit(seat, move, self._table.latest()), now)
+
+    @property
+    def _table(self) -> LocalTable:
+        assert self.table is not None
+        return self.table
+
+    def _done(self, result: SubmitResult, now: float) -> list[Entry]:
+        """The entries of what the table did, or its refusal (the room checked staleness already:
+        the table is asked against its own latest number)."""
+        if not result.accepted:
+            reason = result.reason if isinstance(result.reason, IllegalReason) else None
+            raise MoveRefusal(result.refusal or "unavailable", reason)
+        self.turn_since = now
+        if self._table.record.state.is_match_over:
+            self.phase = "over"
+        return self._game([update.event for update in result.updates])  # type: ignore[misc]
+
+    def next_deal(self, seat: int, expected: int, now: float) -> list[Entry]:
+        self._playing()
+        if seat != self.host:
+            raise MoveRefusal("unavailable")
+        if expected < self.position_number:
+            raise MoveRefusal("stale")
+        return self._deal(now)
+
+    def _deal(self, now: float) -> list[Entry]:
+        return self._done(self._table.next_deal(self.host, self._table.latest()), now)
+
+    def _playing(self) -> GameState:
+        if self.record is None or self.phase == "lobby":
+            raise MoveRefusal("not_now")
+        if self.phase == "over":
+            raise MoveRefusal("closed")
+        return self.record.state
+
+    def mark_assisted(self, seat: int) -> list[Entry]:
+        if self.table is None or self.phase != "playing":
+            return []
+        if self.table.record.state.deal_number in self.table.record.assisted_deals:
+            return []
+        self.table.mark_assisted(seat)
+        return [self._notice("assisted", seat)]
+
+    def computer_to_move(self) -> int | None:
+        """The seat a computer should play now (a covered seat counts), if any. Nobody plays
+        while no player is connected: the match waits for someone to come back."""
+        if self.table is None or self.phase != "playing" or not self._anyone_here():
+            return None
+        return self.table.computer_to_move()
+
+    def _anyone_here(self) -> bool:
+        return any(s is not None and s.is_human and s.connected for s in self.seats)
+
+    def host_is_away(self) -> bool:
+        """The deal is over and the host's seat is covered: the table deals for them."""
+        state = self.state
+        host = self.seats[self.host]
+        return (self.phase == "playing" and state is not None and state.is_deal_over and not state.is_match_over
+                and host is not None and host.covered and self._anyone_here())
+
+    def computer_move(self, now: float) -> list[Entry]:
+        if self.computer_to_move() is None:
+            return []
+        table = self._table
+        before = table.latest()
+        table.step()
+        updates = table.updates(table.seats_here()[0], before)
+        assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
+        return self._done(SubmitResult(True, tuple(updates)), now)
+
+    def deal_for_host(self, now: float) -> list[Entry]:
+        return self._deal(now) if self.host_is_away() else []
+
+    # Presence ----------------------------------------------------------------------------
+    def connected(self, seat: int) -> list[Entry]:
+        """The seat's player is back (or here for the first time after a restart)."""
+        taken = self.seats[seat]
+        assert taken is not None
+        was_away = not taken.connected or taken.covered
+        taken.connected, taken.left_at = True, None
+        if taken.covered:
+            taken.covered = False
+            self._table.uncover(seat)
+        return [self._notice("reclaimed", seat)] if was_away else []
+
+    def disconnected(self, seat: int, now: float) -> list[Entry]:
+        taken = self.seats[seat]
+        if taken is None or not taken.connected:
+            return []
+        taken.connected, taken.left_at = False, now
+        return [self._notice("left", seat)]
+
+    def cover_due(self, now: float, grace: float, turn_grace: float) -> list[int]:
+        """Human seats away long enough that a computer should play them."""
+        if self.phase != "playing" or self.state is None:
+            return []
+        due = []
+        for number, taken in enumerate(self.seats):
+            if taken is None or not taken.is_human or taken.connected or taken.covered or taken.left_at is None:
+                continue
+            deadline = taken.left_at + grace
+            if self._waits_for(number):
+                deadline = min(deadline, max(taken.left_at, self.turn_since) + turn_grace)
+            if now >= deadline:
+                due.append(number)
+        return due
+
+    def _waits_for(self, seat: int) -> bool:
+        state = self.state
+        if state is None:
+            return False
+        if state.is_deal_over:
+            return seat == self.host and not state.is_match_over
+        return state.to_move == seat
+
+    def cover(self, seat: int) -> list[Entry]:
+        taken = self.seats[seat]
+        if taken is None or taken.covered or self.table is None:
+            return []
+        taken.covered = True
+        seed = random.Random(self.table.record.seed * 31 + seat).getrandbits(32)
+        self.table.cover(seat, make_player(self.level, seed, budget=self.budget))
+        return [self._notice("covered", seat)]
+
+    def close_notice(self) -> list[Entry]:
+        return [self._notice("closed", self.host)]
+
+    # Catching up -------------------------------------------------------------------------
+    def updates(self, seat: int, after: int, most: int = MAX_REPLAY) -> Sequence[SeatUpdate] | Resync | None:
+        """What ``seat`` missed since ``after``: the updates, or a resync (None: a resync without a
+        view, before the match started)."""
+        if after == self.number:
+            return []
+        oldest = self.log[0].number if self.log else self.number + 1
+        if after > self.number or after + 1 < oldest or self.number - after > most:
+            state = self.state
+            if state is None:
+                return None
+            return Resync(self.number, state.view(seat), self.info().table_info())
+        return [entry.for_seat(seat) for entry in self.log if entry.number > after]
+
+    # Numbering ---------------------------------------------------------------------------
+    def _notice(self, kind: NoticeKind, seat: int) -> Entry:
+        taken = self.seats[seat]
+        return self._add(Notice(kind, seat, taken.name if taken else ""))
+
+    def _game(self, events: list[Event]) -> list[Entry]:
+        entries = [self._add(event) for event in events]
+        if entries:
+            self.position_number = entries[0].number
+        return entries
+
+    def _add(self, event: Event | Notice) -> Entry:
+        self.number += 1
+        entry = Entry(self.number, event, self.state)
+        self.log.append(entry)
+        return entry
+
+
+def match_table(record: MatchRecord, budget: float) -> LocalTable:
+    """The table of a room's match: every human seat is served by the room, computers play in it.
+    Its saves are the room's store, which the server writes after each change."""
+    return LocalTable(record, computers_for(record, budget))
+
+
+def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host_key_hash: str, level: str,
+             now: float, budget: float = 0.3) -> tuple[Room, list[Entry]]:
+    """A room with its host in seat 0 and computers where ``kinds`` names a level."""
+    computers = [i for i, kind in enumerate(kinds) if kind != "human"]
+    names = [n for n in computer_names(len(computers) + 1, random.Random(code).getrandbits(16)) if n != host_name]
+    seats: list[Seat | None] = [None] * len(kinds)
+    seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)
+    for i, number in enumerate(computers):
+        seats[number] = Seat(names[i], "computer", kinds[number])
+    room = Room(code, rules, seats, level, created=now, active=now, budget=budget)
+    return room, [room._notice("joined", 0)]

@@ -1,0 +1,584 @@
+"""``scopa serve``: the room server, one asyncio event loop on the ``websockets`` library.
+
+Everything runs in the one loop, so a room is only ever changed by one piece of code at a
+time and the engine is never called from two threads. Each connection has its own bounded
+send queue and sender task; a client that stops reading fills its queue and is dropped, so
+it never holds up its room or any other.
+
+The order of every change: the room changes (``rooms.Room``), the store saves it in one
+transaction (``store.RoomStore``), then each connected seat is sent its own updates. A server
+killed at any moment restarts at the position after the last completed move.
+
+Logs: one line per room event on stderr (seats counted from 1); never a key or a card.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import secrets
+import signal
+import sqlite3
+import ssl
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from ..table import Notice, Resync
+from .codes import key_hash, new_code, new_seat_key
+from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, Accepted, Assisted, CreateRoom, ErrorMessage,
+                       Hello, InfoMessage, Join, MoveRequest, NextDealRequest, Ping, Pong, ProtocolError, Ready,
+                       Refused, ResyncMessage, Start, UpdateMessage, Welcome, encode, parse_client_message)
+from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
+from .store import DB_NAME, RoomStore
+
+log = logging.getLogger("scopa.serve")
+
+_CLOSE = object()  # put on a send queue: close the connection after what is before it
+SEND_QUEUE = 256  # messages waiting for one client; a client this far behind is dropped
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: Path | None = None
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    expiry_hours: float = 48.0
+    grace: float = 60.0          # seconds before a computer covers a dropped player
+    turn_grace: float = 15.0     # the same when the table is waiting for that player
+    computer_delay: float = 1.0  # seconds between a computer's moves, so people can follow
+    computer_budget: float = 0.3  # the expert's thinking time (it runs in the server's loop)
+    message_rate: float = 10.0   # messages a second a connection may send, on average
+    message_burst: int = 30      # ... and at once (three seconds' worth)
+    flood_strikes: int = 20      # messages refused for flooding before the connection is closed
+    join_failures: int = 10      # failed joins or reclaims per address ...
+    join_window: float = 60.0    # ... in this many seconds, then refused until they age
+    rooms_per_address: int = 20  # rooms one address may create ...
+    rooms_window: float = 600.0  # ... in this many seconds
+    first_timeout: float = 10.0  # seconds a new connection has to say hello
+    tick: float = 0.2            # how often grace periods and expiry are checked
+    max_replay: int = 200        # a client that missed more updates gets a resync
+
+    @property
+    def expiry_seconds(self) -> float:
+        return self.expiry_hours * 3600
+
+
+class Bucket:
+    """A token bucket for one connection's messages; a flood earns a warning, then a close."""
+
+    def __init__(self, rate: float, burst: int, strikes: int) -> None:
+        self.rate, self.burst, self.strikes = rate, burst, strikes
+        self.tokens, self.last, self.over = float(burst), time.monotonic(), 0
+
+    def take(self) -> str:
+        """"ok", "warn" (first refused message), "drop" or "close"."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= self.burst:
+            self.over = 0
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return "ok"
+        self.over += 1
+        return "warn" if self.over == 1 else "close" if self.over > self.strikes else "drop"
+
+
+class AddressLimit:
+    """At most ``limit`` events (failed joins, new rooms) per address in ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self.times: dict[str, deque[float]] = {}
+
+    def note(self, address: str) -> None:
+        self.times.setdefault(address, deque()).append(time.monotonic())
+
+    def wait(self, address: str) -> int:
+        """Seconds until this address may try again (0: now)."""
+        times = self.times.get(address)
+        if not times:
+            return 0
+        now = time.monotonic()
+        while times and times[0] < now - self.window:
+            times.popleft()
+        if not times:
+            del self.times[address]
+        if len(times) < self.limit:
+            return 0
+        return max(1, int(times[0] + self.window - now + 0.999))
+
+
+class Connection:
+    """One client: its queue of frames to send, and the room seat it plays once seated."""
+
+    def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
+        self.ws = ws
+        self.address = str(ws.remote_address[0]) if ws.remote_address else "?"
+        self.queue: asyncio.Queue[Any] = asyncio.Queue(SEND_QUEUE)
+        self.bucket = Bucket(config.message_rate, config.message_burst, config.flood_strikes)
+        self.code: str | None = None
+        self.seat: int | None = None
+        self.closing = False
+        self.sender = asyncio.create_task(self._send_all())
+
+    def send(self, message: Any) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            log.info("connection from %s dropped: not reading", self.address)
+            self.close_now(1008, "slow")
+
+    def fail(self, code: str, values: Mapping[str, Any] | None = None, close_code: int = 1008) -> None:
+        """Send an error and close the connection after it."""
+        self.send(ErrorMessage(code, dict(values or {})))
+        if not self.closing:
+            self.closing = True
+            try:
+                self.queue.put_nowait((_CLOSE, close_code, code))
+            except asyncio.QueueFull:
+                self.close_now(close_code, code)
+
+    def close_now(self, close_code: int, reason: str) -> None:
+        self.closing = True
+        self.sender.cancel()
+        asyncio.ensure_future(self.ws.close(close_code, reason))
+
+    async def _send_all(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, tuple) and item[0] is _CLOSE:
+                    await self.ws.close(item[1], item[2])
+                    return
+                await self.ws.send(item)
+        except ConnectionClosed:
+            pass
+
+    async def finish(self) -> None:
+        if not self.sender.done():
+            self.closing = True
+            try:
+                await asyncio.wait_for(asyncio.shield(self.sender), 1.0)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                self.sender.cancel()
+
+
+class RoomServer:
+    """Every room in memory, backed by the store; the websocket handler and the timers."""
+
+    def __init__(self, store: RoomStore, config: ServerConfig) -> None:
+        self.store, self.config = store, config
+        self.rooms: dict[str, Room] = {}
+        self.seated: dict[tuple[str, int], Connection] = {}
+        self.connections: set[Connection] = set()
+        self.failures = AddressLimit(config.join_failures, config.join_window)
+        self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        expired = store.delete_idle(time.time() - config.expiry_seconds)
+        if expired:
+            log.info("%d rooms expired while the server was stopped: deleted", expired)
+        rooms, problems = store.load_all(config.computer_budget)
+        for problem in problems:
+            log.warning("room %s could not be read back and is not served: %s", problem.code, problem.problem)
+        now = time.monotonic()
+        for room in rooms:
+            for seat in room.seats:
+                if seat is not None and seat.is_human:
+                    seat.connected, seat.left_at = False, now  # everyone is away until they reconnect
+            self.rooms[room.code] = room
+            log.info("room %s restored: %s, update %d", room.code, room.phase, room.number)
+
+    # Connections -----------------------------------------------------------------------------
+    async def handle(self, ws: ServerConnection) -> None:
+        conn = Connection(ws, self.config)
+        self.connections.add(conn)
+        try:
+            if await self._first(conn):
+                async for raw in ws:
+                    if conn.closing:
+                        continue  # read on, so the client's answer to our close frame is read too
+                    try:
+                        self._message(conn, raw)
+                    except Exception:  # a bug must not take the room down: this connection is
+                        # closed as a drop (the client reconnects and catches up)
+                        log.exception("room %s seat %s: request failed", conn.code, _seat(conn.seat))
+                        conn.close_now(1011, "internal error")
+        except ConnectionClosed:
+            pass
+        finally:
+            self.connections.discard(conn)
+            self._detach(conn)
+            await conn.finish()
+
+    async def _first(self, conn: Connection) -> bool:
+        try:
+            raw = await asyncio.wait_for(conn.ws.recv(), self.config.first_timeout)
+        except asyncio.TimeoutError:
+            conn.fail("first_message")
+            return False
+        try:
+            message = parse_client_message(raw)
+        except ProtocolError as error:
+            conn.fail(error.code, error.values)
+            return False
+        if not isinstance(message, FIRST_MESSAGES):
+            conn.fail("first_message")
+            return False
+        limit = self.creations if isinstance(message, CreateRoom) else self.failures
+        wait = limit.wait(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
+            return False
+        try:
+            if isinstance(message, CreateRoom):
+                self._create(conn, message)
+            elif isinstance(message, Join):
+                self._join(conn, message)
+            else:
+                self._reclaim(conn, message)
+        except RoomRefusal as refusal:
+            if refusal.code in ("unknown_room", "wrong_key"):
+                self.failures.note(conn.address)
+            conn.fail(refusal.code, refusal.values)
+            return False
+        return True
+
+    def _message(self, conn: Connection, raw: str | bytes) -> None:
+        verdict = conn.bucket.take()
+        if verdict != "ok":
+            if verdict == "warn":
+                conn.send(ErrorMessage("slow_down", {}))
+            elif verdict == "close":
+                log.info("room %s seat %s: connection closed for flooding", conn.code, _seat(conn.seat))
+                conn.fail("flooded")
+            return
+        try:
+            message = parse_client_message(raw)
+        except ProtocolError as error:
+            if error.code in FATAL_ERRORS:
+                conn.fail(error.code, error.values)
+            else:
+                conn.send(ErrorMessage(error.code, error.values))
+            return
+        room = self.rooms.get(conn.code or "")
+        if room is None or conn.seat is None:
+            conn.fail("room_closed")
+            return
+        try:
+            self._request(conn, room, conn.seat, message)
+        except RoomRefusal as refusal:
+            conn.send(ErrorMessage(refusal.code, refusal.values))
+
+    def _request(self, conn: Connection, room: Room, seat: int, message: Any) -> None:
+        now = time.monotonic()
+        if isinstance(message, Ping):
+            conn.send(Pong())
+        elif isinstance(message, FIRST_MESSAGES):
+            raise RoomRefusal("already_seated")
+        elif isinstance(message, Ready):
+            self._commit(room, room.ready(seat), "seat %s ready", _seat(seat))
+        elif isinstance(message, Start):
+            self._commit(room, room.start(seat, secrets.randbits(31), now), "started by seat %s", _seat(seat))
+        elif isinstance(message, Assisted):
+            self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
+        elif isinstance(message, (MoveRequest, NextDealRequest)):
+            try:
+                if isinstance(message, MoveRequest):
+                    entries = room.play(seat, message.move, message.expected, now)
+                    what = "move by seat %s"
+                else:
+                    entries = room.next_deal(seat, message.expected, now)
+                    what = "next deal by seat %s"
+            except MoveRefusal as refusal:
+                conn.send(Refused(message.id, refusal.kind, refusal.reason))
+                log.info("room %s: seat %s refused (%s)", room.code, _seat(seat), refusal.kind)
+                return
+            self._commit(room, entries, what, _seat(seat))
+            conn.send(Accepted(message.id, room.number))
+        self._drive(room)
+
+    def _create(self, conn: Connection, message: CreateRoom) -> None:
+        self.creations.note(conn.address)
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        key = new_seat_key()
+        room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
+                                 time.time(), self.config.computer_budget)
+        self.rooms[code] = room
+        self._seat_connection(conn, room, 0)
+        self.store.save(room)
+        conn.send(Welcome(code, 0, 0, room.info(), key))
+        self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
+
+    def _join(self, conn: Connection, message: Join) -> None:
+        room = self._room(message.code)
+        key = new_seat_key()
+        number = room.number
+        seat, entries = room.join(message.name, key_hash(key))
+        self._seat_connection(conn, room, seat)
+        conn.send(Welcome(room.code, seat, number, room.info(), key))
+        self._commit(room, entries, "seat %s joined", _seat(seat))
+
+    def _reclaim(self, conn: Connection, message: Hello) -> None:
+        room = self._room(message.code)
+        seat = room.seat_of_key(message.seat_key)
+        if seat is None:
+            raise RoomRefusal("wrong_key")
+        old = self.seated.get((room.code, seat))
+        if old is not None:
+            old.fail("seat_taken")
+            old.code = old.seat = None
+        self._seat_connection(conn, room, seat)
+        missed = room.updates(seat, message.last_number, self.config.max_replay)
+        conn.send(Welcome(room.code, seat, room.number, room.info()))
+        if isinstance(missed, Resync) or missed is None:
+            conn.send(ResyncMessage(room.number, None if missed is None else missed.view, room.info()))
+        else:
+            for update in missed:
+                conn.send(UpdateMessage(update))
+        self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
+        self._drive(room)
+
+    def _room(self, code: str) -> Room:
+        room = self.rooms.get(code)
+        if room is None or self._expired(room):
+            raise RoomRefusal("unknown_room")
+        return room
+
+    def _seat_connection(self, conn: Connection, room: Room, seat: int) -> None:
+        conn.code, conn.seat = room.code, seat
+        self.seated[(room.code, seat)] = conn
+
+    def _detach(self, conn: Connection) -> None:
+        if conn.code is None or conn.seat is None or self.seated.get((conn.code, conn.seat)) is not conn:
+            return
+        del self.seated[(conn.code, conn.seat)]
+        room = self.rooms.get(conn.code)
+        if room is not None:
+            self._commit(room, room.disconnected(conn.seat, time.monotonic()), "seat %s left", _seat(conn.seat))
+
+    # Changes -------------------------------------------------------------------------------
+    def _commit(self, room: Room, entries: list[Entry], what: str, *args: Any) -> None:
+        """Store the room, then send each seat its updates: never the other way round."""
+        if not entries:
+            return
+        room.active = time.time()
+        self.store.save(room)
+        log.info("room %s: " + what + ", update %d", room.code, *args, room.number)
+        for seat in range(room.rules.players):
+            conn = self.seated.get((room.code, seat))
+            if conn is None:
+                continue
+            for entry in entries:
+                conn.send(UpdateMessage(entry.for_seat(seat)))
+            if any(isinstance(entry.event, Notice) for entry in entries):
+                conn.send(InfoMessage(room.info()))
+
+    def _drive(self, room: Room) -> None:
+        """Let the computers (and covered seats) play, one move at a time, in a task of the room."""
+        if room.computer_to_move() is None and not room.host_is_away():
+            return
+        running = self.drivers.get(room.code)
+        if running is not None and not running.done():
+            return
+        self.drivers[room.code] = asyncio.create_task(self._computers(room))
+
+    async def _computers(self, room: Room) -> None:
+        try:
+            await self._play_computers(room)
+        except Exception:  # logged; the room goes on when a person next acts in it
+            log.exception("room %s: a computer move failed", room.code)
+
+    async def _play_computers(self, room: Room) -> None:
+        while self.rooms.get(room.code) is room:
+            if room.computer_to_move() is not None:
+                await asyncio.sleep(self.config.computer_delay)
+                seat = room.computer_to_move()
+                if seat is None:
+                    continue
+                self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
+            elif room.host_is_away():
+                await asyncio.sleep(self.config.computer_delay * 3)
+                self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
+            else:
+                return
+
+    async def tick(self) -> None:
+        """Cover dropped players when their grace is over; delete expired rooms."""
+        last_expiry = 0.0
+        while True:
+            await asyncio.sleep(self.config.tick)
+            now = time.monotonic()
+            for room in list(self.rooms.values()):
+                try:
+                    self._cover_due(room, now)
+                except Exception:  # logged; the other rooms are not held up
+                    log.exception("room %s: covering a seat failed", room.code)
+            if now - last_expiry >= 1.0 or self.config.expiry_seconds < 10:
+                last_expiry = now
+                for room in [r for r in self.rooms.values() if self._expired(r)]:
+                    self._close_room(room, "room_closed")
+
+    def _cover_due(self, room: Room, now: float) -> None:
+        for seat in room.cover_due(now, self.config.grace, self.config.turn_grace):
+            self._commit(room, room.cover(seat), "seat %s covered by a computer", _seat(seat))
+            self._drive(room)
+
+    def _expired(self, room: Room) -> bool:
+        return time.time() - room.active > self.config.expiry_seconds
+
+    def _close_room(self, room: Room, code: str) -> None:
+        del self.rooms[room.code]
+        self.store.delete(room.code)
+        task = self.drivers.pop(room.code, None)
+        if task is not None:
+            task.cancel()
+        for seat in range(room.rules.players):
+            conn = self.seated.pop((room.code, seat), None)
+            if conn is not None:
+                conn.fail(code)
+        log.info("room %s: expired and deleted", room.code)
+
+    def stopping(self) -> None:
+        for conn in list(self.connections):
+            conn.fail("server_stopping", close_code=1001)
+        for task in self.drivers.values():
+            task.cancel()
+
+
+def _seat(seat: int | None) -> str:
+    return "?" if seat is None else str(seat + 1)
+
+
+# Running ---------------------------------------------------------------------------------------
+
+def default_db() -> Path:
+    from ..storage import default_data_dir
+    return default_data_dir() / DB_NAME
+
+
+def tls_context(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
+    if certfile is None:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile, keyfile)
+    return context
+
+
+async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None) -> int:
+    """Serve until SIGTERM or SIGINT; 0 after a clean shutdown."""
+    db = config.db or default_db()
+    store = RoomStore(db)
+    rooms = RoomServer(store, config)
+    stop = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+
+    def stop_serving() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop_serving)
+    context = tls_context(config.certfile, config.keyfile)
+    ticking = asyncio.create_task(rooms.tick())
+    # A little above the protocol's cap, so an oversized message is answered with "too_big"
+    # before the library closes on anything much larger.
+    async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
+                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None) as server:
+        port = server.sockets[0].getsockname()[1]
+        scheme = "wss" if context else "ws"
+        log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, db,
+                 len(rooms.rooms))
+        if ready is not None:
+            ready.set_result(port)
+        await stop
+        log.info("stopping")
+        rooms.stopping()
+        await asyncio.sleep(0.1)  # let the senders say why
+        server.close()
+        await server.wait_closed()
+    ticking.cancel()
+    store.close()
+    log.info("stopped")
+    return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+
+    def format_help(self) -> str:
+        titles = {group.title for group in self._action_groups if group.title}
+        lines = super().format_help().split("\n")
+        return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="scopa serve", usage="scopa serve, then any of the flags below",
+                description="Run a room server for online Scopa matches.")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="address to listen on, 127.0.0.1 unless given, 0.0.0.0 for every interface")
+    p.add_argument("--port", type=int, default=8765, help="port to listen on, 8765 unless given, 0 picks a free one")
+    p.add_argument("--db", type=Path, metavar="FILE", help=f"the SQLite file of rooms, {DB_NAME} in the data folder "
+                   "unless given")
+    p.add_argument("--certfile", type=Path, metavar="FILE", help="a TLS certificate in PEM, to serve wss")
+    p.add_argument("--keyfile", type=Path, metavar="FILE", help="its private key, if not in the certificate file")
+    p.add_argument("--expiry-hours", type=float, default=48.0, metavar="HOURS",
+                   help="rooms idle this long are deleted, 48 unless given")
+    p.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
+                   help="time before a computer covers a dropped player, 60 unless given")
+    p.add_argument("--turn-grace", type=float, default=15.0, metavar="SECONDS",
+                   help="the same when the others are waiting for that player, 15 unless given")
+    p.add_argument("--computer-delay", type=float, default=1.0, metavar="SECONDS",
+                   help="time between computer moves, 1 unless given")
+    p.add_argument("--computer-budget", type=float, default=0.3, metavar="SECONDS",
+                   help="time the expert level thinks per move, 0.3 unless given")
+    p.add_argument("--message-rate", type=float, default=10.0, metavar="N",
+                   help="messages a second one connection may send on average, 10 unless given")
+    p.add_argument("--max-replay", type=int, default=200, metavar="N",
+                   help="a client that missed more updates than this gets a fresh view, 200 unless given")
+    return p
+
+
+def config_from_args(argv: Sequence[str]) -> ServerConfig:
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "message_rate"):
+        value = getattr(args, name)
+        if not 0 <= value < 1e7:  # false for nan too
+            parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
+    if not 0 <= args.port <= 65535:
+        parser.error("--port must be from 0 to 65535")
+    if args.keyfile and not args.certfile:
+        parser.error("--keyfile needs --certfile")
+    return ServerConfig(args.host, args.port, args.db, args.certfile, args.keyfile, args.expiry_hours, args.grace,
+                        min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
+                        message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
+                        max_replay=max(1, args.max_replay))
+
+
+def main(argv: Sequence[str]) -> int:
+    config = config_from_args(argv)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        return asyncio.run(run(config))
+    except (OSError, sqlite3.Error) as error:  # the port is taken, the database cannot be written, a bad certificate
+        log.error("cannot serve: %s", error)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,139 @@
+"""The room server's SQLite store: rooms, seats, key hashes and each match's record.
+
+One file (``rooms.sqlite3`` in the user data folder unless ``--db`` names another), in WAL
+mode. A room's row holds its rules, phase, host, computer level, the number of its last update,
+its last activity, and the match record as the save file's JSON (``storage.codec``: the seed,
+the move log and the position, checked and replayed exactly when read back). Seat rows hold
+names, kinds, levels, readiness and the SHA-256 of each human seat's key, never a key.
+
+``save`` writes a room whole in one transaction; the server calls it after every completed
+move and before telling anyone, so a server killed at any point comes back at the position
+after the last completed move.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from ..engine import Rules
+from ..storage import SaveFileError, record_from_dict, record_to_dict
+from .rooms import Room, Seat, match_table
+
+DB_NAME = "rooms.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    host INTEGER NOT NULL,
+    level TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    position_number INTEGER NOT NULL,
+    created REAL NOT NULL,
+    active REAL NOT NULL,
+    record TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    level TEXT,
+    key_hash TEXT,
+    ready INTEGER NOT NULL,
+    PRIMARY KEY (code, seat)
+);
+"""
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A room row that could not be read back (it is left in the file, not deleted)."""
+
+    code: str
+    problem: str
+
+
+class RoomStore:
+    """Rooms in SQLite. Only the server's event loop uses it, one call at a time."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        # It holds every hand and the seed: readable by the server's user only (SQLite gives its
+        # -wal and -shm files the same permissions).
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        self.db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def save(self, room: Room) -> None:
+        """The room whole: its row, its seats and its match record, in one transaction."""
+        record = None if room.record is None else json.dumps(record_to_dict(room.record), separators=(",", ":"))
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO rooms (code, rules, phase, host, level, number, position_number, created, active, "
+                "record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET rules=excluded.rules, "
+                "phase=excluded.phase, host=excluded.host, level=excluded.level, number=excluded.number, "
+                "position_number=excluded.position_number, active=excluded.active, record=excluded.record",
+                (room.code, json.dumps(room.rules.to_dict()), room.phase, room.host, room.level, room.number,
+                 room.position_number, room.created, room.active, record))
+            self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
+            self.db.executemany(
+                "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready))
+                 for number, s in enumerate(room.seats) if s is not None])
+
+    def delete(self, code: str) -> None:
+        with self._transaction():
+            self.db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+
+    def delete_idle(self, before: float) -> int:
+        """Delete every room idle since before ``before`` (wall-clock time); how many went."""
+        with self._transaction():
+            return self.db.execute("DELETE FROM rooms WHERE active < ?", (before,)).rowcount
+
+    def load_all(self, budget: float = 0.3) -> tuple[list[Room], list[LoadProblem]]:
+        """Every room, each match replayed from its record and checked."""
+        rooms, problems = [], []
+        for row in self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, "
+                                   "active, record FROM rooms").fetchall():
+            try:
+                rooms.append(self._room(row, budget))
+            except (SaveFileError, ValueError, TypeError, KeyError) as error:
+                problems.append(LoadProblem(row[0], str(error)))
+        return rooms, problems
+
+    def _room(self, row: tuple, budget: float) -> Room:
+        code, rules, phase, host, level, number, position, created, active, record_text = row
+        rules = Rules.from_dict(json.loads(rules))
+        seats: list[Seat | None] = [None] * rules.players
+        for seat, name, kind, seat_level, key_hash, ready in self.db.execute(
+                "SELECT seat, name, kind, level, key_hash, ready FROM seats WHERE code = ?", (code,)):
+            seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready))
+        record = None if record_text is None else record_from_dict(json.loads(record_text))
+        table = None if record is None else match_table(record, budget)
+        return Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
+                    position_number=position)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block raised."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")

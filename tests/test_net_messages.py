@@ -1,0 +1,120 @@
+"""The wire protocol: every message survives the trip, and every malformed one is refused by name."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scopa.engine import Card, IllegalReason, Move, Rules, new_match
+from scopa.net.codes import ALPHABET, key_hash, key_matches, new_code, new_seat_key, normalise_code
+from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest,
+                                NextDealRequest, Ping, ProtocolError, Ready, Refused, ResyncMessage, RoomInfo, RoomSeat,
+                                UpdateMessage, Welcome, encode, parse_client_message, parse_server_message)
+from scopa.table import Notice, SeatUpdate
+
+INFO = RoomInfo("ACDEFG", "playing", Rules(), (RoomSeat("Ann"), RoomSeat("Bob", "computer", "easy")))
+
+
+def whole_match(seed: int, rules: Rules = Rules()):
+    """Every (event, state after it) of a match played with each seat's last legal move."""
+    state, events = new_match(rules, seed=seed)
+    yield from ((e, state) for e in events)
+    while not state.is_match_over:
+        state, events = state.next_deal() if state.is_deal_over else state.apply(state.legal_moves()[-1])
+        yield from ((e, state) for e in events)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.scopone_scientifico(), Rules(players=3, napola=True)])
+def test_every_event_and_view_of_a_match_survives_the_wire(rules):
+    for number, (event, state) in enumerate(whole_match(5, rules), 1):
+        for seat in range(rules.players):
+            message = UpdateMessage(SeatUpdate(number, event, state.view(seat)))
+            assert parse_server_message(encode(message)) == message
+
+
+def test_a_view_on_the_wire_holds_only_its_own_hand():
+    state, _ = new_match(Rules(), seed=9)
+    text = encode(UpdateMessage(SeatUpdate(1, Notice("started", 0), state.view(0))))
+    cards = set(json.loads(text)["view"]["hand"])
+    assert cards == {str(c) for c in state.hands[0]}
+    assert not any(f'"{c}"' in text for c in state.hands[1])
+    assert not any(f'"{c}"' in text for c in state.stock)
+
+
+def test_other_server_messages_survive_the_wire():
+    state, _ = new_match(Rules(), seed=1)
+    for message in [Welcome("ACDEFG", 1, 4, INFO, new_seat_key()), Welcome("ACDEFG", 0, 4, INFO),
+                    ResyncMessage(7, state.view(1), INFO), Accepted(3, 9),
+                    Refused(2, "illegal", IllegalReason("must_capture", Card.parse("7D"), (), 0)),
+                    Refused(2, "stale"), ErrorMessage("too_many_tries", {"seconds": 30})]:
+        assert parse_server_message(encode(message)) == message
+    notice = UpdateMessage(SeatUpdate(2, Notice("joined", 1, "Bob"), None))
+    assert parse_server_message(encode(notice), Rules()) == notice
+
+
+def test_client_messages_survive_the_wire():
+    messages = [Hello("ACDEFG", new_seat_key(), 12), CreateRoom("Ann", Rules(players=4), ("human", "human", "easy",
+                                                                                         "human"), "hard"),
+                Join("ACDEFG", "Bob"), Ready(), MoveRequest(1, Move(Card.parse("7D"), (Card.parse("3H"),)), 5),
+                NextDealRequest(2, 9), Ping()]
+    for message in messages:
+        assert parse_client_message(encode(message)) == message
+
+
+def _move(**changes):
+    data = {"type": "move", "id": 1, "card": "7D", "capture": ["3H", "4C"], "expected": 3} | changes
+    return json.dumps({k: v for k, v in data.items() if v is not ...})
+
+
+@pytest.mark.parametrize("raw, code, field", [
+    ("x" * (MAX_CLIENT_MESSAGE + 1), "too_big", None),
+    (b"\xff\xfe", "not_json", None),
+    ("{", "not_json", None),
+    ('{"type": "ping", "n": NaN}', "not_json", None),
+    ("[1, 2]", "not_object", None),
+    ('{"kind": "ping"}', "not_object", None),
+    ('{"type": "shout"}', "unknown_type", None),
+    ('{"type": "ping", "extra": 1}', "unknown_field", "extra"),
+    (_move(card="7d"), "bad_field", "card"),
+    (_move(card="8D"), "bad_field", "card"),
+    (_move(card=7), "bad_field", "card"),
+    (_move(capture="3H"), "bad_field", "capture"),
+    (_move(capture=["3H", "3H"]), "bad_field", "capture"),
+    (_move(capture=["7D"]), "bad_field", "capture"),
+    (_move(expected=-1), "bad_field", "expected"),
+    (_move(expected=True), "bad_field", "expected"),
+    (_move(expected=2 ** 40), "bad_field", "expected"),
+    (_move(expected=...), "missing_field", "expected"),
+    ('{"type": "join", "version": 2, "code": "ACDEFG", "name": "Bob"}', "version", None),
+    ('{"type": "join", "version": 1, "code": "ACDEF0", "name": "Bob"}', "bad_field", "code"),
+    ('{"type": "join", "version": 1, "code": "ACDEFG", "name": "Bo\\u0007b"}', "bad_name", "name"),
+    ('{"type": "join", "version": 1, "code": "ACDEFG", "name": "   "}', "bad_name", "name"),
+    ('{"type": "hello", "version": 1, "code": "ACDEFG", "seat_key": "short"}', "bad_field", "seat_key"),
+    ('{"type": "create_room", "version": 1, "name": "A", "rules": {"players": 5}, "seats": []}', "bad_rules", "rules"),
+    ('{"type": "create_room", "version": 1, "name": "A", "rules": {"players": 2.0}, "seats": []}', "bad_rules",
+     "rules.players"),
+    ('{"type": "create_room", "version": 1, "name": "A", "rules": {}, "seats": ["easy", "human"]}', "bad_field",
+     "seats"),
+    ('{"type": "create_room", "version": 1, "name": "A", "rules": {}, "seats": ["human", "genius"]}', "bad_field",
+     "seats"),
+])
+def test_malformed_client_messages_are_refused_with_a_code(raw, code, field):
+    with pytest.raises(ProtocolError) as refused:
+        parse_client_message(raw)
+    assert refused.value.code == code
+    assert refused.value.values.get("field") == field
+
+
+def test_room_codes_ignore_case_spaces_and_dashes_and_avoid_look_alikes():
+    assert not set("0O1IL2Z5S8B") & set(ALPHABET)
+    code = new_code()
+    assert len(code) == 6 and set(code) <= set(ALPHABET)
+    assert normalise_code(f" {code[:3].lower()}-{code[3:]} ") == code
+    assert normalise_code("ACDEF") is None and normalise_code("ACDEF0") is None
+
+
+def test_seat_keys_are_long_and_only_their_hash_matches():
+    key = new_seat_key()
+    assert len(key) >= 22  # 128 bits in url-safe base64
+    assert key_matches(key, key_hash(key)) and not key_matches(new_seat_key(), key_hash(key))
+    assert key not in key_hash(key)

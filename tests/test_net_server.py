@@ -1,0 +1,537 @@
+"""The room server, driven for real: ``scopa serve`` in a subprocess, scripted websocket clients
+over loopback, and the SQLite file it keeps."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from scopa.engine import ALL_CARDS, CardsDealt, Move, Rules
+from scopa.net.codes import new_seat_key
+from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, InfoMessage, Join,
+                                MoveRequest, NextDealRequest, Ping, Pong, Refused, ResyncMessage, UpdateMessage,
+                                Welcome, encode, parse_server_message)
+from scopa.net.messages import Ready as ReadyMessage
+from scopa.net.messages import Start as StartMessage
+from scopa.table import Notice
+
+ROOT = Path(__file__).resolve().parents[1]
+CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
+
+
+class Server:
+    """``scopa serve`` on a free loopback port; its stderr is kept line by line."""
+
+    def __init__(self, db: Path, *flags: str) -> None:
+        self.db, self.flags = db, flags
+        self.lines: list[str] = []
+        self.start()
+
+    def start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "scopa", "serve", "--port", "0", "--db", str(self.db), "--computer-delay", "0",
+             "--message-rate", "1000", *self.flags], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+        found = threading.Event()
+        self.port = 0
+
+        def read() -> None:
+            for line in self.proc.stderr:  # type: ignore[union-attr]
+                self.lines.append(line)
+                match = re.search(r"listening on wss?://127\.0\.0\.1:(\d+)", line)
+                if match:
+                    self.port = int(match.group(1))
+                    found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not found.wait(20):
+            self.proc.kill()
+            raise AssertionError("the server did not start: " + "".join(self.lines))
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """serve(*flags) starts a server (stopped after the test, whatever happens)."""
+    started: list[Server] = []
+
+    def start(*flags: str, db: Path | None = None) -> Server:
+        server = Server(db or tmp_path / "rooms.sqlite3", *flags)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+class Client:
+    """A scripted player: every frame it receives is kept, as bytes on the wire."""
+
+    def __init__(self, url: str, **options) -> None:
+        self.stack = ExitStack()  # connect() as a context manager, as websockets asks
+        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=5, close_timeout=1,
+                                                       **options))
+        self.frames: list[str] = []
+        self.rules: Rules | None = None
+        self.seat = self.number = 0
+        self.code = self.key = None
+        self.view = None
+        self.notices: list[Notice] = []
+        self.errors: list[ErrorMessage] = []
+
+    def send(self, message) -> None:
+        self.ws.send(message if isinstance(message, str) else encode(message))
+
+    def recv(self, timeout: float = 5.0):
+        raw = self.ws.recv(timeout=timeout)
+        self.frames.append(raw)
+        message = parse_server_message(raw, self.rules)
+        if isinstance(message, Welcome):
+            self.rules, self.seat, self.code, self.number = message.info.rules, message.seat, message.code, message.number
+            self.key = message.seat_key or self.key
+        elif isinstance(message, UpdateMessage):
+            assert message.update.number == self.number + 1, "updates arrive in order, none missing"
+            self.number = message.update.number
+            self.view = message.update.view or self.view
+            if isinstance(message.update.event, Notice):
+                self.notices.append(message.update.event)
+        elif isinstance(message, ResyncMessage):
+            self.number, self.view = message.number, message.view
+        elif isinstance(message, ErrorMessage):
+            self.errors.append(message)
+        return message
+
+    def until(self, test, timeout: float = 10.0):
+        """Read until a message passes ``test``; that message."""
+        end = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, end - time.monotonic()))
+            if test(message):
+                return message
+
+    def poll(self, wait: float = 0.0) -> bool:
+        """Read what is waiting (after up to ``wait`` seconds for the first); whether anything came."""
+        got = False
+        while True:
+            try:
+                self.recv(0 if got else wait)
+                got = True
+            except TimeoutError:
+                return got
+
+    def catch_up(self, number: int) -> None:
+        while self.number < number:
+            self.recv()
+
+    def closed(self, timeout: float = 5.0) -> bool:
+        try:
+            while True:
+                self.recv(timeout)
+        except ConnectionClosed:
+            return True
+        except TimeoutError:
+            return False
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+def host(url: str, rules: Rules = Rules(target=None), seats: tuple[str, ...] | None = None, level: str = "easy",
+         name: str = "Ann") -> Client:
+    client = Client(url)
+    client.send(CreateRoom(name, rules, seats or ("human",) * rules.players, level))
+    client.until(lambda m: isinstance(m, Welcome))
+    return client
+
+
+def join(url: str, code: str, name: str = "Bob", ready: bool = True) -> Client:
+    client = Client(url)
+    client.send(Join(code, name))
+    client.until(lambda m: isinstance(m, Welcome))
+    if ready:
+        client.send(ReadyMessage())
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("ready", client.seat, name))
+    return client
+
+
+def reclaim(url: str, old: Client, last: int | None = None) -> Client:
+    """Take ``old``'s seat back with its key; ``last``: the number it says it has (its own)."""
+    client = Client(url)
+    client.rules, client.key, client.code, client.view = old.rules, old.key, old.code, old.view
+    client.send(Hello(old.code, old.key, old.number if last is None else last))
+    welcome = client.until(lambda m: isinstance(m, Welcome))
+    assert welcome.seat_key is None  # a key is given once, never sent again
+    client.number = old.number if last is None else last
+    return client
+
+
+def start(hosting: Client, *others: Client) -> None:
+    hosting.send(StartMessage())
+    for client in (hosting, *others):
+        client.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, CardsDealt))
+
+
+def error(client: Client, timeout: float = 5.0) -> ErrorMessage:
+    return client.until(lambda m: isinstance(m, ErrorMessage), timeout)
+
+
+def play_out(clients: list[Client], hosting: Client, stop=lambda: False, timeout: float = 60.0) -> None:
+    """Each client plays its first legal move on its turn, the host deals on, until the match ends
+    (or ``stop()``); after each move every client has read up to it."""
+    end = time.monotonic() + timeout
+    requests = iter(range(1, 10 ** 6))
+    while time.monotonic() < end:
+        for client in clients:
+            client.poll()
+        if all(c.view is not None and c.view.phase.value == "match_over" for c in clients) or stop():
+            return
+        acted = False
+        for client in clients:
+            view = client.view
+            if view is not None and view.is_my_turn:
+                client.send(MoveRequest(next(requests), view.legal_moves()[0], client.number))
+            elif client is hosting and view is not None and view.phase.value == "deal_over":
+                client.send(NextDealRequest(next(requests), client.number))
+            else:
+                continue
+            answer = client.until(lambda m: isinstance(m, (Accepted, Refused)))
+            assert isinstance(answer, Accepted), answer
+            for other in clients:
+                other.catch_up(answer.number)
+            acted = True
+            break
+        if not acted:
+            clients[0].poll(0.01)
+    raise AssertionError("the match did not end in time")
+
+
+def stored_record(db: Path, code: str) -> dict:
+    with sqlite3.connect(db) as conn:
+        (text,) = conn.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
+    return json.loads(text)
+
+
+# Whole matches -------------------------------------------------------------------------------
+
+def test_two_players_play_a_whole_match_and_every_refusal_has_its_reason(serve, tmp_path):
+    server = serve()
+    ann = host(server.url, Rules(target=11))
+    bob = join(server.url, ann.code)
+    info = ann.until(lambda m: isinstance(m, InfoMessage) and m.info.seats[1] is not None).info
+    assert [(s.name, s.ready) for s in info.seats] == [("Ann", True), ("Bob", False)]
+    start(ann, bob)
+    waiting, moving = (ann, bob) if bob.view.is_my_turn else (bob, ann)
+    # Not your turn, stale, illegal: refused with a kind (and the engine's reason), nothing changes.
+    waiting.send(MoveRequest(1, Move(waiting.view.hand[0]), waiting.number))
+    assert waiting.until(lambda m: isinstance(m, Refused)) == Refused(1, "not_your_turn")
+    moving.send(MoveRequest(2, Move(moving.view.hand[0]), moving.number - 100 if moving.number > 100 else 0))
+    assert moving.until(lambda m: isinstance(m, Refused)).kind == "stale"
+    foreign = next(c for c in ALL_CARDS if c not in moving.view.hand)
+    moving.send(MoveRequest(3, Move(foreign), moving.number))
+    refused = moving.until(lambda m: isinstance(m, Refused))
+    assert refused.kind == "illegal" and refused.reason.code == "not_in_hand" and refused.reason.card == foreign
+    bob.send(NextDealRequest(4, bob.number))
+    assert bob.until(lambda m: isinstance(m, Refused)).kind == "unavailable"  # only the host deals
+    play_out([ann, bob], ann)
+    assert ann.view.winner == bob.view.winner is not None or ann.view.match_scores[0] == ann.view.match_scores[1]
+    assert ann.view.match_scores == bob.view.match_scores and max(ann.view.match_scores) >= 11
+    record = stored_record(tmp_path / "rooms.sqlite3", ann.code)
+    assert record["state"]["phase"] == "match_over" and len(record["moves"]) >= 36
+    assert any("started by seat 1" in line for line in server.lines)
+
+
+def test_a_four_seat_room_fills_two_seats_with_computers_at_the_hosts_level(serve):
+    server = serve()
+    ann = host(server.url, Rules(players=4, target=None), level="medium")
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    info = ann.until(lambda m: isinstance(m, InfoMessage)).info
+    assert [(s.kind, s.level) for s in info.seats] == [("human", None), ("human", None), ("computer", "medium"),
+                                                       ("computer", "medium")]
+    play_out([ann, bob], ann)
+    assert ann.view.phase.value == "match_over"
+    seats_played = {json.loads(f)["event"]["seat"] for f in ann.frames
+                    if '"card_played"' in f}
+    assert seats_played == {0, 1, 2, 3}
+
+
+def test_the_lobby_starts_only_with_two_ready_humans_and_only_by_the_host(serve):
+    server = serve()
+    ann = host(server.url, Rules(players=3, target=None), seats=("human", "human", "easy"))
+    ann.send(StartMessage())
+    assert error(ann) == ErrorMessage("cannot_start", {"reason": "players"})
+    bob = join(server.url, ann.code, ready=False)
+    ann.send(StartMessage())
+    assert error(ann) == ErrorMessage("cannot_start", {"reason": "not_ready"})
+    bob.send(StartMessage())
+    assert error(bob).code == "not_host"
+    bob.send(ReadyMessage())
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("ready", 1, "Bob"))
+    start(ann, bob)
+    assert [n.kind for n in bob.notices] == ["joined", "ready", "started"]
+    carol = Client(server.url)
+    carol.send(Join(ann.code, "Carol"))
+    assert error(carol).code == "started" and carol.closed()
+
+
+# Privacy -----------------------------------------------------------------------------------
+
+def test_no_frame_on_the_wire_holds_a_card_of_another_hand_before_it_is_played(serve, tmp_path):
+    server = serve()
+    ann = host(server.url, Rules(target=11))
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    play_out([ann, bob], ann)
+    record = stored_record(tmp_path / "rooms.sqlite3", ann.code)
+    dealt: dict[tuple[int, int], set[str]] = {}  # (deal, seat) -> every card dealt to it: the real deal
+    for move in record["moves"]:
+        dealt.setdefault((move["deal"], move["seat"]), set()).add(move["card"])
+    for client in (ann, bob):
+        played_at = {}  # (deal, card) -> the number of the update that showed it played
+        for raw in client.frames:
+            data = json.loads(raw)
+            if data["type"] == "update" and data["event"]["kind"] == "card_played":
+                played_at[(data["view"]["deal_number"], data["event"]["card"])] = data["number"]
+        own_seen_early = 0
+        deal = 1
+        for raw in client.frames:
+            data = json.loads(raw)
+            view = data.get("view")
+            deal = view["deal_number"] if view else deal
+            number = data.get("number", 0)
+            cards = set(_strings(data)) & {str(c) for c in ALL_CARDS}
+            for (d, seat), hand in dealt.items():
+                if d != deal:
+                    continue
+                early = {c for c in cards & hand if played_at[(d, c)] > number}
+                if seat == client.seat:
+                    own_seen_early += len(early)
+                else:
+                    assert not early, f"seat {client.seat} saw {early} of seat {seat} before they were played"
+        assert own_seen_early > 0  # the check sees hands: its own hand was there all along
+
+
+def _strings(data):
+    if isinstance(data, str):
+        if CARD_TEXT.match(data):
+            yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
+
+
+# Reconnects, drop-outs -----------------------------------------------------------------------
+
+def test_a_reconnecting_seat_gets_what_it_missed_or_a_fresh_view(serve):
+    server = serve("--max-replay", "12")
+    ann = host(server.url, Rules(players=4, target=None))
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: ann.view.is_my_turn and bob.number == ann.number)
+    bob.close()
+    before = bob.number
+    # Ann plays, then the two computers: Bob misses his leaving and three moves.
+    play_out([ann], ann, stop=lambda: ann.view.to_move == 1 and len(ann.view.history) >= 3)
+    ann.poll()
+    back = reclaim(server.url, bob)
+    missed = []
+    while back.number < ann.number:
+        message = back.recv()
+        if isinstance(message, UpdateMessage):
+            missed.append(message.update.number)
+    assert missed[0] == before + 1 and missed == list(range(before + 1, ann.number + 1))
+    assert back.view.hand == back.view.hand and back.view.table == ann.view.table
+    back.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
+    back.close()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 1, "Bob"))
+    far_behind = Client(server.url)
+    far_behind.rules, far_behind.key = back.rules, back.key
+    far_behind.send(Hello(ann.code, back.key, 1))  # missed more than --max-replay
+    far_behind.until(lambda m: isinstance(m, Welcome))
+    resync = far_behind.until(lambda m: isinstance(m, ResyncMessage))
+    assert resync.view.seat == 1 and resync.view.hand == back.view.hand and resync.view.table == ann.view.table
+
+
+def test_a_dropped_player_is_covered_after_the_grace_and_takes_the_seat_back(serve):
+    server = serve("--grace", "0.6", "--turn-grace", "0.3")
+    ann = host(server.url, Rules(target=None))
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    bob.close()
+    names = lambda: [n.kind for n in ann.notices if n.seat == 1]  # noqa: E731
+    # The computer covers Bob and plays his turns; Ann plays hers.
+    play_out([ann], ann, stop=lambda: "covered" in names() and len(ann.view.history) >= 4, timeout=20)
+    assert names()[-2:] == ["left", "covered"]
+    assert [p.seat for p in ann.view.history].count(1) >= 2
+    back = reclaim(server.url, bob)
+    for client in (ann, back):  # both read up to the notice that Bob is back
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
+    assert back.number == ann.number and back.view.table == ann.view.table
+    play_out([ann, back], ann)  # Bob plays his own seat again to the end
+    assert back.view.phase.value == "match_over"
+
+
+# Expiry, refusals ----------------------------------------------------------------------------
+
+def test_idle_rooms_expire_and_are_deleted_with_their_hands(serve, tmp_path):
+    server = serve("--expiry-hours", str(1.5 / 3600))
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    assert error(ann, timeout=10).code == "room_closed" and ann.closed()
+    with sqlite3.connect(tmp_path / "rooms.sqlite3") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM rooms").fetchone() == (0,)
+        assert conn.execute("SELECT COUNT(*) FROM seats").fetchone() == (0,)
+    again = Client(server.url)
+    again.send(Join(ann.code, "Bob"))
+    assert error(again).code == "unknown_room"
+    assert any(f"room {ann.code}: expired and deleted" in line for line in server.lines)
+
+
+def test_wrong_key_full_room_and_unknown_code_are_refused_and_guessing_is_slowed(serve):
+    server = serve()
+    ann = host(server.url)
+    join(server.url, ann.code)
+    third = Client(server.url)
+    third.send(Join(ann.code.lower()[:3] + "-" + ann.code[3:], "Carol"))  # case and dashes do not matter
+    assert error(third).code == "room_full" and third.closed()
+    thief = Client(server.url)
+    thief.send(Hello(ann.code, new_seat_key(), 0))
+    assert error(thief).code == "wrong_key" and thief.closed()
+    codes = []
+    for _ in range(12):
+        guess = Client(server.url)
+        guess.send(Join("ACDEFG" if ann.code != "ACDEFG" else "GFEDCA", "Eve"))
+        codes.append(error(guess).code)
+    assert codes[:9] == ["unknown_room"] * 9 and codes[-1] == "too_many_tries"
+    answers = []
+    for _ in range(21):  # creating rooms is still allowed from that address, up to a limit
+        hosting = Client(server.url)
+        hosting.send(CreateRoom("Zed", Rules(), ("human", "human"), "easy"))
+        answers.append(hosting.until(lambda m: isinstance(m, (Welcome, ErrorMessage))))
+        hosting.close()
+    assert all(isinstance(a, Welcome) for a in answers[:19])  # the room above was the first of 20
+    assert answers[-1].code == "too_many_tries"
+
+
+def test_oversized_malformed_and_flooding_messages_are_refused(serve):
+    server = serve("--message-rate", "10")
+    ann = host(server.url)
+    ann.send('{"type": "move", "id": 1, "card": "7X", "capture": [], "expected": 0}')
+    assert error(ann) == ErrorMessage("bad_field", {"field": "card"})
+    ann.send('{"type": "dance"}')
+    assert error(ann).code == "unknown_type"
+    ann.send(Ping())
+    assert isinstance(ann.until(lambda m: isinstance(m, Pong)), Pong)  # still connected after those
+    ann.send(json.dumps({"type": "ping", "pad": "x" * MAX_CLIENT_MESSAGE}))
+    assert error(ann).code == "too_big" and ann.closed()
+    broken = host(server.url)
+    broken.send("{not json")
+    assert error(broken).code == "not_json" and broken.closed()
+    first = Client(server.url)
+    first.send(Ping())
+    assert error(first).code == "first_message" and first.closed()
+    flooder, other = host(server.url), host(server.url)
+    for _ in range(60):  # 30 at once, then 20 refused after the warning, then the close
+        try:
+            flooder.send(Ping())
+        except ConnectionClosed:
+            break
+    assert flooder.closed()
+    codes = [e.code for e in flooder.errors]
+    assert "slow_down" in codes and codes[-1] == "flooded"
+    began = time.monotonic()
+    other.send(Ping())
+    other.until(lambda m: isinstance(m, Pong))
+    assert time.monotonic() - began < 2.0  # another room is not slowed
+
+
+# Faults -----------------------------------------------------------------------------------
+
+def test_a_killed_server_restarts_every_room_at_the_last_completed_move(serve, tmp_path):
+    server = serve()
+    rooms = []
+    for moves in (3, 5):
+        ann = host(server.url)
+        bob = join(server.url, ann.code)
+        start(ann, bob)
+        play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= moves and bob.view.history == ann.view.history)
+        rooms.append((ann, bob))
+    server.kill()
+    restarted = serve("--port", str(server.port))  # the same address: clients find it again
+    assert any("2 restored" in line for line in restarted.lines) and restarted.url == server.url
+    for ann, bob in rooms:
+        for old in (ann, bob):
+            back = reclaim(restarted.url, old, last=0)  # as a client that lost everything
+            resync = back.until(lambda m: isinstance(m, ResyncMessage))
+            assert resync.view == old.view  # the very position it last saw
+        back.close()
+    # The match goes on from there.
+    ann, bob = rooms[0]
+    ann2, bob2 = reclaim(restarted.url, ann), reclaim(restarted.url, bob)
+    play_out([ann2, bob2], ann2)
+    assert ann2.view.phase.value == "match_over"
+
+
+def test_sigterm_stops_the_server_cleanly_and_tells_the_clients(serve):
+    server = serve()
+    ann = host(server.url)
+    assert server.stop() == 0
+    assert error(ann).code == "server_stopping" and ann.closed()
+    assert any("stopped" in line for line in server.lines)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
+def test_with_a_certificate_the_server_speaks_wss_only(serve, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    assert any("listening on wss://" in line for line in server.lines)
+    trusted = ssl.create_default_context(cafile=str(cert))
+    client = Client(f"wss://127.0.0.1:{server.port}", ssl=trusted)
+    client.send(CreateRoom("Ann", Rules(), ("human", "human"), "easy"))
+    assert isinstance(client.until(lambda m: isinstance(m, Welcome)), Welcome)
+    with pytest.raises(Exception):
+        Client(server.url)  # plain ws is not served
+
+
+def test_serve_refuses_bad_flags_in_one_line():
+    result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "70000"], capture_output=True,
+                            text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), timeout=30)
+    assert result.returncode == 2 and "--port must be from 0 to 65535" in result.stderr

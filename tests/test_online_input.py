@@ -1,0 +1,94 @@
+"""News at an open prompt: a ``Wake`` raised by another thread ends the read with ``WOKEN``.
+
+Both input modes: KeyInput (prompt_toolkit, driven by its pipe input) and LineInput (a real OS
+pipe, so that the read truly blocks as on a terminal)."""
+from __future__ import annotations
+
+import io
+import os
+import threading
+import time
+from typing import Iterator
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from scopa.console.terminal import ENTER, WOKEN, KeyInput, LineInput, Wake
+
+
+def later(action, seconds: float = 0.2) -> threading.Thread:
+    thread = threading.Thread(target=lambda: (time.sleep(seconds), action()), daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def pipe() -> Iterator:
+    with create_pipe_input() as pipe_input:
+        yield pipe_input
+
+
+@pytest.fixture
+def os_pipe() -> Iterator:
+    read_fd, write_fd = os.pipe()
+    reader, writer = os.fdopen(read_fd, "r"), os.fdopen(write_fd, "w")
+    yield reader, writer
+    writer.close()
+    reader.close()
+
+
+def test_a_wake_ends_an_open_key_prompt_and_the_next_key_goes_to_the_next_prompt(pipe):
+    out = io.StringIO()
+    keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=out), Wake()
+    later(wake.raise_)
+    assert keys.read("Card? ", wake) == WOKEN
+    pipe.send_text("t")
+    assert keys.read("Card? ", wake) == "t"
+    assert out.getvalue() == "Card?Card?"  # written once per read, never redrawn
+
+
+def test_a_wake_never_cuts_a_command_being_typed(pipe):
+    keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=io.StringIO()), Wake()
+    pipe.send_text(":tab")
+    later(wake.raise_)
+    later(lambda: pipe.send_text("le\r"), 0.5)
+    assert keys.read("Card? ", wake) == "table"
+    assert keys.read("Card? ", wake) == WOKEN  # the news waited for the command, and comes now
+
+
+def test_a_wake_raised_before_the_prompt_ends_it_at_once_without_writing_it(pipe):
+    out = io.StringIO()
+    keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=out), Wake()
+    wake.raise_()
+    assert keys.read("Waiting? ", wake) == WOKEN
+    assert out.getvalue() == ""
+
+
+def test_without_a_wake_the_key_prompt_is_as_before(pipe):
+    keys = KeyInput(input=pipe, output=DummyOutput(), out=io.StringIO())
+    pipe.send_text("\r")
+    assert keys.read("Card? ") == ENTER
+
+
+def test_a_wake_ends_a_blocked_line_read_on_a_line_of_its_own(os_pipe):
+    reader, writer = os_pipe
+    out = io.StringIO()
+    lines, wake = LineInput(reader, out), Wake()
+    later(wake.raise_)
+    assert lines.read("Waiting? ", wake) == WOKEN
+    assert out.getvalue() == "Waiting? \n"  # the news starts on a new line
+    writer.write("l\n")
+    writer.flush()
+    assert lines.read("Waiting? ", wake) == "l"
+
+
+def test_a_line_typed_after_a_wake_is_kept_for_the_next_read(os_pipe):
+    reader, writer = os_pipe
+    lines, wake = LineInput(reader, io.StringIO()), Wake()
+    later(wake.raise_)
+    assert lines.read("Card? ", wake) == WOKEN
+    writer.write("2\n\n")
+    writer.flush()
+    assert lines.read("Card? ", wake) == "2"
+    assert lines.read("Play? ") == ENTER  # a read without a wake takes the reader thread's lines too

@@ -1,0 +1,95 @@
+"""The lobby asks Start? once: after the host starts, it waits for the first deal in silence."""
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+from scopa.console.announcer import Announcer
+from scopa.console.online import Lobby, News
+from scopa.console.terminal import ENTER, Output, Wake
+from scopa.engine import Rules
+from scopa.narration import Messages
+from scopa.net.messages import RoomInfo, RoomSeat
+from scopa.table import Notice, SeatUpdate
+
+
+class RecordingSpeaker:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def stop(self) -> None:
+        pass
+
+
+class SlowStartTable:
+    """A host's room where the 'started' notice comes at once and the seat's view a little later,
+    as over a real connection."""
+
+    seat = 0
+    problem = None
+    connected = True
+
+    def __init__(self) -> None:
+        seats = (RoomSeat("Ann", ready=True), RoomSeat("Ben", ready=True))
+        self.info = RoomInfo("K7MQ3T", "lobby", Rules(), seats)
+        self.log: list[SeatUpdate] = []
+        self.view_ready = threading.Event()
+
+    def latest(self) -> int:
+        return len(self.log)
+
+    def room(self) -> RoomInfo:
+        return self.info
+
+    def updates(self, seat: int, after: int) -> list[SeatUpdate]:
+        return self.log[after:]
+
+    def take_errors(self) -> list:
+        return []
+
+    def has_view(self) -> bool:
+        return self.view_ready.is_set()
+
+    def start(self) -> None:
+        self.log.append(SeatUpdate(1, Notice("started", 0, "Ann"), None))
+        threading.Thread(target=lambda: (time.sleep(0.2), self.view_ready.set()), daemon=True).start()
+
+    def wait(self, seat: int, after: int, timeout: float | None = None) -> list[SeatUpdate]:
+        return self.log[after:]  # the notice is there at once; the room's phase is still "lobby" here
+
+
+class ScriptedInput:
+    def __init__(self, keys: list[str]) -> None:
+        self.keys, self.prompts = keys, []
+
+    def read(self, prompt: str, wake: Wake | None = None) -> str:
+        self.prompts.append(prompt.strip())
+        return self.keys.pop(0)
+
+
+def test_the_host_is_not_asked_start_again_while_the_first_deal_is_on_its_way() -> None:
+    table, keys, speaker = SlowStartTable(), ScriptedInput([ENTER]), RecordingSpeaker()
+    out = io.StringIO()
+    announcer = Announcer(Output(out), speaker)
+    m = Messages("en")
+    lobby = Lobby(table, keys, announcer, m, Wake(), News(table, m, "ws://127.0.0.1:1"))
+    assert lobby.run() == 1
+    assert keys.prompts == ["Start?"]
+    assert "The match starts." in out.getvalue()
+
+
+def test_the_online_help_offers_no_save_export_or_import_which_online_play_refuses() -> None:
+    from scopa.console.game import MatchConsole
+    from scopa.console.online import OnlineMatch
+
+    for lang, local_only in (("en", ("save", "export", "import")), ("it", ("salva", "esporta", "importa"))):
+        m = Messages(lang)
+        online = " ".join(m(key) for key in OnlineMatch.HELP_KEYS).lower()
+        local = " ".join(m(key) for key in MatchConsole.HELP_KEYS).lower()
+        assert all(word in local for word in local_only)
+        assert not any(word in online for word in local_only), online
+        assert "q " in online

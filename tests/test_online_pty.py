@@ -1,0 +1,257 @@
+"""``scopa host`` and ``scopa join`` in pseudo-terminals, played by keys against a real ``scopa serve``.
+
+Each test starts the server on a loopback port (``test_net_server.serve``) and drives the real
+clients: a whole two-player match, a four-seat room with two computers, a player whose client
+is killed and who takes the seat back with ``scopa join CODE``, and the one-line refusals."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from scopa.console.online import room_code_line  # noqa: E402
+from scopa.console.announcer import Announcer  # noqa: E402
+from scopa.console.terminal import Output  # noqa: E402
+from scopa.narration import Messages  # noqa: E402
+from scopa.speech import RecordingSpeaker  # noqa: E402
+from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
+from test_net_server import serve  # noqa: E402,F401  (the fixture: a real server, stopped after the test)
+
+pytestmark = pytest.mark.slow
+
+SERVER_FLAGS = ("--grace", "1", "--turn-grace", "1")
+ANSWERS = {r"Card\?": "1", r"Capture\?": "1", r"Play\?": "\r", r"Next\?": "\r"}
+PROMPTS = [*ANSWERS, r"Waiting\?", r"Ready\?", r"Start\?", pexpect.EOF, pexpect.TIMEOUT]
+RESULT = re.compile(r"(wins? the match|win the match|draw)[^\n]*", re.IGNORECASE)
+
+
+def player(tmp_path: Path, who: str, *args: str):
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
+    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
+    command = [sys.executable, "-m", "scopa", *args, "--no-voice", "--lang", "en",
+               "--data-dir", str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")]
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child.logfile_read = io.StringIO()
+    child.delaybeforesend = 0.005  # the game reads keys typed ahead, so no settling time is needed
+    child.plain = "--plain" in args  # line mode: every key is followed by Enter
+    return child
+
+
+def press(child, key: str) -> None:
+    child.send(key + "\r" if child.plain and key != "\r" else key)
+
+
+def text(child) -> str:
+    """What the terminal shows, without escape sequences and the cursor moves prompt_toolkit makes."""
+    return re.sub(r"\x1b\[[?0-9;]*[a-zA-Z]|[\x00-\x09\x0b-\x1f]", "", child.logfile_read.getvalue())
+
+
+def hosted(tmp_path: Path, url: str, *flags: str):
+    host = player(tmp_path, "host", "host", "--server", url, "--name", "Ann", "--target", "single", *flags)
+    host.expect(r"Room code (\w{6})\. ((?:\w, ){5}\w)\.")
+    code, spelt = host.match.group(1), host.match.group(2)
+    assert spelt == ", ".join(code)
+    return host, code
+
+
+def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
+    """The code typed as a person might: lower case, with a dash."""
+    guest = player(tmp_path, "guest", "join", code.lower()[:3] + "-" + code.lower()[3:], "--server", url, "--name",
+                   name, *flags)
+    guest.expect(r"Ready\?")
+    guest.send("\r")
+    return guest
+
+
+def play(children, until=lambda: False, seconds: float = 45.0) -> None:
+    """Answer every prompt of every child (first card, first capture, Enter) until all have ended."""
+    ended: set[int] = set()
+    deadline = time.monotonic() + seconds
+    while len(ended) < len(children) and not until():
+        assert time.monotonic() < deadline, "the match did not end"
+        moved = False
+        for index, child in enumerate(children):
+            if index in ended:
+                continue
+            prompt = PROMPTS[child.expect(PROMPTS, timeout=0)]
+            moved = moved or prompt is not pexpect.TIMEOUT
+            if prompt is pexpect.EOF:
+                ended.add(index)
+            elif prompt in ANSWERS:
+                press(child, ANSWERS[prompt])
+            elif prompt == r"Start\?":
+                child.send("\r")
+        if not moved:
+            time.sleep(0.01)
+
+
+PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
+
+
+def assert_prompts_said_once(child) -> None:
+    """Every prompt alone on its line (news never runs on after it), never twice in a row with
+    nothing between: what Orca reads once per prompt (heard so with screen-reader-capture.sh)."""
+    rows = [row.strip() for row in text(child).splitlines() if row.strip()]
+    for row in rows:
+        if PROMPT_LINE.search(row):
+            assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
+    doubled = [a for a, b in zip(rows, rows[1:]) if a == b and PROMPT_LINE.fullmatch(a)]
+    assert doubled == []
+
+
+def final_scores(child) -> list[int]:
+    found = re.findall(r"Final score\. (\w+) (\d+), (\w+) (\d+)\.", text(child))
+    assert found, text(child)[-2000:]
+    return [int(found[-1][1]), int(found[-1][3])]
+
+
+def test_the_room_code_is_shown_whole_and_spoken_character_by_character():
+    speaker = RecordingSpeaker()
+    out = io.StringIO()
+    Announcer(Output(out), speaker).say([room_code_line("K7MQ3T", Messages("en"))])
+    assert out.getvalue() == "Room code K7MQ3T. K, 7, M, Q, 3, T.\n"
+    assert speaker.said == ["Room code K, 7, M, Q, 3, T."]
+    assert Messages("it")("online.room_code.spoken", spelt="K, 7").startswith("Codice della stanza")
+
+
+def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben joined the table\.")
+    host.expect(r"Ben is ready\.")
+    play([host, guest])
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    assert final_scores(host) == final_scores(guest)  # the same match, seen from both seats
+    assert text(host).count("Start?") == 1  # not asked again between "The match starts." and the deal
+    for child, me in ((host, "Ann"), (guest, "Ben")):
+        assert_prompts_said_once(child)
+        seen = text(child)
+        assert seen.count("Your turn.") >= 17 and "Traceback" not in seen
+        assert RESULT.search(seen)
+        assert f"{me} plays" not in seen  # each hears its own plays as "You play"
+    assert "You are in room " + code in text(guest)
+    assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
+
+
+def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host = player(tmp_path, "host", "host", "--server", server.url, "--name", "Ann", "--target", "single",
+                  "--players", "4")
+    host.expect(r"Computer level for seats nobody takes\? Enter for easy\.")
+    host.expect(r"Choice\?")
+    host.send("3")  # medium
+    host.expect(r"Room code (\w{6})\.")
+    code = host.match.group(1)
+    guest = joined(tmp_path, server.url, code, "--plain")  # line mode, as under TERM=dumb
+    host.expect(r"Start\?")
+    host.send(":table\r")  # any key but Enter says who sits where, and the level of the computers to come
+    host.expect(r"Seat 3 is free\.")
+    host.expect(r"Seats nobody takes are played by computers at level medium\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    play([host, guest])
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    for child in (host, guest):
+        seen = text(child)
+        assert RESULT.search(seen), seen[-1500:]
+        assert seen.count("Your turn.") >= 8
+        assert re.search(r"The match starts\.", seen)
+
+
+def test_a_killed_client_is_covered_and_its_player_reclaims_the_seat_with_join_code(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    turns = {"n": 0}
+
+    def a_few_turns() -> bool:
+        turns["n"] = text(guest).count("Your turn.")
+        return turns["n"] >= 3
+
+    play([host, guest], until=a_few_turns)
+    guest.kill(signal.SIGKILL)
+    guest.close(force=True)
+    host.expect(r"Ben left the table\.")
+    host.expect(r"Ben is away\. A computer plays for now\.")
+    back = player(tmp_path, "guest", "join", code, "--server", server.url)
+    back.expect(r"Back in room " + code + r", seat 2\.")
+    host.expect(r"Ben is back\.")
+    back.expect(r"Back at the table\. Deal 1\.")  # then the plays since the seat last played, the table
+    assert_prompts_said_once(host)  # the notices came while the host was at a prompt
+    play([host, back], until=lambda: text(back).count("You play") >= 2)
+    assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is not None  # still the seat's key
+    for child in (host, back):
+        child.terminate(force=True)
+    assert "Traceback" not in text(back) + text(host)
+
+
+def test_an_unknown_code_a_full_room_and_a_wrong_seat_key_are_one_line_each(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    SeatKeyStore(tmp_path / "c" / "data").save(SeatKey(server.url, code, "x" * 32, 1, "Eve"))
+    tries = {  # all at once: each is its own program, refused with one line
+        r"No room has this code\.": player(tmp_path, "a", "join", "ACDEFG", "--server", server.url),
+        r"This room is full\.": player(tmp_path, "b", "join", code, "--server", server.url, "--name", "Cid"),
+        r"The seat key is not this room's\.": player(tmp_path, "c", "join", code, "--server", server.url),
+        r"not a code is not a room code\.": player(tmp_path, "d", "join", "not a code", "--server", server.url),
+        r"Cannot reach the server at ws://127\.0\.0\.1:9\.": player(tmp_path, "e", "join", code, "--server",
+                                                                  "ws://127.0.0.1:9"),
+    }
+    for line, child in tries.items():
+        child.expect(line)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus in (1, 2) and "Traceback" not in text(child)
+        assert len([row for row in text(child).splitlines() if row.strip()]) <= 2  # connecting, then why not
+    for child in (host, guest):
+        child.terminate(force=True)
+
+
+def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    config = tmp_path / "menu" / "config"
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text('{"voice": false, "last_server": "%s"}' % server.url)
+    menu = player(tmp_path, "menu", "--plain")
+    menu.expect(r"4 play online, 5 quit\.")
+    menu.send("4\r")
+    menu.expect(r"2 join a room with its code\.")
+    menu.send("2\r")
+    menu.expect(r"Enter for " + re.escape(server.url) + r"\.")
+    menu.send("\r")
+    menu.expect(r"Your name\? Enter for ")
+    menu.send("Bea\r")
+    menu.expect(r"Code\?")
+    menu.send(code + "\r")
+    menu.expect(r"You are in room " + code + r", seat 2\.")
+    host.expect(r"Bea joined the table\.")
+    menu.expect(r"Ready\?")
+    menu.send("q\r")  # leave: the seat stays Bea's
+    menu.expect(r"You left the room\.")
+    host.expect(r"Bea left the table\.")
+    menu.expect(r"4 resume online match, 5 play online, 6 quit\.")
+    menu.send("4\r")
+    menu.expect(r"Back in room " + code + r", seat 2\.")
+    host.expect(r"Bea is back\.")
+    menu.expect(r"Ready\?")
+    menu.send("q\r")
+    menu.expect(r"6 quit\.")
+    menu.send("6\r")
+    menu.expect(pexpect.EOF)
+    menu.close()
+    assert menu.exitstatus == 0
+    host.terminate(force=True)
