@@ -246,6 +246,83 @@ def test_a_seat_that_passes_up_a_sweep_probably_holds_no_sweeping_card():
     assert thrower not in inference_weights(state.view(thrower))
 
 
+def _mid_round_positions(rules: Rules, seeds: range):
+    """Positions where another seat has already played in the current round (the model reads them)."""
+    from scopa.players.knowledge import round_start
+    for seed in seeds:
+        for state in random_positions(rules, seed, every=1):
+            view = state.view(state.to_move)
+            if any(p.seat != view.seat for p in view.history[round_start(view):]):
+                yield state
+
+
+@pytest.mark.parametrize("name", ["two", "four", "scientifico"])
+def test_the_reading_of_plays_sees_only_the_view(name):
+    """The likelihood of the others' plays, and the expert's values with it, are the same in two
+    states that differ only in hidden cards: the model tries sampled hands, never the real ones."""
+    from scopa.players.inference import PlayModel
+    rules = RULE_SETS[name]
+    rng = random.Random(5)
+    checked = 0
+    for state in _mid_round_positions(rules, range(2)):
+        seat = state.to_move
+        other = shuffle_hidden(state, seat, rng)
+        if other.hands == state.hands and other.stock == state.stock:
+            continue
+        world = sample_world(state.view(seat), random.Random(checked))
+        likelihood = PlayModel(state.view(seat), 0.1, 0.05).log_likelihood(world.hands)
+        assert PlayModel(other.view(seat), 0.1, 0.05).log_likelihood(world.hands) == likelihood
+        a = ExpertPlayer(3, iterations=6, infer=True).move_values(state.view(seat))
+        b = ExpertPlayer(3, iterations=6, infer=True).move_values(other.view(seat))
+        assert a == b
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3
+
+
+def test_a_seat_that_left_the_settebello_on_the_table_probably_holds_no_seven():
+    """Under the model of the others' choices, a hand with a seven makes leaving the settebello
+    unlikely (the hard level takes it), a hand without one makes it a likely play."""
+    from scopa.players.inference import PlayModel
+    state = position(Rules(target=None), "KC 4D 6H", "7D 2S")
+    thrower = state.to_move
+    state, _ = state.apply(next(m for m in state.legal_moves() if m.card == Card.parse("KC")))
+    view = state.view(state.to_move)
+    model = PlayModel(view, 0.1, 0.05)
+    assert [p.seat for p in model.plays] == [thrower]
+    hands = list(sample_world(view, random.Random(1)).hands)
+    hands[thrower] = tuple(parse_cards("4D 7S"))
+    with_seven = model.log_likelihood(hands)
+    hands[thrower] = tuple(parse_cards("4D 6H"))
+    without = model.log_likelihood(hands)
+    assert with_seven < without - 1.5
+    assert with_seven < -3.5   # near the floor: the hard level takes the settebello
+    assert not PlayModel(state.view(thrower), 0.1, 0.05)  # its own plays tell a seat nothing new
+
+
+def test_sample_weights_keep_enough_effective_samples():
+    from scopa.players.expert import effective_size, sample_weights
+    plain = sample_weights([0.0, -1.0, -2.0], 1.0)
+    assert plain == pytest.approx([1.0, 0.36788, 0.13534], rel=1e-4)
+    peaked = sample_weights([0.0] + [-60.0] * 39, 10.0)
+    assert effective_size(peaked) >= 10.0 and peaked[0] == max(peaked)
+    assert effective_size(sample_weights([-1e9, 0.0, 0.0, 0.0], 10.0)) >= 3.99  # fewer than 10: all of them
+
+
+def test_the_expert_weighs_its_samples_only_with_inference_on():
+    state = position(Rules(target=None), "KC 4D 6H", "7D 2S")
+    state, _ = state.apply(next(m for m in state.legal_moves() if m.card == Card.parse("KC")))
+    view = state.view(state.to_move)
+    off = ExpertPlayer(2, iterations=40, infer=False)
+    off.move_values(view)
+    assert off.last_ess == pytest.approx(40.0)
+    on = ExpertPlayer(2, iterations=40)
+    on.move_values(view)
+    assert on.infer and on.last_samples == 40 and on.last_ess < 35.0
+    assert ExpertPlayer(2, iterations=40).move_values(view) == ExpertPlayer(2, iterations=40).move_values(view)
+
+
 # Sensible play -----------------------------------------------------------------------------------
 
 def test_easy_takes_the_settebello():
@@ -334,6 +411,77 @@ def test_tournament_prints_the_share_line(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(r"A point share: 0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\]", lines[-1])
     assert any(line.startswith("time per move, easy") for line in lines)
+
+
+OUTSIDE_PLAYER = """
+from scopa.engine import PlayerView
+from scopa.players import make_player
+
+calls = []
+
+
+class Hard:
+    def __init__(self, seed, budget):
+        self.inner = make_player("hard", seed)
+        self.seed, self.budget = seed, budget
+
+    def choose_move(self, view):
+        calls.append((type(view), self.budget))
+        return self.inner.choose_move(view)
+
+
+def hard(seed, budget):
+    return Hard(seed, budget)
+
+
+def first_move():
+    class First:
+        def choose_move(self, view):
+            return view.legal_moves()[0]
+    return First()
+"""
+
+
+def test_an_outside_player_meets_the_same_duplicate_deals(capsys, tmp_path, monkeypatch):
+    """``--a module:factory`` plays an object with choose_move(view): wrapping our hard level, it
+    gives the very figures of ``--a hard`` (same deals, same seeds), seeing only PlayerViews."""
+    from scopa.bench import ai
+    (tmp_path / "outside_scopa_player.py").write_text(OUTSIDE_PLAYER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import outside_scopa_player as outside
+    common = ["--b", "medium", "--deals", "3", "--seed", "4", "--budget", "0.3"]
+    assert ai.main(["--a", "hard", *common]) == 0
+    ours = capsys.readouterr().out.strip().splitlines()
+    assert ai.main(["--a", "outside_scopa_player:hard", *common]) == 0
+    theirs = capsys.readouterr().out.strip().splitlines()
+    assert theirs[0].startswith("A = outside_scopa_player:hard, B = medium: 3 duplicate deals")
+    for prefix in ("points per deal", "deals won", "matches to", "A point share"):
+        assert [x for x in ours if x.startswith(prefix)] == [x for x in theirs if x.startswith(prefix)]
+    assert len(outside.calls) == 3 * 2 * 18  # every card A plays in six two-player games (36 each)
+    assert set(outside.calls) == {(PlayerView, 0.3)}
+    assert ai.main(["--a", "outside_scopa_player:first_move", "--b", "beginner", "--deals", "2"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("A point share: ")
+
+
+def test_the_bench_variants_switch_off_inference_or_fix_the_budget():
+    from scopa.bench.ai import build_player
+    off = build_player("scopa.bench.variants:expert_without_inference", 3, 0.2)
+    assert isinstance(off, ExpertPlayer) and not off.infer and off.budget == 0.2
+    tenth = build_player("scopa.bench.variants:expert_tenth_second", 3, 1.0)
+    assert tenth.infer and tenth.budget == 0.1
+    assert build_player("expert", 3, 0.2).infer
+
+
+def test_the_tournament_refuses_an_unknown_player(capsys):
+    from scopa.bench import ai
+    reasons = {"grandmaster": "neither a level", "no_such_module_here:factory": "cannot import",
+               "scopa.players:no_such_factory": "has no callable 'no_such_factory'"}
+    for bad, reason in reasons.items():
+        with pytest.raises(SystemExit) as exit_:
+            ai.main(["--a", bad, "--b", "easy", "--deals", "1"])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "--a" in err and reason in err
 
 
 def test_judge_prints_the_regret_line(capsys):
@@ -452,3 +600,69 @@ def test_the_expert_weighs_the_predicted_reply_against_the_worst():
                 assert searcher.value(state, 2, 0.0) == pytest.approx(expected)
             return
     pytest.fail("no position where the predicted reply is not the worst")
+
+
+def test_the_expert_counts_its_partners_captures_for_its_side():
+    """Four players: at a leaf, the best capture waiting for the partner adds to the side's value,
+    the same capture waiting for an opponent takes from it (the evaluation counts sides)."""
+    from scopa.players.evaluate import material, worth_tables
+    from scopa.players.expert import _Searcher
+    state = position(Rules(players=4, target=None), "7D 5S KC", "7C 4D")
+    mover = state.to_move
+    for seat, sign in (((mover + 2) % 4, 1.0), ((mover + 1) % 4, -1.0)):
+        side = seat % 2
+        worth = worth_tables(state.piles, state.scope, state.rules, side)
+        base = material(state.piles, state.scope, state.rules, side)
+        searcher = _Searcher(side, state.rules, worth, 0.8, base, seat=seat)
+        assert sign * searcher.leaf(state, 0.0) > 0.5  # the settebello is waiting for the seat to move
+
+
+def test_the_partner_may_be_modelled_like_the_other_seats():
+    """With ``partner_model`` 1 the partner's turn is worth the hard level's predicted play there, not
+    its best play with every card face up; 0 (the default) keeps the best."""
+    from scopa.players.evaluate import material, worth_tables
+    from scopa.players.expert import _Searcher
+    for seed in range(8):
+        for state in random_positions(Rules(players=4, target=None), seed, every=2):
+            moves = state.legal_moves()
+            if len(moves) < 3 or not state.stock:
+                continue
+            partner = state.to_move
+            seat = (partner + 2) % 4
+            side = seat % 2
+            worth = worth_tables(state.piles, state.scope, state.rules, side)
+            base = material(state.piles, state.scope, state.rules, side)
+
+            def searcher(weight: float) -> _Searcher:
+                return _Searcher(side, state.rules, worth, 0.8, base, model=0.5, piles=state.piles,
+                                 scope=state.scope, partner_model=weight, seat=seat)
+            children = [searcher(0.0).quick_leaf(state, m, 0.0) for m in moves]
+            pick = searcher(1.0).predicted_reply(state, moves)
+            if children[pick] == pytest.approx(max(children)):
+                continue
+            assert searcher(0.0).value(state, 1, 0.0) == pytest.approx(max(children))
+            assert searcher(1.0).value(state, 1, 0.0) == pytest.approx(children[pick])
+            return
+    pytest.fail("no position where the partner's predicted play is not its best")
+
+
+def test_more_thinking_time_can_search_deeper():
+    """With GROWTH set the tree grows with the budget (reaching the partner in four players at 1 s),
+    and more again in the last round; by default (GROWTH 0, measured) more time buys samples only.
+    A fixed number of iterations keeps the tenth of a second's tree."""
+    from scopa.players.expert import search_depth
+
+    class Growing(ExpertPlayer):
+        GROWTH = 0.5
+    view = position(Rules(players=4, target=None), "7D 5S KC", "7C 4D").view(1)
+    quick, slow = Growing(budget=0.1), Growing(budget=1.0)
+    assert quick.leaf_budget(view, False) == 6.0 == Growing(iterations=5, budget=1.0).leaf_budget(view, False)
+    assert slow.leaf_budget(view, False) > 18.0
+    assert search_depth(view, quick.leaf_budget(view, False)) == 2
+    assert search_depth(view, slow.leaf_budget(view, False)) == 3
+    last = dataclasses.replace(view, stock_count=0)
+    assert slow.leaf_budget(last, False) > 3 * slow.leaf_budget(view, False)
+    assert quick.leaf_budget(last, False) == 6.0
+    assert quick.leaf_budget(view, True) == ExpertPlayer.SOLVE_BUDGET
+    assert ExpertPlayer(budget=1.0).leaf_budget(last, False) == 6.0
+

@@ -11,15 +11,22 @@ a 95% confidence interval on A's point share (ratio estimator over the duplicate
 share ± 1.96 × sd of the pair residuals A − share × (A + B), over the mean pair total, / √n),
 and the median and 95th percentile thinking time per move of each level. The last line is
 ``A point share: 0.NNN [lo, hi]``.
+
+``--a`` and ``--b`` take a level name or ``module:factory``, an outside player: the module is
+imported (in each worker process too) and ``factory`` is called once per seat and game, with
+``seed=`` and ``budget=`` when its signature takes them, and must return an object with
+``choose_move(view)``. It gets the same ``PlayerView`` as our levels and meets the same deals.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
+import inspect
 import math
 import multiprocessing
 import statistics
 import time
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from scopa.engine import GameState, Move, Rules, Variant, new_deal
 from scopa.players import LEVELS, make_player
@@ -38,6 +45,49 @@ class PairResult(NamedTuple):
     deal: int
     first: GameResult   # A in the even seats (seat 0 with two players)
     second: GameResult  # seats swapped
+
+
+def outside_factory(spec: str) -> Callable[..., Any]:
+    """The factory named by ``module:factory`` (``ValueError`` with a short reason if it is not one)."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"{spec!r} is neither a level ({', '.join(LEVELS)}) nor module:factory")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import {module_name!r}: {error}") from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise ValueError(f"{module_name!r} has no callable {attr!r}")
+    return factory
+
+
+def build_player(spec: str, seed: int, budget: float) -> Any:
+    """A player for one seat: one of our levels, or an outside player from ``module:factory``."""
+    if ":" not in spec:
+        return make_player(spec, seed, budget=budget)
+    factory = outside_factory(spec)
+    try:
+        accepted = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        accepted = {}
+    offered = {"seed": seed, "budget": budget}
+    player = factory(**{k: v for k, v in offered.items() if k in accepted})
+    if not callable(getattr(player, "choose_move", None)):
+        raise ValueError(f"{spec} returned {type(player).__name__}, which has no choose_move(view)")
+    return player
+
+
+def player_spec(text: str) -> str:
+    """argparse type of --a and --b: a level name, or a ``module:factory`` that can be imported."""
+    name = text.strip()
+    if name.lower() in LEVELS:
+        return name.lower()
+    try:
+        outside_factory(name)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return name
 
 
 def bench_rules(players: int, variant: str) -> Rules:
@@ -64,7 +114,7 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
         is_a = (seat % 2 == 0) == a_first
         if is_a:
             a_seats.add(seat)
-        players.append(make_player(a_level if is_a else b_level, player_seed * 8 + seat, budget=budget))
+        players.append(build_player(a_level if is_a else b_level, player_seed * 8 + seat, budget))
     a_times: list[float] = []
     b_times: list[float] = []
     while not state.is_deal_over:
@@ -164,7 +214,8 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
     a_times = [t for g in games for t in g.a_times]
     b_times = [t for g in games for t in g.b_times]
     ms = lambda t: f"{t * 1000:.1f} ms"  # noqa: E731
-    budget_note = f", expert budget {budget:g} s" if "expert" in (a_level, b_level) else ""
+    timed = [x for x in (a_level, b_level) if x == "expert" or ":" in x]
+    budget_note = f", budget {budget:g} s ({', '.join(timed)})" if timed else ""
     lines = [
         f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
         f"{budget_note}, {seconds:.0f} s",
@@ -194,14 +245,17 @@ def check_game_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m scopa.bench ai", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--a", required=True, choices=LEVELS, help="level A")
-    parser.add_argument("--b", required=True, choices=LEVELS, help="level B")
+    parser.add_argument("--a", required=True, type=player_spec, metavar="LEVEL|module:factory",
+                        help=f"player A: a level ({', '.join(LEVELS)}) or an outside player's factory")
+    parser.add_argument("--b", required=True, type=player_spec, metavar="LEVEL|module:factory",
+                        help="player B, the same way")
     parser.add_argument("--deals", type=int, default=100, help="duplicate deals (each is played twice)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--variant", choices=[v.value for v in Variant], default="scopa",
                         help="scopone variants need --players 4")
-    parser.add_argument("--budget", type=float, default=1.0, help="expert's seconds per move")
+    parser.add_argument("--budget", type=float, default=1.0,
+                        help="seconds per move for the expert (and outside players that take budget=)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args(argv)
     check_game_args(parser, args)

@@ -1,12 +1,16 @@
 """The expert level: determinised search over deals consistent with what its seat has seen.
 
 For each sample it deals the unseen cards (``view.unseen_cards()``) into the other hands and
-the stock, in the sizes the view shows, leaning on what the other seats' plays suggest (a seat
-that threw a card this round while some value would have swept or taken the settebello
-probably holds no card of that value). It builds a full ``GameState`` for that deal and
+the stock, in the sizes the view shows, and weighs the sample by how likely the other seats'
+plays of this round were in it, if they chose as the hard level scores moves, softened
+(``scopa.players.inference``; importance weights with rejection control, tempered when few
+samples carry the weight). With ``infer=False`` it draws the deals leaning on the throws
+instead (a seat that threw a card this round while some value would have swept or taken the
+settebello probably holds no card of that value). It builds a full ``GameState`` for that deal and
 searches it with the engine's own ``legal_moves`` and ``apply``: its side maximising, at least
-its move and the next seat's reply and deeper while the tree stays small (to the end of the deal
-once every hidden card's place is known). At another side's turn the value is ``MODEL`` times
+its move and the next seat's reply and deeper while the tree stays small (growing with the time
+budget; to the end of the deal once every hidden card's place is known). At another side's
+turn the value is ``MODEL`` times
 that of the reply the hard level would make there, reading that seat's own view of the sampled
 deal, plus the rest times the worst reply's: plain minimax would credit the other seat with
 this side's cards, which lie face up in the sampled deal but not at the table. Material is followed
@@ -22,6 +26,7 @@ exactly ``iterations`` samples when that is set, which makes it deterministic fo
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -30,6 +35,7 @@ from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import material, worth_tables
 from .heuristic import HardAnalyser, check_view
+from .inference import PlayModel
 from .knowledge import inference_weights, side_of, throw_cost
 
 _INF = float("inf")
@@ -120,17 +126,25 @@ class ExpertPlayer:
     KEEP = 0.2            # cost of throwing a high card while others are still in hand (as the hard level)
     TEMPO = 0.0           # worth of a scopa inside the tree beyond its point (the next seat must throw)
     QUIET = 0.8           # share of the waiting capture counted at a leaf
-    LEAF_BUDGET = 6.0     # rough tree size below each move, per sample (budgets under half a second)
-    DEEP_BUDGET = 20.0    # the same for budgets of half a second or more
+    LEAF_BUDGET = 6.0     # rough tree size below each move, per sample, at a tenth of a second
+    BASE_BUDGET = 0.1     # the time budget LEAF_BUDGET is for
+    GROWTH = 0.0          # the tree grows as (budget / BASE_BUDGET) ** GROWTH: 0, more time buys samples
     SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
     PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
     MODEL = 0.5           # weight, at another side's turn in the tree, of the reply the hard level would make
+    PARTNER_MODEL = 0.0   # the same at the partner's turn (blended with its best play there)
     PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
     PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
     THREW_PAST_SWEEP = 0.15  # sampling weight of a value a seat would have swept with, yet threw
     THREW_PAST_TAKE = 0.6    # the same for a value that would only have taken something
+    INFER = True          # weigh each sampled deal by how likely the other seats' plays were in it
+    TEMPERATURE = 0.05    # softmax temperature (points) of the model of their choices: hard's scores
+    FLOOR = 0.1           # share of that model spread over every legal move: no deal is impossible
+    MIN_ESS = 10.0        # fewest effective samples: flatter weights (tempered) below that
+    REJECT = 0.02         # a deal far less likely than the best so far is searched only this often
 
-    def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None) -> None:
+    def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None,
+                 infer: bool | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1.")
         if budget <= 0:
@@ -138,8 +152,28 @@ class ExpertPlayer:
         self.seed = seed
         self.budget = budget
         self.iterations = iterations
+        self.infer = self.INFER if infer is None else infer
         self._rng = random.Random(seed)
         self.last_samples = 0
+        self.last_ess = 0.0
+
+    def leaf_budget(self, view: PlayerView, single: bool) -> float:
+        """About how many leaves each sample's tree may have below each move.
+
+        With every card placed there is one deal to search: (nearly) to the end. Otherwise the
+        tree grows as (budget / 0.1 s) ** ``GROWTH``, and once the stock is empty by as much
+        again (the last round has few plays left). With ``GROWTH`` 0.5 that is 6 leaves at
+        0.1 s, 19 at 1 s and 60 in the last round at 1 s; but at 1 s that tree took 0.453 of the
+        points against the expert at 0.1 s where the 0.1 s tree took 0.514 on the same deals, so
+        ``GROWTH`` is 0 and more time buys more samples. A fixed ``iterations`` keeps 6.
+        """
+        if single:
+            return self.SOLVE_BUDGET
+        if self.iterations is not None:
+            return self.LEAF_BUDGET
+        scale = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
+        budget = self.LEAF_BUDGET * scale
+        return budget * scale if not view.stock_count else budget
 
     def choose_move(self, view: PlayerView) -> Move:
         check_view(view)
@@ -164,21 +198,41 @@ class ExpertPlayer:
         side = side_of(rules, view.seat)
         worth = worth_tables(view.piles, view.scope, rules, side)
         prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
-        weights = inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
+        model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
+        # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
+        # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
+        weights = None if model else inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
         single = _only_one_world(view)
-        deep = self.iterations is None and self.budget >= 0.5
-        # With every card placed there is one deal to search: search it (nearly) to the end.
-        depth = search_depth(view, self.SOLVE_BUDGET if single else self.DEEP_BUDGET if deep else self.LEAF_BUDGET)
+        depth = search_depth(view, self.leaf_budget(view, single))
         base = material(view.piles, view.scope, rules, side)
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
-                             model=self.MODEL, piles=view.piles, scope=view.scope)
+                             model=self.MODEL, piles=view.piles, scope=view.scope,
+                             partner_model=self.PARTNER_MODEL, seat=view.seat)
         values: list[list[float]] = [[] for _ in moves]
+        log_weights: list[float] = []
         active = list(range(len(moves)))
-        samples = 0
+        samples = draws = 0
+        best_log = -_INF
+        reject = math.log(self.REJECT)
         while True:
             world = sample_world(view, self._rng, weights)
+            draws += 1
+            log_w = 0.0
+            if model and not single:
+                log_w = model.log_likelihood(world.hands)
+                best_log = max(best_log, log_w)
+                # Rejection control: an unlikely deal is searched with chance w / c, then counts c.
+                cut = best_log + reject
+                if log_w < cut:
+                    if self._rng.random() >= math.exp(log_w - cut) and draws < 50 * (samples + 1):
+                        if (self.iterations is None and samples
+                                and time.perf_counter() - start > self.budget * 0.98):
+                            break
+                        continue
+                    log_w = cut
             for i in active:
                 values[i].append(searcher.root_value(world, moves[i], depth - 1))
+            log_weights.append(log_w)
             samples += 1
             if single:
                 break
@@ -190,29 +244,64 @@ class ExpertPlayer:
                 if elapsed + elapsed / samples > self.budget:
                     break
             if samples % self.PRUNE_EVERY == 0 and len(active) > 2:
-                active = _prune(active, values, self.PRUNE_Z)
+                active = _prune(active, values, sample_weights(log_weights, self.MIN_ESS), self.PRUNE_Z)
         self.last_samples = samples
+        w = sample_weights(log_weights, self.MIN_ESS)
+        self.last_ess = effective_size(w)
         # The moves still searched share every sample; dropped moves are out of the running.
-        score = {i: round(sum(values[i]) / len(values[i]) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
+        score = {i: round(_mean(values[i], w) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
         running = set(active)
         order = sorted(range(len(moves)), key=lambda i: (i in running, score[i], prior[i]), reverse=True)
         return [(moves[i], score[i]) for i in order]
 
 
-def _prune(active: list[int], values: list[list[float]], z: float) -> list[int]:
-    """Drop moves clearly worse than the best so far (paired over the same samples)."""
+def effective_size(weights: list[float]) -> float:
+    """Kish's effective sample size of importance weights."""
+    total = sum(weights)
+    return total * total / sum(x * x for x in weights) if total > 0 else 0.0
+
+
+def sample_weights(log_weights: list[float], min_ess: float) -> list[float]:
+    """Weights from log likelihoods, flattened (tempered) when too few samples carry them.
+
+    The likelihoods are raised to the largest power of a half (1, 1/2, 1/4, ..., 0) that leaves
+    at least ``min_ess`` effective samples (or all of them, when there are fewer).
+    """
+    if not log_weights:
+        return []
+    top = max(log_weights)
+    need = min(min_ess, 0.999 * len(log_weights))
+    power = 1.0
+    while True:
+        w = [math.exp(power * (x - top)) for x in log_weights]
+        if power < 1e-3 or effective_size(w) >= need:
+            return w if power >= 1e-3 else [1.0] * len(log_weights)
+        power /= 2.0
+
+
+def _mean(values: list[float], weights: list[float]) -> float:
+    """Weighted mean of a move's values (a dropped move has values for the first samples only)."""
+    w = weights[:len(values)]
+    return sum(a * b for a, b in zip(values, w)) / sum(w)
+
+
+def _prune(active: list[int], values: list[list[float]], weights: list[float], z: float) -> list[int]:
+    """Drop moves clearly worse than the best so far (paired over the same weighted samples)."""
     n = len(values[active[0]])
-    means = {i: sum(values[i]) / n for i in active}
+    w = weights[:n]
+    total = sum(w)
+    ess = effective_size(w)
+    means = {i: _mean(values[i], w) for i in active}
     best = max(active, key=means.__getitem__)
     keep = []
     for i in active:
         if i == best:
             keep.append(i)
             continue
-        diffs = [a - b for a, b in zip(values[best], values[i])]
         mean = means[best] - means[i]
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean <= z * (var / n) ** 0.5 + 0.01:
+        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i])) / total
+        var *= ess / max(1.0, ess - 1.0)
+        if mean <= z * (var / ess) ** 0.5 + 0.01:
             keep.append(i)
     if len(keep) < 2:  # always keep a runner-up to compare with
         rest = sorted((i for i in active if i not in keep), key=means.__getitem__, reverse=True)
@@ -232,8 +321,11 @@ class _Searcher:
 
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
-                 piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = ()) -> None:
+                 piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = (),
+                 partner_model: float = 0.0, seat: int | None = None) -> None:
         self.side = side
+        self.seat = side if seat is None else seat  # the root's seat (its partner shares the side)
+        self.partner_model = partner_model  # the same as ``model``, at the partner's turns
         self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
         self.side_worth: dict[int, list[list[float]]] = {side: worth}
@@ -287,8 +379,11 @@ class _Searcher:
         if len(moves) > 1:
             moves.sort(key=lambda m: -abs(row[m.card] + sum(row[c] for c in m.capture)) if m.capture else 0.0)
         maximise = mover_side == self.side
-        if not maximise and self.model > 0.0 and len(moves) > 1:
-            return self.modelled(state, moves, depth, acc)
+        if len(moves) > 1:
+            if not maximise and self.model > 0.0:
+                return self.modelled(state, moves, depth, acc, self.model, min)
+            if maximise and self.partner_model > 0.0 and mover != self.seat:
+                return self.modelled(state, moves, depth, acc, self.partner_model, max)
         best = -_INF if maximise else _INF
         # Leaves one play ahead are scored without building the next state (unless the round ends).
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
@@ -324,14 +419,18 @@ class _Searcher:
         scores = [round(a.total, 9) for a in HardAnalyser(state.view(mover), worth).analyse_all(moves)]
         return max(range(len(moves)), key=scores.__getitem__)
 
-    def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float) -> float:
-        """Another side's turn: the reply the hard level would make there, blended with the worst reply.
+    def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
+                 extreme=min) -> float:
+        """Another side's turn: the reply the hard level would make there, blended with the worst reply
+        (``extreme`` is ``min``); at the partner's turn, with the best (``max``).
 
         Searching every reply as the worst for this side credits the other seat with this side's
-        cards, face up in the sampled deal; the hard level's reply reads only its own view.
+        cards, face up in the sampled deal; the hard level's reply reads only its own view. The
+        partner, likewise, cannot see this seat's hand: counting on its best play there would
+        count on help it cannot know to give.
         """
         pick = self.predicted_reply(state, moves)
-        if self.model < 1.0:
+        if weight < 1.0:
             chosen = range(len(moves))
         else:
             chosen = (pick,)
@@ -346,7 +445,7 @@ class _Searcher:
             else:
                 child = state.apply(move)[0]
                 values[i] = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept))
-        return self.model * values[pick] + (1.0 - self.model) * min(values.values())
+        return weight * values[pick] + (1.0 - weight) * extreme(values.values())
 
     def quick_leaf(self, state: GameState, move: Move, acc: float) -> float:
         """``leaf`` of the state after ``move``, worked out without applying it (mid-round only)."""
@@ -399,3 +498,4 @@ class _Searcher:
             if (mine and v > best) or (not mine and v < best):
                 best = v
         return base + self.quiet * best
+
