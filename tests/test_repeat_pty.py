@@ -5,10 +5,7 @@ pressed again, steps further back; B says the last deal's score sheet again at a
 resumed match says who is playing and the score."""
 from __future__ import annotations
 
-import os
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,19 +15,11 @@ from scopa.engine import Rules  # noqa: E402
 from scopa.narration import Narrator  # noqa: E402
 from scopa.storage import AutosaveStore  # noqa: E402
 
+from test_e2e_pty import spawn  # noqa: E402  the same real program in the same pseudo-terminal
+
 pytestmark = pytest.mark.slow
 
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x08\r]")
-
-
-def spawn(tmp_path: Path, *flags: str):
-    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
-    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
-    command = [sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir", str(tmp_path / "data"),
-               "--config-dir", str(tmp_path / "config"), *flags]
-    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
-    child.delaybeforesend = 0.005
-    return child
 
 
 def lines_before(child, prompt: str) -> list[str]:
