@@ -93,3 +93,22 @@ def test_the_online_help_offers_no_save_export_or_import_which_online_play_refus
         assert all(word in local for word in local_only)
         assert not any(word in online for word in local_only), online
         assert "q " in online
+
+
+def test_q_in_the_lobby_asks_before_leaving_and_escape_stays() -> None:
+    import pytest
+
+    from scopa.console.online import LeaveRoom
+    from scopa.console.terminal import ESCAPE
+
+    table = SlowStartTable()
+    table.code = "K7MQ3T"
+    table.info = RoomInfo("K7MQ3T", "lobby", Rules(), (RoomSeat("Ann"), None))  # nobody to start with yet
+    keys, out = ScriptedInput(["q", ESCAPE, "q", ENTER]), io.StringIO()
+    m = Messages("en")
+    lobby = Lobby(table, keys, Announcer(Output(out), RecordingSpeaker()), m, Wake(),
+                  News(table, m, "ws://127.0.0.1:1"))
+    with pytest.raises(LeaveRoom):
+        lobby.run()
+    assert keys.prompts == ["Waiting?", "Leave?", "Waiting?", "Leave?"]
+    assert out.getvalue().count("Leave the room?") == 2

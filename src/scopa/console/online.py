@@ -163,11 +163,23 @@ class Lobby:
         elif token == ENTER:
             self.say(*self.status())
         elif token in ("q", ESCAPE) or command_of(token) == ("quit", ""):
-            raise LeaveRoom
+            self._ask_leave()
         elif command_of(token) == ("repeat", ""):
             self.announcer.repeat()
         else:
             self.say(*self.status())
+
+    def _ask_leave(self) -> None:
+        """Leave on Enter, as in the match; anything else stays in the lobby."""
+        self.say(self.m("online.leave_ask", code=self.table.code))
+        try:
+            token = self.input.read(self.m("prompt.leave") + " ", self.wake)
+        except Interrupted:
+            raise LeaveRoom from None
+        if token == ENTER or token.lower() in {"y", "yes", "s", "si"}:
+            raise LeaveRoom
+        if token != WOKEN:
+            self.say(self.m("quit.cancelled"))
 
     def status(self) -> list[str]:
         """One line a seat, then what the host can do."""
