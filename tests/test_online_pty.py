@@ -241,6 +241,9 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     host.expect(r"Bea joined the table\.")
     menu.expect(r"Ready\?")
     menu.send("q\r")  # leave: the seat stays Bea's
+    menu.expect(r"Leave the room\? Your seat stays yours")
+    menu.expect(r"Leave\? ")
+    menu.send("\r")
     menu.expect(r"You left the room\.")
     host.expect(r"Bea left the table\.")
     menu.expect(r"4 resume online match, 5 play online, 6 quit\.")
@@ -249,6 +252,8 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     host.expect(r"Bea is back\.")
     menu.expect(r"Ready\?")
     menu.send("q\r")
+    menu.expect(r"Leave\? ")
+    menu.send("\r")
     menu.expect(r"6 quit\.")
     menu.send("6\r")
     menu.expect(pexpect.EOF)
