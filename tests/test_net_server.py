@@ -536,3 +536,12 @@ def test_serve_refuses_bad_flags_in_one_line():
     result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "70000"], capture_output=True,
                             text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), timeout=30)
     assert result.returncode == 2 and "--port must be from 0 to 65535" in result.stderr
+
+
+@pytest.mark.parametrize("flag, value", [("--port", "\uff12"), ("--max-replay", "\u0663"), ("--grace", "1e3"),
+                                         ("--computer-delay", "inf")])
+def test_serve_reads_numbers_in_ascii_digits_only_as_scopa_does(flag, value):
+    """int() and float() take a fullwidth 2, an Arabic 3, 1e3 and inf; the flags do not."""
+    result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "0", flag, value], capture_output=True,
+                            text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), timeout=30)
+    assert result.returncode == 2 and f"argument {flag}: invalid" in result.stderr

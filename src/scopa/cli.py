@@ -12,6 +12,7 @@ from .config import Settings
 from .console.keys import typed_number
 from .match import SeatSetup, clean_name
 from .narration import Messages
+from .numbers import decimal_number, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
@@ -91,9 +92,7 @@ def argparse_problem(message: str, messages: Messages) -> str:
 
 # Every flag's value is read the same way: spaces around it go, and a word of the game's own
 # (a choice, a level, an option, "single") may be written in any case. Names and files keep
-# their case. Numbers are ASCII digits only: int() also takes "２" and "٣".
-WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
-DECIMAL_NUMBER = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})")
+# their case. Numbers are ASCII digits only (``numbers``: int() also takes "２" and "٣").
 
 
 def keyword(text: str) -> str:
@@ -103,20 +102,6 @@ def keyword(text: str) -> str:
 
 def trimmed(text: str) -> str:
     return text.strip()
-
-
-def whole_number(text: str) -> int:
-    """A whole number in ASCII digits (at most 18 of them); ValueError otherwise."""
-    if not WHOLE_NUMBER.fullmatch(text.strip()):
-        raise ValueError(text)
-    return int(text.strip())
-
-
-def decimal_number(text: str) -> float:
-    """A number such as 2, 0.5 or .25 in ASCII digits; "nan", "inf" and 1e3 are not among them."""
-    if not DECIMAL_NUMBER.fullmatch(text.strip()):
-        raise ValueError(text)
-    return float(text.strip())
 
 
 def file_name(text: str) -> str:

@@ -30,6 +30,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..numbers import decimal_number, whole_number
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
 from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, Accepted, Assisted, CreateRoom, ErrorMessage,
@@ -621,26 +622,27 @@ def build_parser() -> argparse.ArgumentParser:
                 description="Run a room server for online Scopa matches.")
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                    help="address to listen on, 127.0.0.1 unless given, 0.0.0.0 for every interface")
-    p.add_argument("--port", type=int, default=8765, help="port to listen on, 8765 unless given, 0 picks a free one")
+    p.add_argument("--port", type=whole_number, default=8765,
+                   help="port to listen on, 8765 unless given, 0 picks a free one")
     p.add_argument("--db", type=Path, metavar="FILE", help=f"the SQLite file of rooms, {DB_NAME} in the data folder "
                    "unless given")
     p.add_argument("--store", metavar="URL", help="a Redis address such as redis://127.0.0.1:6379/0, to keep the "
                    "rooms there so that several server processes serve them, the SQLite file unless given")
     p.add_argument("--certfile", type=Path, metavar="FILE", help="a TLS certificate in PEM, to serve wss")
     p.add_argument("--keyfile", type=Path, metavar="FILE", help="its private key, if not in the certificate file")
-    p.add_argument("--expiry-hours", type=float, default=48.0, metavar="HOURS",
+    p.add_argument("--expiry-hours", type=decimal_number, default=48.0, metavar="HOURS",
                    help="rooms idle this long are deleted, 48 unless given")
-    p.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
+    p.add_argument("--grace", type=decimal_number, default=60.0, metavar="SECONDS",
                    help="time before a computer covers a dropped player, 60 unless given")
-    p.add_argument("--turn-grace", type=float, default=15.0, metavar="SECONDS",
+    p.add_argument("--turn-grace", type=decimal_number, default=15.0, metavar="SECONDS",
                    help="the same when the others are waiting for that player, 15 unless given")
-    p.add_argument("--computer-delay", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--computer-delay", type=decimal_number, default=1.0, metavar="SECONDS",
                    help="time between computer moves, 1 unless given")
-    p.add_argument("--computer-budget", type=float, default=0.3, metavar="SECONDS",
+    p.add_argument("--computer-budget", type=decimal_number, default=0.3, metavar="SECONDS",
                    help="time the expert level thinks per move, 0.3 unless given")
-    p.add_argument("--message-rate", type=float, default=10.0, metavar="N",
+    p.add_argument("--message-rate", type=decimal_number, default=10.0, metavar="N",
                    help="messages a second one connection may send on average, 10 unless given")
-    p.add_argument("--max-replay", type=int, default=200, metavar="N",
+    p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
                    help="a client that missed more updates than this gets a fresh view, 200 unless given")
     return p
 
