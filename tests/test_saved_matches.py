@@ -25,16 +25,9 @@ from scopa.storage.atomic import atomic_write_text
 
 from test_illegal_spoken import assert_spoken
 from test_storage import TWO, finish, played
+from test_storage import saved as _save  # the tests here name their own saved matches `saved`
 
 EN, IT = Messages("en"), Messages("it")
-
-
-def _save(folder: Path, record: MatchRecord) -> str:
-    store = SavedMatches(folder)
-    lock = store.create(record)
-    store.save(lock.match_id, record)
-    lock.release()
-    return lock.match_id
 
 
 # Several saved matches --------------------------------------------------------------------
