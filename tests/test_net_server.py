@@ -409,7 +409,7 @@ def test_a_dropped_player_is_covered_after_the_grace_and_takes_the_seat_back(ser
 # Expiry, refusals ----------------------------------------------------------------------------
 
 def test_idle_rooms_expire_and_are_deleted_with_their_hands(serve, tmp_path):
-    server = serve("--expiry-hours", str(1.5 / 3600))
+    server = serve("--expiry-hours", f"{1.5 / 3600:.9f}")  # a flag takes at most 9 decimals, as scopa's do
     ann = host(server.url)
     bob = join(server.url, ann.code)
     start(ann, bob)
