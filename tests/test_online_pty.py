@@ -67,6 +67,7 @@ def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
     guest = player(tmp_path, "guest", "join", code.lower()[:3] + "-" + code.lower()[3:], "--server", url, "--name",
                    name, *flags)
     guest.expect(r"Ready\?")
+    time.sleep(0.3)  # as a person would: once, in a full run, an Enter sent the instant the words appeared was lost
     guest.send("\r")
     return guest
 
