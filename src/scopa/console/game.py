@@ -163,9 +163,7 @@ class MatchConsole:
         scored = next((e for e in events if isinstance(e, DealScored)), None)
         if scored is None:
             return
-        assisted = scored.deal_number in self.table.info().assisted_deals
-        self.io.announcer.say_breakdown(self.io.narrator.score_lines(scored.deal_number, scored.score,
-                                                                     scored.match_scores, assisted))
+        self.io.announcer.say_breakdown(self._score_sheet(scored))
         won = next((e for e in events if isinstance(e, MatchWon)), None)
         if won is not None:
             self.say(self.io.narrator.match_result(won.side, won.match_scores))
@@ -173,6 +171,10 @@ class MatchConsole:
             target = self.info.rules.target or 0
             tied = max(scored.match_scores) >= target  # reached, yet not over: leaders tied
             self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))
+
+    def _score_sheet(self, scored: DealScored) -> list[Announcement]:
+        assisted = scored.deal_number in self.table.info().assisted_deals
+        return self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted)
 
     def _say_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """Announce events; remember a table just dealt, so the turn does not read it twice.
@@ -207,6 +209,8 @@ class MatchConsole:
         """Play until the match ends: first what the table has that was not narrated yet."""
         try:
             self.io.announcer.acted()  # Repeat starts from this match
+            scored = self.table.last_score()  # B: a resumed match's last sheet, none of another match
+            self.io.announcer.keep_breakdown(self._score_sheet(scored) if scored is not None else [])
             updates = self._take(self.table.updates(self.listener, self.number))
             if updates:
                 self._narrate(updates)
