@@ -293,11 +293,8 @@ class MatchConsole:
             self._close_hand()
 
     def _hand_known(self, view: PlayerView) -> bool:
-        """Short verbosity, one human: the hand is that of the last turn less the card played, so
-        it is not read again (H reads it; the card picked is named before Enter plays it)."""
-        heard = self._hand_heard
-        return (self.io.narrator.terse and not self.pass_and_play and heard is not None
-                and len(view.hand) < len(heard) and set(view.hand) <= set(heard))
+        """One human at short verbosity: the hand of the last turn less the card played is not read again."""
+        return not self.pass_and_play and self.io.narrator.hand_known(self._hand_heard, view.hand)
 
     def _close_hand(self) -> None:
         """Pass-and-play, after a turn: hide the hand, clearing the screen and scrollback.
