@@ -44,6 +44,7 @@ class Services:
     suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
+    deal_earned: Callable[[int], Sequence[Announcement]] = lambda deal: ()  # achievements a deal just earned
 
 
 class QuitMatch(Exception):
@@ -165,9 +166,10 @@ class MatchConsole:
             return
         self.io.announcer.say_breakdown(self._score_sheet(scored))
         won = next((e for e in events if isinstance(e, MatchWon)), None)
-        if won is not None:
+        if won is not None:  # what the match earned is said after it
             self.say(self.io.narrator.match_result(won.side, won.match_scores))
         else:
+            self.say_lines(list(self.io.deal_earned(scored.deal_number)))
             target = self.info.rules.target or 0
             tied = max(scored.match_scores) >= target  # reached, yet not over: leaders tied
             self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, NamedTuple, Protocol, Sequence
+from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
 
 from ..console.announcer import Announcer
 from ..console.menus import choose
@@ -25,7 +25,7 @@ from ..speech import Speaker
 from ..storage import MatchResult, SaveFileError, load_results, recorded_match
 from .achievements import earned, newly_earned
 from .review import ReviewScript
-from .stats import MatchFacts, all_facts, match_facts
+from .stats import MatchFacts, all_facts, facts_so_far, match_facts
 from .text import RecordText
 from .words import announcement, history_items, recent, stats_lines
 
@@ -255,11 +255,13 @@ def finish_match(program: "Program", record: MatchRecord) -> None:
         program.say(line)
 
 
-def log_finished(program: "Program", record: MatchRecord) -> list[Announcement]:
+def log_finished(program: "Program", record: MatchRecord, played_here: bool = True) -> list[Announcement]:
     """Log a finished match as before; the lines of the achievements it earned, one each, to say.
 
     The match's table logs it the moment the last card is played, before that play is told, so
-    the program says these lines once the match's last lines are said."""
+    the program says these lines once the match's last lines are said. ``played_here``: its
+    deals before the last ended at this table, where ``deal_achievements`` told what they
+    earned; an imported match that was over already had nothing told, so everything is new."""
     data_dir = program.persistence.data_dir
     before, _ = read_log(data_dir)
     program.persistence.finish(record)
@@ -271,4 +273,22 @@ def log_finished(program: "Program", record: MatchRecord) -> list[Announcement]:
         return []
     t = RecordText(program.lang)
     earlier = (match_facts(result, index) for index, result in enumerate(after[:-1]))
-    return [announcement(item, t) for item in newly_earned(latest, earlier)]
+    told = len(latest.deals) - 1 if played_here else 0
+    return [announcement(item, t) for item in newly_earned(latest, earlier, told)]
+
+
+def deal_achievements(program: "Program", record: MatchRecord, deal_number: int) -> list[Announcement]:
+    """The end of a deal that did not end the match: the achievements that deal earned, a line
+    each, to say after its score sheet (what an earlier deal of the match earned was said then)."""
+    facts = facts_so_far(record)
+    if facts is None or len(facts.deals) != deal_number:
+        return []  # the table is past that deal already
+    t = RecordText(program.lang)
+    found = newly_earned(facts, _logged_facts(program.persistence.data_dir), told=deal_number - 1)
+    return [announcement(item, t) for item in found]
+
+
+def _logged_facts(data_dir: str | os.PathLike[str] | None) -> Iterator[MatchFacts | None]:
+    """The logged matches' facts, oldest first; the log is read only when the first is asked for."""
+    results, _ = read_log(data_dir)
+    yield from (match_facts(result, index) for index, result in enumerate(results))
