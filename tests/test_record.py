@@ -192,6 +192,19 @@ def test_an_imported_finished_match_says_all_it_earned_once_as_it_is_logged(tmp_
     assert T("achievement.earned", name=T("achievement.first_scopa")) in said  # earned before its last deal
 
 
+def test_a_match_listed_for_review_is_read_again_from_the_log_and_a_replaced_log_is_said(tmp_path):
+    from scopa.record.console import _review_listed, logged_facts
+    program, out, _ = program_for(tmp_path, "")
+    first, second = (random_match(Rules(target=None), "easy", seed, 1) for seed in (1, 2))
+    record_result(first, "2026-01-01T10:00:00+00:00", tmp_path / "data")
+    [listed], count, problem = logged_facts(tmp_path / "data")  # only the facts are kept
+    assert count == 1 and problem is None
+    (tmp_path / "data" / "results.json").unlink()  # another copy found the log unreadable and began a new one
+    record_result(second, "2026-01-02T10:00:00+00:00", tmp_path / "data")
+    _review_listed(program, listed)
+    assert lines_of(out)[-1] == T("review.gone")
+
+
 # Review ---------------------------------------------------------------------------------------
 
 PLAY = re.compile(r"^(Scopa! |You play |You take the last|\w+ plays |\w+ takes the last|Deal \d+ score\.|Deal points\. "

@@ -323,9 +323,9 @@ class Program:
         return runner(self)
 
     def _has_results(self) -> bool:
-        from ..storage import SaveFileError, load_results
+        from ..storage import SaveFileError, iter_results
         try:
-            return bool(load_results(self.persistence.data_dir))
+            return next(iter_results(self.persistence.data_dir), None) is not None  # reads the first entry only
         except (SaveFileError, OSError):
             return True  # Statistics says why the log cannot be read
 
