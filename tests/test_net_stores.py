@@ -226,7 +226,7 @@ def test_a_killed_process_lets_its_players_go_and_the_others_play_on(processes):
     """Bob's process dies: the two survivors notice its presence expired, Bob is marked gone
     once (Ann hears it once), the computer covers him after the grace, and he takes his seat
     back on a survivor."""
-    first, second, third = processes(3, "--presence-ttl", "1", "--grace", "1", "--turn-grace", "1")
+    first, second, third = processes(3, "--presence-ttl", "2", "--grace", "1", "--turn-grace", "1")
     ann = host(first.url)
     bob = join(third.url, ann.code)
     start(ann, bob)
@@ -245,7 +245,7 @@ def test_a_killed_process_lets_its_players_go_and_the_others_play_on(processes):
     assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
 
 
-def test_a_player_reconnecting_to_another_process_gets_the_updates_it_missed(processes):
+def test_a_player_reconnecting_to_another_process_gets_the_updates_it_missed(processes, redis_server):
     first, second = processes(2, "--max-replay", "12")
     ann = host(first.url)
     bob = join(first.url, ann.code)
@@ -266,6 +266,7 @@ def test_a_player_reconnecting_to_another_process_gets_the_updates_it_missed(pro
     assert back.view.table == ann.view.table and back.view.history == ann.view.history
     back.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
     back.close()
+    assert [redis_cli(redis_server, "LLEN", f"scopa:log:{ann.code}:{seat}") for seat in (0, 1)] == [12, 12]
     far_behind = reclaim(second.url, back, last=1)  # missed more than --max-replay: a fresh view
     resync = far_behind.until(lambda m: isinstance(m, (ResyncMessage, UpdateMessage)))
     assert isinstance(resync, ResyncMessage) and resync.view.table == ann.view.table
