@@ -3,6 +3,7 @@ processes serving the same rooms). Redis tests run a real ``redis-server`` on a 
 port, started here and stopped after; they skip only when redis-server is not installed."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -13,6 +14,7 @@ import threading
 import time
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from scopa.net.messages import Accepted, ErrorMessage, Join, MoveRequest, Refused, ResyncMessage, UpdateMessage, Welcome
@@ -243,6 +245,27 @@ def test_a_killed_process_lets_its_players_go_and_the_others_play_on(processes):
         client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
     play_out([ann, back], ann)
     assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
+
+
+def test_a_process_taken_as_stopped_closes_its_connections_and_its_players_come_back(processes, redis_server):
+    """The second process's presence vanishes (as when it is cut off from Redis too long): the
+    first lets Bob go, the second, hearing it was taken as stopped, closes Bob's connection, and
+    Bob reconnects and takes his seat back."""
+    first, second = processes(2, "--presence-ttl", "2")
+    ann = host(first.url)
+    bob = join(second.url, ann.code)
+    start(ann, bob)
+    stored = json.loads(redis_cli(redis_server, "HGET", f"scopa:room:{ann.code}", "room"))
+    assert redis_cli(redis_server, "DEL", f"scopa:process:{stored['seats'][1]['holder']}") == 1
+    with pytest.raises(ConnectionClosed) as closed:
+        bob.until(lambda m: False, timeout=10)
+    assert closed.value.rcvd.code == 1012  # "service restart": a client reconnects
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 1, "Bob"), timeout=10)
+    back = reclaim(second.url, bob)
+    for client in (ann, back):
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
+    play_out([ann, back], ann, stop=lambda: len(ann.view.history) >= 4)
+    assert [n.kind for n in ann.notices if n.seat == 1] == ["joined", "ready", "left", "reclaimed"]
 
 
 def test_a_player_reconnecting_to_another_process_gets_the_updates_it_missed(processes, redis_server):
