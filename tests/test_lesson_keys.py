@@ -1,6 +1,6 @@
 """A lesson's Card?, Capture? and Play? prompts are the match's: the same keys give the same lines.
 
-Lessons are always told at full verbosity, so the match here is played at full verbosity too.
+Both are played at full verbosity (a lesson's game lines follow the verbosity as a match's do).
 
 Both are driven through the real key path: ``LineInput`` over a script, as ``scopa --plain``
 reads keys; the lesson from the main menu's Lessons, the match from the program's own match loop.

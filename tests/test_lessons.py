@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TEXT = ROOT / "src" / "scopa" / "lessons" / "text"
 
 Token = str | Callable[[str], str]
+FULL = Settings(voice=False, verbosity="full")  # the game's lines in a lesson follow the verbosity: whole here
 
 
 class ScriptInput:
@@ -125,7 +126,7 @@ def test_each_lesson_explains_a_wrong_move_then_is_done_after_the_right_one(tmp_
 
 
 def test_the_last_play_of_a_deal_is_not_called_a_sweep(tmp_path: Path) -> None:
-    program = make_program(tmp_path, ["1", "enter", "enter", "2", "enter", "1", "enter", "escape"])
+    program = make_program(tmp_path, ["1", "enter", "enter", "2", "enter", "1", "enter", "escape"], settings=FULL)
     program.run_lesson(5)
     out = screen(program)
     assert "The six of clubs takes the ace of clubs, the two of hearts and the three of spades and sweeps" in out
@@ -153,7 +154,7 @@ def test_escape_or_q_leaves_a_lesson(tmp_path: Path, key: str) -> None:
 
 def test_lesson_keys_repeat_goal_table_hand_and_cancel(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["g", "t", "h", "?", "r", "x", "z", "9", "1", "escape", "1", "2", "enter",
-                                      "escape"])
+                                      "escape"], settings=FULL)
     program.run_lesson(2)
     out = screen(program)
     assert out.count("Goal. Take the settebello.") >= 2
@@ -174,6 +175,34 @@ def test_n_goes_on_to_the_next_lesson_and_the_last_lesson_ends_the_run(tmp_path:
     program = make_program(tmp_path, SCRIPTS[3] + ["n", "escape"])
     program.run_lesson(3)
     assert "Lesson 4 of 8. Choosing among sums." in screen(program)
+
+
+def test_lesson_8_at_short_verbosity_reads_the_hand_once_a_round_and_every_turn_at_full(tmp_path: Path) -> None:
+    hands = {}
+    for verbosity in ("short", "full"):
+        program = make_program(tmp_path / verbosity, [], auto=True, settings=Settings(voice=False, verbosity=verbosity))
+        program.run_lesson(8)
+        out = screen(program)
+        assert "Lesson 8 done." in out and out.count("Hint. ") >= 18  # the lesson's own lines, whole at both
+        hands[verbosity] = len(re.findall(r"^(Your hand|Hand)\b", out, re.M))
+    assert hands == {"short": 6, "full": 18}  # a round's three cards; then each of the 18 turns
+
+
+def test_the_verbosity_changed_in_the_settings_during_a_lesson_applies_at_once(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["h", "o", "5", "escape", "h", "escape"])  # short, then full
+    program.run_lesson(2)
+    hands = re.findall(r"^.*hand.*seven of spades.*$", screen(program), re.I | re.M)
+    assert hands[0].startswith("Hand, seven of spades") and hands[-1].startswith("Your hand. 1, seven of spades")
+    assert program.settings.verbosity == "full"
+
+
+def test_typed_short_and_full_switch_the_lesson_as_they_switch_a_match(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["full", "h", "short", "h", "escape"], settings=Settings(voice=False))
+    program.run_lesson(2)
+    out = screen(program)
+    assert "Full announcements." in out and "Short announcements." in out
+    hands = re.findall(r"^.*hand.*seven of spades.*$", out, re.I | re.M)
+    assert [h.split(".")[0].split(",")[0] for h in hands[-2:]] == ["Your hand", "Hand"]
 
 
 def test_lesson_8_plays_a_whole_deal_with_a_legal_hint_every_turn(tmp_path: Path) -> None:
@@ -446,7 +475,7 @@ def test_napoletane_names_in_an_english_lesson(tmp_path: Path) -> None:
 
 
 def test_lesson_lines_are_spoken_hands_included(tmp_path: Path) -> None:
-    program = make_program(tmp_path, ["escape"])
+    program = make_program(tmp_path, ["escape"], settings=FULL)
     program.run_lesson(2)
     said = program.test_speaker.said
     assert "Goal. Take the settebello." in said

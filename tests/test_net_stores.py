@@ -3,6 +3,7 @@ processes serving the same rooms). Redis tests run a real ``redis-server`` on a 
 port, started here and stopped after; they skip only when redis-server is not installed."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -13,10 +14,12 @@ import threading
 import time
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from scopa.net.messages import Accepted, MoveRequest, Refused, ResyncMessage, UpdateMessage
-from test_net_server import ROOT, Server, error, host, join, play_out, reclaim, start
+from scopa.net.messages import Accepted, ErrorMessage, Join, MoveRequest, Refused, ResyncMessage, UpdateMessage, Welcome
+from scopa.table import Notice
+from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
 
 
 def free_port() -> int:
@@ -112,7 +115,7 @@ def test_a_whole_match_is_played_and_a_killed_server_restarts_at_the_last_comple
     restarted = store.serve()
     for old in (ann, bob):
         back = reclaim(restarted.url, old, last=0)
-        assert back.until(lambda m: isinstance(m, ResyncMessage)).view == old.view
+        assert caught_up(back, old) == old.view
         back.close()
     ann2, bob2 = reclaim(restarted.url, ann), reclaim(restarted.url, bob)
     play_out([ann2, bob2], ann2)
@@ -138,7 +141,14 @@ def test_a_store_that_cannot_be_written_refuses_the_move_and_loses_nothing(store
     assert len(mover.view.history) == 1
     server.kill()
     back = reclaim(store.serve().url, mover, last=0)
-    assert back.until(lambda m: isinstance(m, ResyncMessage)).view == mover.view
+    assert caught_up(back, mover) == mover.view
+
+
+def caught_up(back, old):
+    """The view of a reclaiming client once it reached ``old``'s number: by a resync (SQLite keeps
+    no updates over a restart) or by every update since the one it gave (Redis keeps the latest)."""
+    back.until(lambda m: isinstance(m, (ResyncMessage, UpdateMessage)) and back.number >= old.number)
+    return back.view
 
 
 def _read(client, seconds: float = 0.5) -> list:
@@ -155,12 +165,24 @@ def _read(client, seconds: float = 0.5) -> list:
 # Several processes on one Redis --------------------------------------------------------------
 
 @pytest.fixture
-def cluster(redis_server):
+def processes(redis_server):
+    """processes(count, *flags): that many servers on one fresh Redis (stopped after the test)."""
     redis_cli(redis_server, "FLUSHALL")
-    started = [Server(None, "--store", f"redis://127.0.0.1:{redis_server}/0") for _ in range(2)]
-    yield started
+    started: list[Server] = []
+
+    def serve(count: int, *flags: str) -> list[Server]:
+        servers = [Server(None, "--store", f"redis://127.0.0.1:{redis_server}/0", *flags) for _ in range(count)]
+        started.extend(servers)
+        return servers
+
+    yield serve
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def cluster(processes):
+    return processes(2)
 
 
 def test_a_host_on_one_process_and_a_player_on_another_play_one_match(cluster):
@@ -173,35 +195,115 @@ def test_a_host_on_one_process_and_a_player_on_another_play_one_match(cluster):
     assert ann.view.history == bob.view.history and ann.view.match_scores == bob.view.match_scores
     # And a player who comes back on the other process gets the position.
     back = reclaim(first.url, bob, last=0)
-    assert back.until(lambda m: isinstance(m, ResyncMessage)).view == bob.view
+    assert caught_up(back, bob) == bob.view
 
 
-def test_two_processes_never_apply_two_moves_at_once(cluster):
+def test_two_processes_never_change_one_room_at_once(cluster):
+    """Two players take a room's last seat at the same moment, each on its own process: one is
+    seated, the other told the room is full (without the room's lock both would read the room
+    with a free seat, and one write would fail on the rev check with "storage")."""
+    first, second = cluster
+    for _ in range(3):
+        ann = host(first.url)
+        answers: list = []
+        gate = threading.Barrier(2)
+
+        def try_join(url: str, name: str) -> None:
+            client = Client(url)
+            gate.wait()
+            client.send(Join(ann.code, name))
+            answers.append(client.until(lambda m: isinstance(m, (Welcome, ErrorMessage))))
+
+        threads = [threading.Thread(target=try_join, args=(first.url, "Bob")),
+                   threading.Thread(target=try_join, args=(second.url, "Carol"))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(15)
+        assert sorted(type(a).__name__ for a in answers) == ["ErrorMessage", "Welcome"]
+        assert next(a for a in answers if isinstance(a, ErrorMessage)).code == "room_full"
+
+
+def test_a_killed_process_lets_its_players_go_and_the_others_play_on(processes):
+    """Bob's process dies: the two survivors notice its presence expired, Bob is marked gone
+    once (Ann hears it once), the computer covers him after the grace, and he takes his seat
+    back on a survivor."""
+    first, second, third = processes(3, "--presence-ttl", "2", "--grace", "1", "--turn-grace", "1")
+    ann = host(first.url)
+    bob = join(third.url, ann.code)
+    start(ann, bob)
+    third.kill()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 1, "Bob"), timeout=10)
+    kinds = lambda: [n.kind for n in ann.notices if n.seat == 1]  # noqa: E731
+    play_out([ann], ann, stop=lambda: "covered" in kinds() and len(ann.view.history) >= 4, timeout=20)
+    assert kinds() == ["joined", "ready", "left", "covered"]  # "left" once, though two processes noticed
+    assert [p.seat for p in ann.view.history].count(1) >= 2  # the computer played Bob's turns
+    noticed = [line for server in (first, second) for line in server.lines if "its server process stopped" in line]
+    assert len(noticed) == 1
+    back = reclaim(second.url, bob, last=0)
+    for client in (ann, back):
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
+    play_out([ann, back], ann)
+    assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
+
+
+def test_a_process_taken_as_stopped_closes_its_connections_and_its_players_come_back(processes, redis_server):
+    """The second process's presence vanishes (as when it is cut off from Redis too long): the
+    first lets Bob go, the second, hearing it was taken as stopped, closes Bob's connection, and
+    Bob reconnects and takes his seat back."""
+    first, second = processes(2, "--presence-ttl", "2")
+    ann = host(first.url)
+    bob = join(second.url, ann.code)
+    start(ann, bob)
+    stored = json.loads(redis_cli(redis_server, "HGET", f"scopa:room:{ann.code}", "room"))
+    assert redis_cli(redis_server, "DEL", f"scopa:process:{stored['seats'][1]['holder']}") == 1
+    with pytest.raises(ConnectionClosed) as closed:
+        bob.until(lambda m: False, timeout=10)
+    assert closed.value.rcvd.code == 1012  # "service restart": a client reconnects
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 1, "Bob"), timeout=10)
+    back = reclaim(second.url, bob)
+    for client in (ann, back):
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
+    play_out([ann, back], ann, stop=lambda: len(ann.view.history) >= 4)
+    assert [n.kind for n in ann.notices if n.seat == 1] == ["joined", "ready", "left", "reclaimed"]
+
+
+def test_a_player_reconnecting_to_another_process_gets_the_updates_it_missed(processes, redis_server):
+    first, second = processes(2, "--max-replay", "12")
+    ann = host(first.url)
+    bob = join(first.url, ann.code)
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: ann.number > 20 and ann.view.is_my_turn and bob.number == ann.number)
+    bob.close()
+    before = bob.number
+    play_out([ann], ann, stop=lambda: not ann.view.is_my_turn)  # Bob misses his leaving and Ann's move
+    ann.poll(0.2)
+    back = reclaim(second.url, bob)  # the other process: it never had this room's updates
+    missed = []
+    while back.number < ann.number:
+        message = back.recv()
+        assert not isinstance(message, ResyncMessage)
+        if isinstance(message, UpdateMessage):
+            missed.append(message.update.number)
+    assert missed == list(range(before + 1, ann.number + 1)) and len(missed) >= 3
+    assert back.view.table == ann.view.table and back.view.history == ann.view.history
+    back.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
+    back.close()
+    assert [redis_cli(redis_server, "LLEN", f"scopa:log:{ann.code}:{seat}") for seat in (0, 1)] == [12, 12]
+    far_behind = reclaim(second.url, back, last=1)  # missed more than --max-replay: a fresh view
+    resync = far_behind.until(lambda m: isinstance(m, (ResyncMessage, UpdateMessage)))
+    assert isinstance(resync, ResyncMessage) and resync.view.table == ann.view.table
+
+
+def test_a_seat_taken_back_on_another_process_closes_the_old_connection(cluster):
     first, second = cluster
     ann = host(first.url)
     bob = join(first.url, ann.code)
     start(ann, bob)
-    mover = ann if ann.view.is_my_turn else bob
-    twin = reclaim(second.url, mover)  # the same seat on the other process
-    moves = mover.view.legal_moves()
-    answers: list = []
-    gate = threading.Barrier(2)
-
-    def send(client, move, number):
-        gate.wait()
-        client.send(MoveRequest(number, move, mover.number))
-        answers.append(client.until(lambda m: isinstance(m, (Accepted, Refused))))
-
-    threads = [threading.Thread(target=send, args=(mover, moves[0], 7)),
-               threading.Thread(target=send, args=(twin, moves[-1], 8))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(15)
-    assert sorted(type(a).__name__ for a in answers) == ["Accepted", "Refused"]
-    other = bob if mover is ann else ann
-    other.catch_up(max(a.number for a in answers if isinstance(a, Accepted)))
-    assert len(other.view.history) == 1  # one move was applied, not two
+    twin = reclaim(second.url, bob)  # Bob's old connection on the first process is still open
+    assert error(bob).code == "seat_taken" and bob.closed()
+    play_out([ann, twin], ann, stop=lambda: len(ann.view.history) >= 4)  # the new connection plays the seat
+    assert not [n for n in ann.notices if n.seat == 1 and n.kind == "left"]  # Bob never left
 
 
 def test_serve_with_a_store_that_cannot_be_reached_says_so_in_one_line():

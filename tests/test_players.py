@@ -646,6 +646,35 @@ def test_the_partner_may_be_modelled_like_the_other_seats():
     pytest.fail("no position where the partner's predicted play is not its best")
 
 
+def test_the_seats_own_later_turns_may_be_modelled_too():
+    """With ``self_model`` 1 the seat's own later turn in the tree is worth the play the hard level
+    would make from its own view there (the other hands hidden), not its best play with the
+    sampled deal face up; 0 (the default) keeps the best."""
+    from scopa.players.evaluate import material, worth_tables
+    from scopa.players.expert import _Searcher
+    for seed in range(8):
+        for state in random_positions(Rules(target=None), seed, every=2):
+            moves = state.legal_moves()
+            if len(moves) < 3 or not state.stock:
+                continue
+            seat = state.to_move
+            worth = worth_tables(state.piles, state.scope, state.rules, seat)
+            base = material(state.piles, state.scope, state.rules, seat)
+
+            def searcher(weight: float) -> _Searcher:
+                return _Searcher(seat, state.rules, worth, 0.8, base, model=0.5, piles=state.piles,
+                                 scope=state.scope, seat=seat, self_model=weight)
+            children = [searcher(0.0).quick_leaf(state, m, 0.0) for m in moves]
+            pick = searcher(1.0).predicted_reply(state, moves)
+            if children[pick] == pytest.approx(max(children)):
+                continue
+            assert searcher(0.0).value(state, 1, 0.0) == pytest.approx(max(children))
+            assert searcher(1.0).value(state, 1, 0.0) == pytest.approx(children[pick])
+            assert searcher(0.5).value(state, 1, 0.0) == pytest.approx((children[pick] + max(children)) / 2)
+            return
+    pytest.fail("no position where the seat's predicted play is not its best")
+
+
 def test_more_thinking_time_can_search_deeper():
     """With GROWTH set the tree grows with the budget (reaching the partner in four players at 1 s),
     and more again in the last round; by default (GROWTH 0, measured) more time buys samples only.

@@ -15,7 +15,7 @@ from scopa.config import Settings
 from scopa.engine import SETTEBELLO, Phase, Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Narrator
-from scopa.record.achievements import ACHIEVEMENTS, earned
+from scopa.record.achievements import ACHIEVEMENTS, DEAL_KEYS, earned
 from scopa.record.coach import advise, coach_deal
 from scopa.record.console import finish_match, run_review
 from scopa.record.review import ReviewScript
@@ -98,8 +98,10 @@ def test_statistics_sum_the_logged_matches(specs):
     assert lines[0] == T.plural("stats.played", len(records), won=sum(r.state.winner == 0 for r in records))
     helped = sum(r.assisted for r in records)
     assert (T.plural("stats.assisted_apart", helped) in lines) == bool(helped)
-    if any(r.assisted for r in records):
-        assert not any(f.assisted for f in facts if f.index in {e.index for e in earned(facts)})
+    by_index = {f.index: f for f in facts}
+    for found in earned(facts):  # a match with help earns only what a deal played without help earned
+        match = by_index[found.index]
+        assert not match.assisted or (found.key in DEAL_KEYS and not all(d.assisted for d in match.deals))
 
 
 def test_old_entries_without_the_match_still_load_and_count(tmp_path):
@@ -165,6 +167,42 @@ def test_a_finished_match_announces_what_it_earned_once(tmp_path):
     finish_match(program, record)  # the same match again: nothing new
     assert [line for line in lines_of(out) if line.startswith("Achievement earned.")] == first
     assert len(load_results(tmp_path / "data")) == 2
+
+
+def test_a_deal_played_with_help_earns_nothing_and_the_deals_without_help_still_do():
+    def scopa_deals(record):
+        return [i for i, deal in enumerate(all_facts([result_of(record, "2026-01-01")])[0].deals, 1) if deal.own_scopa]
+    record = next(r for seed in range(300) if (r := random_match(Rules(), "easy", seed, 1)).state.winner == 0
+                  and 1 not in scopa_deals(r) and scopa_deals(r))
+    helped = replace(record, assisted_deals=frozenset({1}))  # a hint in deal 1 only
+    keys = [e.key for e in earned(all_facts([result_of(helped, "2026-01-01")]))]
+    assert "first_scopa" in keys and "beat_easy" not in keys  # the match had help; its later deals did not
+    everywhere = replace(record, assisted_deals=frozenset(range(1, record.state.deal_number + 1)))
+    assert earned(all_facts([result_of(everywhere, "2026-01-01")])) == []
+
+
+def test_an_imported_finished_match_says_all_it_earned_once_as_it_is_logged(tmp_path):
+    record = next(r for seed in range(300) if (r := random_match(Rules(), "easy", seed, 2)).state.winner == 0
+                  and any(d.own_scopa for d in all_facts([result_of(r, "2026-01-01")])[0].deals[:-1]))
+    program, out, _ = program_for(tmp_path, "")
+    program.run(imported=record)
+    said = [line for line in lines_of(out) if line.startswith("Achievement earned.")]
+    [facts] = all_facts(load_results(tmp_path / "data"))
+    assert said == [T("achievement.earned", name=T(f"achievement.{e.key}")) for e in earned([facts])]
+    assert T("achievement.earned", name=T("achievement.first_scopa")) in said  # earned before its last deal
+
+
+def test_a_match_listed_for_review_is_read_again_from_the_log_and_a_replaced_log_is_said(tmp_path):
+    from scopa.record.console import _review_listed, logged_facts
+    program, out, _ = program_for(tmp_path, "")
+    first, second = (random_match(Rules(target=None), "easy", seed, 1) for seed in (1, 2))
+    record_result(first, "2026-01-01T10:00:00+00:00", tmp_path / "data")
+    [listed], count, problem = logged_facts(tmp_path / "data")  # only the facts are kept
+    assert count == 1 and problem is None
+    (tmp_path / "data" / "results.json").unlink()  # another copy found the log unreadable and began a new one
+    record_result(second, "2026-01-02T10:00:00+00:00", tmp_path / "data")
+    _review_listed(program, listed)
+    assert lines_of(out)[-1] == T("review.gone")
 
 
 # Review ---------------------------------------------------------------------------------------
@@ -315,7 +353,8 @@ def test_a_new_match_earns_only_what_no_earlier_fair_match_had():
     keys = [e.key for e in newly_earned(first, [])]
     assert "beat_easy" in keys and keys == [e.key for e in earned([first])]
     assert newly_earned(again, [first]) == []
-    assert [e.key for e in newly_earned(again, [replace(first, assisted=True), None])] == keys
+    helped = replace(first, assisted=True, deals=tuple(replace(d, assisted=True) for d in first.deals))
+    assert [e.key for e in newly_earned(again, [helped, None])] == keys
 
 
 def test_the_coach_says_why_from_what_each_move_does():

@@ -1,8 +1,8 @@
 """Everything can be heard again: the real program in a pseudo-terminal, played by single keys.
 
 R repeats what happened since the player's last move (the opponent's play, the table) and,
-pressed again, steps further back; B says the last deal's score sheet again at any time; a
-resumed match says who is playing and the score."""
+pressed again, steps further back; B says the last deal's score sheet again at any time, in a
+resumed match too; a resumed match says who is playing and the score."""
 from __future__ import annotations
 
 import re
@@ -111,4 +111,39 @@ def test_a_resumed_match_says_who_is_playing_and_the_score(tmp_path):
     at = said.index("Deal 2 resumed.")
     assert said[at + 1:at + 3] == ["You against Felix.", narrator.match_line(scores)]
     assert said[at + 3] == narrator.table_text(saved.state.table)
+    child.kill(9)
+
+
+def _sheet_of(said: list[str]) -> list[str]:
+    """The score sheet among the lines said at the end of a deal."""
+    return said[said.index("Deal 1 score."):said.index("Nobody has won yet. Next deal.")]
+
+
+def _quit(child) -> None:
+    child.send("q")
+    child.expect(r"Quit\?")
+    child.send("\r")
+    child.expect(pexpect.EOF)
+
+
+def test_b_gives_the_last_deal_score_sheet_after_the_match_is_resumed(tmp_path):
+    child = spawn(tmp_path, "--seats", "human,computer:easy", "--seed", "8")
+    child.send("1")
+    sheet = _sheet_of(_play_to_next_deal(child))
+    _quit(child)  # at Next?: a resumed match goes on with the next deal
+
+    child = spawn(tmp_path, "--resume")
+    child.expect(r"Card\?")
+    child.send("b")
+    assert lines_before(child, r"Card\?") == sheet  # rebuilt from the saved match
+    child.send("1")
+    child.expect(r"Play\?")
+    child.send("\r")
+    child.expect(r"Card\?")
+    _quit(child)  # in the middle of deal 2
+
+    child = spawn(tmp_path, "--resume")
+    child.expect(r"Card\?")
+    child.send("b")
+    assert lines_before(child, r"Card\?") == sheet
     child.kill(9)

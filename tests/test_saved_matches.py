@@ -145,6 +145,31 @@ def test_a_lock_left_by_a_killed_copy_does_not_block(tmp_path: Path) -> None:
     SavedMatches(tmp_path).lock(match_id).release()  # no SaveLockedError: the system let go of it
 
 
+def _lock_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in (folder / "saves").iterdir() if p.name.endswith(".lock"))
+
+
+def test_lock_files_go_with_their_saves_and_a_held_one_stays(tmp_path: Path) -> None:
+    store = SavedMatches(tmp_path)
+    kept, by_hand, broken, deleted = (_save(tmp_path, played(Rules(), TWO, seed, turns=3)) for seed in (1, 2, 3, 4))
+    store.list()  # looking at each save makes its lock file
+    assert _lock_files(tmp_path) == sorted(f"{i}.json.lock" for i in (kept, by_hand, broken, deleted))
+    store.delete(deleted)
+    store.path_of(by_hand).unlink()  # removed outside the game
+    store.path_of(broken).write_text("{", encoding="utf-8")  # set aside as .bad by the next listing
+    creating = store.create(played(Rules(), TWO, 5, turns=1))  # another copy: locked, not saved yet
+    listing = store.list()
+    assert [s.match_id for s in listing.saves] == [kept] and len(listing.set_aside) == 1
+    assert _lock_files(tmp_path) == sorted([f"{kept}.json.lock", f"{creating.match_id}.json.lock"])
+    with pytest.raises(SaveLockedError):
+        store.lock(creating.match_id, wait=0)  # still that copy's
+    creating.release()  # released, a lock file stays while its save does (filelock's own reason)
+    store.lock(kept).release()
+    assert f"{kept}.json.lock" in _lock_files(tmp_path)
+    store.list()
+    assert _lock_files(tmp_path) == [f"{kept}.json.lock"]  # the new match was never saved
+
+
 # Results are logged once ----------------------------------------------------------------------
 
 def test_a_result_is_logged_once_per_match(tmp_path: Path) -> None:

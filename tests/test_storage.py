@@ -341,6 +341,58 @@ def test_results_log(tmp_path: Path) -> None:
     assert [r.when for r in load_results(tmp_path)] == ["later"]
 
 
+def _logged_twice(folder: Path) -> tuple[list, str]:
+    record = finish(played(Rules(), TWO, 3, turns=0), random.Random(2))
+    record_result(record, "2024-05-01 20:15", folder)
+    record_result(record.mark_assisted(), "2024-05-02 10:00", folder)
+    return load_results(folder), (folder / "results.json").read_text(encoding="utf-8")
+
+
+def test_the_results_log_is_read_a_result_at_a_time(tmp_path: Path) -> None:
+    from scopa.storage import iter_results, result_at
+    results, text = _logged_twice(tmp_path)
+    head, first, second, tail = text.splitlines()
+    (tmp_path / "results.json").write_text(f"{head}\n{first}\n", encoding="utf-8")  # cut short after one
+    read = iter_results(tmp_path)
+    assert next(read) == results[0]  # given before the rest of the file is read
+    with pytest.raises(SaveFileError, match="^The results log cannot be read. The file is not valid JSON"):
+        next(read)  # the same reason as the log read whole
+    (tmp_path / "results.json").write_text(text, encoding="utf-8")
+    assert result_at(tmp_path, 1) == results[1] and result_at(tmp_path, 2) is None
+    import tracemalloc
+    big = "\n".join([head] + [first] * 200 + [second, tail])
+    (tmp_path / "results.json").write_text(big, encoding="utf-8")
+    tracemalloc.start()
+    try:
+        assert sum(1 for _ in iter_results(tmp_path)) == 201
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(big) / 4  # about one result parsed (some 20 times its line), never the whole log
+
+
+def test_a_results_log_laid_out_otherwise_is_still_read_whole(tmp_path: Path) -> None:
+    results, text = _logged_twice(tmp_path)
+    (tmp_path / "results.json").write_text(json.dumps(json.loads(text), indent=2), encoding="utf-8")  # older versions
+    assert load_results(tmp_path) == results
+    (tmp_path / "results.json").write_text(text.replace(",\n", ",\n\n  ", 1) + "\n\n", encoding="utf-8")
+    assert load_results(tmp_path) == results  # blank lines and spaces between results are JSON too
+
+
+def test_a_results_log_over_the_cap_is_too_large_and_set_aside_by_the_next_result(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa.storage import results as results_module
+    results, text = _logged_twice(tmp_path)
+    monkeypatch.setattr(results_module, "RESULTS_MAX_BYTES", 1_000_000)
+    (tmp_path / "results.json").write_text(text + " " * 1_000_000, encoding="utf-8")  # JSON, over the cap
+    text = (tmp_path / "results.json").read_text(encoding="utf-8")
+    with pytest.raises(SaveFileError, match="cannot be read. The log is over 1 megabytes, the most the game reads"):
+        load_results(tmp_path)
+    record_result(finish(played(Rules(), TWO, 4, turns=0), random.Random(3)), "later", tmp_path)
+    assert (tmp_path / "results.json.bad").read_text(encoding="utf-8") == text  # kept whole, as documented
+    assert [r.when for r in load_results(tmp_path)] == ["later"]
+
+
 # Property: any damaged file is rejected in one line, or loads into a consistent match --------
 
 BASES = [match_to_json(played(Rules(), TWO, 21, turns=60)),

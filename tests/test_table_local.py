@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from scopa.engine import CardPlayed, CardsDealt, DealStarted, MatchWon, Move, Rules
+from scopa.engine import CardPlayed, CardsDealt, DealScored, DealStarted, MatchWon, Move, Rules
 from scopa.engine.errors import NOT_IN_HAND
 from scopa.match import SeatSetup
 from scopa.players import make_player
@@ -134,3 +134,21 @@ def test_a_closed_table_refuses_moves_and_releases_its_save_once():
     seat = table.record.state.to_move
     assert table.submit(seat, table.view(seat).legal_moves()[0], table.latest()).refusal == "closed"
     assert released == [True]
+
+
+def test_a_resumed_table_still_has_the_last_deal_score_from_the_record():
+    table, _ = table_for()
+    assert table.last_score() is None  # no deal has ended
+    scored = []
+    while len(scored) < 2:  # two deals and a few plays of the third
+        seat = table.record.state.to_move
+        if table.record.state.is_deal_over:
+            table.next_deal(seat, table.latest())
+            continue
+        result = table.submit(seat, table.view(seat).legal_moves()[0], table.latest())
+        scored += [u.event for u in result.updates if isinstance(u.event, DealScored)]
+    table.next_deal(0, table.latest())
+    table.submit(table.record.state.to_move, table.view(table.record.state.to_move).legal_moves()[0], table.latest())
+    assert table.last_score() == scored[-1]
+    resumed = LocalTable(table.record)  # as after closing the game: no updates of its own
+    assert resumed.updates(0, 0) == [] and resumed.last_score() == scored[-1]

@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .engine import Event, GameState, Move, Rules, new_match
+from .engine import DealScored, Event, GameState, Move, Rules, new_match
 
 SeatKind = Literal["human", "computer"]
 
@@ -112,6 +112,20 @@ class MatchRecord:
     def next_deal(self) -> tuple["MatchRecord", list[Event]]:
         state, events = self.state.next_deal()
         return replace(self, state=state), events
+
+    def last_scored(self) -> DealScored | None:
+        """The score of the last deal that ended, None before the first one did.
+
+        Found by playing the move log again from the seed: a resumed match has no events of
+        its own past, and the record keeps every move rather than every score sheet."""
+        state, _ = new_match(self.rules, self.seed, self.first_dealer)
+        scored: DealScored | None = None
+        for logged in self.moves:
+            if state.is_deal_over:
+                state, _ = state.next_deal()
+            state, events = state.apply(logged.move)
+            scored = next((e for e in events if isinstance(e, DealScored)), scored)
+        return scored
 
     def mark_assisted(self) -> "MatchRecord":
         """Record that a hint was used in the current deal."""

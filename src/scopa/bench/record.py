@@ -1,12 +1,16 @@
-"""``python -m scopa.bench record [--matches N] [--seed S]``: what the results log costs.
+"""``python -m scopa.bench record [--matches N] [--seed S] [--fill-mb MB]``: what the results log costs.
 
 Logs N seeded matches to 11 (every seat playing the easy level's moves, the first seat as the
 human) in a temporary folder, then prints the log's size, how long the Statistics page takes
-to work out from it, and how long the coach takes over one match.
+to work out from it, and how long the coach takes over one match. With ``--fill-mb`` it then
+fills the log to about that size with copies of those matches (20 is the most the game reads)
+and prints how long reading it takes and the memory it needs at most: read a result at a
+time, as the game does, and kept whole as a list, as ``load_results`` gives it.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 
@@ -38,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scopa.bench record")
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fill-mb", type=float, default=0.0)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         for n in range(args.matches):
@@ -52,8 +57,36 @@ def main(argv: list[str] | None = None) -> int:
         for deal in range(len(script.deals)):
             script.advice(deal)
         coach = time.perf_counter() - start
+        reading = _reading(folder, args.fill_mb) if args.fill_mb > 0 else []
     print(f"matches logged: {args.matches}")
     print(f"results.json: {size / 1024:.0f} KB, {size / 1024 / max(args.matches, 1):.1f} KB a match")
     print(f"statistics page: {stats:.2f} s, {1000 * stats / max(args.matches, 1):.1f} ms a match, {len(lines)} lines")
     print(f"coach over one match: {coach:.2f} s for {len(script.deals)} deals")
+    for line in reading:
+        print(line)
     return 0
+
+
+def _reading(folder: str, megabytes: float) -> list[str]:
+    """The log filled to about ``megabytes`` with copies of its lines; the time and peak memory of reading it."""
+    import tracemalloc
+
+    from ..storage import iter_results
+    path = f"{folder}/results.json"
+    head, *entries, tail = open(path, encoding="utf-8").read().splitlines()
+    entries = [line.rstrip(",") for line in entries]
+    copies = max(1, int(megabytes * 1_000_000 / (sum(map(len, entries)) / len(entries))))
+    with open(path, "w", encoding="utf-8") as log:
+        log.write(head + "\n" + ",\n".join(entries[i % len(entries)] for i in range(copies)) + "\n" + tail + "\n")
+    lines = [f"results.json filled: {os.path.getsize(path) / 1e6:.1f} MB, {copies} results"]
+    for how, read in (("a result at a time", lambda: sum(1 for _ in iter_results(folder))),
+                      ("kept as a list", lambda: len(load_results(folder)))):
+        start = time.perf_counter()
+        read()
+        seconds = time.perf_counter() - start
+        tracemalloc.start()
+        read()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        lines.append(f"reading it {how}: {seconds:.2f} s, peak memory {peak / 1e6:.1f} MB")
+    return lines

@@ -102,8 +102,12 @@ class Announcer:
 
     def say_breakdown(self, lines: Sequence[Announcement]) -> None:
         """Say a deal's score sheet and keep it for its key."""
-        self.breakdown = list(lines)
+        self.keep_breakdown(lines)
         self.say(lines)
+
+    def keep_breakdown(self, lines: Sequence[Announcement]) -> None:
+        """Keep a score sheet for its key without saying it (a resumed match's last one; none for a new match)."""
+        self.breakdown = list(lines)
 
     def repeat_breakdown(self) -> bool:
         """The last deal's score sheet again; False when no deal was scored yet."""

@@ -66,6 +66,7 @@ class Program:
         self.announcer = SoundingAnnouncer(self.output, self.speaker, self._sounding)
         self.narrator: Narrator | None = None
         self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
+        self._at_table = False  # a match's table is open (its deals are told as they end)
         self._sound_folder: Path | None = None
 
     def screen_reader_mode(self) -> bool:
@@ -323,9 +324,9 @@ class Program:
         return runner(self)
 
     def _has_results(self) -> bool:
-        from ..storage import SaveFileError, load_results
+        from ..storage import SaveFileError, iter_results
         try:
-            return bool(load_results(self.persistence.data_dir))
+            return next(iter_results(self.persistence.data_dir), None) is not None  # reads the first entry only
         except (SaveFileError, OSError):
             return True  # Statistics says why the log cannot be read
 
@@ -477,8 +478,10 @@ class Program:
         (back to the menu), 0 when the player quit. The program hands records on to their table
         unopened: only the table reads them."""
         while True:
+            self._at_table = False  # a match over already (an import) is logged as its table opens
             table = self._local_table(record, events or ())
             self._say_if_budget_unused(table.info())
+            self._at_table = True
             console = MatchConsole(table, self._services(table))
             try:
                 outcome = console.run()
@@ -512,7 +515,12 @@ class Program:
     def _finish(self, record) -> None:
         """The table's match is over: log it, and keep what it earned to say once the match is told."""
         from ..record.console import log_finished
-        self._earned = log_finished(self, record)
+        self._earned = log_finished(self, record, played_here=self._at_table)
+
+    def _deal_earned(self, table: LocalTable, deal_number: int) -> list[Announcement]:
+        """What the deal just ended earned (the match's own achievements wait for its end)."""
+        from ..record.console import deal_achievements
+        return deal_achievements(self, table.record, deal_number)
 
     def _services(self, table: LocalTable) -> Services:
         info = table.info()
@@ -528,7 +536,7 @@ class Program:
                         older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=self._tips(info, narrator))
+                        tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal))
 
     def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
         """Position tips for tables where every computer is a beginner or easy player, while the

@@ -44,6 +44,7 @@ class Services:
     suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
+    deal_earned: Callable[[int], Sequence[Announcement]] = lambda deal: ()  # achievements a deal just earned
 
 
 class QuitMatch(Exception):
@@ -163,16 +164,19 @@ class MatchConsole:
         scored = next((e for e in events if isinstance(e, DealScored)), None)
         if scored is None:
             return
-        assisted = scored.deal_number in self.table.info().assisted_deals
-        self.io.announcer.say_breakdown(self.io.narrator.score_lines(scored.deal_number, scored.score,
-                                                                     scored.match_scores, assisted))
+        self.io.announcer.say_breakdown(self._score_sheet(scored))
         won = next((e for e in events if isinstance(e, MatchWon)), None)
-        if won is not None:
+        if won is not None:  # what the match earned is said after it
             self.say(self.io.narrator.match_result(won.side, won.match_scores))
         else:
+            self.say_lines(list(self.io.deal_earned(scored.deal_number)))
             target = self.info.rules.target or 0
             tied = max(scored.match_scores) >= target  # reached, yet not over: leaders tied
             self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))
+
+    def _score_sheet(self, scored: DealScored) -> list[Announcement]:
+        assisted = scored.deal_number in self.table.info().assisted_deals
+        return self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted)
 
     def _say_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """Announce events; remember a table just dealt, so the turn does not read it twice.
@@ -207,6 +211,8 @@ class MatchConsole:
         """Play until the match ends: first what the table has that was not narrated yet."""
         try:
             self.io.announcer.acted()  # Repeat starts from this match
+            scored = self.table.last_score()  # B: a resumed match's last sheet, none of another match
+            self.io.announcer.keep_breakdown(self._score_sheet(scored) if scored is not None else [])
             updates = self._take(self.table.updates(self.listener, self.number))
             if updates:
                 self._narrate(updates)
@@ -289,11 +295,8 @@ class MatchConsole:
             self._close_hand()
 
     def _hand_known(self, view: PlayerView) -> bool:
-        """Short verbosity, one human: the hand is that of the last turn less the card played, so
-        it is not read again (H reads it; the card picked is named before Enter plays it)."""
-        heard = self._hand_heard
-        return (self.io.narrator.terse and not self.pass_and_play and heard is not None
-                and len(view.hand) < len(heard) and set(view.hand) <= set(heard))
+        """One human at short verbosity: the hand of the last turn less the card played is not read again."""
+        return not self.pass_and_play and self.io.narrator.hand_known(self._hand_heard, view.hand)
 
     def _close_hand(self) -> None:
         """Pass-and-play, after a turn: hide the hand, clearing the screen and scrollback.

@@ -20,7 +20,7 @@ from ..console.announcer import ask_hands_aloud
 from ..console.choosing import MoveChooser
 from ..console.keys import typed_number
 from ..console.terminal import ENTER, ESCAPE
-from ..engine import SETTEBELLO, GameState, MatchWon, Move, PlayerView, Scopa
+from ..engine import SETTEBELLO, Card, GameState, MatchWon, Move, PlayerView, Scopa
 from ..narration import Announcement, Narrator, capitalised
 from .catalogue import LessonText
 from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz
@@ -40,13 +40,15 @@ class Leave(Exception):
 def lesson_narrator(program: "Program", text: LessonText) -> Narrator:
     """The game's narrator for the lesson table: you, and the lesson partner.
 
-    A lesson is for learning, so it is told at full verbosity whatever the match setting: the
-    key hints, the articles and "Your turn." stay."""
+    The game's lines (plays, the table, the hand, the prompts' key hints, the score sheet)
+    follow the player's verbosity as in a match; the lesson's own lines (what it teaches, the
+    goal, the feedback, the hints) come from the lesson catalogue and are always said whole."""
     names = [_message(program, "seat.you", "You"), text("opponent")]
+    verbosity = getattr(program, "verbosity", "full")
     try:
-        return Narrator(names, LESSON_RULES, you=0, lang=program.lang, naming=program.naming, verbosity="full")
+        return Narrator(names, LESSON_RULES, you=0, lang=program.lang, naming=program.naming, verbosity=verbosity)
     except (OSError, KeyError, ValueError):  # the game has no catalogue for this language yet
-        return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming, verbosity="full")
+        return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming, verbosity=verbosity)
 
 
 def _message(program: "Program", key: str, default: str) -> str:
@@ -80,6 +82,7 @@ class LessonSession:
         self.step: Practice | Quiz | None = None
         self.hint: tuple[Move, Announcement | None] | None = None
         self.hands_aloud: bool | None = None  # the answer to the hand warning, once asked
+        self._hand_heard: tuple[Card, ...] | None = None  # the hand read at the learner's last turn
 
     # Output and input -------------------------------------------------------------------------
     def say(self, *items: str | Announcement) -> None:
@@ -191,6 +194,12 @@ class LessonSession:
             self.program.rules_reader()
         elif name == "settings" and hasattr(self.program, "settings_menu"):
             self.program.settings_menu()
+            if self.ctx is not None:  # the verbosity may have changed: the lesson's table follows it at once
+                self.ctx.narrator.verbosity = getattr(self.program, "verbosity", self.ctx.narrator.verbosity)
+        elif name in ("verbose", "full", "short") and self.ctx is not None:  # as in a match: this lesson only
+            narrator = self.ctx.narrator
+            narrator.verbosity = "short" if name == "short" else "full"
+            self.say(narrator.messages(f"verbosity.{narrator.verbosity}"))
         elif name == "quit":
             raise Leave
         else:
@@ -259,7 +268,8 @@ class LessonSession:
             state, new_events = state.apply(move)
             self.state = state  # the position now: the card played has left the hand
             events += new_events
-            self.say_lines(narrator.events([e for e in new_events if not isinstance(e, MatchWon)]))
+            self.say_lines(narrator.events([e for e in new_events if not isinstance(e, MatchWon)],
+                                           own_move_known=before.to_move == 0))
             if before.to_move == 0:
                 if step.whole_deal:
                     self._missed_chance(before, move, new_events)
@@ -274,10 +284,12 @@ class LessonSession:
         narrator = self.ctx.narrator
         view = state.view(0)
         self._hands_heard(step)
-        lines: list[str | Announcement] = [] if first_turn else [narrator.turn(0)]
+        lines: list[str | Announcement] = [] if first_turn else [narrator.turn_line(0)]
         if not (first_turn and self.opening_said):  # the deal's opening has just said the table
             lines.append(narrator.table_text(view.table))
-        lines.append(self._hand(view))
+        if first_turn or not narrator.hand_known(self._hand_heard, view.hand):
+            lines.append(self._hand(view))
+        self._hand_heard = view.hand
         self.hint = None
         if step.whole_deal:
             self.hint = self._hint(view)

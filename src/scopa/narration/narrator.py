@@ -210,6 +210,11 @@ class Narrator:
                      for i, card in enumerate(view.hand)]
         return Announcement(self._t("hand.list", cards=self.messages("list.sep").join(items)), view.seat)
 
+    def hand_known(self, heard: Sequence[Card] | None, hand: Sequence[Card]) -> bool:
+        """Short verbosity: the hand is the one read at the last turn less the card played, so it
+        need not be read again (H reads it; the card picked is named before Enter plays it)."""
+        return (self.terse and heard is not None and len(hand) < len(heard) and set(hand) <= set(heard))
+
     def notice(self, kind: str, seat: int, name: str = "") -> str:
         """A fact about the people at the table (one joined, left, is back...), naming the seat's player."""
         return self.messages(f"notice.{kind}", name=name or self.seat_names[seat])

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..engine import Move, PlayerView
+from ..engine import DealScored, Move, PlayerView
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
 from .messages import (MAX_SERVER_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
                        InfoMessage, Join, MoveRequest, NextDealRequest, ProtocolError, Ready, Refused, ResyncMessage,
@@ -278,6 +278,11 @@ class RemoteTable:
         """The number this table's updates start after: older ones come as a ``Resync``."""
         with self._lock:
             return self._floor
+
+    def last_score(self) -> DealScored | None:
+        """The last score among the updates of this session (the server sends no older ones)."""
+        with self._lock:
+            return next((u.event for u in reversed(self._log) if isinstance(u.event, DealScored)), None)
 
     def updates(self, seat: int, after: int) -> Sequence[SeatUpdate] | Resync:
         with self._lock:

@@ -10,8 +10,19 @@ messages sent. A seat connected to another process gets its frames through pub/s
 store fails, nothing held is sent: the room's seats are told "storage", the room is read back as
 stored, and the request is not done.
 
-A process that reads a room stored by another has no log of its updates, so a client that
-reconnects there gets a fresh view rather than the missed updates (the protocol's resync).
+What one process does by itself, the cluster does across processes:
+- Catching up: each human seat's recent update frames are kept in Redis with the room (the same
+  script), so a client reconnecting to any process is sent the updates it missed; a gap older
+  than the log's cap gets a resync, as on one process.
+- A seat taken back: each seat names the process holding its connection (``Seat.holder``); a
+  seat taken back on another process is published with the change, and the process with the
+  old connection closes it ("seat_taken"), as one process does.
+- A process that dies: each process keeps a presence key with a short expiry (``--presence-ttl``)
+  and notes the rooms where it holds seats. The others look for expired presences; under each
+  of those rooms' lock, on the room as stored, the seats still held by the dead process are
+  marked gone at that moment, so the room's other players hear who left and the grace and the
+  computer cover go on as on one process. Two processes noticing at once do it once: the second
+  reads the room back and finds those seats no longer held.
 """
 from __future__ import annotations
 
@@ -21,15 +32,15 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Awaitable, Callable, Mapping, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
 from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
                        Refused, encode, parse_client_message)
-from .redis_store import CHANNEL, LOCK_SECONDS, RedisRoomStore, StaleRoom
+from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
-from .server import Connection, RoomServer, ServerConfig, Unstored
+from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")
@@ -82,6 +93,7 @@ class HeldConnection(Connection):
     def __init__(self, ws: ServerConnection, config: ServerConfig, server: "ClusterServer") -> None:
         super().__init__(ws, config)
         self.server = server
+        self.rev = 0  # the room's rev when this connection was seated: older published changes it has
 
     def send(self, message: Any) -> None:
         if self.server.held is not None:
@@ -96,7 +108,13 @@ class HeldConnection(Connection):
             super().fail(code, values, close_code)
 
     def send_frame(self, frame: str) -> None:
-        """A frame encoded by another process, for this seat."""
+        """An encoded frame for this seat (held while a session is not yet stored)."""
+        if self.server.held is not None:
+            self.server.held.append((self, "frame", frame))
+        else:
+            self.put_frame(frame)
+
+    def put_frame(self, frame: str) -> None:
         if self.closing:
             return
         try:
@@ -114,17 +132,24 @@ class ClusterServer(RoomServer):
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None
-        self.frames: dict[str, dict[int, list[str]]] = {}
+        self.frames: dict[str, dict[int, list[str]]] = {}  # a session's frames for seats on other processes
+        self.logs: dict[str, dict[int, list[str]]] = {}  # ... and every human seat's update frames
+        self.taken: dict[str, set[int]] = {}  # ... and the seats it connected here
+        self.replays: dict[tuple[str, int, int], list[str]] = {}  # (code, seat, last number): missed frames
         self.local_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.listening: asyncio.Task[None] | None = None
+        self.presence: asyncio.Task[None] | None = None
+        self.sweeping: asyncio.Task[None] | None = None
 
     def connect(self, ws: ServerConnection) -> Connection:
         return HeldConnection(ws, self.config, self)
 
     # Sessions ------------------------------------------------------------------------------
-    async def session(self, code: str | None, action: Callable[[], T]) -> T:
+    async def session(self, code: str | None, action: Callable[[], T],
+                      prepare: Callable[[], Awaitable[None]] | None = None) -> T:
         """``action`` (the room logic, no awaits) under the room's lock, on the stored room; what it
-        stored is written before anything it sent goes out."""
+        stored is written before anything it sent goes out. ``prepare`` reads what the action needs
+        from Redis, under the lock, once the room is read."""
         if code is None:
             return await self._run(None, action)
         async with self.local_locks[code]:
@@ -139,6 +164,8 @@ class ClusterServer(RoomServer):
                 raise StoreDown()
             try:
                 await self._refresh(code)
+                if prepare is not None:
+                    await prepare()
                 return await self._run(code, action)
             finally:
                 try:
@@ -164,7 +191,7 @@ class ClusterServer(RoomServer):
 
     async def _run(self, code: str | None, action: Callable[[], T]) -> T:
         store = self.store
-        store.saved, store.deleted, self.frames = {}, set(), {}
+        store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
         self.held = []
         failure: BaseException | None = None
         result: Any = None
@@ -173,13 +200,17 @@ class ClusterServer(RoomServer):
         except BaseException as error:  # noqa: BLE001 -- stored and sent as far as it went, then raised
             failure = error
         held, self.held = self.held, None
-        saved, deleted, frames = store.saved, store.deleted, self.frames
-        store.saved, store.deleted, self.frames = {}, set(), {}
-        stored = await self._write(saved, deleted, frames)
+        saved, deleted = store.saved, store.deleted
+        pending = Pending(self.frames, self.logs, self.taken)
+        store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        self.replays.clear()
+        stored = await self._write(saved, deleted, pending)
         if stored:
             for conn, kind, value in held:
                 if kind == "send":
                     Connection.send(conn, value)
+                elif kind == "frame":
+                    conn.put_frame(value)
                 else:
                     Connection.fail(conn, *value)
         else:
@@ -192,13 +223,16 @@ class ClusterServer(RoomServer):
             raise failure
         return result
 
-    async def _write(self, saved: dict[str, Room], deleted: set[str], frames: dict[str, dict[int, list[str]]]) -> bool:
+    async def _write(self, saved: dict[str, Room], deleted: set[str], pending: "Pending") -> bool:
         try:
             for code, room in saved.items():
-                published = frames.get(code)
-                message = "" if not published else json.dumps({"origin": self.origin, "code": code,
-                                                                "frames": published}, separators=(",", ":"))
-                self.revs[code] = await self.redis.save(room, self.revs.get(code, 0), message)
+                rev = self.revs.get(code, 0)
+                published, taken = pending.frames.get(code), pending.taken.get(code)
+                message = "" if not (published or taken) else json.dumps(
+                    {"origin": self.origin, "code": code, "rev": rev + 1, "frames": published or {},
+                     "taken": sorted(taken or ())}, separators=(",", ":"))
+                self.revs[code] = await self.redis.save(room, rev, message, pending.logs.get(code), self.origin,
+                                                        self._holds(room), self._log_cap())
             for code in deleted:
                 await self.redis.delete(code)
                 self.revs.pop(code, None)
@@ -223,15 +257,19 @@ class ClusterServer(RoomServer):
 
     # The ways in, under the session ---------------------------------------------------------
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
-        code = None if isinstance(message, CreateRoom) else message.code
-        await self.session(code, lambda: self._enter(conn, message))
+        if isinstance(message, CreateRoom):
+            await self.session(None, lambda: self._enter(conn, message))
+            return
+        code = message.code
+        prepare = (lambda: self._fetch_missed(code, message)) if isinstance(message, Hello) else None
+        await self.session(code, lambda: self._enter(conn, message), prepare)
 
     async def on_message(self, conn: Connection, raw: str | bytes) -> None:
         if conn.code is None:
             self._message(conn, raw)  # no room: refused as a lone server refuses it
             return
         try:
-            await self.session(conn.code, lambda: self._message(conn, raw))
+            await self.session(conn.code, lambda: self._still_held(conn) and self._message(conn, raw))
         except StoreDown:
             Connection.send(conn, ErrorMessage("storage", {}))
             try:
@@ -251,19 +289,108 @@ class ClusterServer(RoomServer):
         except RoomRefusal:
             pass
 
-    def _commit(self, room: Room, entries: list[Entry], what: str, *args: Any) -> None:
-        super()._commit(room, entries, what, *args)
-        if not entries or self.held is None:
+    def _tell(self, room: Room, entries: list[Entry]) -> None:
+        """Each seat's frames: held for a seat connected here, published for one elsewhere, and a
+        human seat's updates kept in its log."""
+        if self.held is None:  # not in a session (nothing in the cluster changes a room outside one)
+            super()._tell(room, entries)
             return
-        away = {seat: [encode(m) for m in self._messages_for(room, entries, seat)]
-                for seat in range(room.rules.players) if (room.code, seat) not in self.seated}
-        if away:
-            published = self.frames.setdefault(room.code, {})
-            for seat, frames in away.items():
+        published, logs = self.frames.setdefault(room.code, {}), self.logs.setdefault(room.code, {})
+        for seat in range(room.rules.players):
+            taken, conn = room.seats[seat], self.seated.get((room.code, seat))
+            if taken is None or not (taken.is_human or conn is not None):
+                continue
+            frames = [encode(message) for message in self._messages_for(room, entries, seat)]
+            if taken.is_human:
+                logs.setdefault(seat, []).extend(frames[:len(entries)])  # the updates, not the room's info
+            if isinstance(conn, HeldConnection):
+                for frame in frames:
+                    conn.send_frame(frame)
+            elif conn is None:
                 published.setdefault(seat, []).extend(frames)
 
     def _save(self, room: Room) -> None:
         self.store.save(room)  # written by the session; its failure is handled there
+
+    def _holds(self, room: Room) -> bool:
+        """Whether this process holds one of the room's seats or plays its computers: what the
+        others take over, should it die."""
+        driver = self.drivers.get(room.code)
+        return (driver is not None and not driver.done()) or any(
+            seat is not None and seat.holder == self.origin for seat in room.seats)
+
+    def _log_cap(self) -> int:
+        return min(self.config.max_replay, LOG_FRAMES)
+
+    # Seats held by this process -------------------------------------------------------------
+    def _seat_connection(self, conn: Connection, room: Room, seat: int) -> None:
+        """As one process seats a connection, and the seat names this process: stored, and
+        published, so that another process with an old connection for the seat closes it."""
+        super()._seat_connection(conn, room, seat)
+        taken = room.seats[seat]
+        if taken is not None:
+            taken.holder = self.origin
+        if isinstance(conn, HeldConnection):
+            conn.rev = self.revs.get(room.code, 0)
+        self.taken.setdefault(room.code, set()).add(seat)
+        self.store.save(room)
+
+    def _detach(self, conn: Connection) -> None:
+        room = self.rooms.get(conn.code or "")
+        taken = room.seats[conn.seat] if room is not None and conn.seat is not None else None
+        if taken is not None and taken.holder not in (None, self.origin):  # taken back on another process
+            self._forget(conn)
+            return
+        super()._detach(conn)
+        if taken is not None and not taken.connected:
+            taken.holder = None
+
+    def _still_held(self, conn: Connection) -> bool:
+        """Whether the connection's seat is still this process's: one taken back on another
+        process, whose notice has not arrived yet, is closed now rather than played."""
+        room = self.rooms.get(conn.code or "")
+        taken = room.seats[conn.seat] if room is not None and conn.seat is not None else None
+        if taken is not None and taken.holder not in (None, self.origin):
+            self._replaced(conn)
+            return False
+        return True
+
+    def _replaced(self, conn: Connection) -> None:
+        """The seat was taken back on another connection: closed as one process closes it."""
+        log.info("room %s seat %s: taken back on another server process", conn.code, _seat(conn.seat))
+        self._forget(conn)
+        conn.fail("seat_taken")
+
+    def _forget(self, conn: Connection) -> None:
+        if conn.code is not None and conn.seat is not None and self.seated.get((conn.code, conn.seat)) is conn:
+            del self.seated[(conn.code, conn.seat)]
+        conn.code = conn.seat = None
+
+    # Catching up from the room's log in Redis ---------------------------------------------------
+    async def _fetch_missed(self, code: str, hello: Hello) -> None:
+        """The frames a reclaiming seat missed, read from its log before the session runs."""
+        room = self.rooms.get(code)
+        seat = None if room is None else room.seat_of_key(hello.seat_key)
+        if room is None or seat is None:
+            return
+        count = room.number - hello.last_number
+        if not 0 < count <= self._log_cap():
+            return
+        try:
+            frames = await self.redis.log_tail(code, seat, count)
+        except Exception as error:  # noqa: BLE001 -- a resync instead
+            log.error("room %s: its log cannot be read (%s)", code, error)
+            return
+        if len(frames) == count and _number(frames[0]) == hello.last_number + 1 and _number(frames[-1]) == room.number:
+            self.replays[(code, seat, hello.last_number)] = frames
+
+    def _catch_up(self, conn: Connection, room: Room, seat: int, last_number: int) -> None:
+        frames = self.replays.pop((room.code, seat, last_number), None)
+        if frames is None or not isinstance(conn, HeldConnection):
+            super()._catch_up(conn, room, seat, last_number)
+            return
+        for frame in frames:
+            conn.send_frame(frame)
 
     # Frames from the other processes --------------------------------------------------------
     async def listen(self) -> None:
@@ -280,16 +407,22 @@ class ClusterServer(RoomServer):
                 await asyncio.sleep(0.5)
 
     def _deliver(self, data: Any) -> None:
+        """Another process's stored change: its seats taken back here are closed, and the seats
+        connected here sent their frames, unless they were seated after it (and have it)."""
         try:
             published = json.loads(data)
             if published["origin"] == self.origin:
                 return
-            code = published["code"]
+            code, rev = published["code"], int(published["rev"])
+            for seat in published["taken"]:
+                conn = self.seated.get((code, int(seat)))
+                if isinstance(conn, HeldConnection) and rev > conn.rev:
+                    self._replaced(conn)
             for seat, frames in published["frames"].items():
                 conn = self.seated.get((code, int(seat)))
-                if isinstance(conn, HeldConnection):
+                if isinstance(conn, HeldConnection) and rev > conn.rev:
                     for frame in frames:
-                        conn.send_frame(frame)
+                        conn.put_frame(frame)
         except (TypeError, ValueError, KeyError) as error:
             log.warning("a frame on the store's channel was not understood (%s)", error)
 
@@ -326,9 +459,73 @@ class ClusterServer(RoomServer):
             await asyncio.sleep(wait)
             await self.session(code, lambda: code in self.rooms and self._computer_step(self.rooms[code]))
 
+    # Presence: processes that died ------------------------------------------------------------
+    async def keep_present(self) -> None:
+        """Say this process is alive, several times within its presence's expiry, and look for
+        processes whose presence expired."""
+        every = self.config.presence_ttl / 4
+        while True:
+            await asyncio.sleep(every)
+            try:
+                if not await self.redis.beat(self.origin, self.config.presence_ttl):
+                    self._lapsed()
+                if self.sweeping is None or self.sweeping.done():
+                    self.sweeping = asyncio.create_task(self._sweep())
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 -- Redis away: try again
+                log.error("the store cannot be reached to say this process is alive (%s)", error)
+
+    def _lapsed(self) -> None:
+        """This process was not heard from in time (stopped, or cut off from Redis): the others
+        may have let its seats go. Its connections are closed so that their clients reconnect
+        and take their seats back."""
+        if not self.seated:
+            return
+        log.warning("this process was taken as stopped; its %d connections are closed to reconnect", len(self.seated))
+        for conn in list(self.seated.values()):
+            conn.close_now(1012, "reconnect")
+
+    async def _sweep(self) -> None:
+        try:
+            for process in await self.redis.gone_processes(self.origin):
+                await self._let_go(process)
+        except Exception as error:  # noqa: BLE001 -- logged; tried again at the next beat
+            log.error("gone server processes could not be looked for (%s)", error)
+
+    async def _let_go(self, process: str) -> None:
+        """Every seat still held by a gone process, marked gone now, room by room."""
+        done = True
+        for code in await self.redis.held_rooms(process):
+            now = time.monotonic()
+            try:
+                await self.session(code, lambda code=code: self._gone(code, process, now))
+            except Exception:  # noqa: BLE001 -- this room is tried again at the next beat
+                log.exception("room %s: the seats of a stopped process could not be let go", code)
+                done = False
+        if done:
+            await self.redis.forget_process(process)
+
+    def _gone(self, code: str, process: str, now: float) -> None:
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        for number, taken in enumerate(room.seats):
+            if taken is not None and taken.holder == process:
+                taken.holder = None
+                self.store.save(room)
+                self._commit(room, room.disconnected(number, now), "seat %s left (its server process stopped)",
+                             _seat(number))
+        self._drive(room)  # the computers it was playing go on here
+
     async def close(self) -> None:
-        if self.listening is not None:
-            self.listening.cancel()
+        for task in (self.listening, self.presence, self.sweeping):
+            if task is not None:
+                task.cancel()
+        try:
+            await self.redis.end_presence(self.origin)
+        except Exception:  # noqa: BLE001 -- Redis gone: the presence expires by itself
+            pass
         await self.redis.close()
 
 
@@ -343,5 +540,27 @@ async def open_cluster(config: ServerConfig) -> ClusterServer:
         await redis.close()
         raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
     server = ClusterServer(redis, config)
+    try:
+        await redis.beat(server.origin, config.presence_ttl)  # present before the first connection
+    except Exception as error:  # noqa: BLE001
+        await redis.close()
+        raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
     server.listening = asyncio.create_task(server.listen())
+    server.presence = asyncio.create_task(server.keep_present())
     return server
+
+
+class Pending:
+    """What a session sends through Redis with its stored rooms: the frames to publish, each
+    seat's new update frames for its log, and the seats it connected."""
+
+    def __init__(self, frames: dict[str, dict[int, list[str]]], logs: dict[str, dict[int, list[str]]],
+                 taken: dict[str, set[int]]) -> None:
+        self.frames, self.logs, self.taken = frames, logs, taken
+
+
+def _number(frame: str) -> int:
+    try:
+        return int(json.loads(frame)["number"])
+    except (ValueError, KeyError, TypeError):
+        return -1

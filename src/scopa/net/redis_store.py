@@ -9,12 +9,21 @@ Keys (every name begins ``scopa:``):
     scopa:active      a sorted set: each room's code by its last activity, for expiry
     scopa:lock:CODE   the room's writer lock (``redis-py``'s lock: a random token, released only
                       by its holder, expiring by itself after ``LOCK_SECONDS``)
-    scopa:frames      the pub/sub channel of each stored change's frames, per seat
+    scopa:log:CODE:SEAT  a list: the last ``LOG_FRAMES`` update frames of that human seat, so that
+                      a player reconnecting to any process is sent the updates they missed
+    scopa:frames      the pub/sub channel of each stored change's frames, per seat, and of the
+                      seats taken back (their old connection, on another process, is closed)
+    scopa:process:ID  one server process's presence: set again several times within
+                      ``--presence-ttl``, it expires by itself when that process dies
+    scopa:processes   a set: the ID of every process that may still hold seats
+    scopa:held:ID     a set: the rooms where process ID holds (or held) a seat's connection or
+                      plays the computers; the seats name their process (``holder``) in the JSON
 
 A change is stored by one Lua script, so it is atomic: the room is written only when its ``rev``
 is still the one the writer read (a writer whose lock ran out cannot overwrite a newer room),
-its activity is noted, and its frames are published, in that order, in one step. Times of one
-process's clock (a seat's drop, a turn's start) are kept as wall-clock times.
+its activity is noted, the writer's held rooms updated, each seat's update frames appended to
+its log (trimmed to the cap), and the frames published, in that order, in one step. Times of
+one process's clock (a seat's drop, a turn's start) are kept as wall-clock times.
 """
 from __future__ import annotations
 
@@ -33,12 +42,28 @@ PREFIX = "scopa:"
 CHANNEL = PREFIX + "frames"
 LOCK_SECONDS = 10.0  # a lock held longer than this (a process stopped mid-change) frees itself
 POOL_SIZE = 32  # connections of one process to Redis (one more is its pub/sub listener)
+LOG_FRAMES = 64  # update frames kept per seat (about 1.5 KiB each); a longer gap gets a resync
+MAX_SEATS = 4
 
+# KEYS: the room, the active set, the writer's held rooms, then each seat's log.
+# ARGV: rev read, new rev, room JSON, activity, code, message to publish, channel, whether the
+# writer holds a seat of the room, the log cap, then one count per seat's log, then the frames.
 _SAVE = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if (rev or '0') ~= ARGV[1] then return -1 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'room', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+if ARGV[8] == '1' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
+local cap = tonumber(ARGV[9])
+local at = 10 + #KEYS - 3
+for i = 4, #KEYS do
+  local count = tonumber(ARGV[10 + i - 4])
+  if count > 0 then
+    redis.call('RPUSH', KEYS[i], unpack(ARGV, at, at + count - 1))
+    redis.call('LTRIM', KEYS[i], -cap, -1)
+    at = at + count
+  end
+end
 if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[6]) end
 return tonumber(ARGV[2])
 """
@@ -52,6 +77,18 @@ def room_key(code: str) -> str:
     return f"{PREFIX}room:{code}"
 
 
+def log_key(code: str, seat: int) -> str:
+    return f"{PREFIX}log:{code}:{seat}"
+
+
+def presence_key(process: str) -> str:
+    return f"{PREFIX}process:{process}"
+
+
+def held_key(process: str) -> str:
+    return f"{PREFIX}held:{process}"
+
+
 def _wall(monotonic: float | None) -> float | None:
     return None if monotonic is None else time.time() - (time.monotonic() - monotonic)
 
@@ -63,7 +100,7 @@ def _monotonic(wall: float | None) -> float | None:
 def room_to_json(room: Room) -> str:
     seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "key_hash": s.key_hash,
                                      "ready": s.ready, "connected": s.connected, "covered": s.covered,
-                                     "left_at": _wall(s.left_at)} for s in room.seats]
+                                     "left_at": _wall(s.left_at), "holder": s.holder} for s in room.seats]
     return json.dumps({
         "rules": room.rules.to_dict(), "phase": room.phase, "host": room.host, "level": room.level,
         "number": room.number, "position_number": room.position_number, "created": room.created,
@@ -75,7 +112,8 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
     """The room as stored; its match replayed from the record and checked, covered seats covered."""
     data = json.loads(text)
     seats = [None if s is None else Seat(s["name"], s["kind"], s["level"], s["key_hash"], s["ready"],
-                                         s["connected"], False, _monotonic(s["left_at"])) for s in data["seats"]]
+                                         s["connected"], False, _monotonic(s["left_at"]), s.get("holder"))
+             for s in data["seats"]]
     record = None if data["record"] is None else record_from_dict(data["record"])
     room = Room(code, Rules.from_dict(data["rules"]), seats, data["level"], data["host"], data["phase"],
                 None if record is None else match_table(record, budget), data["number"], data["created"],
@@ -129,18 +167,62 @@ class RedisRoomStore:
             return None, 0
         return room_from_json(code, text, budget), int(rev)
 
-    async def save(self, room: Room, rev: int, frames: str = "") -> int:
-        """Store the room if it is still at ``rev``; its new rev. ``frames`` are published with it."""
-        new = await self._save(keys=[room_key(room.code), PREFIX + "active"],
-                               args=[str(rev), str(rev + 1), room_to_json(room), room.active, room.code, frames,
-                                     CHANNEL])
+    async def save(self, room: Room, rev: int, message: str = "", logs: dict[int, list[str]] | None = None,
+                   process: str = "", held: bool = False, cap: int = LOG_FRAMES) -> int:
+        """Store the room if it is still at ``rev``; its new rev. ``message`` is published with it,
+        ``logs`` (each seat's new update frames) appended to the seats' logs, kept to ``cap``, and
+        the room noted among the rooms of ``process`` when ``held`` (taken off them when not)."""
+        logs = {seat: frames for seat, frames in (logs or {}).items() if frames}
+        seats = sorted(logs)
+        new = await self._save(keys=[room_key(room.code), PREFIX + "active", held_key(process),
+                                     *(log_key(room.code, seat) for seat in seats)],
+                               args=[str(rev), str(rev + 1), room_to_json(room), room.active, room.code, message,
+                                     CHANNEL, "1" if held else "0", str(max(1, cap)),
+                                     *(str(len(logs[seat])) for seat in seats),
+                                     *(frame for seat in seats for frame in logs[seat])])
         if int(new) < 0:
             raise StaleRoom(room.code)
         return int(new)
 
+    async def log_tail(self, code: str, seat: int, count: int) -> list[str]:
+        """The last ``count`` update frames of the seat's log (fewer when it has fewer)."""
+        return list(await self.client.lrange(log_key(code, seat), -count, -1))
+
     async def delete(self, code: str) -> None:
         async with self.client.pipeline(transaction=True) as pipe:
-            await pipe.delete(room_key(code)).zrem(PREFIX + "active", code).execute()
+            await pipe.delete(room_key(code), *(log_key(code, seat) for seat in range(MAX_SEATS))).zrem(
+                PREFIX + "active", code).execute()
+
+    # Presence of the server processes -------------------------------------------------------
+    async def beat(self, process: str, ttl: float) -> bool:
+        """Say ``process`` is alive for ``ttl`` seconds more; whether it was still taken as alive."""
+        async with self.client.pipeline(transaction=True) as pipe:
+            was, _ = await pipe.set(presence_key(process), "1", px=max(1, int(ttl * 1000)), get=True).sadd(
+                PREFIX + "processes", process).execute()
+        return was is not None
+
+    async def gone_processes(self, process: str) -> list[str]:
+        """The processes, other than ``process``, whose presence expired."""
+        others = sorted(set(await self.client.smembers(PREFIX + "processes")) - {process})
+        if not others:
+            return []
+        async with self.client.pipeline(transaction=False) as pipe:
+            for other in others:
+                pipe.exists(presence_key(other))
+            alive = await pipe.execute()
+        return [other for other, present in zip(others, alive) if not present]
+
+    async def held_rooms(self, process: str) -> list[str]:
+        return sorted(await self.client.smembers(held_key(process)))
+
+    async def forget_process(self, process: str) -> None:
+        """A gone process whose seats were all let go: its records removed."""
+        async with self.client.pipeline(transaction=True) as pipe:
+            await pipe.srem(PREFIX + "processes", process).delete(held_key(process)).execute()
+
+    async def end_presence(self, process: str) -> None:
+        """A process stopping: taken as gone at once (the others let go what it still held)."""
+        await self.client.delete(presence_key(process))
 
     async def idle_codes(self, before: float) -> list[str]:
         """Rooms with no activity since ``before`` (wall-clock time)."""

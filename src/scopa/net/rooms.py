@@ -61,6 +61,7 @@ class Seat:
     connected: bool = False
     covered: bool = False
     left_at: float | None = None  # monotonic time the connection dropped
+    holder: str | None = None  # with several server processes: the one whose connection plays the seat
 
     @property
     def is_human(self) -> bool:

@@ -68,6 +68,7 @@ class ServerConfig:
     tick: float = 0.2            # how often grace periods and expiry are checked
     max_replay: int = 200        # a client that missed more updates gets a resync
     store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
+    presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
 
     @property
     def expiry_seconds(self) -> float:
@@ -377,15 +378,19 @@ class RoomServer:
             old.fail("seat_taken")
             old.code = old.seat = None
         self._seat_connection(conn, room, seat)
-        missed = room.updates(seat, message.last_number, self.config.max_replay)
         conn.send(Welcome(room.code, seat, room.number, room.info()))
+        self._catch_up(conn, room, seat, message.last_number)
+        self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
+        self._drive(room)
+
+    def _catch_up(self, conn: Connection, room: Room, seat: int, last_number: int) -> None:
+        """Send a reclaimed seat the updates it missed since ``last_number``, or a resync."""
+        missed = room.updates(seat, last_number, self.config.max_replay)
         if isinstance(missed, Resync) or missed is None:
             conn.send(ResyncMessage(room.number, None if missed is None else missed.view, room.info()))
         else:
             for update in missed:
                 conn.send(UpdateMessage(update))
-        self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
-        self._drive(room)
 
     def _room(self, code: str) -> Room:
         room = self.rooms.get(code)
@@ -413,6 +418,10 @@ class RoomServer:
         room.active = time.time()
         self._save(room)
         log.info("room %s: " + what + ", update %d", room.code, *args, room.number)
+        self._tell(room, entries)
+
+    def _tell(self, room: Room, entries: list[Entry]) -> None:
+        """Send each connected seat its messages of a stored change."""
         for seat in range(room.rules.players):
             conn = self.seated.get((room.code, seat))
             if conn is not None:
@@ -644,6 +653,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="messages a second one connection may send on average, 10 unless given")
     p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
                    help="a client that missed more updates than this gets a fresh view, 200 unless given")
+    p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
+                   help="with --store, a server process not heard from this long is taken as stopped and its "
+                   "players as gone, 10 unless given")
     return p
 
 
@@ -654,6 +666,8 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
         value = getattr(args, name)
         if not 0 <= value < 1e7:  # false for nan too
             parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
+    if not 0.5 <= args.presence_ttl < 1e7:
+        parser.error("--presence-ttl must be half a second or more")
     if not 0 <= args.port <= 65535:
         parser.error("--port must be from 0 to 65535")
     if args.store and not args.store.startswith(("redis://", "rediss://", "unix://")):
@@ -665,7 +679,8 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
     return ServerConfig(args.host, args.port, args.db, args.certfile, args.keyfile, args.expiry_hours, args.grace,
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
-                        max_replay=max(1, args.max_replay), store=args.store)
+                        max_replay=max(1, args.max_replay), store=args.store,
+                        presence_ttl=args.presence_ttl)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:

@@ -133,6 +133,7 @@ class ExpertPlayer:
     PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
     MODEL = 0.5           # weight, at another side's turn in the tree, of the reply the hard level would make
     PARTNER_MODEL = 0.0   # the same at the partner's turn (blended with its best play there)
+    SELF_MODEL = 0.0      # the same at this seat's own later turns in the tree (blended with its best)
     PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
     PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
     THREW_PAST_SWEEP = 0.15  # sampling weight of a value a seat would have swept with, yet threw
@@ -207,7 +208,7 @@ class ExpertPlayer:
         base = material(view.piles, view.scope, rules, side)
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
                              model=self.MODEL, piles=view.piles, scope=view.scope,
-                             partner_model=self.PARTNER_MODEL, seat=view.seat)
+                             partner_model=self.PARTNER_MODEL, seat=view.seat, self_model=self.SELF_MODEL)
         values: list[list[float]] = [[] for _ in moves]
         log_weights: list[float] = []
         active = list(range(len(moves)))
@@ -322,10 +323,13 @@ class _Searcher:
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
                  piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = (),
-                 partner_model: float = 0.0, seat: int | None = None) -> None:
+                 partner_model: float = 0.0, seat: int | None = None, self_model: float = 0.0) -> None:
         self.side = side
         self.seat = side if seat is None else seat  # the root's seat (its partner shares the side)
         self.partner_model = partner_model  # the same as ``model``, at the partner's turns
+        # ... and at this seat's own later turns: its best play there reads every card of the
+        # sampled deal face up, which it will not see at the table (strategy fusion).
+        self.self_model = self_model
         self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
         self.side_worth: dict[int, list[list[float]]] = {side: worth}
@@ -384,6 +388,8 @@ class _Searcher:
                 return self.modelled(state, moves, depth, acc, self.model, min)
             if maximise and self.partner_model > 0.0 and mover != self.seat:
                 return self.modelled(state, moves, depth, acc, self.partner_model, max)
+            if maximise and self.self_model > 0.0 and mover == self.seat:
+                return self.modelled(state, moves, depth, acc, self.self_model, max)
         best = -_INF if maximise else _INF
         # Leaves one play ahead are scored without building the next state (unless the round ends).
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1

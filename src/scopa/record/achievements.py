@@ -1,33 +1,54 @@
 """Achievements: what the results log shows the player has earned, and the match that earned each.
 
 Worked out from the log every time, so nothing is stored twice and a review changes nothing.
-A match played with hints or tips (assisted) earns none. Each achievement belongs to the first
-match that earned it; it is announced once, when that match is logged.
+Two kinds: a *deal* achievement (a scopa, the settebello...) is earned by one deal, so it is
+known, and announced, when that deal ends; a deal played with a hint or a tip earns none. A
+*match* achievement (beating a level, winning a scopone or online) is earned by a whole match,
+known when it ends; a match played with any help earns none. Each achievement belongs to the
+first match that earned it and is announced once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
 from ..players import LEVELS
-from .stats import MatchFacts
+from .stats import DealFacts, MatchFacts
 
 Condition = Callable[[MatchFacts], bool]
+DealCondition = Callable[[DealFacts], bool]
 
 
 def _beat(level: str) -> Condition:
     return lambda match: match.won and level in match.levels
 
 
-# In the order Statistics lists them.
-ACHIEVEMENTS: tuple[tuple[str, Condition], ...] = (
-    ("first_scopa", lambda m: any(d.own_scopa for d in m.deals)),
-    ("first_settebello", lambda m: any(d.own_settebello for d in m.deals)),
-    ("all_four", lambda m: any(d.all_four for d in m.deals)),
-    ("napola", lambda m: any(d.napola for d in m.deals)),
+DEAL_ACHIEVEMENTS: tuple[tuple[str, DealCondition], ...] = (
+    ("first_scopa", lambda d: d.own_scopa),
+    ("first_settebello", lambda d: d.own_settebello),
+    ("all_four", lambda d: d.all_four),
+    ("napola", lambda d: d.napola),
+)
+MATCH_ACHIEVEMENTS: tuple[tuple[str, Condition], ...] = (
     *((f"beat_{level}", _beat(level)) for level in LEVELS),
     ("won_scopone", lambda m: m.won and m.variant.startswith("scopone")),
     ("won_online", lambda m: m.won and m.online),
+)
+DEAL_KEYS = frozenset(key for key, _ in DEAL_ACHIEVEMENTS)
+
+
+def _by_a_deal(condition: DealCondition) -> Condition:
+    return lambda match: any(condition(deal) and not deal.assisted for deal in match.deals)
+
+
+def _by_the_match(condition: Condition) -> Condition:
+    return lambda match: not match.assisted and condition(match)
+
+
+# In the order Statistics lists them: whether a match (so far) shows each.
+ACHIEVEMENTS: tuple[tuple[str, Condition], ...] = (
+    *((key, _by_a_deal(condition)) for key, condition in DEAL_ACHIEVEMENTS),
+    *((key, _by_the_match(condition)) for key, condition in MATCH_ACHIEVEMENTS),
 )
 
 
@@ -39,27 +60,30 @@ class Earned:
 
 
 def earned(matches: Sequence[MatchFacts]) -> list[Earned]:
-    """Every achievement earned so far, in the order of ``ACHIEVEMENTS``; assisted matches earn none."""
+    """Every achievement earned so far, in the order of ``ACHIEVEMENTS``, each by the first match that shows it."""
     found = []
     for key, condition in ACHIEVEMENTS:
-        first = next((m for m in matches if not m.assisted and condition(m)), None)
+        first = next((m for m in matches if condition(m)), None)
         if first is not None:
             found.append(Earned(key, first.when, first.index))
     return found
 
 
-def newly_earned(match: MatchFacts, earlier: Iterable[MatchFacts | None]) -> list[Earned]:
+def newly_earned(match: MatchFacts, earlier: Iterable[MatchFacts | None], told: int = 0) -> list[Earned]:
     """The achievements ``match`` earned that none of the ``earlier`` matches had.
 
+    ``told``: the match's first ``told`` deals were announced when they ended, so what one of
+    them earned is not new. At the end of a deal that did not end the match, ``match`` is the
+    match so far and ``told`` all its deals but the last: only deal achievements can be new.
     ``earlier`` is read lazily, oldest first, and only while some achievement is still in
-    question, so logging a match rarely replays the whole log (``None`` stands for an entry
-    that cannot be replayed)."""
-    if match.assisted:
-        return []
-    wanted = [(key, condition) for key, condition in ACHIEVEMENTS if condition(match)]
+    question, so a deal or a match that earns nothing reads no log at all, and one that does
+    rarely replays the whole log (``None`` stands for an entry that cannot be replayed)."""
+    said = replace(match, deals=match.deals[:told])
+    wanted = [(key, condition) for key, condition in ACHIEVEMENTS
+              if condition(match) and not (key in DEAL_KEYS and condition(said))]
     for other in earlier:
         if not wanted:
             break
-        if other is not None and not other.assisted:
+        if other is not None:
             wanted = [(key, condition) for key, condition in wanted if not condition(other)]
     return [Earned(key, match.when, match.index) for key, _ in wanted]

@@ -12,9 +12,10 @@ W why (the coach), T the table, R repeat, ? the keys, Escape leaves.
 """
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
-from typing import Callable, NamedTuple, Protocol, Sequence
+from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
 
 from ..console.announcer import Announcer, ask_hands_aloud
 from ..console.menus import choose
@@ -22,10 +23,10 @@ from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from ..speech import Speaker
-from ..storage import MatchResult, SaveFileError, load_results, recorded_match
+from ..storage import MatchResult, SaveFileError, iter_results, recorded_match, result_at
 from .achievements import earned, newly_earned
 from .review import ReviewScript
-from .stats import MatchFacts, all_facts, match_facts
+from .stats import MatchFacts, facts_so_far, match_facts
 from .text import RecordText
 from .words import announcement, history_items, recent, stats_lines
 
@@ -74,30 +75,36 @@ def review_choice(text: str) -> int:
 
 # Reading the log ------------------------------------------------------------------------
 
-def read_log(data_dir: str | os.PathLike[str] | None) -> tuple[list[MatchResult], SaveFileError | None]:
-    """The logged results, or none and why the log cannot be read."""
+def logged_facts(data_dir: str | os.PathLike[str] | None) -> tuple[list[MatchFacts], int, SaveFileError | None]:
+    """The facts of every logged match that replays, and the number of entries, read a result at
+    a time so that only the facts stay in memory; none, and why, when the log cannot be read."""
+    facts: list[MatchFacts] = []
+    count = 0
     try:
-        return load_results(data_dir), None
+        for index, result in enumerate(iter_results(data_dir)):
+            count += 1
+            found = match_facts(result, index)
+            if found is not None:
+                facts.append(found)
     except SaveFileError as error:
-        return [], error
+        return [], 0, error
+    return facts, count, None
 
 
 class Page(NamedTuple):
-    """The Statistics lines, the matches they were worked out from, and the log itself."""
+    """The Statistics lines and the matches they were worked out from."""
 
     lines: list[str]
     facts: list[MatchFacts]
-    results: list[MatchResult]
     readable: bool = True
 
 
 def page(data_dir, lang: str) -> Page:
     t = RecordText(lang)
-    results, problem = read_log(data_dir)
+    facts, count, problem = logged_facts(data_dir)
     if problem is not None:
-        return Page([problem.localised(t)], [], [], readable=False)
-    facts = all_facts(results)
-    return Page(stats_lines(facts, len(results), earned(facts), t), facts, results)
+        return Page([problem.localised(t)], [], readable=False)
+    return Page(stats_lines(facts, count, earned(facts), t), facts)
 
 
 def print_stats(data_dir, lang: str) -> int:
@@ -114,41 +121,52 @@ def print_stats(data_dir, lang: str) -> int:
 
 def statistics(program: "Program") -> None:
     """The Statistics page, then the recent matches: the one picked is reviewed."""
-    lines, facts, results, _ = page(program.persistence.data_dir, program.lang)
+    lines, facts, _ = page(program.persistence.data_dir, program.lang)
     heading = RecordText(program.lang)("stats.recent")
     if heading in lines:  # the recent matches are read as the menu that follows
         lines = lines[:lines.index(heading)]
     program.say(*[Announcement(line) for line in lines])
     if facts:
-        _pick_and_review(program, facts, results)
+        _pick_and_review(program, facts)
 
 
 def review_menu(program: "Program") -> None:
-    found = _reviewable(program)
-    if found is not None:
-        _pick_and_review(program, *found)
+    facts = _reviewable(program)
+    if facts is not None:
+        _pick_and_review(program, facts)
 
 
-def _reviewable(program: "Program") -> tuple[list[MatchFacts], list[MatchResult]] | None:
-    """The matches the log can replay, and the log; None, once it is said why, when there are none."""
+def _reviewable(program: "Program") -> list[MatchFacts] | None:
+    """The matches the log can replay; None, once it is said why, when there are none."""
     t = RecordText(program.lang)
-    results, problem = read_log(program.persistence.data_dir)
-    facts = all_facts(results)
+    facts, _, problem = logged_facts(program.persistence.data_dir)
     if not facts:
         program.say(t("review.none") if problem is None else problem.localised(t))
         return None
-    return facts, results
+    return facts
 
 
-def _pick_and_review(program: "Program", facts: Sequence[MatchFacts], results: Sequence[MatchResult]) -> None:
+def _pick_and_review(program: "Program", facts: Sequence[MatchFacts]) -> None:
     t = RecordText(program.lang)
     while True:
         index = choose(program.input, program.announcer, t("review.choose"), history_items(facts, t),
                        t("prompt.menu"), default=0, messages=t)
         if index is None:
             return
-        chosen = recent(facts)[index]
-        review(program, results[chosen.index], chosen)
+        _review_listed(program, recent(facts)[index])
+
+
+def _review_listed(program: "Program", chosen: MatchFacts) -> None:
+    """Review a match listed a moment ago, read again from the log (which keeps only facts in
+    memory); if another copy replaced the log meanwhile and the entry is not that match, say so."""
+    try:
+        result = result_at(program.persistence.data_dir, chosen.index)
+    except SaveFileError:
+        result = None
+    if result is None or match_facts(result, chosen.index) != chosen:
+        program.say(RecordText(program.lang)("review.gone"))
+        return
+    review(program, result, chosen)
 
 
 # One review ------------------------------------------------------------------------------
@@ -161,12 +179,10 @@ def run_review(program: "Program", which: int) -> int:
         found = _reviewable(program)
         if found is None:
             return 1
-        facts, results = found
-        if which > len(facts):
-            program.say(t.plural("review.out_of_range", len(facts), asked=which))
+        if which > len(found):
+            program.say(t.plural("review.out_of_range", len(found), asked=which))
             return 1
-        chosen = list(reversed(facts))[which - 1]
-        review(program, results[chosen.index], chosen)
+        _review_listed(program, list(reversed(found))[which - 1])
         return 0
     except InputClosed:
         return 0
@@ -282,20 +298,54 @@ def finish_match(program: "Program", record: MatchRecord) -> None:
         program.say(line)
 
 
-def log_finished(program: "Program", record: MatchRecord) -> list[Announcement]:
+def log_finished(program: "Program", record: MatchRecord, played_here: bool = True) -> list[Announcement]:
     """Log a finished match as before; the lines of the achievements it earned, one each, to say.
 
     The match's table logs it the moment the last card is played, before that play is told, so
-    the program says these lines once the match's last lines are said."""
+    the program says these lines once the match's last lines are said. ``played_here``: its
+    deals before the last ended at this table, where ``deal_achievements`` told what they
+    earned; an imported match that was over already had nothing told, so everything is new."""
     data_dir = program.persistence.data_dir
-    before, _ = read_log(data_dir)
+    before, _ = _count_and_last(data_dir)
     program.persistence.finish(record)
-    after, _ = read_log(data_dir)
-    if len(after) <= len(before):
+    after, last = _count_and_last(data_dir)
+    if after <= before or last is None:
         return []  # not logged (a disk problem), or logged before: nothing new earned
-    latest = match_facts(after[-1], len(after) - 1)
+    latest = match_facts(last, after - 1)
     if latest is None:
         return []
     t = RecordText(program.lang)
-    earlier = (match_facts(result, index) for index, result in enumerate(after[:-1]))
-    return [announcement(item, t) for item in newly_earned(latest, earlier)]
+    earlier = itertools.islice(_logged_facts(data_dir), after - 1)
+    told = len(latest.deals) - 1 if played_here else 0
+    return [announcement(item, t) for item in newly_earned(latest, earlier, told)]
+
+
+def deal_achievements(program: "Program", record: MatchRecord, deal_number: int) -> list[Announcement]:
+    """The end of a deal that did not end the match: the achievements that deal earned, a line
+    each, to say after its score sheet (what an earlier deal of the match earned was said then)."""
+    facts = facts_so_far(record)
+    if facts is None or len(facts.deals) != deal_number:
+        return []  # the table is past that deal already
+    t = RecordText(program.lang)
+    found = newly_earned(facts, _logged_facts(program.persistence.data_dir), told=deal_number - 1)
+    return [announcement(item, t) for item in found]
+
+
+def _logged_facts(data_dir: str | os.PathLike[str] | None) -> Iterator[MatchFacts | None]:
+    """The logged matches' facts, oldest first, read as they are asked for (none from a log that cannot be read)."""
+    try:
+        for index, result in enumerate(iter_results(data_dir)):
+            yield match_facts(result, index)
+    except SaveFileError:
+        return
+
+
+def _count_and_last(data_dir: str | os.PathLike[str] | None) -> tuple[int, MatchResult | None]:
+    """How many results the log holds and the latest one; (0, None) when it cannot be read."""
+    count, last = 0, None
+    try:
+        for count, last in enumerate(iter_results(data_dir), 1):
+            pass
+    except SaveFileError:
+        return 0, None
+    return count, last

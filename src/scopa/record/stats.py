@@ -32,6 +32,7 @@ class DealFacts:
     napola: bool
     own_scopa: bool       # a scopa by the player's own seat
     own_settebello: bool  # the settebello taken by the player's own seat
+    assisted: bool = False  # a hint or a tip was used in this deal
 
     @property
     def all_four(self) -> bool:
@@ -69,10 +70,23 @@ def match_facts(result: MatchResult, index: int = 0) -> MatchFacts | None:
         deals = replay_match(record)
     except ValueError:
         return None
-    return facts_of(record, deals, result, index)
+    return facts_of(record, deals, result.when, result.assisted, result.online, index)
 
 
-def facts_of(record: MatchRecord, deals: Sequence[DealReplay], result: MatchResult, index: int = 0) -> MatchFacts:
+def facts_so_far(record: MatchRecord) -> MatchFacts | None:
+    """The facts of a match being played here, at the end of one of its deals (not logged yet:
+    no date, no place in the log); None between two plays or with no human seat."""
+    if not record.human_seats:
+        return None
+    try:
+        deals = replay_match(record)
+    except ValueError:  # a deal under way
+        return None
+    return facts_of(record, deals, "", record.assisted, False, -1)
+
+
+def facts_of(record: MatchRecord, deals: Sequence[DealReplay], when: str, assisted: bool, online: bool,
+             index: int = 0) -> MatchFacts:
     rules = record.rules
     seat = record.human_seats[0]
     side = rules.side_of(seat)
@@ -89,8 +103,8 @@ def facts_of(record: MatchRecord, deals: Sequence[DealReplay], result: MatchResu
     final = record.state.match_scores
     scores = (final[side],) + tuple(v for i, v in enumerate(final) if i != side)
     winner = record.state.winner
-    return MatchFacts(index, result.when, seat, tuple(record.seats[s].name for s in others), level, levels,
-                      variant, winner == side, winner is None, scores, result.assisted, result.online,
+    return MatchFacts(index, when, seat, tuple(record.seats[s].name for s in others), level, levels,
+                      variant, winner == side, winner is None, scores, assisted, online,
                       tuple(_deal_facts(deal, seat, side) for deal in deals))
 
 
@@ -104,7 +118,7 @@ def _deal_facts(deal: DealReplay, seat: int, side: int) -> DealFacts:
     awarded = score.awarded
     return DealFacts(mine.total, mine.scope, awarded[Category.SETTEBELLO] == side, awarded[Category.COINS] == side,
                      awarded[Category.PRIMIERA] == side, awarded[Category.CARDS] == side, mine.napola > 0,
-                     own_scopa, own_settebello)
+                     own_scopa, own_settebello, deal.assisted)
 
 
 def all_facts(results: Sequence[MatchResult]) -> list[MatchFacts]:

@@ -22,7 +22,8 @@ from .files import (AUTOSAVE_NAME, default_data_dir, export_match, import_match,
                     user_path)
 from .saves import (AutosaveStore, Listing, LoadResult, MatchLock, SavedMatch, SavedMatches, SaveLockedError,
                     SetAside)
-from .results import RESULTS_NAME, MatchResult, load_results, record_result, recorded_match, result_of
+from .results import (RESULTS_NAME, MatchResult, iter_results, load_results, record_result, recorded_match, result_at,
+                      result_of)
 
 __all__ = [
     "NotAPlainFileError", "atomic_write_text",
@@ -31,5 +32,6 @@ __all__ = [
     "AUTOSAVE_NAME", "default_data_dir", "export_match", "import_match", "read_match_file", "resolve_data_dir",
     "user_path",
     "AutosaveStore", "Listing", "LoadResult", "MatchLock", "SavedMatch", "SavedMatches", "SaveLockedError", "SetAside",
-    "RESULTS_NAME", "MatchResult", "load_results", "record_result", "recorded_match", "result_of",
+    "RESULTS_NAME", "MatchResult", "iter_results", "load_results", "record_result", "recorded_match", "result_at",
+    "result_of",
 ]

@@ -10,6 +10,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from platformdirs import user_data_dir
 
@@ -72,8 +73,39 @@ def read_text_file(path: str | os.PathLike[str], limit: int | None = None) -> st
         raise SaveFileError("storage.reason.not_utf8") from None
 
 
-def _read_plain(fd: int, limit: int) -> bytes:
-    """At most ``limit + 1`` bytes of an open file, once it is known to be a plain one."""
+def read_text_lines(path: str | os.PathLike[str], limit: int) -> Iterator[str]:
+    """The lines of a text file one at a time, each with its line break, so that reading a large
+    file keeps only one line in memory; the same checks and ``SaveFileError`` as ``read_text_file``
+    (a file over ``limit`` bytes refused from its size alone, before a line is given)."""
+    try:
+        fd = os.open(user_path(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        raise _unreadable(error) from None
+    try:
+        _check_plain(fd, limit)
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            size = 0
+            for number, raw in enumerate(_lines_of(stream), 1):
+                size += len(raw)
+                if size > limit:  # it grew while it was read
+                    raise SaveFileError("storage.reason.too_large")
+                try:
+                    yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError:
+                    raise SaveFileError("storage.reason.not_utf8") from None
+    finally:
+        os.close(fd)
+
+
+def _lines_of(stream: BinaryIO) -> Iterator[bytes]:
+    try:
+        yield from stream
+    except OSError as error:
+        raise _unreadable(error) from None
+
+
+def _check_plain(fd: int, limit: int) -> None:
+    """A plain file of at most ``limit`` bytes, or ``SaveFileError`` saying what it is instead."""
     mode = os.fstat(fd)
     if stat.S_ISDIR(mode.st_mode):
         raise SaveFileError("storage.reason.folder")
@@ -81,6 +113,11 @@ def _read_plain(fd: int, limit: int) -> bytes:
         raise SaveFileError("storage.reason.not_plain")
     if mode.st_size > limit:
         raise SaveFileError("storage.reason.too_large")
+
+
+def _read_plain(fd: int, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of an open file, once it is known to be a plain one."""
+    _check_plain(fd, limit)
     chunks, size = [], 0
     try:
         while size <= limit:

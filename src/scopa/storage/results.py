@@ -13,16 +13,18 @@ never changes the log.
 """
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 from pathlib import Path
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, Iterator
 
 from ..match import MatchRecord
 from .atomic import atomic_write_text
 from .codec import SaveFileError, record_from_dict, record_to_dict
-from .files import free_bad_name, read_text_file, resolve_data_dir
+from .files import free_bad_name, read_text_file, read_text_lines, resolve_data_dir
 
 RESULTS_NAME = "results.json"
 RESULTS_FORMAT = "scopa-results"
@@ -83,42 +85,117 @@ def record_result(record: MatchRecord, when: str, data_dir: str | os.PathLike[st
     its entry there is returned."""
     result = result_of(record, when, online, match_id)
     path = resolve_data_dir(data_dir) / RESULTS_NAME
+    lines: list[str] = []  # the results as their lines: the log is rewritten whole, but read a result at a time
     try:
-        results = _read_results(path)
+        for logged in _read_results(path):
+            if match_id is not None and logged.match_id == match_id:
+                return logged
+            lines.append(_line(logged))
     except SaveFileError:
         os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
-        results = []
-    if match_id is not None:
-        logged = next((r for r in results if r.match_id == match_id), None)
-        if logged is not None:
-            return logged
-    results.append(result)
-    text = _log_text(results)
+        lines = []
+    lines.append(_line(result))
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, text)
+    atomic_write_text(path, _log_text(lines))
     return result
 
 
-def _log_text(results: list[MatchResult]) -> str:
+def _log_text(lines: list[str]) -> str:
     """The log with one compact line per result: a match's move log, indented, took three times the room."""
-    head = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION})[:-1]
-    lines = ",\n".join(json.dumps(r.to_dict(), ensure_ascii=False, separators=(",", ":")) for r in results)
-    return f'{head}, "results": [\n{lines}\n]}}\n'
+    entries = ",\n".join(lines)
+    return f'{_HEAD}\n{entries}\n{_TAIL}\n'
+
+
+def _line(result: MatchResult) -> str:
+    return json.dumps(result.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+_HEAD = json.dumps({"format": RESULTS_FORMAT, "version": RESULTS_VERSION})[:-1] + ', "results": ['
+_TAIL = "]}"
+_JSON_SPACE = " \t\r\n"  # the only white space JSON allows between values
 
 
 def load_results(data_dir: str | os.PathLike[str] | None = None) -> list[MatchResult]:
     """Every recorded result, oldest first; ``SaveFileError`` if the log cannot be read."""
+    return list(iter_results(data_dir))
+
+
+def iter_results(data_dir: str | os.PathLike[str] | None = None) -> Iterator[MatchResult]:
+    """Every recorded result, oldest first, read a line at a time: whatever the log's size, only
+    the result being looked at is in memory. ``SaveFileError`` if the log cannot be read, which
+    may come after some results were given (a caller that keeps them drops them then)."""
     try:
-        return _read_results(resolve_data_dir(data_dir) / RESULTS_NAME)
+        yield from _read_results(resolve_data_dir(data_dir) / RESULTS_NAME)
     except SaveFileError as error:
         raise error.with_heading("storage.heading.results_unreadable") from None
 
 
-def _read_results(path: Path) -> list[MatchResult]:
+def result_at(data_dir: str | os.PathLike[str] | None, index: int) -> MatchResult | None:
+    """The result at ``index`` (from 0, oldest first), or None when the log has no such entry."""
+    return next(itertools.islice(iter_results(data_dir), index, None), None)
+
+
+class _OtherLayout(Exception):
+    """The log is not laid out a result a line as ``_log_text`` writes it (an older or edited one)."""
+
+
+def _read_results(path: Path) -> Iterator[MatchResult]:
+    """The results a line at a time; a log laid out otherwise, or one with any problem, is read
+    whole instead, from its start (the results already given are not given again), so that
+    what is read, and the reason a log cannot be, are exactly those of the log as one JSON text."""
     if not os.path.lexists(path):
-        return []
+        return
+    given = 0
     try:
-        data = json.loads(read_text_file(path, RESULTS_MAX_BYTES))
+        for result in _stream_results(path):
+            yield result
+            given += 1
+    except (_OtherLayout, SaveFileError):
+        yield from _whole_results(path)[given:]
+
+
+def _stream_results(path: Path) -> Iterator[MatchResult]:
+    with contextlib.closing(read_text_lines(path, RESULTS_MAX_BYTES)) as lines:
+        yield from _entries(lines)
+
+
+def _entries(lines: Iterator[str]) -> Iterator[MatchResult]:
+    if next(lines, "").rstrip("\r\n") != _HEAD:
+        raise _OtherLayout
+    number, more, ended = 0, True, False  # more: the last entry ended with a comma (or there was none)
+    for line in lines:
+        text = line.strip(_JSON_SPACE)
+        if not text:
+            continue
+        if ended:
+            raise _OtherLayout  # something after the end
+        if text == _TAIL:
+            if number and more:
+                raise _OtherLayout  # a comma, then the end
+            ended = True
+            continue
+        if not more:
+            raise _OtherLayout  # two entries with no comma between
+        more = text.endswith(",")
+        try:
+            entry = json.loads(text[:-1] if more else text)
+        except (ValueError, RecursionError):
+            raise _OtherLayout from None
+        number += 1
+        yield _result(entry, number)
+    if not ended:
+        raise _OtherLayout
+
+
+def _whole_results(path: Path) -> list[MatchResult]:
+    try:
+        text = read_text_file(path, RESULTS_MAX_BYTES)
+    except SaveFileError as error:  # its own reason (not a plain file, not UTF-8), or the cap
+        if error.key == "storage.reason.too_large":
+            raise SaveFileError("storage.reason.results_too_large", megabytes=RESULTS_MAX_BYTES // 1_000_000) from None
+        raise
+    try:
+        data = json.loads(text)
     except (ValueError, RecursionError):
         raise SaveFileError("storage.reason.not_json") from None
     if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:

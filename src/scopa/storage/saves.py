@@ -13,7 +13,13 @@ Quick tour::
 
 A match open in one copy of the game is locked with an operating-system lock (``filelock``)
 on ``<id>.json.lock``; the system lets go of it when the process ends in any way, a kill
-included, so a stale lock never blocks a save. A file that cannot be read as a match (broken,
+included, so a stale lock never blocks a save. The lock file stays while its save does, also
+after release: filelock keeps it on purpose, since removing a lock file while another copy has
+it open (waiting for it) lets that copy lock the removed file while a third locks a new one, two
+holders at once. It is removed, only while this copy holds it, when its save is deleted, and
+``list`` removes those of saves that are gone (deleted by hand, set aside, or left by a copy
+stopped between removing a save and its lock); the worst such a race can do then is let two
+copies hold the lock of a match that no longer exists. A file that cannot be read as a match (broken,
 from a newer scopa, a pipe or a folder) is never deleted: ``list`` sets it aside as
 ``<id>.json.bad`` and says so in ``Listing.set_aside``. The single ``autosave.json`` of
 earlier versions becomes one saved match the first time the folder is listed.
@@ -81,6 +87,11 @@ class MatchLock:
         self.match_id = match_id
         self._lock = lock
 
+    @property
+    def held(self) -> bool:
+        """Whether this copy holds the operating-system lock (not so where none could be made)."""
+        return self._lock is not None
+
     def release(self) -> None:
         if self._lock is not None:
             with contextlib.suppress(OSError):
@@ -117,7 +128,29 @@ class SavedMatches:
             match_id = path.name[:-len(SAVE_SUFFIX)]
             saves.append(SavedMatch(match_id, path, record, played, self.is_locked(match_id)))
         saves.sort(key=lambda saved: saved.played, reverse=True)
+        self._remove_stale_locks()
         return Listing(saves, set_aside)
+
+    def _remove_stale_locks(self) -> None:
+        """Remove the lock file of every save that is gone, unless another copy holds it."""
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return
+        ending = SAVE_SUFFIX + LOCK_SUFFIX
+        for name in names:
+            match_id = name[:-len(ending)]
+            if not name.endswith(ending) or name.startswith(".") or os.path.lexists(self.path_of(match_id)):
+                continue
+            try:
+                own = self.lock(match_id, wait=0)
+            except SaveLockedError:
+                continue  # another copy holds it: a match it is creating, or one whose save failed
+            try:
+                if not os.path.lexists(self.path_of(match_id)):  # held now, so no copy can be saving it
+                    self._remove_lock_file(match_id, own)
+            finally:
+                own.release()
 
     def load(self, match_id: str) -> MatchRecord:
         """The saved match as it is on disk now (``SaveFileError`` if it cannot be read): read it
@@ -213,11 +246,16 @@ class SavedMatches:
         except FileNotFoundError:
             removed = False
         finally:
-            with contextlib.suppress(OSError):
-                Path(str(self.path_of(match_id)) + LOCK_SUFFIX).unlink()
+            self._remove_lock_file(match_id, own)
             own.release()
         sync_folder(self.folder)
         return removed
+
+    def _remove_lock_file(self, match_id: str, own: MatchLock) -> None:
+        """Remove a lock file this copy holds, just before letting go of it (never one it does not hold)."""
+        if own.held:
+            with contextlib.suppress(OSError):
+                Path(str(self.path_of(match_id)) + LOCK_SUFFIX).unlink()
 
 
 def new_match_id() -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, NamedTuple, Protocol, Sequence
 
-from ..engine import Event, GameState, IllegalMoveError, Move, PlayerView, Rules
+from ..engine import DealScored, Event, GameState, IllegalMoveError, Move, PlayerView, Rules
 from ..match import MatchRecord, SeatSetup
 from .protocol import Refusal, Resync, SeatInfo, SeatUpdate, SubmitResult, TableEvent, TableInfo
 
@@ -107,6 +107,9 @@ class LocalTable:
 
     def latest(self) -> int:
         return self._base + len(self._log)
+
+    def last_score(self) -> DealScored | None:
+        return self.record.last_scored()
 
     def updates(self, seat: int, after: int) -> Sequence[SeatUpdate] | Resync:
         self._check_here(seat)

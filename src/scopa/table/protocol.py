@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol, Sequence, runtime_checkable
 
-from ..engine import Event, Move, PlayerView, Reason, Rules
+from ..engine import DealScored, Event, Move, PlayerView, Reason, Rules
 
 SeatKind = Literal["human", "computer"]
 
@@ -126,6 +126,13 @@ class Table(Protocol):
 
     def latest(self) -> int:
         """The number of the newest update (0 before anything happened)."""
+        ...
+
+    def last_score(self) -> DealScored | None:
+        """The last deal's score (public), even from before this console started; None before any deal was scored.
+
+        Local: rebuilt from the match record, so a resumed match still has it. Online: the last
+        one among the updates this client received."""
         ...
 
     def updates(self, seat: int, after: int) -> Sequence[SeatUpdate] | Resync:
