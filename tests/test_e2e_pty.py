@@ -115,3 +115,19 @@ def test_pass_and_play_never_shows_a_closed_hand(tmp_path):
         assert pattern.search(transcript, start) is None
     [result] = load_results(tmp_path / "data")
     assert Narrator(names, Rules(players=4, target=None)).match_result(result.winner, result.scores) in transcript
+
+
+def test_a_key_sent_the_instant_the_prompt_words_appear_is_never_lost(tmp_path):
+    """A fast typist: T the moment "Card?" is on the screen, forty times; each is answered once."""
+    child = spawn(tmp_path, "--seed", "3")
+    child.delaybeforesend = 0
+    rounds = 40
+    for _ in range(rounds):
+        child.expect(r"Card\?")
+        child.send("t")
+    child.expect(r"Card\?")
+    child.terminate(force=True)
+    transcript = re.sub(r"\x1b\[[?0-9;]*[a-zA-Z]|\r", "", child.logfile_read.getvalue())
+    told = re.findall(r"^(?:Table, |The table is empty\.)", transcript, re.MULTILINE)  # T, and after each play
+    plays = re.findall(r"^(?:You|Giulia) (?:play|plays|take|takes) ", transcript, re.MULTILINE)
+    assert len(told) - len(plays) == rounds and "Traceback" not in transcript

@@ -272,6 +272,30 @@ def test_two_players_play_a_whole_match_and_every_refusal_has_its_reason(serve, 
     assert any("started by seat 1" in line for line in server.lines)
 
 
+def test_a_move_naming_a_number_the_room_never_gave_or_one_before_the_deal_is_refused_as_stale(serve):
+    """A request's number must be one the seat was sent since the position it plays on: an update
+    from the lobby, 0 (none), or a number above the room's latest are all refused as stale, with
+    the request's id, and nothing is played."""
+    server = serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    ann.poll(0.2)
+    lobby = ann.number
+    start(ann, bob)
+    for client in (ann, bob):
+        client.poll(0.2)
+    moving = ann if ann.view.is_my_turn else bob
+    view, move = moving.view, moving.view.legal_moves()[0]
+    for request, expected in enumerate((0, lobby, moving.number + 1, moving.number + 10 ** 6), 1):
+        moving.send(MoveRequest(request, move, expected))
+        assert moving.until(lambda m: isinstance(m, (Accepted, Refused))) == Refused(request, "stale"), expected
+    ann.send(NextDealRequest(9, ann.number + 1))
+    assert ann.until(lambda m: isinstance(m, (Accepted, Refused))) == Refused(9, "stale")
+    assert not moving.poll(0.2) and moving.view == view  # nothing was played
+    moving.send(MoveRequest(10, move, moving.number))
+    assert isinstance(moving.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+
+
 def test_a_four_seat_room_fills_two_seats_with_computers_at_the_hosts_level(serve):
     server = serve()
     ann = host(server.url, Rules(players=4, target=None), level="medium")

@@ -92,3 +92,32 @@ def test_a_line_typed_after_a_wake_is_kept_for_the_next_read(os_pipe):
     writer.flush()
     assert lines.read("Card? ", wake) == "2"
     assert lines.read("Play? ") == ENTER  # a read without a wake takes the reader thread's lines too
+
+
+def test_news_arriving_as_a_prompt_closes_is_kept_and_never_breaks_the_thread_that_brings_it(pipe):
+    """The table's network thread raises the wake whenever a message arrives. One that arrives as
+    the prompt's event loop has just closed (the key was read, the read has not returned yet)
+    raised "Event loop is closed" in that thread, which then died: the seat heard no news again."""
+    keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=io.StringIO()), Wake()
+    failures: list[BaseException] = []
+    real_prompt = keys._session.prompt
+
+    def prompt_then_news(*args, **kwargs):
+        answer = real_prompt(*args, **kwargs)  # its event loop is closed now; the read has not returned
+        thread = threading.Thread(target=lambda: _raise_noting(wake, failures))
+        thread.start()
+        thread.join()
+        return answer
+
+    keys._session.prompt = prompt_then_news
+    pipe.send_text("t")
+    assert keys.read("Card? ", wake) == "t"
+    assert failures == []
+    assert keys.read("Card? ", wake) == WOKEN  # the news is said before the next prompt
+
+
+def _raise_noting(wake: Wake, failures: list[BaseException]) -> None:
+    try:
+        wake.raise_()
+    except BaseException as error:  # noqa: BLE001 - what the network thread would have died of
+        failures.append(error)

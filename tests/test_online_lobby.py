@@ -5,13 +5,17 @@ import io
 import threading
 import time
 
+import pytest
+
 from scopa.console.announcer import Announcer
-from scopa.console.online import Lobby, News
+from scopa.config import Settings
+from scopa.console.online import Lobby, News, OnlineRequest, play_online, problem_line
 from scopa.console.terminal import ENTER, Output, Wake
 from scopa.engine import Rules
 from scopa.narration import Messages
 from scopa.net.messages import RoomInfo, RoomSeat
 from scopa.table import Notice, SeatUpdate
+from test_console_loop import program_for
 
 
 class RecordingSpeaker:
@@ -112,3 +116,24 @@ def test_q_in_the_lobby_asks_before_leaving_and_escape_stays() -> None:
         lobby.run()
     assert keys.prompts == ["Waiting?", "Leave?", "Waiting?", "Leave?"]
     assert out.getvalue().count("Leave the room?") == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_an_unreachable_server_is_printed_whole_and_spoken_by_its_host_only(tmp_path, lang) -> None:
+    """The voice reads "ws://" and a port one character at a time: it says the host alone."""
+    program, out, speaker = program_for(tmp_path, "", settings=Settings(voice=True, language=lang))
+    program.lang = lang
+    program.messages = Messages(lang)
+    program.start_voice()
+    assert play_online(program, OnlineRequest("join", "ws://127.0.0.1:9", "Eve", "ACDEFG")) == 1
+    m = Messages(lang)
+    assert m("online.error.unreachable", server="ws://127.0.0.1:9") in out.getvalue()
+    assert not any("ws:" in said or ":9" in said for said in speaker.said)
+    assert speaker.said[-1] == m("online.error.unreachable.spoken.host", host="127.0.0.1")
+
+
+def test_a_server_address_without_a_plain_host_is_not_spoken_at_all() -> None:
+    m = Messages("en")
+    line = problem_line("unreachable", {}, m, "ws://[::1]:8765")
+    assert line.text == "Cannot reach the server at ws://[::1]:8765." and line.spoken == "Cannot reach the server."
+    assert problem_line("room_full", {}, m, "ws://x:1").spoken is None

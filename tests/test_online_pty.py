@@ -9,7 +9,9 @@ import io
 import os
 import re
 import signal
+import random
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,8 +24,10 @@ from scopa.console.announcer import Announcer  # noqa: E402
 from scopa.console.terminal import Output  # noqa: E402
 from scopa.narration import Messages  # noqa: E402
 from scopa.speech import RecordingSpeaker  # noqa: E402
+from scopa.net.messages import Ready as ReadyMessage  # noqa: E402
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
-from test_net_server import serve  # noqa: E402,F401  (the fixture: a real server, stopped after the test)
+from test_net_server import join as socket_join  # noqa: E402
+from test_net_server import reclaim, serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
 
 pytestmark = pytest.mark.slow
 
@@ -67,8 +71,7 @@ def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
     guest = player(tmp_path, "guest", "join", code.lower()[:3] + "-" + code.lower()[3:], "--server", url, "--name",
                    name, *flags)
     guest.expect(r"Ready\?")
-    time.sleep(0.3)  # as a person would: once, in a full run, an Enter sent the instant the words appeared was lost
-    guest.send("\r")
+    guest.send("\r")  # the instant the words appear: a key typed ahead is never lost
     return guest
 
 
@@ -261,3 +264,52 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu.close()
     assert menu.exitstatus == 0
     host.terminate(force=True)
+
+
+def test_keys_typed_the_instant_a_prompt_appears_in_a_storm_of_news_are_all_answered(serve, tmp_path):
+    """A third player drops and comes back again and again, so news ends the prompts of both
+    terminals all the time, while Ben presses Enter the instant each "Waiting?" appears. Every
+    Enter is answered (the seats, once each), and both still hear the news that follows: no
+    news arriving as a prompt closes stops a terminal hearing the room."""
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url, "--players", "3", "--level", "easy")
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    cid = [socket_join(server.url, code, "Cid", ready=False)]
+    done = threading.Event()
+
+    stormed: list[int] = []
+
+    def storm() -> None:
+        pause = random.Random(7)
+        try:
+            for _ in range(30):
+                cid[0].ws.close_timeout = 0.02  # a dropped connection: no wait for the closing handshake
+                cid[0].close()
+                time.sleep(pause.uniform(0, 0.01))
+                cid[0] = reclaim(server.url, cid[0], last=0)
+                time.sleep(pause.uniform(0, 0.01))
+                stormed.append(1)
+        finally:
+            done.set()
+
+    threading.Thread(target=storm, daemon=True).start()
+    guest.delaybeforesend = 0
+    pressed = 0
+    while not done.is_set():
+        if guest.expect([r"Waiting\?", pexpect.TIMEOUT], timeout=0.05) == 0:
+            guest.send("\r")
+            pressed += 1
+        host.expect([pexpect.TIMEOUT], timeout=0)  # keep reading the host's terminal
+    assert len(stormed) == 30
+    cid[0].send(ReadyMessage())
+    for child in (host, guest):
+        child.expect(r"Cid is ready\.")
+    deadline = time.monotonic() + 10
+    while text(guest).count("Seat 1, Ann, the host.") < pressed and time.monotonic() < deadline:
+        guest.expect([pexpect.TIMEOUT], timeout=0.1)
+    assert pressed > 10 and text(guest).count("Seat 1, Ann, the host.") == pressed
+    for child in (host, guest):
+        assert "Traceback" not in text(child)
+        child.terminate(force=True)
+    cid[0].close()

@@ -18,7 +18,7 @@ from scopa.storage import saves as saves_module
 
 from test_console_loop import lines_of, program_for, request_for
 from test_saved_matches import _save
-from test_storage import TWO, finish, played
+from test_storage import FOUR, TWO, finish, played
 M = Messages("en")
 
 
@@ -155,3 +155,21 @@ def test_scopa_export_to_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines() == ["scopa: Export failed. That is not a plain file. It may be a pipe or a device."]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_resume_with_a_budget_and_no_expert_says_once_that_the_budget_is_not_used(tmp_path: Path, lang: str) -> None:
+    """--budget is the expert's thinking time: for a resumed match with no expert it would be
+    ignored without a word (a new match from the flags refuses it at once)."""
+    def resumed(seats) -> str:
+        data = tmp_path / f"data{len(seats)}"
+        _save(data, played(Rules(players=len(seats)), seats, 3, turns=5))
+        done = subprocess.run([sys.executable, "-m", "scopa", "--no-voice", "--plain", "--lang", lang, "--data-dir",
+                               str(data), "--config-dir", str(tmp_path / "c"), "--resume", "--budget", "2"],
+                              capture_output=True, text=True, timeout=60, input="")
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    said = [line for line in resumed(TWO).splitlines() if line.startswith("--budget ")]
+    assert len(said) == 1 and said[0] == Messages(lang)("budget.unused")
+    assert "--budget " not in resumed(FOUR)  # Carla is an expert: the budget is hers

@@ -9,6 +9,7 @@ at that moment, with card names in English and Italian, French and Napoletane na
 from __future__ import annotations
 
 import io
+import random
 import re
 from pathlib import Path
 from typing import Callable, Sequence
@@ -17,6 +18,7 @@ import pytest
 
 import scopa.console.app as app_module
 import scopa.lessons.console as lessons_console
+import scopa.record.console as record_console
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.app import Program
@@ -26,11 +28,14 @@ from scopa.console.terminal import ENTER, ESCAPE, Output
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card
 from scopa.lessons import LESSON_COUNT
 from scopa.lessons.runner import LessonSession
+from scopa.match import MatchRecord, SeatSetup
 from scopa.engine import Rules, new_match
 from scopa.lessons import tip_for
 from scopa.lessons.catalogue import load_catalogue as lessons_catalogue
 from scopa.narration import LANGUAGES, NAMINGS, Announcement, CardNames, Messages, Narrator
+from scopa.record.text import RecordText
 from scopa.speech import NullSpeaker, RecordingSpeaker
+from scopa.storage import record_result
 from tests.test_console_loop import request_for
 
 # Every step of a turn; what is left when the card is played is dropped at the next turn.
@@ -271,3 +276,102 @@ def test_every_narration_of_a_hand_card_comes_private_to_its_seat():
                 lines += [narrator.picked_option(seat, i + 1, o) for i, o in enumerate(options)]
             assert all(isinstance(line, Announcement) and line.private_to == seat for line in lines)
             state, _ = state.apply(state.legal_moves()[0])
+
+
+# The review of a finished match ---------------------------------------------------------------
+
+REVIEW_STOP = ["r", "w", "r", "t", ENTER]  # at each stop: repeat, why, repeat, the table, the next
+
+
+class ReviewWalker:
+    """Answers a review: H at the first stop, then every stop's keys; N or Enter at the hand warning."""
+
+    def __init__(self, lang: str, allow: bool, out: io.StringIO, watcher: HandWatcher) -> None:
+        self.prompts = {RecordText(lang)("review.prompt"): "review", Messages(lang)("prompt.allow"): "allow"}
+        self.allow = allow
+        self.out = out
+        self.watcher = watcher
+        self.keys = ["h"]
+        self.asked = 0
+
+    def read(self, prompt: str) -> str:
+        self.out.write(prompt + "\n")
+        self.watcher.check(prompt)
+        kind = self.prompts.get(prompt.strip())
+        if kind == "allow":
+            self.asked += 1
+            return ENTER if self.allow else "n"
+        assert kind == "review", prompt
+        if not self.keys:
+            self.keys = list(REVIEW_STOP)
+        return self.keys.pop(0)
+
+    def read_text(self, prompt: str) -> str:
+        return self.read(prompt)
+
+    def close(self) -> None:
+        pass
+
+
+def _finished(seats: tuple[SeatSetup, ...], seed: int) -> MatchRecord:
+    record, _ = MatchRecord.start(Rules(target=None), seats, seed)
+    rng = random.Random(seed)
+    while not record.state.is_match_over:
+        record = record.play(rng.choice(record.state.legal_moves()))[0]
+    return record
+
+
+def _hands_at(session) -> tuple[tuple[Card, ...], ...]:
+    """The cards still in hands at the review's stop: as dealt at an opening, as the play left them after one."""
+    script, at = session.script, session.at
+    if at < 0:
+        return ()
+    item = script.items[at]
+    if item.step is None:
+        return script.deals[item.deal].steps[0].before.hands
+    after = script._after(at)
+    return after.hands if after is not None else ()
+
+
+def _walk_review(tmp_path: Path, monkeypatch, lang: str, seats: tuple[SeatSetup, ...],
+                 allow: bool = False) -> tuple[HandWatcher, ReviewWalker, str]:
+    record_result(_finished(seats, 4), "2026-05-01T10:00:00+00:00", tmp_path / "data")
+    sessions = _instances(monkeypatch, record_console, "ReviewSession")
+    speaker = HandWatcher()
+    speaker.hands = lambda: _hands_at(sessions[-1]) if sessions else ()
+    out = io.StringIO()
+    walker = ReviewWalker(lang, allow, out, speaker)
+    program = Program(walker, Output(out), Settings(voice=True), tmp_path / "config", Persistence(tmp_path / "data"),
+                      speaker_factory=lambda on, settings: speaker if on else NullSpeaker(), lang=lang)
+    assert record_console.run_review(program, 1) == 0
+    return speaker, walker, out.getvalue()
+
+
+REVIEWED = {"one_human": (SeatSetup("Ann"), SeatSetup("Bo", "computer", "easy")),
+            "pass_and_play": (SeatSetup("Ann"), SeatSetup("Bo"))}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("table", sorted(REVIEWED))
+def test_a_review_with_hands_shown_keeps_silent_hands_silent(tmp_path, monkeypatch, lang, table):
+    """H in a review shows each hand before its play, and W names the coach's better card: with
+    N at the hand warning the voice says none of them, the screen shows them all."""
+    speaker, walker, out = _walk_review(tmp_path, monkeypatch, lang, REVIEWED[table])
+    assert speaker.leaks == []
+    assert walker.asked == 1
+    t = RecordText(lang)
+    assert t("review.hands_on") in speaker.said  # the voice was on all along
+    held = [line for line in out.splitlines() if _words_of(t, "review.hand") in line]
+    assert held and not set(held) & set(speaker.said)
+    assert any(line.startswith(_words_of(t, "coach.better.play")) or _words_of(t, "coach.better.take") in line
+               for line in out.splitlines())  # the coach named a better card, printed
+
+
+def test_a_review_with_hands_allowed_reads_them_aloud(tmp_path, monkeypatch):
+    speaker, walker, _ = _walk_review(tmp_path, monkeypatch, "en", REVIEWED["one_human"], allow=True)
+    assert walker.asked == 1 and speaker.leaks
+    assert any(text.startswith("You held ") for text in speaker.said)
+
+
+def _words_of(t: RecordText, key: str) -> str:
+    return max(re.split(r"\{[^}]*\}", t(key)), key=len).strip()

@@ -155,7 +155,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir, Persistence(data_dir),
                       voice_override=args.voice, lang=args.lang, naming=args.cards, verbosity=args.verbosity,
-                      budget=budget)
+                      budget=budget if args.budget is not None else None)
     _attach_extras(program)
     if args.import_file:
         record, message = program.persistence.import_match(args.import_file)

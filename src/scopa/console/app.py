@@ -44,7 +44,7 @@ class Program:
     def __init__(self, input: Input, output: Output, settings: Settings, config_dir: Path,  # noqa: A002
                  persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] = None,
                  voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
-                 verbosity: str | None = None, budget: float = 1.0) -> None:
+                 verbosity: str | None = None, budget: float | None = None) -> None:
         self.input = input
         self.output = CardSymbolsOutput(output, self._card_notation)
         self.settings = settings
@@ -57,7 +57,8 @@ class Program:
         self.lang = lang or settings.language or system_language()
         self.naming = naming or settings.card_names
         self.verbosity = verbosity or settings.verbosity
-        self.budget = budget
+        self.budget = 1.0 if budget is None else budget
+        self._budget_unused_said = budget is None  # --budget given: say once if no expert is there to use it
         self.messages = Messages(self.lang)
         self.speaker: Speaker = self.speaker_factory(False, VoiceSettings())
         self._voice_on = False
@@ -479,6 +480,7 @@ class Program:
         while True:
             self._at_table = False  # a match over already (an import) is logged as its table opens
             table = self._local_table(record, events or ())
+            self._say_if_budget_unused(table.info())
             self._at_table = True
             console = MatchConsole(table, self._services(table))
             try:
@@ -496,6 +498,13 @@ class Program:
                 self.say(line)
             self._earned = []
             return None if outcome == "finished" else 0
+
+    def _say_if_budget_unused(self, info: TableInfo) -> None:
+        """``--budget`` for a match with no expert (one resumed, imported or set up in the menu;
+        a new match from the flags refuses it at once): said once, not ignored without a word."""
+        if not self._budget_unused_said and not any(seat.level == "expert" for seat in info.seats):
+            self._budget_unused_said = True
+            self.say(Announcement(self.m("budget.unused"), spoken=self.m("budget.unused.spoken")))
 
     def _local_table(self, record, opening) -> LocalTable:
         """The table of a match played here: its computers, and saves through the program's persistence."""

@@ -35,8 +35,8 @@ class LeaveRoom(Exception):
 class RoomGone(Exception):
     """The table cannot go on (the room closed, the key was refused): ``line`` says why."""
 
-    def __init__(self, line: str) -> None:
-        super().__init__(line)
+    def __init__(self, line: Announcement) -> None:
+        super().__init__(line.text)
         self.line = line
 
 
@@ -51,15 +51,34 @@ def room_code_line(code: str, messages: Messages) -> Announcement:
                         spoken=messages("online.room_code.spoken", spelt=spelt(code)))
 
 
-def problem_line(code: str, values: dict, messages: Messages, server: str = "") -> str:
-    """One clear line for a refusal of the server (``net.messages.ERROR_CODES``) or a connection problem."""
+def problem_line(code: str, values: dict, messages: Messages, server: str = "") -> Announcement:
+    """One clear line for a refusal of the server (``net.messages.ERROR_CODES``) or a connection problem.
+
+    A line that prints the server's address says only its host aloud ("Cannot reach the server at
+    localhost."): a voice reads "ws://" and the port one character at a time."""
     key = f"online.error.{code}"
     if code == "cannot_start":
         key = f"online.error.cannot_start.{values.get('reason', 'players')}"
     try:
-        return messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
+        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
     except KeyError:
-        return messages("online.error.other")
+        return Announcement(messages("online.error.other"))
+    if not messages.has(f"{key}.spoken"):
+        return Announcement(text)
+    host = spoken_host(server)
+    spoken = messages(f"{key}.spoken.host", host=host) if host else messages(f"{key}.spoken")
+    return Announcement(text, spoken=spoken)
+
+
+def spoken_host(server: str) -> str:
+    """The host of a server address, as a voice can say it ("ws://localhost:8765" -> "localhost");
+    empty when there is none, or it is an IPv6 address full of colons."""
+    from urllib.parse import urlsplit
+    try:
+        host = urlsplit(server.strip()).hostname or ""
+    except ValueError:
+        return ""
+    return host if host and all(c.isascii() and (c.isalnum() or c in ".-") for c in host) else ""
 
 
 class News:
@@ -75,13 +94,13 @@ class News:
         if problem is not None:
             raise RoomGone(problem_line(problem.code, problem.values, self.m, self.server))
 
-    def lines(self) -> list[str]:
+    def lines(self) -> list[Announcement]:
         """The connection lost or back, and the server's refusals since last asked."""
         self.check()
-        lines = []
+        lines: list[Announcement] = []
         if self.table.connected != self._connected:
             self._connected = self.table.connected
-            lines.append(self.m("online.back" if self._connected else "online.lost"))
+            lines.append(Announcement(self.m("online.back" if self._connected else "online.lost")))
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
@@ -126,7 +145,7 @@ class Lobby:
 
     def _say_news(self) -> None:
         """Notices up to the first game event (the match console says that and what follows)."""
-        lines = self.news.lines()
+        lines: list[Announcement | str] = [*self.news.lines()]
         found = self.table.updates(self.seat, self.after)
         for update in found if isinstance(found, list) else []:
             if not isinstance(update.event, Notice):

@@ -18,7 +18,10 @@ table's network thread raises a ``Wake``; a read given that wake then ends with 
 instead of a key, on a line of its own, so the console prints the news and asks again, the
 prompt written once more after the news (never redrawn in place, which Orca reads twice). A
 prompt where the player has started typing a command is never cut short: the wake waits for
-the line.
+the line. Keys typed ahead are never lost: prompt_toolkit keeps the keys a woken prompt read
+but did not act on for the next prompt, and keys not yet read wait in the terminal. News that
+arrives as a prompt's event loop closes leaves the wake raised for the next read (it must never
+fail in the network thread that brings it: that thread would die and the seat hear no news).
 """
 from __future__ import annotations
 
@@ -280,7 +283,13 @@ class KeyInput:
 
         def watch() -> None:
             loop = asyncio.get_running_loop()
-            wake.watch(lambda: loop.call_soon_threadsafe(end_if_idle))
+
+            def end_soon() -> None:
+                try:
+                    loop.call_soon_threadsafe(end_if_idle)
+                except RuntimeError:  # the prompt's loop closed as the news came: the wake stays
+                    pass              # raised, so the next read ends at once and the news is said
+            wake.watch(end_soon)
             end_if_idle()  # raised between the check above and now
         return watch
 

@@ -14,8 +14,9 @@ Numbers: every entry (engine event or presence notice) has the next number of th
 entry of one transition (a move's events, a deal's) carries the position after the whole
 transition, so a client that saw any of them saw the current position. A move is stale when
 the position changed since the number the client last saw: when ``expected`` is below
-``position_number``, the first number that showed the current position. People joining or
-leaving never make a move stale.
+``position_number``, the first number that showed the current position, or above the room's
+latest number (a number the room never gave says nothing of what the client saw). People
+joining or leaving never make a move stale.
 """
 from __future__ import annotations
 
@@ -181,8 +182,7 @@ class Room:
     # Play --------------------------------------------------------------------------------
     def play(self, seat: int, move: Move, expected: int, now: float) -> list[Entry]:
         state = self._playing()
-        if expected < self.position_number:
-            raise MoveRefusal("stale")
+        self._check_fresh(expected)
         if state.is_deal_over:
             raise MoveRefusal("not_now")
         if seat != state.to_move:
@@ -209,9 +209,14 @@ class Room:
         self._playing()
         if seat != self.host:
             raise MoveRefusal("unavailable")
-        if expected < self.position_number:
-            raise MoveRefusal("stale")
+        self._check_fresh(expected)
         return self._deal(now)
+
+    def _check_fresh(self, expected: int) -> None:
+        """Refuse as stale a request made from a position that is no longer the room's, or from a
+        number the room never gave."""
+        if not self.position_number <= expected <= self.number:
+            raise MoveRefusal("stale")
 
     def _deal(self, now: float) -> list[Entry]:
         return self._done(self._table.next_deal(self.host, self._table.latest()), now)

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
 
-from ..console.announcer import Announcer
+from ..console.announcer import Announcer, ask_hands_aloud
 from ..console.menus import choose
 from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
 from ..match import MatchRecord
@@ -53,6 +53,8 @@ class Program(Protocol):
     say: Callable[..., None]
 
     def start_voice(self) -> None: ...
+
+    def voice_is_on(self) -> bool: ...
 
 LAST = "last"
 
@@ -203,7 +205,11 @@ def review(program: "Program", result: MatchResult, facts: MatchFacts) -> None:
 
 
 class ReviewSession:
-    """The keys of a review, over the stops of a ``ReviewScript``."""
+    """The keys of a review, over the stops of a ``ReviewScript``.
+
+    The hand a play came from and the coach's better card are private lines: with the voice on,
+    the hand warning is asked before the first of them, and N keeps them printed only. The hand
+    open is the one of the play just told."""
 
     def __init__(self, program: "Program", script: ReviewScript, facts: MatchFacts, text: RecordText) -> None:
         self.program = program
@@ -212,11 +218,32 @@ class ReviewSession:
         self.t = text
         self.at = -1  # the stop last told; -1 before the first
         self.show_hands = False
+        self.hands_asked = False
 
     def say(self, *lines: Announcement | str) -> None:
+        if not self.hands_asked and self.program.voice_is_on() and any(
+                isinstance(line, Announcement) and line.private for line in lines):
+            self.hands_asked = True
+            ask_hands_aloud(self.program.announcer, self._read_key, self.script.narrator.messages)
         self.program.say(*lines)
 
+    def _read_key(self, prompt_key: str) -> str:
+        try:
+            return self.program.input.read(self.script.narrator.messages(prompt_key) + " ")
+        except Interrupted:
+            return ESCAPE
+
     def run(self) -> None:
+        announcer = self.program.announcer
+        kept = announcer.speak_hands, announcer.open_seat
+        announcer.speak_hands = False  # until the hand warning of this review allows them
+        announcer.open_seat = lambda: self.script.seat_at(self.at)
+        try:
+            self._run()
+        finally:
+            announcer.speak_hands, announcer.open_seat = kept
+
+    def _run(self) -> None:
         t = self.t
         self.say(t.plural("review.title", len(self.script.deals), date=t.date(self.facts.when),
                           names=self.script.narrator.cards.join(self.facts.opponents)), t("review.keys"))
@@ -232,7 +259,7 @@ class ReviewSession:
 
     def tell(self, index: int) -> None:
         self.at = index
-        self.program.announcer.say(self.script.lines(index, self.show_hands))
+        self.say(*self.script.lines(index, self.show_hands))
         if index == len(self.script.items) - 1:
             self.say(self.t("review.end"))
 

@@ -3,6 +3,10 @@
 ``ReviewScript`` is pure: it turns a replayed match into the lines of each item (a deal's
 opening, or one play with, at the end of a deal, its score sheet), and the coach's advice. The
 ``ReviewSession`` in ``console`` moves through the items with keys.
+
+Every line that names a card still in a hand (the hand a play came from, the coach's better
+card) is an announcement private to that seat, as in the match: the announcer speaks it only
+when the player allowed hands aloud, and prints it always.
 """
 from __future__ import annotations
 
@@ -63,7 +67,8 @@ class ReviewScript:
             lines.append(Announcement(self.narrator.table_text(after.table)))  # as the match did
         advice = self.advice(item.deal).get(step.number)
         if advice is not None and advice.marked:
-            lines.append(Announcement(self.text("coach.marked", advice=self.advice_text(advice))))
+            said = self.coach_line(advice)
+            lines.append(said.reworded(self.text("coach.marked", advice=said.text)))
         if step is deal.steps[-1]:
             lines += self.narrator.score_lines(deal.number, deal.score, deal.match_scores, deal.assisted)
             if deal.result is not None:
@@ -90,20 +95,37 @@ class ReviewScript:
         hand = step.before.hands[step.seat]
         cards = self.narrator.cards.list(hand, article=True)
         if step.seat == self.narrator.you:
-            return Announcement(self.text("review.hand.you", cards=cards))
-        return Announcement(self.text("review.hand", name=self.narrator.seat_names[step.seat], cards=cards))
+            return Announcement(self.text("review.hand.you", cards=cards), private_to=step.seat)
+        return Announcement(self.text("review.hand", name=self.narrator.seat_names[step.seat], cards=cards),
+                            private_to=step.seat)
 
-    def why(self, index: int) -> str:
-        """The coach's opinion of the play at ``index`` (or of the play before an opening)."""
+    def _last_play(self, index: int) -> int | None:
+        """The stop of the play told at ``index``, or of the play before an opening; None before the first."""
         while index >= 0 and not self.items[index].is_play:
             index -= 1
-        if index < 0:
-            return self.text("review.why.nothing")
-        item = self.items[index]
+        return index if index >= 0 else None
+
+    def seat_at(self, index: int) -> int | None:
+        """The seat of the play told at (or last before) stop ``index``: the hand its private lines name."""
+        play = self._last_play(index)
+        return None if play is None else self.items[play].step.seat
+
+    def why(self, index: int) -> Announcement:
+        """The coach's opinion of the play at ``index`` (or of the play before an opening)."""
+        play = self._last_play(index)
+        if play is None:
+            return Announcement(self.text("review.why.nothing"))
+        item = self.items[play]
         advice = self.advice(item.deal).get(item.step.number)
         if advice is None:
-            return self.text("review.why.other", name=self.narrator.seat_names[item.step.seat])
-        return self.advice_text(advice)
+            return Announcement(self.text("review.why.other", name=self.narrator.seat_names[item.step.seat]))
+        return self.coach_line(advice)
+
+    def coach_line(self, advice: Advice) -> Announcement:
+        """The coach's words, private to the coached seat when its better card was another of its hand."""
+        better = advice.better
+        held = better is not None and better.card != advice.played.card
+        return Announcement(self.advice_text(advice), private_to=advice.seat if held else None)
 
     def advice_text(self, advice: Advice) -> str:
         return advice_line(advice, self.narrator.cards, self.text)
