@@ -9,7 +9,7 @@ import pytest
 
 from scopa.console.announcer import Announcer
 from scopa.config import Settings
-from scopa.console.online import Lobby, News, OnlineRequest, play_online, problem_line
+from scopa.console.online import Lobby, News, OnlineRequest, play_online, problem_line, server_question
 from scopa.console.terminal import ENTER, Output, Wake
 from scopa.engine import Rules
 from scopa.narration import Messages
@@ -137,3 +137,15 @@ def test_a_server_address_without_a_plain_host_is_not_spoken_at_all() -> None:
     line = problem_line("unreachable", {}, m, "ws://[::1]:8765")
     assert line.text == "Cannot reach the server at ws://[::1]:8765." and line.spoken == "Cannot reach the server."
     assert problem_line("room_full", {}, m, "ws://x:1").spoken is None
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_server_question_and_a_bad_address_print_the_example_and_never_speak_an_address(lang) -> None:
+    """A voice reads "ws://localhost:8765" a character at a time: the printed lines keep the
+    example address, the spoken ones say the form in words and the last host only."""
+    m = Messages(lang)
+    for line in (server_question(m, None), server_question(m, "ws://192.168.1.4:8765"),
+                 server_question(m, "ws://[::1]:8765"), problem_line("bad_server", {}, m, "wss:/oops")):
+        assert "ws://" in line.text
+        assert line.spoken and "://" not in line.spoken and "8765" not in line.spoken
+    assert "192.168.1.4" in server_question(m, "ws://192.168.1.4:8765").spoken

@@ -434,11 +434,21 @@ def online_menu(program) -> int | None:
 def _ask_server(program) -> str:
     last = program.settings.last_server
     m = program.m
-    program.say(m("online.ask.server", server=last) if last else m("online.ask.server.none"))
+    program.say(server_question(m, last))
     typed = program.input.read_text(m("prompt.server") + " ")
     if typed == ESCAPE:
         return ""
     return server_address(typed) if typed else (last or "")
+
+
+def server_question(m, last: str | None) -> Announcement:
+    """The server question: printed with an example address, spoken without one (a voice reads
+    "ws://localhost:8765" a character at a time) and with the last server's host only."""
+    if not last:
+        return Announcement(m("online.ask.server.none"), spoken=m("online.ask.server.none.spoken"))
+    host = spoken_host(last)
+    spoken = m("online.ask.server.spoken", host=host) if host else m("online.ask.server.spoken.nohost")
+    return Announcement(m("online.ask.server", server=last), spoken=spoken)
 
 
 def _ask_rules(program):
