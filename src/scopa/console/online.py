@@ -63,11 +63,19 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
         text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
     except KeyError:
         return Announcement(messages("online.error.other"))
+    return Announcement(text, spoken=spoken_form(messages, key, server))
+
+
+def spoken_form(messages: Messages, key: str, server: str) -> str | None:
+    """What the voice says for ``key``, a line that prints a server address: ``key.spoken.host``
+    with the address's host when it has a plain one and the catalogue has that form, otherwise
+    ``key.spoken``; None (say the text) when ``key`` has no spoken form."""
     if not messages.has(f"{key}.spoken"):
-        return Announcement(text)
+        return None
     host = spoken_host(server)
-    spoken = messages(f"{key}.spoken.host", host=host) if host else messages(f"{key}.spoken")
-    return Announcement(text, spoken=spoken)
+    if host and messages.has(f"{key}.spoken.host"):
+        return messages(f"{key}.spoken.host", host=host)
+    return messages(f"{key}.spoken")
 
 
 def spoken_host(server: str) -> str:
@@ -433,7 +441,7 @@ def online_menu(program) -> int | None:
 
 def _ask_server(program) -> str:
     last = program.settings.last_server
-    m = program.m
+    m = program.messages
     program.say(server_question(m, last))
     typed = program.input.read_text(m("prompt.server") + " ")
     if typed == ESCAPE:
@@ -441,14 +449,11 @@ def _ask_server(program) -> str:
     return server_address(typed) if typed else (last or "")
 
 
-def server_question(m, last: str | None) -> Announcement:
+def server_question(m: Messages, last: str | None) -> Announcement:
     """The server question: printed with an example address, spoken without one (a voice reads
     "ws://localhost:8765" a character at a time) and with the last server's host only."""
-    if not last:
-        return Announcement(m("online.ask.server.none"), spoken=m("online.ask.server.none.spoken"))
-    host = spoken_host(last)
-    spoken = m("online.ask.server.spoken", host=host) if host else m("online.ask.server.spoken.nohost")
-    return Announcement(m("online.ask.server", server=last), spoken=spoken)
+    key = "online.ask.server" if last else "online.ask.server.none"
+    return Announcement(m(key, server=last), spoken=spoken_form(m, key, last or ""))
 
 
 def _ask_rules(program):
