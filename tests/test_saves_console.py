@@ -173,3 +173,29 @@ def test_resume_with_a_budget_and_no_expert_says_once_that_the_budget_is_not_use
     said = [line for line in resumed(TWO).splitlines() if line.startswith("--budget ")]
     assert len(said) == 1 and said[0] == Messages(lang)("budget.unused")
     assert "--budget " not in resumed(FOUR)  # Carla is an expert: the budget is hers
+
+
+def test_resume_replays_the_move_log_once_and_b_still_reads_the_last_deal_score_sheet(tmp_path, monkeypatch):
+    import scopa.match
+    from scopa.engine import DealScored
+    record = next(r for turns in range(38, 60) if (r := played(Rules(), TWO, 3, turns=turns)).state.deal_number == 2
+                  and r.state.to_move == 0)
+    replayed, _ = scopa.match.MatchRecord.start(record.rules, record.seats, record.seed, record.first_dealer)
+    sheets = []
+    for logged in record.moves:  # the score of deal 1, as the match said it when the deal ended
+        if replayed.state.is_deal_over:
+            replayed = replayed.next_deal()[0]
+        replayed, events = replayed.play(logged.move)
+        sheets += [e for e in events if isinstance(e, DealScored)]
+    _save(tmp_path / "data", record)
+    starts = []  # every replay of a move log starts a match from its seed
+    start = scopa.match.new_match
+    monkeypatch.setattr(scopa.match, "new_match", lambda *args: starts.append(args) or start(*args))
+    program, out, _ = program_for(tmp_path, "b\nq\n\n")
+    program.run(resume=True)
+    assert len(starts) == 1  # the load check; the open and the B key reuse it
+    [scored] = sheets
+    sheet = Narrator(["Ann", "Bruno"], Rules(), you=0).score_lines(1, scored.score, scored.match_scores)
+    lines = lines_of(out)
+    at = lines.index(sheet[0].text)
+    assert lines[at:at + len(sheet)] == [line.text for line in sheet]

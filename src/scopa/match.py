@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .engine import DealScored, Event, GameState, Move, Rules, new_match
@@ -91,6 +91,9 @@ class MatchRecord:
     state: GameState
     moves: tuple[MoveRecord, ...] = ()
     assisted_deals: frozenset[int] = frozenset()
+    # The score of the last deal that ended, kept as the moves are played (a resumed match has
+    # been played again from its seed by the load check): B reads it without another replay.
+    scored: DealScored | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def start(cls, rules: Rules, seats: tuple[SeatSetup, ...], seed: int,
@@ -107,7 +110,8 @@ class MatchRecord:
         played = state.history[-1] if state.history else None
         logged = Move(played.card, played.capture) if played else Move(*move)
         record = MoveRecord(self.state.deal_number, seat, logged)
-        return replace(self, state=state, moves=self.moves + (record,)), events
+        scored = next((e for e in events if isinstance(e, DealScored)), self.scored)
+        return replace(self, state=state, moves=self.moves + (record,), scored=scored), events
 
     def next_deal(self) -> tuple["MatchRecord", list[Event]]:
         state, events = self.state.next_deal()
@@ -116,16 +120,9 @@ class MatchRecord:
     def last_scored(self) -> DealScored | None:
         """The score of the last deal that ended, None before the first one did.
 
-        Found by playing the move log again from the seed: a resumed match has no events of
-        its own past, and the record keeps every move rather than every score sheet."""
-        state, _ = new_match(self.rules, self.seed, self.first_dealer)
-        scored: DealScored | None = None
-        for logged in self.moves:
-            if state.is_deal_over:
-                state, _ = state.next_deal()
-            state, events = state.apply(logged.move)
-            scored = next((e for e in events if isinstance(e, DealScored)), scored)
-        return scored
+        Kept by ``play``: a resumed match was played again move by move from its seed when it
+        was loaded and checked, so its record has it too, with no replay of its own."""
+        return self.scored
 
     def mark_assisted(self) -> "MatchRecord":
         """Record that a hint was used in the current deal."""

@@ -27,6 +27,7 @@ earlier versions becomes one saved match the first time the folder is listed.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import secrets
 from dataclasses import dataclass
@@ -37,8 +38,8 @@ import filelock
 
 from ..match import MatchRecord
 from .atomic import atomic_write_text, remove_stale_temps, sync_folder
-from .codec import SaveFileError, match_to_json
-from .files import AUTOSAVE_NAME, free_bad_name, read_match_file, resolve_data_dir
+from .codec import SaveFileError, match_from_json, match_to_json
+from .files import AUTOSAVE_NAME, free_bad_name, read_text_file, resolve_data_dir
 
 SAVES_FOLDER = "saves"
 SAVE_SUFFIX = ".json"
@@ -105,6 +106,7 @@ class SavedMatches:
     def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
         self.data_dir = resolve_data_dir(data_dir)
         self.folder = self.data_dir / SAVES_FOLDER
+        self._checked: dict[Path, tuple[str, MatchRecord]] = {}  # each file's text (a digest) when last checked
 
     def path_of(self, match_id: str) -> Path:
         return self.folder / f"{match_id}{SAVE_SUFFIX}"
@@ -118,7 +120,7 @@ class SavedMatches:
         for path in self._files():
             remove_stale_temps(path)
             try:
-                record = read_match_file(path)
+                record = self._read(path)
                 played = os.stat(path).st_mtime
             except SaveFileError as error:
                 set_aside.append(self._set_aside(path, error.with_heading("storage.heading.save_unreadable")))
@@ -155,7 +157,20 @@ class SavedMatches:
     def load(self, match_id: str) -> MatchRecord:
         """The saved match as it is on disk now (``SaveFileError`` if it cannot be read): read it
         again once it is locked, since another copy may have played on since it was listed."""
-        return read_match_file(self.path_of(match_id))
+        return self._read(self.path_of(match_id))
+
+    def _read(self, path: Path) -> MatchRecord:
+        """Read and check a save. Checking replays its whole move log, so a file whose text is
+        the same as when this store last checked it (a match listed, then opened) is not checked
+        again: the same text is the same match."""
+        text = read_text_file(path)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        known = self._checked.get(path)
+        if known is not None and known[0] == digest:
+            return known[1]
+        record = match_from_json(text)
+        self._checked[path] = (digest, record)
+        return record
 
     def _files(self) -> list[Path]:
         try:
