@@ -2,10 +2,12 @@
 
 Logs N seeded matches to 11 (every seat playing the easy level's moves, the first seat as the
 human) in a temporary folder, then prints the log's size, how long the Statistics page takes
-to work out from it, and how long the coach takes over one match. With ``--fill-mb`` it then
-fills the log to about that size with copies of those matches (20 is the most the game reads)
-and prints how long reading it takes and the memory it needs at most: read a result at a
-time, as the game does, and kept whole as a list, as ``load_results`` gives it.
+to open the first time (every match replayed, its facts kept in ``results-cache.json``) and
+again (from the kept facts), and how long the coach takes over one match. With ``--fill-mb``
+it then fills the log to about that size with copies of those matches (20 is the most the game
+reads) and prints how long reading it takes and the memory it needs at most: read a result at
+a time, as the game does, and kept whole as a list, as ``load_results`` gives it; then the
+Statistics page over that log, with the cache deleted first and again.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from ..engine import Rules
 from ..match import MatchRecord, SeatSetup
 from ..players import make_player
 from ..storage import load_results, record_result, recorded_match
+from ..storage.results_cache import CACHE_NAME
 
 
 def played_match(seed: int) -> MatchRecord:
@@ -35,7 +38,6 @@ def played_match(seed: int) -> MatchRecord:
 
 def main(argv: list[str] | None = None) -> int:
     from ..narration import Narrator
-    from ..record.console import page
     from ..record.review import ReviewScript
     from ..record.text import RecordText
 
@@ -48,9 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         for n in range(args.matches):
             record_result(played_match(args.seed + n), "2026-01-01T10:00:00+00:00", folder)
         size = sum(len(line) for line in open(f"{folder}/results.json", encoding="utf-8"))
-        start = time.perf_counter()
-        lines = page(folder, "en").lines
-        stats = time.perf_counter() - start
+        stats, lines = _opening(folder)  # every match replayed, and its facts kept
+        again, _ = _opening(folder)  # from the kept facts
         record = recorded_match(load_results(folder)[-1])  # the latest match, for the coach
         script = ReviewScript(record, Narrator([s.name for s in record.seats], record.rules, 0), RecordText("en"))
         start = time.perf_counter()
@@ -60,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         reading = _reading(folder, args.fill_mb) if args.fill_mb > 0 else []
     print(f"matches logged: {args.matches}")
     print(f"results.json: {size / 1024:.0f} KB, {size / 1024 / max(args.matches, 1):.1f} KB a match")
-    print(f"statistics page: {stats:.2f} s, {1000 * stats / max(args.matches, 1):.1f} ms a match, {len(lines)} lines")
+    print(f"statistics page, first opened: {stats:.2f} s, {1000 * stats / max(args.matches, 1):.1f} ms a match, "
+          f"{len(lines)} lines")
+    print(f"statistics page, opened again: {again:.2f} s, {1000 * again / max(args.matches, 1):.2f} ms a match")
     print(f"coach over one match: {coach:.2f} s for {len(script.deals)} deals")
     for line in reading:
         print(line)
@@ -89,4 +92,16 @@ def _reading(folder: str, megabytes: float) -> list[str]:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         lines.append(f"reading it {how}: {seconds:.2f} s, peak memory {peak / 1e6:.1f} MB")
+    os.remove(os.path.join(folder, CACHE_NAME))
+    for how in ("with no cache", "again"):
+        seconds, _ = _opening(folder)
+        lines.append(f"statistics page {how}: {seconds:.2f} s, {1000 * seconds / copies:.2f} ms a result")
     return lines
+
+
+def _opening(folder: str) -> tuple[float, list[str]]:
+    """How long opening the Statistics page takes, and its lines."""
+    from ..record.console import page
+    start = time.perf_counter()
+    lines = page(folder, "en").lines
+    return time.perf_counter() - start, lines

@@ -25,6 +25,7 @@ from ..narration import Announcement, Narrator
 from ..speech import Speaker
 from ..storage import MatchResult, SaveFileError, iter_results, recorded_match, result_at
 from .achievements import earned, newly_earned
+from .facts_cache import FactsCache
 from .review import ReviewScript
 from .stats import MatchFacts, facts_so_far, match_facts
 from .text import RecordText
@@ -77,17 +78,22 @@ def review_choice(text: str) -> int:
 
 def logged_facts(data_dir: str | os.PathLike[str] | None) -> tuple[list[MatchFacts], int, SaveFileError | None]:
     """The facts of every logged match that replays, and the number of entries, read a result at
-    a time so that only the facts stay in memory; none, and why, when the log cannot be read."""
+    a time so that only the facts stay in memory; none, and why, when the log cannot be read.
+
+    The facts come from the cache where it has them (a match is replayed once, not at every
+    look), and the cache is written back to fit the log as it is now."""
     facts: list[MatchFacts] = []
     count = 0
+    cache = FactsCache(data_dir)
     try:
         for index, result in enumerate(iter_results(data_dir)):
             count += 1
-            found = match_facts(result, index)
+            found = cache.facts(result, index)
             if found is not None:
                 facts.append(found)
     except SaveFileError as error:
         return [], 0, error
+    cache.save(whole_log=True)
     return facts, count, None
 
 
@@ -311,13 +317,17 @@ def log_finished(program: "Program", record: MatchRecord, played_here: bool = Tr
     after, last = _count_and_last(data_dir)
     if after <= before or last is None:
         return []  # not logged (a disk problem), or logged before: nothing new earned
-    latest = match_facts(last, after - 1)
+    cache = FactsCache(data_dir)
+    latest = cache.facts(last, after - 1)  # worked out once, as the match is logged
     if latest is None:
+        cache.save()
         return []
     t = RecordText(program.lang)
-    earlier = itertools.islice(_logged_facts(data_dir), after - 1)
+    earlier = itertools.islice(_logged_facts(data_dir, cache), after - 1)
     told = len(latest.deals) - 1 if played_here else 0
-    return [announcement(item, t) for item in newly_earned(latest, earlier, told)]
+    found = newly_earned(latest, earlier, told)
+    cache.save()
+    return [announcement(item, t) for item in found]
 
 
 def deal_achievements(program: "Program", record: MatchRecord, deal_number: int) -> list[Announcement]:
@@ -327,15 +337,17 @@ def deal_achievements(program: "Program", record: MatchRecord, deal_number: int)
     if facts is None or len(facts.deals) != deal_number:
         return []  # the table is past that deal already
     t = RecordText(program.lang)
-    found = newly_earned(facts, _logged_facts(program.persistence.data_dir), told=deal_number - 1)
+    cache = FactsCache(program.persistence.data_dir)
+    found = newly_earned(facts, _logged_facts(program.persistence.data_dir, cache), told=deal_number - 1)
+    cache.save()
     return [announcement(item, t) for item in found]
 
 
-def _logged_facts(data_dir: str | os.PathLike[str] | None) -> Iterator[MatchFacts | None]:
+def _logged_facts(data_dir: str | os.PathLike[str] | None, cache: FactsCache) -> Iterator[MatchFacts | None]:
     """The logged matches' facts, oldest first, read as they are asked for (none from a log that cannot be read)."""
     try:
         for index, result in enumerate(iter_results(data_dir)):
-            yield match_facts(result, index)
+            yield cache.facts(result, index)
     except SaveFileError:
         return
 
