@@ -49,3 +49,20 @@ def test_a_deals_achievements_are_said_after_its_score_sheet_and_never_again(tmp
     [match] = all_facts(load_results(tmp_path / "data"))
     later = match.deals[1:]  # what would have been said again: the player's scopa and settebello after deal 1
     assert any(deal.own_scopa for deal in later) and any(deal.own_settebello for deal in later)
+
+
+def test_a_second_unfinished_match_does_not_announce_the_first_ones_achievements(tmp_path):
+    # Two matches from seed 1, both left after deal 1: only the first says its scopa and settebello.
+    said = []
+    for _ in range(2):
+        child = spawn(tmp_path, "--seed", "1", "--seats", "human,computer:medium")
+        child.send("1")
+        said.append(_play_to_next_deal(child))
+        child.send("q")
+        child.expect(r"Quit\?")
+        child.send("\r")
+        child.expect(pexpect.EOF)
+    assert SCOPA in said[0] and SETTEBELLO in said[0]
+    assert SCOPA not in said[1] and SETTEBELLO not in said[1]
+    assert "Deal 1 score." in said[1]  # the same deal was played and scored
+    assert load_results(tmp_path / "data") == []  # neither match is finished

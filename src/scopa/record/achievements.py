@@ -1,16 +1,18 @@
 """Achievements: what the results log shows the player has earned, and the match that earned each.
 
-Worked out from the log every time, so nothing is stored twice and a review changes nothing.
+Worked out from the log every time, so a review changes nothing.
 Two kinds: a *deal* achievement (a scopa, the settebello...) is earned by one deal, so it is
 known, and announced, when that deal ends; a deal played with a hint or a tip earns none. A
 *match* achievement (beating a level, winning a scopone or online) is earned by a whole match,
 known when it ends; a match played with any help earns none. Each achievement belongs to the
-first match that earned it and is announced once.
+first match that earned it and is announced once: the log holds only finished matches, so what
+was announced in a match not finished yet is recorded apart (``storage.announced``), and
+Statistics lists it too.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ..players import LEVELS
 from .stats import DealFacts, MatchFacts
@@ -59,13 +61,20 @@ class Earned:
     index: int  # that match's place in the log
 
 
-def earned(matches: Sequence[MatchFacts]) -> list[Earned]:
-    """Every achievement earned so far, in the order of ``ACHIEVEMENTS``, each by the first match that shows it."""
+def earned(matches: Sequence[MatchFacts], announced: Mapping[str, str] | None = None) -> list[Earned]:
+    """Every achievement earned so far, in the order of ``ACHIEVEMENTS``, each by the first match that shows it.
+
+    ``announced``: the date each achievement was announced (``storage.announced``). One
+    announced in a match not finished (so not in the log) is earned all the same, at that date
+    (its index is -1); one in the log is dated when it was announced, where that is known."""
+    announced = announced or {}
     found = []
     for key, condition in ACHIEVEMENTS:
         first = next((m for m in matches if condition(m)), None)
         if first is not None:
-            found.append(Earned(key, first.when, first.index))
+            found.append(Earned(key, announced.get(key, first.when), first.index))
+        elif key in announced:
+            found.append(Earned(key, announced[key], -1))
     return found
 
 

@@ -24,7 +24,8 @@ from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from ..speech import Speaker
 from ..storage import MatchResult, SaveFileError, iter_results, recorded_match, result_at
-from .achievements import earned, newly_earned
+from ..storage.announced import announce_once, read_announced
+from .achievements import Earned, earned, newly_earned
 from .facts_cache import FactsCache
 from .review import ReviewScript
 from .stats import MatchFacts, facts_so_far, match_facts
@@ -35,6 +36,7 @@ from .words import announcement, history_items, recent, stats_lines
 
 class _Saves(Protocol):
     data_dir: Path | None
+    clock: Callable[[], str]  # the date now, as the results log writes it
 
     def finish(self, record: MatchRecord) -> None: ...
 
@@ -110,7 +112,7 @@ def page(data_dir, lang: str) -> Page:
     facts, count, problem = logged_facts(data_dir)
     if problem is not None:
         return Page([problem.localised(t)], [], readable=False)
-    return Page(stats_lines(facts, count, earned(facts), t), facts)
+    return Page(stats_lines(facts, count, earned(facts, read_announced(data_dir)), t), facts)
 
 
 def print_stats(data_dir, lang: str) -> int:
@@ -322,12 +324,11 @@ def log_finished(program: "Program", record: MatchRecord, played_here: bool = Tr
     if latest is None:
         cache.save()
         return []
-    t = RecordText(program.lang)
     earlier = itertools.islice(_logged_facts(data_dir, cache), after - 1)
     told = len(latest.deals) - 1 if played_here else 0
     found = newly_earned(latest, earlier, told)
     cache.save()
-    return [announcement(item, t) for item in found]
+    return _announced_once(program, found)
 
 
 def deal_achievements(program: "Program", record: MatchRecord, deal_number: int) -> list[Announcement]:
@@ -336,11 +337,18 @@ def deal_achievements(program: "Program", record: MatchRecord, deal_number: int)
     facts = facts_so_far(record)
     if facts is None or len(facts.deals) != deal_number:
         return []  # the table is past that deal already
-    t = RecordText(program.lang)
     cache = FactsCache(program.persistence.data_dir)
     found = newly_earned(facts, _logged_facts(program.persistence.data_dir, cache), told=deal_number - 1)
     cache.save()
-    return [announcement(item, t) for item in found]
+    return _announced_once(program, found)
+
+
+def _announced_once(program: "Program", found: Sequence[Earned]) -> list[Announcement]:
+    """The lines of the achievements found that no match, finished or not, announced before;
+    they are recorded as announced now."""
+    t = RecordText(program.lang)
+    keys = set(announce_once(program.persistence.data_dir, [e.key for e in found], program.persistence.clock()))
+    return [announcement(item, t) for item in found if item.key in keys]
 
 
 def _logged_facts(data_dir: str | os.PathLike[str] | None, cache: FactsCache) -> Iterator[MatchFacts | None]:
