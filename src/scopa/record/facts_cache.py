@@ -26,13 +26,20 @@ _NOT_FACTS = object()  # an entry that does not read back
 
 
 class FactsCache:
-    """The kept facts of one data folder's log, read once; ``save`` writes back what changed."""
+    """The kept facts of one data folder's log, read when first asked for (a deal that earns
+    nothing asks for none); ``save`` writes back what changed."""
 
     def __init__(self, data_dir: str | os.PathLike[str] | None) -> None:
         self.data_dir = data_dir
-        self.kept = read_cache(data_dir, FACTS_VERSION)
+        self._kept: dict[str, Any] | None = None
         self.seen: dict[str, Any] = {}  # the entries of the results looked at, fresh or kept
         self.changed = False
+
+    @property
+    def kept(self) -> dict[str, Any]:
+        if self._kept is None:
+            self._kept = read_cache(self.data_dir, FACTS_VERSION)
+        return self._kept
 
     def facts(self, result: MatchResult, index: int) -> MatchFacts | None:
         """The facts of the result at ``index`` in the log (None: it cannot be replayed)."""
@@ -49,10 +56,12 @@ class FactsCache:
     def save(self, whole_log: bool = False) -> None:
         """Keep what was worked out. ``whole_log``: every result of the log was looked at, so
         entries of results no longer in the log are dropped."""
+        if not self.seen and not whole_log:
+            return  # nothing looked at: the file need not even be read
         entries = self.seen if whole_log else self.kept | self.seen
         if self.changed or (whole_log and entries.keys() != self.kept.keys()):
             write_cache(self.data_dir, FACTS_VERSION, entries)
-            self.kept, self.changed = dict(entries), False
+            self._kept, self.changed = dict(entries), False
 
 
 def encoded(facts: MatchFacts | None) -> Any:
