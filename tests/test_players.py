@@ -13,6 +13,7 @@ from scopa.engine import ALL_CARDS, SETTEBELLO, Card, GameState, PlayerView, Rul
 from scopa.players import (COMPUTER_NAMES, LEVEL_DESCRIPTIONS, LEVELS, ComputerPlayer, computer_names,
                            make_player, suggest_move)
 from scopa.players.expert import ExpertPlayer, sample_world
+from scopa.players.infoset import set_values
 from scopa.players.heuristic import HardPlayer
 
 RULE_SETS = {
@@ -470,6 +471,8 @@ def test_the_bench_variants_switch_off_inference_or_fix_the_budget():
     tenth = build_player("scopa.bench.variants:expert_tenth_second", 3, 1.0)
     assert tenth.infer and tenth.budget == 0.1
     assert build_player("expert", 3, 0.2).infer
+    apart = build_player("scopa.bench.variants:expert_sample_by_sample", 3, 0.2)
+    assert not apart.INFORMATION_SETS and ExpertPlayer.INFORMATION_SETS and apart.budget == 0.2
 
 
 def test_the_tournament_refuses_an_unknown_player(capsys):
@@ -550,6 +553,42 @@ def _searcher_for(state: GameState, model: float):
     worth = worth_tables(state.piles, state.scope, state.rules, side)
     return _Searcher(side, state.rules, worth, 0.8, material(state.piles, state.scope, state.rules, side),
                      model=model, piles=state.piles, scope=state.scope)
+
+
+def test_one_samples_public_tree_reads_as_its_own_search():
+    """Read alone, a sample's public tree gives what searching that sample gives (the same depth,
+    the same modelled replies): the trees only add the choosing across samples."""
+    checked = 0
+    for seed in range(6):
+        for state in random_positions(Rules(target=None), seed, every=1):
+            if len(state.hands[state.to_move]) != 3 or not state.stock:
+                continue  # four plays on stay in this round
+            searcher = _searcher_for(state, 0.5)
+            for move in state.legal_moves():
+                tree = searcher.root_tree(state, move, ExpertPlayer.SET_DEPTH - 1, state.round)
+                alone = set_values([tree], [1.0])[0]
+                assert alone == pytest.approx(searcher.root_value(state, move, ExpertPlayer.SET_DEPTH - 1))
+                checked += 1
+    assert checked > 30
+
+
+def test_the_expert_chooses_its_own_later_play_once_for_samples_that_look_alike():
+    """At its own later turn one move is chosen for every sample that reached that node by the same
+    public plays, the best on their weighted mean; a sample reached by another reply chooses apart."""
+    from scopa.engine import Move
+    from scopa.players.infoset import OTHER, OURS
+    a, b = Move(parse_cards("1c")[0]), Move(parse_cards("2c")[0])
+    r, q = Move(parse_cards("3s")[0]), Move(parse_cards("4s")[0])
+    alike = [(OURS, {a: 1.0, b: 0.0}), (OURS, {a: 0.0, b: 1.0}), (OURS, {a: 1.0, b: 0.0})]
+    assert set_values(alike, [1.0, 1.0, 1.0]) == [1.0, 0.0, 1.0]  # a, for all three
+    assert set_values(alike, [1.0, 5.0, 1.0]) == [0.0, 1.0, 0.0]  # b, weighed
+    # Two samples share the reply r and so the node after it; the third saw q instead.
+    trees = [(OTHER, False, 1.0, r, {r: alike[0]}), (OTHER, False, 1.0, r, {r: alike[1]}),
+             (OTHER, False, 1.0, q, {q: alike[1]})]
+    assert set_values(trees, [2.0, 1.0, 1.0]) == [1.0, 0.0, 1.0]
+    # The worst reply of each sample is blended with its modelled one, as in a single search.
+    both = [(OTHER, False, 0.5, r, {r: 2.0, q: 0.0})]
+    assert set_values(both, [1.0]) == [1.0]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

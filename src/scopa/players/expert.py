@@ -13,11 +13,18 @@ budget; to the end of the deal once every hidden card's place is known). At anot
 turn the value is ``MODEL`` times
 that of the reply the hard level would make there, reading that seat's own view of the sampled
 deal, plus the rest times the worst reply's: plain minimax would credit the other seat with
-this side's cards, which lie face up in the sampled deal but not at the table. Material is followed
+this side's cards, which lie face up in the sampled deal but not at the table. With two players
+each sample is expanded four plays deep (its move, the reply, its own next play, the next
+reply) into a public tree (``scopa.players.infoset``), and the samples' trees are read
+together: its own next play is chosen once for all the samples that reached it by the same
+plays, as it will be at the table, where it cannot see which sample is the real deal; searched
+on its own, each sample would let it plan that play knowing the other hand. Material is followed
 along the way with the root's worth tables; a leaf adds most of the best capture waiting for
 the seat to move; a finished deal is scored exactly. Each of its moves collects its value over
-the same samples; every 16 samples, moves clearly worse than the best (paired difference over
-2.5 standard errors) are dropped, so the time goes to the close calls. The move played has the
+the same samples; every 16 samples (with the public trees, at 16, 32, 48, 72, ... samples, since
+reading them costs more as they grow, and that reading is timed into the budget), moves clearly
+worse than the best (paired difference over 2.5 standard errors) are dropped, so the time goes
+to the close calls. The move played has the
 best mean plus a share of the hard level's score (``PRIOR``): that score weighs every hand the
 other seats may hold, which one sampled deal searched with all cards face up cannot.
 
@@ -36,6 +43,7 @@ from scopa.engine.captures import is_sweep_capture
 from .evaluate import material, worth_tables
 from .heuristic import HardAnalyser, check_view
 from .inference import PlayModel
+from .infoset import Tree, public_tree, set_values
 from .knowledge import inference_weights, side_of, throw_cost
 
 _INF = float("inf")
@@ -142,6 +150,8 @@ class ExpertPlayer:
     FLOOR = 0.1           # share of that model spread over every legal move: no deal is impossible
     MIN_ESS = 10.0        # fewest effective samples: flatter weights (tempered) below that
     REJECT = 0.02         # a deal far less likely than the best so far is searched only this often
+    INFORMATION_SETS = True  # two players: its own later plays chosen once for all alike samples
+    SET_DEPTH = 4         # plays looked at then: its move, the reply, its next play, the next reply
 
     def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None,
                  infer: bool | None = None) -> None:
@@ -208,7 +218,15 @@ class ExpertPlayer:
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
                              model=self.MODEL, piles=view.piles, scope=view.scope,
                              partner_model=self.PARTNER_MODEL, seat=view.seat)
+        # Two players: the samples' public trees, read together (``infoset``), so its own next
+        # play is chosen knowing only what it will have seen. Otherwise each sample on its own.
+        sets = self.INFORMATION_SETS and rules.players == 2 and not single
+        if sets:
+            depth = max(depth, self.SET_DEPTH)
+        trees: list[list[Tree]] = [[] for _ in moves]
         values: list[list[float]] = [[] for _ in moves]
+        next_prune = self.PRUNE_EVERY
+        reading = 0.0  # seconds the last reading of the trees took, per sample
         log_weights: list[float] = []
         active = list(range(len(moves)))
         samples = draws = 0
@@ -231,7 +249,10 @@ class ExpertPlayer:
                         continue
                     log_w = cut
             for i in active:
-                values[i].append(searcher.root_value(world, moves[i], depth - 1))
+                if sets:
+                    trees[i].append(searcher.root_tree(world, moves[i], depth - 1, view.round))
+                else:
+                    values[i].append(searcher.root_value(world, moves[i], depth - 1))
             log_weights.append(log_w)
             samples += 1
             if single:
@@ -241,18 +262,37 @@ class ExpertPlayer:
                     break
             else:
                 elapsed = time.perf_counter() - start
-                if elapsed + elapsed / samples > self.budget:
+                if elapsed + elapsed / samples + reading * samples > self.budget:
                     break
-            if samples % self.PRUNE_EVERY == 0 and len(active) > 2:
-                active = _prune(active, values, sample_weights(log_weights, self.MIN_ESS), self.PRUNE_Z)
+            if samples == next_prune:
+                w = sample_weights(log_weights, self.MIN_ESS)
+                if sets:  # read the trees (timed: the last reading must fit in the budget too)
+                    began = time.perf_counter()
+                    _read_trees(trees, values, active, w)
+                    reading = (time.perf_counter() - began) / samples
+                    # Reading the trees costs more as they grow: read them less often.
+                    next_prune = max(next_prune + self.PRUNE_EVERY, next_prune * 3 // 2)
+                else:
+                    next_prune += self.PRUNE_EVERY
+                if len(active) > 2:
+                    active = _prune(active, values, w, self.PRUNE_Z)
         self.last_samples = samples
         w = sample_weights(log_weights, self.MIN_ESS)
         self.last_ess = effective_size(w)
+        if sets:
+            _read_trees(trees, values, active, w)
         # The moves still searched share every sample; dropped moves are out of the running.
         score = {i: round(_mean(values[i], w) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
         running = set(active)
         order = sorted(range(len(moves)), key=lambda i: (i in running, score[i], prior[i]), reverse=True)
         return [(moves[i], score[i]) for i in order]
+
+
+def _read_trees(trees: list[list[Tree]], values: list[list[float]], active: list[int], weights: list[float]) -> None:
+    """Each move still in the running: its value in every sample so far, from the samples' trees
+    read together (a dropped move keeps the values it had when it was dropped)."""
+    for i in active:
+        values[i] = set_values(trees[i], weights[:len(trees[i])])
 
 
 def effective_size(weights: list[float]) -> float:
@@ -349,6 +389,13 @@ class _Searcher:
         mover = state.to_move
         child = state.apply(move)[0]
         return self.value(child, depth, self.base + self._delta(mover, move, child, len(state.hands[mover]) > 1))
+
+    def root_tree(self, state: GameState, move: Move, depth: int, root_round: int) -> Tree:
+        """``root_value``'s public tree (``infoset``): every move kept, to be read with the other samples'."""
+        mover = state.to_move
+        child = state.apply(move)[0]
+        acc = self.base + self._delta(mover, move, child, len(state.hands[mover]) > 1)
+        return public_tree(self, child, depth, acc, root_round)
 
     def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float:
         """What ``move`` changes in material; ``kept_cards``: the mover still holds cards after it
