@@ -17,6 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from scopa.engine import Rules
 from scopa.net.messages import Accepted, ErrorMessage, Join, MoveRequest, Refused, ResyncMessage, UpdateMessage, Welcome
 from scopa.table import Notice
 from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
@@ -142,6 +143,21 @@ def test_a_store_that_cannot_be_written_refuses_the_move_and_loses_nothing(store
     server.kill()
     back = reclaim(store.serve().url, mover, last=0)
     assert caught_up(back, mover) == mover.view
+
+
+def test_a_seat_taken_back_after_a_restart_is_welcomed_with_the_last_deals_score(store):
+    """The server restarts (the room read back from its store) and a client started afresh takes
+    its seat back: the welcome carries the first deal's score, exactly as its deal_scored told it."""
+    server = store.serve()
+    ann = host(server.url, Rules(target=21))
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: ann.view.deal_number == 2)
+    told = next(data["event"] for data in map(json.loads, bob.frames)
+                if data["type"] == "update" and data["event"]["kind"] == "deal_scored")
+    server.kill()
+    back = reclaim(store.serve().url, bob, last=0)
+    assert json.loads(back.frames[0])["last_deal"] == {k: v for k, v in told.items() if k != "kind"}
 
 
 def caught_up(back, old):
