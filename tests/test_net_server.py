@@ -6,12 +6,10 @@ import json
 import os
 import re
 import shutil
-import signal
 import sqlite3
 import ssl
 import subprocess
 import sys
-import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -20,6 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from scopa.bench.serving import ServerProcess
 from scopa.engine import ALL_CARDS, CardsDealt, Move, Rules
 from scopa.net.codes import new_seat_key
 from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, InfoMessage, Join,
@@ -33,52 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
 
 
-class Server:
-    """``scopa serve`` on a free loopback port; its stderr is kept line by line."""
+class Server(ServerProcess):
+    """``scopa serve`` on a free loopback port, on the SQLite file ``db`` (None: the store the flags
+    name), computers playing at once; its stderr is kept line by line (``scopa.bench.serving``)."""
 
     def __init__(self, db: Path | None, *flags: str) -> None:
-        self.db, self.flags = db, flags
-        self.lines: list[str] = []
-        self.start()
-
-    def start(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scopa", "serve", "--port", "0", *(["--db", str(self.db)] if self.db else []),
-             "--computer-delay", "0",
-             "--message-rate", "1000", *self.flags], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
-        found = threading.Event()
-        self.port = 0
-
-        def read() -> None:
-            for line in self.proc.stderr:  # type: ignore[union-attr]
-                self.lines.append(line)
-                match = re.search(r"listening on wss?://127\.0\.0\.1:(\d+)", line)
-                if match:
-                    self.port = int(match.group(1))
-                    found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(20):
-            self.proc.kill()
-            raise AssertionError("the server did not start: " + "".join(self.lines))
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(10)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        super().__init__([*(["--db", str(db)] if db else []), "--computer-delay", "0", *flags], wait=20)
 
 
 @pytest.fixture

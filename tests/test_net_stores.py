@@ -263,6 +263,35 @@ def test_a_killed_process_lets_its_players_go_and_the_others_play_on(processes):
     assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
 
 
+def test_a_killed_process_that_played_only_a_rooms_computer_goes_on_in_another(processes):
+    """Ben's move on the first process gives the turn to the computer, which that process plays
+    (slowly); Ben leaves, so it holds no player of the room, only the computer's turn; it is
+    killed before the computer moves. The second process, where Ann sits, notices it is gone and
+    plays the computer's turns, and the match goes on to its end."""
+    doomed = processes(1, "--presence-ttl", "1", "--computer-delay", "4")[0]
+    survivor = processes(1, "--presence-ttl", "1", "--computer-delay", "0.05")[0]
+    ann = host(survivor.url, Rules(players=3, target=None), seats=("human", "easy", "human"))
+    ben = join(doomed.url, ann.code, name="Ben")
+    assert ben.seat == 2  # after him comes the computer, seat 2 in the seat order 0, 2, 1
+    start(ann, ben)
+    play_out([ann, ben], ann, stop=lambda: ben.view.is_my_turn and ben.number == ann.number)
+    ben.send(MoveRequest(1, ben.view.legal_moves()[0], ben.number))
+    assert isinstance(ben.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+    assert ben.view.to_move == 1  # the computer's turn, played by the process Ben is on
+    ben.close()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 2, "Ben"))
+    assert ann.view.to_move == 1  # the computer has not moved yet
+    doomed.kill()  # holding no seat of the room: only its computer's turn
+    ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
+              and type(m.update.event).__name__ == "CardPlayed", timeout=20)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    back = reclaim(survivor.url, ben)
+    for client in (ann, back):
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 2, "Ben"))
+    play_out([ann, back], ann)
+    assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
+
+
 def test_a_process_taken_as_stopped_closes_its_connections_and_its_players_come_back(processes, redis_server):
     """The second process's presence vanishes (as when it is cut off from Redis too long): the
     first lets Bob go, the second, hearing it was taken as stopped, closes Bob's connection, and
