@@ -292,6 +292,42 @@ def test_a_killed_process_that_played_only_a_rooms_computer_goes_on_in_another(p
     assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
 
 
+def test_a_process_that_took_a_rooms_computer_over_is_itself_taken_over_when_it_dies(processes, redis_server):
+    """Three processes: Ann on the last, none of the room's players on the middle one. Ben's
+    process dies while only its computer's turn is left to it; the middle one, looking for gone
+    processes most often, takes the computer over, and notes the room among its own at once, so
+    that when it too dies before the computer's move, Ann's process takes the computer over in
+    turn and the match goes on."""
+    doomed = processes(1, "--presence-ttl", "1", "--computer-delay", "4")[0]
+    taker = processes(1, "--presence-ttl", "1", "--computer-delay", "4")[0]
+    survivor = processes(1, "--presence-ttl", "8", "--computer-delay", "0.05")[0]
+    ann = host(survivor.url, Rules(players=3, target=None), seats=("human", "easy", "human"))
+    ben = join(doomed.url, ann.code, name="Ben")
+    start(ann, ben)
+    play_out([ann, ben], ann, stop=lambda: ben.view.is_my_turn and ben.number == ann.number)
+    ben_process = json.loads(redis_cli(redis_server, "HGET", f"scopa:room:{ann.code}", "room"))["seats"][2]["holder"]
+    ben.send(MoveRequest(1, ben.view.legal_moves()[0], ben.number))
+    assert isinstance(ben.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+    ben.close()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 2, "Ben"))
+    doomed.kill()
+    end = time.monotonic() + 10
+    while redis_cli(redis_server, "SISMEMBER", "scopa:processes", ben_process):  # until one took it over
+        assert time.monotonic() < end, "nobody noticed the process was gone"
+        time.sleep(0.05)
+    assert ann.view.to_move == 1  # the computer has not moved yet
+    took = [origin for origin in redis_cli(redis_server, "SMEMBERS", "scopa:processes")
+            if redis_cli(redis_server, "SISMEMBER", f"scopa:held:{origin}", ann.code)]
+    assert len(took) == 2  # Ann's process (her seat) and the one that took the computer over
+    taker.kill()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
+              and type(m.update.event).__name__ == "CardPlayed", timeout=20)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    back = reclaim(survivor.url, ben)
+    play_out([ann, back], ann)
+    assert back.view.phase.value == "match_over"
+
+
 def test_a_process_taken_as_stopped_closes_its_connections_and_its_players_come_back(processes, redis_server):
     """The second process's presence vanishes (as when it is cut off from Redis too long): the
     first lets Bob go, the second, hearing it was taken as stopped, closes Bob's connection, and

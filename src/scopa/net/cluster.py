@@ -319,6 +319,16 @@ class ClusterServer(RoomServer):
         return (driver is not None and not driver.done()) or any(
             seat is not None and seat.holder == self.origin for seat in room.seats)
 
+    def _drive(self, room: Room) -> None:
+        """As one process lets the computers play; and a driver started here is stored with the
+        room at once, noting the room among this process's (``_holds``), so that should this
+        process die before the computer's first move, another takes the computers over. (Taking
+        them over from a gone process that held no seat of the room stores nothing else.)"""
+        running = self.drivers.get(room.code)
+        super()._drive(room)
+        if self.held is not None and self.drivers.get(room.code) is not running:
+            self.store.save(room)
+
     def _log_cap(self) -> int:
         return min(self.config.max_replay, LOG_FRAMES)
 
