@@ -159,6 +159,38 @@ def test_a_seat_key_takes_the_seat_back_from_a_new_table(serve, tables):
     assert again.view(1).hand  # its own hand, from a fresh view
 
 
+def play_first_deal(host: RemoteTable, guest: RemoteTable) -> None:
+    """Both seats play their first legal move on their turn until the deal is scored; the host deals
+    the second and its first move is played."""
+    tables = (host, guest)
+    while not host.view(host.seat).phase.value == "deal_over":
+        mover = mover_of(*tables)
+        assert mover.submit(mover.seat, mover.view(mover.seat).legal_moves()[0], mover.latest()).accepted
+        until(lambda: host.latest() == guest.latest())
+    assert host.next_deal(host.seat, host.latest()).accepted
+    until(lambda: guest.latest() == host.latest() and guest.view(guest.seat).deal_number == 2)
+    mover = mover_of(*tables)
+    assert mover.submit(mover.seat, mover.view(mover.seat).legal_moves()[0], mover.latest()).accepted
+    until(lambda: host.latest() == guest.latest())
+
+
+@pytest.mark.parametrize("replay", ["200", "3"])  # the missed updates follow the welcome, or a fresh view
+def test_a_client_started_afresh_has_the_last_deals_score_sheet(serve, tables, replay):
+    """B after a restart: a new RemoteTable taking the seat back with its key (as ``scopa join`` does
+    after a crash, from number 0) has the score of the deal that ended before it started."""
+    server = serve("--max-replay", replay)
+    host, guest = started_pair(server.url, tables, Rules(target=21))
+    play_first_deal(host, guest)
+    sheet = guest.last_score()
+    assert sheet is not None and sheet.deal_number == 1 and sheet == host.last_score()
+    key, code = guest.key, guest.code
+    guest.close()
+    again = tables(server.url, Hello(code, key, 0))
+    assert again.view(again.seat).deal_number == 2  # open() returns at the current position, not an old one
+    assert again.last_score() == sheet  # the very sheet, breakdown and match score
+    assert again.updates(again.seat, again.latest()) == []  # nothing of deal 1 to narrate again
+
+
 @pytest.mark.parametrize("case", ["wrong_key", "unknown_room", "room_full", UNREACHABLE])
 def test_refusals_of_the_first_message_are_one_problem_each(serve, tables, case):
     server = serve()

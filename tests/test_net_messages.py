@@ -5,11 +5,12 @@ import json
 
 import pytest
 
-from scopa.engine import Card, IllegalReason, Move, Rules, new_match
+from scopa.engine import Card, DealScored, IllegalReason, Move, Rules, new_match
 from scopa.net.codes import ALPHABET, key_hash, key_matches, new_code, new_seat_key, normalise_code
-from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest,
-                                NextDealRequest, Ping, ProtocolError, Ready, Refused, ResyncMessage, RoomInfo, RoomSeat,
-                                UpdateMessage, Welcome, encode, parse_client_message, parse_server_message)
+from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, FinishedDeal, Hello, Join,
+                                MoveRequest, NextDealRequest, Ping, ProtocolError, Ready, Refused, ResyncMessage,
+                                RoomInfo, RoomSeat, UpdateMessage, Welcome, encode, parse_client_message,
+                                parse_server_message)
 from scopa.table import Notice, SeatUpdate
 
 INFO = RoomInfo("ACDEFG", "playing", Rules(), (RoomSeat("Ann"), RoomSeat("Bob", "computer", "easy")))
@@ -50,6 +51,32 @@ def test_other_server_messages_survive_the_wire():
         assert parse_server_message(encode(message)) == message
     notice = UpdateMessage(SeatUpdate(2, Notice("joined", 1, "Bob"), None))
     assert parse_server_message(encode(notice), Rules()) == notice
+
+
+def _finished_first_deal(rules: Rules = Rules()):
+    """The (DealScored, position it was scored in) of the first deal of a seeded match."""
+    return next((e, state) for e, state in whole_match(3, rules) if isinstance(e, DealScored))
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.scopone_scientifico(), Rules(players=3, napola=True)])
+def test_a_welcome_carries_the_last_finished_deal_and_the_client_scores_it_the_same(rules):
+    scored, position = _finished_first_deal(rules)
+    deal = FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores)
+    info = RoomInfo("ACDEFG", "playing", rules, (RoomSeat("Ann"),) * rules.players)
+    welcome = Welcome("ACDEFG", 1, 80, info, None, deal)
+    text = encode(welcome)
+    assert parse_server_message(text) == welcome
+    assert parse_server_message(text).last_deal.scored(rules) == scored  # the same sheet, breakdown and all
+    data = json.loads(text)["last_deal"]
+    assert sorted(data) == ["deal_number", "match_scores", "piles", "scope"]  # no hand, no table, no stock
+    assert data == {k: v for k, v in json.loads(encode(UpdateMessage(SeatUpdate(9, scored, position.view(0)))))[
+        "event"].items() if k != "kind"}  # exactly what its deal_scored event told every seat
+    data["piles"][1].append(data["piles"][0][0])  # a card in two piles
+    with pytest.raises(ProtocolError) as refused:
+        parse_server_message(json.dumps(json.loads(text) | {"last_deal": data}))
+    assert refused.value.values == {"field": "last_deal.piles"}
+    older = {k: v for k, v in json.loads(text).items() if k != "last_deal"}  # a server of before sends none
+    assert parse_server_message(json.dumps(older)).last_deal is None
 
 
 def test_client_messages_survive_the_wire():

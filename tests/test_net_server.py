@@ -6,12 +6,10 @@ import json
 import os
 import re
 import shutil
-import signal
 import sqlite3
 import ssl
 import subprocess
 import sys
-import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -20,6 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from scopa.bench.serving import ServerProcess
 from scopa.engine import ALL_CARDS, CardsDealt, Move, Rules
 from scopa.net.codes import new_seat_key
 from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, InfoMessage, Join,
@@ -33,52 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
 
 
-class Server:
-    """``scopa serve`` on a free loopback port; its stderr is kept line by line."""
+class Server(ServerProcess):
+    """``scopa serve`` on a free loopback port, on the SQLite file ``db`` (None: the store the flags
+    name), computers playing at once; its stderr is kept line by line (``scopa.bench.serving``)."""
 
     def __init__(self, db: Path | None, *flags: str) -> None:
-        self.db, self.flags = db, flags
-        self.lines: list[str] = []
-        self.start()
-
-    def start(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scopa", "serve", "--port", "0", *(["--db", str(self.db)] if self.db else []),
-             "--computer-delay", "0",
-             "--message-rate", "1000", *self.flags], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
-        found = threading.Event()
-        self.port = 0
-
-        def read() -> None:
-            for line in self.proc.stderr:  # type: ignore[union-attr]
-                self.lines.append(line)
-                match = re.search(r"listening on wss?://127\.0\.0\.1:(\d+)", line)
-                if match:
-                    self.port = int(match.group(1))
-                    found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(20):
-            self.proc.kill()
-            raise AssertionError("the server did not start: " + "".join(self.lines))
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(10)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        super().__init__([*(["--db", str(db)] if db else []), "--computer-delay", "0", *flags], wait=20)
 
 
 @pytest.fixture
@@ -333,38 +292,57 @@ def test_the_lobby_starts_only_with_two_ready_humans_and_only_by_the_host(serve)
 # Privacy -----------------------------------------------------------------------------------
 
 def test_no_frame_on_the_wire_holds_a_card_of_another_hand_before_it_is_played(serve, tmp_path):
+    """Every frame of a whole match, for each seat, against the real deal; Bob's client is started
+    afresh in the second deal, and its welcome's last deal is exactly the first deal's public
+    deal_scored, nothing more."""
     server = serve()
     ann = host(server.url, Rules(target=11))
     bob = join(server.url, ann.code)
     start(ann, bob)
-    play_out([ann, bob], ann)
+    play_out([ann, bob], ann, stop=lambda: ann.view.deal_number == 2 and len(ann.view.history) >= 2)
+    assert ann.view.deal_number == 2, "the first deal did not end the match"
+    restarted = reclaim(server.url, bob, last=0)  # as a client that lost everything
+    restarted.catch_up(ann.number)
+    play_out([ann, restarted], ann)
     record = stored_record(tmp_path / "rooms.sqlite3", ann.code)
     dealt: dict[tuple[int, int], set[str]] = {}  # (deal, seat) -> every card dealt to it: the real deal
     for move in record["moves"]:
         dealt.setdefault((move["deal"], move["seat"]), set()).add(move["card"])
-    for client in (ann, bob):
-        played_at = {}  # (deal, card) -> the number of the update that showed it played
-        for raw in client.frames:
-            data = json.loads(raw)
-            if data["type"] == "update" and data["event"]["kind"] == "card_played":
-                played_at[(data["view"]["deal_number"], data["event"]["card"])] = data["number"]
-        own_seen_early = 0
-        deal = 1
-        for raw in client.frames:
-            data = json.loads(raw)
-            view = data.get("view")
-            deal = view["deal_number"] if view else deal
-            number = data.get("number", 0)
-            cards = set(_strings(data)) & {str(c) for c in ALL_CARDS}
-            for (d, seat), hand in dealt.items():
-                if d != deal:
-                    continue
-                early = {c for c in cards & hand if played_at[(d, c)] > number}
-                if seat == client.seat:
-                    own_seen_early += len(early)
-                else:
-                    assert not early, f"seat {client.seat} saw {early} of seat {seat} before they were played"
-        assert own_seen_early > 0  # the check sees hands: its own hand was there all along
+    welcome = json.loads(restarted.frames[0])
+    first_scored = next(data["event"] for data in map(json.loads, ann.frames)
+                        if data["type"] == "update" and data["event"]["kind"] == "deal_scored")
+    assert welcome["type"] == "welcome" and first_scored["deal_number"] == 1
+    assert welcome.pop("last_deal") == {k: v for k, v in first_scored.items() if k != "kind"}
+    for client, frames in ((ann, ann.frames), (bob, bob.frames),
+                           (restarted, [json.dumps(welcome), *restarted.frames[1:]])):
+        _no_hand_seen_early(frames, client.seat, dealt)
+
+
+def _no_hand_seen_early(frames: list[str], seat: int, dealt: dict[tuple[int, int], set[str]]) -> None:
+    """No frame holds a card of another seat's hand before the update that shows it played (and
+    the seat's own hand is seen: the check does see hands)."""
+    played_at = {}  # (deal, card) -> the number of the update that showed it played
+    for raw in frames:
+        data = json.loads(raw)
+        if data["type"] == "update" and data["event"]["kind"] == "card_played":
+            played_at[(data["view"]["deal_number"], data["event"]["card"])] = data["number"]
+    own_seen_early = 0
+    deal = 1
+    for raw in frames:
+        data = json.loads(raw)
+        view = data.get("view")
+        deal = view["deal_number"] if view else deal
+        number = data.get("number", 0)
+        cards = set(_strings(data)) & {str(c) for c in ALL_CARDS}
+        for (d, owner), hand in dealt.items():
+            if d != deal:
+                continue
+            early = {c for c in cards & hand if played_at.get((d, c), float("inf")) > number}  # inf: not seen played
+            if owner == seat:
+                own_seen_early += len(early)
+            else:
+                assert not early, f"seat {seat} saw {early} of seat {owner} before they were played"
+    assert own_seen_early > 0
 
 
 def _strings(data):

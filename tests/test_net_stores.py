@@ -17,6 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from scopa.engine import Rules
 from scopa.net.messages import Accepted, ErrorMessage, Join, MoveRequest, Refused, ResyncMessage, UpdateMessage, Welcome
 from scopa.table import Notice
 from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
@@ -144,6 +145,21 @@ def test_a_store_that_cannot_be_written_refuses_the_move_and_loses_nothing(store
     assert caught_up(back, mover) == mover.view
 
 
+def test_a_seat_taken_back_after_a_restart_is_welcomed_with_the_last_deals_score(store):
+    """The server restarts (the room read back from its store) and a client started afresh takes
+    its seat back: the welcome carries the first deal's score, exactly as its deal_scored told it."""
+    server = store.serve()
+    ann = host(server.url, Rules(target=21))
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: ann.view.deal_number == 2)
+    told = next(data["event"] for data in map(json.loads, bob.frames)
+                if data["type"] == "update" and data["event"]["kind"] == "deal_scored")
+    server.kill()
+    back = reclaim(store.serve().url, bob, last=0)
+    assert json.loads(back.frames[0])["last_deal"] == {k: v for k, v in told.items() if k != "kind"}
+
+
 def caught_up(back, old):
     """The view of a reclaiming client once it reached ``old``'s number: by a resync (SQLite keeps
     no updates over a restart) or by every update since the one it gave (Redis keeps the latest)."""
@@ -245,6 +261,71 @@ def test_a_killed_process_lets_its_players_go_and_the_others_play_on(processes):
         client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 1, "Bob"))
     play_out([ann, back], ann)
     assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
+
+
+def test_a_killed_process_that_played_only_a_rooms_computer_goes_on_in_another(processes):
+    """Ben's move on the first process gives the turn to the computer, which that process plays
+    (slowly); Ben leaves, so it holds no player of the room, only the computer's turn; it is
+    killed before the computer moves. The second process, where Ann sits, notices it is gone and
+    plays the computer's turns, and the match goes on to its end."""
+    doomed = processes(1, "--presence-ttl", "1", "--computer-delay", "4")[0]
+    survivor = processes(1, "--presence-ttl", "1", "--computer-delay", "0.05")[0]
+    ann = host(survivor.url, Rules(players=3, target=None), seats=("human", "easy", "human"))
+    ben = join(doomed.url, ann.code, name="Ben")
+    assert ben.seat == 2  # after him comes the computer, seat 2 in the seat order 0, 2, 1
+    start(ann, ben)
+    play_out([ann, ben], ann, stop=lambda: ben.view.is_my_turn and ben.number == ann.number)
+    ben.send(MoveRequest(1, ben.view.legal_moves()[0], ben.number))
+    assert isinstance(ben.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+    assert ben.view.to_move == 1  # the computer's turn, played by the process Ben is on
+    ben.close()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 2, "Ben"))
+    assert ann.view.to_move == 1  # the computer has not moved yet
+    doomed.kill()  # holding no seat of the room: only its computer's turn
+    ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
+              and type(m.update.event).__name__ == "CardPlayed", timeout=20)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    back = reclaim(survivor.url, ben)
+    for client in (ann, back):
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 2, "Ben"))
+    play_out([ann, back], ann)
+    assert back.view.phase.value == "match_over" and back.view.match_scores == ann.view.match_scores
+
+
+def test_a_process_that_took_a_rooms_computer_over_is_itself_taken_over_when_it_dies(processes, redis_server):
+    """Three processes: Ann on the last, none of the room's players on the middle one. Ben's
+    process dies while only its computer's turn is left to it; the middle one, looking for gone
+    processes most often, takes the computer over, and notes the room among its own at once, so
+    that when it too dies before the computer's move, Ann's process takes the computer over in
+    turn and the match goes on."""
+    doomed = processes(1, "--presence-ttl", "1", "--computer-delay", "4")[0]
+    taker = processes(1, "--presence-ttl", "1", "--computer-delay", "4")[0]
+    survivor = processes(1, "--presence-ttl", "8", "--computer-delay", "0.05")[0]
+    ann = host(survivor.url, Rules(players=3, target=None), seats=("human", "easy", "human"))
+    ben = join(doomed.url, ann.code, name="Ben")
+    start(ann, ben)
+    play_out([ann, ben], ann, stop=lambda: ben.view.is_my_turn and ben.number == ann.number)
+    ben_process = json.loads(redis_cli(redis_server, "HGET", f"scopa:room:{ann.code}", "room"))["seats"][2]["holder"]
+    ben.send(MoveRequest(1, ben.view.legal_moves()[0], ben.number))
+    assert isinstance(ben.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+    ben.close()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("left", 2, "Ben"))
+    doomed.kill()
+    end = time.monotonic() + 10
+    while redis_cli(redis_server, "SISMEMBER", "scopa:processes", ben_process):  # until one took it over
+        assert time.monotonic() < end, "nobody noticed the process was gone"
+        time.sleep(0.05)
+    assert ann.view.to_move == 1  # the computer has not moved yet
+    took = [origin for origin in redis_cli(redis_server, "SMEMBERS", "scopa:processes")
+            if redis_cli(redis_server, "SISMEMBER", f"scopa:held:{origin}", ann.code)]
+    assert len(took) == 2  # Ann's process (her seat) and the one that took the computer over
+    taker.kill()
+    ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
+              and type(m.update.event).__name__ == "CardPlayed", timeout=20)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    back = reclaim(survivor.url, ben)
+    play_out([ann, back], ann)
+    assert back.view.phase.value == "match_over"
 
 
 def test_a_process_taken_as_stopped_closes_its_connections_and_its_players_come_back(processes, redis_server):

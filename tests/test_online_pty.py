@@ -26,8 +26,11 @@ from scopa.narration import Messages  # noqa: E402
 from scopa.speech import RecordingSpeaker  # noqa: E402
 from scopa.net.messages import Ready as ReadyMessage  # noqa: E402
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
+from scopa.engine import Rules  # noqa: E402
+from test_net_server import host as socket_host  # noqa: E402
 from test_net_server import join as socket_join  # noqa: E402
-from test_net_server import reclaim, serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
+from test_net_server import start as socket_start  # noqa: E402
+from test_net_server import play_out, reclaim, serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
 
 pytestmark = pytest.mark.slow
 
@@ -198,6 +201,28 @@ def test_a_killed_client_is_covered_and_its_player_reclaims_the_seat_with_join_c
     for child in (host, back):
         child.terminate(force=True)
     assert "Traceback" not in text(back) + text(host)
+
+
+def test_b_in_a_client_started_afresh_says_the_sheet_of_the_deal_that_ended_before(serve, tmp_path):
+    """Ben's client is gone after the first deal (a crash, another terminal): ``scopa join CODE``
+    takes the seat back, and B says the first deal's score sheet, as at the table before."""
+    server = serve(*SERVER_FLAGS)
+    ann = socket_host(server.url, Rules(target=21))
+    ben = socket_join(server.url, ann.code, name="Ben")
+    socket_start(ann, ben)
+    play_out([ann, ben], ann, stop=lambda: ann.view.deal_number == 2 and ben.number == ann.number)
+    scores = ann.view.match_scores
+    SeatKeyStore(tmp_path / "guest" / "data").save(SeatKey(server.url, ann.code, ben.key, ben.seat, "Ben"))
+    back = player(tmp_path, "guest", "join", ann.code, "--server", server.url)
+    back.expect(r"Back in room " + ann.code + r", seat 2\.")
+    back.expect(r"Card\?|Waiting\?")
+    back.send("b")
+    back.expect(r"Deal 1 score\.")
+    back.expect(r"Deal points\. Ann (\d+), you (\d+)\.")
+    assert [int(back.match.group(1)), int(back.match.group(2))] == list(scores)  # the first deal's points
+    back.expect(r"Match\. Ann \d+, you \d+\. Playing to 21\.")
+    back.terminate(force=True)
+    assert "No deal has been scored yet" not in text(back) and "Traceback" not in text(back)
 
 
 def test_an_unknown_code_a_full_room_and_a_wrong_seat_key_are_one_line_each(serve, tmp_path):

@@ -94,6 +94,9 @@ class MatchRecord:
     # The score of the last deal that ended, kept as the moves are played (a resumed match has
     # been played again from its seed by the load check): B reads it without another replay.
     scored: DealScored | None = field(default=None, compare=False, repr=False)
+    # The position it was scored in: the deal's final piles and scope, counted in the open at a
+    # real table, which the room server sends a seat taking its place back (no hand is in it).
+    scored_in: GameState | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def start(cls, rules: Rules, seats: tuple[SeatSetup, ...], seed: int,
@@ -110,8 +113,9 @@ class MatchRecord:
         played = state.history[-1] if state.history else None
         logged = Move(played.card, played.capture) if played else Move(*move)
         record = MoveRecord(self.state.deal_number, seat, logged)
-        scored = next((e for e in events if isinstance(e, DealScored)), self.scored)
-        return replace(self, state=state, moves=self.moves + (record,), scored=scored), events
+        ended = next((e for e in events if isinstance(e, DealScored)), None)
+        scored, scored_in = (self.scored, self.scored_in) if ended is None else (ended, state)
+        return replace(self, state=state, moves=self.moves + (record,), scored=scored, scored_in=scored_in), events
 
     def next_deal(self) -> tuple["MatchRecord", list[Event]]:
         state, events = self.state.next_deal()

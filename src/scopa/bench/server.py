@@ -27,25 +27,13 @@ import json
 import multiprocessing
 import os
 import random
-import re
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-SERVE = """
-import asyncio, dataclasses, logging, sys
-from scopa.net import launch, server
-config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
-handler = logging.StreamHandler(sys.stderr)
-handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-server.log.addHandler(handler)
-server.log.setLevel(logging.INFO)
-sys.exit(asyncio.run(server.run(config, open_rooms=launch.open_rooms)))
-"""
+from scopa.bench.serving import ServerDidNotStart, ServerProcess
+
 MOVE_TIMEOUT = 10.0  # a move whose card is not at every seat by then is an error
 
 
@@ -239,46 +227,25 @@ def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, second
 
 # The server under test -------------------------------------------------------------------------
 
-class LocalServer:
-    """``scopa serve`` on a free loopback port, rooms in a temporary folder."""
+class LocalServer(ServerProcess):
+    """The bench's own server: no cap on rooms from one address, rooms in a temporary folder
+    (a fresh SQLite file) unless ``flags`` name a store."""
 
     def __init__(self, flags: list[str]) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="scopa-bench-")
-        self.lines: list[str] = []
-        src = Path(__file__).resolve().parents[2]
-        env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        command = [sys.executable, "-c", SERVE, "--port", "0", "--message-rate", "1000", *flags]
         if not any(flag == "--store" or flag.startswith("--store=") for flag in flags):
-            command += ["--db", str(Path(self.folder.name) / "rooms.sqlite3")]
-        self.proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
-        found = threading.Event()
-        self.port = 0
+            flags = [*flags, "--db", str(Path(self.folder.name) / "rooms.sqlite3")]
+        try:
+            super().__init__(flags, unlimited=True, keep=50)
+        except ServerDidNotStart as failed:
+            self.folder.cleanup()
+            raise SystemExit(str(failed)) from None
 
-        def read() -> None:
-            for line in self.proc.stderr:  # type: ignore[union-attr]
-                if len(self.lines) < 50 or any(word in line for word in ("Traceback", "Error", "cannot", "lost")):
-                    self.lines.append(line)
-                match = re.search(r"listening on ws://[^:]+:(\d+)", line)
-                if match:
-                    self.port = int(match.group(1))
-                    found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(30):
-            self.stop()
-            raise SystemExit("the server did not start:\n" + "".join(self.lines))
-        self.url = f"ws://127.0.0.1:{self.port}"
-        self.pid = self.proc.pid
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.folder.cleanup()
+    def stop(self, timeout: float = 15.0) -> int:
+        try:
+            return super().stop(timeout)
+        finally:
+            self.folder.cleanup()
 
 
 def resident_kib(pids: tuple[int, ...]) -> int | None:

@@ -15,7 +15,9 @@ update it has; the server answers with the missed updates or a resync. A fatal r
 key, room closed) ends the retries and is kept in ``problem`` for the console to say.
 
 Numbers: a fresh connection in this process (``open``) starts at the number the welcome
-gives; older updates the server may send after it are not news, only their view is kept.
+gives; older updates the server may send after it are not news, only their view is kept. The
+welcome also gives the last finished deal (its piles, scored again here), so B has a score
+sheet to say in a client started after that deal ended.
 """
 from __future__ import annotations
 
@@ -85,22 +87,27 @@ class RemoteTable:
         self.problem: Problem | None = None
         self._room: RoomInfo | None = None
         self._view: PlayerView | None = None
+        self._view_at = 0     # the number of the update (or resync) that gave the view
         self._log: list[SeatUpdate] = []
         self._floor = 0       # updates at or below this number are not kept (before this session, or resynced)
         self._latest = 0
         self._resynced = False
+        self._scored: DealScored | None = None  # the last deal's score: from the welcome, then the updates
         self._answers: dict[int, Accepted | Refused] = {}
         self._errors: list[ErrorMessage] = []
 
     # Connecting ----------------------------------------------------------------------------
     def open(self, timeout: float = OPEN_TIMEOUT) -> Welcome:
-        """Connect, introduce this seat and wait for the welcome; ``TableClosed`` if refused."""
+        """Connect, introduce this seat and wait for the welcome; ``TableClosed`` if refused. Mid-match,
+        also wait for the view as of the welcome (the missed updates replayed first carry older ones)."""
         welcome = self._connect(self._first, timeout, first_time=True)
         self._thread = threading.Thread(target=self._read_forever, daemon=True, name="scopa-table")
         self._thread.start()
-        if welcome.info.phase != "lobby":  # a seat taken back mid-match: its view follows the welcome
+        if welcome.info.phase != "lobby":  # a seat taken back mid-match: its view follows the welcome,
+            # after the older updates it missed, whose views are older positions
             with self._lock:
-                self._lock.wait_for(lambda: self._view is not None or not self.connected, timeout)
+                self._lock.wait_for(lambda: self._view is not None and self._view_at >= welcome.number
+                                    or not self.connected, timeout)
         return welcome
 
     def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False) -> Welcome:
@@ -136,6 +143,8 @@ class RemoteTable:
             self.key = welcome.seat_key
         if first_time:
             self._floor = self._latest = welcome.number
+        if welcome.last_deal is not None:  # the newest as of the welcome: what follows is newer or the same
+            self._scored = welcome.last_deal.scored(welcome.info.rules)
         self.connected = True
 
     def _parse(self, raw: str | bytes) -> ServerMessage:
@@ -193,7 +202,8 @@ class RemoteTable:
                 self._room = message.info
             elif isinstance(message, ResyncMessage):
                 self._room, self._latest, self._floor = message.info, message.number, message.number
-                self._view = message.view if message.view is not None else self._view
+                if message.view is not None:
+                    self._view, self._view_at = message.view, message.number
                 self._log = []
                 self._resynced = True
             elif isinstance(message, (Accepted, Refused)):
@@ -210,11 +220,13 @@ class RemoteTable:
 
     def _add(self, update: SeatUpdate) -> None:
         if update.view is not None:
-            self._view = update.view
+            self._view, self._view_at = update.view, update.number
         if update.number <= self._latest:
             return  # already had it, or older than this session
         self._log.append(update)
         self._latest = update.number
+        if isinstance(update.event, DealScored):
+            self._scored = update.event
 
     def _send(self, message: ClientMessage) -> bool:
         ws = self._ws
@@ -280,9 +292,10 @@ class RemoteTable:
             return self._floor
 
     def last_score(self) -> DealScored | None:
-        """The last score among the updates of this session (the server sends no older ones)."""
+        """The last deal's score: the welcome's (a deal that ended before this client started, or
+        before a resync emptied the log), or a newer one among the updates since."""
         with self._lock:
-            return next((u.event for u in reversed(self._log) if isinstance(u.event, DealScored)), None)
+            return self._scored
 
     def updates(self, seat: int, after: int) -> Sequence[SeatUpdate] | Resync:
         with self._lock:

@@ -319,6 +319,17 @@ class ClusterServer(RoomServer):
         return (driver is not None and not driver.done()) or any(
             seat is not None and seat.holder == self.origin for seat in room.seats)
 
+    def _drive(self, room: Room) -> None:
+        """As one process lets the computers play, and a driver started in a session stores the
+        room, so the room is noted among this process's (``_holds``) at once: should this process
+        die before the computer's first move, another takes the computers over. Without it, a
+        process taking the computers over from a gone one, holding no seat of the room, would
+        store nothing until that move."""
+        running = self.drivers.get(room.code)
+        super()._drive(room)
+        if self.held is not None and self.drivers.get(room.code) is not running:
+            self.store.save(room)
+
     def _log_cap(self) -> int:
         return min(self.config.max_replay, LOG_FRAMES)
 

@@ -26,10 +26,13 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
 
 Server to client.
 
-    welcome      {version, code, seat, seat_key, number, info}  after the first message; seat_key
-                 only when the seat was just given (create_room, join), never again; number is
-                 the room's newest update; after a hello the updates missed since last_number
-                 follow (or a resync), then the seat's own "reclaimed" notice
+    welcome      {version, code, seat, seat_key, number, info, last_deal}  after the first message;
+                 seat_key only when the seat was just given (create_room, join), never again;
+                 number is the room's newest update; last_deal is the last deal that ended (null
+                 before one did): {deal_number, piles, scope, match_scores}, the fields of its
+                 deal_scored event, so a client started afresh has the score sheet (the B key);
+                 after a hello the updates missed since last_number follow (or a resync), then
+                 the seat's own "reclaimed" notice
     info         {info}                              the room's seats or phase changed
     update       {number, event, view}               one numbered thing that happened; view is the
                  receiving seat's own view after it (null before the match starts)
@@ -52,6 +55,8 @@ deal_scored, match_won, and notice {notice, seat, name} for a ``table.Notice``. 
 carries the final piles and scope of the deal instead of the whole breakdown; the receiver
 scores them again with the engine (``score_deal``), so the breakdown cannot disagree with the
 cards. Engine events never hold a hand; the receiving seat's own hand is only in its ``view``.
+A finished deal's piles hold every card of that deal, all played and counted in the open: public
+once the deal is scored, as its ``deal_scored`` event already was to every seat.
 
 Privacy: a view is ``PlayerView``: its own hand, the table, the captured piles, the counts. It
 never holds another seat's hand or the stock, and the server sends a seat only its own view.
@@ -221,12 +226,27 @@ FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
 @dataclass(frozen=True)
+class FinishedDeal:
+    """The last deal that ended, as the whole table saw it counted: every side's final pile and
+    scopa count, and the match score after it. The receiver scores the piles with the engine."""
+
+    deal_number: int
+    piles: tuple[tuple[Card, ...], ...]
+    scope: tuple[int, ...]
+    match_scores: tuple[int, ...]
+
+    def scored(self, rules: Rules) -> DealScored:
+        return DealScored(self.deal_number, score_deal(self.piles, self.scope, rules), self.match_scores)
+
+
+@dataclass(frozen=True)
 class Welcome:
     code: str
     seat: int
     number: int
     info: RoomInfo
     seat_key: str | None = None
+    last_deal: FinishedDeal | None = None
 
 
 @dataclass(frozen=True)
@@ -345,11 +365,16 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
     if isinstance(event, DealScored):
         if view is None:
             raise ValueError("A deal_scored event is sent with the view it was scored in.")
-        return {"kind": "deal_scored", "deal_number": event.deal_number, "match_scores": list(event.match_scores),
-                "piles": [_cards(p) for p in view.piles], "scope": list(view.scope)}
+        return {"kind": "deal_scored",
+                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores))}
     if isinstance(event, MatchWon):
         return {"kind": "match_won", "side": event.side, "match_scores": list(event.match_scores)}
     raise TypeError(f"Not an event: {event!r}")
+
+
+def encode_finished(deal: FinishedDeal) -> dict[str, Any]:
+    return {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
+            "piles": [_cards(p) for p in deal.piles], "scope": list(deal.scope)}
 
 
 def _update(message: UpdateMessage) -> dict[str, Any]:
@@ -380,7 +405,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Assisted: ("assisted", lambda m: {}),
     Ping: ("ping", lambda m: {}),
     Welcome: ("welcome", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat": m.seat,
-                                    "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info)}),
+                                    "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info),
+                                    "last_deal": None if m.last_deal is None else encode_finished(m.last_deal)}),
     InfoMessage: ("info", lambda m: {"info": encode_info(m.info)}),
     UpdateMessage: ("update", _update),
     ResyncMessage: ("resync", lambda m: {"number": m.number, "view": None if m.view is None else encode_view(m.view),
@@ -716,13 +742,7 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         side = _optional_int(f("side"), f"{name}.side", 0, sides - 1)
         event = LeftoversTaken(taker, side, _card_list(f("cards"), f"{name}.cards"))
     elif kind == "deal_scored":
-        number, scores = small("deal_number", low=1), _int_list(f("match_scores"), f"{name}.match_scores", sides)
-        piles_data = f("piles")
-        if not isinstance(piles_data, list) or len(piles_data) != sides:
-            raise ProtocolError("bad_field", field=f"{name}.piles")
-        piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
-        scope = _int_list(f("scope"), f"{name}.scope", sides, 0, 40)
-        event = DealScored(number, score_deal(piles, scope, rules), scores)
+        event = _finished_deal(f, name, rules).scored(rules)
     elif kind == "match_won":
         event = MatchWon(_optional_int(f("side"), f"{name}.side", 0, sides - 1),
                          _int_list(f("match_scores"), f"{name}.match_scores", sides))
@@ -730,6 +750,29 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         raise ProtocolError("bad_field", field=f"{name}.kind")
     f.done()
     return event
+
+
+def _finished_deal(f: _Fields, name: str, rules: Rules) -> FinishedDeal:
+    """The fields of a finished deal: its number, each side's pile (no card in two) and scope, the match score."""
+    sides = rules.sides
+    number = _int(f("deal_number"), f"{name}.deal_number", 1, 10_000)
+    scores = _int_list(f("match_scores"), f"{name}.match_scores", sides)
+    piles_data = f("piles")
+    if not isinstance(piles_data, list) or len(piles_data) != sides:
+        raise ProtocolError("bad_field", field=f"{name}.piles")
+    piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
+    if len({c for p in piles for c in p}) != sum(len(p) for p in piles):
+        raise ProtocolError("bad_field", field=f"{name}.piles")
+    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores)
+
+
+def _last_deal(value: Any, rules: Rules) -> FinishedDeal | None:
+    if value is None:
+        return None
+    f = _Fields(value, "last_deal")
+    deal = _finished_deal(f, "last_deal", rules)
+    f.done()
+    return deal
 
 
 def _illegal_reason(value: Any) -> IllegalReason | None:
@@ -770,7 +813,7 @@ def _welcome(f: _Fields) -> Welcome:
     key = f("seat_key")
     if key is not None and not is_key_shaped(key):
         raise ProtocolError("bad_field", field="seat_key")
-    return Welcome(code, seat, _int(f("number"), "number"), info, key)
+    return Welcome(code, seat, _int(f("number"), "number"), info, key, _last_deal(f("last_deal"), info.rules))
 
 
 def _refused(f: _Fields) -> Refused:
@@ -798,7 +841,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
     without a view. Raises ``ProtocolError``."""
     data = _load(raw, MAX_SERVER_MESSAGE)
     kind = data["type"]
-    fields = _Fields(data, "")
+    optional = frozenset({"last_deal"}) if kind == "welcome" else frozenset()  # older servers sent none
+    fields = _Fields(data, "", optional)
     message: ServerMessage
     if kind == "welcome":
         message = _welcome(fields)

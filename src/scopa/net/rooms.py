@@ -31,7 +31,7 @@ from ..players import computer_names, make_player
 from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for,
                      start_match)
 from .codes import key_matches
-from .messages import RoomInfo, RoomSeat
+from .messages import FinishedDeal, RoomInfo, RoomSeat
 
 RoomPhase = Literal["lobby", "playing", "over"]
 MAX_LOG = 1000  # entries kept for reconnects; older ones are answered with a resync
@@ -115,6 +115,14 @@ class Room:
                                                       s.covered, s.ready or not s.is_human) for s in self.seats)
         assisted = self.record.assisted_deals if self.record else frozenset()
         return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted)
+
+    def finished_deal(self) -> FinishedDeal | None:
+        """The last deal that ended, as the whole table saw it counted (None before one did)."""
+        record = self.record
+        if record is None or record.scored is None or record.scored_in is None:
+            return None
+        scored, position = record.scored, record.scored_in
+        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores)
 
     def seat_of_key(self, key: str) -> int | None:
         """The seat whose key this is, comparing every seat's hash in constant time."""

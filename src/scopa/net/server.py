@@ -378,7 +378,7 @@ class RoomServer:
             old.fail("seat_taken")
             old.code = old.seat = None
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, room.number, room.info()))
+        conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal()))
         self._catch_up(conn, room, seat, message.last_number)
         self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
         self._drive(room)

@@ -131,8 +131,8 @@ class Table(Protocol):
     def last_score(self) -> DealScored | None:
         """The last deal's score (public), even from before this console started; None before any deal was scored.
 
-        Local: rebuilt from the match record, so a resumed match still has it. Online: the last
-        one among the updates this client received."""
+        Local: kept by the match record, so a resumed match still has it. Online: the one the
+        server's welcome gave (so a client started afresh has it), or a newer one received since."""
         ...
 
     def updates(self, seat: int, after: int) -> Sequence[SeatUpdate] | Resync:

@@ -1,0 +1,94 @@
+"""A room server in a child process on a free loopback port: the one the tests and the load bench start.
+
+``ServerProcess(flags)`` runs ``scopa serve --port 0 --message-rate 1000 FLAGS`` (the real
+command, as a player's server runs it, but with room for scripted clients' pace), reads its
+standard error line by line in a thread, and is ready once the log says ``listening on``: its
+``port``, ``url`` and ``pid`` are then known. ``unlimited=True`` serves through the same
+``server.run`` with no cap on the rooms one address may create or the joins it may fail, for the
+bench's hundreds of rooms from one address. ``stop()`` sends SIGTERM (what an operator does) and
+gives the exit code; ``kill()`` sends SIGKILL (a crash).
+
+Not part of the game: nothing of scopa imports it but the bench and the tests. It opens no socket
+of its own; the child is the server.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Sequence
+
+UNLIMITED = """
+import asyncio, dataclasses, logging, sys
+from scopa.net import launch, server
+config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
+handler = logging.StreamHandler(sys.stderr)
+handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+server.log.addHandler(handler)
+server.log.setLevel(logging.INFO)
+sys.exit(asyncio.run(server.run(config, open_rooms=launch.open_rooms)))
+"""
+LISTENING = re.compile(r"listening on wss?://[^\s:]+:(\d+)")
+PROBLEM_WORDS = ("Traceback", "Error", "cannot", "lost")  # lines kept past ``keep``
+SRC = Path(__file__).resolve().parents[2]
+
+
+class ServerDidNotStart(RuntimeError):
+    """The server exited or said nothing of listening in time; the message is what it wrote."""
+
+
+class ServerProcess:
+    """``scopa serve`` in a child process; ``lines`` is what it wrote to standard error.
+
+    ``keep``: keep only the first ``keep`` lines and, after them, the lines naming a problem (a
+    long bench logs a line a move); None keeps them all (the tests read them)."""
+
+    def __init__(self, flags: Sequence[str], unlimited: bool = False, keep: int | None = None,
+                 wait: float = 30.0) -> None:
+        self.flags, self.unlimited, self.keep = list(flags), unlimited, keep
+        self.lines: list[str] = []
+        self.port = 0
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH")))))
+        head = ["-c", UNLIMITED] if unlimited else ["-m", "scopa", "serve"]
+        self.proc = subprocess.Popen([sys.executable, *head, "--port", "0", "--message-rate", "1000", *self.flags],
+                                     stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+        listening = threading.Event()
+        threading.Thread(target=self._read, args=(listening,), daemon=True).start()
+        if not listening.wait(wait):
+            self.kill()
+            raise ServerDidNotStart("the server did not start:\n" + "".join(self.lines))
+
+    def _read(self, listening: threading.Event) -> None:
+        for line in self.proc.stderr:  # type: ignore[union-attr]
+            if self.keep is None or len(self.lines) < self.keep or any(word in line for word in PROBLEM_WORDS):
+                self.lines.append(line)
+            found = None if listening.is_set() else LISTENING.search(line)
+            if found:
+                self.port = int(found.group(1))
+                listening.set()
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """SIGTERM, then the exit code (SIGKILL when it has not stopped within ``timeout``)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return self.kill()
+
+    def kill(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        return self.proc.wait(10)
