@@ -51,8 +51,17 @@ def test_a_wake_ends_an_open_key_prompt_and_the_next_key_goes_to_the_next_prompt
 def test_a_wake_never_cuts_a_command_being_typed(pipe):
     keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=io.StringIO()), Wake()
     pipe.send_text(":tab")
-    later(wake.raise_)
-    later(lambda: pipe.send_text("le\r"), 0.5)
+
+    def news_while_typing() -> None:
+        # The news comes once the prompt holds the half-typed command (not at a fixed time: on a
+        # busy machine the prompt may not have read ":tab" yet after a fifth of a second).
+        deadline = time.monotonic() + 10.0
+        while keys._session.default_buffer.text != ":tab" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        wake.raise_()
+        time.sleep(0.3)
+        pipe.send_text("le\r")
+    later(news_while_typing, 0.0)
     assert keys.read("Card? ", wake) == "table"
     assert keys.read("Card? ", wake) == WOKEN  # the news waited for the command, and comes now
 
