@@ -13,15 +13,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..match import is_unsafe_in_name, name_problem
 from ..players import LEVELS
-from ..storage import MatchResult
-from ..storage.codec import MAX_NAME_LENGTH
+from ..storage import MatchResult, SaveFileError
+from ..storage.codec import check_seat_name
 from ..storage.results_cache import read_cache, result_key, write_cache
 from .stats import MIXED, PEOPLE, DealFacts, MatchFacts, match_facts
+from .words import VARIANT_ORDER
 
 FACTS_VERSION = 1  # raise it when MatchFacts or the way they are worked out changes
-VARIANTS = ("scopa_2", "scopa_3", "scopa_4", "scopone_scientifico", "scopone_classico")
 _NOT_FACTS = object()  # an entry that does not read back
 
 
@@ -87,7 +86,7 @@ def decoded(entry: Any, result: MatchResult, index: int) -> MatchFacts | None | 
     ok = (_whole(seat) and 0 <= seat < 4 and isinstance(opponents, list) and 0 < len(opponents) < 4
           and all(_fit_name(name) for name in opponents)
           and entry["level"] in (*LEVELS, PEOPLE, MIXED) and isinstance(levels, list)
-          and all(level in LEVELS for level in levels) and entry["variant"] in VARIANTS
+          and all(level in LEVELS for level in levels) and entry["variant"] in VARIANT_ORDER
           and isinstance(entry["won"], bool) and isinstance(entry["drawn"], bool)
           and isinstance(scores, list) and 1 < len(scores) < 4 and all(_whole(s) for s in scores)
           and isinstance(deals, list) and 0 < len(deals) <= 100 and all(_deal(d) for d in deals))
@@ -108,6 +107,9 @@ def _whole(value: Any) -> bool:
 
 
 def _fit_name(name: Any) -> bool:
-    """A name a match file may hold (``storage.codec`` checks the same), so it is fit to print."""
-    return (isinstance(name, str) and bool(name.strip()) and len(name) <= MAX_NAME_LENGTH
-            and not any(is_unsafe_in_name(ch) for ch in name) and name_problem(name) is None)
+    """A name a match file may hold (``storage.codec``'s own check), so it is fit to print."""
+    try:
+        check_seat_name(name, 1)
+    except SaveFileError:
+        return False
+    return True

@@ -271,10 +271,9 @@ def _seats(value: Any, players: int) -> tuple[SeatSetup, ...]:
     return seats
 
 
-def _seat(item: Any, number: int) -> SeatSetup:
-    if not isinstance(item, dict) or not {"name", "kind"} <= set(item) or not set(item) <= _SEAT_FIELDS:
-        raise SaveFileError("storage.reason.seat_fields", number=number)
-    name, kind, level = item["name"], item["kind"], item.get("level")
+def check_seat_name(name: Any, number: int) -> None:
+    """Refuse (``SaveFileError``) a seat name a match file may not hold: not text, blank, too
+    long, with a control character, or otherwise unfit to print (``match.name_problem``)."""
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
         raise SaveFileError("storage.reason.seat_name", number=number, most=MAX_NAME_LENGTH)
     if any(is_unsafe_in_name(ch) for ch in name):
@@ -282,6 +281,13 @@ def _seat(item: Any, number: int) -> SeatSetup:
     problem = name_problem(name)
     if problem is not None:
         raise SaveFileError(f"storage.reason.seat_{problem}", number=number)
+
+
+def _seat(item: Any, number: int) -> SeatSetup:
+    if not isinstance(item, dict) or not {"name", "kind"} <= set(item) or not set(item) <= _SEAT_FIELDS:
+        raise SaveFileError("storage.reason.seat_fields", number=number)
+    name, kind, level = item["name"], item["kind"], item.get("level")
+    check_seat_name(name, number)
     if kind not in KINDS:
         raise SaveFileError("storage.reason.seat_kind", number=number)
     if kind == "computer" and level not in LEVELS:
