@@ -7,8 +7,9 @@ import pytest
 
 from scopa.engine import Card, DealScored, IllegalReason, Move, Rules, new_match
 from scopa.net.codes import ALPHABET, key_hash, key_matches, new_code, new_seat_key, normalise_code
-from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, FinishedDeal, Hello, Join,
-                                MoveRequest, NextDealRequest, Ping, ProtocolError, Ready, Refused, ResyncMessage,
+from scopa.net.messages import (MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, MAX_SERVER_MESSAGE, Accepted, CreateRoom,
+                                ErrorMessage, FinishedDeal, Hello, Join, MatchRecordMessage, MoveRequest,
+                                NextDealRequest, Ping, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage,
                                 RoomInfo, RoomSeat, UpdateMessage, Welcome, encode, parse_client_message,
                                 parse_server_message)
 from scopa.table import Notice, SeatUpdate
@@ -83,9 +84,23 @@ def test_client_messages_survive_the_wire():
     messages = [Hello("ACDEFG", new_seat_key(), 12), CreateRoom("Ann", Rules(players=4), ("human", "human", "easy",
                                                                                          "human"), "hard"),
                 Join("ACDEFG", "Bob"), Ready(), MoveRequest(1, Move(Card.parse("7D"), (Card.parse("3H"),)), 5),
-                NextDealRequest(2, 9), Ping()]
+                NextDealRequest(2, 9), RecordRequest(4), Ping()]
     for message in messages:
         assert parse_client_message(encode(message)) == message
+
+
+def test_a_finished_matchs_record_is_the_one_message_that_may_be_larger_and_must_be_an_object():
+    record = {"seed": 7, "moves": [{"card": "7D"}] * 8000}  # the wire checks its size and shape; the client the rest
+    text = encode(MatchRecordMessage(3, record))
+    assert MAX_SERVER_MESSAGE < len(text) < MAX_RECORD_MESSAGE
+    answer = parse_server_message(text)
+    assert answer == MatchRecordMessage(3, {}) and answer.record == record
+    for bad, code in ((json.dumps({"type": "match_record", "id": 3, "record": [1]}), "bad_field"),
+                      (json.dumps({"type": "match_record", "id": 3, "record": "x" * MAX_RECORD_MESSAGE}), "too_big"),
+                      (json.dumps({"type": "pong", "pad": "x" * MAX_SERVER_MESSAGE}), "too_big")):
+        with pytest.raises(ProtocolError) as refused:
+            parse_server_message(bad)
+        assert refused.value.code == code
 
 
 def _move(**changes):
@@ -102,6 +117,8 @@ def _move(**changes):
     ('{"kind": "ping"}', "not_object", None),
     ('{"type": "shout"}', "unknown_type", None),
     ('{"type": "ping", "extra": 1}', "unknown_field", "extra"),
+    ('{"type": "record"}', "missing_field", "id"),
+    ('{"type": "record", "id": "1"}', "bad_field", "id"),
     (_move(card="7d"), "bad_field", "card"),
     (_move(card="8D"), "bad_field", "card"),
     (_move(card=7), "bad_field", "card"),

@@ -21,9 +21,10 @@ from websockets.sync.client import connect
 from scopa.bench.serving import ServerProcess
 from scopa.engine import ALL_CARDS, CardsDealt, Move, Rules
 from scopa.net.codes import new_seat_key
+from scopa.storage import record_from_dict
 from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, InfoMessage, Join,
-                                MoveRequest, NextDealRequest, Ping, Pong, Refused, ResyncMessage, UpdateMessage,
-                                Welcome, encode, parse_server_message)
+                                MatchRecordMessage, MoveRequest, NextDealRequest, Ping, Pong, RecordRequest, Refused,
+                                ResyncMessage, UpdateMessage, Welcome, encode, parse_server_message)
 from scopa.net.messages import Ready as ReadyMessage
 from scopa.net.messages import Start as StartMessage
 from scopa.table import Notice
@@ -316,6 +317,48 @@ def test_no_frame_on_the_wire_holds_a_card_of_another_hand_before_it_is_played(s
     for client, frames in ((ann, ann.frames), (bob, bob.frames),
                            (restarted, [json.dumps(welcome), *restarted.frames[1:]])):
         _no_hand_seen_early(frames, client.seat, dealt)
+
+
+def test_the_seed_and_the_moves_reach_a_seat_only_once_the_match_is_over_and_then_on_asking(serve, tmp_path):
+    """The record (its seed reveals every hand) is in no frame of the match; asked for before the
+    end it is refused; at the end each seat, and a seat taken back afresh, gets the stored match."""
+    server = serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    ann.send(RecordRequest(1))  # in the lobby
+    assert ann.until(lambda m: isinstance(m, (Refused, MatchRecordMessage))) == Refused(1, "not_now")
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= 3)
+    bob.send(RecordRequest(2))  # mid-deal
+    assert bob.until(lambda m: isinstance(m, (Refused, MatchRecordMessage))) == Refused(2, "not_now")
+    play_out([ann, bob], ann)
+    stored = stored_record(tmp_path / "rooms.sqlite3", ann.code)
+
+    def asked_at_the_end(client: Client) -> None:
+        client.poll(0.1)
+        before = set(_keys([json.loads(frame) for frame in client.frames]))
+        assert not before & {"seed", "moves", "record", "stock", "hands"}
+        client.send(RecordRequest(3))
+        answer = client.until(lambda m: isinstance(m, (Refused, MatchRecordMessage)))
+        assert isinstance(answer, MatchRecordMessage) and answer.id == 3 and answer.record == stored
+        assert record_from_dict(answer.record).state.is_match_over
+
+    asked_at_the_end(ann)
+    asked_at_the_end(bob)
+    afresh = reclaim(server.url, bob, last=0)  # after bob's answer: taking the seat back closes bob's connection
+    afresh.catch_up(ann.number)
+    asked_at_the_end(afresh)
+
+
+def _keys(data):
+    """Every key of every object in ``data``, however deep."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield key
+            yield from _keys(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _keys(value)
 
 
 def _no_hand_seen_early(frames: list[str], seat: int, dealt: dict[tuple[int, int], set[str]]) -> None:

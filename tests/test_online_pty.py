@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -25,6 +26,7 @@ from scopa.console.terminal import Output  # noqa: E402
 from scopa.narration import Messages  # noqa: E402
 from scopa.speech import RecordingSpeaker  # noqa: E402
 from scopa.net.messages import Ready as ReadyMessage  # noqa: E402
+from scopa.storage import load_results  # noqa: E402
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
 from scopa.engine import Rules  # noqa: E402
 from test_net_server import host as socket_host  # noqa: E402
@@ -148,6 +150,28 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert f"{me} plays" not in seen  # nor told back their own plays by name
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
+    assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
+
+
+WON_ONLINE = "Achievement earned. Won an online match."
+
+
+def assert_logged_in_each_folder(tmp_path: Path, children: dict, scores: list[int]) -> None:
+    """Each player's own results log has the match once, online, from their own seat; the winner
+    hears the achievement after the result line, once; ``scopa --stats`` counts it."""
+    for seat, (who, child) in enumerate(children.items()):
+        [result] = load_results(tmp_path / who / "data")
+        assert (result.online, result.seat, result.players) == (True, seat, ("Ann", "Ben"))
+        assert list(result.scores) == scores
+        won = result.winner == seat
+        seen = text(child)
+        assert seen.count(WON_ONLINE) == int(won)
+        if won:
+            assert seen.index(WON_ONLINE) > RESULT.search(seen).start()  # after the result line
+        stats = subprocess.run([sys.executable, "-m", "scopa", "--stats", "--lang", "en", "--data-dir",
+                                str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")],
+                               capture_output=True, text=True, timeout=60)
+        assert stats.stdout.splitlines()[0] == f"1 match played, {int(won)} won.", stats.stdout
 
 
 def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):

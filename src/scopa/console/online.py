@@ -10,6 +10,9 @@ table raises the input's ``Wake``, the prompt ends on a line of its own, the new
 and spoken at once, and the prompt is asked again after it (never redrawn in place). When it is
 another seat's turn the console still reads keys (a ``Waiting?`` prompt), so T, H, L, S, R and
 the rest work all the time; each piece of news is one announcement, so R repeats it.
+
+A match played to its end is logged in the player's results, from this seat, with what it
+earned said after the result line (``record.console.log_online``).
 """
 from __future__ import annotations
 
@@ -333,7 +336,12 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
                             toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
                             hand_warning_needed=program.voice_is_on)
         outcome = OnlineMatch(table, services, seen, wake, news).run()
-        return "finished" if outcome == "finished" else "left"
+        if outcome != "finished":
+            return "left"
+        from ..record.console import log_online
+        for line in log_online(program, table):  # after the match's result line, as at a table here
+            program.say(line)
+        return "finished"
     except LeaveRoom:
         program.say(m("online.left", code=table.code))
         return "left"

@@ -18,6 +18,12 @@ Numbers: a fresh connection in this process (``open``) starts at the number the 
 gives; older updates the server may send after it are not news, only their view is kept. The
 welcome also gives the last finished deal (its piles, scored again here), so B has a score
 sheet to say in a client started after that deal ended.
+
+The finished match: once this seat's view shows the match over, ``finished_record`` asks the
+server for the whole record (seed and moves), which the server gives then and only then, and
+checks it against what this seat saw (the rules, the names at the table, the final score): the
+player's results log keeps it. Anything else (an older server, a record that does not check)
+gives None, and nothing is logged.
 """
 from __future__ import annotations
 
@@ -25,13 +31,16 @@ import itertools
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from ..engine import DealScored, Move, PlayerView
+from ..engine import DealScored, Move, Phase, PlayerView
+from ..match import MatchRecord
+from ..storage import SaveFileError, record_from_dict
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
-from .messages import (MAX_SERVER_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
-                       InfoMessage, Join, MoveRequest, NextDealRequest, ProtocolError, Ready, Refused, ResyncMessage,
-                       RoomInfo, ServerMessage, Start, UpdateMessage, Welcome, encode, parse_server_message)
+from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
+                       InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
+                       RecordRequest, Refused, ResyncMessage, RoomInfo, ServerMessage, Start, UpdateMessage, Welcome,
+                       encode, parse_server_message)
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before each reconnection try; the last one repeats
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
@@ -93,7 +102,7 @@ class RemoteTable:
         self._latest = 0
         self._resynced = False
         self._scored: DealScored | None = None  # the last deal's score: from the welcome, then the updates
-        self._answers: dict[int, Accepted | Refused] = {}
+        self._answers: dict[int, Accepted | Refused | MatchRecordMessage] = {}
         self._errors: list[ErrorMessage] = []
 
     # Connecting ----------------------------------------------------------------------------
@@ -114,7 +123,7 @@ class RemoteTable:
         from websockets.exceptions import InvalidURI, WebSocketException
         from websockets.sync.client import connect
         try:
-            ws = connect(self.server, open_timeout=timeout, max_size=MAX_SERVER_MESSAGE, close_timeout=1)
+            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1)
             ws.__enter__()  # websockets 17 wants a context manager; this connection outlives the call, close() ends it
         except InvalidURI:
             raise TableClosed(Problem("bad_server", {})) from None
@@ -206,7 +215,7 @@ class RemoteTable:
                     self._view, self._view_at = message.view, message.number
                 self._log = []
                 self._resynced = True
-            elif isinstance(message, (Accepted, Refused)):
+            elif isinstance(message, (Accepted, Refused, MatchRecordMessage)):
                 self._answers[message.id] = message
             elif isinstance(message, ErrorMessage):
                 if message.fatal:
@@ -343,6 +352,30 @@ class RemoteTable:
     def mark_assisted(self, seat: int) -> None:
         self._send(Assisted())
 
+    def finished_record(self, timeout: float = ANSWER_TIMEOUT) -> MatchRecord | None:
+        """The whole record of this seat's match, asked of the server once the match is over here;
+        None before, when the server gives none (an older one answers "unknown_type"), the
+        connection is down, or the record does not check against what this seat saw."""
+        with self._lock:
+            view, room = self._view, self._room
+        if view is None or room is None or view.phase is not Phase.MATCH_OVER:
+            return None
+        request_id = next(self._ids)
+        if not self._send(RecordRequest(request_id)):
+            return None
+        with self._lock:
+            self._lock.wait_for(lambda: request_id in self._answers or not self.connected
+                                or self._older_server(), timeout)
+            answer = self._answers.pop(request_id, None)
+            self._errors = [e for e in self._errors if e.code != "unknown_type"]
+        if not isinstance(answer, MatchRecordMessage):
+            return None
+        return checked_record(answer.record, room, view)
+
+    def _older_server(self) -> bool:
+        """Under the lock: the server said it does not know the ``record`` request."""
+        return any(error.code == "unknown_type" for error in self._errors)
+
     def save(self) -> str | None:
         return None  # the server keeps the match
 
@@ -358,6 +391,22 @@ class RemoteTable:
             ws.close()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
+
+
+def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView) -> MatchRecord | None:
+    """The record a server sent, if it checks as a match file does and is the match this seat
+    saw end: the same rules, the names at the table, the final score and winner. None otherwise."""
+    try:
+        record = record_from_dict(dict(data))
+    except (SaveFileError, ValueError, TypeError, KeyError, RecursionError):
+        return None
+    state = record.state
+    names = tuple(None if seat is None else seat.name for seat in room.seats)
+    if (not state.is_match_over or record.rules != room.rules or tuple(s.name for s in record.seats) != names
+            or not record.seats[view.seat].is_human or state.match_scores != view.match_scores
+            or state.winner != view.winner):
+        return None
+    return record
 
 
 def open_table(server: str, first: CreateRoom | Join | Hello, wake: object | None = None,

@@ -22,6 +22,8 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  carries the position after the whole transition; notices never make it stale)
     next_deal    {id, expected}                             the host deals the next deal
     assisted     {}                                         a hint or tip was used in this deal
+    record       {id}                                       the finished match's record, asked once
+                 the match is over (the client logs it in the player's results)
     ping         {}                                         the server answers pong
 
 Server to client.
@@ -44,6 +46,12 @@ Server to client.
                  engine's ``IllegalReason`` for the client to say in the player's language
     error        {code, values}                      a message was refused (``ERROR_CODES``); the
                  codes in ``FATAL_ERRORS`` are followed by the server closing the connection
+    match_record {id, record}                        the answer to ``record`` once the room's match is
+                 over: the whole match as a match file holds it (``storage.record_to_dict``: rules,
+                 seats, seed, moves, assisted deals, final position); before the end the answer
+                 is ``refused`` (not_now). At most ``MAX_RECORD_MESSAGE`` bytes; a record that
+                 would be larger is refused (unavailable). An older server answers ``record``
+                 with the error unknown_type, and the client logs nothing
     pong         {}
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
@@ -60,6 +68,9 @@ once the deal is scored, as its ``deal_scored`` event already was to every seat.
 
 Privacy: a view is ``PlayerView``: its own hand, the table, the captured piles, the counts. It
 never holds another seat's hand or the stock, and the server sends a seat only its own view.
+The seed, which reveals every deal, travels only in ``match_record``, given only once the match
+is over: every card of every deal played has then been played face up, and a room plays one
+match, so nothing is ever dealt from that seed again.
 
 Every parse function raises ``ProtocolError`` with one of ``ERROR_CODES`` (and the field at
 fault) for the first problem it finds: too big, not JSON, not an object, unknown type, a
@@ -81,6 +92,7 @@ from .codes import is_key_shaped, normalise_code
 PROTOCOL_VERSION = 1
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
+MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
 MAX_NUMBER = 2 ** 31 - 1       # update numbers and request ids
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 ROOM_PHASES = ("lobby", "playing", "over")
@@ -217,11 +229,17 @@ class Assisted:
 
 
 @dataclass(frozen=True)
+class RecordRequest:
+    id: int
+
+
+@dataclass(frozen=True)
 class Ping:
     pass
 
 
-ClientMessage = Union[Hello, CreateRoom, Join, Ready, Start, MoveRequest, NextDealRequest, Assisted, Ping]
+ClientMessage = Union[Hello, CreateRoom, Join, Ready, Start, MoveRequest, NextDealRequest, Assisted, RecordRequest,
+                      Ping]
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -290,11 +308,21 @@ class ErrorMessage:
 
 
 @dataclass(frozen=True)
+class MatchRecordMessage:
+    """The finished match, as ``storage.record_to_dict`` writes it; the client checks it
+    (``storage.record_from_dict``) before it keeps anything of it."""
+
+    id: int
+    record: Mapping[str, Any] = field(compare=False)
+
+
+@dataclass(frozen=True)
 class Pong:
     pass
 
 
-ServerMessage = Union[Welcome, InfoMessage, UpdateMessage, ResyncMessage, Accepted, Refused, ErrorMessage, Pong]
+ServerMessage = Union[Welcome, InfoMessage, UpdateMessage, ResyncMessage, Accepted, Refused, ErrorMessage,
+                      MatchRecordMessage, Pong]
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -403,6 +431,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                      "expected": m.expected}),
     NextDealRequest: ("next_deal", lambda m: {"id": m.id, "expected": m.expected}),
     Assisted: ("assisted", lambda m: {}),
+    RecordRequest: ("record", lambda m: {"id": m.id}),
     Ping: ("ping", lambda m: {}),
     Welcome: ("welcome", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat": m.seat,
                                     "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info),
@@ -414,6 +443,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Accepted: ("accepted", lambda m: {"id": m.id, "number": m.number}),
     Refused: ("refused", lambda m: {"id": m.id, "kind": m.kind, "reason": _reason(m.reason)}),
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
+    MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
 }
 
@@ -525,16 +555,18 @@ def _version(fields: _Fields) -> None:
         raise ProtocolError("version", supported=PROTOCOL_VERSION)
 
 
+def _size(raw: str | bytes) -> int:
+    return len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+
+
 def _load(raw: str | bytes, limit: int) -> dict[str, Any]:
+    if _size(raw) > limit:
+        raise ProtocolError("too_big", most=limit)
     if isinstance(raw, bytes):
-        if len(raw) > limit:
-            raise ProtocolError("too_big", most=limit)
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise ProtocolError("not_json") from None
-    if len(raw.encode("utf-8", "surrogatepass")) > limit:
-        raise ProtocolError("too_big", most=limit)
     try:
         data = json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError):
@@ -594,6 +626,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "move": (_move, frozenset()),
     "next_deal": (lambda f: NextDealRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
     "assisted": (lambda f: Assisted(), frozenset()),
+    "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
 }
 
@@ -839,8 +872,10 @@ def _error(f: _Fields) -> ErrorMessage:
 def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> ServerMessage:
     """A server's message, checked whole; ``rules`` (from the welcome) reads notices that come
     without a view. Raises ``ProtocolError``."""
-    data = _load(raw, MAX_SERVER_MESSAGE)
+    data = _load(raw, MAX_RECORD_MESSAGE)
     kind = data["type"]
+    if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
+        raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
     optional = frozenset({"last_deal"}) if kind == "welcome" else frozenset()  # older servers sent none
     fields = _Fields(data, "", optional)
     message: ServerMessage
@@ -860,6 +895,11 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = _refused(fields)
     elif kind == "error":
         message = _error(fields)
+    elif kind == "match_record":
+        record = fields("record")
+        if not isinstance(record, dict):
+            raise ProtocolError("bad_field", field="record")
+        message = MatchRecordMessage(_int(fields("id"), "id"), record)
     elif kind == "pong":
         message = Pong()
     else:

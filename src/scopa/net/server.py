@@ -31,11 +31,13 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from ..numbers import decimal_number, whole_number
+from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
-from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, Accepted, Assisted, CreateRoom, ErrorMessage,
-                       Hello, InfoMessage, Join, MoveRequest, NextDealRequest, Ping, Pong, ProtocolError, Ready,
-                       Refused, ResyncMessage, Start, UpdateMessage, Welcome, encode, parse_client_message)
+from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
+                       CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
+                       NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
+                       UpdateMessage, Welcome, encode, parse_client_message)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .store import DB_NAME, RoomStore
 
@@ -317,6 +319,8 @@ class RoomServer:
         now = time.monotonic()
         if isinstance(message, Ping):
             conn.send(Pong())
+        elif isinstance(message, RecordRequest):
+            conn.send(finished_record(room, message.id))
         elif isinstance(message, FIRST_MESSAGES):
             raise RoomRefusal("already_seated")
         elif isinstance(message, Ready):
@@ -554,6 +558,21 @@ class RoomServer:
 
 def _seat(seat: int | None) -> str:
     return "?" if seat is None else str(seat + 1)
+
+
+def finished_record(room: Room, request_id: int) -> MatchRecordMessage | Refused:
+    """The answer to ``record``: the room's whole match once it is over, never before.
+
+    The record holds the seed, which reveals every hand of every deal: it leaves the server
+    only when every card has been played face up, and a room plays one match, so nothing is
+    dealt from that seed after it."""
+    record = room.record
+    if room.phase != "over" or record is None or not record.state.is_match_over:
+        return Refused(request_id, "not_now")
+    answer = MatchRecordMessage(request_id, record_to_dict(record))
+    if len(encode(answer).encode("utf-8")) > MAX_RECORD_MESSAGE:
+        return Refused(request_id, "unavailable")
+    return answer
 
 
 # Running ---------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ said when a finished match earns an achievement.
 - ``review_menu(program)``: the main menu's Review: the recent matches; the one chosen is reviewed.
 - ``run_review(program, which)``: ``scopa --review``: one review, then the exit code.
 - ``finish_match(program, record)``: log a finished match, then say what it earned.
+- ``log_online(program, table)``: log an online match this seat played to its end; what it earned.
 
 Review keys: Enter or N the next play, P the previous, D the next deal, H show or hide hands,
 W why (the coach), T the table, R repeat, ? the keys, Escape leaves.
@@ -23,7 +24,7 @@ from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from ..speech import Speaker
-from ..storage import MatchResult, SaveFileError, iter_results, recorded_match, result_at
+from ..storage import MatchResult, SaveFileError, iter_results, record_result, recorded_match, result_at
 from ..storage.announced import announce_once, read_announced
 from .achievements import Earned, earned, newly_earned
 from .facts_cache import FactsCache
@@ -39,6 +40,16 @@ class _Saves(Protocol):
     clock: Callable[[], str]  # the date now, as the results log writes it
 
     def finish(self, record: MatchRecord) -> None: ...
+
+
+class OnlineSeat(Protocol):
+    """What ``log_online`` asks of an online table (``net.client.RemoteTable`` is one)."""
+
+    server: str
+    code: str
+    seat: int
+
+    def finished_record(self) -> MatchRecord | None: ...
 
 
 class Program(Protocol):
@@ -207,9 +218,11 @@ def review(program: "Program", result: MatchResult, facts: MatchFacts) -> None:
     record = recorded_match(result)  # facts exist only for a match that replays
     assert record is not None
     humans = record.human_seats
-    narrator = Narrator([s.name for s in record.seats], record.rules, humans[0] if len(humans) == 1 else None,
-                        program.lang, program.naming, program.verbosity)
-    ReviewSession(program, ReviewScript(record, narrator, t), facts, t).run()
+    you = result.seat if result.seat is not None else humans[0] if len(humans) == 1 else None  # online: own seat
+    narrator = Narrator([s.name for s in record.seats], record.rules, you, program.lang, program.naming,
+                        program.verbosity)
+    coached = None if result.seat is None else (result.seat,)
+    ReviewSession(program, ReviewScript(record, narrator, t, coached=coached), facts, t).run()
 
 
 class ReviewSession:
@@ -313,9 +326,41 @@ def log_finished(program: "Program", record: MatchRecord, played_here: bool = Tr
     the program says these lines once the match's last lines are said. ``played_here``: its
     deals before the last ended at this table, where ``deal_achievements`` told what they
     earned; an imported match that was over already had nothing told, so everything is new."""
+    return _log_and_earn(program, lambda: program.persistence.finish(record), played_here)
+
+
+def log_online(program: "Program", table: OnlineSeat) -> list[Announcement]:
+    """An online match this seat played to its end: logged as online, from this seat, once (its
+    id names the server, the room and the match's seed, so a reconnection or a client started
+    again after the end logs nothing new); the lines of the achievements it earned, to say
+    after its result line. Nothing when the server gave no record that checks. Its deals said
+    nothing when they ended (the client has no record before the end), so all it earned is new."""
+    record = table.finished_record()
+    if record is None:
+        return []
+    match_id = online_match_id(table.server, table.code, record.seed)
+
+    def log() -> None:
+        try:
+            record_result(record, program.persistence.clock(), program.persistence.data_dir, online=True,
+                          match_id=match_id, seat=table.seat)
+        except (SaveFileError, OSError, ValueError):
+            pass  # the results log is a nicety, as for a match played here
+
+    return _log_and_earn(program, log, played_here=False)
+
+
+def online_match_id(server: str, code: str, seed: int) -> str:
+    """The id of an online match in the results log: a room plays one match, and its seed tells
+    it from a later room given the same code."""
+    return f"online {server} {code} {seed}"
+
+
+def _log_and_earn(program: "Program", log: Callable[[], None], played_here: bool) -> list[Announcement]:
+    """``log()`` the finished match; the lines of what it earned if that added it to the log."""
     data_dir = program.persistence.data_dir
     before, _ = _count_and_last(data_dir)
-    program.persistence.finish(record)
+    log()
     after, last = _count_and_last(data_dir)
     if after <= before or last is None:
         return []  # not logged (a disk problem), or logged before: nothing new earned

@@ -11,7 +11,7 @@ when the player allowed hands aloud, and prints it always.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..engine import MatchWon
 from ..match import MatchRecord
@@ -38,14 +38,18 @@ class ReviewScript:
     """The lines of every stop of a review; the coach is asked a deal at a time, when first needed."""
 
     def __init__(self, record: MatchRecord, narrator: Narrator, text: RecordText, samples: int = SAMPLES,
-                 coach: Callable[[DealReplay], dict[int, Advice]] | None = None) -> None:
+                 coach: Callable[[DealReplay], dict[int, Advice]] | None = None,
+                 coached: Sequence[int] | None = None) -> None:
+        """``coached``: the seats whose plays the coach looks at (None: every human seat; an online
+        match: the player's own, the others played at their own machines)."""
         self.record = record
         self.narrator = narrator
         self.text = text
         self.deals = replay_match(record)
         self.items = [item for i, deal in enumerate(self.deals)
                       for item in (Item(i), *(Item(i, step) for step in deal.steps))]
-        self._coach = coach or (lambda deal: coach_deal(deal, record.human_seats, record.seed, samples))
+        seats = record.human_seats if coached is None else tuple(coached)
+        self._coach = coach or (lambda deal: coach_deal(deal, seats, record.seed, samples))
         self._advice: dict[int, dict[int, Advice]] = {}
 
     def advice(self, deal: int) -> dict[int, Advice]:

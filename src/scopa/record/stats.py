@@ -1,7 +1,8 @@
 """The facts of each logged match from the player's seat, and the sums the Statistics page says.
 
 Pure: a list of ``MatchResult`` in, numbers out; the words are ``console``'s. The player is the
-first human seat of each match (the only one, unless several people passed one keyboard round).
+seat the result names (an online match: the seat this client played), otherwise the first human
+seat of the match (the only one, unless several people passed one keyboard round).
 A match the log cannot replay (an entry from before matches were kept, or one that does not
 check) counts only in the number of matches played.
 """
@@ -70,7 +71,7 @@ def match_facts(result: MatchResult, index: int = 0) -> MatchFacts | None:
         deals = replay_match(record)
     except ValueError:
         return None
-    return facts_of(record, deals, result.when, result.assisted, result.online, index)
+    return facts_of(record, deals, result.when, result.assisted, result.online, index, result.seat)
 
 
 def facts_so_far(record: MatchRecord) -> MatchFacts | None:
@@ -86,9 +87,10 @@ def facts_so_far(record: MatchRecord) -> MatchFacts | None:
 
 
 def facts_of(record: MatchRecord, deals: Sequence[DealReplay], when: str, assisted: bool, online: bool,
-             index: int = 0) -> MatchFacts:
+             index: int = 0, seat: int | None = None) -> MatchFacts:
+    """The facts from ``seat`` (None: the first human seat)."""
     rules = record.rules
-    seat = record.human_seats[0]
+    seat = record.human_seats[0] if seat is None else seat
     side = rules.side_of(seat)
     others = [s for s in range(rules.players) if rules.side_of(s) != side]
     kinds = [record.seats[s] for s in others]

@@ -6,10 +6,13 @@ An unreadable log is kept as ``results.json.bad`` when the next result is record
 Fields added after the first version have defaults, so older entries still load: ``online``
 (the online client sets it), ``match``, the finished match as a match file holds it (rules,
 seats, seed, first dealer, move log, assisted deals, final position), from which
-``recorded_match`` rebuilds it exactly for a review, and ``match_id``, the saved match it came
-from. A result recorded with a ``match_id`` is recorded once: a second call for the same match,
-after a crash between logging it and removing its save for instance, changes nothing. Reading
-never changes the log.
+``recorded_match`` rebuilds it exactly for a review, ``match_id``, the saved match it came
+from (or the online match: server, room and seed), and ``seat``, the player's own seat where
+the match had several people at several machines (an online match; None: the first human
+seat, the player of every match played here). A result recorded with a ``match_id`` is
+recorded once: a second call for the same match, after a crash between logging it and removing
+its save for instance, or an online match told again after a reconnection, changes nothing.
+Reading never changes the log.
 """
 from __future__ import annotations
 
@@ -48,25 +51,32 @@ class MatchResult:
     online: bool = False
     match: dict[str, Any] | None = None  # the match as record_to_dict writes it; None in older entries
     match_id: str | None = None  # the saved match it came from; None in older entries
+    seat: int | None = None  # the player's seat in an online match; None: the first human seat
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        if self.seat is None:
+            del data["seat"]  # the lines of a match played here stay as they were before online ones
         return data | {"players": list(self.players), "winners": list(self.winners), "scores": list(self.scores)}
 
 
-def result_of(record: MatchRecord, when: str, online: bool = False, match_id: str | None = None) -> MatchResult:
-    """The result of a finished match (``ValueError`` while it is still being played)."""
+def result_of(record: MatchRecord, when: str, online: bool = False, match_id: str | None = None,
+              seat: int | None = None) -> MatchResult:
+    """The result of a finished match (``ValueError`` while it is still being played, or when
+    ``seat``, the player's own, is not a human seat of it)."""
     state = record.state
     if not state.is_match_over:
         raise ValueError("The match is not over yet, so it has no result.")
+    if seat is not None and seat not in record.human_seats:
+        raise ValueError("The player's seat is a human seat of the match.")
     if not isinstance(when, str) or not when.strip():
         raise ValueError("A result needs the date it was played, as text.")
-    names = tuple(seat.name for seat in record.seats)
+    names = tuple(taken.name for taken in record.seats)
     winners = () if state.winner is None else tuple(
-        name for seat, name in enumerate(names) if record.rules.side_of(seat) == state.winner)
+        name for number, name in enumerate(names) if record.rules.side_of(number) == state.winner)
     return MatchResult(when, names, state.winner, winners, tuple(state.match_scores), record.assisted,
                        state.deal_number, record.rules.variant.value, record.rules.target, bool(online),
-                       record_to_dict(record), match_id)
+                       record_to_dict(record), match_id, seat)
 
 
 def recorded_match(result: MatchResult) -> MatchRecord | None:
@@ -78,12 +88,13 @@ def recorded_match(result: MatchResult) -> MatchRecord | None:
 
 
 def record_result(record: MatchRecord, when: str, data_dir: str | os.PathLike[str] | None = None,
-                  online: bool = False, match_id: str | None = None) -> MatchResult:
+                  online: bool = False, match_id: str | None = None, seat: int | None = None) -> MatchResult:
     """Add a finished match to the results log and return its entry. Disk errors raise ``OSError``.
 
-    With ``match_id`` (the id of its saved match), a match already in the log is not added again:
-    its entry there is returned."""
-    result = result_of(record, when, online, match_id)
+    With ``match_id`` (the id of its saved match, or of the online match), a match already in
+    the log is not added again: its entry there is returned. ``seat``: the player's own seat,
+    for a match with people at other machines."""
+    result = result_of(record, when, online, match_id, seat)
     path = resolve_data_dir(data_dir) / RESULTS_NAME
     lines: list[str] = []  # the results as their lines: the log is rewritten whole, but read a result at a time
     try:
@@ -208,7 +219,7 @@ def _whole_results(path: Path) -> list[MatchResult]:
     return [_result(entry, number) for number, entry in enumerate(entries, 1)]
 
 
-_OPTIONAL = {"online", "match", "match_id"}  # added later: older entries may lack them
+_OPTIONAL = {"online", "match", "match_id", "seat"}  # added later: older entries may lack them
 
 
 def _result(entry: Any, number: int) -> MatchResult:
@@ -223,12 +234,14 @@ def _result(entry: Any, number: int) -> MatchResult:
           and isinstance(entry.get("match_id"), (str, type(None))))
     if not ok:
         raise SaveFileError("storage.reason.result_kind", number=number)
-    online, match, match_id = entry.get("online", False), entry.get("match"), entry.get("match_id")
-    if not isinstance(online, bool) or not (match is None or isinstance(match, dict)):
+    online, match, match_id, seat = entry.get("online", False), entry.get("match"), entry.get("match_id"), \
+        entry.get("seat")
+    if not isinstance(online, bool) or not (match is None or isinstance(match, dict)) \
+            or not (_optional_int(seat) and (seat is None or seat < len(entry["players"]))):
         raise SaveFileError("storage.reason.result_kind", number=number)
     return MatchResult(entry["when"], tuple(entry["players"]), entry["winner"], tuple(entry["winners"]),
                        tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"],
-                       online, match, match_id)
+                       online, match, match_id, seat)
 
 
 def _strings(value: Any) -> bool:

@@ -29,6 +29,8 @@ CACHE_MAX_BYTES = 20_000_000  # as the log's cap; a real entry is a few hundred 
 def result_key(result: MatchResult) -> str:
     """A digest of everything a logged result holds: the same text for the same result only."""
     every = {f.name: getattr(result, f.name) for f in fields(MatchResult)}  # not asdict: it copies the match
+    if every["seat"] is None:
+        del every["seat"]  # added later: the results from before keep the digests they had
     text = json.dumps(every, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
