@@ -77,6 +77,23 @@ def test_an_online_match_is_logged_once_in_each_players_folder_from_their_own_se
         assert len(load_results(data)) == 1 and page(data, "en").lines[0] == lines[0]
 
 
+def test_a_player_who_left_before_the_end_logs_the_match_on_coming_back_after_it(serve, tables, tmp_path):
+    server = serve("--grace", "0.3", "--turn-grace", "0.3")
+    host, guest = started_pair(server.url, tables)
+    key, code = guest.key, guest.code
+    guest.close()  # a computer covers the seat after the grace, and the match ends without its player
+    while host.view(0).phase is not Phase.MATCH_OVER:
+        view = host.view(0)
+        if not (view.is_my_turn and host.submit(0, view.legal_moves()[0], host.latest()).accepted):
+            host.wait(0, host.latest(), timeout=5)
+    back = tables(server.url, Hello(code, key, 0))
+    until(lambda: back.has_view() and back.view(1).phase is Phase.MATCH_OVER)
+    program, _, _ = program_for(tmp_path, "")
+    log_online(program, back)
+    [result] = load_results(tmp_path / "data")
+    assert (result.online, result.seat, result.scores) == (True, 1, host.view(0).match_scores)
+
+
 def finished(seed: int, winner: int | None = 0, assisted: bool = False) -> MatchRecord:
     """A single-deal match of two people, to its end, whose winner is ``winner`` (random legal moves)."""
     for attempt in range(seed, seed + 500):
