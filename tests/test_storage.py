@@ -341,6 +341,24 @@ def test_results_log(tmp_path: Path) -> None:
     assert [r.when for r in load_results(tmp_path)] == ["later"]
 
 
+def test_an_online_result_names_the_players_seat_and_a_result_of_here_is_written_as_before(tmp_path: Path) -> None:
+    record = finish(played(Rules(players=4), FOUR, 3, turns=0), random.Random(2))
+    here = record_result(record, "2024-05-01 20:15", tmp_path)
+    line = (tmp_path / "results.json").read_text(encoding="utf-8").splitlines()[1]
+    assert "seat" not in json.loads(line) and here.seat is None  # the line as before the field
+    humans = [i for i, s in enumerate(FOUR) if s.is_human]
+    online = record_result(record, "2024-05-02 10:00", tmp_path, online=True, match_id="online x", seat=humans[-1])
+    assert load_results(tmp_path)[1] == online and (online.online, online.seat) == (True, humans[-1])
+    assert record_result(record, "later", tmp_path, online=True, match_id="online x", seat=humans[-1]) == online
+    assert len(load_results(tmp_path)) == 2  # the same online match, told again: logged once
+    with pytest.raises(ValueError):
+        record_result(record, "now", tmp_path, seat=1)  # Bruno is a computer: the player's seat is a human one
+    text = (tmp_path / "results.json").read_text(encoding="utf-8")
+    (tmp_path / "results.json").write_text(text.replace(f'"seat":{humans[-1]}}}', '"seat":7}'), encoding="utf-8")
+    with pytest.raises(SaveFileError, match="^The results log cannot be read. "):
+        load_results(tmp_path)
+
+
 def _logged_twice(folder: Path) -> tuple[list, str]:
     record = finish(played(Rules(), TWO, 3, turns=0), random.Random(2))
     record_result(record, "2024-05-01 20:15", folder)
