@@ -94,6 +94,17 @@ def test_a_player_who_left_before_the_end_logs_the_match_on_coming_back_after_it
     assert (result.online, result.seat, result.scores) == (True, 1, host.view(0).match_scores)
 
 
+def test_a_connection_dropped_at_the_end_is_taken_up_again_and_the_record_asked_again(serve, tables):
+    server = serve()
+    host, guest = started_pair(server.url, tables)
+    play_to_end(host, guest)
+    guest.backoff = (0.3,)
+    guest._ws.close()  # the network drops the connection just as the match ends
+    record = guest.finished_record()
+    assert record is not None and record.state.match_scores == guest.view(1).match_scores
+    assert guest.drops == 1
+
+
 def finished(seed: int, winner: int | None = 0, assisted: bool = False) -> MatchRecord:
     """A single-deal match of two people, to its end, whose winner is ``winner`` (random legal moves)."""
     for attempt in range(seed, seed + 500):

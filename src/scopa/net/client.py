@@ -360,17 +360,33 @@ class RemoteTable:
             view, room = self._view, self._room
         if view is None or room is None or view.phase is not Phase.MATCH_OVER:
             return None
-        request_id = next(self._ids)
-        if not self._send(RecordRequest(request_id)):
-            return None
-        with self._lock:
-            self._lock.wait_for(lambda: request_id in self._answers or not self.connected
-                                or self._older_server(), timeout)
-            answer = self._answers.pop(request_id, None)
-            self._errors = [e for e in self._errors if e.code != "unknown_type"]
+        deadline = time.monotonic() + timeout
+        answer = None
+        while answer is None and time.monotonic() < deadline:  # asked again after a drop, once reconnected
+            answer = self._ask_record(deadline)
         if not isinstance(answer, MatchRecordMessage):
             return None
         return checked_record(answer.record, room, view)
+
+    def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
+        """One ``record`` request and its answer (an older server's unknown_type error too); None
+        when the connection dropped first (or was down, for a moment at most), to ask again."""
+        with self._lock:
+            self._lock.wait_for(lambda: self.connected or self._closing or self.problem is not None,
+                                max(0.0, deadline - time.monotonic()))
+            if self._closing or self.problem is not None:
+                return ErrorMessage("room_closed", {})
+        request_id = next(self._ids)
+        if not self._send(RecordRequest(request_id)):
+            time.sleep(0.05)
+            return None
+        with self._lock:
+            self._lock.wait_for(lambda: request_id in self._answers or not self.connected or self._older_server(),
+                                max(0.0, deadline - time.monotonic()))
+            answer = self._answers.pop(request_id, None)
+            older = [e for e in self._errors if e.code == "unknown_type"]
+            self._errors = [e for e in self._errors if e.code != "unknown_type"]  # not a refusal to say
+        return answer or (older[0] if older else None)
 
     def _older_server(self) -> bool:
         """Under the lock: the server said it does not know the ``record`` request."""
