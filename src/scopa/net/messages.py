@@ -313,7 +313,7 @@ class MatchRecordMessage:
     (``storage.record_from_dict``) before it keeps anything of it."""
 
     id: int
-    record: Mapping[str, Any] = field(compare=False)
+    record: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
