@@ -45,6 +45,7 @@ from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, Cr
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before each reconnection try; the last one repeats
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
+RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
 UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be reached at all
 
 
@@ -352,7 +353,7 @@ class RemoteTable:
     def mark_assisted(self, seat: int) -> None:
         self._send(Assisted())
 
-    def finished_record(self, timeout: float = ANSWER_TIMEOUT) -> MatchRecord | None:
+    def finished_record(self, timeout: float = RECORD_TIMEOUT) -> MatchRecord | None:
         """The whole record of this seat's match, asked of the server once the match is over here;
         None before, when the server gives none (an older one answers "unknown_type"), the
         connection is down, or the record does not check against what this seat saw."""
