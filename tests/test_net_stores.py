@@ -18,7 +18,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from scopa.engine import Rules
-from scopa.net.messages import Accepted, ErrorMessage, Join, MoveRequest, Refused, ResyncMessage, UpdateMessage, Welcome
+from scopa.net.messages import (Accepted, ErrorMessage, Join, MatchRecordMessage, MoveRequest, RecordRequest, Refused,
+                                ResyncMessage, UpdateMessage, Welcome)
+from scopa.storage import record_from_dict
 from scopa.table import Notice
 from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
 
@@ -209,6 +211,14 @@ def test_a_host_on_one_process_and_a_player_on_another_play_one_match(cluster):
     play_out([ann, bob], ann)
     assert ann.view.phase.value == bob.view.phase.value == "match_over"
     assert ann.view.history == bob.view.history and ann.view.match_scores == bob.view.match_scores
+    # Each process gives the finished match's record (the client logs it), the same one.
+    records = []
+    for number, client in enumerate((ann, bob), 1):
+        client.send(RecordRequest(number))
+        answer = client.until(lambda m: isinstance(m, (Refused, MatchRecordMessage)))
+        assert isinstance(answer, MatchRecordMessage), answer
+        records.append(answer.record)
+    assert records[0] == records[1] and record_from_dict(records[0]).state.match_scores == ann.view.match_scores
     # And a player who comes back on the other process gets the position.
     back = reclaim(first.url, bob, last=0)
     assert caught_up(back, bob) == bob.view
