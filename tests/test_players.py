@@ -472,7 +472,8 @@ def test_the_bench_variants_switch_off_inference_or_fix_the_budget():
     assert tenth.infer and tenth.budget == 0.1
     assert build_player("expert", 3, 0.2).infer
     apart = build_player("scopa.bench.variants:expert_sample_by_sample", 3, 0.2)
-    assert not apart.INFORMATION_SETS and ExpertPlayer.INFORMATION_SETS and apart.budget == 0.2
+    assert not apart.information_sets and build_player("expert", 3, 0.2).information_sets
+    assert apart.budget == 0.2
 
 
 def test_the_tournament_refuses_an_unknown_player(capsys):

@@ -154,7 +154,7 @@ class ExpertPlayer:
     SET_DEPTH = 4         # plays looked at then: its move, the reply, its next play, the next reply
 
     def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None,
-                 infer: bool | None = None) -> None:
+                 infer: bool | None = None, information_sets: bool | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1.")
         if budget <= 0:
@@ -163,6 +163,7 @@ class ExpertPlayer:
         self.budget = budget
         self.iterations = iterations
         self.infer = self.INFER if infer is None else infer
+        self.information_sets = self.INFORMATION_SETS if information_sets is None else information_sets
         self._rng = random.Random(seed)
         self.last_samples = 0
         self.last_ess = 0.0
@@ -220,7 +221,7 @@ class ExpertPlayer:
                              partner_model=self.PARTNER_MODEL, seat=view.seat)
         # Two players: the samples' public trees, read together (``infoset``), so its own next
         # play is chosen knowing only what it will have seen. Otherwise each sample on its own.
-        sets = self.INFORMATION_SETS and rules.players == 2 and not single
+        sets = self.information_sets and rules.players == 2 and not single
         if sets:
             depth = max(depth, self.SET_DEPTH)
         trees: list[list[Tree]] = [[] for _ in moves]
