@@ -627,8 +627,8 @@ def test_the_expert_weighs_the_predicted_reply_against_the_worst():
             searcher = _searcher_for(mine, 0.0)
             children = []
             for move in moves:
-                child = state.apply(move)[0]
-                children.append(searcher.value(child, 1, searcher._delta(reply, move, child, len(state.hands[reply]) > 1)))
+                child, acc = searcher.after(state, move, 0.0)
+                children.append(searcher.value(child, 1, acc))
             worst = min(children)
             pick = searcher.predicted_reply(state, moves)
             if children[pick] == pytest.approx(worst):

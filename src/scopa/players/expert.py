@@ -387,16 +387,20 @@ class _Searcher:
         return found
 
     def root_value(self, state: GameState, move: Move, depth: int) -> float:
-        mover = state.to_move
-        child = state.apply(move)[0]
-        return self.value(child, depth, self.base + self._delta(mover, move, child, len(state.hands[mover]) > 1))
+        child, acc = self.after(state, move, self.base)
+        return self.value(child, depth, acc)
 
     def root_tree(self, state: GameState, move: Move, depth: int, root_round: int) -> Tree:
         """``root_value``'s public tree (``infoset``): every move kept, to be read with the other samples'."""
-        mover = state.to_move
-        child = state.apply(move)[0]
-        acc = self.base + self._delta(mover, move, child, len(state.hands[mover]) > 1)
+        child, acc = self.after(state, move, self.base)
         return public_tree(self, child, depth, acc, root_round)
+
+    def after(self, state: GameState, move: Move, acc: float) -> tuple[GameState, float]:
+        """The state after ``move``, and the material then: ``acc`` plus what the move changes."""
+        mover = state.to_move
+        kept = len(state.hands[mover]) > 1  # read before the move: see ``_delta``
+        child = state.apply(move)[0]
+        return child, acc + self._delta(mover, move, child, kept)
 
     def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float:
         """What ``move`` changes in material; ``kept_cards``: the mover still holds cards after it
@@ -435,13 +439,12 @@ class _Searcher:
         best = -_INF if maximise else _INF
         # Leaves one play ahead are scored without building the next state (unless the round ends).
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
-        kept = len(state.hands[mover]) > 1  # the mover holds cards after this play
         for move in moves:
             if quick:
                 v = self.quick_leaf(state, move, acc)
             else:
-                child = state.apply(move)[0]
-                v = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept), alpha, beta)
+                child, after = self.after(state, move, acc)
+                v = self.value(child, depth - 1, after, alpha, beta)
             if maximise:
                 if v > best:
                     best = v
@@ -483,16 +486,14 @@ class _Searcher:
         else:
             chosen = (pick,)
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
-        mover = state.to_move
-        kept = len(state.hands[mover]) > 1
         values: dict[int, float] = {}
         for i in chosen:
             move = moves[i]
             if quick:
                 values[i] = self.quick_leaf(state, move, acc)
             else:
-                child = state.apply(move)[0]
-                values[i] = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept))
+                child, after = self.after(state, move, acc)
+                values[i] = self.value(child, depth - 1, after)
         return weight * values[pick] + (1.0 - weight) * extreme(values.values())
 
     def quick_leaf(self, state: GameState, move: Move, acc: float) -> float:
