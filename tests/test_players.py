@@ -472,7 +472,8 @@ def test_the_bench_variants_switch_off_inference_or_fix_the_budget():
     assert tenth.infer and tenth.budget == 0.1
     assert build_player("expert", 3, 0.2).infer
     apart = build_player("scopa.bench.variants:expert_sample_by_sample", 3, 0.2)
-    assert not apart.INFORMATION_SETS and ExpertPlayer.INFORMATION_SETS and apart.budget == 0.2
+    assert not apart.information_sets and build_player("expert", 3, 0.2).information_sets
+    assert apart.budget == 0.2
 
 
 def test_the_tournament_refuses_an_unknown_player(capsys):
@@ -626,8 +627,8 @@ def test_the_expert_weighs_the_predicted_reply_against_the_worst():
             searcher = _searcher_for(mine, 0.0)
             children = []
             for move in moves:
-                child = state.apply(move)[0]
-                children.append(searcher.value(child, 1, searcher._delta(reply, move, child, len(state.hands[reply]) > 1)))
+                child, acc = searcher.after(state, move, 0.0)
+                children.append(searcher.value(child, 1, acc))
             worst = min(children)
             pick = searcher.predicted_reply(state, moves)
             if children[pick] == pytest.approx(worst):

@@ -24,6 +24,4 @@ def expert_tenth_second(seed: int = 0) -> ExpertPlayer:
 def expert_sample_by_sample(seed: int = 0, budget: float = 1.0) -> ExpertPlayer:
     """The expert at the same budget searching each sampled deal on its own, as it did before its
     own later plays were chosen across samples (``scopa.players.infoset``)."""
-    player = ExpertPlayer(seed, budget=budget)
-    player.INFORMATION_SETS = False
-    return player
+    return ExpertPlayer(seed, budget=budget, information_sets=False)

@@ -154,7 +154,7 @@ class ExpertPlayer:
     SET_DEPTH = 4         # plays looked at then: its move, the reply, its next play, the next reply
 
     def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None,
-                 infer: bool | None = None) -> None:
+                 infer: bool | None = None, information_sets: bool | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1.")
         if budget <= 0:
@@ -163,6 +163,7 @@ class ExpertPlayer:
         self.budget = budget
         self.iterations = iterations
         self.infer = self.INFER if infer is None else infer
+        self.information_sets = self.INFORMATION_SETS if information_sets is None else information_sets
         self._rng = random.Random(seed)
         self.last_samples = 0
         self.last_ess = 0.0
@@ -220,7 +221,7 @@ class ExpertPlayer:
                              partner_model=self.PARTNER_MODEL, seat=view.seat)
         # Two players: the samples' public trees, read together (``infoset``), so its own next
         # play is chosen knowing only what it will have seen. Otherwise each sample on its own.
-        sets = self.INFORMATION_SETS and rules.players == 2 and not single
+        sets = self.information_sets and rules.players == 2 and not single
         if sets:
             depth = max(depth, self.SET_DEPTH)
         trees: list[list[Tree]] = [[] for _ in moves]
@@ -386,16 +387,20 @@ class _Searcher:
         return found
 
     def root_value(self, state: GameState, move: Move, depth: int) -> float:
-        mover = state.to_move
-        child = state.apply(move)[0]
-        return self.value(child, depth, self.base + self._delta(mover, move, child, len(state.hands[mover]) > 1))
+        child, acc = self.after(state, move, self.base)
+        return self.value(child, depth, acc)
 
     def root_tree(self, state: GameState, move: Move, depth: int, root_round: int) -> Tree:
         """``root_value``'s public tree (``infoset``): every move kept, to be read with the other samples'."""
-        mover = state.to_move
-        child = state.apply(move)[0]
-        acc = self.base + self._delta(mover, move, child, len(state.hands[mover]) > 1)
+        child, acc = self.after(state, move, self.base)
         return public_tree(self, child, depth, acc, root_round)
+
+    def after(self, state: GameState, move: Move, acc: float) -> tuple[GameState, float]:
+        """The state after ``move``, and the material then: ``acc`` plus what the move changes."""
+        mover = state.to_move
+        kept = len(state.hands[mover]) > 1  # read before the move: see ``_delta``
+        child = state.apply(move)[0]
+        return child, acc + self._delta(mover, move, child, kept)
 
     def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float:
         """What ``move`` changes in material; ``kept_cards``: the mover still holds cards after it
@@ -434,13 +439,12 @@ class _Searcher:
         best = -_INF if maximise else _INF
         # Leaves one play ahead are scored without building the next state (unless the round ends).
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
-        kept = len(state.hands[mover]) > 1  # the mover holds cards after this play
         for move in moves:
             if quick:
                 v = self.quick_leaf(state, move, acc)
             else:
-                child = state.apply(move)[0]
-                v = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept), alpha, beta)
+                child, after = self.after(state, move, acc)
+                v = self.value(child, depth - 1, after, alpha, beta)
             if maximise:
                 if v > best:
                     best = v
@@ -482,16 +486,14 @@ class _Searcher:
         else:
             chosen = (pick,)
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
-        mover = state.to_move
-        kept = len(state.hands[mover]) > 1
         values: dict[int, float] = {}
         for i in chosen:
             move = moves[i]
             if quick:
                 values[i] = self.quick_leaf(state, move, acc)
             else:
-                child = state.apply(move)[0]
-                values[i] = self.value(child, depth - 1, acc + self._delta(mover, move, child, kept))
+                child, after = self.after(state, move, acc)
+                values[i] = self.value(child, depth - 1, after)
         return weight * values[pick] + (1.0 - weight) * extreme(values.values())
 
     def quick_leaf(self, state: GameState, move: Move, acc: float) -> float:

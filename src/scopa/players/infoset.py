@@ -38,7 +38,7 @@ class _Search(Protocol):
     def leaf(self, state: GameState, acc: float) -> float: ...
     def quick_leaf(self, state: GameState, move: Move, acc: float) -> float: ...
     def predicted_reply(self, state: GameState, moves: list[Move]) -> int: ...
-    def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float: ...
+    def after(self, state: GameState, move: Move, acc: float) -> tuple[GameState, float]: ...
 
 
 def public_tree(search: _Search, state: GameState, depth: int, acc: float, root_round: int) -> Tree:
@@ -51,15 +51,13 @@ def public_tree(search: _Search, state: GameState, depth: int, acc: float, root_
         return search.leaf(state, acc)
     moves = state.legal_moves()
     quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
-    kept = len(state.hands[mover]) > 1
     children: dict[Move, Tree] = {}
     for move in moves:
         if quick:
             children[move] = search.quick_leaf(state, move, acc)
         else:
-            child = state.apply(move)[0]
-            children[move] = public_tree(search, child, depth - 1,
-                                         acc + search._delta(mover, move, child, kept), root_round)
+            child, after = search.after(state, move, acc)
+            children[move] = public_tree(search, child, depth - 1, after, root_round)
     if mover == search.seat:
         return (OURS, children)
     same = (mover % 2 if search.four else mover) == search.side

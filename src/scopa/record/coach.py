@@ -53,10 +53,10 @@ def coach_deal(deal: DealReplay, seats: Iterable[int], match_seed: int, samples:
 def advise(step: Step, match_seed: int, samples: int = SAMPLES) -> Advice:
     """The expert's opinion of one play, from the view its seat had."""
     view = step.before.view(step.seat)
-    expert = ExpertPlayer(seed=(match_seed * 1_000_003 + step.number) % 2**32, iterations=samples)
     # Sample by sample: the review waits for the coach, and reading public trees across samples
     # doubles its time for no gain measured at this many samples (docs/opponents.md).
-    expert.INFORMATION_SETS = False
+    expert = ExpertPlayer(seed=(match_seed * 1_000_003 + step.number) % 2**32, iterations=samples,
+                          information_sets=False)
     values = dict(expert.move_values(view))
     best = next(iter(values))
     played = _same_move(step.move, values)
