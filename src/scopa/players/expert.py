@@ -263,7 +263,10 @@ class ExpertPlayer:
                     break
             else:
                 elapsed = time.perf_counter() - start
-                if elapsed + elapsed / samples + reading * samples > self.budget:
+                # Time for one more sample and the last reading of the trees; when the trees are
+                # due to be read for pruning now, for that reading as well.
+                reads = 2 if sets and samples == next_prune else 1
+                if elapsed + elapsed / samples + reads * reading * samples > self.budget:
                     break
             if samples == next_prune:
                 w = sample_weights(log_weights, self.MIN_ESS)
