@@ -414,6 +414,24 @@ def test_tournament_prints_the_share_line(capsys):
     assert any(line.startswith("time per move, easy") for line in lines)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_tournament_splits_each_sides_points_by_category(capsys, players):
+    """The category line adds up to the points per deal, side by side (partners pooled), and the
+    ones a deal can give once (cards, coins, settebello, primiera) never exceed one a deal."""
+    from scopa.bench import ai
+    assert ai.main(["--a", "hard", "--b", "medium", "--deals", "4", "--seed", "5",
+                    "--players", str(players)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    per_deal = re.fullmatch(r"points per deal: A (\S+), B (\S+)", lines[1])
+    line = next(x for x in lines if x.startswith("points per deal by category: "))
+    parts = re.findall(r"(\w+) A (\d\.\d{3}) B (\d\.\d{3})", line)
+    assert [name for name, _, _ in parts] == ["cards", "coins", "settebello", "primiera", "scope"]
+    for column, total in ((1, per_deal[1]), (2, per_deal[2])):
+        assert sum(float(p[column]) for p in parts) == pytest.approx(float(total), abs=0.006)
+    for name, a, b in parts[:4]:
+        assert float(a) + float(b) <= 1.0 + 1e-9, name
+
+
 OUTSIDE_PLAYER = """
 from scopa.engine import PlayerView
 from scopa.players import make_player

@@ -7,7 +7,8 @@ Each deal is played twice from the same seed (so the same deck and the same deal
 with A in seats 0 (and 2 with four players) and B in the others, then with the seats swapped:
 the luck of the cards cancels out. It prints points per deal for each level, A's share of all
 points, deals won, matches won (consecutive deals of each seating summed into matches to 11),
-a 95% confidence interval on A's point share (ratio estimator over the duplicate pairs:
+each side's points per deal in each scoring category, a 95% confidence interval on A's point
+share (ratio estimator over the duplicate pairs:
 share ± 1.96 × sd of the pair residuals A − share × (A + B), over the mean pair total, / √n),
 and the median and 95th percentile thinking time per move of each level. The last line is
 ``A point share: 0.NNN [lo, hi]``.
@@ -39,6 +40,8 @@ class GameResult(NamedTuple):
     b_points: int
     a_times: list[float]
     b_times: list[float]
+    a_by_category: dict[str, int] = {}  # A's points in each scoring category (cards, coins, scope, ...)
+    b_by_category: dict[str, int] = {}
 
 
 class PairResult(NamedTuple):
@@ -127,12 +130,16 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
         if on_a_move is not None and seat in a_seats:
             on_a_move(state, move)
         state, _ = state.apply(move)
-    totals = state.deal_score.totals  # type: ignore[union-attr]
-    a_side = 0 if a_first else 1
-    if rules.sides == 2:
-        return GameResult(totals[a_side], totals[1 - a_side], a_times, b_times)
-    a_pts = sum(totals[s] for s in a_seats)
-    return GameResult(a_pts, sum(totals) - a_pts, a_times, b_times)
+    score = state.deal_score
+    assert score is not None
+    a_side = rules.side_of(min(a_seats))
+    a_cats = {c.value: n for c, n in score.sides[a_side].points.items()}
+    b_cats: dict[str, int] = {}
+    for side in score.sides:
+        if side.side != a_side:
+            for c, n in side.points.items():
+                b_cats[c.value] = b_cats.get(c.value, 0) + n
+    return GameResult(sum(a_cats.values()), sum(b_cats.values()), a_times, b_times, a_cats, b_cats)
 
 
 def play_pair(task: tuple) -> PairResult:
@@ -227,9 +234,21 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
         f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}",
         f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
         f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}",
+        by_category(games),
         f"A point share: {share:.3f} [{lo:.3f}, {hi:.3f}]",
     ]
     return lines
+
+
+def by_category(games: Sequence[GameResult]) -> str:
+    """Points per deal in each scoring category, A then B: where one level gains on the other."""
+    names: list[str] = []
+    for game in games:
+        names.extend(c for c in (*game.a_by_category, *game.b_by_category) if c not in names)
+    n = max(1, len(games))
+    parts = [f"{c} A {sum(g.a_by_category.get(c, 0) for g in games) / n:.3f} "
+             f"B {sum(g.b_by_category.get(c, 0) for g in games) / n:.3f}" for c in names]
+    return "points per deal by category: " + ", ".join(parts)
 
 
 def check_game_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
