@@ -385,9 +385,9 @@ class RemoteTable:
             self._lock.wait_for(lambda: request_id in self._answers or not self.connected or self._older_server(),
                                 max(0.0, deadline - time.monotonic()))
             answer = self._answers.pop(request_id, None)
-            older = [e for e in self._errors if e.code == "unknown_type"]
+            older = self._older_server()
             self._errors = [e for e in self._errors if e.code != "unknown_type"]  # not a refusal to say
-        return answer or (older[0] if older else None)
+        return answer or (ErrorMessage("unknown_type", {}) if older else None)
 
     def _older_server(self) -> bool:
         """Under the lock: the server said it does not know the ``record`` request."""

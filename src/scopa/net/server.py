@@ -144,10 +144,11 @@ class Connection:
         self.sender = asyncio.create_task(self._send_all())
 
     def send(self, message: Any) -> None:
+        """Queue a message, or a frame already encoded (a ``str``), for this connection."""
         if self.closing:
             return
         try:
-            self.queue.put_nowait(encode(message))
+            self.queue.put_nowait(message if isinstance(message, str) else encode(message))
         except asyncio.QueueFull:
             log.info("connection from %s dropped: not reading", self.address)
             self.close_now(1008, "slow")
@@ -560,8 +561,9 @@ def _seat(seat: int | None) -> str:
     return "?" if seat is None else str(seat + 1)
 
 
-def finished_record(room: Room, request_id: int) -> MatchRecordMessage | Refused:
-    """The answer to ``record``: the room's whole match once it is over, never before.
+def finished_record(room: Room, request_id: int) -> str | Refused:
+    """The answer to ``record``: the room's whole match once it is over, never before (as its
+    encoded frame, measured once against ``MAX_RECORD_MESSAGE``).
 
     The record holds the seed, which reveals every hand of every deal: it leaves the server
     only when every card has been played face up, and a room plays one match, so nothing is
@@ -569,10 +571,10 @@ def finished_record(room: Room, request_id: int) -> MatchRecordMessage | Refused
     record = room.record
     if room.phase != "over" or record is None or not record.state.is_match_over:
         return Refused(request_id, "not_now")
-    answer = MatchRecordMessage(request_id, record_to_dict(record))
-    if len(encode(answer).encode("utf-8")) > MAX_RECORD_MESSAGE:
+    frame = encode(MatchRecordMessage(request_id, record_to_dict(record)))
+    if len(frame.encode("utf-8")) > MAX_RECORD_MESSAGE:
         return Refused(request_id, "unavailable")
-    return answer
+    return frame
 
 
 # Running ---------------------------------------------------------------------------------------
