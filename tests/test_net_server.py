@@ -70,6 +70,7 @@ class Client:
         self.view = None
         self.notices: list[Notice] = []
         self.errors: list[ErrorMessage] = []
+        self.info = None
 
     def send(self, message) -> None:
         self.ws.send(message if isinstance(message, str) else encode(message))
@@ -91,6 +92,8 @@ class Client:
             self.number, self.view = message.number, message.view
         elif isinstance(message, ErrorMessage):
             self.errors.append(message)
+        elif isinstance(message, InfoMessage):
+            self.info = message.info
         return message
 
     def until(self, test, timeout: float = 10.0):
@@ -256,12 +259,26 @@ def test_a_move_naming_a_number_the_room_never_gave_or_one_before_the_deal_is_re
     assert isinstance(moving.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
 
 
+def test_a_notice_comes_just_after_the_rooms_info_that_it_changed(serve):
+    """The info first, so a client can keep it quietly and end its prompt once, for the notice,
+    with the seats already as they are (a second wake with nothing to say wrote the prompt twice)."""
+    server = serve()
+    ann = host(server.url, Rules(target=None))
+    join(server.url, ann.code)
+    ann.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice)
+              and m.update.event.kind == "ready")
+    kinds = [json.loads(f)["type"] for f in ann.frames]
+    notices = [i for i, f in enumerate(ann.frames) if '"notice"' in f and json.loads(f)["type"] == "update"]
+    assert notices and all(kinds[i - 1] == "info" for i in notices)
+    assert ann.info.seats[1] is not None and ann.info.seats[1].ready
+
+
 def test_a_four_seat_room_fills_two_seats_with_computers_at_the_hosts_level(serve):
     server = serve()
     ann = host(server.url, Rules(players=4, target=None), level="medium")
     bob = join(server.url, ann.code)
     start(ann, bob)
-    info = ann.until(lambda m: isinstance(m, InfoMessage)).info
+    info = ann.info  # sent with the "started" notice, just before it
     assert [(s.kind, s.level) for s in info.seats] == [("human", None), ("human", None), ("computer", "medium"),
                                                        ("computer", "medium")]
     play_out([ann, bob], ann)

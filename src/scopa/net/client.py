@@ -226,7 +226,8 @@ class RemoteTable:
             elif isinstance(message, Welcome):
                 self._welcomed(message)
             self._lock.notify_all()
-        self.wake.raise_()
+        if not isinstance(message, InfoMessage):  # kept for the update that follows it: nothing to say
+            self.wake.raise_()
 
     def _add(self, update: SeatUpdate) -> None:
         if update.view is not None:

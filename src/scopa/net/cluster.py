@@ -302,7 +302,7 @@ class ClusterServer(RoomServer):
                 continue
             frames = [encode(message) for message in self._messages_for(room, entries, seat)]
             if taken.is_human:
-                logs.setdefault(seat, []).extend(frames[:len(entries)])  # the updates, not the room's info
+                logs.setdefault(seat, []).extend(frames[len(frames) - len(entries):])  # the updates, not the info
             if isinstance(conn, HeldConnection):
                 for frame in frames:
                     conn.send_frame(frame)

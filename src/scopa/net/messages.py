@@ -35,7 +35,8 @@ Server to client.
                  deal_scored event, so a client started afresh has the score sheet (the B key);
                  after a hello the updates missed since last_number follow (or a resync), then
                  the seat's own "reclaimed" notice
-    info         {info}                              the room's seats or phase changed
+    info         {info}                              the room's seats or phase changed: sent just
+                 before the notice update that says so (a client ends no prompt for the info alone)
     update       {number, event, view}               one numbered thing that happened; view is the
                  receiving seat's own view after it (null before the match starts)
     resync       {number, view, info}                too many updates missed: a fresh view

@@ -435,10 +435,14 @@ class RoomServer:
 
     @staticmethod
     def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage]:
-        """What one seat is sent of a change: its own updates, and the room's info after a notice."""
+        """What one seat is sent of a change: its own updates, after a notice preceded by the room's
+        info. Info first: the client keeps it without ending the prompt open, and the notice that
+        follows ends it once, with the seats already as they are now (``Start?`` for the host once
+        every seat is ready). Sent after, it ended a prompt a second time with nothing to say, and
+        the prompt was written again: a screen reader read it twice."""
         messages: list[UpdateMessage | InfoMessage] = [UpdateMessage(entry.for_seat(seat)) for entry in entries]
         if any(isinstance(entry.event, Notice) for entry in entries):
-            messages.append(InfoMessage(room.info()))
+            messages.insert(0, InfoMessage(room.info()))
         return messages
 
     def _save(self, room: Room) -> None:
