@@ -107,21 +107,6 @@ class HeldConnection(Connection):
         else:
             super().fail(code, values, close_code)
 
-    def send_frame(self, frame: str) -> None:
-        """An encoded frame for this seat (held while a session is not yet stored)."""
-        if self.server.held is not None:
-            self.server.held.append((self, "frame", frame))
-        else:
-            self.put_frame(frame)
-
-    def put_frame(self, frame: str) -> None:
-        if self.closing:
-            return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            self.close_now(1008, "slow")
-
 
 class ClusterServer(RoomServer):
     store: SessionStore
@@ -209,8 +194,6 @@ class ClusterServer(RoomServer):
             for conn, kind, value in held:
                 if kind == "send":
                     Connection.send(conn, value)
-                elif kind == "frame":
-                    conn.put_frame(value)
                 else:
                     Connection.fail(conn, *value)
         else:
@@ -305,7 +288,7 @@ class ClusterServer(RoomServer):
                 logs.setdefault(seat, []).extend(frames[len(frames) - len(entries):])  # the updates, not the info
             if isinstance(conn, HeldConnection):
                 for frame in frames:
-                    conn.send_frame(frame)
+                    conn.send(frame)
             elif conn is None:
                 published.setdefault(seat, []).extend(frames)
 
@@ -401,7 +384,7 @@ class ClusterServer(RoomServer):
             super()._catch_up(conn, room, seat, last_number)
             return
         for frame in frames:
-            conn.send_frame(frame)
+            conn.send(frame)
 
     # Frames from the other processes --------------------------------------------------------
     async def listen(self) -> None:
@@ -433,7 +416,7 @@ class ClusterServer(RoomServer):
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     for frame in frames:
-                        conn.put_frame(frame)
+                        Connection.send(conn, frame)  # stored by the other process: not held
         except (TypeError, ValueError, KeyError) as error:
             log.warning("a frame on the store's channel was not understood (%s)", error)
 
