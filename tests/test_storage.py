@@ -354,9 +354,11 @@ def test_an_online_result_names_the_players_seat_and_a_result_of_here_is_written
     with pytest.raises(ValueError):
         record_result(record, "now", tmp_path, seat=1)  # Bruno is a computer: the player's seat is a human one
     text = (tmp_path / "results.json").read_text(encoding="utf-8")
-    (tmp_path / "results.json").write_text(text.replace(f'"seat":{humans[-1]}}}', '"seat":7}'), encoding="utf-8")
-    with pytest.raises(SaveFileError, match="^The results log cannot be read. "):
-        load_results(tmp_path)
+    for bad in ("7", "-1"):  # no such seat
+        (tmp_path / "results.json").write_text(text.replace(f'"seat":{humans[-1]}}}', f'"seat":{bad}}}'),
+                                               encoding="utf-8")
+        with pytest.raises(SaveFileError, match="^The results log cannot be read. "):
+            load_results(tmp_path)
 
 
 def _logged_twice(folder: Path) -> tuple[list, str]:

@@ -68,7 +68,7 @@ def result_of(record: MatchRecord, when: str, online: bool = False, match_id: st
     if not state.is_match_over:
         raise ValueError("The match is not over yet, so it has no result.")
     if seat is not None and seat not in record.human_seats:
-        raise ValueError("The player's seat is a human seat of the match.")
+        raise ValueError("The player's seat is not a human seat of the match.")
     if not isinstance(when, str) or not when.strip():
         raise ValueError("A result needs the date it was played, as text.")
     names = tuple(taken.name for taken in record.seats)
@@ -237,7 +237,7 @@ def _result(entry: Any, number: int) -> MatchResult:
     online, match, match_id, seat = entry.get("online", False), entry.get("match"), entry.get("match_id"), \
         entry.get("seat")
     if not isinstance(online, bool) or not (match is None or isinstance(match, dict)) \
-            or not (_optional_int(seat) and (seat is None or seat < len(entry["players"]))):
+            or not (_optional_int(seat) and (seat is None or 0 <= seat < len(entry["players"]))):
         raise SaveFileError("storage.reason.result_kind", number=number)
     return MatchResult(entry["when"], tuple(entry["players"]), entry["winner"], tuple(entry["winners"]),
                        tuple(entry["scores"]), entry["assisted"], entry["deals"], entry["variant"], entry["target"],
