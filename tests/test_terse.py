@@ -101,12 +101,12 @@ def test_escape_twice_in_the_settings_goes_back_to_the_menu_not_out(tmp_path):
 
 
 def test_after_a_change_the_settings_say_the_change_not_the_whole_menu(tmp_path):
-    program, out, _ = program_for(tmp_path, ["3", "5", "5", ESCAPE, "4"])
+    program, out, _ = program_for(tmp_path, ["3", "7", "7", ESCAPE, "4"])
     program.run()
     lines = lines_of(out)
     assert lines.count("Settings. Escape goes back.") == 1
-    at = lines.index(M("verbosity.full"))
-    assert lines[at + 1:at + 4] == [M("settings.saved"), "Choice? ", M("verbosity.short")]
+    at = lines.index(M("settings.cards.now", value=M("naming.napoletane")))
+    assert lines[at + 1:at + 4] == [M("settings.saved"), "Choice? ", M("settings.cards.now", value=M("naming.french"))]
 
 
 def test_tips_can_be_switched_off_and_a_tip_marks_the_deal_assisted(tmp_path):
@@ -185,9 +185,10 @@ def test_pass_and_play_tells_a_computers_play_between_two_humans_once(tmp_path):
     lines = _turns(tmp_path, "\n1\n\n\n" * 3, "--players", "3", "--seats", "human,computer:easy,human",
                    "--names", "Ann,Bob", "--seed", "4")
     assert lines.count("Rosa plays settebello, takes seven of clubs.") == 1
-    assert not any(line.startswith("Rosa played the settebello") for line in lines)  # not again in the catch-up
-    ann = len(lines) - 1 - lines[::-1].index("Ann, your turn.")
-    assert lines[ann + 1] == "Bob played the five of clubs and took the five of diamonds."
+    assert not any(line.startswith("Rosa played settebello") for line in lines)  # not again in the catch-up
+    gate = max(i for i, line in enumerate(lines) if line.startswith("Pass to Ann."))
+    # the short turn says no "Ann, your turn." after Open?: the gate has just named her
+    assert lines[gate + 1:gate + 3] == ["Open? ", "Bob played five of clubs, took five of diamonds."]
 
 
 def test_repeat_steps_back_one_stretch_at_a_time_and_keeps_a_hand_to_its_seat():

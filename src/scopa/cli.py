@@ -242,7 +242,7 @@ def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
     o.add_argument("--lang", type=keyword, choices=("en", "it"), metavar=m("cli.metavar.lang"), help=m("cli.lang"))
     o.add_argument("--cards", type=keyword, choices=("french", "napoletane"), metavar=m("cli.metavar.cards"),
                    help=m("cli.cards"))
-    o.add_argument("--verbosity", type=keyword, choices=("short", "full"), metavar=m("cli.metavar.verbosity"),
+    o.add_argument("--verbosity", type=keyword, choices=("brief", "default", "short", "full"), metavar=m("cli.metavar.verbosity"),
                    help=m("cli.verbosity"))
 
 
@@ -497,6 +497,6 @@ def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings
         changes["volume"] = args.volume / 100
     if args.voice_id:
         changes["voice_id"] = args.voice_id
-    if args.verbosity:
-        changes["verbosity"] = args.verbosity
+    if args.verbosity:  # a profile: its words and every switch it sets, tips too
+        settings = settings.with_profile(args.verbosity)
     return settings.with_changes(**changes) if changes else settings

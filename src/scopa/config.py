@@ -11,7 +11,9 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-VERBOSITIES = ("short", "full")
+from .narration.news import PROFILE_NEWS, PROFILE_OF_VERBOSITY, WORDS_OF_PROFILE, News
+
+VERBOSITIES = ("brief", "short", "full")  # the profiles brief, default and full (scopa.narration.news)
 SETTINGS_FILE = "settings.json"
 NAMINGS = ("french", "napoletane")
 
@@ -41,11 +43,42 @@ class Settings:
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
     tips: bool = True  # a tip a turn at tables of beginner and easy computers
+    # The kinds of news told unasked (scopa.narration.news): other players' plays, the table after
+    # each play, your hand when new cards come, the whole score sheet after a deal. None: as the
+    # profile the verbosity names says (a settings file from before the switches, or a profile chosen).
+    news_plays: bool | None = None
+    news_table: bool | None = None
+    news_hand: bool | None = None
+    news_score: bool | None = None
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
     def with_changes(self, **changes: Any) -> "Settings":
         return replace(self, **changes)
+
+    @property
+    def words(self) -> str:
+        """The length of the lines, "short" or "full", as the narrator takes it."""
+        return WORDS_OF_PROFILE[PROFILE_OF_VERBOSITY[self.verbosity]]
+
+    @property
+    def news(self) -> News:
+        """The switches, each as chosen or else as the verbosity's profile sets it; tips as chosen."""
+        base = PROFILE_NEWS[PROFILE_OF_VERBOSITY[self.verbosity]]
+        chosen = {"plays": self.news_plays, "table": self.news_table, "hand": self.news_hand,
+                  "score": self.news_score}
+        return replace(base, tips=self.tips, **{kind: value for kind, value in chosen.items() if value is not None})
+
+    def with_news(self, news: News) -> "Settings":
+        return replace(self, news_plays=news.plays, news_table=news.table, news_hand=news.hand,
+                       news_score=news.score, tips=news.tips)
+
+    def with_profile(self, profile: str) -> "Settings":
+        """A profile chosen: its words and every switch (tips included) as it sets them."""
+        name = PROFILE_OF_VERBOSITY[profile]
+        verbosity = {"brief": "brief", "default": "short", "full": "full"}[name]
+        return replace(self, verbosity=verbosity, news_plays=None, news_table=None, news_hand=None,
+                       news_score=None, tips=PROFILE_NEWS[name].tips)
 
 
 def _checked(data: dict[str, Any]) -> Settings:
@@ -61,8 +94,11 @@ def _checked(data: dict[str, Any]) -> Settings:
     for name in ("earcons", "sounds_replace_words", "card_symbols", "tips"):
         if not isinstance(getattr(settings, name), bool):
             raise ValueError(f"{name} must be true or false")
+    for name in ("news_plays", "news_table", "news_hand", "news_score"):
+        if getattr(settings, name) is not None and not isinstance(getattr(settings, name), bool):
+            raise ValueError(f"{name} must be true, false or null")
     if settings.verbosity not in VERBOSITIES:
-        raise ValueError("verbosity must be short or full")
+        raise ValueError("verbosity must be brief, short or full")
     if settings.card_names not in NAMINGS:
         raise ValueError("card_names must be french or napoletane")
     from .narration.messages import LANGUAGES

@@ -10,6 +10,7 @@ from ..config import Settings, save_settings
 from ..engine import PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
+from ..narration.news import News
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
 from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
@@ -18,7 +19,7 @@ from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
 from .keys import YES
 from .menus import choose
-from .settings_menu import run_settings_menu
+from .settings_menu import cycle_profile, run_settings_menu
 from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
@@ -56,7 +57,8 @@ class Program:
         self.voice_override = voice_override
         self.lang = lang or settings.language or system_language()
         self.naming = naming or settings.card_names
-        self.verbosity = verbosity or settings.verbosity
+        self.verbosity = settings.words if verbosity is None else settings.with_changes(
+            verbosity="short" if verbosity == "default" else verbosity).words  # the words: short or full
         self.budget = 1.0 if budget is None else budget
         self._budget_unused_said = budget is None  # --budget given: say once if no expert is there to use it
         self.messages = Messages(self.lang)
@@ -68,6 +70,10 @@ class Program:
         self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
         self._at_table = False  # a match's table is open (its deals are told as they end)
         self._sound_folder: Path | None = None
+
+    def news(self) -> News:
+        """The kinds of news told unasked, from the settings; the words follow this run's verbosity."""
+        return self.settings.news
 
     def screen_reader_mode(self) -> bool:
         """The player listens with a screen reader: the game voice was chosen off (at the first
@@ -526,7 +532,8 @@ class Program:
         info = table.info()
         here = table.seats_here()
         you = here[0] if len(here) == 1 else None
-        narrator = Narrator([s.name for s in info.seats], info.rules, you, self.lang, self.naming, self.verbosity)
+        narrator = Narrator([s.name for s in info.seats], info.rules, you, self.lang, self.naming, self.verbosity,
+                            self.news())
         self.narrator = narrator  # the settings menu updates it in place
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
@@ -536,7 +543,8 @@ class Program:
                         older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal))
+                        tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal),
+                        cycle_profile=self.cycle_profile)
 
     def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
         """Position tips for tables where every computer is a beginner or easy player, while the
@@ -553,6 +561,12 @@ class Program:
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
         run_settings_menu(self)
+
+    def cycle_profile(self) -> str:
+        """The A key: the next announcements profile, saved at once; the line that says which is on."""
+        line = cycle_profile(self)
+        self._save_settings(quiet=True)
+        return line
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:

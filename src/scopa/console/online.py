@@ -328,13 +328,13 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         seen = Lobby(table, program.input, program.announcer, m, wake, news).run()
         info = table.info()
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
-                            program.verbosity)
+                            program.verbosity, program.settings.news)
         program.narrator = narrator  # the settings menu updates it in place
         program.announcer.speak_hands = False
         services = Services(program.input, program.output, program.announcer, narrator,
                             settings_menu=program.settings_menu, rules_reader=getattr(program, "rules_reader", None),
                             toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
-                            hand_warning_needed=program.voice_is_on)
+                            hand_warning_needed=program.voice_is_on, cycle_profile=program.cycle_profile)
         outcome = OnlineMatch(table, services, seen, wake, news).run()
         if outcome != "finished":
             return "left"

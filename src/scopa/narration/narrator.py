@@ -18,6 +18,7 @@ from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
 from .messages import Messages, capitalised
+from .news import News
 
 Verbosity = Literal["short", "full"]
 
@@ -54,13 +55,14 @@ class Narrator:
     """
 
     def __init__(self, seat_names: Sequence[str], rules: Rules, you: int | None = None, lang: str = "en",
-                 naming: Naming = "french", verbosity: Verbosity = "short") -> None:
+                 naming: Naming = "french", verbosity: Verbosity = "short", news: News | None = None) -> None:
         self.seat_names = tuple(seat_names)
         self.rules = rules
         self.you = you
         self.messages = Messages(lang)
         self.cards = CardNames(self.messages, naming)
         self.verbosity = verbosity
+        self.news = news or News()  # what the match tells unasked; the settings change it in place
         self._confirmed: dict[int, int] = {}  # seat -> moves confirmed with Enter: after KEYS_LEARNT, no key hints
 
     @property
@@ -134,12 +136,15 @@ class Narrator:
         return self._you(key, seat, **params)
 
     # Events ----------------------------------------------------------------
-    def events(self, events: Sequence[Event], own_move_known: bool = False) -> list[Announcement]:
+    def events(self, events: Sequence[Event], own_move_known: bool = False,
+               untold: bool = False) -> list[Announcement]:
         """Announcements for a transition's events, a play with its capture and scopa on one line,
         "Scopa!" first.
 
-        ``own_move_known``: the player addressed as you has just confirmed this move, so at short
-        verbosity its line is unsaid (kept for its earcon) and only a "Scopa!" it made is said."""
+        ``own_move_known``: the player here (addressed as you, or by name in pass-and-play) has
+        just confirmed this move, so at short verbosity its line is unsaid (kept for its earcon)
+        and only a "Scopa!" it made is said. ``untold``: another player's play while their plays
+        are switched off (``News.plays``): the play and its scopa are unsaid, L tells them."""
         lines: list[Announcement] = []
         for event in events:
             text = self._event_text(event)
@@ -147,11 +152,13 @@ class Narrator:
                 continue
             if isinstance(event, Scopa) and lines:
                 lines[-1] = replace(lines[-1], text=f"{text} {lines[-1].text}")
-                if lines[-1].unsaid:
+                if lines[-1].unsaid and not untold:
                     lines.append(Announcement(text))
             else:
-                known = (own_move_known and self.terse and self.you is not None
-                         and isinstance(event, (CardsCaptured, CardStaysOnTable)) and event.seat == self.you)
+                play = isinstance(event, (CardsCaptured, CardStaysOnTable))
+                mine = isinstance(event, (CardsCaptured, CardStaysOnTable)) and (
+                    self.you is None or event.seat == self.you)  # pass-and-play: the move is the mover's
+                known = play and (untold or (own_move_known and self.terse and mine))
                 lines.append(Announcement(text, unsaid=known))
         return lines
 
@@ -247,13 +254,15 @@ class Narrator:
             key = "choose.one.scopa" if sweeps else "choose.one"
             lines = [self._with_keys(seat, capitalised(self._t(key, card=card_name, cards=self._list(options[0]))))]
         else:
-            lines = [self._with_keys(seat, capitalised(m("choose.many", card=card_name)), "choose.keys.pick")]
+            lines = [self._with_keys(seat, capitalised(self._t("choose.many", card=card_name)), "choose.keys.pick")]
             lines += [m("choose.option", number=i + 1, cards=self._list(opt)) for i, opt in enumerate(options)]
         return [Announcement(text, seat) for text in lines]
 
     def picked_option(self, seat: int, number: int, option: Sequence[Card]) -> Announcement:
-        """The capture picked from the menu, private to ``seat``: what it takes tells the card's value."""
-        text = self.messages("choose.picked", number=number, cards=self._list(option))
+        """The capture picked from the menu, private to ``seat``: what it takes tells the card's value.
+
+        At short verbosity only its number: the menu was read just before."""
+        text = self._t("choose.picked", number=number, cards=self._list(option))
         return Announcement(self._with_keys(seat, text), seat)
 
     def _with_keys(self, seat: int, text: str, keys: str = "choose.keys") -> str:
@@ -272,13 +281,23 @@ class Narrator:
         return self.messages("score.point_to", name=self.side(side, capital=False, object_form=True))
 
     def score_lines(self, deal_number: int, score: DealScore, match_scores: Sequence[int],
-                    assisted: bool = False) -> list[Announcement]:
+                    assisted: bool = False, whole: bool = True) -> list[Announcement]:
         """The end-of-deal score sheet, one category per line, then deal points and match totals.
 
         At short verbosity the match totals are left out when the deal ends the match: the
-        result line that follows says the final score, and the score is said once."""
+        result line that follows says the final score, and the score is said once. ``whole``
+        false: only the header, the deal points, the match and the assisted mark (the whole
+        score after a deal switched off; B says the sheet)."""
         m = self.messages
         sides = score.sides
+        if not whole:
+            lines = [m("score.header", number=deal_number),
+                     m("score.deal_points", counts=self._counts([s.total for s in sides]))]
+            if not (self.terse and match_result(tuple(match_scores), self.rules)[1]):
+                lines.append(self.match_line(match_scores))
+            if assisted:
+                lines.append(m("score.assisted"))
+            return [Announcement(text) for text in lines]
         lines = [m("score.header", number=deal_number),
                  m("score.cards", counts=self._counts([s.cards for s in sides]),
                    result=self._award(score.awarded[Category.CARDS])),
@@ -387,17 +406,18 @@ class Narrator:
                               primiera=prim_text))
 
     def last_plays(self, history: Sequence[Play], count: int) -> list[Announcement]:
-        """The last few plays of the deal, oldest first."""
+        """The last few plays of the deal, oldest first; at short verbosity in the short words of
+        a play ("Ben played five of clubs, took five of hearts.")."""
         if not history:
             return [Announcement(self.messages("last.none"))]
         lines = []
         for play in history[-count:]:
-            card = self.cards.the(play.card)
+            card = self.named(play.card)
             if play.capture:
                 key = "last.capture.scopa" if play.scopa else "last.capture"
-                lines.append(self._you(key, play.seat, card=card, cards=self.cards.list(play.capture, article=True)))
+                lines.append(self._you_t(key, play.seat, card=card, cards=self._list(play.capture)))
             else:
-                lines.append(self._you("last.stays", play.seat, card=card))
+                lines.append(self._you_t("last.stays", play.seat, card=card))
         return [Announcement(t) for t in lines]
 
     # Suggestions --------------------------------------------------------------------
