@@ -1,11 +1,11 @@
-"""``python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]``: benchmarks that print their figures."""
+"""``python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server [options]``: benchmarks that print their figures."""
 from __future__ import annotations
 
 import importlib
 import sys
 
 COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "judge": "scopa.bench.judge",
-            "speech": "scopa.bench.speech", "words": "scopa.bench.words", "record": "scopa.bench.record",
+            "speech": "scopa.bench.speech", "words": "scopa.bench.words", "latency": "scopa.bench.latency", "record": "scopa.bench.record",
             "saves": "scopa.bench.saves", "crash": "scopa.bench.crash",
             "server": "scopa.bench.server"}
 
@@ -13,7 +13,7 @@ COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "judge": "sc
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] not in COMMANDS:
-        print("usage: python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]")
+        print("usage: python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server [options]")
         return 2
     module = importlib.import_module(COMMANDS[argv[0]])
     return module.main(argv[1:])

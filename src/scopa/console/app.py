@@ -11,6 +11,7 @@ from ..engine import PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..narration.news import News
+from ..players.expert import DEFAULT_BUDGET
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
 from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
@@ -59,7 +60,7 @@ class Program:
         self.naming = naming or settings.card_names
         self.verbosity = settings.words if verbosity is None else settings.with_changes(
             verbosity="short" if verbosity == "default" else verbosity).words  # the words: short or full
-        self.budget = 1.0 if budget is None else budget
+        self.budget = DEFAULT_BUDGET if budget is None else budget
         self._budget_unused_said = budget is None  # --budget given: say once if no expert is there to use it
         self.messages = Messages(self.lang)
         self.speaker: Speaker = self.speaker_factory(False, VoiceSettings())

@@ -20,11 +20,11 @@ from typing import Protocol, runtime_checkable
 
 from scopa.engine import Move, PlayerView
 
-from .expert import ExpertPlayer
+from .expert import DEFAULT_BUDGET, ExpertPlayer
 from .heuristic import BeginnerPlayer, EasyPlayer, HardPlayer, MediumPlayer
 from .hints import card_name, reason_text, suggest_move
 
-__all__ = ["LEVELS", "LEVEL_DESCRIPTIONS", "COMPUTER_NAMES", "ComputerPlayer", "make_player", "suggest_move",
+__all__ = ["LEVELS", "LEVEL_DESCRIPTIONS", "COMPUTER_NAMES", "ComputerPlayer", "DEFAULT_BUDGET", "make_player", "suggest_move",
            "computer_names", "card_name", "reason_text"]
 
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
@@ -58,7 +58,7 @@ class ComputerPlayer(Protocol):
 _CLASSES = {"beginner": BeginnerPlayer, "easy": EasyPlayer, "medium": MediumPlayer, "hard": HardPlayer}
 
 
-def make_player(level: str, seed: int = 0, *, budget: float = 1.0, iterations: int | None = None
+def make_player(level: str, seed: int = 0, *, budget: float = DEFAULT_BUDGET, iterations: int | None = None
                 ) -> ComputerPlayer:
     """A computer player of this level, deterministic for a seed.
 
