@@ -50,6 +50,7 @@ class Settings:
     news_table: bool | None = None
     news_hand: bool | None = None
     news_score: bool | None = None
+    transcript_hands: bool = False  # pass-and-play: the players chose to keep hands in the match's transcript
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
@@ -69,11 +70,11 @@ class Settings:
                   "score": self.news_score}
         return replace(base, tips=self.tips, **{kind: value for kind, value in chosen.items() if value is not None})
 
-    def with_news(self, news: News) -> "Settings":
+    def with_news(self, news: News) -> Settings:
         return replace(self, news_plays=news.plays, news_table=news.table, news_hand=news.hand,
                        news_score=news.score, tips=news.tips)
 
-    def with_profile(self, profile: str) -> "Settings":
+    def with_profile(self, profile: str) -> Settings:
         """A profile chosen: its words and every switch (tips included) as it sets them."""
         name = PROFILE_OF_VERBOSITY[profile]
         verbosity = {"brief": "brief", "default": "short", "full": "full"}[name]
@@ -91,7 +92,7 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("rate must be a whole number from 80 to 450")
     if not isinstance(settings.volume, (int, float)) or not 0 <= settings.volume <= 1:
         raise ValueError("volume must be from 0 to 1")
-    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips"):
+    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "transcript_hands"):
         if not isinstance(getattr(settings, name), bool):
             raise ValueError(f"{name} must be true or false")
     for name in ("news_plays", "news_table", "news_hand", "news_score"):

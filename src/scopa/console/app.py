@@ -14,6 +14,7 @@ from ..narration.news import News
 from ..players.expert import DEFAULT_BUDGET
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
+from ..storage.transcripts import Transcript
 from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
 from ..table.persistence import Persistence
 from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
@@ -71,6 +72,7 @@ class Program:
         self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
         self._at_table = False  # a match's table is open (its deals are told as they end)
         self._sound_folder: Path | None = None
+        self._opening_line = ""  # a new match's summary, the first line of its transcript
 
     def news(self) -> News:
         """The kinds of news told unasked, from the settings; the words follow this run's verbosity."""
@@ -277,6 +279,8 @@ class Program:
             actions.append((self.m("app.menu.new"), self._new_match_questions))
             if saves:
                 actions.append((self.m("app.menu.delete"), lambda: self._delete_menu(saves)))
+            if self.persistence.latest_transcript() is not None:
+                actions.append((self.m("app.menu.transcript"), self._read_transcript))
             actions += [(self.m("app.menu.lessons"), self._lessons),
                         (self.m("app.menu.settings"), self.settings_menu)]
             if self._has_results():  # Statistics and Review once a match is logged
@@ -322,6 +326,22 @@ class Program:
         else:
             self.say(self.m("saves.kept"))
         return None
+
+    def _read_transcript(self) -> None:
+        """The last match's transcript, a page at a time (``console.pager``)."""
+        from ..storage import SaveFileError
+        from ..storage.files import read_text_file
+        from .pager import read_pages
+        path = self.persistence.latest_transcript()
+        if path is None:
+            self.say(self.m("transcript.none"))
+            return
+        try:
+            lines = [line for line in read_text_file(path).splitlines() if line.strip()]
+        except SaveFileError as error:
+            self.say(self.m("transcript.unreadable", problem=error.reason_in(self.messages).rstrip(".")))
+            return
+        read_pages(self.input, self.announcer, self.messages, self.m("transcript.title", count=len(lines)), lines)
 
     def _lessons(self) -> int | None:
         runner = getattr(self, "lesson_runner", None)
@@ -432,7 +452,8 @@ class Program:
         record, events = start_match(request.rules, request.seats, seed)
         self.announcer.forget(stop_voice=False)  # Repeat steps back to the match's start, not into the menus
         problem = self._save_beside(record)
-        self.say(self._summary(request.rules, request.seats))
+        self._opening_line = self._summary(request.rules, request.seats)
+        self.say(self._opening_line)
         if problem:
             self.say(problem)
         return self._play(record, events)
@@ -489,17 +510,25 @@ class Program:
             table = self._local_table(record, events or ())
             self._say_if_budget_unused(table.info())
             self._at_table = True
-            console = MatchConsole(table, self._services(table))
+            transcript = self.persistence.transcript()
+            if transcript is not None and self._opening_line:
+                transcript.write(self._opening_line)
+            self._opening_line = ""
+            console = MatchConsole(table, self._services(table, transcript))
             try:
                 outcome = console.run()
             except ReplaceMatch as replacement:  # the match left is kept, saved as it was
                 table.close()
+                if transcript is not None:
+                    transcript.close()
                 record, events = replacement.replacement, None
                 problem = self._save_beside(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue
             table.close()  # a match left unfinished stays saved, and free for another copy to open
+            if transcript is not None:
+                transcript.close()
             self.narrator = None  # no match is running: the rules reader describes the defaults again
             for line in self._earned:  # after the match's last lines, never before them
                 self.say(line)
@@ -529,7 +558,7 @@ class Program:
         from ..record.console import deal_achievements
         return deal_achievements(self, table.record, deal_number)
 
-    def _services(self, table: LocalTable) -> Services:
+    def _services(self, table: LocalTable, transcript: Transcript | None = None) -> Services:
         info = table.info()
         here = table.seats_here()
         you = here[0] if len(here) == 1 else None
@@ -545,7 +574,9 @@ class Program:
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
                         tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal),
-                        cycle_profile=self.cycle_profile)
+                        cycle_profile=self.cycle_profile,
+                        transcript=transcript.write if transcript is not None else None,
+                        transcript_hands=lambda: self.settings.transcript_hands)
 
     def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
         """Position tips for tables where every computer is a beginner or easy player, while the

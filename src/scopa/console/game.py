@@ -47,6 +47,8 @@ class Services:
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
     deal_earned: Callable[[int], Sequence[Announcement]] = lambda deal: ()  # achievements a deal just earned
     cycle_profile: Callable[[], str] | None = None  # the next announcements profile, saved; the line saying it
+    transcript: Callable[[str], None] | None = None  # appends one line to the match's transcript
+    transcript_hands: Callable[[], bool] = lambda: False  # pass-and-play: the players chose to keep hands in it
 
 
 class QuitMatch(Exception):
@@ -100,6 +102,7 @@ class MatchConsole:
         self.hand_aloud_asked = False
         self._hand_heard: tuple[Card, ...] | None = None  # the hand read at the last turn (one human)
         self._cleared_at = (0, 0)  # (deal, plays) when pass-and-play last cleared the screen
+        self._said_at: tuple[int, int] | None = None  # (deal, plays) of the lines being said, for the transcript
         self._gates: dict[int, int] = {}  # seat -> hands opened and hidden: after KEYS_LEARNT, the short gate
         services.announcer.open_seat = lambda: self.open_seat
         self.pass_and_play = len(self.here) > 1
@@ -156,10 +159,12 @@ class MatchConsole:
         for number, group in enumerate(transitions(updates)):
             view = next((u.view for u in reversed(group) if u.view is not None), self.view)
             events = [u.event for u in group]
+            self._said_at = (view.deal_number, len(view.history))
             if isinstance(events[0], Notice):
                 self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events))
             else:
                 self._narrate_events(events, view, own_move and number == 0)
+            self._said_at = None
 
     def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """One transition: the play (or new deal) and, when it ended the deal, the score sheet."""
@@ -220,6 +225,28 @@ class MatchConsole:
     # The match ---------------------------------------------------------------
     def run(self) -> Outcome:
         """Play until the match ends: first what the table has that was not narrated yet."""
+        if self.io.transcript is not None:
+            self.io.announcer.on_said = self._transcribe
+        try:
+            return self._run()
+        finally:
+            self.io.announcer.on_said = None
+
+    def _transcribe(self, line: Announcement) -> None:
+        """One line said, into the transcript with its deal and the plays made so far in it.
+
+        A hand's line is said only while its owner's hand is open, so one human's transcript
+        has their hand as they heard it; in pass-and-play no hand goes in unless the players
+        chose to keep them (each would read the others')."""
+        if self.io.transcript is None or (line.private and self.pass_and_play and not self.io.transcript_hands()):
+            return
+        if line.unsaid and line.text in {self.io.narrator.turn(seat) for seat in range(len(self.info.seats))}:
+            return  # "Your turn." kept for its sound; the player's own move, unsaid, is part of the match
+        deal, plays = self._said_at or (self.view.deal_number, len(self.view.history))
+        key = "transcript.line" if plays else "transcript.line.deal"
+        self.io.transcript(self.m(key, deal=deal, turn=plays, text=line.text))
+
+    def _run(self) -> Outcome:
         try:
             self.io.announcer.acted()  # Repeat starts from this match
             scored = self.table.last_score()  # B: a resumed match's last sheet, none of another match

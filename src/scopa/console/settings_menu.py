@@ -148,8 +148,10 @@ def _verbosity(program: SettingsHost) -> None:
     while True:
         m, news = program.messages, program.settings.news
         items = [m("settings.news.profile", value=m(f"profile.value.{profile_name(program.settings)}"))]
-        items += [m(f"settings.news.{kind}", state=m("settings.news.on" if getattr(news, kind) else "settings.news.off"))
+        items += [m(f"settings.news.{kind}", state=m(f"settings.news.{'on' if getattr(news, kind) else 'off'}"))
                   for kind in KINDS]
+        hands = program.settings.transcript_hands
+        items.append(m("settings.transcript_hands", state=m("settings.news.on" if hands else "settings.news.off")))
         index = choose(program.input, program.announcer, m("settings.news.title"), items, m("prompt.menu"),
                        messages=m, announce=announce)
         if index is None:
@@ -157,6 +159,10 @@ def _verbosity(program: SettingsHost) -> None:
             return
         if index == 0:
             program.say(cycle_profile(program))
+        elif index == len(items) - 1:  # not news: what a pass-and-play transcript keeps
+            hands = not program.settings.transcript_hands
+            program.settings = program.settings.with_changes(transcript_hands=hands)
+            program.say(m("settings.transcript_hands.now.on" if hands else "settings.transcript_hands.now.off"))
         else:
             kind = KINDS[index - 1]
             program.settings = program.settings.with_news(news.switched(kind))

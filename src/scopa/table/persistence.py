@@ -17,6 +17,7 @@ from ..narration import CardNames, Messages, os_problem
 from ..storage import (MatchLock, SavedMatch, SavedMatches, SaveFileError, SaveLockedError, SetAside, export_match,
                        import_match, record_result, user_path)
 from ..storage.atomic import write_target
+from ..storage.transcripts import Transcript, latest_transcript, transcript_path
 
 
 def _now() -> str:
@@ -57,7 +58,7 @@ class Persistence:
             if saved.record.state.is_match_over and not saved.locked:
                 self._log_result(saved.record, saved.match_id)
                 try:
-                    self.store.delete(saved.match_id)
+                    self.store.delete(saved.match_id, keep_transcript=True)
                 except (SaveLockedError, OSError):
                     pass
                 continue
@@ -196,6 +197,16 @@ class Persistence:
             return None
         return problem or self.messages()("save.recovered")
 
+    def transcript(self) -> Transcript | None:
+        """The writer of the open match's transcript, beside its save; None with no match open."""
+        if self._open is None:
+            return None
+        return Transcript(transcript_path(self.store.folder, self._open.match_id))
+
+    def latest_transcript(self) -> Path | None:
+        """The transcript written last (of a match saved or finished), or None."""
+        return latest_transcript(self.store.folder)
+
     def older_save_kept(self) -> bool:
         """Whether the open match has a save on disk (from before the save that just failed)."""
         return self._open is not None and os.path.isfile(self.store.path_of(self._open.match_id))
@@ -206,7 +217,7 @@ class Persistence:
         self._log_result(record, match_id)
         if self._open is not None:
             try:
-                self.store.delete(self._open.match_id, self._open)
+                self.store.delete(self._open.match_id, self._open, keep_transcript=True)
             except OSError:
                 pass  # its result is logged once whatever happens; the next listing removes it
             self._open = None
