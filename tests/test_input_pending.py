@@ -7,7 +7,7 @@ import os
 from scopa.console.terminal import LineInput
 
 
-def test_a_line_typed_ahead_is_seen_waiting_and_still_read_whole():
+def test_a_line_typed_ahead_is_seen_waiting_and_still_read_whole() -> None:
     read_end, write_end = os.pipe()
     with os.fdopen(read_end, "r") as stream, os.fdopen(write_end, "w") as typing:
         lines = LineInput(stream, io.StringIO())
@@ -19,11 +19,11 @@ def test_a_line_typed_ahead_is_seen_waiting_and_still_read_whole():
         assert not lines.pending()
 
 
-def test_a_stream_with_no_file_descriptor_never_says_it_has_input():
+def test_a_stream_with_no_file_descriptor_never_says_it_has_input() -> None:
     assert not LineInput(io.StringIO("t\n"), io.StringIO()).pending()
 
 
-def test_a_wake_left_in_the_reader_queue_is_not_a_line_waiting():
+def test_a_wake_left_in_the_reader_queue_is_not_a_line_waiting() -> None:
     from scopa.console.terminal import WOKEN, Wake
     read_end, write_end = os.pipe()
     with os.fdopen(read_end, "r") as stream, os.fdopen(write_end, "w") as typing:

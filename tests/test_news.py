@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,16 +23,17 @@ FOUR = ("--players", "4", "--seats", "human,computer:easy,computer:easy,computer
 PASS = ("--seats", "human,human", "--names", "Ann,Ben", "--seed", "8")
 
 
-def _lines(tmp_path, tokens, *flags, settings=None):
+def _lines(tmp_path: Path, tokens: str | list[str], *flags: str, settings: Settings | None = None) -> list[str]:
     """The printed lines of a match, each prompt as the bench sees it ("Card?", without what was typed)."""
     program, out, _ = program_for(tmp_path, tokens, settings=settings)
     program.run(request_for(*flags))
     return [re.sub(r"^(\S+\?) .*$", r"\1", line).strip() for line in lines_of(out) if line.strip()]
 
 
-def _plays_between_turns(lines):
+def _plays_between_turns(lines: list[str]) -> list[tuple[int, bool]]:
     """For each turn after the first: (how many plays of others came since the last Card?, was a table said)."""
-    turns, plays, table, started = [], 0, False, False
+    turns: list[tuple[int, bool]] = []
+    plays, table, started = 0, False, False
     for line in lines:
         if line == "Card?":
             if started:
@@ -44,7 +46,7 @@ def _plays_between_turns(lines):
     return turns
 
 
-def test_four_players_at_the_default_leave_out_the_table_that_three_told_plays_just_built(tmp_path):
+def test_four_players_at_the_default_leave_out_the_table_that_three_told_plays_just_built(tmp_path: Path) -> None:
     lines = _lines(tmp_path, ["1", ENTER] * 12, *FOUR)
     turns = _plays_between_turns(lines)
     after_three = [table for plays, table in turns if plays == 3]
@@ -52,20 +54,20 @@ def test_four_players_at_the_default_leave_out_the_table_that_three_told_plays_j
     assert "t" in COMMAND_KEYS  # T still reads it
 
 
-def test_two_players_still_hear_the_table_after_the_one_play_between_turns(tmp_path):
+def test_two_players_still_hear_the_table_after_the_one_play_between_turns(tmp_path: Path) -> None:
     lines = _lines(tmp_path, ["1", ENTER] * 8, "--seed", "3")
     turns = _plays_between_turns(lines)
     assert turns and all(table for plays, table in turns if plays == 1)
 
 
-def test_four_player_words_per_turn_meet_the_median_target(tmp_path):
+def test_four_player_words_per_turn_meet_the_median_target(tmp_path: Path) -> None:
     lines = _lines(tmp_path, ["1", ENTER] * 40, *FOUR)
     turns = sorted(words_per_turn(lines))
     assert len(turns) > 20
     assert turns[len(turns) // 2] <= 32  # 43 before
 
 
-def test_the_table_after_each_play_switch_reads_it_after_every_play(tmp_path):
+def test_the_table_after_each_play_switch_reads_it_after_every_play(tmp_path: Path) -> None:
     settings = Settings(voice=False).with_news(News(table=True))
     lines = _lines(tmp_path, ["1", ENTER] * 6, *FOUR, settings=settings)
     for at, line in enumerate(lines):
@@ -73,7 +75,7 @@ def test_the_table_after_each_play_switch_reads_it_after_every_play(tmp_path):
             assert lines[at + 1].startswith(("Table,", "The table is empty.", "New cards")), lines[at:at + 2]
 
 
-def test_other_players_plays_switched_off_are_not_said_and_the_table_is(tmp_path):
+def test_other_players_plays_switched_off_are_not_said_and_the_table_is(tmp_path: Path) -> None:
     settings = Settings(voice=False).with_news(News(plays=False))
     lines = _lines(tmp_path, ["1", ENTER] * 6, *FOUR, settings=settings)
     others = [line for line in lines if PLAY.match(line)]
@@ -81,14 +83,14 @@ def test_other_players_plays_switched_off_are_not_said_and_the_table_is(tmp_path
     assert all(table for _, table in _plays_between_turns(lines))
 
 
-def test_the_new_hand_switched_off_leaves_the_hand_to_h(tmp_path):
+def test_the_new_hand_switched_off_leaves_the_hand_to_h(tmp_path: Path) -> None:
     settings = Settings(voice=False).with_news(News(hand=False))
     lines = _lines(tmp_path, ["h", "1", ENTER] * 3, "--seed", "3", settings=settings)
     hands = [at for at, line in enumerate(lines) if line.startswith("Hand,")]
     assert hands and all(lines[at - 1].startswith("Card?") for at in hands)  # only ever as H's answer
 
 
-def test_the_score_sheet_switched_off_says_points_and_match_and_b_gives_the_sheet(tmp_path):
+def test_the_score_sheet_switched_off_says_points_and_match_and_b_gives_the_sheet(tmp_path: Path) -> None:
     settings = Settings(voice=False).with_news(News(score=False))
     lines = _lines(tmp_path, "1\n\n" * 22 + "b\n", "--seed", "3", settings=settings)
     start = lines.index(M("score.header", number=1))
@@ -99,7 +101,7 @@ def test_the_score_sheet_switched_off_says_points_and_match_and_b_gives_the_shee
     assert any(line.startswith("Primiera.") for line in lines[lines.index("Next?", start):])  # B
 
 
-def test_pass_and_play_tells_a_move_once_keeps_hands_behind_the_gate_and_shortens_the_gate(tmp_path):
+def test_pass_and_play_tells_a_move_once_keeps_hands_behind_the_gate_and_shortens_the_gate(tmp_path: Path) -> None:
     lines = _lines(tmp_path, "\n1\n\n\n" * 12, *PASS)
     assert hands_before_gate(lines) == 0
     gates = [line for line in lines if line.startswith("Pass to Ann")]
@@ -112,13 +114,13 @@ def test_pass_and_play_tells_a_move_once_keeps_hands_behind_the_gate_and_shorten
     assert "Ann, your turn." not in lines  # the gate has just named her
 
 
-def test_pass_and_play_words_per_turn_meet_the_targets(tmp_path):
+def test_pass_and_play_words_per_turn_meet_the_targets(tmp_path: Path) -> None:
     turns = sorted(words_per_turn(_lines(tmp_path, "\n1\n\n\n" * 60, *PASS)))
     assert len(turns) > 40
     assert turns[len(turns) // 2] <= 45 and turns[int(0.9 * len(turns))] <= 60  # 69 and 79 before
 
 
-def test_profiles_set_every_switch_and_the_words_and_cycle_in_order():
+def test_profiles_set_every_switch_and_the_words_and_cycle_in_order() -> None:
     assert profile_of(PROFILE_NEWS["default"], "short") == "default"
     assert profile_of(PROFILE_NEWS["full"], "full") == "full"
     assert profile_of(PROFILE_NEWS["brief"], "short") == "brief"
@@ -129,7 +131,7 @@ def test_profiles_set_every_switch_and_the_words_and_cycle_in_order():
     assert Settings().with_profile("brief").news == PROFILE_NEWS["brief"]
 
 
-def test_the_a_key_cycles_the_profiles_says_which_is_on_and_saves_it(tmp_path):
+def test_the_a_key_cycles_the_profiles_says_which_is_on_and_saves_it(tmp_path: Path) -> None:
     program, out, _ = program_for(tmp_path, ["a", "a", "a", "a", ESCAPE], settings=Settings(voice=False))
     program.run(request_for("--seed", "3"))
     lines = lines_of(out)
@@ -140,7 +142,7 @@ def test_the_a_key_cycles_the_profiles_says_which_is_on_and_saves_it(tmp_path):
     assert any("A announcements" in line for line in (M("help.3"),))
 
 
-def test_the_announcements_menu_switches_one_kind_and_says_it(tmp_path):
+def test_the_announcements_menu_switches_one_kind_and_says_it(tmp_path: Path) -> None:
     program, out, _ = program_for(tmp_path, ["5", "3", ESCAPE, ESCAPE, "q", ENTER])  # settings item 5, then 3
     program.settings_menu()
     lines = lines_of(out)
@@ -152,7 +154,7 @@ def test_the_announcements_menu_switches_one_kind_and_says_it(tmp_path):
 
 @pytest.mark.parametrize("flag, profile", [("brief", "brief"), ("default", "default"), ("short", "default"),
                                            ("full", "full")])
-def test_the_verbosity_flag_names_a_profile(flag, profile):
+def test_the_verbosity_flag_names_a_profile(flag: str, profile: str) -> None:
     from scopa.cli import build_parser, settings_from_args
     args = build_parser().parse_args(["--verbosity", flag])
     settings = settings_from_args(args, Settings(news_plays=False))  # the flag sets the profile's switches

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from scopa.config import Settings
 from scopa.console.terminal import ENTER, ESCAPE
@@ -13,14 +14,14 @@ from scopa.storage.transcripts import TRANSCRIPT_SUFFIX, Transcript, latest_tran
 from test_console_loop import lines_of, program_for, request_for
 
 
-def _transcript(tmp_path):
+def _transcript(tmp_path: Path) -> tuple[Path, list[str]]:
     found = latest_transcript(SavedMatches(tmp_path / "data").folder)
     assert found is not None
     return found, found.read_text(encoding="utf-8").splitlines()
 
 
-def test_each_line_said_is_written_with_its_deal_and_turn_beside_the_save(tmp_path):
-    program, out, _ = program_for(tmp_path, ["1", ENTER] * 5 + ["t", "?"])
+def test_each_line_said_is_written_with_its_deal_and_turn_beside_the_save(tmp_path: Path) -> None:
+    program, _, _ = program_for(tmp_path, ["1", ENTER] * 5 + ["t", "?"])
     program.run(request_for("--seed", "3"))
     path, lines = _transcript(tmp_path)
     saved = SavedMatches(tmp_path / "data").list().saves
@@ -34,20 +35,21 @@ def test_each_line_said_is_written_with_its_deal_and_turn_beside_the_save(tmp_pa
     assert not any("T table. H your hand." in line for line in lines)  # answers to keys are not part of it
 
 
-def test_pass_and_play_keeps_no_hand_unless_the_players_chose_to(tmp_path):
+def test_pass_and_play_keeps_no_hand_unless_the_players_chose_to(tmp_path: Path) -> None:
     flags = ("--seats", "human,human", "--names", "Ann,Ben", "--seed", "8")
     program, _, _ = program_for(tmp_path / "no", "\n1\n\n\n" * 6)
     program.run(request_for(*flags))
     _, lines = _transcript(tmp_path / "no")
     assert lines and not any(" Hand, " in line or "no capture" in line for line in lines)  # a picked card is a hand's
     assert any("Ben played " in line for line in lines)
-    program, _, _ = program_for(tmp_path / "yes", "\n1\n\n\n" * 6, settings=Settings(voice=False, transcript_hands=True))
+    kept_hands = Settings(voice=False, transcript_hands=True)
+    program, _, _ = program_for(tmp_path / "yes", "\n1\n\n\n" * 6, settings=kept_hands)
     program.run(request_for(*flags))
     _, kept = _transcript(tmp_path / "yes")
     assert any(" Hand, " in line for line in kept)
 
 
-def test_a_line_is_on_disk_as_soon_as_it_is_written(tmp_path):
+def test_a_line_is_on_disk_as_soon_as_it_is_written(tmp_path: Path) -> None:
     path = tmp_path / "saves" / f"m{TRANSCRIPT_SUFFIX}"
     writer = Transcript(path)
     writer.write("Deal 1. Felix deals.")
@@ -57,7 +59,7 @@ def test_a_line_is_on_disk_as_soon_as_it_is_written(tmp_path):
     writer.close()
 
 
-def test_the_transcript_goes_with_a_deleted_match_and_stays_after_one_finished(tmp_path):
+def test_the_transcript_goes_with_a_deleted_match_and_stays_after_one_finished(tmp_path: Path) -> None:
     program, _, _ = program_for(tmp_path, ["1", ENTER] * 2)
     program.run(request_for("--seed", "3"))
     store = SavedMatches(tmp_path / "data")
@@ -73,7 +75,7 @@ def test_the_transcript_goes_with_a_deleted_match_and_stays_after_one_finished(t
     assert any("win" in line for line in lines[-3:])  # ... and the transcript is there to read, to the end
 
 
-def test_only_the_newest_transcripts_of_finished_matches_are_kept(tmp_path):
+def test_only_the_newest_transcripts_of_finished_matches_are_kept(tmp_path: Path) -> None:
     import os
     for n in range(8):
         path = tmp_path / f"m{n}{TRANSCRIPT_SUFFIX}"
@@ -84,17 +86,17 @@ def test_only_the_newest_transcripts_of_finished_matches_are_kept(tmp_path):
     assert left == sorted(f"m{n}{TRANSCRIPT_SUFFIX}" for n in (0, 3, 4, 5, 6, 7))  # a saved match's always stays
 
 
-def test_transcript_last_prints_the_path_and_the_menu_reads_it_a_page_at_a_time(tmp_path):
+def test_transcript_last_prints_the_path_and_the_menu_reads_it_a_page_at_a_time(tmp_path: Path) -> None:
     program, _, _ = program_for(tmp_path, ["1", ENTER] * 3)
     program.run(request_for("--seed", "3"))
     path, lines = _transcript(tmp_path)
     run = subprocess.run([sys.executable, "-m", "scopa", "--transcript", "last", "--data-dir", str(tmp_path / "data"),
                           "--config-dir", str(tmp_path / "config"), "--lang", "en"],
-                         capture_output=True, text=True, timeout=60)
+                         check=False, capture_output=True, text=True, timeout=60)
     assert (run.returncode, run.stdout.strip()) == (0, str(path))
     empty = subprocess.run([sys.executable, "-m", "scopa", "--transcript", "last", "--data-dir", str(tmp_path / "e"),
                             "--config-dir", str(tmp_path / "config"), "--lang", "en"],
-                           capture_output=True, text=True, timeout=60)
+                           check=False, capture_output=True, text=True, timeout=60)
     assert empty.returncode == 1 and empty.stdout.startswith("No transcript yet.")
     from scopa.narration import Messages
     m = Messages("en")
