@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..config import Settings, save_settings
-from ..engine import PlayerView, Rules, Variant
+from ..engine import ALL_OPTIONS, CIRULLA_TARGET, PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
@@ -26,7 +26,7 @@ LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 REASON_KEYS = {"REASON_NO_PYTTSX3": "no_pyttsx3", "REASON_NO_ESPEAK": "no_espeak",
                "REASON_ENGINE_FAILED": "engine_failed", "REASON_NO_PLAYER": "no_player",
                "REASON_NO_DEVICE": "no_device"}  # scopa.speech's reasons -> catalogue keys
-OPTION_NAMES = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+OPTION_NAMES = ALL_OPTIONS
 
 
 @dataclass
@@ -350,7 +350,7 @@ class Program:
                              messages=self.messages)
             if variant is None:
                 return None
-            rules = {0: rules, 1: Rules.scopone_scientifico(), 2: Rules.scopone_classico()}[variant]
+            rules = Rules.for_variant(list(Variant)[variant], players=players)
         seats = self._ask_seats(players)
         if seats is None:
             return None
@@ -399,25 +399,29 @@ class Program:
         return names
 
     def _ask_target(self, rules: Rules) -> Rules | None:
-        targets = [11, 16, 21, None]
+        targets: list[int | None] = [CIRULLA_TARGET, None] if rules.variant is Variant.CIRULLA else [11, 16, 21, None]
         labels = [self.m("setup.target.points", n=t) if t else self.m("setup.target.single") for t in targets]
         default = targets.index(rules.target)
         title = self.m("setup.target", default=labels[default])
         index = choose(self.input, self.announcer, title, labels, self.m("prompt.menu"), default=default,
                        messages=self.messages)
-        return None if index is None else replace(rules, target=targets[index])
+        if index is None:
+            return None
+        target = targets[index]
+        return replace(rules, target=target, win_by_two=rules.win_by_two and target is not None)
 
     def _ask_options(self, rules: Rules) -> Rules | None:
         while True:
+            names = rules.available_options()
             labels = [self.m("setup.option.on" if getattr(rules, name) else "setup.option.off",
-                             name=self.m(f"option.{name}")) for name in OPTION_NAMES]
+                             name=self.m(f"option.{name}")) for name in names]
             index = choose(self.input, self.announcer, self.m("setup.options"), labels, self.m("prompt.menu"),
                            default=-1, messages=self.messages)
             if index is None:
                 return None
             if index == -1:
                 return rules
-            name = OPTION_NAMES[index]
+            name = names[index]
             rules = replace(rules, **{name: not getattr(rules, name)})
 
     def _play_new(self, request: MatchRequest) -> int | None:

@@ -16,8 +16,8 @@ from .cards import ALL_CARDS, DECK, RE_BELLO, SETTEBELLO, Card, Suit, cards_str,
 from .errors import (ILLEGAL_CODES, POSITION_CODES, RULES_CODES, IllegalMoveError, IllegalReason, Reason, RulesError,
                      ScopaError)
 from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted, Event,
-                     LeftoversTaken, MatchWon, Scopa)
-from .rules import TARGETS, Rules, Variant
+                     LeftoversTaken, MatchWon, OpeningTableTaken, Scopa)
+from .rules import ALL_OPTIONS, CIRULLA_TARGET, TARGETS, Rules, Variant
 from .scoring import Category, DealScore, Primiera, SideScore, napola_points, primiera, score_deal
 from .state import (FORMAT_VERSION, GameState, Move, Phase, Play, PlayerView, match_result, moves_for_hand,
                     new_deal, new_match, next_seat)
@@ -31,8 +31,8 @@ __all__ = [
     "ILLEGAL_CODES", "POSITION_CODES", "RULES_CODES", "IllegalMoveError", "IllegalReason", "Reason", "RulesError",
     "ScopaError",
     "CardPlayed", "CardsCaptured", "CardsDealt", "CardStaysOnTable", "DealScored", "DealStarted", "Event",
-    "LeftoversTaken", "MatchWon", "Scopa",
-    "TARGETS", "Rules", "Variant",
+    "LeftoversTaken", "MatchWon", "OpeningTableTaken", "Scopa",
+    "ALL_OPTIONS", "CIRULLA_TARGET", "TARGETS", "Rules", "Variant",
     "Category", "DealScore", "Primiera", "SideScore", "napola_points", "primiera", "score_deal",
     "FORMAT_VERSION", "GameState", "Move", "Phase", "Play", "PlayerView", "match_result", "moves_for_hand",
     "new_deal", "new_match", "next_seat", "check_history", "check_invariants", "state_from_dict",

@@ -61,10 +61,13 @@ class RulesError(ScopaError):
 RULES_CODES = (
     "rules_not_options",   # not a mapping of named options
     "unknown_option",      # an option the rules do not have
-    "unknown_variant",     # a game that is not scopa or one of the scopone
+    "unknown_variant",     # a game that is not one of Variant
     "players",             # not 2, 3 or 4 players
     "scopone_players",     # scopone with other than four players
     "target",              # not 11, 16, 21 or a single deal
+    "cirulla_target",      # cirulla at another target than 51 or a single deal
+    "variant_option",      # an option the variant does not have; params: option, variant
+    "win_by_two_single",   # win by two asked of a single deal
     "on_off",              # a house rule that is not true or false; params: option
 )
 

@@ -21,7 +21,8 @@ from .cards import ALL_CARDS, Card
 from .errors import (CANNOT_TAKE, DEAL_NOT_OVER, DEAL_OVER, MATCH_FIRST, MATCH_OVER, MUST_CAPTURE, NOT_A_MOVE,
                      NOT_IN_HAND, TAKES_NOTHING, IllegalMoveError, IllegalReason, ScopaError)
 from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted,
-                     Event, LeftoversTaken, MatchWon, Scopa)
+                     Event, LeftoversTaken, MatchWon, OpeningTableTaken, Scopa)
+from .fifteen import FIFTEEN_MODES, fifteen_captures, opening_scope, variant_redeal
 from .rules import Rules
 from .scoring import DealScore, score_deal
 
@@ -97,7 +98,8 @@ def _shuffled_deal(rules: Rules, seed: int, deal_number: int) -> tuple[list[Card
     while True:
         _shuffle(rng.getrandbits, deck)
         table = deck[:rules.table_size]
-        if not (rules.kings_redeal and sum(1 for c in table if c >= _FIRST_KING) >= 3):
+        if (not (rules.kings_redeal and sum(1 for c in table if c >= _FIRST_KING) >= 3)
+                and not variant_redeal(table, rules)):
             return deck, redeals
         redeals += 1
 
@@ -377,6 +379,8 @@ def moves_for_hand(hand: Iterable[Card], table: tuple[Card, ...], rules: Rules) 
     """Every legal move for a hand on a table."""
     moves: list[Move] = []
     table = tuple(table)
+    if rules.capture_mode & FIFTEEN_MODES:
+        return _fifteen_moves(hand, table, rules.capture_mode)
     ordered = sorted(table)
     ranks = tuple([c >> 2 for c in ordered])
     plan = capture_plan(ranks, rules.capture_mode)  # as captures_for, once for the whole hand
@@ -397,6 +401,19 @@ def moves_for_hand(hand: Iterable[Card], table: tuple[Card, ...], rules: Rules) 
     return moves
 
 
+def _fifteen_moves(hand: Iterable[Card], table: tuple[Card, ...], mode: int) -> list[Move]:
+    """``moves_for_hand`` in Scopa a 15 and Cirulla (fifteen.py has their captures)."""
+    moves: list[Move] = []
+    for card in hand:
+        captures = fifteen_captures(card, table, mode)
+        if captures:
+            for capture in captures:
+                moves.append(_make(Move, (card, capture)))
+        else:
+            moves.append(_STAY_MOVES[card])
+    return moves
+
+
 # Moves are immutable, so the commonest ones are made once: a card that stays on the table, and
 # a card taking one table card of its rank (_MATCH_MOVES[card][table_card]).
 _STAY_MOVES = tuple(_make(Move, (card, ())) for card in ALL_CARDS)
@@ -405,14 +422,22 @@ _MATCH_MOVES = tuple({other: _make(Move, (card, (other,))) for other in ALL_CARD
 
 
 def match_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, bool]:
-    """(winning side or None, whether the match is over) after a complete deal."""
-    best = max(totals)
-    leaders = [side for side, t in enumerate(totals) if t == best]
+    """(winning side or None, whether the match is over) after a complete deal.
+
+    The leader is the side with the highest total, or with *a perdere* the lowest. A match
+    ends once some side has reached the target and one side alone leads, by two points or
+    more under *win by two* (which a single deal never has).
+    """
+    standing = [-t for t in totals] if rules.a_perdere else list(totals)
+    best = max(standing)
+    leaders = [side for side, t in enumerate(standing) if t == best]
     if rules.target is None:
         return (leaders[0] if len(leaders) == 1 else None), True
-    if best >= rules.target and len(leaders) == 1:
-        return leaders[0], True
-    return None, False
+    if max(totals) < rules.target or len(leaders) != 1:
+        return None, False
+    if rules.win_by_two and best - max(t for side, t in enumerate(standing) if side != leaders[0]) < 2:
+        return None, False
+    return leaders[0], True
 
 
 def _start_deal(rules: Rules, seed: int, deal_number: int, dealer: int, match_scores: tuple[int, ...],
@@ -430,6 +455,13 @@ def _start_deal(rules: Rules, seed: int, deal_number: int, dealer: int, match_sc
     state, events = state._deal_round(events)
     first = events[-1]
     events[-1] = CardsDealt(first.round, first.rounds, first.cards_each, first.stock_left, table)
+    scope = opening_scope(table, rules)
+    if scope:  # Scopa a 15 and Cirulla: a first table making 15 or 30 goes to the dealer
+        side = rules.side_of(dealer)
+        piles = tuple(table if s == side else () for s in range(rules.sides))
+        scores = tuple(scope if s == side else 0 for s in range(rules.sides))
+        state = state._replace(table=(), piles=piles, scope=scores, last_capturer=dealer)
+        events.append(OpeningTableTaken(dealer, side, tuple(sorted(table)), scope))
     return state, events
 
 

@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 from .captures import is_sweep_capture, legal_captures
 from .cards import Card
 from .errors import ScopaError, reason
+from .fifteen import opening_scope
 from .rules import Rules
 from .state import GameState, Phase, Play, next_seat
 
@@ -230,6 +231,11 @@ def check_history(state: GameState) -> None:
     scope = [0] * rules.sides
     plays_in_deal = 40 - rules.table_size
     last_capturer = None
+    taken = opening_scope(table, rules)
+    if taken:  # Scopa a 15 and Cirulla: a first table of 15 or 30 went to the dealer
+        piles[rules.side_of(state.dealer)] += table
+        scope[rules.side_of(state.dealer)] += taken
+        table, last_capturer = [], state.dealer
     for index, play in enumerate(state.history):
         side = rules.side_of(play.seat)
         scopa = False
