@@ -86,7 +86,7 @@ def test_a_flag_missing_its_value_is_reported_once(capsys, tmp_path, monkeypatch
 @pytest.mark.parametrize("flags, english, italian", [
     (["--players", "5"], "--players cannot be 5. Choose from 2, 3, 4.", "--players non può essere 5. Scegli tra 2, 3, 4."),
     (["--seed", "x"], "--seed needs a number, not x.", "--seed vuole un numero, non x."),
-    (["--variant", "z"], "--variant cannot be z. Choose from scopa, scopone_scientifico, scopone_classico.", None),
+    (["--variant", "z"], "--variant cannot be z. Choose from scopa, scopone_scientifico, scopone_classico, scopa_15, cirulla.", None),
     (["--voice", "--no-voice"], "--no-voice cannot be used together with --voice.", None),
     (["--plain=3"], "--plain takes no value.", "--plain non vuole un valore."),
     (["--zzz"], "--zzz is not a scopa option.", "--zzz non è un'opzione di scopa."),

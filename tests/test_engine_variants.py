@@ -23,6 +23,7 @@ from scopa.engine import (
     CardsCaptured,
     DealScored,
     GameState,
+    HandClaimed,
     IllegalMoveError,
     MatchWon,
     OpeningTableTaken,
@@ -30,7 +31,9 @@ from scopa.engine import (
     Rules,
     RulesError,
     Scopa,
+    ScopaError,
     Variant,
+    bonuses,
     check_invariants,
     legal_captures,
     match_result,
@@ -38,6 +41,7 @@ from scopa.engine import (
     parse_cards,
     score_deal,
 )
+from scopa.engine.scoring import Category
 from scopa.engine.state import _start_deal
 
 SCALE = int(os.environ.get("SCOPA_TEST_SCALE", "1"))
@@ -117,7 +121,10 @@ def walk(rules: Rules, seed: int, move_seed: int, max_deals: int = 2) -> Iterato
     yield None, None, state, events
     deals = 1
     while True:
-        if state.phase is Phase.PLAYING:
+        if state.phase is Phase.PLAYING and state.claimable() and rng.random() < 0.7:
+            move = "claim"  # Cirulla: most hands worth a bonus claim it
+            after, events = state.claim()
+        elif state.phase is Phase.PLAYING:
             moves = state.legal_moves()
             move = moves[rng.randrange(len(moves))]
             after, events = state.apply(move)
@@ -160,7 +167,7 @@ def test_every_capture_offered_is_legal_under_the_variants_rule(variant, data, s
             offered = {m.capture for m in moves if m.card == card}
             expected = reference_captures(card, state.table, rules)
             assert offered == (expected or {()})  # a card that can take must take
-        if move is not None and move.capture:
+        if move is not None and move != "claim" and move.capture:
             cleared = set(before.table) == set(move.capture)
             last = not state.stock and not any(state.hands)
             ace_all = (variant is Variant.CIRULLA and move.card.value == 1
@@ -174,8 +181,12 @@ def test_every_capture_offered_is_legal_under_the_variants_rule(variant, data, s
 def test_variant_scores_add_up(variant, data, seed, move_seed):
     rules = data.draw(variant_rules(variant))
     scope_events: Counter[int] = Counter()
+    bonus = [0] * rules.sides
     for before, _, state, events in walk(rules, seed, move_seed, max_deals=3):
         for event in events:
+            if isinstance(event, HandClaimed):
+                assert event.points == {"cirulla": 3, "tris": 10}[event.kind]
+                bonus[event.side] += event.points
             if isinstance(event, OpeningTableTaken):
                 assert event.scope == reference_opening(event.cards) > 0
                 scope_events[event.side] += event.scope
@@ -183,12 +194,14 @@ def test_variant_scores_add_up(variant, data, seed, move_seed):
                 scope_events[event.side] += 1
             if isinstance(event, DealScored):
                 assert [s.scope for s in event.score.sides] == [scope_events[s] for s in range(rules.sides)]
-                assert event.score == score_deal(state.piles, state.scope, rules)
+                assert event.score == score_deal(state.piles, state.scope, rules, bonus)
+                assert [s.bonus for s in event.score.sides] == list(bonus)
                 assert all(s.total == sum(s.points.values()) for s in event.score.sides)
                 assert before is not None
                 added = zip(before.match_scores, event.score.totals, strict=True)
                 assert event.match_scores == tuple(a + b for a, b in added)
                 scope_events = Counter()
+                bonus = [0] * rules.sides
             if isinstance(event, MatchWon):
                 assert (event.side, True) == reference_result(state.match_scores, rules)
         if any(isinstance(e, DealScored) for e in events) and state.phase is Phase.DEAL_OVER:
@@ -363,6 +376,90 @@ def test_cirulla_is_played_to_fifty_one():
     with pytest.raises(RulesError):
         Rules(target=51)  # 51 is Cirulla's
     assert match_result((50, 30), RC) == (None, False) and match_result((51, 30), RC) == (0, True)
+
+
+# Cirulla's hand bonuses and the matta -------------------------------------------------------------
+@pytest.mark.parametrize("hand, found", [
+    ("AD 2S 6C", ("cirulla",)), ("3D 3S 3C", ("cirulla", "tris")), ("KD KS KC", ("tris",)),
+    ("AD 2S 7C", ()), ("2D 3S 5C", ()),  # 10: one too many
+    ("7H 2S 6C", ("cirulla",)), ("7H 3S 6C", ()),  # the matta counts one toward a cirulla
+    ("7H QD QS", ("tris",)), ("7H 4D 4S", ("cirulla", "tris")), ("7H QD KS", ()),  # or the others' rank
+    ("7D QD KS", ()),  # only the seven of cups is the matta
+])
+def test_cirulla_bonuses_of_a_hand(hand, found):
+    assert bonuses(cards(hand)) == found
+
+
+def test_the_matta_in_play_is_a_seven():
+    assert captures("7H", "7D 3S", RC) == caps("7D")  # an equal seven; 7 + 3 is not 15
+    assert captures("7H", "JD", RC) == caps("JD")  # 7 + 8 make 15
+
+
+def _cirulla_to_claim(kind: str) -> GameState:
+    """A new Cirulla match whose seat to move holds a hand worth ``kind``."""
+    for seed in range(2000):
+        state, _ = new_match(RC, seed)
+        if state.claimable() == kind:
+            return state
+    raise AssertionError(f"no seed deals a {kind}")
+
+
+@pytest.mark.parametrize("kind, points", [("cirulla", 3), ("tris", 10)])
+def test_a_claimed_bonus_is_scored_and_the_hand_is_shown_to_everyone_after_never_before(kind, points):
+    state = _cirulla_to_claim(kind)
+    seat, other = state.to_move, (state.to_move + 1) % 2
+    hand = state.hands[seat]
+    assert state.view(other).shown_hand(seat) is None and set(hand) <= state.view(other).unseen_cards()
+    after, events = state.claim()
+    assert events == [HandClaimed(seat, seat, kind, points, hand)]
+    assert after.to_move == seat and after.hands == state.hands  # the claimer plays next
+    view = after.view(other)
+    assert view.shown_hand(seat) == hand and not set(hand) & view.unseen_cards()
+    move = after.legal_moves()[0]
+    after, _ = after.apply(move)
+    assert after.view(other).shown_hand(seat) == tuple(c for c in hand if c != move.card)
+    assert GameState.from_dict(after.to_dict()) == after
+    while not after.is_deal_over:
+        after, _ = after.apply(after.legal_moves()[0])
+    sheet = after.deal_score
+    assert sheet.sides[seat].bonus == points and sheet.sides[seat].points[Category.BONUS] == points
+    assert sheet.sides[other].bonus == 0
+
+
+def test_a_bonus_is_claimed_only_before_the_hands_first_card_and_once():
+    state = _cirulla_to_claim("cirulla")
+    claimed, _ = state.claim()
+    with pytest.raises(IllegalMoveError) as error:
+        claimed.claim()
+    assert error.value.code == "no_claim"
+    seat = state.to_move
+    played, _ = state.apply(state.legal_moves()[0])  # not claimed: after a card it is too late
+    while played.to_move != seat:
+        played, _ = played.apply(played.legal_moves()[0])
+    assert played.round == state.round and played.claimable() is None
+    with pytest.raises(IllegalMoveError):
+        played.claim()
+
+
+def test_a_hand_worth_no_bonus_and_other_games_cannot_claim():
+    for seed in range(50):
+        state, _ = new_match(RC, seed)
+        if state.claimable() is None:
+            with pytest.raises(IllegalMoveError):
+                state.claim()
+            break
+    plain, _ = new_match(Rules(), 0)
+    assert plain.claimable() is None and new_match(R15, 0)[0].claimable() is None
+
+
+def test_a_saved_claim_that_the_hands_do_not_bear_out_is_refused():
+    state = _cirulla_to_claim("tris")
+    data = state.claim()[0].to_dict()
+    data["claims"][0]["kind"] = "cirulla" if "cirulla" not in bonuses(state.hands[state.to_move]) else "tris"
+    data["claims"][0]["cards"] = [str(c) for c in state.hands[(state.to_move + 1) % 2]]
+    with pytest.raises(ScopaError) as error:
+        GameState.from_dict(data)
+    assert error.value.code == "claim_wrong"
 
 
 # Win by two and scopa a perdere ------------------------------------------------------------------

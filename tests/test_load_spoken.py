@@ -108,11 +108,11 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
     "negative version": (_changed(lambda d: d.update(version=-1)), None,
                          "The format version of the file is not a number scopa can use.",
                          "La versione del formato del file non è un numero che scopa possa usare."),
-    "newer": (_changed(lambda d: d.update(version=2)), None,
-              "The file was made by a newer version of scopa, with file format 2. This one reads up to format 1. "
+    "newer": (_changed(lambda d: d.update(version=3)), None,
+              "The file was made by a newer version of scopa, with file format 3. This one reads up to format 2. "
               "Update scopa to open it.",
-              "Il file viene da una versione più recente di scopa, con il formato 2. Questa versione legge fino al "
-              "formato 1. Aggiorna scopa per aprirlo."),
+              "Il file viene da una versione più recente di scopa, con il formato 3. Questa versione legge fino al "
+              "formato 2. Aggiorna scopa per aprirlo."),
     "older": (_changed(lambda d: d.update(version=0)), None,
               "The file was made by an older version of scopa, with file format 0, that this one can no longer read.",
               "Il file viene da una versione vecchia di scopa, con il formato 0, che questa versione non legge più."),
@@ -357,6 +357,11 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                            "seats.",
                            "La posizione salvata non è valida. Nella giocata 2 di questa smazzata il giocatore deve "
                            "essere uno dei 2 giocatori."),
+    "position claim": (_state(lambda s: s.update(claims=[{"seat": 0, "round": 1, "kind": "cirulla",
+                                                           "cards": ["AD", "2D", "3D"]}])), "claim_wrong",
+                       "The saved position is not valid. Claim 1 of this deal does not match the hands and plays.",
+                       "La posizione salvata non è valida. La dichiarazione 1 di questa smazzata non corrisponde "
+                       "alle mani e alle giocate."),
     "position play scopa": (_state(_play(2, scopa="no")), "play_scopa",
                             "The saved position is not valid. In play 2 of this deal, the scopa mark must be true or "
                             "false.",

@@ -15,7 +15,7 @@ from .narration import Messages
 from .numbers import decimal_number, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
-OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto", "win_by_two", "a_perdere")
 
 
 class UsageError(ValueError):
@@ -368,14 +368,13 @@ def lesson_from_args(args: argparse.Namespace) -> int | None:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     seats = args.seats.split(",") if args.seats else None
     players = args.players or (len(seats) if seats else None)
-    if args.variant and args.variant != "scopa":
+    variant = Variant(args.variant or "scopa")
+    if variant in (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO):
         players = players or 4
     players = players or 2
     options: dict[str, object] = {"players": players}
     if args.variant:
-        options["variant"] = Variant(args.variant)
-        if args.variant != "scopa":
-            options["target"] = 21
+        options["variant"] = variant
     if args.target is not None:
         if args.target.lower() in {"single", "1", "one"}:
             options["target"] = None
@@ -391,18 +390,26 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.no_kings_redeal:
         options["kings_redeal"] = False
     try:
-        return Rules(**options)
-    except RulesError:
-        raise _rules_error(options) from None
+        return Rules.for_variant(variant, **{k: v for k, v in options.items() if k != "variant"})
+    except RulesError as error:
+        raise _rules_error(options, error) from None
 
 
-def _rules_error(options: dict[str, object]) -> UsageError:
+def _rules_error(options: dict[str, object], error: RulesError) -> UsageError:
     """Which of the checks ``Rules`` makes the flags failed, as a sentence of the catalogue."""
     players, target = options["players"], options.get("target")
     if players not in (2, 3, 4):
         return UsageError("usage.players", players=players)
-    if options.get("variant", Variant.SCOPA) is not Variant.SCOPA and players != 4:
+    if error.code == "scopone_players":
         return UsageError("usage.scopone")
+    if error.code == "cirulla_target":
+        return UsageError("usage.cirulla_target", target=target)
+    if error.code == "variant_option":
+        variant = options.get("variant", Variant.SCOPA)
+        return UsageError("usage.variant_option", name=dict(error.reason.params).get("option"),
+                          variant=variant.value if isinstance(variant, Variant) else variant)
+    if error.code == "win_by_two_single":
+        return UsageError("usage.win_by_two_single")
     return UsageError("usage.target_points", target=target)
 
 

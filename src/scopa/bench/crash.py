@@ -269,6 +269,8 @@ def replayed(record: MatchRecord) -> MatchRecord:
     for logged in record.moves:
         if logged.deal_number == again.state.deal_number + 1 and again.state.is_deal_over:
             again, _ = again.next_deal()
+        if logged.claim is not None:
+            again, _ = again.claim()
         again, _ = again.play(logged.move)
     if record.state.deal_number == again.state.deal_number + 1 and again.state.is_deal_over:
         again, _ = again.next_deal()

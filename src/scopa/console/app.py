@@ -462,7 +462,8 @@ class Program:
         options = (self.m("setup.summary.options", names=self.m("list.sep").join(enabled)) if enabled
                    else self.m("setup.summary.standard"))
         target = self.m("setup.single") if rules.target is None else self.m("setup.playing_to", target=rules.target)
-        parts = [self.m("setup.new"), players, self._levels(seats), target, options]
+        game = self.m(f"setup.game.{rules.variant.value}") if rules.fifteen else ""
+        parts = [self.m("setup.new"), game, players, self._levels(seats), target, options]
         return " ".join(part for part in parts if part)
 
     def _levels(self, seats: Sequence[SeatSetup]) -> str:

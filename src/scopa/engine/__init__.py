@@ -15,8 +15,9 @@ from .captures import Capture, legal_captures, sum_groups
 from .cards import ALL_CARDS, DECK, RE_BELLO, SETTEBELLO, Card, Suit, cards_str, parse_cards
 from .errors import (ILLEGAL_CODES, POSITION_CODES, RULES_CODES, IllegalMoveError, IllegalReason, Reason, RulesError,
                      ScopaError)
+from .cirulla import BONUS_POINTS, MATTA, Claim, bonuses
 from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted, Event,
-                     LeftoversTaken, MatchWon, OpeningTableTaken, Scopa)
+                     HandClaimed, LeftoversTaken, MatchWon, OpeningTableTaken, Scopa)
 from .rules import ALL_OPTIONS, CIRULLA_TARGET, TARGETS, Rules, Variant
 from .scoring import Category, DealScore, Primiera, SideScore, napola_points, primiera, score_deal
 from .state import (FORMAT_VERSION, GameState, Move, Phase, Play, PlayerView, match_result, moves_for_hand,
@@ -31,7 +32,8 @@ __all__ = [
     "ILLEGAL_CODES", "POSITION_CODES", "RULES_CODES", "IllegalMoveError", "IllegalReason", "Reason", "RulesError",
     "ScopaError",
     "CardPlayed", "CardsCaptured", "CardsDealt", "CardStaysOnTable", "DealScored", "DealStarted", "Event",
-    "LeftoversTaken", "MatchWon", "OpeningTableTaken", "Scopa",
+    "LeftoversTaken", "MatchWon", "OpeningTableTaken", "HandClaimed", "Scopa",
+    "BONUS_POINTS", "MATTA", "Claim", "bonuses",
     "ALL_OPTIONS", "CIRULLA_TARGET", "TARGETS", "Rules", "Variant",
     "Category", "DealScore", "Primiera", "SideScore", "napola_points", "primiera", "score_deal",
     "FORMAT_VERSION", "GameState", "Move", "Phase", "Play", "PlayerView", "match_result", "moves_for_hand",

@@ -117,6 +117,7 @@ POSITION_CODES = (
     "table_differs",
     "piles_differ",
     "scope_differ",
+    "claim_wrong",         # a Cirulla claim the hands and plays do not bear out; params: number
 )
 
 
@@ -130,8 +131,9 @@ MATCH_FIRST = "match_first"        # a sum was taken although an equal card is o
 CANNOT_TAKE = "cannot_take"        # any other capture the rules do not allow
 DEAL_NOT_OVER = "deal_not_over"    # next_deal() while the deal is still being played
 MATCH_OVER = "match_over"          # next_deal() after the match ended
+NO_CLAIM = "no_claim"              # claim() with no Cirulla bonus to claim now
 ILLEGAL_CODES = (DEAL_OVER, NOT_A_MOVE, NOT_IN_HAND, TAKES_NOTHING, MUST_CAPTURE, MATCH_FIRST, CANNOT_TAKE,
-                 DEAL_NOT_OVER, MATCH_OVER)
+                 DEAL_NOT_OVER, MATCH_OVER, NO_CLAIM)
 
 
 class IllegalReason(NamedTuple):

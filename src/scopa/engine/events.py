@@ -39,6 +39,16 @@ class OpeningTableTaken(NamedTuple):
     scope: int
 
 
+class HandClaimed(NamedTuple):
+    """Cirulla: ``seat`` showed its hand, ``cards``, to claim a bonus; from now on everyone sees it."""
+
+    seat: int
+    side: int
+    kind: str  # "cirulla" (worth 9 or less, 3 points) or "tris" (three of a kind, 10)
+    points: int
+    cards: tuple[Card, ...]
+
+
 class CardPlayed(NamedTuple):
     seat: int
     card: Card
@@ -83,5 +93,5 @@ class MatchWon(NamedTuple):
     match_scores: tuple[int, ...]
 
 
-Event = (DealStarted | CardsDealt | OpeningTableTaken | CardPlayed | CardsCaptured | CardStaysOnTable | Scopa
-         | LeftoversTaken | DealScored | MatchWon)
+Event = (DealStarted | CardsDealt | OpeningTableTaken | HandClaimed | CardPlayed | CardsCaptured | CardStaysOnTable
+         | Scopa | LeftoversTaken | DealScored | MatchWon)

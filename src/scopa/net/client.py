@@ -329,6 +329,10 @@ class RemoteTable:
         request_id = next(self._ids)
         return self._request(MoveRequest(request_id, move, expected), request_id, expected)
 
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        """Cirulla's claims are not played online yet: rooms offer no Cirulla (net/rooms.py)."""
+        return SubmitResult(False, refusal="not_now")
+
     def next_deal(self, seat: int, expected: int) -> SubmitResult:
         request_id = next(self._ids)
         return self._request(NextDealRequest(request_id, expected), request_id, expected)

@@ -536,9 +536,12 @@ def decode_rules(value: Any, name: str = "rules") -> Rules:
         if isinstance(value.get(option), (bool, float)):  # the engine would take 2.0 for 2
             raise ProtocolError("bad_rules", field=f"{name}.{option}")
     try:
-        return Rules.from_dict(value)
+        rules = Rules.from_dict(value)
     except (RulesError, TypeError, ValueError):
         raise ProtocolError("bad_rules", field=name) from None
+    if rules.fifteen:  # Scopa a 15 and Cirulla are not played online yet: their events have no encoding here
+        raise ProtocolError("bad_rules", field=f"{name}.variant")
+    return rules
 
 
 def _code(value: Any, name: str = "code") -> str:

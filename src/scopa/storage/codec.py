@@ -20,11 +20,11 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
-from ..match import MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
+from ..match import MatchRecord, MoveRecord, SeatSetup, is_unsafe_in_name, name_problem
 from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
-VERSION = 1
+VERSION = 2
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 KINDS = ("human", "computer")
 MAX_NAME_LENGTH = 100
@@ -40,6 +40,7 @@ EXPORT_WARNING = ("The exported file shows every hand and the order of the stock
 
 _FIELDS = ("format", "version", "rules", "seats", "seed", "first_dealer", "moves", "assisted_deals", "state")
 _MOVE_FIELDS = {"deal", "seat", "card", "capture"}
+_CLAIM_KINDS = ("cirulla", "tris")  # a move may carry "claim": the Cirulla bonus claimed just before it
 _SEAT_FIELDS = {"name", "kind", "level"}
 _RULE_OPTIONS = frozenset(Rules().to_dict())  # a file names every option: a missing one is no default
 _STATE_FIELDS = frozenset(GameState._fields)
@@ -49,8 +50,20 @@ _STATE_NESTED_LISTS = ("hands", "piles")  # one list of cards per seat or side
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
 # MIGRATIONS[n] turns the data of format version n into the data of version n + 1.
-# Version 1 is the first format, so the table is empty; add an entry with every new version.
-MIGRATIONS: dict[int, Migration] = {}
+# Add an entry with every new version.
+
+
+def _to_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 added the options win by two and scopa a perdere (both off in every older match),
+    the variants scopa a 15 and cirulla, and a move's Cirulla claim (none before)."""
+    for rules in (data.get("rules"), (data.get("state") or {}).get("rules")):
+        if isinstance(rules, dict):
+            rules.setdefault("win_by_two", False)
+            rules.setdefault("a_perdere", False)
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: _to_version_2}
 
 
 CANNOT_LOAD = "storage.heading.cannot_load"
@@ -149,11 +162,18 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
         "seats": seats,
         "seed": record.seed,
         "first_dealer": record.first_dealer,
-        "moves": [{"deal": m.deal_number, "seat": m.seat, "card": str(m.move.card),
-                   "capture": [str(c) for c in m.move.capture]} for m in record.moves],
+        "moves": [_move_data(m) for m in record.moves],
         "assisted_deals": sorted(record.assisted_deals),
         "state": record.state.to_dict(),
     }
+
+
+def _move_data(logged: MoveRecord) -> dict[str, Any]:
+    data: dict[str, Any] = {"deal": logged.deal_number, "seat": logged.seat, "card": str(logged.move.card),
+                            "capture": [str(c) for c in logged.move.capture]}
+    if logged.claim is not None:
+        data["claim"] = logged.claim
+    return data
 
 
 def match_to_json(record: MatchRecord) -> str:
@@ -298,7 +318,7 @@ def _seat(item: Any, number: int) -> SeatSetup:
     return SeatSetup(name, kind, level)
 
 
-def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
+def _moves(value: Any, players: int) -> list[tuple[int, int, Move, str | None]]:
     if not isinstance(value, list):
         raise SaveFileError("storage.reason.moves_not_list")
     if len(value) > MAX_MOVES:
@@ -306,8 +326,11 @@ def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
     return [_move(item, number, players) for number, item in enumerate(value, 1)]
 
 
-def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
-    if not isinstance(item, dict) or set(item) != _MOVE_FIELDS:
+def _move(item: Any, number: int, players: int) -> tuple[int, int, Move, str | None]:
+    if not isinstance(item, dict) or set(item) - {"claim"} != _MOVE_FIELDS:
+        raise SaveFileError("storage.reason.move_fields", number=number)
+    claim = item.get("claim")
+    if claim is not None and claim not in _CLAIM_KINDS:
         raise SaveFileError("storage.reason.move_fields", number=number)
     deal, seat = item["deal"], item["seat"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (deal, seat)):
@@ -324,7 +347,7 @@ def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
         raise SaveFileError("storage.reason.move_card", number=number, detail=str(error)) from None
     if len(set(cards)) != len(cards):
         raise SaveFileError("storage.reason.move_card_twice", number=number)
-    return deal, seat, Move(cards[0], tuple(sorted(cards[1:])))
+    return deal, seat, Move(cards[0], tuple(sorted(cards[1:]))), claim
 
 
 def _state(value: Any) -> GameState:
@@ -375,23 +398,26 @@ def _assisted(value: Any, deal_number: int) -> frozenset[int]:
 # Replay ----------------------------------------------------------------------------------
 
 def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, first_dealer: int,
-           moves: list[tuple[int, int, Move]], saved: GameState) -> MatchRecord:
+           moves: list[tuple[int, int, Move, str | None]], saved: GameState) -> MatchRecord:
     """Play the logged moves from the seed; the result must be exactly the saved position."""
     try:
         record, _ = MatchRecord.start(rules, seats, seed, first_dealer)
     except ValueError as error:
         raise SaveFileError("storage.reason.restart", detail=str(error)) from None  # the checks above prevent it
-    for number, (deal, seat, move) in enumerate(moves, 1):
-        record = _replay_move(record, number, deal, seat, move)
+    for number, (deal, seat, move, claim) in enumerate(moves, 1):
+        record = _replay_move(record, number, deal, seat, move, claim)
     if saved.deal_number == record.state.deal_number + 1 and record.state.phase is Phase.DEAL_OVER:
         record, _ = record.next_deal()
+    if len(saved.claims) == len(record.state.claims) + 1 and record.state.claimable():
+        record, _ = record.claim()  # saved after a Cirulla claim, before the move that logs it
     if record.state != saved:
         field = next(f for f in GameState._fields if getattr(record.state, f) != getattr(saved, f))
         raise SaveFileError("storage.reason.different_position", field=Term(f"storage.field.{field}"))
     return record
 
 
-def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: Move) -> MatchRecord:
+def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: Move,
+                 claim: str | None = None) -> MatchRecord:
     state = record.state
     if state.is_match_over:
         raise SaveFileError("storage.reason.move_after_end", number=number)
@@ -404,6 +430,10 @@ def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: M
         raise SaveFileError("storage.reason.move_seat", number=number, seat=seat + 1,
                             to_move=record.state.to_move + 1)
     try:
+        if claim is not None:
+            if record.state.claimable() != claim:
+                raise ScopaError("The claim logged with this move cannot be made here.")
+            record, _ = record.claim()
         record, _ = record.play(move)
     except ScopaError as error:
         raise SaveFileError("storage.reason.illegal_move", number=number, detail=str(error),

@@ -145,7 +145,13 @@ class LocalTable:
             if not (self._closed or state.is_deal_over or state.to_move in self._here):
                 raise RuntimeError(f"Nobody plays seat {state.to_move + 1}: it is no seat here and has no computer.")
             return False
-        move = self.players[seat].choose_move(self.record.state.view(seat))
+        view = self.record.state.view(seat)
+        if view.claimable():  # Cirulla: every computer level claims its bonus (a step of its own)
+            self.record, events = self.record.claim()
+            self._append(events)
+            self._autosave()
+            return True
+        move = self.players[seat].choose_move(view)
         self._play(move)
         return True
 
@@ -161,6 +167,22 @@ class LocalTable:
             self._play(move)
         except IllegalMoveError as error:
             return SubmitResult(False, refusal="illegal", reason=error.reason)
+        return self._accepted(seat, expected)
+
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        """Cirulla: ``seat`` shows its hand to claim its bonus (refused when it has none to claim now)."""
+        state = self.record.state
+        refusal = self._refusal(seat, expected, state.is_deal_over)
+        if refusal is None and state.to_move != seat:
+            refusal = "not_your_turn"
+        if refusal is not None:
+            return SubmitResult(False, refusal=refusal)
+        try:
+            self.record, events = self.record.claim()
+        except IllegalMoveError as error:
+            return SubmitResult(False, refusal="illegal", reason=error.reason)
+        self._append(events)
+        self._autosave()
         return self._accepted(seat, expected)
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:
