@@ -92,3 +92,24 @@ def test_a_file_of_format_one_made_before_the_variants_still_loads(rules):
 def test_every_variant_and_option_round_trips_through_a_file(rules):
     record = _played(rules, 60, seed=3)
     assert match_from_json(match_to_json(record)) == record
+
+
+def test_results_statistics_and_the_facts_cache_know_the_variants(tmp_path):
+    from scopa.record.stats import all_facts
+    from scopa.record.text import RecordText
+    from scopa.record.words import stats_lines
+    from scopa.storage import load_results, record_result
+
+    records = [_played(Rules.scopa_15(target=None), 100, seed=1), _played(Rules.cirulla(target=None), 100, seed=2),
+               _played(Rules(target=None), 100, seed=3)]
+    assert all(r.state.is_match_over for r in records)
+    for number, record in enumerate(records, 1):
+        record_result(record, f"2026-01-0{number}T10:00:00+00:00", tmp_path)
+    results = load_results(tmp_path)
+    assert [r.variant for r in results] == ["scopa_15", "cirulla", "scopa"]
+    facts = all_facts(results)
+    assert [f.variant for f in facts] == ["scopa_15", "cirulla", "scopa_2"]
+    for lang, names in (("en", ("Scopa a 15", "Cirulla", "Scopa for two")), ("it", ("Scopa a 15", "Cirulla",
+                                                                                    "Scopa in due"))):
+        page = " ".join(stats_lines(facts, len(results), [], RecordText(lang)))
+        assert all(name in page for name in names), page

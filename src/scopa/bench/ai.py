@@ -95,7 +95,7 @@ def player_spec(text: str) -> str:
 
 def bench_rules(players: int, variant: str) -> Rules:
     """The rules of a benchmark game: one deal, no match target."""
-    return Rules(players=players, variant=Variant(variant), target=None)
+    return Rules.for_variant(variant, players=players, target=None)
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -123,6 +123,9 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
     while not state.is_deal_over:
         seat = state.to_move
         view = state.view(seat)
+        if view.claimable():  # Cirulla: every level claims its bonus, as at the table
+            state, _ = state.claim()
+            continue
         start = time.perf_counter()
         move = players[seat].choose_move(view)
         elapsed = time.perf_counter() - start
@@ -255,7 +258,7 @@ def check_game_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """The checks every benchmark that plays duplicate deals makes on its --deals, --variant and --budget."""
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    if args.variant != "scopa" and args.players != 4:
+    if args.variant.startswith("scopone") and args.players != 4:
         parser.error("scopone is a four-player game: add --players 4")
     if args.budget <= 0:
         parser.error("--budget must be more than zero seconds")

@@ -343,14 +343,14 @@ class Program:
         players = self._ask_players()
         if players is None:
             return None
-        rules = Rules(players=players)
-        if players == 4:
-            variant = choose(self.input, self.announcer, self.m("setup.variant"),
-                             [self.m(f"setup.variant.{v.value}") for v in Variant], self.m("prompt.menu"), 0,
-                             messages=self.messages)
-            if variant is None:
-                return None
-            rules = Rules.for_variant(list(Variant)[variant], players=players)
+        # Scopone is for four; scopa, scopa a 15 and cirulla for any number (Variant's order kept).
+        games = [v for v in Variant if players == 4 or v in (Variant.SCOPA, Variant.SCOPA_15, Variant.CIRULLA)]
+        variant = choose(self.input, self.announcer, self.m("setup.variant"),
+                         [self.m(f"setup.variant.{v.value}") for v in games], self.m("prompt.menu"), 0,
+                         messages=self.messages)
+        if variant is None:
+            return None
+        rules = Rules.for_variant(games[variant], players=players)
         seats = self._ask_seats(players)
         if seats is None:
             return None

@@ -435,7 +435,8 @@ class Narrator:
         m, c = self.messages, self.cards
         move, left = analysis.move, analysis.table_left
         if move.capture:
-            action = m("hint.take", cards=c.list(move.capture, article=True), card=c.the(move.card, "your"))
+            key = "hint.take.fifteen" if self.makes_fifteen(move.card, move.capture) else "hint.take"
+            action = m(key, cards=c.list(move.capture, article=True), card=c.the(move.card, "your"))
         else:
             action = m("hint.play", card=c.the(move.card))
         if analysis.sweep:
@@ -463,7 +464,7 @@ class Narrator:
                 tail = m.plural("hint.tail.risky", sum(unseen[v] for v in risky), total=total, unseen=words)
             else:
                 tail = m("hint.tail.safe", total=total)
-        elif total > 10:
+        elif total > (14 if view.rules.fifteen else 10):  # no card makes the sum (or 15 with it)
             tail = m("hint.tail.too_much", total=total)
         else:
             tail = m("hint.tail.no_single", total=total)
