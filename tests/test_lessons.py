@@ -234,11 +234,59 @@ def test_lesson_8_hints_are_the_game_suggestions_and_legal() -> None:
 
 
 def test_lesson_run_out_of_range_gives_one_line_and_exit_code_2(tmp_path: Path) -> None:
-    for number in (0, 9, -1):
+    for number in (0, 11, -1):
         program = make_program(tmp_path, [])
         assert program.run_lesson(number) == 2
         lines = screen(program).strip().splitlines()
-        assert lines == [f"There is no lesson {number}. Lessons run from 1 to 8."]
+        assert lines == [f"There is no lesson {number}. Lessons run from 1 to 10."]
+
+
+# The lessons of Scopa a 15 and Cirulla (issue 32) ----------------------------------------------------
+
+def test_lesson_9_teaches_making_fifteen_and_the_first_table(tmp_path: Path) -> None:
+    # The seven takes the jack (wrong: the settebello stays), again, the three takes five and settebello.
+    program = make_program(tmp_path, ["1", "enter", "enter", "2", "enter", "enter", "2", "enter"])
+    assert program.run_lesson(9) == 0
+    out = screen(program)
+    assert "Lesson 9, scopa a 15. Making fifteen." in out
+    assert "Seven of spades takes jack of diamonds, to make fifteen." in out
+    assert "Not quite. Your seven took the jack of diamonds to make 15, but the settebello stayed." in out
+    assert "Right. With the three of hearts you took the five of clubs and the settebello." in out
+    assert "The dealer lays the ace of clubs, the two of spades, the four of hearts and the jack of diamonds" in out
+    assert "Right. One, two, four and eight make 15." in out
+    assert 9 in program.settings.lessons_done
+
+
+def test_lesson_10_teaches_the_ace_the_equal_card_or_fifteen_and_the_bonuses(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["1", "enter", "enter", "1", "1", "enter", "enter", "2", "enter"])
+    assert program.run_lesson(10) == 0
+    out = screen(program)
+    assert "Lesson 10, cirulla. The ace, fifteen and the bonuses." in out
+    assert "Right. Your ace took the whole table, the settebello with it." in out
+    assert "1, the settebello." in out and "2, three of hearts and five of spades, to make fifteen." in out
+    assert "Right. Your seven took the settebello, an equal card." in out
+    assert "Right. One, two and six make 9, a cirulla." in out
+    assert "That was the last lesson." not in out or 10 in program.settings.lessons_done
+    assert 10 in program.settings.lessons_done
+
+
+def test_the_lessons_of_the_other_games_are_the_menus_tenth_item(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["0", "2", "escape", "escape"], lang="it")
+    assert program.lesson_runner(program) is None
+    out = screen(program)
+    assert "lezioni di scopa a 15 e cirulla" in out
+    assert "Lezione 10, cirulla. L'asso, il quindici e i bonus." in out
+
+
+def test_the_lessons_of_the_other_games_play_their_own_rules() -> None:
+    from scopa.lessons.content import VARIANT_LESSONS
+    from scopa.engine import Variant
+    assert [lesson.rules.variant for lesson in VARIANT_LESSONS] == [Variant.SCOPA_15, Variant.CIRULLA]
+    for lesson in VARIANT_LESSONS:
+        for step in lesson.steps:
+            if hasattr(step, "start"):
+                state, _ = step.start(0)
+                assert state.rules == lesson.rules and state.legal_moves()
 
 
 def test_input_ending_in_a_lesson_exits_quietly(tmp_path: Path) -> None:

@@ -359,9 +359,9 @@ def wants_new_match(args: argparse.Namespace) -> bool:
 
 def lesson_from_args(args: argparse.Namespace) -> int | None:
     """The lesson asked for, if one is: a number from 1 to the last lesson."""
-    from .lessons import LESSON_COUNT
-    if args.lesson is not None and not 1 <= args.lesson <= LESSON_COUNT:
-        raise UsageError("usage.lesson", n=args.lesson, count=LESSON_COUNT)
+    from .lessons import LESSON_TOTAL
+    if args.lesson is not None and not 1 <= args.lesson <= LESSON_TOTAL:
+        raise UsageError("usage.lesson", n=args.lesson, count=LESSON_TOTAL)
     return args.lesson
 
 
