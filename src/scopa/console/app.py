@@ -343,14 +343,9 @@ class Program:
         players = self._ask_players()
         if players is None:
             return None
-        # Scopone is for four; scopa, scopa a 15 and cirulla for any number (Variant's order kept).
-        games = [v for v in Variant if players == 4 or v in (Variant.SCOPA, Variant.SCOPA_15, Variant.CIRULLA)]
-        variant = choose(self.input, self.announcer, self.m("setup.variant"),
-                         [self.m(f"setup.variant.{v.value}") for v in games], self.m("prompt.menu"), 0,
-                         messages=self.messages)
-        if variant is None:
+        rules = self._ask_game(players)
+        if rules is None:
             return None
-        rules = Rules.for_variant(games[variant], players=players)
         seats = self._ask_seats(players)
         if seats is None:
             return None
@@ -361,6 +356,17 @@ class Program:
         if rules is None:
             return None
         return self._play_new(MatchRequest(rules, seats))
+
+    def _ask_game(self, players: int, online: bool = False) -> Rules | None:
+        """Which game: scopa, scopa a 15 and cirulla for any number, the scopone too for four
+        (Variant's order kept); online, no cirulla (rooms do not play it yet). None on Escape."""
+        games = [v for v in Variant if players == 4 or v in (Variant.SCOPA, Variant.SCOPA_15, Variant.CIRULLA)]
+        if online:
+            games.remove(Variant.CIRULLA)
+        variant = choose(self.input, self.announcer, self.m("setup.variant"),
+                         [self.m(f"setup.variant.{v.value}") for v in games], self.m("prompt.menu"), 0,
+                         messages=self.messages)
+        return None if variant is None else Rules.for_variant(games[variant], players=players)
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))

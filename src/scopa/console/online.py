@@ -465,12 +465,12 @@ def server_question(m: Messages, last: str | None) -> Announcement:
 
 
 def _ask_rules(program):
-    """The host's match: how many players and the target, with the new-match questions."""
-    from ..engine import Rules
+    """The host's match: how many players, which game and the target, with the new-match questions."""
     players = program._ask_players()
     if players is None:
         return None
-    return program._ask_target(Rules(players=players))
+    rules = program._ask_game(players, online=True)
+    return None if rules is None else program._ask_target(rules)
 
 
 def play_online(program, request: OnlineRequest) -> int:

@@ -84,8 +84,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping, Union
 
 from ..engine import (ALL_CARDS, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Card, DealScored,
-                      DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move, Phase,
-                      Play, PlayerView, Rules, RulesError, Scopa, score_deal)
+                      DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move,
+                      OpeningTableTaken, Phase, Play, PlayerView, Rules, RulesError, Scopa, Variant, score_deal)
 from ..match import NAME_LENGTH, is_unsafe_in_name
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code
@@ -380,6 +380,9 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
     if isinstance(event, CardsDealt):
         return {"kind": "cards_dealt", "round": event.round, "rounds": event.rounds, "cards_each": event.cards_each,
                 "stock_left": event.stock_left, "table": None if event.table is None else _cards(event.table)}
+    if isinstance(event, OpeningTableTaken):
+        return {"kind": "opening_taken", "dealer": event.dealer, "side": event.side, "cards": _cards(event.cards),
+                "scope": event.scope}
     if isinstance(event, CardPlayed):
         return {"kind": "card_played", "seat": event.seat, "card": str(event.card)}
     if isinstance(event, CardsCaptured):
@@ -539,7 +542,7 @@ def decode_rules(value: Any, name: str = "rules") -> Rules:
         rules = Rules.from_dict(value)
     except (RulesError, TypeError, ValueError):
         raise ProtocolError("bad_rules", field=name) from None
-    if rules.fifteen:  # Scopa a 15 and Cirulla are not played online yet: their events have no encoding here
+    if rules.variant is Variant.CIRULLA:  # not online yet: its claims and bonuses have no messages here
         raise ProtocolError("bad_rules", field=f"{name}.variant")
     return rules
 
@@ -765,6 +768,9 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         table = f("table")
         event = CardsDealt(small("round", 40, 1), small("rounds", 40, 1), small("cards_each", 10, 1),
                            small("stock_left", 40), None if table is None else _card_list(table, f"{name}.table"))
+    elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
+        event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
+                                  small("scope", 2, 1))
     elif kind == "card_played":
         event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
     elif kind == "cards_captured":
