@@ -93,9 +93,9 @@ def player_spec(text: str) -> str:
     return name
 
 
-def bench_rules(players: int, variant: str) -> Rules:
-    """The rules of a benchmark game: one deal, no match target."""
-    return Rules.for_variant(variant, players=players, target=None)
+def bench_rules(players: int, variant: str, options: Sequence[str] = ()) -> Rules:
+    """The rules of a benchmark game: one deal, no match target; ``options`` switched on (a_perdere...)."""
+    return Rules.for_variant(variant, players=players, target=None, **dict.fromkeys(options, True))
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -147,8 +147,8 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
 
 def play_pair(task: tuple) -> PairResult:
     """Both seatings of one deal (a top-level function so worker processes can import it)."""
-    deal, seed, players, variant, a_level, b_level, budget = task
-    rules = bench_rules(players, variant)
+    deal, seed, players, variant, a_level, b_level, budget, options = task
+    rules = bench_rules(players, variant, options)
     shuffle = deal_seed(seed, deal)
     dealer = deal % players
     first = play_game(rules, shuffle, dealer, a_level, b_level, True, budget, shuffle)
@@ -196,8 +196,8 @@ def matches(games: Sequence[GameResult]) -> tuple[int, int]:
 
 
 def run(a_level: str, b_level: str, deals: int, seed: int, players: int, budget: float, jobs: int,
-        variant: str = "scopa") -> list[PairResult]:
-    tasks = [(d, seed, players, variant, a_level, b_level, budget) for d in range(deals)]
+        variant: str = "scopa", options: Sequence[str] = ()) -> list[PairResult]:
+    tasks = [(d, seed, players, variant, a_level, b_level, budget, tuple(options)) for d in range(deals)]
     if jobs <= 1:
         return [play_pair(t) for t in tasks]
     context = multiprocessing.get_context("spawn")
@@ -279,11 +279,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, default=1.0,
                         help="seconds per move for the expert (and outside players that take budget=)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--options", default="", help="rule options on, by commas: a_perdere (fewer points "
+                        "win: A's share should then be below 0.5), napola, re_bello")
     args = parser.parse_args(argv)
     check_game_args(parser, args)
+    options = tuple(o.strip() for o in args.options.split(",") if o.strip())
+    try:
+        bench_rules(args.players, args.variant, options)
+    except (TypeError, ValueError) as error:
+        parser.error(f"--options: {error}")
     start = time.perf_counter()
     results = run(args.a, args.b, args.deals, args.seed, args.players, args.budget, max(1, args.jobs),
-                  args.variant)
+                  args.variant, options)
     for line in report(args.a, args.b, results, args.players, args.budget, time.perf_counter() - start):
         print(line)
     return 0
