@@ -190,8 +190,6 @@ def _online(command: str, argv: list[str]) -> int:
         rules = seats = None
         if command == "host":
             rules = rules_from_args(args)
-            if rules.variant.value == "cirulla":  # rooms refuse it (net/messages.decode_rules): said here first
-                raise UsageError("usage.not_online")
             seats = online_seats(args, rules.players)
     except UsageError as error:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)

@@ -357,12 +357,10 @@ class Program:
             return None
         return self._play_new(MatchRequest(rules, seats))
 
-    def _ask_game(self, players: int, online: bool = False) -> Rules | None:
+    def _ask_game(self, players: int) -> Rules | None:
         """Which game: scopa, scopa a 15 and cirulla for any number, the scopone too for four
-        (Variant's order kept); online, no cirulla (rooms do not play it yet). None on Escape."""
+        (Variant's order kept). None on Escape."""
         games = [v for v in Variant if players == 4 or v in (Variant.SCOPA, Variant.SCOPA_15, Variant.CIRULLA)]
-        if online:
-            games.remove(Variant.CIRULLA)
         variant = choose(self.input, self.announcer, self.m("setup.variant"),
                          [self.m(f"setup.variant.{v.value}") for v in games], self.m("prompt.menu"), 0,
                          messages=self.messages)

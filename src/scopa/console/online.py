@@ -469,7 +469,7 @@ def _ask_rules(program):
     players = program._ask_players()
     if players is None:
         return None
-    rules = program._ask_game(players, online=True)
+    rules = program._ask_game(players)
     return None if rules is None else program._ask_target(rules)
 
 

@@ -37,8 +37,8 @@ from ..engine import DealScored, Move, Phase, PlayerView
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
-from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
-                       InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
+from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClaimRequest, ClientMessage, CreateRoom, ErrorMessage,
+                       Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
                        RecordRequest, Refused, ResyncMessage, RoomInfo, ServerMessage, Start, UpdateMessage, Welcome,
                        encode, parse_server_message)
 
@@ -330,8 +330,8 @@ class RemoteTable:
         return self._request(MoveRequest(request_id, move, expected), request_id, expected)
 
     def claim(self, seat: int, expected: int) -> SubmitResult:
-        """Cirulla's claims are not played online yet: rooms offer no Cirulla (net/rooms.py)."""
-        return SubmitResult(False, refusal="not_now")
+        request_id = next(self._ids)
+        return self._request(ClaimRequest(request_id, expected), request_id, expected)
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:
         request_id = next(self._ids)

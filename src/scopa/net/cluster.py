@@ -36,8 +36,8 @@ from typing import Any, Awaitable, Callable, Mapping, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
-from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
-                       Refused, encode, parse_client_message)
+from .messages import (Accepted, ClaimRequest, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest,
+                       ProtocolError, Refused, encode, parse_client_message)
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
@@ -259,7 +259,7 @@ class ClusterServer(RoomServer):
                 request = parse_client_message(raw)
             except ProtocolError:
                 return
-            if isinstance(request, (MoveRequest, NextDealRequest)):  # answered at once: not done
+            if isinstance(request, (MoveRequest, NextDealRequest, ClaimRequest)):  # answered at once: not done
                 Connection.send(conn, Refused(request.id, "unavailable"))
         except Unstored:  # the room's seats were told
             pass

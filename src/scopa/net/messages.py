@@ -84,8 +84,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping, Union
 
 from ..engine import (ALL_CARDS, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Card, DealScored,
-                      DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move,
-                      OpeningTableTaken, Phase, Play, PlayerView, Rules, RulesError, Scopa, Variant, score_deal)
+                      DealStarted, Event, HandClaimed, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move,
+                      OpeningTableTaken, Phase, Play, PlayerView, Rules, RulesError, Scopa, score_deal)
+from ..engine.cirulla import BONUS_KINDS, BONUS_POINTS, Claim, bonuses
 from ..match import NAME_LENGTH, is_unsafe_in_name
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code
@@ -225,6 +226,14 @@ class NextDealRequest:
 
 
 @dataclass(frozen=True)
+class ClaimRequest:
+    """Cirulla: the seat shows its hand to claim its bonus, before the hand's first card."""
+
+    id: int
+    expected: int
+
+
+@dataclass(frozen=True)
 class Assisted:
     pass
 
@@ -239,8 +248,8 @@ class Ping:
     pass
 
 
-ClientMessage = Union[Hello, CreateRoom, Join, Ready, Start, MoveRequest, NextDealRequest, Assisted, RecordRequest,
-                      Ping]
+ClientMessage = Union[Hello, CreateRoom, Join, Ready, Start, MoveRequest, NextDealRequest, ClaimRequest, Assisted,
+                      RecordRequest, Ping]
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -253,9 +262,11 @@ class FinishedDeal:
     piles: tuple[tuple[Card, ...], ...]
     scope: tuple[int, ...]
     match_scores: tuple[int, ...]
+    bonus: tuple[int, ...] = ()  # Cirulla: each side's points from claimed hands (sent only when any)
 
     def scored(self, rules: Rules) -> DealScored:
-        return DealScored(self.deal_number, score_deal(self.piles, self.scope, rules), self.match_scores)
+        score = score_deal(self.piles, self.scope, rules, self.bonus or None)
+        return DealScored(self.deal_number, score, self.match_scores)
 
 
 @dataclass(frozen=True)
@@ -367,6 +378,8 @@ def encode_view(view: PlayerView) -> dict[str, Any]:
                     for p in view.history],
         "match_scores": list(view.match_scores), "deal_totals": [list(t) for t in view.deal_totals],
         "phase": view.phase.value, "winner": view.winner,
+        **({"claims": [{"seat": c.seat, "round": c.round, "kind": c.kind, "cards": _cards(c.cards)}
+                       for c in view.claims]} if view.claims else {}),  # Cirulla: public hands
     }
 
 
@@ -380,6 +393,9 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
     if isinstance(event, CardsDealt):
         return {"kind": "cards_dealt", "round": event.round, "rounds": event.rounds, "cards_each": event.cards_each,
                 "stock_left": event.stock_left, "table": None if event.table is None else _cards(event.table)}
+    if isinstance(event, HandClaimed):
+        return {"kind": "hand_claimed", "seat": event.seat, "side": event.side, "claim": event.kind,
+                "points": event.points, "cards": _cards(event.cards)}
     if isinstance(event, OpeningTableTaken):
         return {"kind": "opening_taken", "dealer": event.dealer, "side": event.side, "cards": _cards(event.cards),
                 "scope": event.scope}
@@ -398,15 +414,19 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
         if view is None:
             raise ValueError("A deal_scored event is sent with the view it was scored in.")
         return {"kind": "deal_scored",
-                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores))}
+                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores,
+                                               tuple(s.bonus for s in event.score.sides)))}
     if isinstance(event, MatchWon):
         return {"kind": "match_won", "side": event.side, "match_scores": list(event.match_scores)}
     raise TypeError(f"Not an event: {event!r}")
 
 
 def encode_finished(deal: FinishedDeal) -> dict[str, Any]:
-    return {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
+    data = {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
             "piles": [_cards(p) for p in deal.piles], "scope": list(deal.scope)}
+    if any(deal.bonus):
+        data["bonus"] = list(deal.bonus)
+    return data
 
 
 def _update(message: UpdateMessage) -> dict[str, Any]:
@@ -434,6 +454,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
                                      "expected": m.expected}),
     NextDealRequest: ("next_deal", lambda m: {"id": m.id, "expected": m.expected}),
+    ClaimRequest: ("claim", lambda m: {"id": m.id, "expected": m.expected}),
     Assisted: ("assisted", lambda m: {}),
     RecordRequest: ("record", lambda m: {"id": m.id}),
     Ping: ("ping", lambda m: {}),
@@ -542,8 +563,6 @@ def decode_rules(value: Any, name: str = "rules") -> Rules:
         rules = Rules.from_dict(value)
     except (RulesError, TypeError, ValueError):
         raise ProtocolError("bad_rules", field=name) from None
-    if rules.variant is Variant.CIRULLA:  # not online yet: its claims and bonuses have no messages here
-        raise ProtocolError("bad_rules", field=f"{name}.variant")
     return rules
 
 
@@ -632,6 +651,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
     "next_deal": (lambda f: NextDealRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
+    "claim": (lambda f: ClaimRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
@@ -655,7 +675,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
 
 def decode_view(value: Any, name: str = "view") -> PlayerView:
     """A seat's view, checked: seats, counts and phases in range, no card in two places."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"claims"}))
     rules = decode_rules(f("rules"), f"{name}.rules")
     players, sides = rules.players, rules.sides
     seat = _int(f("seat"), f"{name}.seat", 0, players - 1)
@@ -683,12 +703,30 @@ def decode_view(value: Any, name: str = "view") -> PlayerView:
     if phase_text not in {p.value for p in Phase}:
         raise ProtocolError("bad_field", field=f"{name}.phase")
     winner = _optional_int(f("winner"), f"{name}.winner", 0, sides - 1)
+    claims = _claims(f("claims", []), f"{name}.claims", players, rules.rounds)
     f.done()
     seen = hand + table + tuple(c for p in piles for c in p)
     if len(set(seen)) != len(seen) or hand_counts[seat] != len(hand):
         raise ProtocolError("bad_field", field=name)
     return PlayerView(rules, seat, deal_number, dealer, to_move, round_, hand, table, hand_counts, stock_count,
-                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner)
+                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner,
+                      claims)
+
+
+def _claims(value: Any, name: str, players: int, rounds: int) -> tuple[Claim, ...]:
+    """Cirulla's hands shown this deal: each a seat, a round, a bonus its three cards are worth."""
+    if not isinstance(value, list) or len(value) > players * rounds:
+        raise ProtocolError("bad_field", field=name)
+    claims = []
+    for item in value:
+        f = _Fields(item, name)
+        claim = Claim(_int(f("seat"), name, 0, players - 1), _int(f("round"), name, 1, rounds), f("kind"),
+                      _card_list(f("cards"), name, 3))
+        f.done()
+        if claim.kind not in BONUS_KINDS or claim.kind not in bonuses(claim.cards):
+            raise ProtocolError("bad_field", field=name)
+        claims.append(claim)
+    return tuple(claims)
 
 
 def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
@@ -744,7 +782,7 @@ def _room_seat(value: Any, name: str) -> RoomSeat:
 
 def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notice:
     """An event; ``rules`` to score a ``deal_scored`` again and to check seats."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"bonus"}))
     kind = f("kind")
     players, sides = rules.players, rules.sides
 
@@ -768,6 +806,11 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         table = f("table")
         event = CardsDealt(small("round", 40, 1), small("rounds", 40, 1), small("cards_each", 10, 1),
                            small("stock_left", 40), None if table is None else _card_list(table, f"{name}.table"))
+    elif kind == "hand_claimed":  # Cirulla: the hand shown, now public
+        claimed, shown = f("claim"), _card_list(f("cards"), f"{name}.cards", 3)
+        if claimed not in BONUS_KINDS or claimed not in bonuses(shown) or small("points", 10) != BONUS_POINTS[claimed]:
+            raise ProtocolError("bad_field", field=f"{name}.claim")
+        event = HandClaimed(seat("seat"), small("side", sides - 1), claimed, BONUS_POINTS[claimed], shown)
     elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
         event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
                                   small("scope", 2, 1))
@@ -806,13 +849,15 @@ def _finished_deal(f: _Fields, name: str, rules: Rules) -> FinishedDeal:
     piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
     if len({c for p in piles for c in p}) != sum(len(p) for p in piles):
         raise ProtocolError("bad_field", field=f"{name}.piles")
-    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores)
+    bonus = f("bonus", None)
+    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores,
+                        () if bonus is None else _int_list(bonus, f"{name}.bonus", sides, 0, 200))
 
 
 def _last_deal(value: Any, rules: Rules) -> FinishedDeal | None:
     if value is None:
         return None
-    f = _Fields(value, "last_deal")
+    f = _Fields(value, "last_deal", frozenset({"bonus"}))
     deal = _finished_deal(f, "last_deal", rules)
     f.done()
     return deal

@@ -122,7 +122,8 @@ class Room:
         if record is None or record.scored is None or record.scored_in is None:
             return None
         scored, position = record.scored, record.scored_in
-        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores)
+        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores,
+                            position.bonus_points())
 
     def seat_of_key(self, key: str) -> int | None:
         """The seat whose key this is, comparing every seat's hash in constant time."""
@@ -196,6 +197,16 @@ class Room:
         if seat != state.to_move:
             raise MoveRefusal("not_your_turn")
         return self._done(self._table.submit(seat, move, self._table.latest()), now)
+
+    def claim(self, seat: int, expected: int, now: float) -> list[Entry]:
+        """Cirulla: ``seat`` shows its hand to claim its bonus, before the hand's first card."""
+        state = self._playing()
+        self._check_fresh(expected)
+        if state.is_deal_over:
+            raise MoveRefusal("not_now")
+        if seat != state.to_move:
+            raise MoveRefusal("not_your_turn")
+        return self._done(self._table.claim(seat, self._table.latest()), now)
 
     @property
     def _table(self) -> LocalTable:

@@ -35,9 +35,9 @@ from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
 from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
-                       CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
-                       NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
-                       UpdateMessage, Welcome, encode, parse_client_message)
+                       ClaimRequest, CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage,
+                       MoveRequest, NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused,
+                       ResyncMessage, Start, UpdateMessage, Welcome, encode, parse_client_message)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .store import DB_NAME, RoomStore
 
@@ -330,11 +330,14 @@ class RoomServer:
             self._commit(room, room.start(seat, secrets.randbits(31), now), "started by seat %s", _seat(seat))
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
-        elif isinstance(message, (MoveRequest, NextDealRequest)):
+        elif isinstance(message, (MoveRequest, NextDealRequest, ClaimRequest)):
             try:
                 if isinstance(message, MoveRequest):
                     entries = room.play(seat, message.move, message.expected, now)
                     what = "move by seat %s"
+                elif isinstance(message, ClaimRequest):
+                    entries = room.claim(seat, message.expected, now)
+                    what = "claim by seat %s"
                 else:
                     entries = room.next_deal(seat, message.expected, now)
                     what = "next deal by seat %s"
