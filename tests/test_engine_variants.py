@@ -533,3 +533,16 @@ def _deal_first(monkeypatch: pytest.MonkeyPatch, table: str) -> None:
     wanted = cards(table)
     deck = list(wanted) + [c for c in ALL_CARDS if c not in wanted]
     monkeypatch.setattr("scopa.engine.state._shuffled_deal", lambda rules, seed, deal: (list(deck), 0))
+
+
+@FAST
+@given(players=st.sampled_from([2, 3, 4]), target=st.sampled_from([11, 16, 21]), by_two=st.booleans(),
+       perdere=st.booleans(), seed=seeds, move_seed=seeds)
+def test_scopas_matches_end_as_win_by_two_and_a_perdere_say(players, target, by_two, perdere, seed, move_seed):
+    rules = Rules(players=players, target=target, win_by_two=by_two, a_perdere=perdere)
+    for _, _, state, events in walk(rules, seed, move_seed, max_deals=12):
+        if any(isinstance(e, DealScored) for e in events):
+            expected = reference_result(state.match_scores, rules)
+            assert (state.winner, state.is_match_over) == expected
+            assert [e for e in events if isinstance(e, MatchWon)] == (
+                [MatchWon(expected[0], state.match_scores)] if expected[1] else [])
