@@ -1,0 +1,99 @@
+"""``dev.py``, the set-up script of the quick start: Ctrl-C at any moment ends it with code 130 and
+no traceback, and the game it starts knows the command that started it.
+
+The first tests run a copy of dev.py beside a stand-in ``.venv/bin/python`` (a shell script that
+says "ready" and waits), so the Ctrl-C lands exactly where the test means it to: while pip
+installs, or while the game runs. The last ones run the real dev.py and the real game."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect  # type: ignore[import-untyped]
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(os.name == "nt" or not (ROOT / "dev.py").exists(),
+                                reason="POSIX pseudo-terminals; dev.py beside the tests")
+
+STAND_IN = """#!/bin/sh
+# A stand-in for the environment's python: answers pip's version check, installs at once
+# unless SLOW_INSTALL is set, and otherwise plays the game by saying "ready" and waiting.
+case "$*" in
+  *"pip --version"*) exit 0 ;;
+  *"pip install"*) if [ -n "$SLOW_INSTALL" ]; then echo "ready to install"; exec sleep 60; fi; exit 0 ;;
+  *) echo "ready: $SCOPA_COMMAND"; exec sleep 60 ;;
+esac
+"""
+
+
+def stand_in_project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / ".venv" / "bin").mkdir(parents=True)
+    shutil.copy(ROOT / "dev.py", project / "dev.py")
+    (project / "pyproject.toml").write_text("[project]\nname = 'stand-in'\n")
+    python = project / ".venv" / "bin" / "python"
+    python.write_text(STAND_IN)
+    python.chmod(0o755)
+    return project
+
+
+def spawn(args: list[str], cwd: Path, **env: str) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, args, cwd=str(cwd), env=dict(os.environ, **env), encoding="utf-8",
+                         timeout=60, dimensions=(24, 200))
+
+
+def interrupted(child: pexpect.spawn) -> str:
+    """Ctrl-C as the terminal sends it (to every process of the foreground group); all that followed,
+    less the terminal's own echo of it."""
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    return str(child.before).replace("^C", "")
+
+
+def test_ctrl_c_while_the_game_runs_ends_dev_py_with_130_and_no_traceback(tmp_path: Path) -> None:
+    project = stand_in_project(tmp_path)
+    child = spawn(["dev.py", "play", "--no-voice"], project)
+    child.expect("ready: python3 dev.py play")  # the game is told the command that started it
+    after = interrupted(child)
+    assert "Traceback" not in after and "KeyboardInterrupt" not in after
+    assert child.exitstatus == 130
+
+
+def test_ctrl_c_while_installing_is_one_line_and_130(tmp_path: Path) -> None:
+    project = stand_in_project(tmp_path)
+    child = spawn(["dev.py", "play"], project, SLOW_INSTALL="1")
+    child.expect("ready to install")
+    after = interrupted(child)
+    assert "Traceback" not in after
+    assert [line for line in after.splitlines() if line.strip()] == ["dev.py: Interrupted."]
+    assert child.exitstatus == 130
+    assert not (project / ".venv" / ".scopa-installed").exists()  # installed again next time
+
+
+real_environment = pytest.mark.skipif(not (ROOT / ".venv" / ".scopa-installed").exists(),
+                                      reason="the real dev.py's .venv is not set up (python3 dev.py test sets it up)")
+
+
+@real_environment
+def test_ctrl_c_in_the_real_game_started_by_dev_py_is_one_line_and_130(tmp_path: Path) -> None:
+    child = spawn([str(ROOT / "dev.py"), "play", "--plain", "--no-voice", "--data-dir", str(tmp_path / "data"),
+                   "--config-dir", str(tmp_path / "config")], tmp_path)
+    child.expect("Choice\\?")  # the game is up, at its main menu
+    after = interrupted(child)
+    assert "Traceback" not in after
+    assert child.exitstatus == 130
+
+
+@real_environment
+def test_ctrl_c_on_the_room_server_started_by_dev_py_stops_it_without_a_traceback(tmp_path: Path) -> None:
+    child = spawn([str(ROOT / "dev.py"), "play", "serve", "--port", "0", "--db", str(tmp_path / "rooms.db")],
+                  tmp_path)
+    child.expect("listening on ws://127.0.0.1:")
+    after = interrupted(child)
+    assert "Traceback" not in after and "stopped" in after
+    assert child.exitstatus == 0
