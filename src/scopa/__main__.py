@@ -10,7 +10,7 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from typing import Sequence
+from typing import Callable, Sequence
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -98,20 +98,23 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     from . import __version__
     from .cli import (UsageError, budget_from_args, build_parser, check_flag_combination, help_language_flags,
                       lesson_from_args, review_from_args, rules_from_args, seats_from_args, settings_from_args,
-                      wants_new_match)
+                      shortened, wants_new_match)
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
-        from .net.launch import main as serve
-        return serve(argv[1:])
-    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
-        return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
-    parser = build_parser(_messages(early.lang or settings.language))
+    parser = build_parser(_messages(early.lang or settings.language), tuple(COMMANDS))
     args = parser.parse_args(argv)
+    if args.command is not None:  # scopa serve|host|join ...: the command reads the flags after its name
+        if argv[0] != args.command:  # scopa --no-voice join: the flag would be read and then dropped
+            from .narration import run_command
+            example = f"{run_command()} {args.command} {' '.join(a for a in argv if a != args.command)}"
+            run.error_line(_messages(early.lang or settings.language)("cli.error.command_first", name=args.command,
+                                                                      example=shortened(example, 80)))
+            return 2
+        return COMMANDS[args.command](args.command_args)
     config_dir = args.config_dir or default_config_dir()
     if args.config_dir != early.config_dir:  # an abbreviation the early reading did not take
         settings, problem = load_settings(config_dir)
@@ -169,6 +172,30 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if lesson is not None:
         return program.run_lesson(lesson) if hasattr(program, "run_lesson") else 2
     return program.run(request, resume=args.resume)
+
+
+def _serve(argv: list[str]) -> int:
+    """``scopa serve``: the room server, with its own flags (``scopa serve --help``)."""
+    from .net.launch import main as serve
+    return serve(argv)
+
+
+def _host(argv: list[str]) -> int:
+    return _online("host", argv)
+
+
+def _join(argv: list[str]) -> int:
+    return _online("join", argv)
+
+
+# The sub-commands: each name, and the function that runs it with the flags after its name (it
+# builds its own parser, so that ``scopa NAME --help`` is its own). A new one is one entry here,
+# its line of ``--help``, ``cli.command.NAME``, in both catalogues, and its function.
+COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "serve": _serve,
+    "host": _host,
+    "join": _join,
+}
 
 
 def _online(command: str, argv: list[str]) -> int:

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from ..narration import Announcement, Messages, Narrator
+from ..narration import Announcement, Messages, Narrator, run_command
 from ..table import Notice
 from .announcer import Announcer
 from .game import MatchConsole, Services
@@ -63,7 +63,7 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
     if code == "cannot_start":
         key = f"online.error.cannot_start.{values.get('reason', 'players')}"
     try:
-        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
+        text = messages(key, server=server, command=run_command(), **{k: v for k, v in values.items() if k in ("seconds",)})
     except KeyError:
         return Announcement(messages("online.error.other"))
     return Announcement(text, spoken=spoken_form(messages, key, server))
@@ -201,7 +201,7 @@ class Lobby:
 
     def _ask_leave(self) -> None:
         """Leave on Enter, as in the match; anything else stays in the lobby."""
-        self.say(self.m("online.leave_ask", code=self.table.code))
+        self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
         try:
             token = self.input.read(self.m("prompt.leave") + " ", self.wake)
         except Interrupted:
@@ -303,7 +303,7 @@ class OnlineMatch(MatchConsole):
 
     def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
-        self.say(self.m("online.leave_ask", code=self.table.code))
+        self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
         try:
             token = self.io.input.read(self.m("prompt.leave") + " ")
         except (Interrupted, KeyboardInterrupt):
@@ -343,13 +343,13 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
             program.say(line)
         return "finished"
     except LeaveRoom:
-        program.say(m("online.left", code=table.code))
+        program.say(m("online.left", code=table.code, command=run_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
         return "closed"
     except InputClosed:
-        program.say(m("online.input_closed", code=table.code))
+        program.say(m("online.input_closed", code=table.code, command=run_command()))
         return "left"
     finally:
         program.narrator = None
@@ -525,6 +525,6 @@ def play_online(program, request: OnlineRequest) -> int:
 
 def _opening(table, mode: str, reclaimed: bool, m: Messages) -> list[Announcement]:
     if mode == "host":
-        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code))]
+        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code, command=run_command()))]
     key = "online.reclaimed" if reclaimed else "online.seated"
     return [Announcement(m(key, code=table.code, seat=table.seat + 1))]

@@ -22,7 +22,7 @@ from ..console.announcer import Announcer, ask_hands_aloud
 from ..console.menus import choose
 from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
 from ..match import MatchRecord
-from ..narration import Announcement, Narrator
+from ..narration import Announcement, Narrator, run_command
 from ..speech import Speaker
 from ..storage import MatchResult, SaveFileError, iter_results, record_result, recorded_match, result_at
 from ..storage.announced import announce_once, read_announced
@@ -132,7 +132,7 @@ def print_stats(data_dir, lang: str) -> int:
     for line in found.lines:
         print(line)
     if found.facts:
-        print(RecordText(lang)("stats.review_hint", command="scopa --review"))
+        print(RecordText(lang)("stats.review_hint", command=f"{run_command()} --review"))
     return 0 if found.readable else 1
 
 
