@@ -134,8 +134,9 @@ def test_serve_with_a_redis_store_but_no_redis_says_what_to_install() -> None:
     result = run_without(("redis",), "from scopa.__main__ import main\n"
                                      "sys.exit(main(['serve', '--port', '0', '--store', 'redis://127.0.0.1:1/0']))\n")
     assert result.returncode == 2
-    assert result.stderr == ("scopa: --store needs the redis package, which is not installed here. Install scopa "
-                             "with its redis extra: pipx install 'scopa[redis]', or pip install 'scopa[redis]'.\n")
+    assert result.stderr == ("scopa: --store needs the redis package, which is not installed here. Install it "
+                             "beside scopa (pipx inject scopa redis, or pip install redis), or install scopa with "
+                             "it: pipx install '.[redis]' in the scopa folder.\n")
 
 
 def test_serve_without_redis_still_serves_its_sqlite_rooms_and_checks_its_flags() -> None:

@@ -17,8 +17,11 @@ from .server import RoomServer, ServerConfig, config_from_args, sqlite_rooms
 from .server import main as serve
 
 USAGE = 2
-NO_REDIS = ("scopa: --store needs the redis package, which is not installed here. "
-            "Install scopa with its redis extra: pipx install 'scopa[redis]', or pip install 'scopa[redis]'.")
+# scopa is not on PyPI, so the line names the install from the scopa folder, never "scopa[redis]" alone
+# (which would fetch whatever PyPI holds under that name).
+NO_REDIS = ("scopa: --store needs the redis package, which is not installed here. Install it beside scopa "
+            "(pipx inject scopa redis, or pip install redis), or install scopa with it: "
+            "pipx install '.[redis]' in the scopa folder.")
 
 
 async def open_rooms(config: ServerConfig) -> RoomServer:
