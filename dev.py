@@ -99,6 +99,41 @@ def run_child(args: list[str], env: dict[str, str] | None = None) -> tuple[int, 
     return (INTERRUPTED if code == -signal.SIGINT else code), bool(pressed)
 
 
+STARTED_VARIABLE = "SCOPA_STARTED_FD"  # the pipe the game writes to once it handles Ctrl-C itself (scopa.startup)
+
+
+def run_game(args: list[str], env: dict[str, str]) -> int:
+    """Run the game (``python -m scopa``), whose first line handles Ctrl-C, so that no Ctrl-C of
+    its first moments prints a traceback.
+
+    Python's own start-up in the child (before scopa's first line) would turn a Ctrl-C into a
+    traceback, so the child starts with Ctrl-C ignored, and says through a pipe when its first
+    line has put its own handler in place; a Ctrl-C pressed before then is passed on to it at
+    that moment, and it ends with its one line and 130 as for any early Ctrl-C. Not on Windows,
+    whose consoles deliver Ctrl-C otherwise."""
+    if os.name == "nt":
+        return run_child(args, env)[0]
+    pressed: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    started, tell = os.pipe()
+    try:
+        child = subprocess.Popen(args, cwd=ROOT, env=dict(env, **{STARTED_VARIABLE: str(tell)}), pass_fds=(tell,),
+                                 preexec_fn=_ignore_ctrl_c)  # noqa: PLW1509  (dev.py runs no threads)
+        os.close(tell)
+        os.read(started, 1)  # a byte once the game handles Ctrl-C, or nothing when it ended before
+        if pressed:
+            child.send_signal(signal.SIGINT)
+        code = child.wait()
+    finally:
+        os.close(started)
+        signal.signal(signal.SIGINT, _interrupted)
+    return INTERRUPTED if code == -signal.SIGINT else code
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def play_command() -> str:
     """The command that started dev.py, as typed ("python3 dev.py play"): what the game names
     when it says how to start it again ("Run python3 dev.py play again to resume it.")."""
@@ -124,8 +159,8 @@ def main(argv: list[str]) -> int:
         return code
     python = str(environment.python)
     if command == "play":
-        args, env = [python, "-m", "scopa", *rest], dict(os.environ, **{COMMAND_VARIABLE: play_command()})
-    elif command in ("test", "test-lowest"):
+        return run_game([python, "-m", "scopa", *rest], dict(os.environ, **{COMMAND_VARIABLE: play_command()}))
+    if command in ("test", "test-lowest"):
         args, env = [python, "-m", "pytest", *rest], None
     else:
         args, env = [python, "-m", "scopa.bench", *rest], None

@@ -19,14 +19,33 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(os.name == "nt" or not (ROOT / "dev.py").exists(),
                                 reason="POSIX pseudo-terminals; dev.py beside the tests")
 
-STAND_IN = """#!/bin/sh
-# A stand-in for the environment's python: answers pip's version check, installs at once
-# unless SLOW_INSTALL is set, and otherwise plays the game by saying "ready" and waiting.
-case "$*" in
-  *"pip --version"*) exit 0 ;;
-  *"pip install"*) if [ -n "$SLOW_INSTALL" ]; then echo "ready to install"; exec sleep 60; fi; exit 0 ;;
-  *) echo "ready: $SCOPA_COMMAND"; exec sleep 60 ;;
-esac
+STAND_IN = """#!{python}
+# A stand-in for the environment's python. pip: answers the version check, and installs at once
+# unless SLOW_INSTALL is set. The game: does what scopa.startup does (a Ctrl-C handler of its
+# own, then a byte on dev.py's pipe), after SLOW_START seconds of a start-up that ignores
+# Ctrl-C as dev.py asks, then says "ready" and waits.
+import os, signal, sys, time
+args = " ".join(sys.argv[1:])
+if "pip --version" in args:
+    sys.exit(0)
+if "pip install" in args:
+    if os.environ.get("SLOW_INSTALL"):
+        signal.signal(signal.SIGINT, lambda signum, frame: os._exit(1))  # pip stops, with its own line
+        print("ready to install", flush=True)
+        time.sleep(60)
+    sys.exit(0)
+print("starting", flush=True)
+time.sleep(float(os.environ.get("SLOW_START", "0")))
+def interrupted(signum, frame):
+    os.write(2, b"scopa: Interrupted.\\n")
+    os._exit(130)
+signal.signal(signal.SIGINT, interrupted)
+fd = os.environ.get("SCOPA_STARTED_FD")
+if fd:
+    os.write(int(fd), b".")
+    os.close(int(fd))
+print("ready:", os.environ.get("SCOPA_COMMAND"), flush=True)
+time.sleep(60)
 """
 
 
@@ -36,7 +55,7 @@ def stand_in_project(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "dev.py", project / "dev.py")
     (project / "pyproject.toml").write_text("[project]\nname = 'stand-in'\n")
     python = project / ".venv" / "bin" / "python"
-    python.write_text(STAND_IN)
+    python.write_text(STAND_IN.format(python=sys.executable))
     python.chmod(0o755)
     return project
 
@@ -61,6 +80,18 @@ def test_ctrl_c_while_the_game_runs_ends_dev_py_with_130_and_no_traceback(tmp_pa
     child.expect("ready: python3 dev.py play")  # the game is told the command that started it
     after = interrupted(child)
     assert "Traceback" not in after and "KeyboardInterrupt" not in after
+    assert child.exitstatus == 130
+
+
+def test_ctrl_c_while_the_game_starts_reaches_it_once_it_can_say_so(tmp_path: Path) -> None:
+    """Python's own start-up in the game's process, before scopa's first line, would print a
+    traceback for a Ctrl-C: dev.py starts it with Ctrl-C ignored and passes one on once it is handled."""
+    project = stand_in_project(tmp_path)
+    child = spawn(["dev.py", "play"], project, SLOW_START="1")
+    child.expect("starting")
+    after = interrupted(child)
+    assert "Traceback" not in after and "KeyboardInterrupt" not in after
+    assert [line for line in after.splitlines() if line.strip()][-1] == "scopa: Interrupted."
     assert child.exitstatus == 130
 
 

@@ -35,6 +35,23 @@ def _interrupted_early(signum, frame):  # type: ignore[no-untyped-def]
 signal.signal(signal.SIGINT, _interrupted_early)
 
 
+def _tell_the_starter() -> None:
+    """``python3 dev.py play`` starts the game with Ctrl-C ignored, so that Python's own start-up
+    cannot turn one into a traceback, and waits on a pipe to hear that it is handled from now on
+    (a Ctrl-C pressed meanwhile is passed on then). Started otherwise, there is no such pipe."""
+    fd = os.environ.pop("SCOPA_STARTED_FD", "")
+    if not fd.isdigit():
+        return
+    try:
+        os.write(int(fd), b".")
+        os.close(int(fd))
+    except OSError:
+        pass
+
+
+_tell_the_starter()
+
+
 def run(load_main: Callable[[], Callable[[], int]]) -> int:
     """The command: the ``main`` that ``load_main`` imports, run with the command line's flags,
     between the two Ctrl-C rules (its modules load under the first)."""
