@@ -110,7 +110,8 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if args.command is not None:  # scopa serve|host|join ...: the command reads the flags after its name
         if argv[0] != args.command:  # scopa --no-voice join: the flag would be read and then dropped
             from .narration import run_command
-            example = f"{run_command()} {args.command} {' '.join(a for a in argv if a != args.command)}"
+            before = argv.index(args.command)
+            example = " ".join([run_command(), args.command, *argv[:before], *argv[before + 1:]])
             run.error_line(_messages(early.lang or settings.language)("cli.error.command_first", name=args.command,
                                                                       example=shortened(example, 80)))
             return 2

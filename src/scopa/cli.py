@@ -185,6 +185,8 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
     only takes the command's name and what follows it, as ``args.command`` and ``args.command_args``.
     """
 
+    messages = Messages("en")
+
     def add_command(self, name: str, help: str) -> None:  # noqa: A002  (argparse's own word)
         self._name_parser_map[name] = argparse.ArgumentParser(prog=name, add_help=False)  # a stand-in: never parses
         self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
@@ -199,8 +201,6 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
             return None
         value = shortened(_unquoted(message[len(prefix):].split(" (choose from")[0]))
         return self.messages("cli.error.command", value=value, choices=", ".join(self.names()))
-
-    messages = Messages("en")
 
     def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
         setattr(namespace, self.dest, values[0])
