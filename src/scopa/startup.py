@@ -14,6 +14,7 @@ scopa, so that it loads first.
 """
 import os
 import signal
+import stat
 from typing import Callable
 
 INTERRUPTED = 130
@@ -40,11 +41,12 @@ def _tell_the_starter() -> None:
     cannot turn one into a traceback, and waits on a pipe to hear that it is handled from now on
     (a Ctrl-C pressed meanwhile is passed on then). Started otherwise, there is no such pipe."""
     fd = os.environ.pop("SCOPA_STARTED_FD", "")
-    if not fd.isdigit():
+    if not fd.isdigit() or int(fd) in STANDARD_STREAMS:  # never a byte into the game's own output
         return
     try:
-        os.write(int(fd), b".")
-        os.close(int(fd))
+        if stat.S_ISFIFO(os.fstat(int(fd)).st_mode):
+            os.write(int(fd), b".")
+            os.close(int(fd))
     except OSError:
         pass
 
