@@ -4,7 +4,9 @@
   test-lowest` and .ci/run test against), so the two cannot drift apart;
 - the version is written once;
 - no module the wheel ships fails to import without the test tools or the redis extra, and
-  the two commands that need one of them say what to install, in one line, exit code 2.
+  the two commands that need one of them say what to install, in one line, exit code 2;
+- the sdist holds what its own tests need, and the wheel the game alone (built offline, with
+  the build and setuptools of the test extra).
 """
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ import importlib.metadata
 import os
 import pkgutil
 import re
+import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -143,3 +148,36 @@ def test_serve_without_redis_still_serves_its_sqlite_rooms_and_checks_its_flags(
     result = run_without(("redis",), "from scopa.__main__ import main\n"
                                      "sys.exit(main(['serve', '--port', '70000']))\n")
     assert result.returncode == 2 and "--port must be from 0 to 65535" in result.stderr
+
+
+@needs_source_tree
+def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_wheel_only_the_game(
+        tmp_path: Path) -> None:
+    """The sdist's own tests must run from it unpacked (``python3 dev.py test``): two test files
+    need tests/fault_hooks/sitecustomize.py, the README links docs/, CI's script is .ci/run."""
+    pytest.importorskip("build")
+    # From a copy as a fresh checkout has it: setuptools also takes every file an old
+    # src/scopa.egg-info/SOURCES.txt lists, which would hide a file MANIFEST.in no longer names.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv*", "*.egg-info", "__pycache__", "build",
+                                                                "dist", ".*_cache", ".hypothesis"))
+    built = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(tmp_path / "dist"),
+                            str(source)], capture_output=True, text=True, timeout=600, check=False)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    (sdist,) = (tmp_path / "dist").glob("scopa-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = {name.partition("/")[2] for name in tar.getnames()}
+    assert {"LICENSE", "README.md", "dev.py", "pyproject.toml", ".ci/run", ".ci/lowest-versions.txt",
+            "tests/fault_hooks/sitecustomize.py", "tests/test_packaging.py", "docs/rules.md", "docs/online.md",
+            "src/scopa/__init__.py", "src/scopa/narration/catalogues/it.json"} <= names
+    assert not [name for name in names if "__pycache__" in name or name.startswith((".venv", ".git/"))]
+    (wheel,) = (tmp_path / "dist").glob("scopa-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        files = set(archive.namelist())
+        metadata = archive.read(f"scopa-{scopa.__version__}.dist-info/METADATA").decode()
+    assert f"scopa-{scopa.__version__}.dist-info/licenses/LICENSE" in files
+    assert {"scopa/py.typed", "scopa/bench/serving.py", "scopa/lessons/text/rules_en.md"} <= files
+    assert not [name for name in files if name.startswith(("tests/", "docs/"))]
+    assert "License-Expression: MIT" in metadata
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist: redis")]
+    assert requires == ['Requires-Dist: redis>=5.0.1; extra == "redis"']  # an extra, not a dependency
