@@ -512,6 +512,14 @@ class ClusterServer(RoomServer):
                              _seat(number))
         self._drive(room)  # the computers it was playing go on here
 
+    async def writable(self) -> bool:
+        try:
+            await self.redis.check_write(self.origin)
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+            log.error("health: the store cannot be written (%s)", error)
+            return False
+        return True
+
     async def close(self) -> None:
         for task in (self.listening, self.presence, self.sweeping):
             if task is not None:

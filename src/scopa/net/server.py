@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import logging
 import secrets
-import signal
 import sqlite3
 import ssl
 import sys
@@ -34,11 +33,13 @@ from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
+from .health import health_hook
 from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
                        CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
                        NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
                        UpdateMessage, Welcome, encode, parse_client_message)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
+from .signals import on_stop_signals
 from .store import DB_NAME, RoomStore
 
 log = logging.getLogger("scopa.serve")
@@ -551,6 +552,15 @@ class RoomServer:
                 conn.fail(code)
         log.info("room %s: expired and deleted", room.code)
 
+    async def writable(self) -> bool:
+        """Whether the store takes a write now (``GET /healthz``)."""
+        try:
+            self.store.check_write()
+        except (sqlite3.Error, OSError) as error:
+            log.error("health: the store cannot be written (%s)", error)
+            return False
+        return True
+
     async def close(self) -> None:
         self.store.close()
 
@@ -609,21 +619,29 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
     on its store (``launch`` picks SQLite or Redis)."""
     rooms = await open_rooms(config)
     where = rooms.store.describe()
-    stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
+    stop = loop.create_future()
 
     def stop_serving() -> None:
         if not stop.done():
             stop.set_result(None)
 
-    for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, stop_serving)
+    restore_signals = on_stop_signals(loop, stop_serving)
+    try:
+        return await _serve(rooms, config, where, stop, ready)
+    finally:
+        restore_signals()
+
+
+async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyncio.Future[None],
+                 ready: asyncio.Future[int] | None) -> int:
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
     # before the library closes on anything much larger.
     async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
-                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None) as server:
+                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None,
+                     process_request=health_hook(rooms.writable)) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
