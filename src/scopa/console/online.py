@@ -35,12 +35,17 @@ class LeaveRoom(Exception):
     """The player chose to leave; the seat stays theirs on the server."""
 
 
-class RoomGone(Exception):
-    """The table cannot go on (the room closed, the key was refused): ``line`` says why."""
+FORGET_SEAT = frozenset({"wrong_key", "unknown_room", "room_closed"})  # problems after which the seat key is useless
 
-    def __init__(self, line: Announcement) -> None:
+
+class RoomGone(Exception):
+    """The table cannot go on (the room closed, the key was refused, the server did not come
+    back): ``line`` says why; ``keep_seat``: the seat key still takes the seat back later."""
+
+    def __init__(self, line: Announcement, keep_seat: bool = False) -> None:
         super().__init__(line.text)
         self.line = line
+        self.keep_seat = keep_seat
 
 
 def spelt(code: str) -> str:
@@ -63,7 +68,7 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
     if code == "cannot_start":
         key = f"online.error.cannot_start.{values.get('reason', 'players')}"
     try:
-        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
+        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds", "code")})
     except KeyError:
         return Announcement(messages("online.error.other"))
     return Announcement(text, spoken=spoken_form(messages, key, server))
@@ -103,15 +108,18 @@ class News:
         """``RoomGone`` when the table cannot go on."""
         problem = self.table.problem
         if problem is not None:
-            raise RoomGone(problem_line(problem.code, problem.values, self.m, self.server))
+            values = {"code": self.table.code, **problem.values}
+            raise RoomGone(problem_line(problem.code, values, self.m, self.server), problem.code not in FORGET_SEAT)
 
     def lines(self) -> list[Announcement]:
-        """The connection lost or back, and the server's refusals since last asked."""
+        """The connection lost (or the server restarting) or back, and the server's refusals since
+        last asked. A restart is said once, when its connection drops: the tries that follow are silent."""
         self.check()
         lines: list[Announcement] = []
         if self.table.connected != self._connected:
             self._connected = self.table.connected
-            lines.append(Announcement(self.m("online.back" if self._connected else "online.lost")))
+            lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
+            lines.append(Announcement(self.m("online.back" if self._connected else lost)))
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
@@ -347,7 +355,7 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
-        return "closed"
+        return "left" if gone.keep_seat else "closed"
     except InputClosed:
         program.say(m("online.input_closed", code=table.code))
         return "left"

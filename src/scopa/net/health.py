@@ -2,9 +2,10 @@
 
 Answered through the ``websockets`` server's ``process_request`` hook, before any websocket
 handshake: 200 ``ok`` when the store took a write just now, 503 ``store not writable`` when it
-did not (a full or read-only disk, a database error, Redis unreachable or at its memory limit).
-The answer is short text, with no detail of the error (the server's log has it). Any other path
-is left to the websocket handshake, as before.
+did not (a full or read-only disk, a database error, Redis unreachable or at its memory limit),
+and 503 ``stopping`` once the server is stopping (so a load balancer sends no one there). The
+answer is short text, with no detail of the error (the server's log has it). Any other path is
+left to the websocket handshake, as before.
 """
 from __future__ import annotations
 
@@ -18,16 +19,20 @@ from websockets.http11 import Request, Response
 HEALTH_PATH = "/healthz"
 HEALTHY = "ok\n"
 UNHEALTHY = "store not writable\n"
+STOPPING = "stopping\n"
 
 ProcessRequest = Callable[[ServerConnection, Request], Awaitable[Response | None]]
 
 
-def health_hook(writable: Callable[[], Awaitable[bool]]) -> ProcessRequest:
-    """The ``process_request`` hook: ``/healthz`` answered from ``writable()``, anything else passed on."""
+def health_hook(writable: Callable[[], Awaitable[bool]], stopping: Callable[[], bool]) -> ProcessRequest:
+    """The ``process_request`` hook: ``/healthz`` answered from ``stopping()`` and ``writable()``,
+    anything else passed on."""
 
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         if urlsplit(request.path).path != HEALTH_PATH:
             return None
+        if stopping():
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, STOPPING)
         if await writable():
             return connection.respond(HTTPStatus.OK, HEALTHY)
         return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, UNHEALTHY)

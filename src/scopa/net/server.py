@@ -200,6 +200,7 @@ class RoomServer:
         self.failures = AddressLimit(config.join_failures, config.join_window)
         self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         expired = store.delete_idle(time.time() - config.expiry_seconds)
         if expired:
             log.info("%d rooms expired while the server was stopped: deleted", expired)
@@ -218,8 +219,10 @@ class RoomServer:
     async def handle(self, ws: ServerConnection) -> None:
         conn = self.connect(ws)
         self.connections.add(conn)
+        if self.is_stopping:  # a client reconnecting in the last moments: it tries again later
+            conn.fail("server_stopping", close_code=1001)
         try:
-            if await self._first(conn):
+            if not self.is_stopping and await self._first(conn):
                 async for raw in ws:
                     if conn.closing:
                         continue  # read on, so the client's answer to our close frame is read too
@@ -565,6 +568,8 @@ class RoomServer:
         self.store.close()
 
     def stopping(self) -> None:
+        """Tell every client the server is stopping (a restart, for them: they reconnect), and stop the computers."""
+        self.is_stopping = True
         for conn in list(self.connections):
             conn.fail("server_stopping", close_code=1001)
         for task in self.drivers.values():
@@ -641,7 +646,7 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
     # before the library closes on anything much larger.
     async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
                      max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None,
-                     process_request=health_hook(rooms.writable)) as server:
+                     process_request=health_hook(rooms.writable, lambda: rooms.is_stopping)) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
