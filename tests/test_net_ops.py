@@ -6,8 +6,10 @@ import asyncio
 import http.client
 import os
 import re
+import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -23,7 +25,7 @@ from scopa.bench.serving import ServerProcess
 from scopa.console.online import News, RoomGone
 from scopa.engine import Phase, Rules
 from scopa.narration import Messages
-from scopa.net.client import GONE, Problem, RemoteTable, reconnect_pause
+from scopa.net.client import GONE, Problem, RemoteTable, TableClosed, reconnect_pause, tls_context, tls_problem
 from scopa.net.messages import CreateRoom, ErrorMessage, Join, parse_server_message
 from scopa.net.server import RoomServer, ServerConfig, run, sqlite_rooms
 
@@ -265,3 +267,95 @@ def test_a_restart_is_said_once_and_a_server_gone_keeps_the_seat(lang: str) -> N
     with pytest.raises(RoomGone) as refused:
         news.lines()
     assert not refused.value.keep_seat
+
+
+# TLS: a client says what is wrong with a certificate ---------------------------------------------
+
+def certificate(folder: Path, name: str, alt: str) -> tuple[Path, Path]:
+    """A self-signed certificate for ``name`` (subjectAltName ``alt``) and its key, made by openssl."""
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName={alt}"],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificates")
+
+
+def problem_of(url: str, tls: ssl.SSLContext | None = None) -> str | None:
+    """The problem code opening a table at ``url`` gives, or None when it opens."""
+    table = RemoteTable(url, CreateRoom("Ann", Rules(), ("human", "human"), "easy"), tls=tls)
+    try:
+        table.open()
+    except TableClosed as closed:
+        return closed.problem.code
+    table.close()
+    return None
+
+
+@needs_openssl
+def test_a_self_signed_certificate_is_said_untrusted_and_cafile_trusts_it(serve: Serve, tmp_path: Path) -> None:
+    cert, key = certificate(tmp_path, "localhost", "DNS:localhost,IP:127.0.0.1")
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    url = f"wss://127.0.0.1:{server.port}"
+    assert problem_of(url) == "certificate_untrusted"
+    assert problem_of(url, tls_context(cert)) is None
+
+
+@needs_openssl
+def test_a_certificate_for_another_name_is_said_so(serve: Serve, tmp_path: Path) -> None:
+    cert, key = certificate(tmp_path, "other.example", "DNS:other.example")
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    trusted = tls_context(cert)  # trusted, but not for this address
+    assert problem_of(f"wss://127.0.0.1:{server.port}", trusted) == "certificate_name"
+    assert problem_of(f"wss://localhost:{server.port}", trusted) == "certificate_name"
+
+
+def test_wss_to_a_server_without_tls_is_no_secure_connection(serve: Serve) -> None:
+    server = serve()
+    assert problem_of(f"wss://127.0.0.1:{server.port}") == "tls_failed"
+
+
+@needs_openssl
+def test_scopa_host_names_the_certificate_problem_and_takes_cafile(serve: Serve, tmp_path: Path) -> None:
+    cert, key = certificate(tmp_path, "localhost", "DNS:localhost,IP:127.0.0.1")
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    url = f"wss://127.0.0.1:{server.port}"
+    refused = scopa(tmp_path, "host", "--server", url, "--name", "Ann")
+    assert refused.returncode == 1
+    assert f"Certificate not trusted. The server at {url} sent a certificate" in refused.stdout
+    assert "--cafile FILE" in refused.stdout
+    hosted = scopa(tmp_path, "host", "--server", url, "--name", "Ann", "--cafile", str(cert))
+    assert "Room code" in hosted.stdout, hosted.stdout + hosted.stderr
+
+
+@pytest.mark.parametrize(("flags", "said"), [
+    (("--server", "ws://127.0.0.1:9", "--cafile", "cert.pem"), "--cafile is for a wss:// server"),
+    (("--server", "wss://127.0.0.1:9", "--cafile", "missing.pem"), "cannot be read as a certificate"),
+])
+def test_a_cafile_that_cannot_be_used_is_one_line_and_exit_2(tmp_path: Path, flags: tuple[str, ...],
+                                                              said: str) -> None:
+    (tmp_path / "cert.pem").write_text("not a certificate\n")
+    result = scopa(tmp_path, "join", "K7MQ3T", *flags)
+    assert result.returncode == 2 and result.stderr.startswith("scopa: ") and said in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def scopa(folder: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """The real program with no terminal: what it printed (input closed: a hosted room is left at once)."""
+    return subprocess.run([sys.executable, "-m", "scopa", *argv, "--no-voice", "--lang", "en", "--data-dir",
+                           str(folder / "data"), "--config-dir", str(folder / "config")], capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL, cwd=folder, check=False,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+
+
+@pytest.mark.parametrize(("verify_code", "problem"), [(10, "certificate_expired"), (62, "certificate_name"),
+                                                       (64, "certificate_name"), (18, "certificate_untrusted"),
+                                                       (20, "certificate_untrusted")])
+def test_each_verification_failure_has_its_problem(verify_code: int, problem: str) -> None:
+    """An expired certificate cannot be made with this machine's openssl 3.0: the mapping alone."""
+    error = ssl.SSLCertVerificationError(1, "certificate verify failed")
+    error.verify_code = verify_code
+    assert tls_problem(error) == problem
+    assert tls_problem(ssl.SSLError(1, "wrong version number")) == "tls_failed"

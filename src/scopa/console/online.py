@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import TYPE_CHECKING, Literal, Sequence
 
 from ..narration import Announcement, Messages, Narrator
 from ..table import Notice
@@ -26,6 +26,9 @@ from .announcer import Announcer
 from .game import MatchConsole, Services
 from .keys import command_of
 from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
+
+if TYPE_CHECKING:
+    import ssl
 
 Outcome = Literal["finished", "left", "closed"]
 WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
@@ -376,6 +379,7 @@ class OnlineRequest:
     rules: object = None          # host: the engine's Rules
     seats: tuple[str, ...] = ()   # host: "human" or a computer level, one per seat
     level: str | None = None      # host: the level of computers filling seats nobody took (None: ask)
+    tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
 
 
 def default_name(messages: Messages) -> str:
@@ -510,7 +514,7 @@ def play_online(program, request: OnlineRequest) -> int:
         first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake)
+    table = RemoteTable(server, first, wake, tls=request.tls)
     try:
         table.open()
     except TableClosed as closed:

@@ -36,7 +36,9 @@ gives None, and nothing is logged.
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import ssl
 import threading
 import time
 from dataclasses import dataclass
@@ -61,6 +63,32 @@ UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be re
 GONE = "server_gone"             # ``problem`` code when it could not be reached again for RECONNECT_FOR
 RETRIED = frozenset({UNREACHABLE, "server_stopping"})  # a reconnection refused so is tried again
 _jitter = random.SystemRandom()  # not the game's seeded randomness: only spreads the reconnections
+
+
+# OpenSSL's verification codes (``X509_V_ERR_*``) that say what is wrong with a certificate.
+NAME_MISMATCH = frozenset({62, 64})  # HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH
+EXPIRED = frozenset({10})            # CERT_HAS_EXPIRED
+
+
+def tls_problem(error: ssl.SSLError) -> str:
+    """The ``problem`` code of a failed TLS handshake: ``certificate_name`` (the certificate is for
+    another name), ``certificate_expired``, ``certificate_untrusted`` (self-signed, or signed by an
+    authority this computer does not know: ``--cafile``), or ``tls_failed`` (no TLS there at all,
+    such as a ``ws://`` server asked for ``wss://``)."""
+    if isinstance(error, ssl.SSLCertVerificationError):
+        code = error.verify_code
+        if code in NAME_MISMATCH:
+            return "certificate_name"
+        return "certificate_expired" if code in EXPIRED else "certificate_untrusted"
+    return "tls_failed"
+
+
+def tls_context(cafile: str | os.PathLike[str]) -> ssl.SSLContext:
+    """A client context that trusts the certificates in ``cafile`` (PEM) as well as the system's:
+    ``OSError`` or ``ssl.SSLError`` when the file cannot be read as certificates."""
+    context = ssl.create_default_context()
+    context.load_verify_locations(cafile=cafile)
+    return context
 
 
 def reconnect_pause(attempt: int, backoff: Sequence[float] = BACKOFF, cap: float = RECONNECT_CAP,
@@ -102,8 +130,10 @@ class RemoteTable:
     reads ``connected``, ``problem`` and ``take_errors`` (non-fatal refusals to say)."""
 
     def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: object | None = None,
-                 backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR) -> None:
+                 backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.server = server
+        self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
         self.wake = wake if wake is not None else NoWake()
         self.backoff = tuple(backoff)
         self.reconnect_for = reconnect_for
@@ -148,11 +178,14 @@ class RemoteTable:
     def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False) -> Welcome:
         from websockets.exceptions import InvalidURI, WebSocketException
         from websockets.sync.client import connect
+        context = self.tls if self.server.startswith("wss:") else None  # None: the system's trust, for wss
         try:
-            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1)
+            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context)
             ws.__enter__()  # websockets 17 wants a context manager; this connection outlives the call, close() ends it
         except InvalidURI:
             raise TableClosed(Problem("bad_server", {})) from None
+        except ssl.SSLError as error:  # before OSError, which it is: the certificate, not the network
+            raise TableClosed(Problem(tls_problem(error), {})) from None
         except (OSError, TimeoutError, WebSocketException):
             raise TableClosed(Problem(UNREACHABLE, {})) from None
         try:
