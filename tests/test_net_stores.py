@@ -438,3 +438,57 @@ def test_the_health_check_says_whether_the_store_takes_writes(store):
     ann.send(Ping())
     assert isinstance(ann.until(lambda m: isinstance(m, Pong)), Pong)  # the room's connection was not disturbed
     assert health(server, "/other")[0] != 200  # any other path is the websocket handshake's, refused as before
+
+
+def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """``GET /metrics`` over loopback, read with prometheus_client's own parser: each sample by name and labels."""
+    from prometheus_client.parser import text_string_to_metric_families
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", "/metrics")
+        text = conn.getresponse().read().decode()
+    finally:
+        conn.close()
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def test_metrics_count_rooms_connections_moves_latency_refusals_and_store_errors(store):
+    pytest.importorskip("prometheus_client")
+    port = free_port()
+    server = store.serve("--metrics", str(port))
+    assert any(f"metrics on http://127.0.0.1:{port}/metrics" in line for line in server.lines)
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    mover = ann if ann.view.is_my_turn else bob
+    other = bob if mover is ann else ann
+    other.send(MoveRequest(1, mover.view.legal_moves()[0], other.number))  # refused: not its turn
+    assert other.until(lambda m: isinstance(m, (Accepted, Refused))).kind == "not_your_turn"
+    mover.send(MoveRequest(2, mover.view.legal_moves()[0], mover.number))
+    assert isinstance(mover.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+    figures = scrape(port)
+    assert figures[("scopa_rooms", ())] == 1 and figures[("scopa_connections", ())] == 2
+    assert figures[("scopa_moves_total", (("by", "player"),))] == 1
+    assert 0 <= figures[("scopa_moves_per_second", ())] <= 0.1  # that move, if within the last ten seconds
+    assert figures[("scopa_move_seconds_count", ())] == 1 and figures[("scopa_move_seconds_sum", ())] > 0
+    assert figures[("scopa_refusals_total", (("kind", "not_your_turn"),))] == 1
+    assert figures[("scopa_store_errors_total", ())] == 0
+    other.poll(0.5)
+    store.fail()
+    other.send(MoveRequest(3, other.view.legal_moves()[0], other.number))
+    assert other.until(lambda m: isinstance(m, (Accepted, Refused))).kind == "unavailable"
+    figures = scrape(port)
+    assert figures[("scopa_store_errors_total", ())] >= 1
+    assert figures[("scopa_refusals_total", (("kind", "storage"),))] >= 1
+    assert figures[("scopa_refusals_total", (("kind", "unavailable"),))] == 1
+    store.heal()
+
+
+def test_serve_metrics_without_prometheus_client_says_what_to_install():
+    blocked = "import sys; sys.modules['prometheus_client'] = None; from scopa.__main__ import main; sys.exit(main())"
+    result = subprocess.run([sys.executable, "-c", blocked, "serve", "--port", "0", "--metrics", "9100"],
+                            capture_output=True, text=True, timeout=30, check=False,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "--metrics needs the prometheus_client package: pip install 'scopa[metrics]'" in result.stderr

@@ -34,6 +34,8 @@ from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
 from .health import health_hook
+from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
+from .metrics import available as metrics_available
 from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
                        CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
                        NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
@@ -72,6 +74,7 @@ class ServerConfig:
     max_replay: int = 200        # a client that missed more updates gets a resync
     store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
     presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
+    metrics: tuple[str, int] | None = None  # --metrics: where the Prometheus figures are served
 
     @property
     def expiry_seconds(self) -> float:
@@ -134,6 +137,9 @@ class AddressLimit:
 class Connection:
     """One client: its queue of frames to send, and the room seat it plays once seated."""
 
+    metrics: Metrics = Metrics()  # the server's, set once connected (``RoomServer.handle``)
+    received = 0.0  # when its latest request was read (monotonic), for the move latency
+
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
         self.address = str(ws.remote_address[0]) if ws.remote_address else "?"
@@ -148,6 +154,10 @@ class Connection:
         """Queue a message, or a frame already encoded (a ``str``), for this connection."""
         if self.closing:
             return
+        if isinstance(message, Accepted):
+            self.metrics.move("player", time.monotonic() - self.received)
+        elif isinstance(message, (Refused, ErrorMessage)):
+            self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
         try:
             self.queue.put_nowait(message if isinstance(message, str) else encode(message))
         except asyncio.QueueFull:
@@ -201,6 +211,7 @@ class RoomServer:
         self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
+        self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         expired = store.delete_idle(time.time() - config.expiry_seconds)
         if expired:
             log.info("%d rooms expired while the server was stopped: deleted", expired)
@@ -218,6 +229,7 @@ class RoomServer:
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
         conn = self.connect(ws)
+        conn.metrics = self.metrics
         self.connections.add(conn)
         if self.is_stopping:  # a client reconnecting in the last moments: it tries again later
             conn.fail("server_stopping", close_code=1001)
@@ -226,6 +238,7 @@ class RoomServer:
                 async for raw in ws:
                     if conn.closing:
                         continue  # read on, so the client's answer to our close frame is read too
+                    conn.received = time.monotonic()
                     try:
                         await self.on_message(conn, raw)
                     except Exception:  # a bug must not take the room down: this connection is
@@ -456,6 +469,7 @@ class RoomServer:
         try:
             self.store.save(room)
         except (sqlite3.Error, OSError) as error:
+            self.metrics.store_error()
             log.error("room %s: cannot be stored (%s); the change is refused", room.code, error)
             self._restore(room)
             raise Unstored() from None
@@ -516,6 +530,7 @@ class RoomServer:
         seat = room.computer_to_move()
         if seat is not None:
             self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
+            self.metrics.move("computer")
         elif room.host_is_away():
             self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
 
@@ -560,6 +575,7 @@ class RoomServer:
         try:
             self.store.check_write()
         except (sqlite3.Error, OSError) as error:
+            self.metrics.store_error()
             log.error("health: the store cannot be written (%s)", error)
             return False
         return True
@@ -633,8 +649,12 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
 
     restore_signals = on_stop_signals(loop, stop_serving)
     try:
+        if config.metrics is not None:
+            rooms.metrics = PrometheusMetrics(config.metrics, lambda: len(rooms.rooms), lambda: len(rooms.connections))
+            log.info("metrics on http://%s:%d/metrics", config.metrics[0], rooms.metrics.port)
         return await _serve(rooms, config, where, stop, ready)
     finally:
+        rooms.metrics.close()
         restore_signals()
 
 
@@ -701,6 +721,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="messages a second one connection may send on average, 10 unless given")
     p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
                    help="a client that missed more updates than this gets a fresh view, 200 unless given")
+    p.add_argument("--metrics", metavar="PORT", help="serve figures for Prometheus at /metrics on this port of "
+                   "127.0.0.1, or on ADDRESS:PORT; needs the prometheus_client package, " + INSTALL)
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -724,11 +746,16 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
         parser.error("--store and --db name two different stores: give one")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
+    metrics = None if args.metrics is None else parse_address(args.metrics)
+    if args.metrics is not None and metrics is None:
+        parser.error("--metrics takes a port from 1 to 65535, or ADDRESS:PORT")
+    if metrics is not None and not metrics_available():
+        parser.error(f"--metrics needs the prometheus_client package: {INSTALL}")
     return ServerConfig(args.host, args.port, args.db, args.certfile, args.keyfile, args.expiry_hours, args.grace,
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
                         max_replay=max(1, args.max_replay), store=args.store,
-                        presence_ttl=args.presence_ttl)
+                        presence_ttl=args.presence_ttl, metrics=metrics)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
