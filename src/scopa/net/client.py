@@ -61,7 +61,9 @@ ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
 UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be reached at all
 GONE = "server_gone"             # ``problem`` code when it could not be reached again for RECONNECT_FOR
-RETRIED = frozenset({UNREACHABLE, "server_stopping"})  # a reconnection refused so is tried again
+# A reconnection refused so is tried again: the server is not there yet, is still stopping, or
+# closed in the middle of the TLS handshake (a certificate problem ends the tries: said at once).
+RETRIED = frozenset({UNREACHABLE, "server_stopping", "tls_failed"})
 _jitter = random.SystemRandom()  # not the game's seeded randomness: only spreads the reconnections
 
 
@@ -178,7 +180,7 @@ class RemoteTable:
     def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False) -> Welcome:
         from websockets.exceptions import InvalidURI, WebSocketException
         from websockets.sync.client import connect
-        context = self.tls if self.server.startswith("wss:") else None  # None: the system's trust, for wss
+        context = self.tls if self.server.lower().startswith("wss:") else None  # None: the system's trust, for wss
         try:
             ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context)
             ws.__enter__()  # websockets 17 wants a context manager; this connection outlives the call, close() ends it
