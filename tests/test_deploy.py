@@ -172,18 +172,16 @@ def test_two_servers_on_redis_behind_nginx_serve_a_match_over_tls(tmp_path: Path
         until(lambda: (seat := host.room().seats[1]) is not None and seat.ready)  # type: ignore[union-attr]
         host.start()
         until(lambda: host.has_view() and guest.has_view() and host.latest() == guest.latest())
-        while host.view(host.seat).phase is not Phase.MATCH_OVER:
-            until(lambda: any(t.view(t.seat).is_my_turn for t in (host, guest))
-                  or host.view(host.seat).phase is Phase.MATCH_OVER)
-            if host.view(host.seat).phase is Phase.MATCH_OVER:
-                break
-            mover = next(t for t in (host, guest) if t.view(t.seat).is_my_turn)
-            assert mover.submit(mover.seat, mover.view(mover.seat).legal_moves()[0], mover.latest()).accepted
-            until(lambda: host.latest() == guest.latest())
+        play(host, guest, moves=3)
+        first = next(s for s in servers if re.search(r"room \w+: created", "".join(s.lines)))
+        assert first.stop() == 0  # restarted for an upgrade: its players go on through the proxy
+        play(host, guest)
         until(lambda: guest.view(guest.seat).phase is Phase.MATCH_OVER)
         assert host.view(host.seat).match_scores == guest.view(guest.seat).match_scores
-        served = [re.search(r"room \w+: (created|seat 2 joined)", "".join(s.lines)) is not None for s in servers]
-        assert any(served)  # the proxy sent the players to the servers behind it
+        assert host.problem is None and guest.problem is None
+        assert host.drops >= 1  # the host was on the stopped one: it reconnected, to the other, and played on
+        other = next(s for s in servers if s is not first)
+        assert any("seat 1 back" in line for line in other.lines)
     finally:
         for table in tables:
             table.close()
@@ -195,6 +193,25 @@ def test_two_servers_on_redis_behind_nginx_serve_a_match_over_tls(tmp_path: Path
             nginx.wait(10)
         for server in servers:
             server.stop()
+
+
+def play(host: RemoteTable, guest: RemoteTable, moves: int | None = None) -> None:
+    """Each seat plays its first legal move on its turn, ``moves`` of them or to the match's end;
+    a move made while its connection is down (a server restarting) is made again once it is up."""
+    played = 0
+    tables = (host, guest)
+
+    def over() -> bool:
+        return host.view(host.seat).phase is Phase.MATCH_OVER
+
+    while not over() and (moves is None or played < moves):
+        until(lambda: over() or (all(t.connected for t in tables) and any(t.view(t.seat).is_my_turn for t in tables)))
+        if over():
+            return
+        mover = next(t for t in tables if t.view(t.seat).is_my_turn)
+        if mover.submit(mover.seat, mover.view(mover.seat).legal_moves()[0], mover.latest()).accepted:
+            played += 1
+            until(lambda: host.latest() == guest.latest() or not all(t.connected for t in tables))
 
 
 def until(condition: Callable[[], object], seconds: float = 30.0) -> None:
