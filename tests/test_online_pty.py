@@ -362,3 +362,31 @@ def test_keys_typed_the_instant_a_prompt_appears_in_a_storm_of_news_are_all_answ
         assert "Traceback" not in text(child)
         child.terminate(force=True)
     cid[0].close()
+
+
+def test_a_server_restarted_mid_match_is_said_once_and_the_match_is_played_to_its_end(serve, tmp_path):
+    """The operator stops the server with SIGTERM (an upgrade) and starts it again on the same
+    port and store: both terminals say so once, take the match up again and play it out."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = serve(*SERVER_FLAGS, "--port", str(port))
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    play([host, guest], until=lambda: text(host).count("Card?") + text(guest).count("Card?") >= 4)
+    assert server.stop() == 0
+    for child in (host, guest):
+        child.expect(r"Server restarting\. Reconnecting, for up to five minutes\. Your seat stays yours\.")
+    serve(*SERVER_FLAGS, "--port", str(port))
+    for child in (host, guest):
+        child.expect(r"Connected again\.")
+    play([host, guest])
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    assert final_scores(host) == final_scores(guest)
+    for child in (host, guest):
+        seen = text(child)
+        assert seen.count("Server restarting.") == 1 and "Traceback" not in seen
+        assert "The server is stopping" not in seen

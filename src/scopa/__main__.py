@@ -10,7 +10,11 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    import ssl
+    from pathlib import Path
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -171,6 +175,23 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     return program.run(request, resume=args.resume)
 
 
+def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | None:
+    """``--cafile``: the TLS context trusting it, for a ``wss://`` server; ``UsageError`` when the file
+    is not certificates, or the server given is a plain ``ws://`` one."""
+    import ssl
+
+    from .cli import UsageError
+    from .net.client import tls_context
+    if cafile is None:
+        return None
+    if server and "://" in server and not server.lower().startswith("wss://"):
+        raise UsageError("usage.cafile_ws", server=server)
+    try:
+        return tls_context(cafile)
+    except (OSError, ssl.SSLError):
+        raise UsageError("usage.cafile", path=cafile) from None
+
+
 def _online(command: str, argv: list[str]) -> int:
     """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
     from .cli import (UsageError, build_online_parser, help_language_flags, online_seats, rules_from_args,
@@ -200,8 +221,13 @@ def _online(command: str, argv: list[str]) -> int:
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
         return 2
+    try:
+        tls = _client_tls(args.cafile, args.server)
+    except UsageError as error:
+        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
+        return 2
     request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
-                            getattr(args, "level", None))
+                            getattr(args, "level", None), tls)
 
     from .console.app import Program
     from .console.terminal import Output, make_input

@@ -259,6 +259,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
     n.add_argument("--name", type=trimmed, metavar=m("cli.metavar.name"), help=m("cli.name"))
+    n.add_argument("--cafile", type=folder, metavar=m("cli.metavar.cafile"), help=m("cli.cafile"))
     if command == "host":
         _add_match_flags(p, m)
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),

@@ -220,6 +220,10 @@ class RedisRoomStore:
         async with self.client.pipeline(transaction=True) as pipe:
             await pipe.srem(PREFIX + "processes", process).delete(held_key(process)).execute()
 
+    async def check_write(self, process: str) -> None:
+        """Write one short-lived key (``GET /healthz``): raises when Redis cannot be reached or refuses writes."""
+        await self.client.set(f"{PREFIX}health:{process}", "1", px=60_000)
+
     async def end_presence(self, process: str) -> None:
         """A process stopping: taken as gone at once (the others let go what it still held)."""
         await self.client.delete(presence_key(process))
