@@ -20,15 +20,19 @@ from scopa.net.client import RemoteTable, TableClosed
 from scopa.net.messages import PROTOCOL_VERSION, CreateRoom, Join, Welcome, encode, parse_server_message
 from test_net_client import tables, until  # noqa: F401  (tables: the fixture)
 from test_net_server import serve  # noqa: F401  (the fixture: a real server, stopped after the test)
+from test_net_stores import processes, redis_server  # noqa: F401  (fixtures: servers on a real Redis)
 
 HOOKS = Path(__file__).parent / "fault_hooks"
 EN, IT = Messages("en"), Messages("it")
 
 
-def seated(url: str, tables, rules: Rules, kinds: tuple[str, ...]) -> list[RemoteTable]:  # noqa: F811
-    """The host and one guest for every other human seat, all ready, the match started."""
+def seated(url: str, tables, rules: Rules, kinds: tuple[str, ...], guest_url: str | None = None  # noqa: F811
+           ) -> list[RemoteTable]:
+    """The host and one guest for every other human seat (on ``guest_url``: another process),
+    all ready, the match started."""
     host = tables(url, CreateRoom("Ann", rules, kinds, "easy"))
-    guests = [tables(url, Join(host.code, name)) for name in ("Ben", "Cleo", "Dora")[:kinds.count("human") - 1]]
+    guests = [tables(guest_url or url, Join(host.code, name))
+              for name in ("Ben", "Cleo", "Dora")[:kinds.count("human") - 1]]
     for guest in guests:
         guest.ready()
     everyone = [host, *guests]
@@ -86,6 +90,16 @@ def test_every_seats_client_checks_the_shuffle_and_finds_it_fair(serve, tables, 
     assert record["seed"] == combined.hex()
     assert all(t._seen for t in everyone)  # each checked what it saw: its hands, the tables, the plays
     assert EN("fairness.fair") == "Shuffle checked, fair." and IT("fairness.fair") == "Mescolata controllata, regolare."
+
+
+def test_two_processes_on_redis_keep_the_commitment_and_the_shares(processes, tables):  # noqa: F811
+    """The host on one process, the guests on another: the welcome of each names the same
+    commitment, every share reaches the start, and every client finds the shuffle fair."""
+    first, second = processes(2)
+    everyone = seated(first.url, tables, Rules(players=3, target=None), ("human", "human", "human"), second.url)
+    assert len({t._heard for t in everyone}) == 1 and everyone[0]._heard is not None
+    play_to_end(everyone)
+    assert verdicts(everyone) == ["fair"] * 3
 
 
 @pytest.mark.parametrize("fault, verdict, line", [
