@@ -31,6 +31,6 @@ def seed_value(text: str) -> int | bytes:
     if WHOLE_NUMBER.fullmatch(text.strip()):
         return int(text.strip())
     value = parse_seed(text)  # ValueError for anything else
-    if isinstance(value, int):
-        raise ValueError(text)  # a number too long for whole_number and too short for a seed
-    return value
+    if isinstance(value, bytes):
+        return value
+    raise ValueError(text)  # a number too long for whole_number and too short for a seed

@@ -10,8 +10,8 @@ from typing import Any, Mapping, Sequence
 from .captures import is_sweep_capture, legal_captures
 from .cards import Card
 from .errors import ScopaError, reason
-from .shuffle import SEED_HEX
 from .rules import Rules
+from .shuffle import SEED_HEX
 from .state import GameState, Phase, Play, next_seat
 
 _KEYS = ("rules", "seed", "deal_number", "dealer", "to_move", "round", "hands", "table", "stock", "piles",

@@ -27,6 +27,7 @@ gives None, and nothing is logged.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import secrets
 import threading
@@ -40,10 +41,11 @@ from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..storage.fairness import Observation, Verdict, check_online, observe
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
-from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, Contribute, CreateRoom, ErrorMessage, Hello,
+from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
                        InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
                        RecordRequest, Refused, ResyncMessage, RoomInfo, ServerMessage, Start, UpdateMessage, Welcome,
                        encode, parse_server_message)
+from .messages import Contribute
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before each reconnection try; the last one repeats
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
@@ -157,10 +159,8 @@ class RemoteTable:
             self._welcomed(message, first_time)
             share = self._share_due(message)
         if share:
-            try:
+            with contextlib.suppress(OSError, WebSocketException):  # else given again once reconnected
                 ws.send(encode(Contribute(self._share)))
-            except (OSError, WebSocketException):
-                pass  # given again after the reconnection, while the room is in its lobby
         return message
 
     def _share_due(self, welcome: Welcome) -> bool:
