@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
+import pytest
+
+from scopa.engine import Rules
 from scopa.engine.shuffle import SHUFFLE_REPLAY, shuffle_of
-from scopa.storage import VERSION, import_match, load_results, match_from_json, record_to_dict, recorded_match
+from scopa.net.store import RoomStore
+from scopa.storage import (
+    VERSION,
+    SaveFileError,
+    import_match,
+    load_results,
+    match_from_json,
+    record_to_dict,
+    recorded_match,
+)
 from scopa.storage.files import read_match_file
 
 FIXTURES = Path(__file__).parent / "fixtures" / "v1"
@@ -61,3 +74,47 @@ def test_an_old_results_log_loads_and_its_match_replays(tmp_path: Path) -> None:
     assert len(results) == 1 and results[0].scores == (6, 12) and results[0].match_id == "fixture-v1"
     match = recorded_match(results[0])
     assert match is not None and match == read_match_file(FIXTURES / "export.json")
+
+
+def test_a_file_of_format_two_names_its_shuffle_strictly() -> None:
+    data = _data("export.json") | {"version": VERSION}
+    assert match_from_json(json.dumps(data | {"shuffle": 1})).seed == 4242
+    for shuffle in (1.0, True, "1", 3, None):
+        with pytest.raises(SaveFileError, match="The shuffle must be one or two"):
+            match_from_json(json.dumps(data | {"shuffle": shuffle}))
+    with pytest.raises(SaveFileError, match="sixty four hex digits"):
+        match_from_json(json.dumps(data | {"shuffle": 2}))  # a whole-number seed is not of shuffle 2
+
+
+OLD_ROOMS_SCHEMA = """
+CREATE TABLE rooms (code TEXT PRIMARY KEY, rules TEXT NOT NULL, phase TEXT NOT NULL, host INTEGER NOT NULL,
+    level TEXT NOT NULL, number INTEGER NOT NULL, position_number INTEGER NOT NULL, created REAL NOT NULL,
+    active REAL NOT NULL, record TEXT);
+CREATE TABLE seats (code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE, seat INTEGER NOT NULL,
+    name TEXT NOT NULL, kind TEXT NOT NULL, level TEXT, key_hash TEXT, ready INTEGER NOT NULL,
+    PRIMARY KEY (code, seat));
+"""  # the room server's file at 64d8704, before the seed's parts were kept
+
+
+def test_a_room_file_of_an_earlier_server_is_opened_and_its_rooms_go_on(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(OLD_ROOMS_SCHEMA)
+        conn.execute("INSERT INTO rooms VALUES ('ACDEFG', ?, 'lobby', 0, 'easy', 1, 0, 0, 0, NULL)",
+                     (json.dumps(Rules().to_dict()),))
+        conn.execute("INSERT INTO rooms VALUES ('HJKMNP', ?, 'playing', 0, 'easy', 9, 1, 0, 0, ?)",
+                     (json.dumps(Rules(target=11).to_dict()), (FIXTURES / "save.json").read_text(encoding="utf-8")))
+        for code in ("ACDEFG", "HJKMNP"):
+            conn.execute("INSERT INTO seats VALUES (?, 0, 'Ann', 'human', NULL, 'x', 1)", (code,))
+        conn.execute("INSERT INTO seats VALUES ('HJKMNP', 1, 'Felix', 'computer', 'easy', NULL, 1)")
+    store = RoomStore(db)
+    try:
+        rooms, problems = store.load_all()
+        lobby, playing = sorted(rooms, key=lambda room: room.code)
+        assert problems == [] and len(lobby.server_seed) == 32 and lobby.commitment is not None  # a fresh one
+        assert playing.server_seed == b"" and playing.commitment is None and playing.record.seed == 4242
+        store.save(lobby)
+        again = store.load("ACDEFG")
+        assert again is not None and again.server_seed == lobby.server_seed  # kept from now on
+    finally:
+        store.close()

@@ -268,7 +268,7 @@ def _whole(value: Any, what: str) -> int:
 
 def _seed(value: Any, shuffle: Any) -> Seed:
     """The seed: a whole number for shuffle 1, 64 lowercase hex digits for shuffle 2."""
-    if shuffle not in SHUFFLES or isinstance(shuffle, bool):
+    if type(shuffle) is not int or shuffle not in SHUFFLES:  # not True, not 1.0
         raise SaveFileError("storage.reason.shuffle")
     if shuffle == SHUFFLE_REPLAY:
         return _whole(value, "seed")
