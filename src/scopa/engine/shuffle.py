@@ -36,6 +36,7 @@ DEAL = b"deal"                  # number: the deal number, from 1
 FIRST_DEALER = b"first dealer"  # number: 0
 COMPUTER = b"computer"          # number: the seat of a computer player (its tie-breaks and samples)
 COVER = b"cover"                # number: the seat a computer plays for a human who left (online)
+COMPUTER_NAMES = b"computer names"  # number: 0; the names of the computers filling free online seats
 MATCH_SEED = b"scopa match seed"
 
 

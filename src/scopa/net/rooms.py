@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Literal, NamedTuple, Sequence
 
 from ..engine import Event, GameState, IllegalReason, Move, Rules
-from ..engine.shuffle import COVER, Seed, commitment, derived_number, match_seed
+from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed
 from ..match import Fairness, MatchRecord, SeatSetup
 from ..players import computer_names, make_player
 from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computer_seed,
@@ -200,7 +200,7 @@ class Room:
         seed = match_seed(self.server_seed, shares)
         free = [i for i, s in enumerate(self.seats) if s is None]
         used = {s.name for s in self.seats if s is not None}
-        names = [n for n in computer_names(8, derived_number(seed, NAMES, 0)) if n not in used]
+        names = [n for n in computer_names(8, derived_number(seed, COMPUTER_NAMES, 0)) if n not in used]
         for i, number in enumerate(free):
             self.seats[number] = Seat(names[i], "computer", self.level)
         setups = tuple(SeatSetup(s.name, s.kind, s.level) for s in self.seats if s is not None)
@@ -404,9 +404,6 @@ def seed_parts_from_data(room: Room, data: object, fresh: Callable[[], bytes]) -
         room.contributions = dict(room.record.fairness.contributions)
     elif room.phase == "lobby":
         room.server_seed = fresh()
-
-
-NAMES = b"computer names"  # the label of the stream that names the computers filling free seats
 
 
 def cover_seed(seed: Seed, seat: int) -> int:
