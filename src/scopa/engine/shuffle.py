@@ -159,6 +159,11 @@ def seed_text(seed: Seed) -> str:
     return str(seed) if isinstance(seed, int) else seed.hex()
 
 
+def seed_json(seed: Seed) -> int | str:
+    """A seed as a match file writes it: the number itself, or its 64 hex digits."""
+    return seed if isinstance(seed, int) else seed.hex()
+
+
 _HEX_SEPARATORS = re.compile(r"[\s:-]+")
 
 

@@ -23,7 +23,8 @@ from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, De
                      Event, LeftoversTaken, MatchWon, Scopa)
 from .rules import Rules
 from .scoring import DealScore, score_deal
-from .shuffle import Seed, deck_orders, first_dealer as draw_first_dealer, is_seed, seed_text
+from .shuffle import Seed, deck_orders, is_seed, seed_json
+from .shuffle import first_dealer as draw_first_dealer
 
 FORMAT_VERSION = 1
 
@@ -91,12 +92,10 @@ def next_seat(seat: int, players: int) -> int:
 
 def _shuffled_deal(rules: Rules, seed: Seed, deal_number: int) -> tuple[list[Card], int]:
     """The deck order for a deal and how many times it was reshuffled for kings on the table."""
-    redeals = 0
-    for deck in deck_orders(seed, deal_number):
+    for redeals, deck in enumerate(deck_orders(seed, deal_number)):
         table = deck[:rules.table_size]
         if not (rules.kings_redeal and sum(1 for c in table if c >= _FIRST_KING) >= 3):
             return deck, redeals
-        redeals += 1
     raise AssertionError("deck_orders never ends")
 
 
@@ -304,7 +303,7 @@ class GameState(NamedTuple):
         """Plain JSON-ready data holding everything, including the exact stock order and seed."""
         cards = lambda cs: [str(c) for c in cs]  # noqa: E731
         return {
-            "rules": self.rules.to_dict(), "seed": self.seed if isinstance(self.seed, int) else seed_text(self.seed), "deal_number": self.deal_number,
+            "rules": self.rules.to_dict(), "seed": seed_json(self.seed), "deal_number": self.deal_number,
             "dealer": self.dealer, "to_move": self.to_move, "round": self.round,
             "hands": [cards(h) for h in self.hands], "table": cards(self.table), "stock": cards(self.stock),
             "piles": [cards(p) for p in self.piles], "scope": list(self.scope),

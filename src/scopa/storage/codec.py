@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
-from ..engine.shuffle import SEED_HEX, SHUFFLE_REPLAY, SHUFFLES, Seed, seed_text, shuffle_of
+from ..engine.shuffle import SEED_HEX, SHUFFLE_REPLAY, SHUFFLES, Seed, seed_json, shuffle_of
 from ..match import Fairness, MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
 from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
 
@@ -153,7 +153,7 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
         "rules": record.rules.to_dict(),
         "seats": seats,
         "shuffle": shuffle_of(record.seed),
-        "seed": record.seed if isinstance(record.seed, int) else seed_text(record.seed),
+        "seed": seed_json(record.seed),
         "first_dealer": record.first_dealer,
         "moves": [{"deal": m.deal_number, "seat": m.seat, "card": str(m.move.card),
                    "capture": [str(c) for c in m.move.capture]} for m in record.moves],
