@@ -153,3 +153,31 @@ def test_a_welcome_without_a_commitment_is_read_and_a_contribution_has_64_hex_di
 def _info():  # type: ignore[no-untyped-def]
     from scopa.net.messages import RoomInfo, RoomSeat
     return RoomInfo("ACDEFG", "lobby", Rules(), (RoomSeat("Ann"), None))
+
+
+def test_a_share_is_64_hex_digits_taken_once_in_the_lobby_and_the_start_waits_for_every_one():
+    from scopa.net.codes import key_hash, new_seat_key
+    from scopa.net.messages import Contribute, ProtocolError, parse_client_message
+    from scopa.net.rooms import RoomRefusal, new_room
+    for value in ("ab" * 31, "AB" * 32, "zz" * 32, 7, None):
+        with pytest.raises(ProtocolError) as refused:
+            parse_client_message(json.dumps({"type": "contribute", "value": value}))
+        assert (refused.value.code, refused.value.values) == ("bad_field", {"field": "value"})
+    assert parse_client_message(encode(Contribute(bytes(32)))) == Contribute(bytes(32))
+    room, _ = new_room("ACDEFG", Rules(players=3), ("human", "human", "easy"), "Ann", key_hash(new_seat_key()),
+                       "easy", now=0.0, server_seed=bytes([9]) * 32)
+    seat, _ = room.join("Ben", key_hash(new_seat_key()))
+    room.ready(seat)
+    assert room.contribute(0, bytes([1]) * 32) and not room.contribute(0, bytes([5]) * 32)  # the first one stays
+    assert not room.contribute(2, bytes([3]) * 32)  # a computer's seat gives none
+    with pytest.raises(RoomRefusal) as refused:
+        room.start(0, now=0.0)
+    assert (refused.value.code, refused.value.values) == ("cannot_start", {"reason": "not_ready"})
+    assert room.info().contributions == (bytes([1]) * 32, None, None)
+    room.contribute(seat, bytes([2]) * 32)
+    room.start(0, now=0.0)
+    assert room.record.seed == match_seed(bytes([9]) * 32, [(0, bytes([1]) * 32), (1, bytes([2]) * 32)])
+    assert room.record.fairness.contributions == ((0, bytes([1]) * 32), (1, bytes([2]) * 32))
+    with pytest.raises(RoomRefusal) as late:
+        room.contribute(1, bytes([4]) * 32)
+    assert late.value.code == "not_lobby"
