@@ -148,6 +148,8 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert seen.count("Card?") >= 17 and "Traceback" not in seen  # short: no "Your turn.", the hand and Card?
         assert RESULT.search(seen)
         assert f"{me} plays" not in seen  # nor told back their own plays by name
+        assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
+        assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
@@ -197,6 +199,7 @@ def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):
         seen = text(child)
         assert RESULT.search(seen), seen[-1500:]
         assert seen.count("Card?") >= 8
+        assert "Shuffle checked, fair." in seen
         assert re.search(r"The match starts\.", seen)
 
 

@@ -109,6 +109,9 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
         from .net.launch import main as serve
         return serve(argv[1:])
+    if argv[:1] == ["verify"]:  # check the shuffle of a match file (docs/fairness.md)
+        from .verify import main as verify
+        return verify(argv[1:])
     if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
         return _online(argv[0], argv[1:])
     early = help_language_flags(argv)

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Sequence
 
 from .engine import Rules, RulesError, Variant
+from .engine.shuffle import seed_number
 from .config import Settings
 from .console.keys import typed_number
 from .match import SeatSetup, clean_name
 from .narration import Messages
-from .numbers import decimal_number, whole_number
+from .numbers import decimal_number, seed_value, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
@@ -54,6 +55,7 @@ _ARGPARSE_ERRORS = (
     (re.compile(r"argument (?P<flag>\S+): expected one argument$"), "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid (?:whole_number|decimal_number|int|float) value: (?P<value>.*)$"),
      "cli.error.not_a_number"),
+    (re.compile(r"argument (?P<flag>\S+): invalid seed_value value: (?P<value>.*)$"), "cli.error.not_a_seed"),
     (re.compile(r"argument (?P<flag>\S+): invalid (?:file_name|folder) value: (?P<value>.*)$"), "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$"),
      "cli.error.choice"),
@@ -185,7 +187,7 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     p = _new_parser("scopa", m("cli.usage_line"), m)
     p.help_hint = m("cli.help_hint", command="scopa --help all")
     g = _add_match_flags(p, m, names=True)
-    g.add_argument("--seed", type=whole_number, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
+    g.add_argument("--seed", type=seed_value, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
     g.add_argument("--budget", type=decimal_number, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
     _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
@@ -451,7 +453,7 @@ def seats_from_args(args: argparse.Namespace, rules: Rules,
                     messages: Messages | None = None) -> tuple[SeatSetup, ...]:
     from .console.app import build_seats
     kinds = seat_kinds(args, rules.players)
-    return build_seats(kinds, human_names(args, kinds, messages), seed=args.seed or 0)
+    return build_seats(kinds, human_names(args, kinds, messages), seed=seed_number(args.seed or 0))
 
 
 BUDGET_RANGE = (0.05, 60.0)  # seconds an expert may think per move

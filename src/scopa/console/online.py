@@ -352,6 +352,7 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         from ..record.console import log_online
         for line in log_online(program, table):  # after the match's result line, as at a table here
             program.say(line)
+        program.say(m(f"fairness.{table.shuffle_check()}"))  # this client's own check (docs/fairness.md)
         return "finished"
     except LeaveRoom:
         program.say(m("online.left", code=table.code))

@@ -35,9 +35,11 @@ gives None, and nothing is logged.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import random
+import secrets
 import ssl
 import threading
 import time
@@ -45,13 +47,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..engine import DealScored, Move, Phase, PlayerView
+from ..engine.shuffle import SEED_BYTES
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
+from ..storage.fairness import Observation, Verdict, check_online, observe
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
 from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
                        InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
                        RecordRequest, Refused, ResyncMessage, RoomInfo, ServerMessage, Start, UpdateMessage, Welcome,
                        encode, parse_server_message)
+from .messages import Contribute
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before the first reconnection tries; then doubling ...
 RECONNECT_CAP = 10.0             # ... up to this, each pause cut at random by up to half
@@ -162,6 +167,14 @@ class RemoteTable:
         self._scored: DealScored | None = None  # the last deal's score: from the welcome, then the updates
         self._answers: dict[int, Accepted | Refused | MatchRecordMessage] = {}
         self._errors: list[ErrorMessage] = []
+        # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
+        # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
+        self._share = secrets.token_bytes(SEED_BYTES)
+        self._gave_share = False
+        self._heard: bytes | None = None
+        self._heard_other = False
+        self._seen: set[Observation] = set()
+        self._record_data: Mapping[str, Any] | None = None
 
     # Connecting ----------------------------------------------------------------------------
     def open(self, timeout: float = OPEN_TIMEOUT) -> Welcome:
@@ -204,7 +217,19 @@ class RemoteTable:
         with self._lock:
             self._ws = ws
             self._welcomed(message, first_time)
+            share = self._share_due(message)
+        if share:
+            with contextlib.suppress(OSError, WebSocketException):  # else given again once reconnected
+                ws.send(encode(Contribute(self._share)))
         return message
+
+    def _share_due(self, welcome: Welcome) -> bool:
+        """Under the lock: this seat's share is to be sent (a room in its lobby that has none of it)."""
+        info = welcome.info
+        due = info.phase == "lobby" and welcome.commitment is not None and info.contributions[welcome.seat] is None
+        if due:
+            self._gave_share = True
+        return due
 
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
@@ -213,6 +238,10 @@ class RemoteTable:
             self.key = welcome.seat_key
         if first_time:
             self._floor = self._latest = welcome.number
+        if self._heard is None and not self._heard_other:
+            self._heard = welcome.commitment
+        elif welcome.commitment != self._heard:
+            self._heard_other = True
         if welcome.last_deal is not None:  # the newest as of the welcome: what follows is newer or the same
             self._scored = welcome.last_deal.scored(welcome.info.rules)
         self.connected = True
@@ -302,6 +331,7 @@ class RemoteTable:
             self.wake.raise_()
 
     def _add(self, update: SeatUpdate) -> None:
+        self._seen.update(observe(update.event, update.view))
         if update.view is not None:
             self._view, self._view_at = update.view, update.number
         if update.number <= self._latest:
@@ -440,7 +470,19 @@ class RemoteTable:
             answer = self._ask_record(deadline)
         if not isinstance(answer, MatchRecordMessage):
             return None
+        with self._lock:
+            self._record_data = answer.record
         return checked_record(answer.record, room, view)
+
+    def shuffle_check(self) -> Verdict:
+        """This client's own check of the match's shuffle, once ``finished_record`` was asked
+        (docs/fairness.md): "missing" when the server gave no record or no seed to check."""
+        with self._lock:
+            data, heard, seen = self._record_data, None if self._heard_other else self._heard, set(self._seen)
+            own = self._share if self._gave_share else None
+        if data is None:
+            return "missing"
+        return check_online(data, heard, own, self.seat, seen)
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None

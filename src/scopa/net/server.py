@@ -29,6 +29,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..engine.shuffle import SEED_BYTES
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
@@ -37,7 +38,7 @@ from .health import health_hook
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
 from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
-                       CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
+                       Contribute, CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
                        NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
                        UpdateMessage, Welcome, encode, parse_client_message)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
@@ -344,7 +345,10 @@ class RoomServer:
         elif isinstance(message, Ready):
             self._commit(room, room.ready(seat), "seat %s ready", _seat(seat))
         elif isinstance(message, Start):
-            self._commit(room, room.start(seat, secrets.randbits(31), now), "started by seat %s", _seat(seat))
+            self._commit(room, room.start(seat, now), "started by seat %s", _seat(seat))
+        elif isinstance(message, Contribute):
+            if room.contribute(seat, message.value):
+                self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
         elif isinstance(message, (MoveRequest, NextDealRequest)):
@@ -374,11 +378,11 @@ class RoomServer:
             code = new_code()
         key = new_seat_key()
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
-                                 time.time(), self.config.computer_budget)
+                                 time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES))
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
-        conn.send(Welcome(code, 0, 0, room.info(), key))
+        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
     def _join(self, conn: Connection, message: Join) -> None:
@@ -387,7 +391,7 @@ class RoomServer:
         number = room.number
         seat, entries = room.join(message.name, key_hash(key))
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, number, room.info(), key))
+        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
 
     def _reclaim(self, conn: Connection, message: Hello) -> None:
@@ -400,7 +404,8 @@ class RoomServer:
             old.fail("seat_taken")
             old.code = old.seat = None
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal()))
+        conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal(),
+                          commitment=room.commitment))
         self._catch_up(conn, room, seat, message.last_number)
         self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
         self._drive(room)
