@@ -46,7 +46,7 @@ fd = os.environ.get("SCOPA_STARTED_FD")
 if fd:
     os.write(int(fd), b".")
     os.close(int(fd))
-print("ready:", os.environ.get("SCOPA_COMMAND"), flush=True)
+os.write(1, ("ready: %s\\n" % os.environ.get("SCOPA_COMMAND")).encode())  # one write: a Ctrl-C never splits it
 time.sleep(60)
 """
 

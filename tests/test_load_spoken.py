@@ -108,11 +108,11 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
     "negative version": (_changed(lambda d: d.update(version=-1)), None,
                          "The format version of the file is not a number scopa can use.",
                          "La versione del formato del file non è un numero che scopa possa usare."),
-    "newer": (_changed(lambda d: d.update(version=2)), None,
-              "The file was made by a newer version of scopa, with file format 2. This one reads up to format 1. "
+    "newer": (_changed(lambda d: d.update(version=3)), None,
+              "The file was made by a newer version of scopa, with file format 3. This one reads up to format 2. "
               "Update scopa to open it.",
-              "Il file viene da una versione più recente di scopa, con il formato 2. Questa versione legge fino al "
-              "formato 1. Aggiorna scopa per aprirlo."),
+              "Il file viene da una versione più recente di scopa, con il formato 3. Questa versione legge fino al "
+              "formato 2. Aggiorna scopa per aprirlo."),
     "older": (_changed(lambda d: d.update(version=0)), None,
               "The file was made by an older version of scopa, with file format 0, that this one can no longer read.",
               "Il file viene da una versione vecchia di scopa, con il formato 0, che questa versione non legge più."),
@@ -239,8 +239,9 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                                "The saved position is not valid. One field is missing, the order of the stock.",
                                "La posizione salvata non è valida. Manca un campo, l'ordine del mazzo."),
     "position seed": (_state(lambda s: s.update(seed="9")), "seed",
-                      "The saved position is not valid. The seed must be a whole number.",
-                      "La posizione salvata non è valida. Il numero della mescolata deve essere un numero intero."),
+                      "The saved position is not valid. The seed must be a whole number or sixty four hex digits.",
+                      "La posizione salvata non è valida. Il numero della mescolata deve essere un numero intero o di "
+                      "sessantaquattro cifre esadecimali."),
     "position phase": (_state(lambda s: s.update(phase="half_time")), "phase",
                        "The saved position is not valid. The phase of the game is not one that scopa knows.",
                        "La posizione salvata non è valida. La fase del gioco non è una di quelle che scopa conosce."),

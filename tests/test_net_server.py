@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import sqlite3
 import ssl
@@ -25,6 +26,7 @@ from scopa.storage import record_from_dict
 from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, InfoMessage, Join,
                                 MatchRecordMessage, MoveRequest, NextDealRequest, Ping, Pong, RecordRequest, Refused,
                                 ResyncMessage, UpdateMessage, Welcome, encode, parse_server_message)
+from scopa.net.messages import Contribute
 from scopa.net.messages import Ready as ReadyMessage
 from scopa.net.messages import Start as StartMessage
 from scopa.table import Notice
@@ -136,6 +138,7 @@ def host(url: str, rules: Rules = Rules(target=None), seats: tuple[str, ...] | N
     client = Client(url)
     client.send(CreateRoom(name, rules, seats or ("human",) * rules.players, level))
     client.until(lambda m: isinstance(m, Welcome))
+    client.send(Contribute(secrets.token_bytes(32)))  # as RemoteTable does (docs/fairness.md)
     return client
 
 
@@ -143,6 +146,7 @@ def join(url: str, code: str, name: str = "Bob", ready: bool = True) -> Client:
     client = Client(url)
     client.send(Join(code, name))
     client.until(lambda m: isinstance(m, Welcome))
+    client.send(Contribute(secrets.token_bytes(32)))
     if ready:
         client.send(ReadyMessage())
         client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("ready", client.seat, name))

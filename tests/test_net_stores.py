@@ -3,6 +3,7 @@ processes serving the same rooms). Redis tests run a real ``redis-server`` on a 
 port, started here and stopped after; they skip only when redis-server is not installed."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
@@ -18,8 +19,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from scopa.engine import Rules
-from scopa.net.messages import (Accepted, ErrorMessage, Join, MatchRecordMessage, MoveRequest, RecordRequest, Refused,
-                                ResyncMessage, UpdateMessage, Welcome)
+from scopa.net.messages import (Accepted, ErrorMessage, Join, MatchRecordMessage, MoveRequest, Ping, Pong,
+                                RecordRequest, Refused, ResyncMessage, UpdateMessage, Welcome)
 from scopa.storage import record_from_dict
 from scopa.table import Notice
 from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
@@ -64,6 +65,10 @@ def redis_cli(port: int, *args: str) -> str:
         client.close()
 
 
+FULL_TRIGGERS = (("full", "UPDATE", "rooms"), ("full_health", "INSERT", "health"),
+                 ("full_health_again", "UPDATE", "health"))
+
+
 @pytest.fixture(params=["sqlite", "redis"])
 def store(request, tmp_path):
     """The store under test: ``store.serve(*flags)`` starts a server on it (stopped after the test),
@@ -83,14 +88,16 @@ def store(request, tmp_path):
         db = tmp_path / "rooms.sqlite3"
         chosen.where = (db,)
 
-        def fail() -> None:  # every later write of a room is refused, as by a full disk
+        def fail() -> None:  # every later write of a room (and of the health check) is refused, as by a full disk
             with sqlite3.connect(db) as conn:
-                conn.execute("CREATE TRIGGER full BEFORE UPDATE ON rooms BEGIN "
-                             "SELECT RAISE(ABORT, 'database or disk is full'); END")
+                for name, change, table in FULL_TRIGGERS:
+                    conn.execute(f"CREATE TRIGGER {name} BEFORE {change} ON {table} BEGIN "
+                                 "SELECT RAISE(ABORT, 'database or disk is full'); END")
 
         def heal() -> None:
             with sqlite3.connect(db) as conn:
-                conn.execute("DROP TRIGGER full")
+                for name, _, _ in FULL_TRIGGERS:
+                    conn.execute(f"DROP TRIGGER {name}")
     else:
         port = request.getfixturevalue("redis_server")
         redis_cli(port, "FLUSHALL")
@@ -405,3 +412,83 @@ def test_serve_with_a_store_that_cannot_be_reached_says_so_in_one_line():
     assert result.returncode == 1
     assert f"cannot serve: the store redis 127.0.0.1:{port}/0 cannot be reached" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def health(server: Server, path: str = "/healthz") -> tuple[int, str]:
+    """``GET path`` on the server's own port, over loopback: the status and the body."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", path)
+        answer = conn.getresponse()
+        return answer.status, answer.read().decode()
+    finally:
+        conn.close()
+
+
+def test_the_health_check_says_whether_the_store_takes_writes(store):
+    server = store.serve()
+    assert health(server) == (200, "ok\n")
+    ann = host(server.url)  # the websocket port is the same one, and still serves
+    store.fail()
+    assert health(server) == (503, "store not writable\n")
+    assert any("health: the store cannot be written" in line for line in server.lines)
+    store.heal()
+    assert health(server) == (200, "ok\n")
+    assert health(server, "/healthz?probe=1")[0] == 200
+    ann.send(Ping())
+    assert isinstance(ann.until(lambda m: isinstance(m, Pong)), Pong)  # the room's connection was not disturbed
+    assert health(server, "/other")[0] != 200  # any other path is the websocket handshake's, refused as before
+
+
+def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """``GET /metrics`` over loopback, read with prometheus_client's own parser: each sample by name and labels."""
+    from prometheus_client.parser import text_string_to_metric_families
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", "/metrics")
+        text = conn.getresponse().read().decode()
+    finally:
+        conn.close()
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def test_metrics_count_rooms_connections_moves_latency_refusals_and_store_errors(store):
+    pytest.importorskip("prometheus_client")
+    port = free_port()
+    server = store.serve("--metrics", str(port))
+    assert any(f"metrics on http://127.0.0.1:{port}/metrics" in line for line in server.lines)
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    mover = ann if ann.view.is_my_turn else bob
+    other = bob if mover is ann else ann
+    other.send(MoveRequest(1, mover.view.legal_moves()[0], other.number))  # refused: not its turn
+    assert other.until(lambda m: isinstance(m, (Accepted, Refused))).kind == "not_your_turn"
+    mover.send(MoveRequest(2, mover.view.legal_moves()[0], mover.number))
+    assert isinstance(mover.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+    figures = scrape(port)
+    assert figures[("scopa_rooms", ())] == 1 and figures[("scopa_connections", ())] == 2
+    assert figures[("scopa_moves_total", (("by", "player"),))] == 1
+    assert 0 <= figures[("scopa_moves_per_second", ())] <= 0.1  # that move, if within the last ten seconds
+    assert figures[("scopa_move_seconds_count", ())] == 1 and figures[("scopa_move_seconds_sum", ())] > 0
+    assert figures[("scopa_refusals_total", (("kind", "not_your_turn"),))] == 1
+    assert figures[("scopa_store_errors_total", ())] == 0
+    other.poll(0.5)
+    store.fail()
+    other.send(MoveRequest(3, other.view.legal_moves()[0], other.number))
+    assert other.until(lambda m: isinstance(m, (Accepted, Refused))).kind == "unavailable"
+    figures = scrape(port)
+    assert figures[("scopa_store_errors_total", ())] >= 1
+    assert figures[("scopa_refusals_total", (("kind", "storage"),))] >= 1
+    assert figures[("scopa_refusals_total", (("kind", "unavailable"),))] == 1
+    store.heal()
+
+
+def test_serve_metrics_without_prometheus_client_says_what_to_install():
+    blocked = "import sys; sys.modules['prometheus_client'] = None; from scopa.__main__ import main; sys.exit(main())"
+    result = subprocess.run([sys.executable, "-c", blocked, "serve", "--port", "0", "--metrics", "9100"],
+                            capture_output=True, text=True, timeout=30, check=False,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "--metrics needs the prometheus_client package: pipx inject scopa prometheus_client" in result.stderr

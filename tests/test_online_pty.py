@@ -148,6 +148,8 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert seen.count("Card?") >= 17 and "Traceback" not in seen  # short: no "Your turn.", the hand and Card?
         assert RESULT.search(seen)
         assert f"{me} plays" not in seen  # nor told back their own plays by name
+        assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
+        assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
@@ -197,6 +199,7 @@ def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):
         seen = text(child)
         assert RESULT.search(seen), seen[-1500:]
         assert seen.count("Card?") >= 8
+        assert "Shuffle checked, fair." in seen
         assert re.search(r"The match starts\.", seen)
 
 
@@ -362,3 +365,31 @@ def test_keys_typed_the_instant_a_prompt_appears_in_a_storm_of_news_are_all_answ
         assert "Traceback" not in text(child)
         child.terminate(force=True)
     cid[0].close()
+
+
+def test_a_server_restarted_mid_match_is_said_once_and_the_match_is_played_to_its_end(serve, tmp_path):
+    """The operator stops the server with SIGTERM (an upgrade) and starts it again on the same
+    port and store: both terminals say so once, take the match up again and play it out."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = serve(*SERVER_FLAGS, "--port", str(port))
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    play([host, guest], until=lambda: text(host).count("Card?") + text(guest).count("Card?") >= 4)
+    assert server.stop() == 0
+    for child in (host, guest):
+        child.expect(r"Server restarting\. Reconnecting, for up to five minutes\. Your seat stays yours\.")
+    serve(*SERVER_FLAGS, "--port", str(port))
+    for child in (host, guest):
+        child.expect(r"Connected again\.")
+    play([host, guest])
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    assert final_scores(host) == final_scores(guest)
+    for child in (host, guest):
+        seen = text(child)
+        assert seen.count("Server restarting.") == 1 and "Traceback" not in seen
+        assert "The server is stopping" not in seen

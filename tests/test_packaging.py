@@ -29,7 +29,7 @@ import scopa
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 LOWEST = ROOT / ".ci" / "lowest-versions.txt"
-OPTIONAL = ("pexpect", "pytest", "hypothesis", "redis")  # the extras: test tools and the Redis store
+OPTIONAL = ("pexpect", "pytest", "hypothesis", "redis", "prometheus_client")  # the extras and test tools
 FLOOR = re.compile(r"^([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)$")
 
 needs_source_tree = pytest.mark.skipif(not PYPROJECT.exists() or not LOWEST.exists(),
@@ -170,6 +170,7 @@ def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_w
     assert {"LICENSE", "README.md", "dev.py", "pyproject.toml", ".ci/run", ".ci/lowest-versions.txt",
             "tests/fault_hooks/sitecustomize.py", "tests/test_packaging.py", "docs/rules.md", "docs/online.md",
             "src/scopa/__init__.py", "src/scopa/narration/catalogues/it.json"} <= names
+    assert {str(path.relative_to(ROOT)) for path in (ROOT / "deploy").rglob("*") if path.is_file()} <= names
     assert not [name for name in names if "__pycache__" in name or name.startswith((".venv", ".git/"))]
     (wheel,) = (tmp_path / "dist").glob("scopa-*.whl")
     with zipfile.ZipFile(wheel) as archive:

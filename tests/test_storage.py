@@ -203,8 +203,8 @@ def test_export_then_import_gives_the_same_match(tmp_path: Path) -> None:
     record = played(Rules(players=4), FOUR, 6, turns=60).mark_assisted()
     path = export_match(record, tmp_path / "match.json")
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == "scopa-match" and data["version"] == 1
-    assert set(data) == {"format", "version", "rules", "seats", "seed", "first_dealer", "moves",
+    assert data["format"] == "scopa-match" and data["version"] == VERSION
+    assert set(data) == {"format", "version", "rules", "seats", "shuffle", "seed", "first_dealer", "moves",
                          "assisted_deals", "state"}
     assert set(data["moves"][0]) == {"deal", "seat", "card", "capture"}
     assert import_match(path) == record

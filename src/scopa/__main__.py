@@ -10,7 +10,11 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
+
+if TYPE_CHECKING:
+    import ssl
+    from pathlib import Path
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -175,6 +179,23 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     return program.run(request, resume=args.resume)
 
 
+def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | None:
+    """``--cafile``: the TLS context trusting it, for a ``wss://`` server; ``UsageError`` when the file
+    is not certificates, or the server given is a plain ``ws://`` one."""
+    import ssl
+
+    from .cli import UsageError
+    from .net.client import tls_context
+    if cafile is None:
+        return None
+    if server and "://" in server and not server.lower().startswith("wss://"):
+        raise UsageError("usage.cafile_ws", server=server)
+    try:
+        return tls_context(cafile)
+    except (OSError, ssl.SSLError):
+        raise UsageError("usage.cafile", path=cafile) from None
+
+
 def _serve(argv: list[str]) -> int:
     """``scopa serve``: the room server, with its own flags (``scopa serve --help``)."""
     from .net.launch import main as serve
@@ -189,6 +210,12 @@ def _join(argv: list[str]) -> int:
     return _online("join", argv)
 
 
+def _verify(argv: list[str]) -> int:
+    """``scopa verify FILE``: the shuffle of a match file (docs/fairness.md)."""
+    from .verify import main as verify
+    return verify(argv)
+
+
 # The sub-commands: each name, and the function that runs it with the flags after its name (it
 # builds its own parser, so that ``scopa NAME --help`` is its own). A new one is one entry here,
 # its line of ``--help``, ``cli.command.NAME``, in both catalogues, and its function.
@@ -196,6 +223,7 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "serve": _serve,
     "host": _host,
     "join": _join,
+    "verify": _verify,
 }
 
 
@@ -228,8 +256,13 @@ def _online(command: str, argv: list[str]) -> int:
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
         return 2
+    try:
+        tls = _client_tls(args.cafile, args.server)
+    except UsageError as error:
+        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
+        return 2
     request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
-                            getattr(args, "level", None))
+                            getattr(args, "level", None), tls)
 
     from .console.app import Program
     from .console.terminal import Output, make_input

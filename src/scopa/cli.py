@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Sequence
 
 from .engine import Rules, RulesError, Variant
+from .engine.shuffle import seed_number
 from .config import Settings
 from .console.keys import typed_number
 from .match import SeatSetup, clean_name
 from .narration import Messages, run_command
-from .numbers import decimal_number, whole_number
+from .numbers import decimal_number, seed_value, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
@@ -54,6 +55,7 @@ _ARGPARSE_ERRORS = (
     (re.compile(r"argument (?P<flag>\S+): expected one argument$"), "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid (?:whole_number|decimal_number|int|float) value: (?P<value>.*)$"),
      "cli.error.not_a_number"),
+    (re.compile(r"argument (?P<flag>\S+): invalid seed_value value: (?P<value>.*)$"), "cli.error.not_a_seed"),
     (re.compile(r"argument (?P<flag>\S+): invalid (?:file_name|folder) value: (?P<value>.*)$"), "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$"),
      "cli.error.choice"),
@@ -224,7 +226,7 @@ def build_parser(messages: Messages | None = None, commands: Sequence[str] = ())
     if commands:
         _add_commands(p, m, commands)
     g = _add_match_flags(p, m, names=True)
-    g.add_argument("--seed", type=whole_number, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
+    g.add_argument("--seed", type=seed_value, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
     g.add_argument("--budget", type=decimal_number, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
     _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
@@ -310,6 +312,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
     n.add_argument("--name", type=trimmed, metavar=m("cli.metavar.name"), help=m("cli.name"))
+    n.add_argument("--cafile", type=folder, metavar=m("cli.metavar.cafile"), help=m("cli.cafile"))
     if command == "host":
         _add_match_flags(p, m)
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
@@ -501,7 +504,7 @@ def seats_from_args(args: argparse.Namespace, rules: Rules,
                     messages: Messages | None = None) -> tuple[SeatSetup, ...]:
     from .console.app import build_seats
     kinds = seat_kinds(args, rules.players)
-    return build_seats(kinds, human_names(args, kinds, messages), seed=args.seed or 0)
+    return build_seats(kinds, human_names(args, kinds, messages), seed=seed_number(args.seed or 0))
 
 
 BUDGET_RANGE = (0.05, 60.0)  # seconds an expert may think per move

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .engine import DealScored, Event, GameState, Move, Rules, new_match
+from .engine.shuffle import Seed
 
 SeatKind = Literal["human", "computer"]
 
@@ -81,16 +82,26 @@ class MoveRecord:
 
 
 @dataclass(frozen=True)
+class Fairness:
+    """How an online match's seed was made (docs/fairness.md): the server's seed, which it
+    committed to before the match and reveals at its end, and each human seat's contribution."""
+
+    server_seed: bytes
+    contributions: tuple[tuple[int, bytes], ...]
+
+
+@dataclass(frozen=True)
 class MatchRecord:
     """Everything needed to save, resume, export and replay a match."""
 
     rules: Rules
     seats: tuple[SeatSetup, ...]
-    seed: int
+    seed: Seed  # a whole number: shuffle 1 (short seeds, older records); 32 bytes: shuffle 2
     first_dealer: int
     state: GameState
     moves: tuple[MoveRecord, ...] = ()
     assisted_deals: frozenset[int] = frozenset()
+    fairness: Fairness | None = None  # an online match's seed parts, None for a match played here
     # The score of the last deal that ended, kept as the moves are played (a resumed match has
     # been played again from its seed by the load check): B reads it without another replay.
     scored: DealScored | None = field(default=None, compare=False, repr=False)
@@ -99,7 +110,7 @@ class MatchRecord:
     scored_in: GameState | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def start(cls, rules: Rules, seats: tuple[SeatSetup, ...], seed: int,
+    def start(cls, rules: Rules, seats: tuple[SeatSetup, ...], seed: Seed,
               first_dealer: int | None = None) -> tuple["MatchRecord", list[Event]]:
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} seats are needed, not {len(seats)}.")

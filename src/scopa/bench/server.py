@@ -27,6 +27,7 @@ import json
 import multiprocessing
 import os
 import random
+import secrets
 import sys
 import tempfile
 import time
@@ -154,7 +155,7 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
     """A room with its host and the others joined, ready and dealt."""
     from websockets.asyncio.client import connect
     from scopa.engine import Rules
-    from scopa.net.messages import CreateRoom, Join, Ready, Start, Welcome, encode
+    from scopa.net.messages import Contribute, CreateRoom, Join, Ready, Start, Welcome, encode
     room = Room(players)
     seated: list[Player] = []
     for seat in range(players):
@@ -166,6 +167,7 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
         else:
             await ws.send(encode(Join(seated[0].code, f"P{seat}")))
         await player.expect(lambda m: isinstance(m, Welcome))
+        await ws.send(encode(Contribute(secrets.token_bytes(32))))  # its share of the seed, as a client gives it
         if seat:
             await ws.send(encode(Ready()))
     for player in seated[1:]:

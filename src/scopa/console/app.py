@@ -12,7 +12,7 @@ from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Narrator, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
-from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
+from ..table import LocalTable, SaveHooks, TableInfo, computers_for, fresh_seed, start_match
 from ..table.persistence import Persistence
 from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
@@ -35,7 +35,7 @@ class MatchRequest:
 
     rules: Rules
     seats: tuple[SeatSetup, ...]
-    seed: int | None = None
+    seed: int | bytes | None = None  # a short seed (shuffle 1) or 32 bytes (shuffle 2); None: a fresh one
 
 
 class Program:
@@ -421,7 +421,7 @@ class Program:
             rules = replace(rules, **{name: not getattr(rules, name)})
 
     def _play_new(self, request: MatchRequest) -> int | None:
-        seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
+        seed = request.seed if request.seed is not None else fresh_seed()  # 256 bits: nothing to guess
         record, events = start_match(request.rules, request.seats, seed)
         self.announcer.forget(stop_voice=False)  # Repeat steps back to the match's start, not into the menus
         problem = self._save_beside(record)

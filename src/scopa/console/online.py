@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import TYPE_CHECKING, Literal, Sequence
 
 from ..narration import Announcement, Messages, Narrator, run_command
 from ..table import Notice
@@ -26,6 +26,9 @@ from .announcer import Announcer
 from .game import MatchConsole, Services
 from .keys import command_of
 from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
+
+if TYPE_CHECKING:
+    import ssl
 
 Outcome = Literal["finished", "left", "closed"]
 WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
@@ -35,12 +38,17 @@ class LeaveRoom(Exception):
     """The player chose to leave; the seat stays theirs on the server."""
 
 
-class RoomGone(Exception):
-    """The table cannot go on (the room closed, the key was refused): ``line`` says why."""
+FORGET_SEAT = frozenset({"wrong_key", "unknown_room", "room_closed"})  # problems after which the seat key is useless
 
-    def __init__(self, line: Announcement) -> None:
+
+class RoomGone(Exception):
+    """The table cannot go on (the room closed, the key was refused, the server did not come
+    back): ``line`` says why; ``keep_seat``: the seat key still takes the seat back later."""
+
+    def __init__(self, line: Announcement, keep_seat: bool = False) -> None:
         super().__init__(line.text)
         self.line = line
+        self.keep_seat = keep_seat
 
 
 def spelt(code: str) -> str:
@@ -63,7 +71,8 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
     if code == "cannot_start":
         key = f"online.error.cannot_start.{values.get('reason', 'players')}"
     try:
-        text = messages(key, server=server, command=run_command(), **{k: v for k, v in values.items() if k in ("seconds",)})
+        text = messages(key, server=server, command=run_command(),
+                        **{k: v for k, v in values.items() if k in ("seconds", "code")})
     except KeyError:
         return Announcement(messages("online.error.other"))
     return Announcement(text, spoken=spoken_form(messages, key, server))
@@ -103,15 +112,18 @@ class News:
         """``RoomGone`` when the table cannot go on."""
         problem = self.table.problem
         if problem is not None:
-            raise RoomGone(problem_line(problem.code, problem.values, self.m, self.server))
+            values = {"code": self.table.code, **problem.values}
+            raise RoomGone(problem_line(problem.code, values, self.m, self.server), problem.code not in FORGET_SEAT)
 
     def lines(self) -> list[Announcement]:
-        """The connection lost or back, and the server's refusals since last asked."""
+        """The connection lost (or the server restarting) or back, and the server's refusals since
+        last asked. A restart is said once, when its connection drops: the tries that follow are silent."""
         self.check()
         lines: list[Announcement] = []
         if self.table.connected != self._connected:
             self._connected = self.table.connected
-            lines.append(Announcement(self.m("online.back" if self._connected else "online.lost")))
+            lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
+            lines.append(Announcement(self.m("online.back" if self._connected else lost)))
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
@@ -341,13 +353,14 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         from ..record.console import log_online
         for line in log_online(program, table):  # after the match's result line, as at a table here
             program.say(line)
+        program.say(m(f"fairness.{table.shuffle_check()}"))  # this client's own check (docs/fairness.md)
         return "finished"
     except LeaveRoom:
         program.say(m("online.left", code=table.code, command=run_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
-        return "closed"
+        return "left" if gone.keep_seat else "closed"
     except InputClosed:
         program.say(m("online.input_closed", code=table.code, command=run_command()))
         return "left"
@@ -368,6 +381,7 @@ class OnlineRequest:
     rules: object = None          # host: the engine's Rules
     seats: tuple[str, ...] = ()   # host: "human" or a computer level, one per seat
     level: str | None = None      # host: the level of computers filling seats nobody took (None: ask)
+    tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
 
 
 def default_name(messages: Messages) -> str:
@@ -502,7 +516,7 @@ def play_online(program, request: OnlineRequest) -> int:
         first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake)
+    table = RemoteTable(server, first, wake, tls=request.tls)
     try:
         table.open()
     except TableClosed as closed:

@@ -1,9 +1,9 @@
 """Game state of a whole match: legal moves, transitions, views and serialisation.
 
 A ``GameState`` is immutable. ``apply(move)``, ``next_deal()`` and ``new_match(...)``
-return a new state and the list of events the transition caused. The only randomness is a
-``random.Random`` seeded from the match seed and the deal number, so a seed always gives
-the same deals and a saved state resumes with the very same stock.
+return a new state and the list of events the transition caused. The only randomness is
+drawn from the match seed and the deal number (``shuffle.py``: the seed's type says which
+shuffle), so a seed always gives the same deals and a saved state resumes with the very same stock.
 
 Seats are numbered from 0. Play is counter-clockwise: after seat ``s`` comes seat
 ``(s - 1) % players``; the seat on the dealer's right (the next one) leads, and the deal
@@ -11,7 +11,6 @@ passes to the right after each deal. With two players this is simply alternation
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Iterable, NamedTuple
@@ -24,6 +23,8 @@ from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, De
                      Event, LeftoversTaken, MatchWon, Scopa)
 from .rules import Rules
 from .scoring import DealScore, score_deal
+from .shuffle import Seed, deck_orders, is_seed, seed_json
+from .shuffle import first_dealer as draw_first_dealer
 
 FORMAT_VERSION = 1
 
@@ -89,35 +90,16 @@ def next_seat(seat: int, players: int) -> int:
     return (seat - 1) % players
 
 
-def _shuffled_deal(rules: Rules, seed: int, deal_number: int) -> tuple[list[Card], int]:
+def _shuffled_deal(rules: Rules, seed: Seed, deal_number: int) -> tuple[list[Card], int]:
     """The deck order for a deal and how many times it was reshuffled for kings on the table."""
-    rng = random.Random(seed * 1_000_003 + deal_number)
-    deck = list(ALL_CARDS)
-    redeals = 0
-    while True:
-        _shuffle(rng.getrandbits, deck)
+    for redeals, deck in enumerate(deck_orders(seed, deal_number)):
         table = deck[:rules.table_size]
         if not (rules.kings_redeal and sum(1 for c in table if c >= _FIRST_KING) >= 3):
             return deck, redeals
-        redeals += 1
+    raise AssertionError("deck_orders never ends")
 
 
 _FIRST_KING = 36  # card ids run rank * 4 + suit; the king is rank 9
-# For each position i of the 40-card deck from the last down: the bits needed for a number 0..i.
-_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(39, 0, -1))
-
-
-def _shuffle(getrandbits: Any, deck: list[Card]) -> None:
-    """``random.Random.shuffle`` for 40 cards, step for step, so a seed deals what it always dealt.
-
-    Spelt out because the library version makes two Python calls per card (shuffle ->
-    _randbelow -> getrandbits); this draws the very same numbers from the generator.
-    """
-    for i, bits in _SHUFFLE_STEPS:
-        j = getrandbits(bits)
-        while j > i:  # rejection sampling, as _randbelow_with_getrandbits does
-            j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
 
 
 class GameState(NamedTuple):
@@ -129,7 +111,7 @@ class GameState(NamedTuple):
     """
 
     rules: Rules
-    seed: int
+    seed: Seed  # a whole number: shuffle 1; 32 bytes: shuffle 2 (engine/shuffle.py)
     deal_number: int
     dealer: int
     to_move: int
@@ -321,7 +303,7 @@ class GameState(NamedTuple):
         """Plain JSON-ready data holding everything, including the exact stock order and seed."""
         cards = lambda cs: [str(c) for c in cs]  # noqa: E731
         return {
-            "rules": self.rules.to_dict(), "seed": self.seed, "deal_number": self.deal_number,
+            "rules": self.rules.to_dict(), "seed": seed_json(self.seed), "deal_number": self.deal_number,
             "dealer": self.dealer, "to_move": self.to_move, "round": self.round,
             "hands": [cards(h) for h in self.hands], "table": cards(self.table), "stock": cards(self.stock),
             "piles": [cards(p) for p in self.piles], "scope": list(self.scope),
@@ -415,7 +397,7 @@ def match_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, boo
     return None, False
 
 
-def _start_deal(rules: Rules, seed: int, deal_number: int, dealer: int, match_scores: tuple[int, ...],
+def _start_deal(rules: Rules, seed: Seed, deal_number: int, dealer: int, match_scores: tuple[int, ...],
                 deal_totals: tuple[tuple[int, ...], ...]) -> tuple[GameState, list[Event]]:
     deck, redeals = _shuffled_deal(rules, seed, deal_number)
     n, size = rules.players, rules.hand_size
@@ -433,21 +415,21 @@ def _start_deal(rules: Rules, seed: int, deal_number: int, dealer: int, match_sc
     return state, events
 
 
-def new_match(rules: Rules | None = None, seed: int = 0, first_dealer: int | None = None
+def new_match(rules: Rules | None = None, seed: Seed = 0, first_dealer: int | None = None
               ) -> tuple[GameState, list[Event]]:
     """Start a match and deal its first deal. The first dealer is drawn from the seed unless given."""
     rules = rules or Rules()
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ScopaError("The seed must be a whole number.")
+    if not is_seed(seed):
+        raise ScopaError("The seed must be a whole number or 32 bytes.")
     if first_dealer is None:
-        first_dealer = random.Random(seed * 1_000_003).randrange(rules.players)
+        first_dealer = draw_first_dealer(seed, rules.players)
     elif not 0 <= first_dealer < rules.players:
         raise ScopaError(f"There is no seat {first_dealer + 1} to deal.")
     zero = (0,) * rules.sides
     return _start_deal(rules, seed, 1, first_dealer, zero, ())
 
 
-def new_deal(rules: Rules | None = None, seed: int = 0, dealer: int = 0) -> tuple[GameState, list[Event]]:
+def new_deal(rules: Rules | None = None, seed: Seed = 0, dealer: int = 0) -> tuple[GameState, list[Event]]:
     """A single deal (whatever the target) for puzzles, lessons and benchmarks."""
     rules = rules or Rules()
     return new_match(rules, seed, dealer)

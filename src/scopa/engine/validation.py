@@ -11,6 +11,7 @@ from .captures import is_sweep_capture, legal_captures
 from .cards import Card
 from .errors import ScopaError, reason
 from .rules import Rules
+from .shuffle import SEED_HEX
 from .state import GameState, Phase, Play, next_seat
 
 _KEYS = ("rules", "seed", "deal_number", "dealer", "to_move", "round", "hands", "table", "stock", "piles",
@@ -89,8 +90,10 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         raise ScopaError(f"Rules: {error}", reason("rules")) from None
     n, sides = rules.players, rules.sides
     seed = data["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ScopaError("seed must be a whole number.", reason("seed"))
+    if isinstance(seed, str) and len(seed) == SEED_HEX and all(c in "0123456789abcdef" for c in seed):
+        seed = bytes.fromhex(seed)  # a shuffle 2 seed, written as 64 lowercase hex digits
+    elif not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScopaError("seed must be a whole number or 64 hex digits.", reason("seed"))
     try:
         phase = Phase(data["phase"])
     except (ValueError, TypeError):

@@ -142,6 +142,7 @@ class ClusterServer(RoomServer):
             try:
                 acquired = await lock.acquire()
             except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
+                self.metrics.store_error()
                 log.error("room %s: the store cannot be reached (%s)", code, error)
                 raise StoreDown() from None
             if not acquired:
@@ -166,6 +167,7 @@ class ClusterServer(RoomServer):
                 return
             room, rev = await self.redis.load(code, self.config.computer_budget)
         except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
             log.error("room %s: cannot be read from the store (%s)", code, error)
             raise StoreDown() from None
         if room is None:
@@ -223,6 +225,7 @@ class ClusterServer(RoomServer):
             log.error("room %s: stored meanwhile by another process; this change is not stored", stale)
             return False
         except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+            self.metrics.store_error()
             log.error("rooms %s: cannot be stored (%s); the change is refused", ", ".join(saved), error)
             return False
         return True
@@ -511,6 +514,15 @@ class ClusterServer(RoomServer):
                 self._commit(room, room.disconnected(number, now), "seat %s left (its server process stopped)",
                              _seat(number))
         self._drive(room)  # the computers it was playing go on here
+
+    async def writable(self) -> bool:
+        try:
+            await self.redis.check_write(self.origin)
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+            self.metrics.store_error()
+            log.error("health: the store cannot be written (%s)", error)
+            return False
+        return True
 
     async def close(self) -> None:
         for task in (self.listening, self.presence, self.sweeping):

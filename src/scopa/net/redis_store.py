@@ -28,15 +28,16 @@ one process's clock (a seat's drop, a turn's start) are kept as wall-clock times
 from __future__ import annotations
 
 import json
-import random
+import secrets
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
 from ..engine import Rules
+from ..engine.shuffle import SEED_BYTES
 from ..players import make_player
 from ..storage import record_from_dict, record_to_dict
-from .rooms import Room, Seat, match_table
+from .rooms import Room, Seat, cover_seed, match_table, seed_parts_from_data, seed_parts_to_data
 
 PREFIX = "scopa:"
 CHANNEL = PREFIX + "frames"
@@ -105,7 +106,8 @@ def room_to_json(room: Room) -> str:
         "rules": room.rules.to_dict(), "phase": room.phase, "host": room.host, "level": room.level,
         "number": room.number, "position_number": room.position_number, "created": room.created,
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
-        "record": None if room.record is None else record_to_dict(room.record)}, separators=(",", ":"))
+        "record": None if room.record is None else record_to_dict(room.record),
+        "seed_parts": seed_parts_to_data(room)}, separators=(",", ":"))
 
 
 def room_from_json(code: str, text: str, budget: float) -> Room:
@@ -119,13 +121,13 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
                 None if record is None else match_table(record, budget), data["number"], data["created"],
                 data["active"], budget, position_number=data["position_number"],
                 turn_since=_monotonic(data["turn_since"]) or 0.0)
+    seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
     for number, stored in enumerate(data["seats"]):
         if stored is not None and stored["covered"] and room.table is not None:
             seat = seats[number]
             assert seat is not None
             seat.covered = True  # as Room.cover does, without a new notice: that one was told already
-            seed = random.Random(room.table.record.seed * 31 + number).getrandbits(32)
-            room.table.cover(number, make_player(room.level, seed, budget=budget))
+            room.table.cover(number, make_player(room.level, cover_seed(room.table.record.seed, number), budget=budget))
     return room
 
 
@@ -219,6 +221,10 @@ class RedisRoomStore:
         """A gone process whose seats were all let go: its records removed."""
         async with self.client.pipeline(transaction=True) as pipe:
             await pipe.srem(PREFIX + "processes", process).delete(held_key(process)).execute()
+
+    async def check_write(self, process: str) -> None:
+        """Write one short-lived key (``GET /healthz``): raises when Redis cannot be reached or refuses writes."""
+        await self.client.set(f"{PREFIX}health:{process}", "1", px=60_000)
 
     async def end_presence(self, process: str) -> None:
         """A process stopping: taken as gone at once (the others let go what it still held)."""

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Callable, Literal, NamedTuple, Sequence
 
 from ..engine import Event, GameState, IllegalReason, Move, Rules
-from ..match import MatchRecord, SeatSetup
+from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed
+from ..match import Fairness, MatchRecord, SeatSetup
 from ..players import computer_names, make_player
-from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for,
-                     start_match)
+from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computer_seed,
+                     computers_for, start_match)
 from .codes import key_matches
 from .messages import FinishedDeal, RoomInfo, RoomSeat
 
@@ -100,6 +101,11 @@ class Room:
     log: deque[Entry] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
     position_number: int = 0  # the first update that showed the current position
     turn_since: float = 0.0  # monotonic time the seat to move got its turn
+    # docs/fairness.md: the server's seed (drawn by the server with secrets, committed to in every
+    # welcome, revealed in the finished match's record) and each human seat's contribution.
+    # Empty for a match begun before protocol 2 (its record, of shuffle 1, has no fairness).
+    server_seed: bytes = b""
+    contributions: dict[int, bytes] = field(default_factory=dict)
 
     # Facts -------------------------------------------------------------------------------
     @property
@@ -114,7 +120,23 @@ class Room:
         seats = tuple(None if s is None else RoomSeat(s.name, s.kind, s.level, s.connected or not s.is_human,
                                                       s.covered, s.ready or not s.is_human) for s in self.seats)
         assisted = self.record.assisted_deals if self.record else frozenset()
-        return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted)
+        given = tuple(self.contributions.get(seat) for seat in range(len(self.seats)))
+        return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given)
+
+    @property
+    def commitment(self) -> bytes | None:
+        """What every welcome says of the server's seed: its SHA-256 (None: a match of shuffle 1)."""
+        return commitment(self.server_seed) if self.server_seed else None
+
+    def contribute(self, seat: int, value: bytes) -> bool:
+        """A human seat's share of the seed, taken once, in the lobby; whether it was new."""
+        if self.phase != "lobby" or not self.server_seed:
+            raise RoomRefusal("not_lobby")
+        taken = self.seats[seat]
+        if taken is None or not taken.is_human or seat in self.contributions:
+            return False
+        self.contributions[seat] = value
+        return True
 
     def finished_deal(self) -> FinishedDeal | None:
         """The last deal that ended, as the whole table saw it counted (None before one did)."""
@@ -162,7 +184,7 @@ class Room:
         taken.ready = True
         return [self._notice("ready", seat)]
 
-    def start(self, seat: int, seed: int, now: float) -> list[Entry]:
+    def start(self, seat: int, now: float) -> list[Entry]:
         if seat != self.host:
             raise RoomRefusal("not_host")
         if self.phase != "lobby":
@@ -172,13 +194,18 @@ class Room:
             raise RoomRefusal("cannot_start", reason="players")
         if any(not self.seats[i].ready for i in humans if i != self.host):  # type: ignore[union-attr]
             raise RoomRefusal("cannot_start", reason="not_ready")
+        if not self.server_seed or any(i not in self.contributions for i in humans):
+            raise RoomRefusal("cannot_start", reason="not_ready")  # a seat's client has not given its share
+        shares = tuple((i, self.contributions[i]) for i in humans)
+        seed = match_seed(self.server_seed, shares)
         free = [i for i, s in enumerate(self.seats) if s is None]
         used = {s.name for s in self.seats if s is not None}
-        names = [n for n in computer_names(8, seed) if n not in used]
+        names = [n for n in computer_names(8, derived_number(seed, COMPUTER_NAMES, 0)) if n not in used]
         for i, number in enumerate(free):
             self.seats[number] = Seat(names[i], "computer", self.level)
         setups = tuple(SeatSetup(s.name, s.kind, s.level) for s in self.seats if s is not None)
         record, events = start_match(self.rules, setups, seed)
+        record = replace(record, fairness=Fairness(self.server_seed, shares))
         self.table = match_table(record, self.budget)
         self.phase = "playing"
         self.turn_since = now
@@ -321,8 +348,7 @@ class Room:
         if taken is None or taken.covered or self.table is None:
             return []
         taken.covered = True
-        seed = random.Random(self.table.record.seed * 31 + seat).getrandbits(32)
-        self.table.cover(seat, make_player(self.level, seed, budget=self.budget))
+        self.table.cover(seat, make_player(self.level, cover_seed(self.table.record.seed, seat), budget=self.budget))
         return [self._notice("covered", seat)]
 
     def close_notice(self) -> list[Entry]:
@@ -360,6 +386,34 @@ class Room:
         return entry
 
 
+def seed_parts_to_data(room: Room) -> dict[str, object]:
+    """The room's server seed and contributions as stored (SQLite and Redis alike)."""
+    return {"server_seed": room.server_seed.hex(),
+            "contributions": {str(seat): value.hex() for seat, value in sorted(room.contributions.items())}}
+
+
+def seed_parts_from_data(room: Room, data: object, fresh: Callable[[], bytes]) -> None:
+    """Put the stored seed parts back into ``room``. A room stored before them has none: in the
+    lobby it gets a new server seed (``fresh``, the server's secrets); a match begun then has
+    none (it is of shuffle 1 and checks nothing), one begun since keeps them in its record too."""
+    if isinstance(data, dict) and data.get("server_seed"):
+        room.server_seed = bytes.fromhex(data["server_seed"])
+        room.contributions = {int(seat): bytes.fromhex(value) for seat, value in data["contributions"].items()}
+    elif room.record is not None and room.record.fairness is not None:
+        room.server_seed = room.record.fairness.server_seed
+        room.contributions = dict(room.record.fairness.contributions)
+    elif room.phase == "lobby":
+        room.server_seed = fresh()
+
+
+def cover_seed(seed: Seed, seat: int) -> int:
+    """The seed of the computer that plays for a human who left: its own labelled stream (shuffle
+    2); for a match of shuffle 1, drawn as it always was, so a stored room plays on the same."""
+    if isinstance(seed, bytes):
+        return computer_seed(seed, seat, COVER)
+    return random.Random(seed * 31 + seat).getrandbits(32)  # noqa: S311 - shuffle 1's computers, as before
+
+
 def match_table(record: MatchRecord, budget: float) -> LocalTable:
     """The table of a room's match: every human seat is served by the room, computers play in it.
     Its saves are the room's store, which the server writes after each change."""
@@ -367,13 +421,14 @@ def match_table(record: MatchRecord, budget: float) -> LocalTable:
 
 
 def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host_key_hash: str, level: str,
-             now: float, budget: float = 0.3) -> tuple[Room, list[Entry]]:
-    """A room with its host in seat 0 and computers where ``kinds`` names a level."""
+             now: float, budget: float = 0.3, server_seed: bytes = b"") -> tuple[Room, list[Entry]]:
+    """A room with its host in seat 0 and computers where ``kinds`` names a level. ``server_seed``:
+    32 bytes the server drew with ``secrets`` (docs/fairness.md)."""
     computers = [i for i, kind in enumerate(kinds) if kind != "human"]
     names = [n for n in computer_names(len(computers) + 1, random.Random(code).getrandbits(16)) if n != host_name]
     seats: list[Seat | None] = [None] * len(kinds)
     seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)
     for i, number in enumerate(computers):
         seats[number] = Seat(names[i], "computer", kinds[number])
-    room = Room(code, rules, seats, level, created=now, active=now, budget=budget)
+    room = Room(code, rules, seats, level, created=now, active=now, budget=budget, server_seed=server_seed)
     return room, [room._notice("joined", 0)]

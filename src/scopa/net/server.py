@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import logging
 import secrets
-import signal
 import sqlite3
 import ssl
 import sys
@@ -30,15 +29,20 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..engine.shuffle import SEED_BYTES
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
+from .health import health_hook
+from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
+from .metrics import available as metrics_available
 from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
-                       CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
+                       Contribute, CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
                        NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
                        UpdateMessage, Welcome, encode, parse_client_message)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
+from .signals import on_stop_signals
 from .store import DB_NAME, RoomStore
 
 log = logging.getLogger("scopa.serve")
@@ -71,6 +75,7 @@ class ServerConfig:
     max_replay: int = 200        # a client that missed more updates gets a resync
     store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
     presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
+    metrics: tuple[str, int] | None = None  # --metrics: where the Prometheus figures are served
 
     @property
     def expiry_seconds(self) -> float:
@@ -133,6 +138,9 @@ class AddressLimit:
 class Connection:
     """One client: its queue of frames to send, and the room seat it plays once seated."""
 
+    metrics: Metrics = Metrics()  # the server's, set once connected (``RoomServer.handle``)
+    received = 0.0  # when its latest request was read (monotonic), for the move latency
+
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
         self.address = str(ws.remote_address[0]) if ws.remote_address else "?"
@@ -147,6 +155,10 @@ class Connection:
         """Queue a message, or a frame already encoded (a ``str``), for this connection."""
         if self.closing:
             return
+        if isinstance(message, Accepted):
+            self.metrics.move("player", time.monotonic() - self.received)
+        elif isinstance(message, (Refused, ErrorMessage)):
+            self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
         try:
             self.queue.put_nowait(message if isinstance(message, str) else encode(message))
         except asyncio.QueueFull:
@@ -199,6 +211,8 @@ class RoomServer:
         self.failures = AddressLimit(config.join_failures, config.join_window)
         self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
+        self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         expired = store.delete_idle(time.time() - config.expiry_seconds)
         if expired:
             log.info("%d rooms expired while the server was stopped: deleted", expired)
@@ -216,12 +230,16 @@ class RoomServer:
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
         conn = self.connect(ws)
+        conn.metrics = self.metrics
         self.connections.add(conn)
+        if self.is_stopping:  # a client reconnecting in the last moments: it tries again later
+            conn.fail("server_stopping", close_code=1001)
         try:
-            if await self._first(conn):
+            if not self.is_stopping and await self._first(conn):
                 async for raw in ws:
                     if conn.closing:
                         continue  # read on, so the client's answer to our close frame is read too
+                    conn.received = time.monotonic()
                     try:
                         await self.on_message(conn, raw)
                     except Exception:  # a bug must not take the room down: this connection is
@@ -327,7 +345,10 @@ class RoomServer:
         elif isinstance(message, Ready):
             self._commit(room, room.ready(seat), "seat %s ready", _seat(seat))
         elif isinstance(message, Start):
-            self._commit(room, room.start(seat, secrets.randbits(31), now), "started by seat %s", _seat(seat))
+            self._commit(room, room.start(seat, now), "started by seat %s", _seat(seat))
+        elif isinstance(message, Contribute):
+            if room.contribute(seat, message.value):
+                self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
         elif isinstance(message, (MoveRequest, NextDealRequest)):
@@ -357,11 +378,11 @@ class RoomServer:
             code = new_code()
         key = new_seat_key()
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
-                                 time.time(), self.config.computer_budget)
+                                 time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES))
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
-        conn.send(Welcome(code, 0, 0, room.info(), key))
+        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
     def _join(self, conn: Connection, message: Join) -> None:
@@ -370,7 +391,7 @@ class RoomServer:
         number = room.number
         seat, entries = room.join(message.name, key_hash(key))
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, number, room.info(), key))
+        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
 
     def _reclaim(self, conn: Connection, message: Hello) -> None:
@@ -383,7 +404,8 @@ class RoomServer:
             old.fail("seat_taken")
             old.code = old.seat = None
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal()))
+        conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal(),
+                          commitment=room.commitment))
         self._catch_up(conn, room, seat, message.last_number)
         self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
         self._drive(room)
@@ -452,6 +474,7 @@ class RoomServer:
         try:
             self.store.save(room)
         except (sqlite3.Error, OSError) as error:
+            self.metrics.store_error()
             log.error("room %s: cannot be stored (%s); the change is refused", room.code, error)
             self._restore(room)
             raise Unstored() from None
@@ -512,6 +535,7 @@ class RoomServer:
         seat = room.computer_to_move()
         if seat is not None:
             self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
+            self.metrics.move("computer")
         elif room.host_is_away():
             self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
 
@@ -551,10 +575,22 @@ class RoomServer:
                 conn.fail(code)
         log.info("room %s: expired and deleted", room.code)
 
+    async def writable(self) -> bool:
+        """Whether the store takes a write now (``GET /healthz``)."""
+        try:
+            self.store.check_write()
+        except (sqlite3.Error, OSError) as error:
+            self.metrics.store_error()
+            log.error("health: the store cannot be written (%s)", error)
+            return False
+        return True
+
     async def close(self) -> None:
         self.store.close()
 
     def stopping(self) -> None:
+        """Tell every client the server is stopping (a restart, for them: they reconnect), and stop the computers."""
+        self.is_stopping = True
         for conn in list(self.connections):
             conn.fail("server_stopping", close_code=1001)
         for task in self.drivers.values():
@@ -609,21 +645,33 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
     on its store (``launch`` picks SQLite or Redis)."""
     rooms = await open_rooms(config)
     where = rooms.store.describe()
-    stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
+    stop = loop.create_future()
 
     def stop_serving() -> None:
         if not stop.done():
             stop.set_result(None)
 
-    for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, stop_serving)
+    restore_signals = on_stop_signals(loop, stop_serving)
+    try:
+        if config.metrics is not None:
+            rooms.metrics = PrometheusMetrics(config.metrics, lambda: len(rooms.rooms), lambda: len(rooms.connections))
+            log.info("metrics on http://%s:%d/metrics", config.metrics[0], rooms.metrics.port)
+        return await _serve(rooms, config, where, stop, ready)
+    finally:
+        rooms.metrics.close()
+        restore_signals()
+
+
+async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyncio.Future[None],
+                 ready: asyncio.Future[int] | None) -> int:
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
     # before the library closes on anything much larger.
     async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
-                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None) as server:
+                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None,
+                     process_request=health_hook(rooms.writable, lambda: rooms.is_stopping)) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
@@ -682,6 +730,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="messages a second one connection may send on average, 10 unless given")
     p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
                    help="a client that missed more updates than this gets a fresh view, 200 unless given")
+    p.add_argument("--metrics", metavar="PORT", help="serve figures for Prometheus at /metrics on this port of "
+                   "127.0.0.1, or on ADDRESS:PORT; needs the prometheus_client package, " + INSTALL)
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -705,11 +755,16 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
         parser.error("--store and --db name two different stores: give one")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
+    metrics = None if args.metrics is None else parse_address(args.metrics)
+    if args.metrics is not None and metrics is None:
+        parser.error("--metrics takes a port from 1 to 65535, or ADDRESS:PORT")
+    if metrics is not None and not metrics_available():
+        parser.error(f"--metrics needs the prometheus_client package: {INSTALL}")
     return ServerConfig(args.host, args.port, args.db, args.certfile, args.keyfile, args.expiry_hours, args.grace,
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
                         max_replay=max(1, args.max_replay), store=args.store,
-                        presence_ttl=args.presence_ttl)
+                        presence_ttl=args.presence_ttl, metrics=metrics)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal
 
 from ..engine import SETTEBELLO, GameState, Move, Scopa
+from ..engine.shuffle import Seed, seed_number
 from ..players.expert import ExpertPlayer
 from ..players.knowledge import sweep_values
 from .replay import DealReplay, Step
@@ -38,7 +39,7 @@ class Advice:
     marked: bool = False
 
 
-def coach_deal(deal: DealReplay, seats: Iterable[int], match_seed: int, samples: int = SAMPLES) -> dict[int, Advice]:
+def coach_deal(deal: DealReplay, seats: Iterable[int], match_seed: Seed, samples: int = SAMPLES) -> dict[int, Advice]:
     """Advice for every play of ``seats`` in the deal, by the play's place in the log; the most
     costly few marked."""
     seats = set(seats)
@@ -50,12 +51,12 @@ def coach_deal(deal: DealReplay, seats: Iterable[int], match_seed: int, samples:
     return advice
 
 
-def advise(step: Step, match_seed: int, samples: int = SAMPLES) -> Advice:
+def advise(step: Step, match_seed: Seed, samples: int = SAMPLES) -> Advice:
     """The expert's opinion of one play, from the view its seat had."""
     view = step.before.view(step.seat)
     # Sample by sample: the review waits for the coach, and reading public trees across samples
     # doubles its time for no gain measured at this many samples (docs/opponents.md).
-    expert = ExpertPlayer(seed=(match_seed * 1_000_003 + step.number) % 2**32, iterations=samples,
+    expert = ExpertPlayer(seed=(seed_number(match_seed) * 1_000_003 + step.number) % 2**32, iterations=samples,
                           information_sets=False)
     values = dict(expert.move_values(view))
     best = next(iter(values))

@@ -21,6 +21,7 @@ from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
 from ..console.announcer import Announcer, ask_hands_aloud
 from ..console.menus import choose
 from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
+from ..engine.shuffle import Seed, seed_text
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator, run_command
 from ..speech import Speaker
@@ -350,10 +351,10 @@ def log_online(program: "Program", table: OnlineSeat) -> list[Announcement]:
     return _log_and_earn(program, log, played_here=False)
 
 
-def online_match_id(server: str, code: str, seed: int) -> str:
+def online_match_id(server: str, code: str, seed: Seed) -> str:
     """The id of an online match in the results log: a room plays one match, and its seed tells
     it from a later room given the same code."""
-    return f"online {server} {code} {seed}"
+    return f"online {server} {code} {seed_text(seed)}"
 
 
 def _log_and_earn(program: "Program", log: Callable[[], None], played_here: bool) -> list[Announcement]:

@@ -20,11 +20,12 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
-from ..match import MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
+from ..engine.shuffle import SEED_HEX, SHUFFLE_REPLAY, SHUFFLES, Seed, seed_json, shuffle_of
+from ..match import Fairness, MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
 from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
-VERSION = 1
+VERSION = 2  # 2: the shuffle that deals the match is named, and an online match keeps its seed's parts
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 KINDS = ("human", "computer")
 MAX_NAME_LENGTH = 100
@@ -38,7 +39,9 @@ MAX_VERSION = 9_999  # a version number beyond this is not one to say back
 EXPORT_WARNING = ("The exported file shows every hand and the order of the stock: anyone who opens it "
                   "can see all the cards, including the ones still to come.")
 
-_FIELDS = ("format", "version", "rules", "seats", "seed", "first_dealer", "moves", "assisted_deals", "state")
+_FIELDS = ("format", "version", "rules", "seats", "shuffle", "seed", "first_dealer", "moves", "assisted_deals",
+           "state")
+_OPTIONAL_FIELDS = ("fairness",)  # an online match: the server's seed and every seat's contribution
 _MOVE_FIELDS = {"deal", "seat", "card", "capture"}
 _SEAT_FIELDS = {"name", "kind", "level"}
 _RULE_OPTIONS = frozenset(Rules().to_dict())  # a file names every option: a missing one is no default
@@ -49,8 +52,10 @@ _STATE_NESTED_LISTS = ("hands", "piles")  # one list of cards per seat or side
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
 # MIGRATIONS[n] turns the data of format version n into the data of version n + 1.
-# Version 1 is the first format, so the table is empty; add an entry with every new version.
-MIGRATIONS: dict[int, Migration] = {}
+# Add an entry with every new version.
+MIGRATIONS: dict[int, Migration] = {
+    1: lambda data: data | {"shuffle": SHUFFLE_REPLAY},  # every match of version 1 was dealt by shuffle 1
+}
 
 
 CANNOT_LOAD = "storage.heading.cannot_load"
@@ -147,13 +152,19 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
         "version": VERSION,
         "rules": record.rules.to_dict(),
         "seats": seats,
-        "seed": record.seed,
+        "shuffle": shuffle_of(record.seed),
+        "seed": seed_json(record.seed),
         "first_dealer": record.first_dealer,
         "moves": [{"deal": m.deal_number, "seat": m.seat, "card": str(m.move.card),
                    "capture": [str(c) for c in m.move.capture]} for m in record.moves],
         "assisted_deals": sorted(record.assisted_deals),
         "state": record.state.to_dict(),
-    }
+    } | ({} if record.fairness is None else {"fairness": fairness_to_dict(record.fairness)})
+
+
+def fairness_to_dict(fairness: Fairness) -> dict[str, Any]:
+    return {"server_seed": fairness.server_seed.hex(),
+            "contributions": [{"seat": seat, "value": value.hex()} for seat, value in fairness.contributions]}
 
 
 def match_to_json(record: MatchRecord) -> str:
@@ -182,7 +193,7 @@ def record_from_dict(data: Any) -> MatchRecord:
     _check_fields(data)
     rules = _rules(data["rules"], "rules")
     seats = _seats(data["seats"], rules.players)
-    seed = _whole(data["seed"], "seed")
+    seed = _seed(data["seed"], data["shuffle"])
     first_dealer = _whole(data["first_dealer"], "first_dealer")
     if not 0 <= first_dealer < rules.players:
         raise SaveFileError("storage.reason.first_dealer_range", players=rules.players)
@@ -193,8 +204,18 @@ def record_from_dict(data: Any) -> MatchRecord:
     if state.seed != seed:
         raise SaveFileError("storage.reason.seed_differs")
     assisted = _assisted(data["assisted_deals"], state.deal_number)
+    fairness = None if "fairness" not in data else fairness_from_dict(data["fairness"], rules.players)
     record = replay(rules, seats, seed, first_dealer, moves, state)
-    return replace(record, assisted_deals=assisted)
+    return replace(record, assisted_deals=assisted, fairness=fairness)
+
+
+def record_parts(data: Any) -> tuple[Rules, tuple[SeatSetup, ...], list[tuple[int, int, Move]]]:
+    """The rules, seats and move log of match data, checked as ``record_from_dict`` checks them,
+    without playing them (``storage.fairness`` plays them from a seed of its own)."""
+    data = upgrade(data)
+    _check_fields(data)
+    rules = _rules(data["rules"], "rules")
+    return rules, _seats(data["seats"], rules.players), _moves(data["moves"], rules.players)
 
 
 def upgrade(data: Any) -> dict[str, Any]:
@@ -235,7 +256,7 @@ def _check_fields(data: Mapping[str, Any]) -> None:
     missing = [key for key in _FIELDS if key not in data]
     if missing:
         raise SaveFileError("storage.reason.missing_field", part=Term(f"storage.part.{missing[0]}"))
-    if any(key not in _FIELDS for key in data):
+    if any(key not in _FIELDS and key not in _OPTIONAL_FIELDS for key in data):
         raise SaveFileError("storage.reason.unknown_field")  # its name is not said: it is the file's text
 
 
@@ -243,6 +264,43 @@ def _whole(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise SaveFileError(f"storage.reason.{what}.not_whole")
     return value
+
+
+def _seed(value: Any, shuffle: Any) -> Seed:
+    """The seed: a whole number for shuffle 1, 64 lowercase hex digits for shuffle 2."""
+    if type(shuffle) is not int or shuffle not in SHUFFLES:  # not True, not 1.0
+        raise SaveFileError("storage.reason.shuffle")
+    if shuffle == SHUFFLE_REPLAY:
+        return _whole(value, "seed")
+    return _hex(value, "storage.reason.seed.not_hex")
+
+
+def _hex(value: Any, key: str) -> bytes:
+    if not (isinstance(value, str) and len(value) == SEED_HEX and all(c in "0123456789abcdef" for c in value)):
+        raise SaveFileError(key)
+    return bytes.fromhex(value)
+
+
+def fairness_from_dict(value: Any, players: int) -> Fairness:
+    """An online match's seed parts, checked for their shape only: ``storage.fairness`` checks
+    that they make the seed (``scopa verify`` says what does not)."""
+    if not isinstance(value, dict) or set(value) != {"server_seed", "contributions"}:
+        raise SaveFileError("storage.reason.fairness")
+    server_seed = _hex(value["server_seed"], "storage.reason.fairness")
+    items = value["contributions"]
+    if not isinstance(items, list) or len(items) > players:
+        raise SaveFileError("storage.reason.fairness")
+    contributions = []
+    for item in items:
+        if not isinstance(item, dict) or set(item) != {"seat", "value"}:
+            raise SaveFileError("storage.reason.fairness")
+        seat = item["seat"]
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise SaveFileError("storage.reason.fairness")
+        contributions.append((seat, _hex(item["value"], "storage.reason.fairness")))
+    if [seat for seat, _ in contributions] != sorted({seat for seat, _ in contributions}):
+        raise SaveFileError("storage.reason.fairness")  # one for each seat at most, in seat order
+    return Fairness(server_seed, tuple(contributions))
 
 
 def _rules(value: Any, what: str) -> Rules:
@@ -374,7 +432,7 @@ def _assisted(value: Any, deal_number: int) -> frozenset[int]:
 
 # Replay ----------------------------------------------------------------------------------
 
-def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, first_dealer: int,
+def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: Seed, first_dealer: int,
            moves: list[tuple[int, int, Move]], saved: GameState) -> MatchRecord:
     """Play the logged moves from the seed; the result must be exactly the saved position."""
     try:

@@ -11,10 +11,12 @@ Not thread-safe: whoever owns a table (the console, or a room) calls it from one
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Callable, Mapping, NamedTuple, Protocol, Sequence
 
 from ..engine import DealScored, Event, GameState, IllegalMoveError, Move, PlayerView, Rules
+from ..engine.shuffle import COMPUTER, SEED_BYTES, Seed, derived_number
 from ..match import MatchRecord, SeatSetup
 from .protocol import Refusal, Resync, SeatInfo, SeatUpdate, SubmitResult, TableEvent, TableInfo
 
@@ -53,7 +55,21 @@ class _Logged(NamedTuple):
     state: GameState
 
 
-def start_match(rules: Rules, seats: Sequence[SeatSetup], seed: int,
+def fresh_seed() -> bytes:
+    """A new match's seed when none is given: 256 bits from ``secrets``, dealt by shuffle 2."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def computer_seed(seed: Seed, seat: int, label: bytes = COMPUTER) -> int:
+    """The seed of the computer player at ``seat``: a number of its own, derived from the match
+    seed with its label (shuffle 2); the match seed plus the seat in a match of shuffle 1, as
+    before, so an older save resumes with the same computers."""
+    if isinstance(seed, bytes):
+        return derived_number(seed, label, seat)
+    return seed + seat
+
+
+def start_match(rules: Rules, seats: Sequence[SeatSetup], seed: Seed,
                 first_dealer: int | None = None) -> tuple[MatchRecord, list[Event]]:
     """A new match record and the events of its first deal (for ``LocalTable(record, opening=...)``)."""
     return MatchRecord.start(rules, tuple(seats), seed, first_dealer)
@@ -62,7 +78,7 @@ def start_match(rules: Rules, seats: Sequence[SeatSetup], seed: int,
 def computers_for(record: MatchRecord, budget: float = 1.0) -> dict[int, ComputerPlayer]:
     """The computer players of a match's computer seats, each seeded from the match and its seat."""
     from ..players import make_player
-    return {seat: make_player(s.level or "easy", seed=record.seed + seat, budget=budget)
+    return {seat: make_player(s.level or "easy", seed=computer_seed(record.seed, seat), budget=budget)
             for seat, s in enumerate(record.seats) if not s.is_human}
 
 
