@@ -87,3 +87,21 @@ def test_a_refused_name_is_refused_when_given_with_its_reason_and_the_room_still
     ben = join(server.url, ann.code, name="Ben?")
     start(ann, ben)
     assert not [e for e in ann.errors + ben.errors if e.code == "storage"]
+
+
+@pytest.mark.parametrize("length", [NAME_LENGTH - 1, NAME_LENGTH])
+def test_two_players_of_one_long_name_both_get_in_and_are_told_apart(store, length):  # noqa: F811
+    """The second was renamed to 26 characters, which the client's parser refused (bad_name): that
+    player could not get in. ``Client.recv`` parses every frame as the real client does."""
+    server = store.serve()
+    name = ("Maria Antonietta Rossini" * 2)[:length]
+    ann = host(server.url, name=name)
+    ben = Client(server.url)
+    ben.send(Join(ann.code, name))
+    welcome = ben.until(lambda m: isinstance(m, Welcome))
+    second = welcome.info.seats[welcome.seat]
+    assert second is not None and second.name != name and name_problem(second.name) is None
+    assert second.name.endswith(" 2") and len(second.name) <= NAME_LENGTH
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("joined", welcome.seat,
+                                                                                   second.name))
+    assert not [m for m in ann.errors + ben.errors if isinstance(m, ErrorMessage)]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Sequence
 
 from ..engine import Event, GameState, IllegalReason, Move, Rules
-from ..match import MatchRecord, SeatSetup
+from ..match import NAME_LENGTH, MatchRecord, SeatSetup
 from ..players import computer_names, make_player
 from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for,
                      start_match)
@@ -147,11 +147,18 @@ class Room:
         return seat, [self._notice("joined", seat)]
 
     def _unique(self, name: str) -> str:
-        """The name, with a number after it when another seat has it already."""
+        """The name, with a number after it when another seat has it already; shortened to leave
+        room for the number, so that it stays within the rule of names (``NAME_LENGTH``) that the
+        clients check."""
         taken = {s.name for s in self.seats if s is not None}
         if name not in taken:
             return name
-        return next(f"{name} {n}" for n in range(2, 10) if f"{name} {n}" not in taken)
+        for n in range(2, 10):
+            suffix = f" {n}"
+            candidate = name[:NAME_LENGTH - len(suffix)].rstrip() + suffix
+            if candidate not in taken:
+                return candidate
+        raise AssertionError("a room has at most four seats: one of nine numbers is free")
 
     def ready(self, seat: int) -> list[Entry]:
         if self.phase != "lobby":
