@@ -36,11 +36,14 @@ from typing import Any, Awaitable, Callable, Mapping, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
+from ..engine import Move
+
 from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
                        Refused, encode, parse_client_message)
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
+from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")
@@ -448,10 +451,14 @@ class ClusterServer(RoomServer):
         while True:
             room = self.rooms.get(code)
             wait = None if room is None else self._computer_wait(room)
-            if wait is None:
+            if room is None or wait is None:
                 return
-            await asyncio.sleep(wait)
-            await self.session(code, lambda: code in self.rooms and self._computer_step(self.rooms[code]))
+            turn, move = await self._think(room, wait)  # outside the session: the room's lock is not held
+
+            def step(turn: ComputerTurn | None = turn, move: Move | None = move) -> None:
+                if code in self.rooms:
+                    self._computer_step(self.rooms[code], turn, move)
+            await self.session(code, step)
 
     # Presence: processes that died ------------------------------------------------------------
     async def keep_present(self) -> None:

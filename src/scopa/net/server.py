@@ -1,7 +1,9 @@
 """``scopa serve``: the room server, one asyncio event loop on the ``websockets`` library.
 
 Everything runs in the one loop, so a room is only ever changed by one piece of code at a
-time and the engine is never called from two threads. Each connection has its own bounded
+time and the engine is never called from two threads. Only the computers think elsewhere, in a
+pool of worker processes (``thinking``): the loop sends the seat's view, reads every other room
+meanwhile, and plays the move that comes back if the table is still where it was. Each connection has its own bounded
 send queue and sender task; a client that stops reading fills its queue and is dropped, so
 it never holds up its room or any other.
 
@@ -30,6 +32,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..engine import Move
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
@@ -40,6 +43,7 @@ from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_REC
                        UpdateMessage, Welcome, encode, parse_client_message)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .store import DB_NAME, RoomStore
+from .thinking import ComputerTurn, Thinkers, default_workers
 
 log = logging.getLogger("scopa.serve")
 
@@ -58,7 +62,9 @@ class ServerConfig:
     grace: float = 60.0          # seconds before a computer covers a dropped player
     turn_grace: float = 15.0     # the same when the table is waiting for that player
     computer_delay: float = 1.0  # seconds between a computer's moves, so people can follow
-    computer_budget: float = 0.3  # the expert's thinking time (it runs in the server's loop)
+    computer_budget: float = 0.3  # the expert's thinking time (in a worker process, off the loop)
+    computer_workers: int | None = None  # processes the computers think in (None: the cores; 0: in the loop)
+    computer_cap: float = 10.0   # a computer move not back from the pool by then is the easy level's
     message_rate: float = 10.0   # messages a second a connection may send, on average
     message_burst: int = 30      # ... and at once (three seconds' worth)
     flood_strikes: int = 20      # messages refused for flooding before the connection is closed
@@ -199,6 +205,8 @@ class RoomServer:
         self.failures = AddressLimit(config.join_failures, config.join_window)
         self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        workers = default_workers() if config.computer_workers is None else config.computer_workers
+        self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
         expired = store.delete_idle(time.time() - config.expiry_seconds)
         if expired:
             log.info("%d rooms expired while the server was stopped: deleted", expired)
@@ -497,8 +505,18 @@ class RoomServer:
             wait = self._computer_wait(room)
             if wait is None:
                 return
-            await asyncio.sleep(wait)
-            self._computer_step(room)
+            turn, move = await self._think(room, wait)
+            if self.rooms.get(room.code) is room:
+                self._computer_step(room, turn, move)
+
+    async def _think(self, room: Room, wait: float) -> tuple[ComputerTurn | None, Move | None]:
+        """The computer's move worked out in the pool (off this loop: every other room goes on
+        meanwhile), within the pause between computer moves: at least ``wait`` seconds from now."""
+        start = time.monotonic()
+        turn = room.computer_turn()
+        move = None if turn is None else await self.thinkers.move(turn)
+        await asyncio.sleep(max(0.0, wait - (time.monotonic() - start)))
+        return turn, move
 
     def _computer_wait(self, room: Room) -> float | None:
         """Seconds before the table's next own step (a computer's move, a covered host's deal); None: none."""
@@ -508,10 +526,14 @@ class RoomServer:
             return self.config.computer_delay * 3
         return None
 
-    def _computer_step(self, room: Room) -> None:
+    def _computer_step(self, room: Room, turn: ComputerTurn | None = None, move: Move | None = None) -> None:
+        """The table's own step: the computer's move thought for ``turn`` (none when the table
+        changed meanwhile: it is thought again), or the covered host's deal."""
         seat = room.computer_to_move()
         if seat is not None:
-            self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
+            if turn is not None and move is not None:
+                self._commit(room, room.computer_move(time.monotonic(), turn, move), "computer move for seat %s",
+                             _seat(seat))
         elif room.host_is_away():
             self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
 
@@ -552,6 +574,7 @@ class RoomServer:
         log.info("room %s: expired and deleted", room.code)
 
     async def close(self) -> None:
+        self.thinkers.close()
         self.store.close()
 
     def stopping(self) -> None:
@@ -674,6 +697,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time between computer moves, 1 unless given")
     p.add_argument("--computer-budget", type=decimal_number, default=0.3, metavar="SECONDS",
                    help="time the expert level thinks per move, 0.3 unless given")
+    p.add_argument("--computer-workers", type=whole_number, metavar="N",
+                   help="processes the computers think in, off the server's loop, one for each core unless "
+                   "given, 0 to think in the loop")
+    p.add_argument("--computer-cap", type=decimal_number, default=10.0, metavar="SECONDS",
+                   help="a computer move not worked out in this time is chosen by the easy level, 10 unless given")
     p.add_argument("--message-rate", type=decimal_number, default=10.0, metavar="N",
                    help="messages a second one connection may send on average, 10 unless given")
     p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
@@ -687,7 +715,8 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(argv: Sequence[str]) -> ServerConfig:
     parser = build_parser()
     args = parser.parse_args(list(argv))
-    for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "message_rate"):
+    for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "computer_cap",
+                 "message_rate"):
         value = getattr(args, name)
         if not 0 <= value < 1e7:  # false for nan too
             parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
@@ -705,6 +734,7 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
                         max_replay=max(1, args.max_replay), store=args.store,
+                        computer_workers=args.computer_workers, computer_cap=args.computer_cap,
                         presence_ttl=args.presence_ttl)
 
 
