@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import json
 import multiprocessing
@@ -296,10 +297,8 @@ def children(pids: tuple[int, ...]) -> tuple[int, ...]:
     """The child processes of these (a server's computer workers)."""
     found: list[int] = []
     for pid in pids:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             found.extend(int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
-        except (OSError, ValueError):
-            pass
     return tuple(found)
 
 
@@ -360,9 +359,9 @@ def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     starts = [context.Queue() for _ in shares]
     time.sleep(0.5)
     before = resident_kib(pids)
-    processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main, start,
-                                                      experts))
-                 for share, start, experts in zip(shares, starts, expert_shares)]
+    processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main,
+                                                      start, experts))
+                 for share, start, experts in zip(shares, starts, expert_shares, strict=True)]
     for process in processes:
         process.start()
     filling = time.monotonic()
@@ -381,8 +380,8 @@ def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     after = resident_kib(pids)
     for process in processes:
         process.join(30)
-    report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after), (load_before, load_after),
-           expert_tallies, worker_cpu)
+    report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
+           (load_before, load_after), expert_tallies, worker_cpu)
     return 0
 
 
@@ -391,7 +390,8 @@ def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, c
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)
-    print(f"rooms {args.rooms} of {args.players} players{f' (and {args.expert_rooms} expert rooms)' if args.expert_rooms else ''}, filled in {filled_in:.1f} s, think {args.think:g} s, "
+    beside = f" (and {args.expert_rooms} expert rooms)" if args.expert_rooms else ""
+    print(f"rooms {args.rooms} of {args.players} players{beside}, filled in {filled_in:.1f} s, think {args.think:g} s, "
           f"{args.processes if not args.server else len(args.server.split(','))} server processes")
     print(f"connected clients {clients}")
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
