@@ -56,6 +56,29 @@ class StoreDown(RoomRefusal):
         super().__init__("storage")
 
 
+class SharedLimit:
+    """``server.AddressLimit`` counted in Redis, by every process together: one address's
+    guesses spread over several processes (behind a load balancer) are counted as one."""
+
+    def __init__(self, redis: RedisRoomStore, name: str, limit: int, window: float) -> None:
+        self.redis, self.name, self.limit, self.window = redis, name, limit, window
+
+    async def take(self, address: str) -> tuple[int, object]:
+        token = secrets.token_hex(8)
+        try:
+            return await self.redis.take_try(self.name, address, self.limit, self.window, token), token
+        except Exception as error:  # noqa: BLE001 -- Redis away: the request fails on the store anyway
+            log.error("the store cannot count the tries of an address (%s)", error)
+            return 0, None
+
+    async def give_back(self, address: str, token: object) -> None:
+        if isinstance(token, str):
+            try:
+                await self.redis.give_back_try(self.name, address, token)
+            except Exception as error:  # noqa: BLE001 -- it ages out of the window by itself
+                log.error("the store cannot give a try back (%s)", error)
+
+
 class SessionStore:
     """What the room logic sees as its store in one session: saves and deletions noted, written
     to Redis by the session when the logic is done."""
@@ -117,6 +140,8 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
+        self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
+        self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None

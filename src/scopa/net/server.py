@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import secrets
 import signal
@@ -27,7 +28,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -77,6 +78,7 @@ class ServerConfig:
     max_replay: int = 200        # a client that missed more updates gets a resync
     store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
     presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
+    trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
 
     @property
     def expiry_seconds(self) -> float:
@@ -111,29 +113,65 @@ class Bucket:
         return "warn" if self.over == 1 else "close" if self.over > self.strikes else "drop"
 
 
+class Limit(Protocol):
+    """Tries counted per address: ``AddressLimit`` (one process) or ``cluster.SharedLimit`` (Redis)."""
+
+    async def take(self, address: str) -> tuple[int, object]: ...
+
+    async def give_back(self, address: str, token: object) -> None: ...
+
+
 class AddressLimit:
-    """At most ``limit`` events (failed joins, new rooms) per address in ``window`` seconds."""
+    """At most ``limit`` counted answers (failed joins, new rooms) per address in ``window`` seconds.
+
+    ``take`` counts one before the answer is known, so that requests sent at once are counted at
+    once (counted after, a hundred parallel joins all passed the check); ``give_back`` uncounts
+    one whose answer told nothing (a player seated, a refusal before any room was looked at). One
+    process's counts are kept here; several processes count together in Redis
+    (``cluster.SharedLimit``)."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit, self.window = limit, window
         self.times: dict[str, deque[float]] = {}
 
-    def note(self, address: str) -> None:
-        self.times.setdefault(address, deque()).append(time.monotonic())
-
-    def wait(self, address: str) -> int:
-        """Seconds until this address may try again (0: now)."""
-        times = self.times.get(address)
-        if not times:
-            return 0
+    async def take(self, address: str) -> tuple[int, object]:
+        """Seconds until this address may try again (0: it may now, and this try is counted),
+        and the try's token for ``give_back``."""
         now = time.monotonic()
+        times = self.times.setdefault(address, deque())
         while times and times[0] < now - self.window:
             times.popleft()
+        if len(times) >= self.limit:
+            return max(1, int(times[0] + self.window - now + 0.999)), None
+        times.append(now)
+        return 0, now
+
+    async def give_back(self, address: str, token: object) -> None:
+        times = self.times.get(address)
+        if times is not None and token in times:
+            times.remove(token)  # type: ignore[arg-type]
         if not times:
-            del self.times[address]
-        if len(times) < self.limit:
-            return 0
-        return max(1, int(times[0] + self.window - now + 0.999))
+            self.times.pop(address, None)
+
+
+# The refusals of a first message that tell whether a room code exists: each one counts as a
+# guess. A seat taken, or a refusal given before the code is looked at, is given back.
+REVEALING = frozenset({"unknown_room", "wrong_key", "started", "room_full"})
+
+
+def client_address(ws: ServerConnection, trust_proxy: bool) -> str:
+    """The address a connection counts as: its peer's, or with ``trust_proxy`` (a reverse proxy
+    in front that sets ``X-Forwarded-For``) the last address of that header, the one the proxy
+    itself saw. Off by default: without a proxy, a client would write its own header."""
+    peer = str(ws.remote_address[0]) if ws.remote_address else "?"
+    request = ws.request
+    if not trust_proxy or request is None:
+        return peer
+    hops = [hop.strip() for value in request.headers.get_all("X-Forwarded-For") for hop in value.split(",")]
+    try:
+        return str(ipaddress.ip_address(hops[-1])) if hops and hops[-1] else peer
+    except ValueError:
+        return peer
 
 
 class Connection:
@@ -141,7 +179,7 @@ class Connection:
 
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
-        self.address = str(ws.remote_address[0]) if ws.remote_address else "?"
+        self.address = client_address(ws, config.trust_proxy)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(SEND_QUEUE)
         self.bucket = Bucket(config.message_rate, config.message_burst, config.flood_strikes)
         self.code: str | None = None
@@ -202,8 +240,8 @@ class RoomServer:
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
-        self.failures = AddressLimit(config.join_failures, config.join_window)
-        self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
+        self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
+        self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
         workers = default_workers() if config.computer_workers is None else config.computer_workers
         self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
@@ -257,16 +295,36 @@ class RoomServer:
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
             return False
+        if isinstance(message, Hello):
+            return await self._hello(conn, message)
         limit = self.creations if isinstance(message, CreateRoom) else self.failures
-        wait = limit.wait(conn.address)
+        wait, token = await limit.take(conn.address)
         if wait:
             conn.fail("too_many_tries", {"seconds": wait})
             return False
         try:
             await self.enter(conn, message)
         except RoomRefusal as refusal:
-            if refusal.code in ("unknown_room", "wrong_key"):
-                self.failures.note(conn.address)
+            if isinstance(message, CreateRoom) or refusal.code not in REVEALING:
+                await limit.give_back(conn.address, token)  # no room made, nothing told of a code
+            conn.fail(refusal.code, refusal.values)
+            return False
+        if isinstance(message, Join):
+            await limit.give_back(conn.address, token)  # seated: a player, not a guess
+        return True
+
+    async def _hello(self, conn: Connection, message: Hello) -> bool:
+        """A seat taken back: never throttled when its key is right (behind a NAT or a proxy one
+        person guessing would lock everyone out of their seats). A wrong key or code counts as a
+        failed try; once the address has too many, that is all it is told."""
+        try:
+            await self.enter(conn, message)
+        except RoomRefusal as refusal:
+            if refusal.code in REVEALING:
+                wait, _ = await self.failures.take(conn.address)
+                if wait:
+                    conn.fail("too_many_tries", {"seconds": wait})
+                    return False
             conn.fail(refusal.code, refusal.values)
             return False
         return True
@@ -359,7 +417,6 @@ class RoomServer:
         self._drive(room)
 
     def _create(self, conn: Connection, message: CreateRoom) -> None:
-        self.creations.note(conn.address)
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -706,6 +763,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="messages a second one connection may send on average, 10 unless given")
     p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
                    help="a client that missed more updates than this gets a fresh view, 200 unless given")
+    p.add_argument("--trust-proxy", action="store_true",
+                   help="count each client by the last address of the X-Forwarded-For header its reverse proxy "
+                   "sets, not by the proxy's own address; only behind such a proxy, off unless given")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -735,6 +795,7 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
                         max_replay=max(1, args.max_replay), store=args.store,
                         computer_workers=args.computer_workers, computer_cap=args.computer_cap,
+                        trust_proxy=args.trust_proxy,
                         presence_ttl=args.presence_ttl)
 
 
