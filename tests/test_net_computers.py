@@ -4,15 +4,19 @@ another room's messages (both stores, real servers over loopback)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
+from pathlib import Path
+
+import pytest
 
 from scopa.engine import CardPlayed, Rules
 from scopa.net.codes import key_hash, new_seat_key
 from scopa.net.messages import Accepted, MoveRequest, Refused, UpdateMessage
 from scopa.net.rooms import Room, move_seed, new_room
 from scopa.net.thinking import Thinkers, think
-from test_net_server import host, join, play_out, start
+from test_net_server import Server, host, join, play_out, start
 from test_net_stores import redis_server, store  # noqa: F401 -- the fixtures, both stores
 
 KINDS = ("human", "human", "hard", "expert")
@@ -122,3 +126,25 @@ def test_with_no_worker_processes_the_computers_think_in_the_loop_and_play(store
     start(ann, ben)
     play_out([ann, ben], ann)
     assert {play.seat for play in ann.view.history} == {0, 1, 2, 3}
+
+
+def test_the_computer_workers_end_with_a_killed_server(tmp_path):
+    """A worker waited on for moves that never came, after its server was killed (SIGKILL)."""
+    children = Path("/proc/self/task") / str(os.getpid()) / "children"
+    if not children.exists():
+        pytest.skip("no /proc/PID/task/PID/children here to find the workers")
+    server = Server(tmp_path / "rooms.sqlite3", "--computer-workers", "2")
+    try:
+        ann = host(server.url, Rules(players=4, target=None), seats=KINDS, level="easy")
+        ben = join(server.url, ann.code)
+        start(ann, ben)
+        play_out([ann, ben], ann, stop=lambda: any(play.seat in (2, 3) for play in ann.view.history))
+        workers = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+        assert workers
+    finally:
+        server.kill()
+    for pid in workers:
+        end = time.monotonic() + 30
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert not Path(f"/proc/{pid}").exists() or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()

@@ -19,6 +19,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ from ..players import make_player
 log = logging.getLogger("scopa.serve")
 
 WORKER_NICE = 10  # how much lower the workers' priority is than the server's
+PARENT_CHECK = 0.5  # seconds between a worker's checks that the server still runs
 FALLBACK_LEVEL = "easy"  # a move past the cap is chosen by this level, in the loop (well under a millisecond)
 
 
@@ -64,9 +67,19 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _lower_priority() -> None:
+def _start_worker(server: int) -> None:
+    """A worker thinks at a lower priority than the server, and ends when the server (process id
+    ``server``) does, even killed (SIGKILL), even before this worker had started: a worker left
+    waiting for moves that never come would hold its memory."""
     with contextlib.suppress(AttributeError, OSError):  # Windows, or not allowed: the server's priority
         os.nice(WORKER_NICE)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="scopa-parent-watch").start()
 
 
 class Thinkers:
@@ -83,7 +96,7 @@ class Thinkers:
     def _pool(self) -> Executor:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_lower_priority)
+                                            initializer=_start_worker, initargs=(os.getpid(),))
         return self.pool
 
     async def move(self, turn: ComputerTurn) -> Move:
