@@ -472,18 +472,36 @@ class ClusterServer(RoomServer):
             self._cover_due(room, now)
 
     async def _play_computers(self, room: Room) -> None:
+        """As one process lets them play, but the computer thinks outside the session (the room's
+        lock is not held meanwhile), on the room as last stored. Two processes may both drive a
+        room (each started by a person's move there): the one whose move for a turn was played
+        first goes on; the other, finding the turn played by someone else, stops."""
         code = room.code
         while True:
+            try:
+                async with self.local_locks[code]:
+                    await self._refresh(code)  # the room as stored, not this process's older copy
+            except StoreDown:
+                return  # the next person's move there drives the computers again
             room = self.rooms.get(code)
             wait = None if room is None else self._computer_wait(room)
             if room is None or wait is None:
                 return
-            turn, move = await self._think(room, wait)  # outside the session: the room's lock is not held
+            turn, move = await self._think(room, wait)
+            played_elsewhere = False
 
             def step(turn: ComputerTurn | None = turn, move: Move | None = move) -> None:
-                if code in self.rooms:
-                    self._computer_step(self.rooms[code], turn, move)
+                nonlocal played_elsewhere
+                current = self.rooms.get(code)
+                if current is None:
+                    return
+                now = current.computer_turn()
+                played_elsewhere = turn is not None and now is not None and now.key != turn.key
+                if not played_elsewhere:
+                    self._computer_step(current, turn, move)
             await self.session(code, step)
+            if played_elsewhere:
+                return
 
     # Presence: processes that died ------------------------------------------------------------
     async def keep_present(self) -> None:
