@@ -164,8 +164,8 @@ def client_address(ws: ServerConnection, trust_proxy: bool) -> str:
     in front that sets ``X-Forwarded-For``) the last address of that header, the one the proxy
     itself saw. Off by default: without a proxy, a client would write its own header."""
     peer = str(ws.remote_address[0]) if ws.remote_address else "?"
-    request = ws.request
-    if not trust_proxy or request is None:
+    request = ws.request if trust_proxy else None
+    if request is None:
         return peer
     hops = [hop.strip() for value in request.headers.get_all("X-Forwarded-For") for hop in value.split(",")]
     try:
