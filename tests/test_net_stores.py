@@ -301,7 +301,11 @@ def test_a_killed_process_that_played_only_a_rooms_computer_goes_on_in_another(p
     doomed.kill()  # holding no seat of the room: only its computer's turn
     ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
               and type(m.update.event).__name__ == "CardPlayed", timeout=20)
-    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    end = time.monotonic() + 10  # the line is written just before the move is sent: read it too
+    while not any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines) \
+            and time.monotonic() < end:
+        time.sleep(0.05)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines), survivor.lines[-8:]
     back = reclaim(survivor.url, ben)
     for client in (ann, back):
         client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 2, "Ben"))
@@ -339,7 +343,11 @@ def test_a_process_that_took_a_rooms_computer_over_is_itself_taken_over_when_it_
     taker.kill()
     ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
               and type(m.update.event).__name__ == "CardPlayed", timeout=20)
-    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    end = time.monotonic() + 10  # the line is written just before the move is sent: read it too
+    while not any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines) \
+            and time.monotonic() < end:
+        time.sleep(0.05)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines), survivor.lines[-8:]
     back = reclaim(survivor.url, ben)
     play_out([ann, back], ann)
     assert back.view.phase.value == "match_over"

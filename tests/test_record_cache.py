@@ -71,7 +71,7 @@ def test_an_entry_that_does_not_read_back_is_worked_out_again(tmp_path, replays)
     first = page(data, "en")
     cache = json.loads((data / CACHE_NAME).read_text())
     keys = sorted(cache["entries"])
-    cache["entries"][keys[0]]["opponents"] = ["Bruno. Your turn"]  # a name no match file may hold
+    cache["entries"][keys[0]]["opponents"] = ["Bruno\u202eruoY"]  # a name no match file may hold
     cache["entries"][keys[1]]["deals"] = [[1, 2, "yes"]]
     (data / CACHE_NAME).write_text(json.dumps(cache))
     assert page(data, "en") == first

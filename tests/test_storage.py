@@ -252,6 +252,8 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
     assert "level must be beginner, easy, medium, hard or expert." in _import_fails(tmp_path, bad_level)
     no_name = copy.deepcopy(good)
     no_name["seats"][0]["name"] = "  "
+    assert "The name of seat 1 has nothing that can be seen or read." in _import_fails(tmp_path, no_name)
+    no_name["seats"][0]["name"] = ""
     assert "Seat 1 needs a name" in _import_fails(tmp_path, no_name)
     for name in ("Ann\u001b[2J", "Ann\ud800", "Ann\u2028"):  # an escape sequence, a lone surrogate, a new line
         no_name["seats"][0]["name"] = name

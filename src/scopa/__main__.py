@@ -261,7 +261,9 @@ def _online(command: str, argv: list[str]) -> int:
     except UsageError as error:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
-    request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
+    from .match import clean_name
+    name = clean_name(args.name or "") or default_name(messages)  # as a name typed in the menu
+    request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
                             getattr(args, "level", None), tls)
 
     from .console.app import Program

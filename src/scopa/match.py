@@ -5,7 +5,6 @@ autosave stores it, and import replays its move log from the seed to prove it is
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -16,7 +15,8 @@ from .engine.shuffle import Seed
 SeatKind = Literal["human", "computer"]
 
 
-NAME_LENGTH = 24  # what a player may type for a name; save files accept up to 100
+NAME_LENGTH = 24  # what a player may give as a name: the server, the client, --names, the menus
+FILE_NAME_LENGTH = 100  # what a match file may hold, so that files written by earlier versions still load
 
 
 def is_unsafe_in_name(ch: str) -> bool:
@@ -29,23 +29,31 @@ def is_unsafe_in_name(ch: str) -> bool:
 # the line it is printed in read backwards, or show a card or a score that is not there.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _INVISIBLE = ("Cc", "Cf", "Cs", "Mn", "Me", "Zs", "Zl", "Zp")
-# Sentence marks inside a name, or a question mark (every prompt ends in one), make the name
-# read as a line of the game: "Ann. Your turn", "Card?".
-_GAME_LINE = re.compile(r"[?:;]|[.!]\s+\S")
 
-NameProblem = Literal["bidi", "invisible", "game_line"]
+NameProblem = Literal["length", "control", "bidi", "invisible"]
 
 
-def name_problem(name: str) -> NameProblem | None:
-    """Why a name from a file cannot be shown at the table, beyond control characters, or None:
-    a direction override, nothing visible (only zero-width or combining characters), or a name
-    that reads like a line of the game."""
+def name_problem(name: object, longest: int = NAME_LENGTH) -> NameProblem | None:
+    """The one rule for a player's name, or None when the name may be used: what the server
+    takes in ``create_room`` and ``join``, what the client accepts in a room's seats, what a
+    save file, an export or an online record may hold (``longest``: ``FILE_NAME_LENGTH`` there).
+
+    A name is text of 1 to ``longest`` characters ("length"), with no control character or line
+    break ("control"), no direction override or isolate ("bidi"), and something visible, not
+    only spaces or zero-width and combining characters ("invisible"). Punctuation is a name's
+    own: "J. Smith", "Dr. Who" and "Ben?" are names. What could make a name pass for a line of
+    the game is refused here: a line break (a name would start a line of its own, a false
+    "Card?"), a control character (it could move the cursor over the line), a direction change
+    (the line would read in another order). Otherwise a name is only ever said inside a
+    sentence of the catalogues, on that sentence's line."""
+    if not isinstance(name, str) or not 1 <= len(name) <= longest:
+        return "length"
+    if any(is_unsafe_in_name(ch) for ch in name):
+        return "control"
     if any(ch in BIDI_CONTROLS for ch in name):
         return "bidi"
     if not any(unicodedata.category(ch) not in _INVISIBLE for ch in name):
         return "invisible"
-    if _GAME_LINE.search(name):
-        return "game_line"
     return None
 
 

@@ -70,6 +70,8 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
     key = f"online.error.{code}"
     if code == "cannot_start":
         key = f"online.error.cannot_start.{values.get('reason', 'players')}"
+    elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
+        key = f"{key}.{values['reason']}"
     try:
         text = messages(key, server=server, command=run_command(),
                         **{k: v for k, v in values.items() if k in ("seconds", "code")})

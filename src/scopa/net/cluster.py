@@ -36,11 +36,14 @@ from typing import Any, Awaitable, Callable, Mapping, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
+from ..engine import Move
+
 from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
                        Refused, encode, parse_client_message)
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
+from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")
@@ -51,6 +54,29 @@ class StoreDown(RoomRefusal):
 
     def __init__(self) -> None:
         super().__init__("storage")
+
+
+class SharedLimit:
+    """``server.AddressLimit`` counted in Redis, by every process together: one address's
+    guesses spread over several processes (behind a load balancer) are counted as one."""
+
+    def __init__(self, redis: RedisRoomStore, name: str, limit: int, window: float) -> None:
+        self.redis, self.name, self.limit, self.window = redis, name, limit, window
+
+    async def take(self, address: str) -> tuple[int, object]:
+        token = secrets.token_hex(8)
+        try:
+            return await self.redis.take_try(self.name, address, self.limit, self.window, token), token
+        except Exception as error:  # noqa: BLE001 -- Redis away: the request fails on the store anyway
+            log.error("the store cannot count the tries of an address (%s)", error)
+            return 0, None
+
+    async def give_back(self, address: str, token: object) -> None:
+        if isinstance(token, str):
+            try:
+                await self.redis.give_back_try(self.name, address, token)
+            except Exception as error:  # noqa: BLE001 -- it ages out of the window by itself
+                log.error("the store cannot give a try back (%s)", error)
 
 
 class SessionStore:
@@ -114,6 +140,8 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
+        self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
+        self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None
@@ -447,14 +475,36 @@ class ClusterServer(RoomServer):
             self._cover_due(room, now)
 
     async def _play_computers(self, room: Room) -> None:
+        """As one process lets them play, but the computer thinks outside the session (the room's
+        lock is not held meanwhile), on the room as last stored. Two processes may both drive a
+        room (each started by a person's move there): the one whose move for a turn was played
+        first goes on; the other, finding the turn played by someone else, stops."""
         code = room.code
         while True:
+            try:
+                async with self.local_locks[code]:
+                    await self._refresh(code)  # the room as stored, not this process's older copy
+            except StoreDown:
+                return  # the next person's move there drives the computers again
             room = self.rooms.get(code)
             wait = None if room is None else self._computer_wait(room)
-            if wait is None:
+            if room is None or wait is None:
                 return
-            await asyncio.sleep(wait)
-            await self.session(code, lambda: code in self.rooms and self._computer_step(self.rooms[code]))
+            turn, move = await self._think(room, wait)
+            played_elsewhere = False
+
+            def step(turn: ComputerTurn | None = turn, move: Move | None = move) -> None:
+                nonlocal played_elsewhere
+                current = self.rooms.get(code)
+                if current is None:
+                    return
+                now = current.computer_turn()
+                played_elsewhere = turn is not None and now is not None and now.key != turn.key
+                if not played_elsewhere:
+                    self._computer_step(current, turn, move)
+            await self.session(code, step)
+            if played_elsewhere:
+                return
 
     # Presence: processes that died ------------------------------------------------------------
     async def keep_present(self) -> None:

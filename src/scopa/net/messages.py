@@ -93,7 +93,7 @@ from typing import Any, Callable, Literal, Mapping, Union
 from ..engine import (ALL_CARDS, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Card, DealScored,
                       DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move, Phase,
                       Play, PlayerView, Rules, RulesError, Scopa, score_deal)
-from ..match import NAME_LENGTH, is_unsafe_in_name
+from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from ..engine.shuffle import SEED_HEX
 from .codes import is_key_shaped, normalise_code
@@ -538,10 +538,11 @@ def _int_list(value: Any, name: str, length: int, low: int = 0, high: int = MAX_
 
 
 def check_name(value: Any, name: str = "name") -> str:
-    """A player's name: 1 to ``NAME_LENGTH`` characters, no control character or line break."""
-    if not isinstance(value, str) or not value.strip() or len(value) > NAME_LENGTH \
-            or any(is_unsafe_in_name(ch) for ch in value):
-        raise ProtocolError("bad_name", field=name)
+    """A player's name, by the one rule of names (``match.name_problem``): refused as ``bad_name``
+    with the field and the reason (length, control, bidi or invisible). Runs of spaces become one."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise ProtocolError("bad_name", field=name, reason=problem)
     return " ".join(value.split())
 
 

@@ -18,6 +18,9 @@ Keys (every name begins ``scopa:``):
     scopa:processes   a set: the ID of every process that may still hold seats
     scopa:held:ID     a set: the rooms where process ID holds (or held) a seat's connection or
                       plays the computers; the seats name their process (``holder``) in the JSON
+    scopa:limit:NAME:ADDRESS  a sorted set: one address's counted tries (NAME "tries": answers that
+                      tell whether a room code exists; "rooms": rooms created) by time, counted
+                      together by every process, each added by one script only while under the limit
 
 A change is stored by one Lua script, so it is atomic: the room is written only when its ``rev``
 is still the one the writer read (a writer whose lock ran out cannot overwrite a newer room),
@@ -70,12 +73,31 @@ return tonumber(ARGV[2])
 """
 
 
+# KEYS: the address's tries. ARGV: now (wall clock), the window, the limit, this try's token.
+# Returns 0 (counted) or the whole seconds until the oldest try leaves the window.
+_TAKE = """
+local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return math.max(1, math.ceil(tonumber(oldest[2]) + window - now))
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
+return 0
+"""
+
+
 class StaleRoom(Exception):
     """The room was stored by another writer since it was read: this change is not stored."""
 
 
 def room_key(code: str) -> str:
     return f"{PREFIX}room:{code}"
+
+
+def limit_key(name: str, address: str) -> str:
+    return f"{PREFIX}limit:{name}:{address}"
 
 
 def log_key(code: str, seat: int) -> str:
@@ -143,6 +165,7 @@ class RedisRoomStore:
                                                      decode_responses=True, health_check_interval=30)
         self.client = redis.Redis.from_pool(pool)
         self._save = self.client.register_script(_SAVE)
+        self._take = self.client.register_script(_TAKE)
 
     def describe(self) -> str:
         """The store's address without any password, for the log."""
@@ -229,6 +252,14 @@ class RedisRoomStore:
     async def end_presence(self, process: str) -> None:
         """A process stopping: taken as gone at once (the others let go what it still held)."""
         await self.client.delete(presence_key(process))
+
+    async def take_try(self, name: str, address: str, limit: int, window: float, token: str) -> int:
+        """Count one try of ``address`` under ``name`` while it has fewer than ``limit`` in the last
+        ``window`` seconds: 0, or the seconds to wait (then nothing is counted)."""
+        return int(await self._take(keys=[limit_key(name, address)], args=[time.time(), window, limit, token]))
+
+    async def give_back_try(self, name: str, address: str, token: str) -> None:
+        await self.client.zrem(limit_key(name, address), token)
 
     async def idle_codes(self, before: float) -> list[str]:
         """Rooms with no activity since ``before`` (wall-clock time)."""

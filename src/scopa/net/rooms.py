@@ -20,18 +20,20 @@ joining or leaving never make a move stale.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Literal, NamedTuple, Sequence
 
 from ..engine import Event, GameState, IllegalReason, Move, Rules
-from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed
-from ..match import Fairness, MatchRecord, SeatSetup
+from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed, seed_text
+from ..match import NAME_LENGTH, Fairness, MatchRecord, SeatSetup
 from ..players import computer_names, make_player
 from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computer_seed,
                      computers_for, start_match)
 from .codes import key_matches
+from .thinking import ComputerTurn, think
 from .messages import FinishedDeal, RoomInfo, RoomSeat
 
 RoomPhase = Literal["lobby", "playing", "over"]
@@ -98,6 +100,7 @@ class Room:
     created: float = 0.0
     active: float = 0.0  # wall-clock time of the last activity, for expiry
     budget: float = 0.3
+    iterations: int | None = None  # the expert's fixed samples instead of its time (tests)
     log: deque[Entry] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
     position_number: int = 0  # the first update that showed the current position
     turn_since: float = 0.0  # monotonic time the seat to move got its turn
@@ -169,11 +172,18 @@ class Room:
         return seat, [self._notice("joined", seat)]
 
     def _unique(self, name: str) -> str:
-        """The name, with a number after it when another seat has it already."""
+        """The name, with a number after it when another seat has it already; shortened to leave
+        room for the number, so that it stays within the rule of names (``NAME_LENGTH``) that the
+        clients check."""
         taken = {s.name for s in self.seats if s is not None}
         if name not in taken:
             return name
-        return next(f"{name} {n}" for n in range(2, 10) if f"{name} {n}" not in taken)
+        for n in range(2, 10):
+            suffix = f" {n}"
+            candidate = name[:NAME_LENGTH - len(suffix)].rstrip() + suffix
+            if candidate not in taken:
+                return candidate
+        raise AssertionError("a room has at most four seats: one of nine numbers is free")
 
     def ready(self, seat: int) -> list[Entry]:
         if self.phase != "lobby":
@@ -288,12 +298,35 @@ class Room:
         return (self.phase == "playing" and state is not None and state.is_deal_over and not state.is_match_over
                 and host is not None and host.covered and self._anyone_here())
 
-    def computer_move(self, now: float) -> list[Entry]:
-        if self.computer_to_move() is None:
+    def computer_turn(self) -> ComputerTurn | None:
+        """What the computer to move (a covered seat counts) needs to choose its move, or None.
+        Its seed is its own for this move (``move_seed``), so the move is the same wherever it
+        is worked out: in the server's pool of worker processes or here."""
+        seat = self.computer_to_move()
+        record = self.record
+        if seat is None or record is None:
+            return None
+        key = (seat, record.state.deal_number, len(record.moves))
+        return ComputerTurn(key, self._level_of(seat), move_seed(record.seed, seat, len(record.moves)), self.budget,
+                            record.state.view(seat), self.iterations)
+
+    def _level_of(self, seat: int) -> str:
+        taken = self.seats[seat]
+        if taken is not None and not taken.is_human:
+            return taken.level or "easy"
+        return self.level  # a covered player's seat is played at the room's level
+
+    def computer_move(self, now: float, turn: ComputerTurn | None = None, move: Move | None = None) -> list[Entry]:
+        """The computer's move: ``move``, worked out for ``turn``, when ``turn`` is still the table's;
+        without them it is worked out here. Nothing when the table changed since ``turn``."""
+        current = self.computer_turn()
+        if current is None or (turn is not None and turn.key != current.key):
             return []
+        if turn is None or move is None:
+            move = think(current)
         table = self._table
         before = table.latest()
-        table.step()
+        table.step(move)
         updates = table.updates(table.seats_here()[0], before)
         assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
         return self._done(SubmitResult(True, tuple(updates)), now)
@@ -412,6 +445,13 @@ def cover_seed(seed: Seed, seat: int) -> int:
     if isinstance(seed, bytes):
         return computer_seed(seed, seat, COVER)
     return random.Random(seed * 31 + seat).getrandbits(32)  # noqa: S311 - shuffle 1's computers, as before
+
+
+def move_seed(seed: Seed, seat: int, played: int) -> int:
+    """The seed of one computer move: the match's seed, the seat and the number of moves played
+    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256 (one move's choices tell nothing of another's, or of the seed)."""
+    digest = hashlib.sha256(f"scopa computer move|{seed_text(seed)}|{seat}|{played}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def match_table(record: MatchRecord, budget: float) -> LocalTable:

@@ -1,7 +1,9 @@
 """``scopa serve``: the room server, one asyncio event loop on the ``websockets`` library.
 
 Everything runs in the one loop, so a room is only ever changed by one piece of code at a
-time and the engine is never called from two threads. Each connection has its own bounded
+time and the engine is never called from two threads. Only the computers think elsewhere, in a
+pool of worker processes (``thinking``): the loop sends the seat's view, reads every other room
+meanwhile, and plays the move that comes back if the table is still where it was. Each connection has its own bounded
 send queue and sender task; a client that stops reading fills its queue and is dropped, so
 it never holds up its room or any other.
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import secrets
 import sqlite3
@@ -24,11 +27,12 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..engine import Move
 from ..engine.shuffle import SEED_BYTES
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
@@ -44,6 +48,7 @@ from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_REC
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .signals import on_stop_signals
 from .store import DB_NAME, RoomStore
+from .thinking import ComputerTurn, Thinkers, default_workers
 
 log = logging.getLogger("scopa.serve")
 
@@ -62,7 +67,9 @@ class ServerConfig:
     grace: float = 60.0          # seconds before a computer covers a dropped player
     turn_grace: float = 15.0     # the same when the table is waiting for that player
     computer_delay: float = 1.0  # seconds between a computer's moves, so people can follow
-    computer_budget: float = 0.3  # the expert's thinking time (it runs in the server's loop)
+    computer_budget: float = 0.3  # the expert's thinking time (in a worker process, off the loop)
+    computer_workers: int | None = None  # processes the computers think in (None: the cores; 0: in the loop)
+    computer_cap: float = 10.0   # a computer move not back from the pool by then is the easy level's
     message_rate: float = 10.0   # messages a second a connection may send, on average
     message_burst: int = 30      # ... and at once (three seconds' worth)
     flood_strikes: int = 20      # messages refused for flooding before the connection is closed
@@ -76,6 +83,7 @@ class ServerConfig:
     store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
     presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
     metrics: tuple[str, int] | None = None  # --metrics: where the Prometheus figures are served
+    trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
 
     @property
     def expiry_seconds(self) -> float:
@@ -110,29 +118,65 @@ class Bucket:
         return "warn" if self.over == 1 else "close" if self.over > self.strikes else "drop"
 
 
+class Limit(Protocol):
+    """Tries counted per address: ``AddressLimit`` (one process) or ``cluster.SharedLimit`` (Redis)."""
+
+    async def take(self, address: str) -> tuple[int, object]: ...
+
+    async def give_back(self, address: str, token: object) -> None: ...
+
+
 class AddressLimit:
-    """At most ``limit`` events (failed joins, new rooms) per address in ``window`` seconds."""
+    """At most ``limit`` counted answers (failed joins, new rooms) per address in ``window`` seconds.
+
+    ``take`` counts one before the answer is known, so that requests sent at once are counted at
+    once (counted after, a hundred parallel joins all passed the check); ``give_back`` uncounts
+    one whose answer told nothing (a player seated, a refusal before any room was looked at). One
+    process's counts are kept here; several processes count together in Redis
+    (``cluster.SharedLimit``)."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit, self.window = limit, window
         self.times: dict[str, deque[float]] = {}
 
-    def note(self, address: str) -> None:
-        self.times.setdefault(address, deque()).append(time.monotonic())
-
-    def wait(self, address: str) -> int:
-        """Seconds until this address may try again (0: now)."""
-        times = self.times.get(address)
-        if not times:
-            return 0
+    async def take(self, address: str) -> tuple[int, object]:
+        """Seconds until this address may try again (0: it may now, and this try is counted),
+        and the try's token for ``give_back``."""
         now = time.monotonic()
+        times = self.times.setdefault(address, deque())
         while times and times[0] < now - self.window:
             times.popleft()
+        if len(times) >= self.limit:
+            return max(1, int(times[0] + self.window - now + 0.999)), None
+        times.append(now)
+        return 0, now
+
+    async def give_back(self, address: str, token: object) -> None:
+        times = self.times.get(address)
+        if times is not None and token in times:
+            times.remove(token)  # type: ignore[arg-type]
         if not times:
-            del self.times[address]
-        if len(times) < self.limit:
-            return 0
-        return max(1, int(times[0] + self.window - now + 0.999))
+            self.times.pop(address, None)
+
+
+# The refusals of a first message that tell whether a room code exists: each one counts as a
+# guess. A seat taken, or a refusal given before the code is looked at, is given back.
+REVEALING = frozenset({"unknown_room", "wrong_key", "started", "room_full"})
+
+
+def client_address(ws: ServerConnection, trust_proxy: bool) -> str:
+    """The address a connection counts as: its peer's, or with ``trust_proxy`` (a reverse proxy
+    in front that sets ``X-Forwarded-For``) the last address of that header, the one the proxy
+    itself saw. Off by default: without a proxy, a client would write its own header."""
+    peer = str(ws.remote_address[0]) if ws.remote_address else "?"
+    request = ws.request if trust_proxy else None
+    if request is None:
+        return peer
+    hops = [hop.strip() for value in request.headers.get_all("X-Forwarded-For") for hop in value.split(",")]
+    try:
+        return str(ipaddress.ip_address(hops[-1])) if hops and hops[-1] else peer
+    except ValueError:
+        return peer
 
 
 class Connection:
@@ -143,7 +187,7 @@ class Connection:
 
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
-        self.address = str(ws.remote_address[0]) if ws.remote_address else "?"
+        self.address = client_address(ws, config.trust_proxy)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(SEND_QUEUE)
         self.bucket = Bucket(config.message_rate, config.message_burst, config.flood_strikes)
         self.code: str | None = None
@@ -208,11 +252,13 @@ class RoomServer:
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
-        self.failures = AddressLimit(config.join_failures, config.join_window)
-        self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
+        self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
+        self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
+        workers = default_workers() if config.computer_workers is None else config.computer_workers
+        self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
         expired = store.delete_idle(time.time() - config.expiry_seconds)
         if expired:
             log.info("%d rooms expired while the server was stopped: deleted", expired)
@@ -267,16 +313,36 @@ class RoomServer:
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
             return False
+        if isinstance(message, Hello):
+            return await self._hello(conn, message)
         limit = self.creations if isinstance(message, CreateRoom) else self.failures
-        wait = limit.wait(conn.address)
+        wait, token = await limit.take(conn.address)
         if wait:
             conn.fail("too_many_tries", {"seconds": wait})
             return False
         try:
             await self.enter(conn, message)
         except RoomRefusal as refusal:
-            if refusal.code in ("unknown_room", "wrong_key"):
-                self.failures.note(conn.address)
+            if isinstance(message, CreateRoom) or refusal.code not in REVEALING:
+                await limit.give_back(conn.address, token)  # no room made, nothing told of a code
+            conn.fail(refusal.code, refusal.values)
+            return False
+        if isinstance(message, Join):
+            await limit.give_back(conn.address, token)  # seated: a player, not a guess
+        return True
+
+    async def _hello(self, conn: Connection, message: Hello) -> bool:
+        """A seat taken back: never throttled when its key is right (behind a NAT or a proxy one
+        person guessing would lock everyone out of their seats). A wrong key or code counts as a
+        failed try; once the address has too many, that is all it is told."""
+        try:
+            await self.enter(conn, message)
+        except RoomRefusal as refusal:
+            if refusal.code in REVEALING:
+                wait, _ = await self.failures.take(conn.address)
+                if wait:
+                    conn.fail("too_many_tries", {"seconds": wait})
+                    return False
             conn.fail(refusal.code, refusal.values)
             return False
         return True
@@ -372,7 +438,6 @@ class RoomServer:
         self._drive(room)
 
     def _create(self, conn: Connection, message: CreateRoom) -> None:
-        self.creations.note(conn.address)
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -520,8 +585,18 @@ class RoomServer:
             wait = self._computer_wait(room)
             if wait is None:
                 return
-            await asyncio.sleep(wait)
-            self._computer_step(room)
+            turn, move = await self._think(room, wait)
+            if self.rooms.get(room.code) is room:
+                self._computer_step(room, turn, move)
+
+    async def _think(self, room: Room, wait: float) -> tuple[ComputerTurn | None, Move | None]:
+        """The computer's move worked out in the pool (off this loop: every other room goes on
+        meanwhile), within the pause between computer moves: at least ``wait`` seconds from now."""
+        start = time.monotonic()
+        turn = room.computer_turn()
+        move = None if turn is None else await self.thinkers.move(turn)
+        await asyncio.sleep(max(0.0, wait - (time.monotonic() - start)))
+        return turn, move
 
     def _computer_wait(self, room: Room) -> float | None:
         """Seconds before the table's next own step (a computer's move, a covered host's deal); None: none."""
@@ -531,11 +606,15 @@ class RoomServer:
             return self.config.computer_delay * 3
         return None
 
-    def _computer_step(self, room: Room) -> None:
+    def _computer_step(self, room: Room, turn: ComputerTurn | None = None, move: Move | None = None) -> None:
+        """The table's own step: the computer's move thought for ``turn`` (none when the table
+        changed meanwhile: it is thought again), or the covered host's deal."""
         seat = room.computer_to_move()
         if seat is not None:
-            self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
-            self.metrics.move("computer")
+            if turn is not None and move is not None:
+                self._commit(room, room.computer_move(time.monotonic(), turn, move), "computer move for seat %s",
+                             _seat(seat))
+                self.metrics.move("computer")
         elif room.host_is_away():
             self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
 
@@ -586,6 +665,7 @@ class RoomServer:
         return True
 
     async def close(self) -> None:
+        self.thinkers.close()
         self.store.close()
 
     def stopping(self) -> None:
@@ -726,12 +806,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time between computer moves, 1 unless given")
     p.add_argument("--computer-budget", type=decimal_number, default=0.3, metavar="SECONDS",
                    help="time the expert level thinks per move, 0.3 unless given")
+    p.add_argument("--computer-workers", type=whole_number, metavar="N",
+                   help="processes the computers think in, off the server's loop, one for each core unless "
+                   "given, 0 to think in the loop")
+    p.add_argument("--computer-cap", type=decimal_number, default=10.0, metavar="SECONDS",
+                   help="a computer move not worked out in this time is chosen by the easy level, 10 unless given")
     p.add_argument("--message-rate", type=decimal_number, default=10.0, metavar="N",
                    help="messages a second one connection may send on average, 10 unless given")
     p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
                    help="a client that missed more updates than this gets a fresh view, 200 unless given")
     p.add_argument("--metrics", metavar="PORT", help="serve figures for Prometheus at /metrics on this port of "
                    "127.0.0.1, or on ADDRESS:PORT; needs the prometheus_client package, " + INSTALL)
+    p.add_argument("--trust-proxy", action="store_true",
+                   help="count each client by the last address of the X-Forwarded-For header its reverse proxy "
+                   "sets, not by the proxy's own address; only behind such a proxy, off unless given")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -741,7 +829,8 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(argv: Sequence[str]) -> ServerConfig:
     parser = build_parser()
     args = parser.parse_args(list(argv))
-    for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "message_rate"):
+    for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "computer_cap",
+                 "message_rate"):
         value = getattr(args, name)
         if not 0 <= value < 1e7:  # false for nan too
             parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
@@ -764,6 +853,8 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
                         max_replay=max(1, args.max_replay), store=args.store,
+                        computer_workers=args.computer_workers, computer_cap=args.computer_cap,
+                        trust_proxy=args.trust_proxy,
                         presence_ttl=args.presence_ttl, metrics=metrics)
 
 

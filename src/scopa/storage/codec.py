@@ -21,14 +21,13 @@ from typing import Any, Callable, Mapping
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
 from ..engine.shuffle import SEED_HEX, SHUFFLE_REPLAY, SHUFFLES, Seed, seed_json, shuffle_of
-from ..match import Fairness, MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
+from ..match import FILE_NAME_LENGTH, Fairness, MatchRecord, SeatSetup, name_problem
 from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
 VERSION = 2  # 2: the shuffle that deals the match is named, and an online match keeps its seed's parts
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 KINDS = ("human", "computer")
-MAX_NAME_LENGTH = 100
 # A match to 21 points lasts about ten deals; tied leaders play on, but never for long.
 # These caps keep the largest file scopa accepts quick to check (``python -m scopa.bench saves``).
 MAX_DEALS = 100
@@ -330,13 +329,12 @@ def _seats(value: Any, players: int) -> tuple[SeatSetup, ...]:
 
 
 def check_seat_name(name: Any, number: int) -> None:
-    """Refuse (``SaveFileError``) a seat name a match file may not hold: not text, blank, too
-    long, with a control character, or otherwise unfit to print (``match.name_problem``)."""
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
-        raise SaveFileError("storage.reason.seat_name", number=number, most=MAX_NAME_LENGTH)
-    if any(is_unsafe_in_name(ch) for ch in name):
-        raise SaveFileError("storage.reason.seat_control", number=number)
-    problem = name_problem(name)
+    """Refuse (``SaveFileError``) a seat name a match file may not hold, by the one rule of names
+    (``match.name_problem``), up to ``FILE_NAME_LENGTH`` characters so that files written by
+    earlier versions still load."""
+    problem = name_problem(name, FILE_NAME_LENGTH)
+    if problem == "length":
+        raise SaveFileError("storage.reason.seat_name", number=number, most=FILE_NAME_LENGTH)
     if problem is not None:
         raise SaveFileError(f"storage.reason.seat_{problem}", number=number)
 

@@ -150,18 +150,20 @@ class LocalTable:
             return None
         return state.to_move
 
-    def step(self) -> bool:
+    def step(self, move: Move | None = None) -> bool:
         """Play one computer move if a computer is to move; whether one was played.
 
         The player thinks before anything changes, so an interruption (Ctrl-C) while it thinks
-        leaves the match as it was."""
+        leaves the match as it was. ``move``: the computer's move, chosen elsewhere (a room's
+        computers think in worker processes), played as its own would be."""
         seat = self.computer_to_move()
         if seat is None:
             state = self.record.state
             if not (self._closed or state.is_deal_over or state.to_move in self._here):
                 raise RuntimeError(f"Nobody plays seat {state.to_move + 1}: it is no seat here and has no computer.")
             return False
-        move = self.players[seat].choose_move(self.record.state.view(seat))
+        if move is None:
+            move = self.players[seat].choose_move(self.record.state.view(seat))
         self._play(move)
         return True
 
