@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from typing import Callable, TextIO
+from typing import Any, Callable, TextIO
 
 from ..engine import Card
 from ..engine.cards import ALL_CARDS
@@ -104,5 +104,5 @@ class CardSymbolsOutput:
     def clear(self) -> None:
         self.inner.clear()
 
-    def __getattr__(self, name: str):  # noqa: ANN204 - the wrapped output's other attributes
+    def __getattr__(self, name: str) -> Any:  # the wrapped output's other attributes
         return getattr(self.inner, name)

@@ -431,7 +431,7 @@ class ClusterServer(RoomServer):
                     continue
                 try:
                     await self.session(code, lambda code=code: self._due(code, now))
-                except Exception:  # noqa: BLE001 -- logged; the other rooms are not held up
+                except Exception:  # logged; the other rooms are not held up
                     log.exception("room %s: covering or expiring failed", code)
 
     def _due(self, code: str, now: float) -> None:
@@ -494,7 +494,7 @@ class ClusterServer(RoomServer):
             now = time.monotonic()
             try:
                 await self.session(code, lambda code=code: self._gone(code, process, now))
-            except Exception:  # noqa: BLE001 -- this room is tried again at the next beat
+            except Exception:  # logged; this room is tried again at the next beat
                 log.exception("room %s: the seats of a stopped process could not be let go", code)
                 done = False
         if done:

@@ -124,7 +124,9 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
             seat = seats[number]
             assert seat is not None
             seat.covered = True  # as Room.cover does, without a new notice: that one was told already
-            seed = random.Random(room.table.record.seed * 31 + number).getrandbits(32)
+            # The covering computer's seed, drawn from the match's own seed so a replay makes the same
+            # choices: not a secret (the match seed comes from `secrets` in the server).
+            seed = random.Random(room.table.record.seed * 31 + number).getrandbits(32)  # noqa: S311
             room.table.cover(number, make_player(room.level, seed, budget=budget))
     return room
 

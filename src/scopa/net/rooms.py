@@ -321,7 +321,9 @@ class Room:
         if taken is None or taken.covered or self.table is None:
             return []
         taken.covered = True
-        seed = random.Random(self.table.record.seed * 31 + seat).getrandbits(32)
+        # The covering computer's seed, drawn from the match's own seed so a replay makes the same
+        # choices: not a secret (the match seed comes from `secrets` in the server).
+        seed = random.Random(self.table.record.seed * 31 + seat).getrandbits(32)  # noqa: S311
         self.table.cover(seat, make_player(self.level, seed, budget=self.budget))
         return [self._notice("covered", seat)]
 
@@ -370,7 +372,9 @@ def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host
              now: float, budget: float = 0.3) -> tuple[Room, list[Entry]]:
     """A room with its host in seat 0 and computers where ``kinds`` names a level."""
     computers = [i for i, kind in enumerate(kinds) if kind != "human"]
-    names = [n for n in computer_names(len(computers) + 1, random.Random(code).getrandbits(16)) if n != host_name]
+    # The computers' names follow from the room code, which everyone in the room is told: not a secret.
+    pick = random.Random(code).getrandbits(16)  # noqa: S311
+    names = [n for n in computer_names(len(computers) + 1, pick) if n != host_name]
     seats: list[Seat | None] = [None] * len(kinds)
     seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)
     for i, number in enumerate(computers):
