@@ -10,7 +10,6 @@ pexpect = pytest.importorskip("pexpect")
 
 from scopa.record.stats import all_facts  # noqa: E402
 from scopa.storage import load_results  # noqa: E402
-
 from test_e2e_pty import PROMPTS, answer, spawn  # noqa: E402  the same real program in the same pseudo-terminal
 from test_repeat_pty import CONTROL, _play_to_next_deal  # noqa: E402
 

@@ -101,7 +101,7 @@ def test_the_console_never_imports_the_full_state_or_the_match_record():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 names = {alias.name for alias in node.names}
-                if names & forbidden or (node.module or "").endswith(("engine.state", "match")) and "*" in names:
+                if names & forbidden or ((node.module or "").endswith(("engine.state", "match")) and "*" in names):
                     found.append(f"{path.name}: {sorted(names & forbidden) or '*'}")
             elif isinstance(node, ast.Import):
                 found += [f"{path.name}: {a.name}" for a in node.names if a.name in ("scopa.match", "scopa.engine.state")]

@@ -4,9 +4,9 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
 
 from scopa.cli import build_parser, rules_from_args, seats_from_args
 from scopa.config import Settings
@@ -14,7 +14,6 @@ from scopa.console.announcer import Announcer
 from scopa.console.app import MatchRequest, Program
 from scopa.console.game import MatchConsole, Services
 from scopa.console.keys import COMMAND_KEYS
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, InputClosed, Interrupted, LineInput, Output
 from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup
@@ -22,6 +21,7 @@ from scopa.narration import Messages, Narrator
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore, SavedMatches, load_results
 from scopa.table import LocalTable, SaveHooks
+from scopa.table.persistence import Persistence
 
 M = Messages("en")
 
@@ -428,10 +428,10 @@ def test_a_computer_play_between_two_hands_stays_on_the_screen_until_read(tmp_pa
     program, out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 3, screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human,computer:easy", "--names", "Alice,Bob"))
     pages = screen.getvalue().split(CLEAR_ALL)[1:]
-    computer_pages = [page for page in pages if re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.M)]
+    computer_pages = [page for page in pages if re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.MULTILINE)]
     assert computer_pages, "the computer played between two hands"
     for page in computer_pages:
-        play = re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.M)
+        play = re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.MULTILINE)
         assert play.start() < page.index("Pass to")  # printed after the hide, kept through the gate
 
 

@@ -1,9 +1,10 @@
 """The game voice inside the match loop: the private-hand warning, Stop, and an unavailable voice."""
 from __future__ import annotations
 
+from tests.test_console_loop import program_for, request_for
+
 from scopa.config import Settings
 from scopa.speech import RecordingSpeaker
-from tests.test_console_loop import program_for, request_for
 
 WARNING = "Your hand will be read aloud, and anyone nearby can hear it. Enter to allow, N to keep hands silent."
 

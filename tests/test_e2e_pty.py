@@ -41,7 +41,7 @@ def answer(child, index: int) -> None:
 
 def test_a_seeded_two_player_match_is_played_to_its_end_by_keys(tmp_path):
     child = spawn(tmp_path, "--seed", "3")
-    seen = {i: 0 for i in range(len(PROMPTS))}
+    seen = dict.fromkeys(range(len(PROMPTS)), 0)
     while True:
         index = child.expect(PROMPTS)
         seen[index] += 1

@@ -19,16 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from test_console_loop import M, lines_of, program_for, request_for
-from test_speech import group_alive, wait_for
 from scopa.config import Settings, load_settings, save_settings
 from scopa.console.sounding import Sounding, SoundingAnnouncer
-from scopa.console.terminal import LineInput, Output
-from scopa.narration import Messages
-from scopa.narration.cues import LineCues, line_cues
+from scopa.console.terminal import Output
+from scopa.narration.cues import line_cues
 from scopa.speech import RecordingSpeaker
 from scopa.speech.earcons import EARCONS, SAMPLE_RATE, earcon_file, samples, wav_bytes
 from scopa.speech.sounds import SoundPlayer
+from test_console_loop import M, lines_of, program_for, request_for
+from test_speech import group_alive, wait_for
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="the fake players are shell scripts")
 needs_sox = pytest.mark.skipif(shutil.which("sox") is None, reason="sox not installed; apt-get install sox")
@@ -56,7 +55,7 @@ def sox_info(path: Path) -> dict[str, float]:
     duration = float(subprocess.run(["sox", "--i", "-D", str(path)], capture_output=True, text=True,
                                     timeout=30, check=True).stdout)
     stat = subprocess.run(["sox", str(path), "-n", "stat"], capture_output=True, text=True, timeout=30).stderr
-    found = dict(re.findall(r"^(RMS\s+amplitude|Rough\s+frequency|Maximum amplitude):\s+(\S+)", stat, re.M))
+    found = dict(re.findall(r"^(RMS\s+amplitude|Rough\s+frequency|Maximum amplitude):\s+(\S+)", stat, re.MULTILINE))
     return {"duration": duration, "rms": float(found["RMS     amplitude"]),
             "frequency": float(found["Rough   frequency"]), "peak": float(found["Maximum amplitude"])}
 
@@ -285,9 +284,9 @@ def test_with_the_voice_off_sounds_go_to_a_player_of_their_own_and_stop_silences
 
 def test_words_stay_when_no_sound_can_be_played(tmp_path, monkeypatch):
     """No player installed and the voice off: dropping "Your turn." would leave nothing at all."""
-    from scopa.speech import NullSpeaker
     import scopa.speech.sounds as sounds_module
-    monkeypatch.setattr(sounds_module, "find_players", lambda: [])
+    from scopa.speech import NullSpeaker
+    monkeypatch.setattr(sounds_module, "find_players", list)
     out = io.StringIO()
     announcer = SoundingAnnouncer(Output(out), NullSpeaker(),
                                   lambda: Sounding(line_cues("en", "french"), True, lambda name: None))

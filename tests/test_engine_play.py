@@ -7,10 +7,32 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.engine import (ALL_CARDS, Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored,
-                          DealStarted, GameState, IllegalMoveError, IllegalReason, LeftoversTaken, MatchWon, Move, Phase, Rules,
-                          Scopa, cards_str, check_invariants, new_deal, new_match, next_seat, parse_cards,
-                          score_deal)
+from scopa.engine import (
+    ALL_CARDS,
+    Card,
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    DealScored,
+    DealStarted,
+    GameState,
+    IllegalMoveError,
+    IllegalReason,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    Phase,
+    Rules,
+    Scopa,
+    cards_str,
+    check_invariants,
+    new_deal,
+    new_match,
+    next_seat,
+    parse_cards,
+    score_deal,
+)
 
 
 def position(rules: Rules | None = None, *, hands: list[str], table: str = "", stock: str = "",

@@ -10,16 +10,37 @@ import json
 import os
 import random
 from collections import Counter
+from collections.abc import Iterator
 from itertools import combinations
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scopa.engine import (ALL_CARDS, Card, CardsCaptured, CardsDealt, DealScored, DealStarted, GameState,
-                          LeftoversTaken, MatchWon, Move, Phase, Rules, Scopa, ScopaError, Variant,
-                          check_history, check_invariants, legal_captures, match_result, new_match, next_seat)
+from scopa.engine import (
+    ALL_CARDS,
+    Card,
+    CardsCaptured,
+    CardsDealt,
+    DealScored,
+    DealStarted,
+    GameState,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    Phase,
+    Rules,
+    Scopa,
+    ScopaError,
+    Variant,
+    check_history,
+    check_invariants,
+    legal_captures,
+    match_result,
+    new_match,
+    next_seat,
+)
 
 OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
 SHAPES = [(2, Variant.SCOPA), (3, Variant.SCOPA), (4, Variant.SCOPA),

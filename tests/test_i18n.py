@@ -18,8 +18,7 @@ import pytest
 
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, MatchWon, Rules, new_match
 from scopa.engine.cards import RANKS
-from scopa.narration import (LANGUAGES, NAMINGS, CardNames, Messages, Narrator, system_language,
-                             voice_for_language)
+from scopa.narration import LANGUAGES, NAMINGS, CardNames, Messages, Narrator, system_language, voice_for_language
 from scopa.narration.messages import load_catalogue
 from scopa.speech import VoiceInfo
 
@@ -72,7 +71,7 @@ def test_catalogue_files_are_valid_and_every_template_formats(lang):
     assert len(keys) == len(set(keys)), "a key is written twice"
     for key, template in pairs:
         assert isinstance(template, str) and template.strip(), key
-        template.format(**{name: "x" for name in fields(template)})  # no stray brace
+        template.format(**dict.fromkeys(fields(template), "x"))  # no stray brace
 
 
 def test_italian_catalogue_has_no_english_words():
@@ -136,7 +135,7 @@ def test_known_card_names(lang, naming, card, name, the):
 @pytest.mark.parametrize("naming", NAMINGS)
 def test_the_settebello_is_named_so_in_every_naming_and_language(lang, naming):
     names = CardNames(Messages(lang), naming)
-    assert SETTEBELLO == Card.parse("7D")
+    assert Card.parse("7D") == SETTEBELLO
     assert names.name(SETTEBELLO) == "settebello"
     assert names.the(SETTEBELLO) == {"en": "the settebello", "it": "il settebello"}[lang]
 

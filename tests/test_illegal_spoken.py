@@ -21,14 +21,13 @@ import pytest
 
 from scopa.config import Settings
 from scopa.console.app import Program
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import Output
 from scopa.engine import ILLEGAL_CODES, Card, GameState, IllegalMoveError, IllegalReason, Rules, parse_cards
 from scopa.match import MatchRecord
 from scopa.narration import NAMINGS, CardNames, Messages, explain_illegal
 from scopa.speech import RecordingSpeaker
 from scopa.storage import SaveFileError, import_match, match_to_json
-
+from scopa.table.persistence import Persistence
 from test_console_loop import ScriptInput, lines_of, request_for
 from test_i18n import english_in
 from test_storage import TWO, played

@@ -23,7 +23,6 @@ from scopa.lessons.console import attach
 from scopa.lessons.content import L2_POSITION, Ctx, Lesson, Outcome, Practice
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.match import MatchRecord, SeatSetup
-
 from test_console_loop import program_for
 
 PROMPT = re.compile(r"(Card|Capture|Play)\? ")

@@ -6,29 +6,48 @@ import json
 import random
 import re
 import string
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import pytest
 
 from scopa.config import Settings, load_settings
 from scopa.console.app import Program
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import InputClosed, Output
-from scopa.engine import (Card, GameState, LeftoversTaken, Rules, ScopaError, check_invariants, new_deal, parse_cards,
-                          score_deal)
+from scopa.engine import (
+    Card,
+    GameState,
+    LeftoversTaken,
+    Rules,
+    ScopaError,
+    check_invariants,
+    new_deal,
+    parse_cards,
+    score_deal,
+)
 from scopa.engine.scoring import Category
 from scopa.lessons import LESSON_COUNT, LESSONS, tip_for
 from scopa.lessons.catalogue import LessonText, load_catalogue, rules_markdown, split_sections
 from scopa.lessons.console import attach
-from scopa.lessons.content import (L1_POSITION, L2_POSITION, L3_POSITION, L4_POSITION, L7_PILE_OTHER, L7_PILE_YOU,
-                                   L7_SCOPE, l5_last_play_position, l5_sweep_position, l6_position,
-                                   l7_score)
+from scopa.lessons.content import (
+    L1_POSITION,
+    L2_POSITION,
+    L3_POSITION,
+    L4_POSITION,
+    L7_PILE_OTHER,
+    L7_PILE_YOU,
+    L7_SCOPE,
+    l5_last_play_position,
+    l5_sweep_position,
+    l6_position,
+    l7_score,
+)
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.lessons.rules_reader import rules_sections
 from scopa.narration import Announcement, Narrator
 from scopa.players import suggest_move
 from scopa.speech import RecordingSpeaker
+from scopa.table.persistence import Persistence
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = ROOT / "src" / "scopa" / "lessons" / "text"
@@ -184,14 +203,14 @@ def test_lesson_8_at_short_verbosity_reads_the_hand_once_a_round_and_every_turn_
         program.run_lesson(8)
         out = screen(program)
         assert "Lesson 8 done." in out and out.count("Hint. ") >= 18  # the lesson's own lines, whole at both
-        hands[verbosity] = len(re.findall(r"^(Your hand|Hand)\b", out, re.M))
+        hands[verbosity] = len(re.findall(r"^(Your hand|Hand)\b", out, re.MULTILINE))
     assert hands == {"short": 6, "full": 18}  # a round's three cards; then each of the 18 turns
 
 
 def test_the_verbosity_changed_in_the_settings_during_a_lesson_applies_at_once(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["h", "o", "5", "escape", "h", "escape"])  # short, then full
     program.run_lesson(2)
-    hands = re.findall(r"^.*hand.*seven of spades.*$", screen(program), re.I | re.M)
+    hands = re.findall(r"^.*hand.*seven of spades.*$", screen(program), re.IGNORECASE | re.MULTILINE)
     assert hands[0].startswith("Hand, seven of spades") and hands[-1].startswith("Your hand. 1, seven of spades")
     assert program.settings.verbosity == "full"
 
@@ -201,7 +220,7 @@ def test_typed_short_and_full_switch_the_lesson_as_they_switch_a_match(tmp_path:
     program.run_lesson(2)
     out = screen(program)
     assert "Full announcements." in out and "Short announcements." in out
-    hands = re.findall(r"^.*hand.*seven of spades.*$", out, re.I | re.M)
+    hands = re.findall(r"^.*hand.*seven of spades.*$", out, re.IGNORECASE | re.MULTILINE)
     assert [h.split(".")[0].split(",")[0] for h in hands[-2:]] == ["Your hand", "Hand"]
 
 

@@ -16,8 +16,9 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,7 +26,6 @@ from hypothesis import strategies as st
 
 from scopa.config import Settings
 from scopa.console.app import Program
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import Output
 from scopa.engine import ALL_CARDS, POSITION_CODES, RULES_CODES, Card, Reason, Rules
 from scopa.engine.errors import reason
@@ -33,9 +33,10 @@ from scopa.narration import NAMINGS, CardNames, Messages, explain_invalid
 from scopa.speech import RecordingSpeaker
 from scopa.storage import SaveFileError, import_match, match_to_json
 from scopa.storage import files as files_module
-
+from scopa.table.persistence import Persistence
 from test_console_loop import ScriptInput, lines_of, request_for
-from test_illegal_spoken import _good as _good_illegal, _states, assert_spoken
+from test_illegal_spoken import _good as _good_illegal
+from test_illegal_spoken import _states, assert_spoken
 from test_storage import TWO, played, write_damaged_file
 
 EN, IT = Messages("en"), Messages("it")
@@ -96,7 +97,7 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                  "Il file non è un JSON valido. Errore alla riga 3."),
     "not utf-8": (lambda: b"\xff\xfe\x00garbage", None, "The file is not text in UTF 8.",
                   "Il file non è un testo in UTF 8."),
-    "not a match": (lambda: [], None, "The file does not hold a scopa match.",
+    "not a match": (list, None, "The file does not hold a scopa match.",
                     "Il file non contiene una partita di scopa."),
     "wrong format": (lambda: {"format": "chess"}, None, "The file is not a scopa match. It lacks the format scopa-match.",
                      "Il file non è una partita di scopa. Manca il formato scopa-match."),

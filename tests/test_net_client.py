@@ -155,7 +155,7 @@ def test_a_seat_key_takes_the_seat_back_from_a_new_table(serve, tables):
     key, code = guest.key, guest.code
     guest.close()
     again = tables(server.url, Hello(code, key, 0))
-    assert again.seat == 1 and again.has_view() or until(again.has_view) is None
+    assert (again.seat == 1 and again.has_view()) or until(again.has_view) is None
     assert again.view(1).hand  # its own hand, from a fresh view
 
 

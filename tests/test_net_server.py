@@ -21,12 +21,30 @@ from websockets.sync.client import connect
 from scopa.bench.serving import ServerProcess
 from scopa.engine import ALL_CARDS, CardsDealt, Move, Rules
 from scopa.net.codes import new_seat_key
-from scopa.storage import record_from_dict
-from scopa.net.messages import (MAX_CLIENT_MESSAGE, Accepted, CreateRoom, ErrorMessage, Hello, InfoMessage, Join,
-                                MatchRecordMessage, MoveRequest, NextDealRequest, Ping, Pong, RecordRequest, Refused,
-                                ResyncMessage, UpdateMessage, Welcome, encode, parse_server_message)
+from scopa.net.messages import (
+    MAX_CLIENT_MESSAGE,
+    Accepted,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    InfoMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    Ping,
+    Pong,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_server_message,
+)
 from scopa.net.messages import Ready as ReadyMessage
 from scopa.net.messages import Start as StartMessage
+from scopa.storage import record_from_dict
 from scopa.table import Notice
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,11 +15,20 @@ import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from scopa.engine import Rules
-from scopa.net.messages import (Accepted, ErrorMessage, Join, MatchRecordMessage, MoveRequest, RecordRequest, Refused,
-                                ResyncMessage, UpdateMessage, Welcome)
+from scopa.net.messages import (
+    Accepted,
+    ErrorMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    UpdateMessage,
+    Welcome,
+)
 from scopa.storage import record_from_dict
 from scopa.table import Notice
 from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from scopa.console.announcer import Announcer
 from scopa.config import Settings
+from scopa.console.announcer import Announcer
 from scopa.console.online import Lobby, News, OnlineRequest, play_online, problem_line, server_question
 from scopa.console.terminal import ENTER, Output, Wake
 from scopa.engine import Rules

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import signal
-import random
 import subprocess
 import sys
 import threading
@@ -20,19 +20,19 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from scopa.console.online import room_code_line  # noqa: E402
 from scopa.console.announcer import Announcer  # noqa: E402
+from scopa.console.online import room_code_line  # noqa: E402
 from scopa.console.terminal import Output  # noqa: E402
+from scopa.engine import Rules  # noqa: E402
 from scopa.narration import Messages  # noqa: E402
-from scopa.speech import RecordingSpeaker  # noqa: E402
 from scopa.net.messages import Ready as ReadyMessage  # noqa: E402
+from scopa.speech import RecordingSpeaker  # noqa: E402
 from scopa.storage import load_results  # noqa: E402
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
-from scopa.engine import Rules  # noqa: E402
 from test_net_server import host as socket_host  # noqa: E402
 from test_net_server import join as socket_join  # noqa: E402
-from test_net_server import start as socket_start  # noqa: E402
 from test_net_server import play_out, reclaim, serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
+from test_net_server import start as socket_start  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -13,9 +13,9 @@ import time
 
 from scopa.engine import Phase, Rules
 from scopa.match import MatchRecord, SeatSetup
+from scopa.narration import Narrator
 from scopa.net.client import RemoteTable, checked_record
 from scopa.net.messages import ErrorMessage, Hello, Join, MatchRecordMessage, RoomInfo, RoomSeat
-from scopa.narration import Narrator
 from scopa.record.console import log_online, page, run_review
 from scopa.record.review import ReviewScript
 from scopa.record.stats import all_facts

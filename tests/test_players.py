@@ -10,11 +10,18 @@ from enum import Enum
 import pytest
 
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, GameState, PlayerView, Rules, new_deal, parse_cards
-from scopa.players import (COMPUTER_NAMES, LEVEL_DESCRIPTIONS, LEVELS, ComputerPlayer, computer_names,
-                           make_player, suggest_move)
+from scopa.players import (
+    COMPUTER_NAMES,
+    LEVEL_DESCRIPTIONS,
+    LEVELS,
+    ComputerPlayer,
+    computer_names,
+    make_player,
+    suggest_move,
+)
 from scopa.players.expert import ExpertPlayer, sample_world
-from scopa.players.infoset import set_values
 from scopa.players.heuristic import HardPlayer
+from scopa.players.infoset import set_values
 
 RULE_SETS = {
     "two": Rules(target=None),

@@ -1,13 +1,11 @@
 """Issue 18: statistics from the results log, a review of a logged match, the coach, achievements."""
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
 from dataclasses import replace
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -15,7 +15,7 @@ from scopa.record.stats import all_facts
 from scopa.storage import load_results, record_result
 from scopa.storage.results_cache import CACHE_NAME
 from test_console_loop import program_for
-from test_record import T, random_match
+from test_record import random_match
 
 WHEN = "2026-04-0{}T10:00:00+00:00"
 

@@ -14,7 +14,6 @@ pexpect = pytest.importorskip("pexpect")
 from scopa.engine import Rules  # noqa: E402
 from scopa.narration import Narrator  # noqa: E402
 from scopa.storage import AutosaveStore  # noqa: E402
-
 from test_e2e_pty import spawn  # noqa: E402  the same real program in the same pseudo-terminal
 
 pytestmark = pytest.mark.slow

@@ -28,9 +28,7 @@ def _play_human_turns(child, turns: int) -> None:
     played = 0
     while played < turns:
         index = child.expect(["Card\\? ", "Capture\\? ", "Play\\? ", "Next\\? "])
-        if index == 0:
-            child.sendline("1")
-        elif index == 1:
+        if index == 0 or index == 1:
             child.sendline("1")
         elif index == 2:
             child.sendline("")

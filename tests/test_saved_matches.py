@@ -10,19 +10,27 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from scopa.table.persistence import Persistence
 from scopa.engine import Rules
 from scopa.match import MatchRecord
 from scopa.narration import Messages
-from scopa.storage import (SavedMatches, SaveFileError, SaveLockedError, export_match, import_match, load_results,
-                           match_to_json, record_result)
+from scopa.storage import (
+    SavedMatches,
+    SaveFileError,
+    SaveLockedError,
+    export_match,
+    import_match,
+    load_results,
+    match_to_json,
+    record_result,
+)
 from scopa.storage.atomic import atomic_write_text
-
+from scopa.table.persistence import Persistence
 from test_illegal_spoken import assert_spoken
 from test_storage import TWO, finish, played
 from test_storage import saved as _save  # the tests here name their own saved matches `saved`

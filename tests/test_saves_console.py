@@ -15,10 +15,10 @@ from scopa.engine import Rules
 from scopa.narration import Messages, Narrator
 from scopa.storage import SavedMatches, export_match, load_results
 from scopa.storage import saves as saves_module
-
 from test_console_loop import lines_of, program_for, request_for
 from test_saved_matches import _save
 from test_storage import FOUR, TWO, finish, played
+
 M = Messages("en")
 
 

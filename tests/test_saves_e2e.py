@@ -13,7 +13,6 @@ pexpect = pytest.importorskip("pexpect")
 from scopa.engine import Rules  # noqa: E402
 from scopa.narration import Messages, Narrator  # noqa: E402
 from scopa.storage import SavedMatches  # noqa: E402
-
 from test_saved_matches import _save  # noqa: E402
 from test_storage import TWO, played  # noqa: E402
 

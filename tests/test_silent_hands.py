@@ -11,10 +11,11 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import pytest
+from tests.test_console_loop import request_for
 
 import scopa.console.app as app_module
 import scopa.lessons.console as lessons_console
@@ -23,20 +24,17 @@ from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.app import Program
 from scopa.console.game import MatchConsole
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER, ESCAPE, Output
-from scopa.engine import ALL_CARDS, SETTEBELLO, Card
-from scopa.lessons import LESSON_COUNT
+from scopa.engine import ALL_CARDS, SETTEBELLO, Card, Rules, new_match
+from scopa.lessons import LESSON_COUNT, tip_for
+from scopa.lessons.catalogue import load_catalogue as lessons_catalogue
 from scopa.lessons.runner import LessonSession
 from scopa.match import MatchRecord, SeatSetup
-from scopa.engine import Rules, new_match
-from scopa.lessons import tip_for
-from scopa.lessons.catalogue import load_catalogue as lessons_catalogue
 from scopa.narration import LANGUAGES, NAMINGS, Announcement, CardNames, Messages, Narrator
 from scopa.record.text import RecordText
 from scopa.speech import NullSpeaker, RecordingSpeaker
 from scopa.storage import record_result
-from tests.test_console_loop import request_for
+from scopa.table.persistence import Persistence
 
 # Every step of a turn; what is left when the card is played is dropped at the next turn.
 TURN = ["h", "r", "t", "l", "s", "p", "1", "r", ESCAPE, "r", "i", "r", ESCAPE, "r", "1", "1", "r", ENTER]

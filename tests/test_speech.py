@@ -17,10 +17,23 @@ import pytest
 
 import scopa.speech.pyttsx_speaker as pyttsx_speaker
 import scopa.speech.synth as synth_module
-from scopa.speech import (NullSpeaker, PyttsxSpeaker, RecordingSpeaker, UnavailableSpeaker,
-                          VoiceInfo, VoiceSettings, create_speaker, pick_voice_for_language)
-from scopa.speech.pyttsx_speaker import (REASON_ENGINE_FAILED, REASON_NO_DEVICE,
-                                         REASON_NO_ESPEAK, REASON_NO_PLAYER, REASON_NO_PYTTSX3)
+from scopa.speech import (
+    NullSpeaker,
+    PyttsxSpeaker,
+    RecordingSpeaker,
+    UnavailableSpeaker,
+    VoiceInfo,
+    VoiceSettings,
+    create_speaker,
+    pick_voice_for_language,
+)
+from scopa.speech.pyttsx_speaker import (
+    REASON_ENGINE_FAILED,
+    REASON_NO_DEVICE,
+    REASON_NO_ESPEAK,
+    REASON_NO_PLAYER,
+    REASON_NO_PYTTSX3,
+)
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="fake players are shell scripts")
 

@@ -5,8 +5,9 @@ import copy
 import json
 import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,10 +16,26 @@ from hypothesis import strategies as st
 from scopa.engine import ALL_CARDS, Card, Rules, check_invariants
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import CardNames, Messages
-from scopa.storage import (EXPORT_WARNING, LEVELS, MIGRATIONS, VERSION, AutosaveStore, LoadResult, SavedMatches,
-                           SaveFileError, atomic_write_text, default_data_dir, export_match, import_match,
-                           load_results, match_from_json, match_to_json, record_from_dict, record_to_dict,
-                           record_result)
+from scopa.storage import (
+    EXPORT_WARNING,
+    LEVELS,
+    MIGRATIONS,
+    VERSION,
+    AutosaveStore,
+    LoadResult,
+    SavedMatches,
+    SaveFileError,
+    atomic_write_text,
+    default_data_dir,
+    export_match,
+    import_match,
+    load_results,
+    match_from_json,
+    match_to_json,
+    record_from_dict,
+    record_result,
+    record_to_dict,
+)
 from scopa.storage import atomic as atomic_module
 
 TWO = (SeatSetup("Ann"), SeatSetup("Bruno", "computer", "medium"))

@@ -5,8 +5,6 @@ one line, from the catalogues in every language; the engine's English sentence i
 """
 from __future__ import annotations
 
-import builtins
-import copy
 import json
 import re
 from pathlib import Path
@@ -18,13 +16,11 @@ from hypothesis import strategies as st
 
 from scopa.cli import UsageError, build_parser, rules_from_args, seats_from_args, settings_from_args
 from scopa.config import Settings
-from scopa.table.persistence import Persistence
 from scopa.engine import Rules
 from scopa.narration import Messages
-from scopa.storage import (MIGRATIONS, VERSION, AutosaveStore, SaveFileError, import_match,
-                           load_results, match_to_json)
+from scopa.storage import MIGRATIONS, VERSION, AutosaveStore, SaveFileError, import_match, load_results, match_to_json
 from scopa.storage import files as files_module
-
+from scopa.table.persistence import Persistence
 from test_i18n import english_in
 from test_storage import TWO, played, write_damaged_file
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import scopa
+from scopa.bench.crash import save_match, saves_on_disk
 from scopa.console.terminal import plain_letter
 from scopa.engine import Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Messages
 from scopa.narration.problems import os_problem
-from scopa.bench.crash import save_match, saves_on_disk
 from scopa.storage import AutosaveStore
 
 M = Messages("en")

@@ -144,6 +144,7 @@ def test_the_suggest_key_during_the_turn_says_how_to_get_one(tmp_path):
 
 def test_a_wrong_card_number_is_told_in_a_sentence_even_with_one_card_left():
     from types import SimpleNamespace
+
     from scopa.console.choosing import MoveChooser
     said: list[str] = []
     tokens = iter(["5", ENTER])

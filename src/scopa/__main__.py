@@ -10,7 +10,7 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -96,9 +96,19 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None, run: _Run) -> int:
     from . import __version__
-    from .cli import (UsageError, budget_from_args, build_parser, check_flag_combination, help_language_flags,
-                      lesson_from_args, review_from_args, rules_from_args, seats_from_args, settings_from_args,
-                      wants_new_match)
+    from .cli import (
+        UsageError,
+        budget_from_args,
+        build_parser,
+        check_flag_combination,
+        help_language_flags,
+        lesson_from_args,
+        review_from_args,
+        rules_from_args,
+        seats_from_args,
+        settings_from_args,
+        wants_new_match,
+    )
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
 
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -144,8 +154,8 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
-    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
+    from .table.persistence import Persistence
 
     if sys.stdin is None:
         run.complain("terminal.no_input")
@@ -173,8 +183,14 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
 
 def _online(command: str, argv: list[str]) -> int:
     """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
-    from .cli import (UsageError, build_online_parser, help_language_flags, online_seats, rules_from_args,
-                      settings_from_args)
+    from .cli import (
+        UsageError,
+        build_online_parser,
+        help_language_flags,
+        online_seats,
+        rules_from_args,
+        settings_from_args,
+    )
     from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
     from .console.online import OnlineRequest, default_name
 
@@ -233,9 +249,9 @@ def _messages(lang: str | None):
 def _export(data_dir, path: str, messages, run: _Run, naming: str = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
-    from .table.persistence import Persistence
     from .narration import os_problem
     from .storage import export_match
+    from .table.persistence import Persistence
     persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)
     saves = persistence.saved_matches()
     for line in persistence.notices():  # anything set aside, and where it is kept

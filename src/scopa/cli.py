@@ -4,12 +4,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from .engine import Rules, RulesError, Variant
 from .config import Settings
 from .console.keys import typed_number
+from .engine import Rules, RulesError, Variant
 from .match import SeatSetup, clean_name
 from .narration import Messages
 from .numbers import decimal_number, whole_number
@@ -204,7 +204,7 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     return p
 
 
-def _new_parser(prog: str, usage: str, m: Messages) -> "_Parser":
+def _new_parser(prog: str, usage: str, m: Messages) -> _Parser:
     p = _Parser(prog=prog, usage=usage, description=m("cli.description"), add_help=False,
                 formatter_class=_help_formatter(m("cli.usage")))
     p.help_hint = m("cli.help_hint", command=f"{prog} --help")

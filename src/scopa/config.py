@@ -44,7 +44,7 @@ class Settings:
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
-    def with_changes(self, **changes: Any) -> "Settings":
+    def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 
 

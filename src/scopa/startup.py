@@ -14,7 +14,7 @@ scopa, so that it loads first.
 """
 import os
 import signal
-from typing import Callable
+from collections.abc import Callable
 
 INTERRUPTED = 130
 STANDARD_STREAMS = (0, 1, 2)

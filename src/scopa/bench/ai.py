@@ -27,7 +27,8 @@ import math
 import multiprocessing
 import statistics
 import time
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from scopa.engine import GameState, Move, Rules, Variant, new_deal
 from scopa.players import LEVELS, make_player

@@ -31,11 +31,12 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from scopa.engine import Rules, Variant
+from scopa.engine import Rules
 from scopa.engine.validation import check_invariants
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Narrator
@@ -307,8 +308,8 @@ def imports_in_a_match(folder: Path, refused: list[Path]) -> list[str]:
     was); the lines the program printed are returned."""
     from scopa.config import Settings
     from scopa.console.app import Program
-    from scopa.table.persistence import Persistence
     from scopa.console.terminal import LineInput, Output
+    from scopa.table.persistence import Persistence
 
     store = AutosaveStore(folder / "data")
     before = saves_on_disk(folder / "data")

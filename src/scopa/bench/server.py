@@ -144,7 +144,7 @@ class Player:
             await self.act()
             try:
                 await asyncio.wait_for(self.receive(), max(0.05, min(MOVE_TIMEOUT, until - time.monotonic())))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if self.room.after >= 0 and time.perf_counter() - self.room.sent_at > MOVE_TIMEOUT:
                     self.tally.error("a move not seen at every seat within 10 s")
                     self.room.after = -1
@@ -153,6 +153,7 @@ class Player:
 async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring, think: float) -> list[Player]:
     """A room with its host and the others joined, ready and dealt."""
     from websockets.asyncio.client import connect
+
     from scopa.engine import Rules
     from scopa.net.messages import CreateRoom, Join, Ready, Start, Welcome, encode
     room = Room(players)

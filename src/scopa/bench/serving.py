@@ -19,8 +19,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 UNLIMITED = """
 import asyncio, dataclasses, logging, sys

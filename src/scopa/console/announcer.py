@@ -9,8 +9,8 @@ private, so nothing that reaches the voice by another way may name one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
 
 from ..narration import Announcement
 from ..speech import Speaker

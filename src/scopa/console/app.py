@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 from ..config import Settings, save_settings
 from ..engine import PlayerView, Rules, Variant
@@ -307,14 +307,14 @@ class Program:
         index = choose(self.input, self.announcer, self.m("saves.delete_title"), items, self.m("prompt.menu"),
                        default=0, messages=self.messages)
         if index is None:
-            return None
+            return
         self.say(self.m("saves.delete_ask", item=items[index]))
         token = self.input.read(self.m("prompt.delete") + " ")
         if token == ENTER or token.lower() in YES:
             self.say(self.persistence.delete(saves[index]))
         else:
             self.say(self.m("saves.kept"))
-        return None
+        return
 
     def _lessons(self) -> int | None:
         runner = getattr(self, "lesson_runner", None)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from ..engine import Card
 from ..engine.cards import ALL_CARDS

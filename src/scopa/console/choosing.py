@@ -13,8 +13,8 @@ voice while hands are silent. The chooser never builds a line naming a card itse
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..engine import Card, Move, PlayerView, legal_captures
 from ..narration import Narrator
@@ -157,4 +157,4 @@ class MoveChooser:
 
     def cancelled(self) -> None:
         self.say(self.message("choose.cancelled"))
-        return None
+        return

@@ -8,9 +8,10 @@ plays a local table and an online one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
 from ..narration import Announcement, Narrator, explain_illegal
@@ -20,7 +21,7 @@ from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
 from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
-from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
+from .terminal import ENTER, Input, InputClosed, Interrupted, Output
 
 Outcome = Literal["finished", "quit"]
 

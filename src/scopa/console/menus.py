@@ -10,7 +10,7 @@ change, so a number from any page, or from the full list, picks the same item.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..narration import Announcement, Messages
 from .announcer import Announcer

@@ -17,8 +17,9 @@ earned said after the result line (``record.console.log_online``).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from ..narration import Announcement, Messages, Narrator
 from ..table import Notice
@@ -262,7 +263,7 @@ class OnlineMatch(MatchConsole):
         self._narrate(self._take(self.table.updates(self.listener, self.number)))
 
     def _step(self) -> None:
-        if self.deal_over and self.table.room().host == self.listener or (
+        if (self.deal_over and self.table.room().host == self.listener) or (
                 not self.deal_over and self.view.to_move in self.here):
             super()._step()
         else:

@@ -35,7 +35,8 @@ import sys
 import threading
 import time
 import unicodedata
-from typing import Any, Callable, Protocol, TextIO
+from collections.abc import Callable
+from typing import Any, Protocol, TextIO
 
 ENTER = "enter"
 ESCAPE = "escape"
@@ -119,7 +120,7 @@ class LineInput:
     def __init__(self, stream: TextIO | None = None, out: TextIO | None = None) -> None:
         self.stream = stream or sys.stdin
         self.out = out or sys.stdout
-        self._lines: queue.Queue[str | None | BaseException] | None = None  # from the reader thread
+        self._lines: queue.Queue[str | BaseException | None] | None = None  # from the reader thread
 
     def read(self, prompt: str, wake: Wake | None = None) -> str:
         line = self._line(prompt, wake)
@@ -174,13 +175,13 @@ class LineInput:
             if wake is not None:
                 wake.watch(None)
 
-    def _reader(self) -> "queue.Queue[str | None | BaseException]":
+    def _reader(self) -> queue.Queue[str | BaseException | None]:
         if self._lines is None:
             self._lines = queue.Queue()
             threading.Thread(target=self._read_lines, args=(self._lines,), daemon=True, name="line-reader").start()
         return self._lines
 
-    def _read_lines(self, lines: "queue.Queue[str | None | BaseException]") -> None:
+    def _read_lines(self, lines: queue.Queue[str | BaseException | None]) -> None:
         while True:
             try:
                 line = self.stream.readline()

@@ -10,8 +10,8 @@ sum), *most cards* (among sums only the groups with the most cards are allowed) 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Callable, Sequence
 
 from .cards import VALUES, Card
 from .rules import Rules

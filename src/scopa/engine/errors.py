@@ -138,8 +138,8 @@ class IllegalReason(NamedTuple):
     names none), ``capture`` the table cards it was said to take, ``seat`` the seat to move."""
 
     code: str
-    card: "Card | None" = None
-    capture: "tuple[Card, ...]" = ()
+    card: Card | None = None
+    capture: tuple[Card, ...] = ()
     seat: int | None = None
 
 

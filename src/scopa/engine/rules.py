@@ -1,10 +1,11 @@
 """The rules object: every option of ``shared/rules.md`` as one frozen value."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
 from enum import Enum
-from typing import Any, Mapping
+from functools import cached_property
+from typing import Any
 
 from .errors import RulesError, reason
 
@@ -95,16 +96,16 @@ class Rules:
 
     # Factories and serialisation -------------------------------------------
     @classmethod
-    def scopone_scientifico(cls, **options: Any) -> "Rules":
+    def scopone_scientifico(cls, **options: Any) -> Rules:
         """Scopone scientifico: 4 players, 10 cards each, empty table, target 21."""
         return cls(**({"players": 4, "variant": Variant.SCOPONE_SCIENTIFICO, "target": 21} | options))
 
     @classmethod
-    def scopone_classico(cls, **options: Any) -> "Rules":
+    def scopone_classico(cls, **options: Any) -> Rules:
         """Scopone classico: 4 players, 9 cards each, 4 on the table, target 21."""
         return cls(**({"players": 4, "variant": Variant.SCOPONE_CLASSICO, "target": 21} | options))
 
-    def with_options(self, **options: Any) -> "Rules":
+    def with_options(self, **options: Any) -> Rules:
         return replace(self, **options)
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,7 +116,7 @@ class Rules:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         if not isinstance(data, Mapping):
             raise RulesError("The rules must be a set of named options.", reason("rules_not_options"))
         known = {f.name for f in fields(cls) if f.init}

@@ -6,9 +6,9 @@ napola and each scopa belong to one side outright.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Sequence
 
 from .cards import PRIMIERA_VALUES, RE_BELLO, SETTEBELLO, Card, Suit
 from .rules import Rules

@@ -12,16 +12,39 @@ passes to the right after each deal. With two players this is simply alternation
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 from .captures import capture_plan, captures_for, is_sweep_capture
 from .cards import ALL_CARDS, Card
-from .errors import (CANNOT_TAKE, DEAL_NOT_OVER, DEAL_OVER, MATCH_FIRST, MATCH_OVER, MUST_CAPTURE, NOT_A_MOVE,
-                     NOT_IN_HAND, TAKES_NOTHING, IllegalMoveError, IllegalReason, ScopaError)
-from .events import (CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored, DealStarted,
-                     Event, LeftoversTaken, MatchWon, Scopa)
+from .errors import (
+    CANNOT_TAKE,
+    DEAL_NOT_OVER,
+    DEAL_OVER,
+    MATCH_FIRST,
+    MATCH_OVER,
+    MUST_CAPTURE,
+    NOT_A_MOVE,
+    NOT_IN_HAND,
+    TAKES_NOTHING,
+    IllegalMoveError,
+    IllegalReason,
+    ScopaError,
+)
+from .events import (
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    DealScored,
+    DealStarted,
+    Event,
+    LeftoversTaken,
+    MatchWon,
+    Scopa,
+)
 from .rules import Rules
 from .scoring import DealScore, score_deal
 
@@ -53,7 +76,7 @@ class Move(NamedTuple):
         return f"{self.card} takes {' '.join(map(str, self.capture))}"
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str) -> Move:
         """Read ``"7D"``, ``"7D takes 3H 4C"`` or ``"7D 3H 4C"``."""
         words = [w for w in str(text).replace(",", " ").split() if w.lower() not in {"takes", "x", "+"}]
         if not words:
@@ -186,7 +209,7 @@ class GameState(NamedTuple):
         _LAST_LEGAL = (self, tuple(moves))  # a copy: the caller may change its list
         return moves
 
-    def view(self, seat: int) -> "PlayerView":
+    def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know at a real table: never another hand, the stock order or the seed."""
         if not 0 <= seat < self.rules.players:
             raise ScopaError(f"There is no seat {seat + 1}: this game has {self.rules.players} seats.")
@@ -196,7 +219,7 @@ class GameState(NamedTuple):
                           self.deal_totals, self.phase, self.winner)
 
     # Transitions ------------------------------------------------------------
-    def apply(self, move: Move | tuple[Card, Iterable[Card]]) -> tuple["GameState", list[Event]]:
+    def apply(self, move: Move | tuple[Card, Iterable[Card]]) -> tuple[GameState, list[Event]]:
         """Play a move for the seat to move. An illegal move raises ``IllegalMoveError``."""
         # One unpacking instead of a dozen field lookups (each a descriptor call on a named tuple).
         (rules, seed, deal_number, dealer, seat, round_, hands, table, stock, piles, scope, last_capturer,
@@ -269,7 +292,7 @@ class GameState(NamedTuple):
             raise _illegal_capture(card, capture, options, seat)
         return card, capture
 
-    def next_deal(self) -> tuple["GameState", list[Event]]:
+    def next_deal(self) -> tuple[GameState, list[Event]]:
         """Start the next deal of the match: the deal passes to the right."""
         if self.phase is Phase.PLAYING:
             raise IllegalMoveError("The deal is still being played.", IllegalReason(DEAL_NOT_OVER))
@@ -278,7 +301,7 @@ class GameState(NamedTuple):
         return _start_deal(self.rules, self.seed, self.deal_number + 1, next_seat(self.dealer, self.rules.players),
                            self.match_scores, self.deal_totals)
 
-    def _deal_round(self, events: list[Event]) -> tuple["GameState", list[Event]]:
+    def _deal_round(self, events: list[Event]) -> tuple[GameState, list[Event]]:
         rules = self.rules
         n, size, stock = rules.players, rules.hand_size, self.stock
         leader = (self.dealer - 1) % n  # self.leader, inlined
@@ -292,7 +315,7 @@ class GameState(NamedTuple):
                                   self.history, self.match_scores, self.deal_totals, Phase.PLAYING, None,
                                   self.redeals)), events)
 
-    def _finish_deal(self, events: list[Event]) -> tuple["GameState", list[Event]]:
+    def _finish_deal(self, events: list[Event]) -> tuple[GameState, list[Event]]:
         rules = self.rules
         piles, table = self.piles, self.table
         side = None if self.last_capturer is None else rules.side_of(self.last_capturer)

@@ -5,7 +5,8 @@ plain sentence naming the check that failed.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .captures import is_sweep_capture, legal_captures
 from .cards import Card

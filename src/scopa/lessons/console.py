@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..console.app import Program
 
 
-def attach(program: "Program") -> None:
+def attach(program: Program) -> None:
     from . import tips
     program.lesson_runner = lessons_menu
     program.tip_source = lambda view, rules, narrator: tips.tip_for(view, rules, narrator)
@@ -32,7 +32,7 @@ def attach(program: "Program") -> None:
     program.rules_reader = lambda: read_rules(program)
 
 
-def lessons_menu(program: "Program") -> int | None:
+def lessons_menu(program: Program) -> int | None:
     """The Lessons menu: pick a lesson (Enter: the first not yet done), 9 the rules, Escape back."""
     from ..console.menus import choose
     session = LessonSession(program)
@@ -54,7 +54,7 @@ def lessons_menu(program: "Program") -> int | None:
             session.run_from(index + 1)
 
 
-def run_lesson(program: "Program", number: int) -> int:
+def run_lesson(program: Program, number: int) -> int:
     """``scopa --lesson N``: run the lesson, then exit 0; a lesson that does not exist gives 2."""
     from ..console.terminal import InputClosed, Interrupted
     text = LessonText(program.lang)

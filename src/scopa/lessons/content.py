@@ -7,11 +7,23 @@ game's own ``CardNames``, so lessons follow the player's language and card namin
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
-from ..engine import (SETTEBELLO, Card, Event, GameState, LeftoversTaken, Move, Scopa, Suit, new_deal,
-                      parse_cards, primiera, score_deal)
+from ..engine import (
+    SETTEBELLO,
+    Card,
+    Event,
+    GameState,
+    LeftoversTaken,
+    Move,
+    Scopa,
+    Suit,
+    new_deal,
+    parse_cards,
+    primiera,
+    score_deal,
+)
 from ..narration import Narrator
 from .catalogue import LessonText
 from .positions import LESSON_RULES, position

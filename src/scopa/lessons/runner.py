@@ -37,7 +37,7 @@ class Leave(Exception):
     """The learner pressed Escape to leave the lesson."""
 
 
-def lesson_narrator(program: "Program", text: LessonText) -> Narrator:
+def lesson_narrator(program: Program, text: LessonText) -> Narrator:
     """The game's narrator for the lesson table: you, and the lesson partner.
 
     The game's lines (plays, the table, the hand, the prompts' key hints, the score sheet)
@@ -51,7 +51,7 @@ def lesson_narrator(program: "Program", text: LessonText) -> Narrator:
         return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming, verbosity=verbosity)
 
 
-def _message(program: "Program", key: str, default: str) -> str:
+def _message(program: Program, key: str, default: str) -> str:
     try:
         return program.messages(key)
     except (KeyError, AttributeError):
@@ -70,7 +70,7 @@ def command_of(token: str) -> tuple[str, str] | None:
 class LessonSession:
     """Runs lessons for one program: from the Lessons menu or from ``scopa --lesson N``."""
 
-    def __init__(self, program: "Program", standalone: bool = False) -> None:
+    def __init__(self, program: Program, standalone: bool = False) -> None:
         self.program = program
         self.standalone = standalone
         self.attempts: dict[int, int] = defaultdict(int)  # per lesson: a new deal for each try of lesson 8

@@ -10,7 +10,7 @@ At short verbosity each tip has a short form ("Scopa chance with four of clubs."
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine import ALL_CARDS, SETTEBELLO, Card, Move, PlayerView, Rules, legal_captures
 from ..engine.captures import is_sweep_capture

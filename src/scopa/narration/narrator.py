@@ -8,12 +8,32 @@ caller can pass a hand on as a public line by forgetting to mark it.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Sequence
+from typing import Literal
 
-from ..engine import (Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Category, DealScore,
-                      DealScored, DealStarted, Event, LeftoversTaken, MatchWon, Move, Play, PlayerView, Rules,
-                      SETTEBELLO, Scopa, match_result, primiera)
+from ..engine import (
+    SETTEBELLO,
+    Card,
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    Category,
+    DealScore,
+    DealScored,
+    DealStarted,
+    Event,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    Play,
+    PlayerView,
+    Rules,
+    Scopa,
+    match_result,
+    primiera,
+)
 from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
@@ -38,7 +58,7 @@ class Announcement:
     def private(self) -> bool:
         return self.private_to is not None
 
-    def reworded(self, text: str) -> "Announcement":
+    def reworded(self, text: str) -> Announcement:
         """Another line built around this one ("Suggestion. {reason}"): it keeps this one's privacy."""
         return Announcement(text, self.private_to, unsaid=self.unsaid)
 

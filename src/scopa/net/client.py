@@ -30,17 +30,40 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..engine import DealScored, Move, Phase, PlayerView
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
-from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
-                       InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
-                       RecordRequest, Refused, ResyncMessage, RoomInfo, ServerMessage, Start, UpdateMessage, Welcome,
-                       encode, parse_server_message)
+from .messages import (
+    MAX_RECORD_MESSAGE,
+    Accepted,
+    Assisted,
+    ClientMessage,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    InfoMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    RoomInfo,
+    ServerMessage,
+    Start,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_server_message,
+)
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before each reconnection try; the last one repeats
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
@@ -116,7 +139,7 @@ class RemoteTable:
         if welcome.info.phase != "lobby":  # a seat taken back mid-match: its view follows the welcome,
             # after the older updates it missed, whose views are older positions
             with self._lock:
-                self._lock.wait_for(lambda: self._view is not None and self._view_at >= welcome.number
+                self._lock.wait_for(lambda: (self._view is not None and self._view_at >= welcome.number)
                                     or not self.connected, timeout)
         return welcome
 

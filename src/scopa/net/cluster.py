@@ -32,12 +32,24 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import Any, Awaitable, Callable, Mapping, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
-from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
-                       Refused, encode, parse_client_message)
+from .messages import (
+    Accepted,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    Join,
+    MoveRequest,
+    NextDealRequest,
+    ProtocolError,
+    Refused,
+    encode,
+    parse_client_message,
+)
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
@@ -90,7 +102,7 @@ class SessionStore:
 class HeldConnection(Connection):
     """A connection whose messages wait while a session is not yet stored."""
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig, server: "ClusterServer") -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, server: ClusterServer) -> None:
         super().__init__(ws, config)
         self.server = server
         self.rev = 0  # the room's rev when this connection was seated: older published changes it has
@@ -206,7 +218,7 @@ class ClusterServer(RoomServer):
             raise failure
         return result
 
-    async def _write(self, saved: dict[str, Room], deleted: set[str], pending: "Pending") -> bool:
+    async def _write(self, saved: dict[str, Room], deleted: set[str], pending: Pending) -> bool:
         try:
             for code, room in saved.items():
                 rev = self.revs.get(code, 0)

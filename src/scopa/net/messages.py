@@ -80,12 +80,33 @@ missing or unknown field, a value of the wrong type or out of range.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Union
+from typing import Any, Literal, Union
 
-from ..engine import (ALL_CARDS, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Card, DealScored,
-                      DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move, Phase,
-                      Play, PlayerView, Rules, RulesError, Scopa, score_deal)
+from ..engine import (
+    ALL_CARDS,
+    ILLEGAL_CODES,
+    Card,
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    DealScored,
+    DealStarted,
+    Event,
+    IllegalReason,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    Phase,
+    Play,
+    PlayerView,
+    Rules,
+    RulesError,
+    Scopa,
+    score_deal,
+)
 from ..match import NAME_LENGTH, is_unsafe_in_name
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Sequence
+from typing import Literal, NamedTuple
 
 from ..engine import Event, GameState, IllegalReason, Move, Rules
 from ..match import MatchRecord, SeatSetup
 from ..players import computer_names, make_player
-from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for,
-                     start_match)
+from ..table import LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for, start_match
 from .codes import key_matches
 from .messages import FinishedDeal, RoomInfo, RoomSeat
 

@@ -23,9 +23,10 @@ import ssl
 import sys
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -34,10 +35,34 @@ from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
-from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
-                       CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
-                       NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
-                       UpdateMessage, Welcome, encode, parse_client_message)
+from .messages import (
+    FATAL_ERRORS,
+    FIRST_MESSAGES,
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    Accepted,
+    Assisted,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    InfoMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    Ping,
+    Pong,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    Start,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_client_message,
+)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .store import DB_NAME, RoomStore
 
@@ -184,7 +209,7 @@ class Connection:
             self.closing = True
             try:
                 await asyncio.wait_for(asyncio.shield(self.sender), 1.0)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 self.sender.cancel()
 
 
@@ -238,7 +263,7 @@ class RoomServer:
     async def _first(self, conn: Connection) -> bool:
         try:
             raw = await asyncio.wait_for(conn.ws.recv(), self.config.first_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             conn.fail("first_message")
             return False
         try:

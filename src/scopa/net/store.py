@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from ..engine import Rules
 from ..storage import SaveFileError, record_from_dict, record_to_dict

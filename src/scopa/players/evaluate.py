@@ -9,7 +9,7 @@ Everything here reads only capture piles, which every player sees, so any level 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from scopa.engine import RE_BELLO, SETTEBELLO, Card, Rules, napola_points
 from scopa.engine.cards import PRIMIERA_VALUES
@@ -106,7 +106,7 @@ def side_points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Ru
         mine, theirs = best[s], best[r_prim]
         open_ = 0.0
         for suit in range(4):
-            gap = top[suit] - (mine[suit] if mine[suit] < theirs[suit] else theirs[suit])
+            gap = top[suit] - (min(theirs[suit], mine[suit]))
             if gap > 0:
                 open_ += gap * gap
         if open_ == 0.0:

@@ -7,15 +7,24 @@ ties with its own seeded random generator, so a seed always gives the same game.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from scopa.engine import RE_BELLO, SETTEBELLO, Card, Move, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import worth_tables
-from .knowledge import (VALUE_CARD, chance_holds, is_last_play, next_hand_size, next_to_move, side_of,
-                        sweep_values, throw_cost, unseen_by_value)
+from .knowledge import (
+    VALUE_CARD,
+    chance_holds,
+    is_last_play,
+    next_hand_size,
+    next_to_move,
+    side_of,
+    sweep_values,
+    throw_cost,
+    unseen_by_value,
+)
 
 
 def check_view(view: object) -> PlayerView:

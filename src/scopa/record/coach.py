@@ -8,8 +8,9 @@ of the deal (at most ``MARKS_PER_DEAL``, each worth at least ``MIN_COST`` points
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 from ..engine import SETTEBELLO, GameState, Move, Scopa
 from ..players.expert import ExpertPlayer

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
+from typing import NamedTuple, Protocol
 
 from ..console.announcer import Announcer, ask_hands_aloud
 from ..console.menus import choose
@@ -32,7 +33,6 @@ from .review import ReviewScript
 from .stats import MatchFacts, facts_so_far, match_facts
 from .text import RecordText
 from .words import announcement, history_items, recent, stats_lines
-
 
 
 class _Saves(Protocol):
@@ -138,7 +138,7 @@ def print_stats(data_dir, lang: str) -> int:
 
 # The menus -------------------------------------------------------------------------------
 
-def statistics(program: "Program") -> None:
+def statistics(program: Program) -> None:
     """The Statistics page, then the recent matches: the one picked is reviewed."""
     lines, facts, _ = page(program.persistence.data_dir, program.lang)
     heading = RecordText(program.lang)("stats.recent")
@@ -149,13 +149,13 @@ def statistics(program: "Program") -> None:
         _pick_and_review(program, facts)
 
 
-def review_menu(program: "Program") -> None:
+def review_menu(program: Program) -> None:
     facts = _reviewable(program)
     if facts is not None:
         _pick_and_review(program, facts)
 
 
-def _reviewable(program: "Program") -> list[MatchFacts] | None:
+def _reviewable(program: Program) -> list[MatchFacts] | None:
     """The matches the log can replay; None, once it is said why, when there are none."""
     t = RecordText(program.lang)
     facts, _, problem = logged_facts(program.persistence.data_dir)
@@ -165,7 +165,7 @@ def _reviewable(program: "Program") -> list[MatchFacts] | None:
     return facts
 
 
-def _pick_and_review(program: "Program", facts: Sequence[MatchFacts]) -> None:
+def _pick_and_review(program: Program, facts: Sequence[MatchFacts]) -> None:
     t = RecordText(program.lang)
     while True:
         index = choose(program.input, program.announcer, t("review.choose"), history_items(facts, t),
@@ -175,7 +175,7 @@ def _pick_and_review(program: "Program", facts: Sequence[MatchFacts]) -> None:
         _review_listed(program, recent(facts)[index])
 
 
-def _review_listed(program: "Program", chosen: MatchFacts) -> None:
+def _review_listed(program: Program, chosen: MatchFacts) -> None:
     """Review a match listed a moment ago, read again from the log (which keeps only facts in
     memory); if another copy replaced the log meanwhile and the entry is not that match, say so."""
     try:
@@ -190,7 +190,7 @@ def _review_listed(program: "Program", chosen: MatchFacts) -> None:
 
 # One review ------------------------------------------------------------------------------
 
-def run_review(program: "Program", which: int) -> int:
+def run_review(program: Program, which: int) -> int:
     """``scopa --review N``: review the Nth latest match, then 0; 1 when there is no such match."""
     t = RecordText(program.lang)
     try:
@@ -212,7 +212,7 @@ def run_review(program: "Program", which: int) -> int:
         program.input.close()
 
 
-def review(program: "Program", result: MatchResult, facts: MatchFacts) -> None:
+def review(program: Program, result: MatchResult, facts: MatchFacts) -> None:
     """Walk through one logged match with keys; Escape (or the end of the input) leaves."""
     t = RecordText(program.lang)
     record = recorded_match(result)  # facts exist only for a match that replays
@@ -232,7 +232,7 @@ class ReviewSession:
     the hand warning is asked before the first of them, and N keeps them printed only. The hand
     open is the one of the play just told."""
 
-    def __init__(self, program: "Program", script: ReviewScript, facts: MatchFacts, text: RecordText) -> None:
+    def __init__(self, program: Program, script: ReviewScript, facts: MatchFacts, text: RecordText) -> None:
         self.program = program
         self.script = script
         self.facts = facts
@@ -313,13 +313,13 @@ class ReviewSession:
 
 # The end of a match ----------------------------------------------------------------------
 
-def finish_match(program: "Program", record: MatchRecord) -> None:
+def finish_match(program: Program, record: MatchRecord) -> None:
     """Log a finished match as before, then say each achievement it earned, one line each."""
     for line in log_finished(program, record):
         program.say(line)
 
 
-def log_finished(program: "Program", record: MatchRecord, played_here: bool = True) -> list[Announcement]:
+def log_finished(program: Program, record: MatchRecord, played_here: bool = True) -> list[Announcement]:
     """Log a finished match as before; the lines of the achievements it earned, one each, to say.
 
     The match's table logs it the moment the last card is played, before that play is told, so
@@ -329,7 +329,7 @@ def log_finished(program: "Program", record: MatchRecord, played_here: bool = Tr
     return _log_and_earn(program, lambda: program.persistence.finish(record), played_here)
 
 
-def log_online(program: "Program", table: OnlineSeat) -> list[Announcement]:
+def log_online(program: Program, table: OnlineSeat) -> list[Announcement]:
     """An online match this seat played to its end: logged as online, from this seat, once (its
     id names the server, the room and the match's seed, so a reconnection or a client started
     again after the end logs nothing new); the lines of the achievements it earned, to say
@@ -356,7 +356,7 @@ def online_match_id(server: str, code: str, seed: int) -> str:
     return f"online {server} {code} {seed}"
 
 
-def _log_and_earn(program: "Program", log: Callable[[], None], played_here: bool) -> list[Announcement]:
+def _log_and_earn(program: Program, log: Callable[[], None], played_here: bool) -> list[Announcement]:
     """``log()`` the finished match; the lines of what it earned if that added it to the log."""
     data_dir = program.persistence.data_dir
     before, _ = _count_and_last(data_dir)
@@ -376,7 +376,7 @@ def _log_and_earn(program: "Program", log: Callable[[], None], played_here: bool
     return _announced_once(program, found)
 
 
-def deal_achievements(program: "Program", record: MatchRecord, deal_number: int) -> list[Announcement]:
+def deal_achievements(program: Program, record: MatchRecord, deal_number: int) -> list[Announcement]:
     """The end of a deal that did not end the match: the achievements that deal earned, a line
     each, to say after its score sheet (what an earlier deal of the match earned was said then)."""
     facts = facts_so_far(record)
@@ -388,7 +388,7 @@ def deal_achievements(program: "Program", record: MatchRecord, deal_number: int)
     return _announced_once(program, found)
 
 
-def _announced_once(program: "Program", found: Sequence[Earned]) -> list[Announcement]:
+def _announced_once(program: Program, found: Sequence[Earned]) -> list[Announcement]:
     """The lines of the achievements found that no match, finished or not, announced before;
     they are recorded as announced now."""
     t = RecordText(program.lang)

@@ -74,7 +74,7 @@ def encoded(facts: MatchFacts | None) -> Any:
             "scores": list(facts.scores), "deals": deals}
 
 
-def decoded(entry: Any, result: MatchResult, index: int) -> MatchFacts | None | object:
+def decoded(entry: Any, result: MatchResult, index: int) -> MatchFacts | object | None:
     """The facts an entry keeps for ``result``, or ``_NOT_FACTS`` when it is not an entry this
     module writes (every field is checked: a name must be one a match file may hold)."""
     if entry is None:

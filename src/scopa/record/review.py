@@ -10,8 +10,8 @@ when the player allowed hands aloud, and prints it always.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from ..engine import MatchWon
 from ..match import MatchRecord

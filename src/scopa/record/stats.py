@@ -8,8 +8,8 @@ check) counts only in the number of matches played.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from ..engine import SETTEBELLO, CardsCaptured, Category, Scopa
 from ..match import MatchRecord

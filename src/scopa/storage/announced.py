@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import filelock
 
@@ -52,7 +52,7 @@ def announce_once(data_dir: str | os.PathLike[str] | None, keys: Iterable[str], 
             if new:
                 if announced is None and os.path.lexists(path):
                     os.replace(path, free_bad_name(path))  # keep what could not be read
-                _write(path, (announced or {}) | {key: when for key in new})
+                _write(path, (announced or {}) | dict.fromkeys(new, when))
             return new
     except OSError:
         return keys

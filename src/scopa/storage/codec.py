@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
 from ..match import MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
@@ -95,7 +96,7 @@ class SaveFileError(ValueError):
         """The engine's reason for refusing rules or a position, or ``None``."""
         return self.why if isinstance(self.why, Reason) else None
 
-    def with_heading(self, heading_key: str) -> "SaveFileError":
+    def with_heading(self, heading_key: str) -> SaveFileError:
         """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
         return type(self)(self.key, heading_key, detail=self.detail, why=self.why, **self.params)
 
@@ -253,7 +254,7 @@ def _rules(value: Any, what: str) -> Rules:
         option = value.get(key)
         if isinstance(option, bool) or not isinstance(option, (int, type(None))):
             raise SaveFileError(f"storage.reason.{what}.option_not_whole", option=Term(f"storage.option.{key}"))
-    if not _RULE_OPTIONS <= set(value):
+    if not set(value) >= _RULE_OPTIONS:
         raise SaveFileError(f"storage.reason.{what}.missing_option")
     try:
         return Rules.from_dict(value)

@@ -9,14 +9,15 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from platformdirs import user_data_dir
 
 from ..match import MatchRecord
-from .atomic import atomic_write_text, write_target
 from ..narration.problems import problem_key
+from .atomic import atomic_write_text, write_target
 from .codec import SaveFileError, Term, match_from_json, match_to_json
 
 AUTOSAVE_NAME = "autosave.json"  # the one save of earlier versions: saves.SavedMatches moves it

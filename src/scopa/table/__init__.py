@@ -2,8 +2,19 @@
 
 ``LocalTable`` (``local``) is the table of a match played in this process."""
 from .local import LocalTable, SaveHooks, computers_for, start_match
-from .protocol import (Notice, NoticeKind, Refusal, Resync, SeatInfo, SeatKind, SeatUpdate, SubmitResult, Table,
-                       TableEvent, TableInfo)
+from .protocol import (
+                       Notice,
+                       NoticeKind,
+                       Refusal,
+                       Resync,
+                       SeatInfo,
+                       SeatKind,
+                       SeatUpdate,
+                       SubmitResult,
+                       Table,
+                       TableEvent,
+                       TableInfo,
+)
 
 __all__ = ["LocalTable", "Notice", "NoticeKind", "Refusal", "Resync", "SaveHooks", "SeatInfo", "SeatKind",
            "SeatUpdate", "SubmitResult", "Table", "TableEvent", "TableInfo", "computers_for", "start_match"]

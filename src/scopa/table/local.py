@@ -11,8 +11,9 @@ Not thread-safe: whoever owns a table (the console, or a room) calls it from one
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple, Protocol, Sequence
+from typing import NamedTuple, Protocol
 
 from ..engine import DealScored, Event, GameState, IllegalMoveError, Move, PlayerView, Rules
 from ..match import MatchRecord, SeatSetup

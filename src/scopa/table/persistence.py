@@ -8,19 +8,29 @@ every other saved match is left as it is.
 from __future__ import annotations
 
 import os
-from datetime import date, datetime, timedelta, timezone
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Callable
 
 from ..match import MatchRecord
 from ..narration import CardNames, Messages, os_problem
-from ..storage import (MatchLock, SavedMatch, SavedMatches, SaveFileError, SaveLockedError, SetAside, export_match,
-                       import_match, record_result, user_path)
+from ..storage import (
+    MatchLock,
+    SavedMatch,
+    SavedMatches,
+    SaveFileError,
+    SaveLockedError,
+    SetAside,
+    export_match,
+    import_match,
+    record_result,
+    user_path,
+)
 from ..storage.atomic import write_target
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Persistence:
@@ -262,6 +272,6 @@ class Persistence:
         return error.localised(self.messages(), self.naming())
 
 
-def file_name(path: "str | os.PathLike[str]") -> str:
+def file_name(path: str | os.PathLike[str]) -> str:
     """The last part of a path, as the game says it: "match.json", not each folder on the way."""
     return Path(path).name or str(path)

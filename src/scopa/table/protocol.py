@@ -16,8 +16,9 @@ A table never gives one seat's view to another seat's console.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import Literal, NamedTuple, Protocol, runtime_checkable
 
 from ..engine import DealScored, Event, Move, PlayerView, Reason, Rules
 
