@@ -62,7 +62,7 @@ def _visible(written: str) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x08\r]", "", written)
 
 
-@pytest.mark.parametrize("key", list("thlspirxvouwq?.,0159") + ["T", "H", "L", "\x1b"])
+@pytest.mark.parametrize("key", [*"thlspirxvouwq?.,0159", "T", "H", "L", "\x1b"])
 def test_a_single_key_is_never_echoed_so_every_key_sounds_the_same(pipe, key):
     """A one-key command leaves nothing after the prompt but the line end.
 

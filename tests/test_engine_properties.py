@@ -334,10 +334,10 @@ def _paths(value: Any, path: tuple = ()) -> Iterator[tuple]:
     yield path
     if isinstance(value, dict):
         for key, item in value.items():
-            yield from _paths(item, path + (key,))
+            yield from _paths(item, (*path, key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _paths(item, path + (i,))
+            yield from _paths(item, (*path, i))
 
 
 def _get(value: Any, path: tuple) -> Any:

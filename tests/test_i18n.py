@@ -258,7 +258,7 @@ def narrate_deal(lang: str, naming: str, rules: Rules, seed: int, you: int | Non
             options = [m.capture for m in view.legal_moves() if m.card == card and m.capture]
             lines += [a.text for a in narrator.capture_choice(seat, card, options, view.table)]
             lines += [narrator.picked_option(seat, i + 1, o).text for i, o in enumerate(options)]
-        move, reason = narrator.suggestion(view)
+        _move, reason = narrator.suggestion(view)
         lines.append(reason.text)
         lines += [a.text for a in narrator.running_score(view)]
         lines += [narrator.pile(view, side).text for side in range(rules.sides)]

@@ -164,7 +164,7 @@ def _bad_file(code: str) -> tuple[dict[str, Any], int, IllegalReason]:
                 if error is not None and error.code == code:
                     bad = {"deal": state.deal_number, "seat": state.to_move, "card": str(card),
                            "capture": [str(x) for x in capture]}
-                    data["moves"] = data["moves"][:index] + [bad]
+                    data["moves"] = [*data["moves"][:index], bad]
                     return data, index + 1, error.reason
     raise AssertionError(f"no position found for {code}")
 
@@ -235,7 +235,7 @@ def test_scopa_import_on_the_command_line(tmp_path):
     base = [sys.executable, "-m", "scopa", "--no-voice", "--data-dir", str(tmp_path / "d"),
             "--config-dir", str(tmp_path / "c"), "--import", str(path)]
     for lang, naming in (("en", "french"), ("it", "napoletane")):
-        done = subprocess.run(base + ["--lang", lang, "--cards", naming], capture_output=True, text=True,
+        done = subprocess.run([*base, "--lang", lang, "--cards", naming], capture_output=True, text=True,
                               timeout=60, input="")
         expected = SaveFileError("storage.reason.illegal_move", "storage.heading.import_failed", number=number,
                                  why=reason).localised(Messages(lang), naming)

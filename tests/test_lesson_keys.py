@@ -66,13 +66,13 @@ def in_a_lesson(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state: GameStat
         return True, ["Played."]
 
     practice = Practice(lambda ctx: [], lambda ctx: "Play a card.", lambda attempt: (state, []), judge)
-    monkeypatch.setattr("scopa.lessons.runner.LESSONS", (Lesson(1, (practice,)),) + tuple(LESSONS[1:]))
+    monkeypatch.setattr("scopa.lessons.runner.LESSONS", (Lesson(1, (practice,)), *LESSONS[1:]))
     return lesson_transcript(tmp_path, 1, keys), moves
 
 
 def lesson_transcript(tmp_path: Path, number: int, keys: list[str]) -> list[str]:
     """Main menu, Lessons, lesson ``number``, then the keys: the lines of the learner's turn."""
-    learner, out = program(tmp_path / "lesson", ["2", str(number)] + keys)
+    learner, out = program(tmp_path / "lesson", ["2", str(number), *keys])
     assert learner.run() == 0
     return turn_transcript(out, keys)
 
@@ -83,7 +83,7 @@ def in_a_match(tmp_path: Path, state: GameState, keys: list[str]) -> tuple[list[
     record, _ = MatchRecord.start(state.rules, seats, seed=1, first_dealer=state.dealer)
     player, out = program(tmp_path / "match", keys)
     played: list[MatchRecord] = []
-    player.persistence.save = lambda record: played.append(record)  # type: ignore[method-assign]
+    player.persistence.save = played.append  # type: ignore[method-assign]
     assert player._play(replace(record, state=state), None) == 0  # the keys run out: saved and left
     return turn_transcript(out, keys), played[-1]
 

@@ -110,10 +110,10 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                          "The format version of the file is not a number scopa can use.",
                          "La versione del formato del file non è un numero che scopa possa usare."),
     "newer": (_changed(lambda d: d.update(version=2)), None,
-              "The file was made by a newer version of scopa, with file format 2. This one reads up to format 1. "
-              "Update scopa to open it.",
-              "Il file viene da una versione più recente di scopa, con il formato 2. Questa versione legge fino al "
-              "formato 1. Aggiorna scopa per aprirlo."),
+              ("The file was made by a newer version of scopa, with file format 2. This one reads up to format 1. "
+               "Update scopa to open it."),
+              ("Il file viene da una versione più recente di scopa, con il formato 2. Questa versione legge fino al "
+               "formato 1. Aggiorna scopa per aprirlo.")),
     "older": (_changed(lambda d: d.update(version=0)), None,
               "The file was made by an older version of scopa, with file format 0, that this one can no longer read.",
               "Il file viene da una versione vecchia di scopa, con il formato 0, che questa versione non legge più."),
@@ -143,20 +143,20 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                       "Le regole non sono valide. Lo scopone si gioca in quattro."),
     "rules target": (_changed(lambda d: d["rules"].update(target=12)), "target",
                      "The rules are not valid. The match target is 11, 16 or 21 points, or a single deal.",
-                     "Le regole non sono valide. Il traguardo della partita è di 11, 16 o 21 punti, oppure una sola "
-                     "smazzata."),
+                     ("Le regole non sono valide. Il traguardo della partita è di 11, 16 o 21 punti, oppure una sola "
+                      "smazzata.")),
     "rules on or off": (_changed(lambda d: d["rules"].update(kings_redeal="yes")), "on_off",
                         "The rules are not valid. The option redeal for three kings must be on or off.",
-                        "Le regole non sono valide. L'opzione nuova distribuzione con tre re può essere solo attiva o "
-                        "disattivata."),
+                        ("Le regole non sono valide. L'opzione nuova distribuzione con tre re può essere solo attiva o "
+                         "disattivata.")),
     "state rules": (_state(lambda s: s["rules"].update(napola="no")), "on_off",
                     "The rules of the saved position are not valid. The option napola must be on or off.",
-                    "Le regole della posizione salvata non sono valide. L'opzione napola può essere solo attiva o "
-                    "disattivata."),
+                    ("Le regole della posizione salvata non sono valide. L'opzione napola può essere solo attiva o "
+                     "disattivata.")),
     "state rules target": (_state(lambda s: s["rules"].update(target=21.0)), None,
                            "In the rules of the saved position, the match target must be a whole number.",
-                           "Nelle regole della posizione salvata il traguardo della partita deve essere un numero "
-                           "intero."),
+                           ("Nelle regole della posizione salvata il traguardo della partita deve essere un numero "
+                            "intero.")),
     # The seats
     "seats": (_changed(lambda d: d.update(seats=[])), None, "The file must list 2 seats, one for each player.",
               "Il file deve indicare 2 giocatori, uno per posto."),
@@ -172,8 +172,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                   "Il giocatore 1 deve essere una persona o il computer."),
     "seat level": (_changed(lambda d: d["seats"][1].update(level="godlike")), None,
                    "Seat 2 is a computer, so its level must be beginner, easy, medium, hard or expert.",
-                   "Il giocatore 2 è il computer, quindi il suo livello deve essere principiante, facile, medio, "
-                   "difficile o esperto."),
+                   ("Il giocatore 2 è il computer, quindi il suo livello deve essere principiante, facile, medio, "
+                    "difficile o esperto.")),
     "human level": (_changed(lambda d: d["seats"][0].update(level="easy")), None, "Seat 1 is human, so it has no level.",
                     "Il giocatore 1 è una persona, quindi non ha un livello."),
     # Seed, dealer, assisted deals, and how they match the position
@@ -228,8 +228,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                   "La mossa 1 è segnata per la smazzata 3, ma la smazzata 1 è ancora in corso."),
     "illegal move": (_changed(lambda d: d["moves"][2].update(capture=[])), "must_capture",
                      "Move 3 is not allowed. The four of clubs must capture. A card that can take must take.",
-                     "La mossa 3 non è ammessa. Il quattro di fiori deve prendere. Una carta che può prendere deve "
-                     "farlo."),
+                     ("La mossa 3 non è ammessa. Il quattro di fiori deve prendere. Una carta che può prendere deve "
+                      "farlo.")),
     "different position": (_state(lambda s: s["stock"].insert(0, s["stock"].pop(1))), None,
                            "The moves do not lead to the saved position, which differs in the order of the stock.",
                            "Le mosse non portano alla posizione salvata, che differisce per l'ordine del mazzo."),
@@ -247,16 +247,16 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                        "La posizione salvata non è valida. La fase del gioco non è una di quelle che scopa conosce."),
     "position history list": (_state(lambda s: s.update(history={})), "history_list",
                               "The saved position is not valid. The plays of this deal must be a list.",
-                              "La posizione salvata non è valida. Le giocate di questa smazzata devono essere un "
-                              "elenco."),
+                              ("La posizione salvata non è valida. Le giocate di questa smazzata devono essere un "
+                               "elenco.")),
     "position deal totals list": (_state(lambda s: s.update(deal_totals=0)), "deal_totals_list",
                                   "The saved position is not valid. The deal results must be a list.",
-                                  "La posizione salvata non è valida. I risultati delle smazzate devono essere un "
-                                  "elenco."),
+                                  ("La posizione salvata non è valida. I risultati delle smazzate devono essere un "
+                                   "elenco.")),
     "position deal number": (_state(lambda s: s.update(deal_number=0)), "number",
                              "The saved position is not valid. The deal number must be a whole number from 1 to 10000.",
-                             "La posizione salvata non è valida. Per il numero della smazzata serve un numero intero "
-                             "da 1 a 10000."),
+                             ("La posizione salvata non è valida. Per il numero della smazzata serve un numero intero "
+                              "da 1 a 10000.")),
     "position dealer": (_state(lambda s: s.update(dealer=2)), "seat",
                         "The saved position is not valid. The dealer must be one of the 2 seats.",
                         "La posizione salvata non è valida. Il mazziere deve essere uno dei 2 giocatori."),
@@ -264,22 +264,22 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                          "The saved position is not valid. The seat to move must be one of the 2 seats.",
                          "La posizione salvata non è valida. Chi deve giocare deve essere uno dei 2 giocatori."),
     "position last capture seat": (_state(lambda s: s.update(last_capturer=-1)), "seat",
-                                   "The saved position is not valid. The last capture must belong to one of the 2 "
-                                   "seats.",
-                                   "La posizione salvata non è valida. L'ultima presa deve essere di uno dei 2 "
-                                   "giocatori."),
+                                   ("The saved position is not valid. The last capture must belong to one of the 2 "
+                                    "seats."),
+                                   ("La posizione salvata non è valida. L'ultima presa deve essere di uno dei 2 "
+                                    "giocatori.")),
     "position winner side": (_state(lambda s: s.update(winner=2)), "winner",
                              "The saved position is not valid. The winner must be one of the 2 players or pairs.",
-                             "La posizione salvata non è valida. Il vincitore deve essere tra i 2 giocatori o "
-                             "coppie."),
+                             ("La posizione salvata non è valida. Il vincitore deve essere tra i 2 giocatori o "
+                              "coppie.")),
     "position hands count": (_state(lambda s: s["hands"].pop()), "hands_count",
                              "The saved position is not valid. There must be 2 hands, one for each player.",
                              "La posizione salvata non è valida. Le mani devono essere 2, una per giocatore."),
     "position piles count": (_state(lambda s: s.update(piles=[])), "piles_count",
-                             "The saved position is not valid. There must be 2 piles of captured cards, one for each "
-                             "player or pair.",
-                             "La posizione salvata non è valida. I mucchi delle prese devono essere 2, uno per "
-                             "giocatore o coppia."),
+                             ("The saved position is not valid. There must be 2 piles of captured cards, one for each "
+                              "player or pair."),
+                             ("La posizione salvata non è valida. I mucchi delle prese devono essere 2, uno per "
+                              "giocatore o coppia.")),
     "position hand not cards": (_state(lambda s: s["hands"].__setitem__(1, "JH QH")), "not_cards",
                                 "The saved position is not valid. Hand 2 is not a list of cards.",
                                 "La posizione salvata non è valida. La mano 2 non è un elenco di carte."),
@@ -293,15 +293,15 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                                 "The saved position is not valid. Pile 1 is not a list of cards.",
                                 "La posizione salvata non è valida. Il mucchio delle prese 1 non è un elenco di carte."),
     "position play card not a card": (_state(_play(1, card=3)), "not_cards",
-                                      "The saved position is not valid. The card of play 1 of this deal is not "
-                                      "written as a card.",
-                                      "La posizione salvata non è valida. La carta della giocata 1 di questa smazzata "
-                                      "non è scritta come una carta."),
+                                      ("The saved position is not valid. The card of play 1 of this deal is not "
+                                       "written as a card."),
+                                      ("La posizione salvata non è valida. La carta della giocata 1 di questa smazzata "
+                                       "non è scritta come una carta.")),
     "position play capture not cards": (_state(_play(3, capture="AD 3C")), "not_cards",
-                                        "The saved position is not valid. The cards taken in play 3 of this deal are "
-                                        "not a list of cards.",
-                                        "La posizione salvata non è valida. Le carte prese nella giocata 3 di questa "
-                                        "smazzata non sono un elenco di carte."),
+                                        ("The saved position is not valid. The cards taken in play 3 of this deal are "
+                                         "not a list of cards."),
+                                        ("La posizione salvata non è valida. Le carte prese nella giocata 3 di questa "
+                                         "smazzata non sono un elenco di carte.")),
     "position hand no such card": (_state(lambda s: s["hands"][1].__setitem__(0, "8H")), "no_such_card",
                                    "The saved position is not valid. Hand 2 names a card that does not exist.",
                                    "La posizione salvata non è valida. La mano 2 indica una carta che non esiste."),
@@ -314,18 +314,18 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                                     "La posizione salvata non è valida. Il mazzo indica una carta che non esiste."),
     "position pile no such card": (_state(lambda s: s["piles"][1].__setitem__(0, "1X")), "no_such_card",
                                    "The saved position is not valid. Pile 2 names a card that does not exist.",
-                                   "La posizione salvata non è valida. Il mucchio delle prese 2 indica una carta che non "
-                                   "esiste."),
+                                   ("La posizione salvata non è valida. Il mucchio delle prese 2 indica una carta che non "
+                                    "esiste.")),
     "position play no such card": (_state(_play(1, card="9C")), "no_such_card",
-                                   "The saved position is not valid. Play 1 of this deal names a card that does not "
-                                   "exist.",
-                                   "La posizione salvata non è valida. La giocata 1 di questa smazzata indica una carta "
-                                   "che non esiste."),
+                                   ("The saved position is not valid. Play 1 of this deal names a card that does not "
+                                    "exist."),
+                                   ("La posizione salvata non è valida. La giocata 1 di questa smazzata indica una carta "
+                                    "che non esiste.")),
     "position capture no such card": (_state(_play(3, capture=["AD", "8S"])), "no_such_card",
-                                      "The saved position is not valid. Play 3 of this deal names a card that does not "
-                                      "exist.",
-                                      "La posizione salvata non è valida. La giocata 3 di questa smazzata indica una "
-                                      "carta che non esiste."),
+                                      ("The saved position is not valid. Play 3 of this deal names a card that does not "
+                                       "exist."),
+                                      ("La posizione salvata non è valida. La giocata 3 di questa smazzata indica una "
+                                       "carta che non esiste.")),
     "position scope": (_state(lambda s: s.update(scope=[0])), "numbers",
                        "The saved position is not valid. The count of scope must be a list of 2 whole numbers.",
                        "La posizione salvata non è valida. Per il numero di scope servono 2 numeri interi."),
@@ -334,131 +334,131 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                               "La posizione salvata non è valida. Per i punteggi della partita servono 2 numeri interi."),
     "position deal total": (_state(lambda s: s.update(deal_totals=[[0]])), "deal_total",
                             "The saved position is not valid. Deal result 1 must be a list of 2 whole numbers.",
-                            "La posizione salvata non è valida. Per il risultato della smazzata 1 servono 2 numeri "
-                            "interi."),
+                            ("La posizione salvata non è valida. Per il risultato della smazzata 1 servono 2 numeri "
+                             "interi.")),
     "position play fields": (_state(lambda s: s["history"][0].pop("scopa")), "play_fields",
-                             "The saved position is not valid. Play 1 of this deal must have a seat, a card, a "
-                             "capture and a scopa mark.",
-                             "La posizione salvata non è valida. La giocata 1 di questa smazzata deve avere giocatore, "
-                             "carta, presa e segno di scopa."),
+                             ("The saved position is not valid. Play 1 of this deal must have a seat, a card, a "
+                              "capture and a scopa mark."),
+                             ("La posizione salvata non è valida. La giocata 1 di questa smazzata deve avere giocatore, "
+                              "carta, presa e segno di scopa.")),
     "position play seat": (_state(_play(2, seat=4)), "play_seat",
-                           "The saved position is not valid. In play 2 of this deal, the seat must be one of the 2 "
-                           "seats.",
-                           "La posizione salvata non è valida. Nella giocata 2 di questa smazzata il giocatore deve "
-                           "essere uno dei 2 giocatori."),
+                           ("The saved position is not valid. In play 2 of this deal, the seat must be one of the 2 "
+                            "seats."),
+                           ("La posizione salvata non è valida. Nella giocata 2 di questa smazzata il giocatore deve "
+                            "essere uno dei 2 giocatori.")),
     "position play scopa": (_state(_play(2, scopa="no")), "play_scopa",
-                            "The saved position is not valid. In play 2 of this deal, the scopa mark must be true or "
-                            "false.",
-                            "La posizione salvata non è valida. Nella giocata 2 di questa smazzata il segno di scopa "
-                            "deve essere vero o falso."),
+                            ("The saved position is not valid. In play 2 of this deal, the scopa mark must be true or "
+                             "false."),
+                            ("La posizione salvata non è valida. Nella giocata 2 di questa smazzata il segno di scopa "
+                             "deve essere vero o falso.")),
     "position pack count": (_state(lambda s: s["stock"].pop()), "pack_count",
-                            "The saved position is not valid. The cards do not make a whole pack. The number of cards "
-                            "in the position is 39, not 40.",
-                            "La posizione salvata non è valida. Le carte non formano un mazzo completo. Il numero di "
-                            "carte nella posizione è 39, non 40."),
+                            ("The saved position is not valid. The cards do not make a whole pack. The number of cards "
+                             "in the position is 39, not 40."),
+                            ("La posizione salvata non è valida. Le carte non formano un mazzo completo. Il numero di "
+                             "carte nella posizione è 39, non 40.")),
     "position pack repeated": (_state(lambda s: s["stock"].__setitem__(0, s["stock"][1])), "pack_repeated",
-                               "The saved position is not valid. The cards do not make one pack. At least one card "
-                               "appears more than once.",
-                               "La posizione salvata non è valida. Le carte non formano un solo mazzo. Almeno una "
-                               "carta compare più di una volta."),
+                               ("The saved position is not valid. The cards do not make one pack. At least one card "
+                                "appears more than once."),
+                               ("La posizione salvata non è valida. Le carte non formano un solo mazzo. Almeno una "
+                                "carta compare più di una volta.")),
     "position stock size": (_state(lambda s: _move_card(s, "stock", "table")), "stock_size",
                             "The saved position is not valid. In round 4, the stock should hold 12 cards, not 11.",
                             "La posizione salvata non è valida. Nel giro 4 il mazzo dovrebbe avere 12 carte, non 11."),
     "position history length": (_state(lambda s: s["history"].pop()), "history_length",
-                                "The saved position is not valid. The number of plays in this deal should be 20, not "
-                                "19.",
-                                "La posizione salvata non è valida. Il numero di giocate di questa smazzata dovrebbe "
-                                "essere 20, non 19."),
+                                ("The saved position is not valid. The number of plays in this deal should be 20, not "
+                                 "19."),
+                                ("La posizione salvata non è valida. Il numero di giocate di questa smazzata dovrebbe "
+                                 "essere 20, non 19.")),
     "position hand size": (_state(lambda s: _move_card(s, "hands.0", "hands.1")), "hand_size",
-                           "The saved position is not valid. The number of cards in the hand of seat 1 should be 2, "
-                           "not 1.",
-                           "La posizione salvata non è valida. Il numero di carte in mano al giocatore 1 dovrebbe "
-                           "essere 2, non 1."),
+                           ("The saved position is not valid. The number of cards in the hand of seat 1 should be 2, "
+                            "not 1."),
+                           ("La posizione salvata non è valida. Il numero di carte in mano al giocatore 1 dovrebbe "
+                            "essere 2, non 1.")),
     "position to move order": (_state(lambda s: s.update(to_move=1)), "to_move",
                                "The saved position is not valid. It should be seat 1 to play, not seat 2.",
                                "La posizione salvata non è valida. Dovrebbe toccare al giocatore 1, non al giocatore 2."),
     "position no cards in hand": (_state(_no_cards_in_hand, turns=18), "playing_no_cards",
-                                  "The saved position is not valid. Every hand is empty, yet the deal is marked as "
-                                  "still being played.",
-                                  "La posizione salvata non è valida. Tutte le mani sono vuote, ma la smazzata risulta "
-                                  "ancora in corso."),
+                                  ("The saved position is not valid. Every hand is empty, yet the deal is marked as "
+                                   "still being played."),
+                                  ("La posizione salvata non è valida. Tutte le mani sono vuote, ma la smazzata risulta "
+                                   "ancora in corso.")),
     "position winner": (_state(lambda s: s.update(winner=0)), "winner_while_playing",
                         "The saved position is not valid. A winner is recorded while the deal is still being played.",
-                        "La posizione salvata non è valida. È indicato un vincitore mentre la smazzata è ancora in "
-                        "corso."),
+                        ("La posizione salvata non è valida. È indicato un vincitore mentre la smazzata è ancora in "
+                         "corso.")),
     "position over with cards": (_state(lambda s: s.update(phase="deal_over")), "over_with_cards",
-                                 "The saved position is not valid. The deal is marked over, yet cards are still in "
-                                 "hand or in the stock.",
-                                 "La posizione salvata non è valida. La smazzata risulta finita, ma ci sono ancora "
-                                 "carte in mano o nel mazzo."),
+                                 ("The saved position is not valid. The deal is marked over, yet cards are still in "
+                                  "hand or in the stock."),
+                                 ("La posizione salvata non è valida. La smazzata risulta finita, ma ci sono ancora "
+                                  "carte in mano o nel mazzo.")),
     "position leftovers": (_state(_leftovers_kept, turns=36, seed=5), "leftovers",
-                           "The saved position is not valid. The deal is over, yet the cards left on the table were "
-                           "not given to the last capture.",
-                           "La posizione salvata non è valida. La smazzata è finita, ma le carte rimaste in tavola non "
-                           "sono andate a chi ha fatto l'ultima presa."),
+                           ("The saved position is not valid. The deal is over, yet the cards left on the table were "
+                            "not given to the last capture."),
+                           ("La posizione salvata non è valida. La smazzata è finita, ma le carte rimaste in tavola non "
+                            "sono andate a chi ha fatto l'ultima presa.")),
     "position deal results": (_state(lambda s: s.update(deal_number=2)), "deal_results_count",
-                              "The saved position is not valid. The number of deal results does not match the deal "
-                              "number.",
-                              "La posizione salvata non è valida. Il numero dei risultati delle smazzate non "
-                              "corrisponde al numero della smazzata."),
+                              ("The saved position is not valid. The number of deal results does not match the deal "
+                               "number."),
+                              ("La posizione salvata non è valida. Il numero dei risultati delle smazzate non "
+                               "corrisponde al numero della smazzata.")),
     "position scores sum": (_state(lambda s: s.update(match_scores=[1, 0])), "scores_sum",
                             "The saved position is not valid. The match scores are not the sum of the deal results.",
-                            "La posizione salvata non è valida. I punteggi della partita non sono la somma dei "
-                            "risultati delle smazzate."),
+                            ("La posizione salvata non è valida. I punteggi della partita non sono la somma dei "
+                             "risultati delle smazzate.")),
     "position history order": (_state(_play(1, seat=1)), "history_order",
-                               "The saved position is not valid. The plays of this deal do not follow the order of "
-                               "play.",
-                               "La posizione salvata non è valida. Le giocate di questa smazzata non seguono l'ordine "
-                               "di gioco."),
+                               ("The saved position is not valid. The plays of this deal do not follow the order of "
+                                "play."),
+                               ("La posizione salvata non è valida. Le giocate di questa smazzata non seguono l'ordine "
+                                "di gioco.")),
     "position history card": (_state(_play(1, card="KC")), "history_card",
-                              "The saved position is not valid. The plays of this deal include the king of clubs, "
-                              "which is neither on the table nor in a pile.",
-                              "La posizione salvata non è valida. Le giocate di questa smazzata comprendono il re di "
-                              "fiori, che non è né in tavola né tra le prese."),
+                              ("The saved position is not valid. The plays of this deal include the king of clubs, "
+                               "which is neither on the table nor in a pile."),
+                              ("La posizione salvata non è valida. Le giocate di questa smazzata comprendono il re di "
+                               "fiori, che non è né in tavola né tra le prese.")),
     "position no last capture": (_state(lambda s: s.update(last_capturer=None)), "no_last_capture",
-                                 "The saved position is not valid. The plays of this deal include captures, yet no "
-                                 "last capture is recorded.",
-                                 "La posizione salvata non è valida. Le giocate di questa smazzata comprendono delle "
-                                 "prese, ma l'ultima presa non è indicata."),
+                                 ("The saved position is not valid. The plays of this deal include captures, yet no "
+                                  "last capture is recorded."),
+                                 ("La posizione salvata non è valida. Le giocate di questa smazzata comprendono delle "
+                                  "prese, ma l'ultima presa non è indicata.")),
     "position first table": (_state(_play(2, card="3C")), "first_table",
-                             "The saved position is not valid. By the plays of this deal, the number of cards on the "
-                             "first table would be 5, not 4.",
-                             "La posizione salvata non è valida. Secondo le giocate di questa smazzata, il numero di "
-                             "carte in tavola all'inizio sarebbe 5, non 4."),
+                             ("The saved position is not valid. By the plays of this deal, the number of cards on the "
+                              "first table would be 5, not 4."),
+                             ("La posizione salvata non è valida. Secondo le giocate di questa smazzata, il numero di "
+                              "carte in tavola all'inizio sarebbe 5, non 4.")),
     "position play not legal": (_state(_play(3, capture=["AD", "3C", "5D"])), "play_not_legal",
-                                "The saved position is not valid. Play 3 of this deal is not a capture the rules "
-                                "allow.",
-                                "La posizione salvata non è valida. La giocata 3 di questa smazzata non è una presa "
-                                "ammessa."),
+                                ("The saved position is not valid. Play 3 of this deal is not a capture the rules "
+                                 "allow."),
+                                ("La posizione salvata non è valida. La giocata 3 di questa smazzata non è una presa "
+                                 "ammessa.")),
     "position play had to capture": (_state(_play(3, capture=[])), "play_had_to_capture",
-                                     "The saved position is not valid. Play 3 of this deal leaves on the table a card "
-                                     "that had to capture.",
-                                     "La posizione salvata non è valida. La giocata 3 di questa smazzata lascia in "
-                                     "tavola una carta che doveva prendere."),
+                                     ("The saved position is not valid. Play 3 of this deal leaves on the table a card "
+                                      "that had to capture."),
+                                     ("La posizione salvata non è valida. La giocata 3 di questa smazzata lascia in "
+                                      "tavola una carta che doveva prendere.")),
     "position play scopa wrong": (_state(_play(1, scopa=True)), "play_scopa_wrong",
                                   "The saved position is not valid. Play 1 of this deal has the wrong scopa mark.",
-                                  "La posizione salvata non è valida. La giocata 1 di questa smazzata ha il segno di "
-                                  "scopa sbagliato."),
+                                  ("La posizione salvata non è valida. La giocata 1 di questa smazzata ha il segno di "
+                                   "scopa sbagliato.")),
     "position last capture": (_state(lambda s: s.update(last_capturer=1)), "last_capture_differs",
-                              "The saved position is not valid. The last capture recorded is not the last capture in "
-                              "the plays of this deal.",
-                              "La posizione salvata non è valida. L'ultima presa indicata non è l'ultima presa tra le "
-                              "giocate di questa smazzata."),
+                              ("The saved position is not valid. The last capture recorded is not the last capture in "
+                               "the plays of this deal."),
+                              ("La posizione salvata non è valida. L'ultima presa indicata non è l'ultima presa tra le "
+                               "giocate di questa smazzata.")),
     "position table differs": (_state(lambda s: _move_card(s, "table", "piles.0")), "table_differs",
-                               "The saved position is not valid. The cards on the table do not match the plays of this "
-                               "deal.",
-                               "La posizione salvata non è valida. Le carte in tavola non corrispondono alle giocate di "
-                               "questa smazzata."),
+                               ("The saved position is not valid. The cards on the table do not match the plays of this "
+                                "deal."),
+                               ("La posizione salvata non è valida. Le carte in tavola non corrispondono alle giocate di "
+                                "questa smazzata.")),
     "position piles differ": (_state(lambda s: _move_card(s, "piles.0", "piles.1")), "piles_differ",
-                              "The saved position is not valid. The piles of captured cards do not match the plays of "
-                              "this deal.",
-                              "La posizione salvata non è valida. Le prese non corrispondono alle giocate di questa "
-                              "smazzata."),
+                              ("The saved position is not valid. The piles of captured cards do not match the plays of "
+                               "this deal."),
+                              ("La posizione salvata non è valida. Le prese non corrispondono alle giocate di questa "
+                               "smazzata.")),
     "position scope differ": (_state(lambda s: s.update(scope=[1, 0])), "scope_differ",
-                              "The saved position is not valid. The count of scope does not match the sweeps in the "
-                              "plays of this deal.",
-                              "La posizione salvata non è valida. Il numero di scope non corrisponde alle giocate di "
-                              "questa smazzata."),
+                              ("The saved position is not valid. The count of scope does not match the sweeps in the "
+                               "plays of this deal."),
+                              ("La posizione salvata non è valida. Il numero di scope non corrisponde alle giocate di "
+                               "questa smazzata.")),
 }
 
 
@@ -527,8 +527,7 @@ def test_a_long_capture_is_counted_not_read_out(tmp_path):
     else:
         raise AssertionError("no position with a sum to take")
     capture = [str(c) for c in ALL_CARDS if c != card][:9]
-    data["moves"] = data["moves"][:index] + [{"deal": state.deal_number, "seat": state.to_move, "card": str(card),
-                                              "capture": capture}]
+    data["moves"] = [*data["moves"][:index], {"deal": state.deal_number, "seat": state.to_move, "card": str(card), "capture": capture}]
     error = _refused(_write(tmp_path / "bad.json", data))
     assert error.illegal is not None and error.illegal.code == "cannot_take" and len(error.illegal.capture) == 9
     names = CardNames(EN)
@@ -643,7 +642,7 @@ def test_scopa_import_on_the_command_line(tmp_path):
         base = [sys.executable, "-m", "scopa", "--no-voice", "--data-dir", str(tmp_path / "d"),
                 "--config-dir", str(tmp_path / "c"), "--import", str(path)]
         for lang, expected in (("en", EN_HEAD + english), ("it", IT_HEAD + italian)):
-            done = subprocess.run(base + ["--lang", lang], capture_output=True, text=True, timeout=60, input="")
+            done = subprocess.run([*base, "--lang", lang], capture_output=True, text=True, timeout=60, input="")
             assert done.returncode == 1, done.stderr
             assert done.stdout.splitlines() == [expected]
     assert not (tmp_path / "d" / "autosave.json").exists()

@@ -80,7 +80,7 @@ def test_a_remote_table_is_a_table_and_plays_moves_both_seats_hear(serve, tables
     assert result.accepted and result.updates
     assert result.updates[-1].view.hand == tuple(c for c in view.hand if c != move.card)
     heard = other.wait(other.seat, before, timeout=5)
-    assert [u.event.card for u in heard if hasattr(u.event, "card")][0] == move.card
+    assert next(u.event.card for u in heard if hasattr(u.event, "card")) == move.card
     assert all(u.view is None or u.view.seat == other.seat for u in heard)  # only its own view, ever
     with pytest.raises(LookupError):
         other.view(mover.seat)
@@ -151,7 +151,7 @@ def test_a_killed_server_comes_back_and_the_table_reconnects_by_itself(serve, ta
 
 def test_a_seat_key_takes_the_seat_back_from_a_new_table(serve, tables):
     server = serve()
-    host, guest = started_pair(server.url, tables)
+    _host, guest = started_pair(server.url, tables)
     key, code = guest.key, guest.code
     guest.close()
     again = tables(server.url, Hello(code, key, 0))
@@ -163,7 +163,7 @@ def play_first_deal(host: RemoteTable, guest: RemoteTable) -> None:
     """Both seats play their first legal move on their turn until the deal is scored; the host deals
     the second and its first move is played."""
     tables = (host, guest)
-    while not host.view(host.seat).phase.value == "deal_over":
+    while host.view(host.seat).phase.value != "deal_over":
         mover = mover_of(*tables)
         assert mover.submit(mover.seat, mover.view(mover.seat).legal_moves()[0], mover.latest()).accepted
         until(lambda: host.latest() == guest.latest())

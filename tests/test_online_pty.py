@@ -20,6 +20,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
+import itertools
+
 from scopa.console.announcer import Announcer  # noqa: E402
 from scopa.console.online import room_code_line  # noqa: E402
 from scopa.console.terminal import Output  # noqa: E402
@@ -112,7 +114,7 @@ def assert_prompts_said_once(child) -> None:
     for row in rows:
         if PROMPT_LINE.search(row):
             assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
-    doubled = [a for a, b in zip(rows, rows[1:]) if a == b and PROMPT_LINE.fullmatch(a)]
+    doubled = [a for a, b in itertools.pairwise(rows) if a == b and PROMPT_LINE.fullmatch(a)]
     assert doubled == []
 
 
@@ -278,7 +280,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     host, code = hosted(tmp_path, server.url)
     config = tmp_path / "menu" / "config"
     config.mkdir(parents=True)
-    (config / "settings.json").write_text('{"voice": false, "last_server": "%s"}' % server.url)
+    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
     menu = player(tmp_path, "menu", "--plain")
     menu.expect(r"4 play online, 5 quit\.")
     menu.send("4\r")

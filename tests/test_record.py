@@ -36,7 +36,7 @@ VARIANTS = {
 
 def random_match(rules: Rules, level: str, seed: int, policy: int, assisted: bool = False) -> MatchRecord:
     """A finished match with the human at seat 0, every seat playing random legal moves."""
-    seats = (SeatSetup("Ann"),) + tuple(SeatSetup(f"C{i}", "computer", level) for i in range(1, rules.players))
+    seats = (SeatSetup("Ann"), *(SeatSetup(f"C{i}", "computer", level) for i in range(1, rules.players)))
     record, _ = MatchRecord.start(rules, seats, seed)
     rng = random.Random(policy)
     while not record.state.is_match_over:

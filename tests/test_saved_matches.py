@@ -141,8 +141,8 @@ def test_a_match_opened_after_another_copy_played_on_is_read_again(tmp_path: Pat
 def test_a_lock_left_by_a_killed_copy_does_not_block(tmp_path: Path) -> None:
     match_id = _save(tmp_path, played(Rules(), TWO, 3, turns=5))
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from scopa.storage import SavedMatches; "
-         f"lock = SavedMatches(sys.argv[1]).lock({match_id!r}); print('held', flush=True); time.sleep(60)",
+        [sys.executable, "-c", ("import sys, time; from scopa.storage import SavedMatches; "
+          f"lock = SavedMatches(sys.argv[1]).lock({match_id!r}); print('held', flush=True); time.sleep(60)"),
          str(tmp_path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
@@ -256,8 +256,8 @@ def test_importing_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
     for messages, expected in ((EN, "Import failed. That is not a plain file. It may be a pipe or a device."),
-                               (IT, "Importazione non riuscita. Non è un file normale. "
-                                    "Può essere una pipe o un dispositivo.")):
+                               (IT, ("Importazione non riuscita. Non è un file normale. "
+                                     "Può essere una pipe o un dispositivo."))):
         record, line = _answered_within(5, lambda m=messages: Persistence(
             tmp_path / "data", messages=lambda: m).import_match(str(fifo)))
         assert record is None and line == expected

@@ -49,7 +49,7 @@ def test_the_menu_lists_every_saved_match_and_resumes_the_one_picked(tmp_path: P
 
 
 def test_a_saved_match_is_deleted_only_after_confirming(tmp_path: Path) -> None:
-    older, newer = _two_saves(tmp_path)
+    _older, newer = _two_saves(tmp_path)
     # Main menu: 1 and 2 the saves, 3 new match, 4 delete. Delete the second, Escape; then Enter.
     program, out, _ = program_for(tmp_path, "4\n2\nesc\n4\n2\n\n")
     program.run()
@@ -102,8 +102,8 @@ def test_resume_with_a_new_match_flag_is_a_usage_error(tmp_path: Path) -> None:
                               capture_output=True, text=True, timeout=60, input="")
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.splitlines() == [
-            "scopa: --resume continues a saved match, so it cannot go with flags that start a new one, "
-            "such as --players or --seed."]
+            ("scopa: --resume continues a saved match, so it cannot go with flags that start a new one, "
+             "such as --players or --seed.")]
 
 
 def test_not_saved_names_the_folder_and_quitting_says_the_older_save_is_still_there(

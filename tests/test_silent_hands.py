@@ -215,7 +215,7 @@ def test_silent_hands_are_never_spoken_in_the_whole_deal_lesson(tmp_path, monkey
 
 def test_allowed_hands_are_read_aloud_at_the_same_prompts(tmp_path, monkeypatch):
     """The same walk with Enter at the warning: the hand, the picked card and the suggestion are heard."""
-    speaker, out = _walk_match(tmp_path, monkeypatch, "en", *MATCHES["pass_and_play"], allow=True)
+    speaker, _out = _walk_match(tmp_path, monkeypatch, "en", *MATCHES["pass_and_play"], allow=True)
     heard = " ".join(speaker.said)
     for key in ("hand.list.short", "choose.cancelled", "hint.suggestion", "choose.many"):
         assert _words("en", key) in heard, key

@@ -419,7 +419,7 @@ def test_a_results_log_laid_out_otherwise_is_still_read_whole(tmp_path: Path) ->
 def test_a_results_log_over_the_cap_is_too_large_and_set_aside_by_the_next_result(tmp_path: Path,
                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from scopa.storage import results as results_module
-    results, text = _logged_twice(tmp_path)
+    _results, text = _logged_twice(tmp_path)
     monkeypatch.setattr(results_module, "RESULTS_MAX_BYTES", 1_000_000)
     (tmp_path / "results.json").write_text(text + " " * 1_000_000, encoding="utf-8")  # JSON, over the cap
     text = (tmp_path / "results.json").read_text(encoding="utf-8")
@@ -441,10 +441,10 @@ def _nodes(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
     yield path, value
     if isinstance(value, dict):
         for key, item in value.items():
-            yield from _nodes(item, path + (key,))
+            yield from _nodes(item, (*path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _nodes(item, path + (index,))
+            yield from _nodes(item, (*path, index))
 
 
 def _get(data: Any, path: tuple) -> Any:
@@ -459,7 +459,7 @@ def _set(data: Any, path: tuple, value: Any) -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 50) | st.floats(allow_nan=False) | st.text(max_size=5)
-    | st.sampled_from(CARD_NAMES + ["8D", "ZZ", ""]),
+    | st.sampled_from([*CARD_NAMES, "8D", "ZZ", ""]),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
     max_leaves=6)
 
@@ -486,7 +486,7 @@ def _mutate(draw: Any, text: str) -> str | bytes:
         _set(data, path, draw(json_values))
     elif kind == "card":
         path, _ = draw(st.sampled_from([(p, v) for p, v in nodes if v in CARD_NAMES]))
-        _set(data, path, draw(st.sampled_from(CARD_NAMES + ["8D", "10C", "X", "7d"])))
+        _set(data, path, draw(st.sampled_from([*CARD_NAMES, "8D", "10C", "X", "7d"])))
     elif kind == "swap":
         hands = [("state", "hands", h, i) for h, hand in enumerate(data["state"]["hands"]) for i in range(len(hand))]
         others = [(p, v) for p, v in nodes if v in CARD_NAMES and len(p) > 1 and p[0] == "state"]

@@ -197,9 +197,9 @@ def test_an_italian_import_in_the_console(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content", ["not json", "[]", '{"format": "scopa-results", "version": 2}',
                                      '{"format": "scopa-results", "version": 1}',
                                      '{"format": "scopa-results", "version": 1, "results": [1]}',
-                                     '{"format": "scopa-results", "version": 1, "results": [{"when": 1, '
-                                     '"players": [], "winner": null, "winners": [], "scores": [], "assisted": '
-                                     'false, "deals": 1, "variant": "scopa", "target": null}]}'])
+                                     ('{"format": "scopa-results", "version": 1, "results": [{"when": 1, '
+                                      '"players": [], "winner": null, "winners": [], "scores": [], "assisted": '
+                                      'false, "deals": 1, "variant": "scopa", "target": null}]}')])
 def test_a_bad_results_log_speaks_italian(tmp_path: Path, content: str) -> None:
     (tmp_path / "results.json").write_text(content)
     with pytest.raises(SaveFileError) as caught:

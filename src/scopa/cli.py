@@ -310,10 +310,10 @@ MODES = ("resume", "import_file", "export", "lesson", "stats", "review")
 REFUSED_WITH = {
     "resume": NEW_MATCH_FLAGS,
     "import_file": NEW_MATCH_FLAGS,
-    "export": NEW_MATCH_FLAGS + ("budget",),
-    "lesson": NEW_MATCH_FLAGS + ("budget",),
-    "stats": NEW_MATCH_FLAGS + ("budget",),
-    "review": NEW_MATCH_FLAGS + ("budget",),
+    "export": (*NEW_MATCH_FLAGS, "budget"),
+    "lesson": (*NEW_MATCH_FLAGS, "budget"),
+    "stats": (*NEW_MATCH_FLAGS, "budget"),
+    "review": (*NEW_MATCH_FLAGS, "budget"),
 }
 FLAG_NAMES = {"import_file": "--import"}  # dest -> the flag as typed, where they differ
 

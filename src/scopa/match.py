@@ -115,7 +115,7 @@ class MatchRecord:
         record = MoveRecord(self.state.deal_number, seat, logged)
         ended = next((e for e in events if isinstance(e, DealScored)), None)
         scored, scored_in = (self.scored, self.scored_in) if ended is None else (ended, state)
-        return replace(self, state=state, moves=self.moves + (record,), scored=scored, scored_in=scored_in), events
+        return replace(self, state=state, moves=(*self.moves, record), scored=scored, scored_in=scored_in), events
 
     def next_deal(self) -> tuple[MatchRecord, list[Event]]:
         state, events = self.state.next_deal()

@@ -224,21 +224,20 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
     ms = lambda t: f"{t * 1000:.1f} ms"  # noqa: E731
     timed = [x for x in (a_level, b_level) if x == "expert" or ":" in x]
     budget_note = f", budget {budget:g} s ({', '.join(timed)})" if timed else ""
-    lines = [
-        f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
-        f"{budget_note}, {seconds:.0f} s",
+    return [
+        (f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
+         f"{budget_note}, {seconds:.0f} s"),
         f"points per deal: A {a_total / n_games:.3f}, B {b_total / n_games:.3f}",
         f"deals won: A {won}, B {lost}, level {n_games - won - lost}",
-        f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "
-        f"B {m1[1] + m2[1]}",
-        f"time per move, {a_level} (A): median {ms(statistics.median(a_times) if a_times else 0)}, "
-        f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}",
-        f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
-        f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}",
+        (f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "
+         f"B {m1[1] + m2[1]}"),
+        (f"time per move, {a_level} (A): median {ms(statistics.median(a_times) if a_times else 0)}, "
+         f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}"),
+        (f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
+         f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}"),
         by_category(games),
         f"A point share: {share:.3f} [{lo:.3f}, {hi:.3f}]",
     ]
-    return lines
 
 
 def by_category(games: Sequence[GameResult]) -> str:

@@ -72,7 +72,7 @@ def save_match(data_dir: Path, record: MatchRecord) -> None:
 
 def _seats(players: int) -> tuple[SeatSetup, ...]:
     computers = ("Robin", "Giulia", "Elena")
-    return (SeatSetup("You"),) + tuple(SeatSetup(computers[i], "computer", "easy") for i in range(players - 1))
+    return (SeatSetup("You"), *(SeatSetup(computers[i], "computer", "easy") for i in range(players - 1)))
 
 
 def _played(rules: Rules, seed: int, moves: int, rng: random.Random) -> MatchRecord:
@@ -147,8 +147,8 @@ def _paths(node: Any, path: tuple = ()) -> list[tuple]:
     found = []
     children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
     for key, child in children:
-        found.append(path + (key,))
-        found.extend(_paths(child, path + (key,)))
+        found.append((*path, key))
+        found.extend(_paths(child, (*path, key)))
     return found
 
 
@@ -198,7 +198,7 @@ def duplicate_field(rng: random.Random, text: str) -> bytes:
     path = _pick(rng, data, lambda value: isinstance(value, dict) and bool(value))
     node = _at(data, path) if path else data
     key = rng.choice(list(node))
-    other = rng.choice(WRONG + (node[key], json.loads(text).get("state", {})))
+    other = rng.choice((*WRONG, node[key], json.loads(text).get("state", {})))
     twice = Twice(node, key, other)
     if path:
         _at(data, path[:-1])[path[-1]] = twice

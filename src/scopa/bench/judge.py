@@ -121,14 +121,15 @@ def report(level: str, against: str, judged: list[Judged], positions: list[GameS
                 lines.append(f"round {position.round}, stock {len(position.stock)}, table {_cards(position.table)}, "
                              f"hand {_cards(position.hands[position.to_move])}: {level} {j.level} "
                              f"(regret {r:.3f}), best {best}, {against} {j.against}")
-    return lines + [
-        f"{level} judged at {n} of its {decisions} choices in {args.deals} duplicate deals against {against}, "
-        f"{args.players} players, {args.worlds} worlds per move{budget_note}, {seconds:.0f} s",
-        f"oracle's best chosen: {level} {sum(r == 0 for r in mine)}, {against} {sum(r == 0 for r in theirs)}; "
-        f"the two differ at {differ}",
+    return [
+        *lines,
+        (f"{level} judged at {n} of its {decisions} choices in {args.deals} duplicate deals against {against}, "
+         f"{args.players} players, {args.worlds} worlds per move{budget_note}, {seconds:.0f} s"),
+        (f"oracle's best chosen: {level} {sum(r == 0 for r in mine)}, {against} {sum(r == 0 for r in theirs)}; "
+         f"the two differ at {differ}"),
         f"largest regret: {level} {max(mine, default=0):.3f}, {against} {max(theirs, default=0):.3f}",
-        f"{level} regret per decision: {statistics.fmean(mine) if mine else 0:.3f} "
-        f"({against} at the same positions: {statistics.fmean(theirs) if theirs else 0:.3f})",
+        (f"{level} regret per decision: {statistics.fmean(mine) if mine else 0:.3f} "
+         f"({against} at the same positions: {statistics.fmean(theirs) if theirs else 0:.3f})"),
     ]
 
 

@@ -36,7 +36,7 @@ def longest_match(tries: int):
     """The match with the most moves among ``tries`` random four-player matches to 21."""
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
-    seats = (SeatSetup("Ann"),) + tuple(SeatSetup(f"C{i}", "computer", "easy") for i in range(3))
+    seats = (SeatSetup("Ann"), *(SeatSetup(f"C{i}", "computer", "easy") for i in range(3)))
     best = None
     for seed in range(tries):
         record, _ = MatchRecord.start(Rules(players=4, target=21), seats, seed)

@@ -42,7 +42,7 @@ class Program:
     """Owns the terminal, the voice, the settings and the saves for one run of scopa."""
 
     def __init__(self, input: Input, output: Output, settings: Settings, config_dir: Path,  # noqa: A002
-                 persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] = None,
+                 persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] | None = None,
                  voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
                  verbosity: str | None = None, budget: float | None = None) -> None:
         self.input = input
@@ -52,7 +52,7 @@ class Program:
         self.persistence = persistence
         persistence.messages = lambda: self.messages
         persistence.naming = lambda: self.naming
-        self.speaker_factory = speaker_factory or (lambda on, voice: create_speaker(on, voice))
+        self.speaker_factory = speaker_factory or create_speaker
         self.voice_override = voice_override
         self.lang = lang or settings.language or system_language()
         self.naming = naming or settings.card_names
@@ -533,7 +533,7 @@ class Program:
                         export=lambda path: self.persistence.export(table.record, path),
                         export_refusal=self.persistence.export_refusal,
                         import_match=self.persistence.import_match, keep_import=self.persistence.keep,
-                        older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
+                        older_save_kept=self.persistence.older_save_kept, settings_menu=self.settings_menu,
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
                         tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal))

@@ -64,7 +64,7 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
     if code == "cannot_start":
         key = f"online.error.cannot_start.{values.get('reason', 'players')}"
     try:
-        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
+        text = messages(key, server=server, **{k: v for k, v in values.items() if k == "seconds"})
     except KeyError:
         return Announcement(messages("online.error.other"))
     return Announcement(text, spoken=spoken_form(messages, key, server))
@@ -140,9 +140,8 @@ class Lobby:
         while True:
             self._say_news()
             room = self.table.room()
-            if room.phase != "lobby" or self.started:
-                if self._view_arrived():
-                    return self.after
+            if (room.phase != "lobby" or self.started) and self._view_arrived():
+                return self.after
             self._prompt(room)
 
     def _view_arrived(self) -> bool:

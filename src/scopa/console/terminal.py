@@ -208,8 +208,8 @@ class KeyInput:
 
         os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
         self.out = out or sys.stdout
-        options = dict(input=input, output=output, complete_while_typing=False, enable_history_search=False,
-                       mouse_support=False, erase_when_done=False, enable_suspend=False)
+        options = {"input": input, "output": output, "complete_while_typing": False, "enable_history_search": False,
+                   "mouse_support": False, "erase_when_done": False, "enable_suspend": False}
         self._session: Any = PromptSession(key_bindings=self._key_bindings(), **options)
         self._text_session: Any = PromptSession(key_bindings=self._text_bindings(), **options)
         for session in (self._session, self._text_session):

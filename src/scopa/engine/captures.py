@@ -108,7 +108,7 @@ def _collect_sums(ranks: tuple[int, ...], start: int, total: int, chosen: tuple[
         reached = total + ranks[i] + 1  # value = rank + 1
         if reached > 10:
             return
-        picked = chosen + (i,)
+        picked = (*chosen, i)
         if len(picked) > 1:
             groups[reached - 1].append(picked)
         _collect_sums(ranks, i + 1, reached, picked, groups)
@@ -130,9 +130,9 @@ def _extend(pool: Sequence[Card], start: int, remaining: int, chosen: tuple[Card
         if v > remaining:
             return
         if v == remaining:
-            found.append(chosen + (c,))
+            found.append((*chosen, c))
         else:
-            _extend(pool, i + 1, remaining - v, chosen + (c,), found)
+            _extend(pool, i + 1, remaining - v, (*chosen, c), found)
 
 
 def is_sweep_capture(card: Card, capture: Capture, rules: Rules) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
+from typing import Self
 
 
 class Suit(IntEnum):
@@ -39,7 +40,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, ident: int) -> Card:
+    def __new__(cls, ident: int) -> Self:
         # Checked before indexing: ALL_CARDS[-1] would quietly give the king of batons.
         if isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < 40:
             return ALL_CARDS[ident]

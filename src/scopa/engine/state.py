@@ -236,7 +236,7 @@ class GameState(NamedTuple):
             card, capture = self._checked(move)
         hand = hands[seat]
         i = hand.index(card)
-        hands = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
+        hands = (*hands[:seat], hand[:i] + hand[i + 1:], *hands[seat + 1:])
         hands_left = any(hands)
         last_play = not hands_left and not stock
         scopa = False
@@ -247,7 +247,7 @@ class GameState(NamedTuple):
                 if c not in capture:
                     left.append(c)
             table = tuple(left)
-            piles = piles[:side] + (piles[side] + capture + (card,),) + piles[side + 1:]
+            piles = (*piles[:side], piles[side] + capture + (card,), *piles[side + 1:])
             # Asso piglia tutto: an ace that takes the whole table is never a scopa (only aces ask).
             whole_table = card < 4 and not is_sweep_capture(card, capture, rules)
             events: list[Event] = [_make(CardPlayed, (seat, card)),
@@ -255,12 +255,12 @@ class GameState(NamedTuple):
             last_capturer = seat
             if not table and not last_play and not whole_table:
                 scopa = True
-                scope = scope[:side] + (scope[side] + 1,) + scope[side + 1:]
+                scope = (*scope[:side], scope[side] + 1, *scope[side + 1:])
                 events.append(Scopa(seat, side, scope[side]))
         else:
-            table = table + (card,)
+            table = (*table, card)
             events = [_make(CardPlayed, (seat, card)), _make(CardStaysOnTable, (seat, card))]
-        history = history + (_make(Play, (seat, card, capture, scopa)),)
+        history = (*history, _make(Play, (seat, card, capture, scopa)))
         state = _make(GameState, (rules, seed, deal_number, dealer, (seat - 1) % rules.players, round_, hands,
                                   table, stock, piles, scope, last_capturer, history, match_scores, deal_totals,
                                   _PLAYING, None, redeals))
@@ -320,7 +320,7 @@ class GameState(NamedTuple):
         piles, table = self.piles, self.table
         side = None if self.last_capturer is None else rules.side_of(self.last_capturer)
         if table and side is not None:
-            piles = piles[:side] + (piles[side] + table,) + piles[side + 1:]
+            piles = (*piles[:side], piles[side] + table, *piles[side + 1:])
             events.append(LeftoversTaken(self.last_capturer, side, tuple(sorted(table))))
             table = ()
         elif table:
@@ -335,7 +335,7 @@ class GameState(NamedTuple):
             events.append(MatchWon(winner, totals))
         state = GameState(rules, self.seed, self.deal_number, self.dealer, self.to_move, self.round,
                           self.hands, table, self.stock, piles, self.scope, self.last_capturer, self.history,
-                          totals, self.deal_totals + (score.totals,),
+                          totals, (*self.deal_totals, score.totals),
                           Phase.MATCH_OVER if over else Phase.DEAL_OVER, winner, self.redeals)
         return state, events
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def attach(program: Program) -> None:
     from . import tips
     program.lesson_runner = lessons_menu
-    program.tip_source = lambda view, rules, narrator: tips.tip_for(view, rules, narrator)
+    program.tip_source = tips.tip_for
     program.run_lesson = lambda number: run_lesson(program, number)
     program.rules_reader = lambda: read_rules(program)
 

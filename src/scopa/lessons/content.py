@@ -57,11 +57,11 @@ class Ctx:
 
     def right(self, key: str, **params: object) -> list[str]:
         lines = self.lines(key, **params)
-        return [f"{self.t('lesson.right')} {lines[0]}"] + lines[1:]
+        return [f"{self.t('lesson.right')} {lines[0]}", *lines[1:]]
 
     def wrong(self, key: str, **params: object) -> list[str]:
         lines = self.lines(key, **params)
-        return [f"{self.t('lesson.wrong')} {lines[0]}"] + lines[1:]
+        return [f"{self.t('lesson.wrong')} {lines[0]}", *lines[1:]]
 
     def the(self, card: Card | str) -> str:
         return self.names.the(_card(card))
@@ -169,7 +169,7 @@ def _l1_quiz_feedback(ctx: Ctx, index: int) -> list[str]:
     return ctx.right("l1.quiz.right") if index == 2 else ctx.wrong("l1.quiz.wrong")
 
 
-L1_POSITION = dict(hand="KS JH QC", table="AH 2S 3C AD", other_hand="5H 6D 7C")
+L1_POSITION = {"hand": "KS JH QC", "table": "AH 2S 3C AD", "other_hand": "5H 6D 7C"}
 
 
 def _l1_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
@@ -189,7 +189,7 @@ LESSON_1 = Lesson(1, (
 
 # Lesson 2: taking an equal card -----------------------------------------------------------------
 
-L2_POSITION = dict(hand="7S 3H 5C", table="4C 7H 2H 7D", other_hand="KH 6S JC")
+L2_POSITION = {"hand": "7S 3H 5C", "table": "4C 7H 2H 7D", "other_hand": "KH 6S JC"}
 
 
 def _l2_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
@@ -209,7 +209,7 @@ LESSON_2 = Lesson(2, (
 
 # Lesson 3: a single card beats a sum ------------------------------------------------------------
 
-L3_POSITION = dict(hand="5D 7S QH", table="5H 2S 3C KC", other_hand="AS 4D 6H")
+L3_POSITION = {"hand": "5D 7S QH", "table": "5H 2S 3C KC", "other_hand": "AS 4D 6H"}
 
 
 def _l3_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
@@ -229,7 +229,7 @@ LESSON_3 = Lesson(3, (
 
 # Lesson 4: choosing among sums ------------------------------------------------------------------
 
-L4_POSITION = dict(hand="JH 4S 6C", table="AH 2S 5C 7D", other_hand="3H 6D KS")
+L4_POSITION = {"hand": "JH 4S 6C", "table": "AH 2S 5C 7D", "other_hand": "3H 6D KS"}
 
 
 def _l4_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:

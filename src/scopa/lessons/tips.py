@@ -41,7 +41,7 @@ def _sweeps(move: Move, table: Sequence[Card], rules: Rules) -> bool:
 def _left(move: Move, table: Sequence[Card]) -> tuple[Card, ...]:
     if move.capture:
         return tuple(c for c in table if c not in move.capture)
-    return tuple(table) + (move.card,)
+    return (*table, move.card)
 
 
 def _card_words(the_card: str) -> dict[str, str]:

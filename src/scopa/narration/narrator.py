@@ -446,7 +446,7 @@ class Narrator:
             action = m("hint.play", card=c.the(move.card))
         if analysis.sweep:
             return Announcement(m("hint.reason.sweep", action=action), view.seat)
-        if move.capture and SETTEBELLO in move.capture + (move.card,):
+        if move.capture and SETTEBELLO in (*move.capture, move.card):
             why = m("hint.why.settebello")
         elif move.capture and not left:
             why = m("hint.why.clears")

@@ -142,7 +142,7 @@ def worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: R
             if c in held:
                 continue
             trial = list(piles)
-            trial[t] = pile + (Card(c),)
+            trial[t] = (*pile, Card(c))
             row[c] = material(trial, scope, rules, side) - base
         tables.append(row)
     return tables  # cards already in a pile stay at 0: they can never be taken again

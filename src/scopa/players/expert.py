@@ -484,10 +484,7 @@ class _Searcher:
         count on help it cannot know to give.
         """
         pick = self.predicted_reply(state, moves)
-        if weight < 1.0:
-            chosen = range(len(moves))
-        else:
-            chosen = (pick,)
+        chosen = range(len(moves)) if weight < 1.0 else (pick,)
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
         values: dict[int, float] = {}
         for i in chosen:
@@ -513,7 +510,7 @@ class _Searcher:
             if not table and is_sweep_capture(move.card, taken, rules):
                 acc += self.scopa if mover_side == self.side else -self.scopa
         else:
-            table = table + (move.card,)
+            table = (*table, move.card)
             if len(state.hands[mover]) > 1:
                 acc += self._throw(mover_side, move.card)
         nxt = (mover - 1) % rules.players

@@ -44,7 +44,7 @@ def table_after(move: Move, table: Sequence[Card]) -> tuple[Card, ...]:
     if move.capture:
         taken = set(move.capture)
         return tuple(c for c in table if c not in taken)
-    return tuple(sorted(tuple(table) + (move.card,)))
+    return tuple(sorted((*table, move.card)))
 
 
 class _ScoringPlayer:
@@ -95,7 +95,7 @@ class EasyPlayer(_ScoringPlayer):
         scores = []
         for move in moves:
             if move.capture:
-                taken = move.capture + (move.card,)
+                taken = (*move.capture, move.card)
                 score = 10.0 + len(taken) + sum(2.0 for c in taken if not c & 3)
                 if SETTEBELLO in taken:
                     score += 10.0
@@ -249,10 +249,7 @@ class HardAnalyser:
     def analyse(self, move: Move) -> MoveAnalysis:
         view, rules = self.view, self.rules
         mine = self.worth[self.side]
-        if move.capture:
-            gain = mine[move.card] + sum(mine[c] for c in move.capture)
-        else:
-            gain = 0.0
+        gain = (mine[move.card] + sum(mine[c] for c in move.capture)) if move.capture else 0.0
         sweep = _is_sweep(move, view.table, rules, self.last)
         if sweep:
             gain += 1.0
