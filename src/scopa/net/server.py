@@ -167,6 +167,7 @@ class Connection:
         self.seat: int | None = None
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
+        self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
 
     def send(self, message: Any) -> None:
         """Queue a message, or a frame already encoded (a ``str``), for this connection."""
@@ -189,9 +190,12 @@ class Connection:
                 self.close_now(close_code, code)
 
     def close_now(self, close_code: int, reason: str) -> None:
+        """Close at once, without the frames still queued. The close runs as a task, kept here:
+        the event loop holds only a weak reference to a task, and finish() awaits it."""
         self.closing = True
         self.sender.cancel()
-        asyncio.ensure_future(self.ws.close(close_code, reason))
+        if self.closer is None:
+            self.closer = asyncio.create_task(self.ws.close(close_code, reason))
 
     async def _send_all(self) -> None:
         try:
@@ -211,6 +215,11 @@ class Connection:
                 await asyncio.wait_for(asyncio.shield(self.sender), 1.0)
             except (TimeoutError, asyncio.CancelledError):
                 self.sender.cancel()
+        if self.closer is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self.closer), 1.0)
+            except (TimeoutError, asyncio.CancelledError):
+                self.closer.cancel()
 
 
 class RoomServer:
