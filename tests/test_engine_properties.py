@@ -236,7 +236,7 @@ def test_deal_scores_add_up_and_match_scores_are_their_sum(rules, seed, move_see
                     assert side.scope == scope_events[side.side]
                 assert list(score.totals) == reference_points(state.piles, state.scope, rules)
                 previous = step.before.match_scores
-                assert event.match_scores == tuple(a + b for a, b in zip(previous, score.totals))
+                assert event.match_scores == tuple(a + b for a, b in zip(previous, score.totals, strict=True))
                 assert state.deal_totals[-1] == score.totals and state.deal_score == score
         assert state.match_scores == tuple(sum(t[i] for t in state.deal_totals) for i in range(rules.sides))
 

@@ -301,7 +301,7 @@ def test_narration_is_complete_in_both_languages(rules, seed, you):
     it = narrate_deal("it", "napoletane", rules, seed, you)
     en = narrate_deal("en", "napoletane", rules, seed, you)
     assert len(it) == len(en)
-    assert sum(a == b for a, b in zip(it, en)) <= 2  # only lines that are names or numbers may agree
+    assert sum(a == b for a, b in zip(it, en, strict=True)) <= 2  # only lines that are names or numbers may agree
 
 
 def test_italian_narration_reads_naturally():

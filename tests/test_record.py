@@ -77,7 +77,7 @@ def test_statistics_sum_the_logged_matches(specs):
     results = [result_of(r, f"2026-01-{i + 1:02d}T10:00:00+00:00") for i, r in enumerate(records)]
     facts = all_facts(results)
     assert len(facts) == len(records)
-    fair = [(r, f) for r, f in zip(records, facts) if not r.assisted]
+    fair = [(r, f) for r, f in zip(records, facts, strict=True) if not r.assisted]
     sums = totals(f for _, f in fair)
     ends = [(r, end) for r, _ in fair for end in deal_ends(r)]
     assert sums.played == len(fair)

@@ -54,7 +54,8 @@ _ARGPARSE_ERRORS = (
     (re.compile(r"argument (?P<flag>\S+): expected one argument$"), "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid (?:whole_number|decimal_number|int|float) value: (?P<value>.*)$"),
      "cli.error.not_a_number"),
-    (re.compile(r"argument (?P<flag>\S+): invalid (?:file_name|folder) value: (?P<value>.*)$"), "cli.error.needs_value"),
+    (re.compile(r"argument (?P<flag>\S+): invalid (?:file_name|folder) value: (?P<value>.*)$"),
+     "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$"),
      "cli.error.choice"),
     (re.compile(r"argument (?P<flag>\S+): not allowed with argument (?P<other>\S+)$"), "cli.error.not_with"),
@@ -383,8 +384,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
             options["target"] = target
         else:
             raise UsageError("usage.target")
-    for name in (args.options.split(",") if args.options else []):
-        name = name.strip().replace("-", "_")
+    for typed in (args.options.split(",") if args.options else []):
+        name = typed.strip().replace("-", "_")
         if name not in OPTIONS:
             raise UsageError("usage.option", name=repr(shortened(name)), options=", ".join(OPTIONS))
         options[name] = True
@@ -411,8 +412,8 @@ def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
     if not args.seats:
         return ["human"] + ["easy"] * (players - 1)
     kinds = []
-    for item in args.seats.split(","):
-        item = item.strip().lower()
+    for typed in args.seats.split(","):
+        item = typed.strip().lower()
         if item == "human":
             kinds.append("human")
             continue

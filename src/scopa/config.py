@@ -60,7 +60,7 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("volume must be from 0 to 1")
     for name in ("earcons", "sounds_replace_words", "card_symbols", "tips"):
         if not isinstance(getattr(settings, name), bool):
-            raise ValueError(f"{name} must be true or false")
+            raise TypeError(f"{name} must be true or false")
     if settings.verbosity not in VERBOSITIES:
         raise ValueError("verbosity must be short or full")
     if settings.card_names not in NAMINGS:
@@ -95,10 +95,11 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
     try:
         data = json.loads(read_text_file(path, SETTINGS_MAX_BYTES))
         if not isinstance(data, dict):
-            raise ValueError("it is not a set of named settings")
+            raise TypeError("it is not a set of named settings")
         return _checked(data), None
     except SaveFileError as error:  # a pipe, a device, a folder, too large, not UTF-8
-        return Settings(), capitalised(error.reason_in(Messages("en")).rstrip("."))  # English, as the other reasons here
+        # In English, as the other reasons here.
+        return Settings(), capitalised(error.reason_in(Messages("en")).rstrip("."))
     except (OSError, ValueError, TypeError, RecursionError) as error:  # RecursionError: JSON nested too deep
         return Settings(), str(error) or type(error).__name__
 

@@ -21,7 +21,7 @@ STANDARD_STREAMS = (0, 1, 2)
 
 
 def _say_interrupted() -> None:
-    try:
+    try:  # noqa: SIM105 -- not contextlib.suppress: this module loads first and imports only os and signal
         os.write(2, b"scopa: Interrupted.\n")
     except OSError:
         pass

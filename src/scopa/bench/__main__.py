@@ -1,4 +1,6 @@
-"""``python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]``: benchmarks that print their figures."""
+"""``python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]``.
+
+Benchmarks that print their figures."""
 from __future__ import annotations
 
 import importlib

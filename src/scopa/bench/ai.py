@@ -41,8 +41,8 @@ class GameResult(NamedTuple):
     b_points: int
     a_times: list[float]
     b_times: list[float]
-    a_by_category: dict[str, int] = {}  # A's points in each scoring category (cards, coins, scope, ...)
-    b_by_category: dict[str, int] = {}
+    a_by_category: dict[str, int]  # A's points in each scoring category (cards, coins, scope, ...)
+    b_by_category: dict[str, int]
 
 
 class PairResult(NamedTuple):
@@ -62,7 +62,8 @@ def outside_factory(spec: str) -> Callable[..., Any]:
         raise ValueError(f"cannot import {module_name!r}: {error}") from None
     factory = getattr(module, attr, None)
     if not callable(factory):
-        raise ValueError(f"{module_name!r} has no callable {attr!r}")
+        # ValueError, as every other bad spec: the caller says each in one line.
+        raise ValueError(f"{module_name!r} has no callable {attr!r}")  # noqa: TRY004
     return factory
 
 
@@ -78,7 +79,7 @@ def build_player(spec: str, seed: int, budget: float) -> Any:
     offered = {"seed": seed, "budget": budget}
     player = factory(**{k: v for k, v in offered.items() if k in accepted})
     if not callable(getattr(player, "choose_move", None)):
-        raise ValueError(f"{spec} returned {type(player).__name__}, which has no choose_move(view)")
+        raise ValueError(f"{spec} returned {type(player).__name__}, which has no choose_move(view)")  # noqa: TRY004
     return player
 
 
@@ -172,7 +173,7 @@ def share_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
     if n < 2:
         return share, 0.0, 1.0
     mean_total = total / n
-    residuals = [(x - share * (x + y)) / mean_total for x, y in zip(a, b)]
+    residuals = [(x - share * (x + y)) / mean_total for x, y in zip(a, b, strict=True)]
     half = 1.96 * statistics.stdev(residuals) / math.sqrt(n)
     return share, max(0.0, share - half), min(1.0, share + half)
 

@@ -438,7 +438,7 @@ def check_after_kill(before: MatchRecord | None, after: MatchRecord | None, tran
             narrator = Narrator([s.name for s in before.seats], before.rules, you=0, verbosity="full")
             at = transcript.index(f"Deal {before.state.deal_number} resumed.")
             said = [line.text for line in narrator.resumed(before.state.deal_number, before.state.match_scores)]
-            expected = said[1:] + [narrator.table_text(before.state.table)]  # who plays, the score, the table
+            expected = [*said[1:], narrator.table_text(before.state.table)]  # who plays, the score, the table
             if transcript[at + 1:at + 1 + len(expected)] != expected:
                 raise CrashSafetyFailure(f"{what}: resumed with another table than the saved one")
             resumed_seen = True

@@ -115,7 +115,7 @@ def report(level: str, against: str, judged: list[Judged], positions: list[GameS
     differ = sum(j.level != j.against for j in judged)
     lines = []
     if args.details:
-        for j, position, r in zip(judged, positions, mine):
+        for j, position, r in zip(judged, positions, mine, strict=True):
             if r > 0:
                 best = j.moves[j.values.index(max(j.values))]
                 lines.append(f"round {position.round}, stock {len(position.stock)}, table {_cards(position.table)}, "

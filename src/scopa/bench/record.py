@@ -15,6 +15,7 @@ import argparse
 import os
 import tempfile
 import time
+from pathlib import Path
 
 from ..engine import Rules
 from ..match import MatchRecord, SeatSetup
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for n in range(args.matches):
             record_result(played_match(args.seed + n), "2026-01-01T10:00:00+00:00", folder)
-        size = sum(len(line) for line in open(f"{folder}/results.json", encoding="utf-8"))
+        size = len(Path(folder, "results.json").read_text(encoding="utf-8"))
         stats, lines = _opening(folder)  # every match replayed, and its facts kept
         again, _ = _opening(folder)  # from the kept facts
         record = recorded_match(load_results(folder)[-1])  # the latest match, for the coach
@@ -76,7 +77,7 @@ def _reading(folder: str, megabytes: float) -> list[str]:
 
     from ..storage import iter_results
     path = f"{folder}/results.json"
-    head, *entries, tail = open(path, encoding="utf-8").read().splitlines()
+    head, *entries, tail = Path(path).read_text(encoding="utf-8").splitlines()
     entries = [line.rstrip(",") for line in entries]
     copies = max(1, int(megabytes * 1_000_000 / (sum(map(len, entries)) / len(entries))))
     with open(path, "w", encoding="utf-8") as log:

@@ -8,11 +8,12 @@ seconds: each plays its first legal move as soon as its view says it is its turn
 on, and a finished match is followed by a new room. ``--think T`` makes each player wait about T
 seconds before its move (people take several), so the load is paced rather than saturating.
 ``--store redis://... --processes K`` starts K server processes on one Redis and spreads each
-room's seats over them (the host on one, the next seat on the next), as behind a load balancer. It prints the rooms, the connected clients,
-moves a second, a move's round trip (from the mover's send to every seat of the room having the
-card played) at p50, p95 and p99 in ms, the errors (error messages, refusals, dropped
-connections, moves not seen within 10 s), the server's resident memory (VmRSS) before filling,
-after filling and at the end, per room, and the server's CPU share and the machine's load.
+room's seats over them (the host on one, the next seat on the next), as behind a load balancer.
+It prints the rooms, the connected clients, moves a second, a move's round trip (from the
+mover's send to every seat of the room having the card played) at p50, p95 and p99 in ms, the
+errors (error messages, refusals, dropped connections, moves not seen within 10 s), the server's
+resident memory (VmRSS) before filling, after filling and at the end, per room, and the server's
+CPU share and the machine's load.
 
 All players of one room live in one worker, so one clock measures each round trip. The bench's
 own servers allow any number of rooms from one address (``scopa serve`` allows 20 in ten
@@ -103,7 +104,8 @@ class Player:
             return ("update", event["kind"], event.get("notice"), event.get("seat"))
         message = parse_server_message(raw, self.rules)
         if isinstance(message, Welcome):
-            self.rules, self.seat, self.code, self.number = message.info.rules, message.seat, message.code, message.number
+            self.rules, self.seat = message.info.rules, message.seat
+            self.code, self.number = message.code, message.number
         elif isinstance(message, ResyncMessage):
             self.number = message.number
             self.view_data = data["view"] or self.view_data
@@ -170,7 +172,7 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
         if seat:
             await ws.send(encode(Ready()))
     for player in seated[1:]:
-        await seated[0].expect(lambda m: m == ("update", "notice", "ready", player.seat))
+        await seated[0].expect(lambda m, seat=player.seat: m == ("update", "notice", "ready", seat))
     await seated[0].ws.send(encode(Start()))
     for player in seated:
         await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
@@ -202,7 +204,8 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
             await asyncio.gather(*(p.ws.close() for p in seated), return_exceptions=True)
 
 
-async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> Tally:
+async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main,
+               from_main) -> Tally:
     tally = Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
@@ -320,8 +323,9 @@ def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     starts = [context.Queue() for _ in shares]
     time.sleep(0.5)
     before = resident_kib(pids)
-    processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main, start))
-                 for share, start in zip(shares, starts)]
+    processes = [context.Process(target=worker,
+                                 args=(urls, share, args.players, args.think, args.seconds, to_main, start))
+                 for share, start in zip(shares, starts, strict=True)]
     for process in processes:
         process.start()
     filling = time.monotonic()
@@ -337,7 +341,8 @@ def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     after = resident_kib(pids)
     for process in processes:
         process.join(30)
-    report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after), (load_before, load_after))
+    report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
+           (load_before, load_after))
     return 0
 
 

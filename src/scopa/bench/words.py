@@ -79,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     p90 = percentile(turns, 0.9)
     print(f"turns: {len(turns)}")
     print(f"words per turn: median {median:g}, p90 {p90:g}, max {max(turns)}")
-    print(f"seconds per turn at {args.rate:g} wpm: median {median * 60 / args.rate:.1f}, p90 {p90 * 60 / args.rate:.1f}")
+    print(f"seconds per turn at {args.rate:g} wpm: median {median * 60 / args.rate:.1f}, "
+          f"p90 {p90 * 60 / args.rate:.1f}")
     print(f"words in the match: {total} ({total / args.rate:.1f} minutes)")
     return 0
 

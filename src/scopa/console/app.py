@@ -269,7 +269,7 @@ class Program:
                  lambda s=saved: self._resume(s)) for saved in saves]
             actions.append((self.m("app.menu.new"), self._new_match_questions))
             if saves:
-                actions.append((self.m("app.menu.delete"), lambda: self._delete_menu(saves)))
+                actions.append((self.m("app.menu.delete"), lambda saves=saves: self._delete_menu(saves)))
             actions += [(self.m("app.menu.lessons"), self._lessons),
                         (self.m("app.menu.settings"), self.settings_menu)]
             if self._has_results():  # Statistics and Review once a match is logged

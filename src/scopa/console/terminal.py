@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import codecs
+import contextlib
 import os
 import queue
 import string
@@ -286,10 +287,10 @@ class KeyInput:
             loop = asyncio.get_running_loop()
 
             def end_soon() -> None:
-                try:
+                # RuntimeError: the prompt's loop closed as the news came: the wake stays raised,
+                # so the next read ends at once and the news is said.
+                with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(end_if_idle)
-                except RuntimeError:  # the prompt's loop closed as the news came: the wake stays
-                    pass              # raised, so the next read ends at once and the news is said
             wake.watch(end_soon)
             end_if_idle()  # raised between the check above and now
         return watch
@@ -347,10 +348,8 @@ def _silence_echo(stream: TextIO) -> Callable[[], None] | None:
         return None
 
     def restore() -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             termios.tcsetattr(fd, termios.TCSANOW, saved)
-        except (OSError, ValueError):
-            pass
     atexit.register(restore)
     return restore
 

@@ -82,7 +82,8 @@ def _make_plan(ranks: tuple[int, ...], mode: int) -> Plan:
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(10)]  # index groups by the rank they make
     _collect_sums(ranks, 0, 0, (), groups)
     plan: list[list[Getter]] = []
-    for rank, found in enumerate(groups):
+    for rank, sums in enumerate(groups):
+        found = sums
         if rank == 0:  # no sum makes 1; under asso piglia tutto an ace takes the whole table
             plan.append([tuple] if mode & _ASSO_PIGLIA_TUTTO and ranks else [])
             continue

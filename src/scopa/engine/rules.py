@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from enum import Enum
+from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
@@ -12,7 +12,7 @@ from .errors import RulesError, reason
 TARGETS = (11, 16, 21)
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     """Which game: scopa (2, 3 or 4 players) or one of the two scopone deals (4 players)."""
 
     SCOPA = "scopa"

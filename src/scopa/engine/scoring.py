@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .cards import PRIMIERA_VALUES, RE_BELLO, SETTEBELLO, Card, Suit
 from .rules import Rules
@@ -17,7 +17,7 @@ from .rules import Rules
 _COIN_RUN = tuple(Card(rank * 4 + Suit.COINS) for rank in range(10))
 
 
-class Category(str, Enum):
+class Category(StrEnum):
     """A scoring category, in the order a score sheet lists them."""
 
     CARDS = "cards"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .captures import capture_plan, captures_for, is_sweep_capture
@@ -55,7 +55,7 @@ FORMAT_VERSION = 1
 _make = tuple.__new__
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     PLAYING = "playing"
     DEAL_OVER = "deal_over"
     MATCH_OVER = "match_over"
@@ -202,7 +202,7 @@ class GameState(NamedTuple):
 
     def legal_moves(self) -> list[Move]:
         """Every legal move for the seat to move, card by card in hand order."""
-        global _LAST_LEGAL
+        global _LAST_LEGAL  # noqa: PLW0603 -- a module-wide memo on purpose (docs/architecture.md)
         if self.phase is not _PLAYING:
             return []
         moves = moves_for_hand(self.hands[self.to_move], self.table, self.rules)
@@ -325,10 +325,10 @@ class GameState(NamedTuple):
             table = ()
         elif table:
             events.append(LeftoversTaken(None, None, tuple(sorted(table))))
-        global _LAST_SCORE
+        global _LAST_SCORE  # noqa: PLW0603 -- a module-wide memo on purpose (docs/architecture.md)
         score = score_deal(piles, self.scope, rules)
         _LAST_SCORE = (piles, self.scope, rules, score)
-        totals = tuple(a + b for a, b in zip(self.match_scores, score.totals))
+        totals = tuple(a + b for a, b in zip(self.match_scores, score.totals, strict=True))
         events.append(DealScored(self.deal_number, score, totals))
         winner, over = match_result(totals, rules)
         if over:
@@ -441,7 +441,7 @@ def match_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, boo
 def _start_deal(rules: Rules, seed: int, deal_number: int, dealer: int, match_scores: tuple[int, ...],
                 deal_totals: tuple[tuple[int, ...], ...]) -> tuple[GameState, list[Event]]:
     deck, redeals = _shuffled_deal(rules, seed, deal_number)
-    n, size = rules.players, rules.hand_size
+    n = rules.players
     table = tuple(deck[:rules.table_size])
     stock = tuple(deck[rules.table_size:])
     leader = next_seat(dealer, n)

@@ -122,7 +122,8 @@ class LessonSession:
 
     def _run_lesson(self, lesson: Lesson) -> LessonResult:
         while True:
-            self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT, title=capitalised(self.t(lesson.title_key))))
+            self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT,
+                            title=capitalised(self.t(lesson.title_key))))
             index, first_time = 0, True
             while index < len(lesson.steps):
                 step = lesson.steps[index]

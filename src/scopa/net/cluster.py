@@ -27,6 +27,8 @@ What one process does by itself, the cluster does across processes:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import secrets
@@ -165,10 +167,8 @@ class ClusterServer(RoomServer):
                     await prepare()
                 return await self._run(code, action)
             finally:
-                try:
+                with contextlib.suppress(Exception):  # expired or Redis gone: the rev check guards the data
                     await lock.release()
-                except Exception:  # noqa: BLE001 -- expired or Redis gone: the rev check guards the data
-                    pass
 
     async def _refresh(self, code: str) -> None:
         """The room as stored, when another process stored it since this one last had it."""
@@ -279,10 +279,8 @@ class ClusterServer(RoomServer):
     async def leave(self, conn: Connection) -> None:
         if conn.code is None:
             return
-        try:
+        with contextlib.suppress(RoomRefusal):
             await self.session(conn.code, lambda: self._detach(conn))
-        except RoomRefusal:
-            pass
 
     def _tell(self, room: Room, entries: list[Entry]) -> None:
         """Each seat's frames: held for a seat connected here, published for one elsewhere, and a
@@ -442,7 +440,7 @@ class ClusterServer(RoomServer):
                 if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)):
                     continue
                 try:
-                    await self.session(code, lambda code=code: self._due(code, now))
+                    await self.session(code, functools.partial(self._due, code, now))
                 except Exception:  # logged; the other rooms are not held up
                     log.exception("room %s: covering or expiring failed", code)
 
@@ -505,7 +503,7 @@ class ClusterServer(RoomServer):
         for code in await self.redis.held_rooms(process):
             now = time.monotonic()
             try:
-                await self.session(code, lambda code=code: self._gone(code, process, now))
+                await self.session(code, functools.partial(self._gone, code, process, now))
             except Exception:  # logged; this room is tried again at the next beat
                 log.exception("room %s: the seats of a stopped process could not be let go", code)
                 done = False
@@ -528,10 +526,8 @@ class ClusterServer(RoomServer):
         for task in (self.listening, self.presence, self.sweeping):
             if task is not None:
                 task.cancel()
-        try:
+        with contextlib.suppress(Exception):  # Redis gone: the presence expires by itself
             await self.redis.end_presence(self.origin)
-        except Exception:  # noqa: BLE001 -- Redis gone: the presence expires by itself
-            pass
         await self.redis.close()
 
 

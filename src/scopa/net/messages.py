@@ -82,7 +82,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from ..engine import (
     ALL_CARDS,
@@ -260,8 +260,8 @@ class Ping:
     pass
 
 
-ClientMessage = Union[Hello, CreateRoom, Join, Ready, Start, MoveRequest, NextDealRequest, Assisted, RecordRequest,
-                      Ping]
+ClientMessage = (Hello | CreateRoom | Join | Ready | Start | MoveRequest | NextDealRequest | Assisted | RecordRequest
+                 | Ping)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -343,8 +343,8 @@ class Pong:
     pass
 
 
-ServerMessage = Union[Welcome, InfoMessage, UpdateMessage, ResyncMessage, Accepted, Refused, ErrorMessage,
-                      MatchRecordMessage, Pong]
+ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
+                 | MatchRecordMessage | Pong)
 
 
 # Encoding ------------------------------------------------------------------------------------

@@ -212,7 +212,7 @@ class RedisRoomStore:
             for other in others:
                 pipe.exists(presence_key(other))
             alive = await pipe.execute()
-        return [other for other, present in zip(others, alive) if not present]
+        return [other for other, present in zip(others, alive, strict=True) if not present]
 
     async def held_rooms(self, process: str) -> list[str]:
         return sorted(await self.client.smembers(held_key(process)))

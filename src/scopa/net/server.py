@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import secrets
 import signal
@@ -317,10 +318,8 @@ class RoomServer:
         self._message(conn, raw)
 
     async def leave(self, conn: Connection) -> None:
-        try:
+        with contextlib.suppress(RoomRefusal):  # the store failed: said to the room's other seats already
             self._detach(conn)
-        except RoomRefusal:  # the store failed: said to the room's other seats already
-            pass
 
     def _message(self, conn: Connection, raw: str | bytes) -> None:
         verdict = conn.bucket.take()

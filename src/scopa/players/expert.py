@@ -326,7 +326,7 @@ def sample_weights(log_weights: list[float], min_ess: float) -> list[float]:
 def _mean(values: list[float], weights: list[float]) -> float:
     """Weighted mean of a move's values (a dropped move has values for the first samples only)."""
     w = weights[:len(values)]
-    return sum(a * b for a, b in zip(values, w)) / sum(w)
+    return sum(a * b for a, b in zip(values, w, strict=True)) / sum(w)
 
 
 def _prune(active: list[int], values: list[list[float]], weights: list[float], z: float) -> list[int]:
@@ -343,7 +343,7 @@ def _prune(active: list[int], values: list[list[float]], weights: list[float], z
             keep.append(i)
             continue
         mean = means[best] - means[i]
-        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i])) / total
+        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i], strict=True)) / total
         var *= ess / max(1.0, ess - 1.0)
         if mean <= z * (var / ess) ** 0.5 + 0.01:
             keep.append(i)

@@ -65,7 +65,7 @@ class _ScoringPlayer:
             return moves[0]
         scores = self.score_moves(view, moves)
         best = max(scores)
-        ties = [m for m, s in zip(moves, scores) if s >= best - 1e-9]
+        ties = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
         return ties[0] if len(ties) == 1 else ties[self._rng.randrange(len(ties))]
 
     def score_moves(self, view: PlayerView, moves: list[Move]) -> list[float]:

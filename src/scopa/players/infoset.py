@@ -17,12 +17,12 @@ dealt holds a different hand in each sample; there the tree stops and the leaf s
 """
 from __future__ import annotations
 
-from typing import Protocol, Union
+from typing import Protocol
 
 from scopa.engine import GameState, Move, Phase
 
 OURS, OTHER = 0, 1
-Tree = Union[float, tuple]  # a value; (OURS, {move: Tree}); (OTHER, same_side, weight, pick, {move: Tree})
+Tree = float | tuple  # a value; (OURS, {move: Tree}); (OTHER, same_side, weight, pick, {move: Tree})
 
 
 class _Search(Protocol):
@@ -82,7 +82,7 @@ def _our_turn(trees: list[Tree], weights: list[float]) -> list[float]:
     best_total = -float("inf")
     for move in trees[0][1]:  # type: ignore[index]  # the same moves in every sample (same hand, table)
         values = set_values([t[1][move] for t in trees], weights)  # type: ignore[index]
-        total = sum([v * w for v, w in zip(values, weights)])
+        total = sum([v * w for v, w in zip(values, weights, strict=True)])
         if total > best_total:
             best, best_total = values, total
     return best
@@ -97,10 +97,10 @@ def _their_turn(trees: list[Tree], weights: list[float]) -> list[float]:
     reply_values: list[dict[Move, float]] = [{} for _ in trees]
     for move, members in groups.items():
         values = set_values([trees[s][4][move] for s in members], [weights[s] for s in members])  # type: ignore[index]
-        for s, v in zip(members, values):
+        for s, v in zip(members, values, strict=True):
             reply_values[s][move] = v
     out = []
-    for tree, values in zip(trees, reply_values):
+    for tree, values in zip(trees, reply_values, strict=True):
         _, same, weight, pick, _ = tree  # type: ignore[misc]
         extreme = max(values.values()) if same else min(values.values())
         out.append(weight * values[pick] + (1.0 - weight) * extreme)

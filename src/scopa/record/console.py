@@ -13,6 +13,7 @@ W why (the coach), T the table, R repeat, ? the keys, Escape leaves.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -341,11 +342,10 @@ def log_online(program: Program, table: OnlineSeat) -> list[Announcement]:
     match_id = online_match_id(table.server, table.code, record.seed)
 
     def log() -> None:
-        try:
+        # The results log is a nicety, as for a match played here.
+        with contextlib.suppress(SaveFileError, OSError, ValueError):
             record_result(record, program.persistence.clock(), program.persistence.data_dir, online=True,
                           match_id=match_id, seat=table.seat)
-        except (SaveFileError, OSError, ValueError):
-            pass  # the results log is a nicety, as for a match played here
 
     return _log_and_earn(program, log, played_here=False)
 
@@ -409,7 +409,7 @@ def _count_and_last(data_dir: str | os.PathLike[str] | None) -> tuple[int, Match
     """How many results the log holds and the latest one; (0, None) when it cannot be read."""
     count, last = 0, None
     try:
-        for count, last in enumerate(iter_results(data_dir), 1):
+        for count, last in enumerate(iter_results(data_dir), 1):  # noqa: B007 -- the loop keeps the last pair
             pass
     except SaveFileError:
         return 0, None

@@ -97,7 +97,8 @@ def advice_line(advice: Advice, cards: CardNames, t: RecordText) -> str:
     if better is None:
         return t("coach.same")
     if better.capture:
-        action = t("coach.better.take", cards=cards.list(better.capture, article=True), card=cards.the(better.card, "your"))
+        action = t("coach.better.take", cards=cards.list(better.capture, article=True),
+                   card=cards.the(better.card, "your"))
     else:
         action = t("coach.better.play", card=cards.the(better.card))
     why = t(f"coach.why.{advice.reason}", points=t.decimal(advice.cost), card=cards.the(advice.played.card))

@@ -7,6 +7,7 @@ every other saved match is left as it is.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
@@ -66,10 +67,8 @@ class Persistence:
         for saved in listing.saves:
             if saved.record.state.is_match_over and not saved.locked:
                 self._log_result(saved.record, saved.match_id)
-                try:
+                with contextlib.suppress(SaveLockedError, OSError):
                     self.store.delete(saved.match_id)
-                except (SaveLockedError, OSError):
-                    pass
                 continue
             saves.append(saved)
         return saves
@@ -215,17 +214,15 @@ class Persistence:
         match_id = self._open.match_id if self._open is not None else None
         self._log_result(record, match_id)
         if self._open is not None:
-            try:
+            # Its result is logged once whatever happens; the next listing removes it.
+            with contextlib.suppress(OSError):
                 self.store.delete(self._open.match_id, self._open)
-            except OSError:
-                pass  # its result is logged once whatever happens; the next listing removes it
             self._open = None
 
     def _log_result(self, record: MatchRecord, match_id: str | None) -> None:
-        try:
+        # The results log is a nicety; losing one entry never stops the game.
+        with contextlib.suppress(SaveFileError, OSError, ValueError):
             record_result(record, self.clock(), self.data_dir, match_id=match_id)
-        except (SaveFileError, OSError, ValueError):
-            pass  # the results log is a nicety; losing one entry never stops the game
 
     # Files ---------------------------------------------------------------------------------
     def export_refusal(self, path: str) -> str | None:
