@@ -104,5 +104,6 @@ def test_the_console_never_imports_the_full_state_or_the_match_record():
                 if names & forbidden or ((node.module or "").endswith(("engine.state", "match")) and "*" in names):
                     found.append(f"{path.name}: {sorted(names & forbidden) or '*'}")
             elif isinstance(node, ast.Import):
-                found += [f"{path.name}: {a.name}" for a in node.names if a.name in ("scopa.match", "scopa.engine.state")]
+                found += [f"{path.name}: {a.name}" for a in node.names
+                          if a.name in ("scopa.match", "scopa.engine.state")]
     assert found == []

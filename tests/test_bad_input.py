@@ -4,8 +4,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from tests.test_console_loop import M, lines_of, program_for, request_for
 
+from helpers.console import M, lines_of, program_for, request_for
 from scopa.cli import UsageError, build_parser, rules_from_args
 from scopa.config import Settings, load_settings
 from scopa.console.keys import typed_number

@@ -7,12 +7,12 @@ import re
 
 import pytest
 
+from helpers.console import Screen, lines_of, program_for, request_for
 from scopa.config import Settings, load_settings
 from scopa.console.card_symbols import CardNotation, CardSymbolsOutput, compact
 from scopa.console.terminal import Output
 from scopa.engine import Card
 from scopa.narration import Messages
-from test_console_loop import Screen, lines_of, program_for, request_for
 
 SYMBOLS = re.compile(r"[♦♥♠♣]")
 COLOUR = "\x1b["

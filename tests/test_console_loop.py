@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from scopa.cli import build_parser, rules_from_args, seats_from_args
+from helpers.console import M, Screen, ScriptInput, lines_of, program_for, request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
-from scopa.console.app import MatchRequest, Program
+from scopa.console.app import Program
 from scopa.console.game import MatchConsole, Services
 from scopa.console.keys import COMMAND_KEYS
-from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, InputClosed, Interrupted, LineInput, Output
+from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, Interrupted, LineInput, Output
 from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Messages, Narrator
@@ -22,61 +22,6 @@ from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore, SavedMatches, load_results
 from scopa.table import LocalTable, SaveHooks
 from scopa.table.persistence import Persistence
-
-M = Messages("en")
-
-
-class Screen(io.StringIO):
-    """Captured output that says it is a terminal, so the screen clears are written."""
-
-    def isatty(self) -> bool:
-        return True
-
-
-class ScriptInput:
-    """Tokens as KeyInput returns them; ``Interrupted`` in the script raises it (Ctrl-C)."""
-
-    def __init__(self, tokens: Sequence[object], out: io.StringIO) -> None:
-        self.tokens = list(tokens)
-        self.out = out
-        self.prompts: list[str] = []
-
-    def read(self, prompt: str) -> str:
-        self.prompts.append(prompt.strip())
-        self.out.write(prompt + "\n")
-        if not self.tokens:
-            raise InputClosed
-        token = self.tokens.pop(0)
-        if token is Interrupted:
-            raise Interrupted
-        return str(token)
-
-    def read_text(self, prompt: str) -> str:
-        return self.read(prompt)
-
-    def close(self) -> None:
-        pass
-
-
-def program_for(tmp_path: Path, script: str | Sequence[object], screen: io.StringIO | None = None,
-                settings: Settings | None = None) -> tuple[Program, io.StringIO, RecordingSpeaker]:
-    out = screen if screen is not None else io.StringIO()
-    source = LineInput(io.StringIO(script), out) if isinstance(script, str) else ScriptInput(script, out)
-    speaker = RecordingSpeaker()
-    program = Program(source, Output(out), settings or Settings(voice=False), tmp_path / "config",
-                      Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker, lang="en")
-    return program, out, speaker
-
-
-def request_for(*flags: str) -> MatchRequest:
-    args = build_parser().parse_args(list(flags))
-    rules = rules_from_args(args)
-    return MatchRequest(rules, seats_from_args(args, rules), args.seed)
-
-
-def lines_of(out: io.StringIO) -> list[str]:
-    return out.getvalue().replace(CLEAR_ALL, "\n").splitlines()
-
 
 # A whole match, piped ------------------------------------------------------------------
 
@@ -114,7 +59,8 @@ def test_a_short_turn_says_the_table_and_the_hand_then_prompts(tmp_path):
     assert M("turn.yours") not in lines
     card = lines.index("Card? ")
     assert lines[card - 3:card] == ["Giulia plays two of hearts.",
-                                    "Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of hearts.",
+                                    ("Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of "
+                                     "hearts."),
                                     "Hand, ace of clubs, three of spades, queen of clubs."]
     assert lines[-1] == M("app.input_closed")
 
@@ -242,8 +188,8 @@ def test_repeat_says_what_happened_since_the_last_move_not_the_answer_to_a_comma
     lines = lines_of(out)
     at = lines.index("Card? r")
     assert lines[at + 1:at + 5] == ["Deal 1. You deal.",
-                                    ("Three cards each. Table, seven of clubs, four of clubs, ace of hearts and jack of "
-                                     "diamonds."),
+                                    ("Three cards each. Table, seven of clubs, four of clubs, ace of hearts and jack "
+                                     "of diamonds."),
                                     "Giulia plays two of hearts.",
                                     ("Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of "
                                      "hearts.")]

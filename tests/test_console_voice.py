@@ -1,8 +1,7 @@
 """The game voice inside the match loop: the private-hand warning, Stop, and an unavailable voice."""
 from __future__ import annotations
 
-from tests.test_console_loop import program_for, request_for
-
+from helpers.console import program_for, request_for
 from scopa.config import Settings
 from scopa.speech import RecordingSpeaker
 

@@ -476,9 +476,9 @@ def test_below_the_target_another_deal_follows(target):
 
 
 def test_a_tie_at_or_above_the_target_plays_another_deal():
-    state, events = final_play(Rules(), (7, 11))
+    state, _ = final_play(Rules(), (7, 11))
     assert state.match_scores == (11, 11) and state.phase is Phase.DEAL_OVER and state.winner is None
-    state, _events = final_play(Rules(), (9, 13))
+    state, _ = final_play(Rules(), (9, 13))
     assert state.match_scores == (13, 13) and state.phase is Phase.DEAL_OVER
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.console import program_for
 from scopa.config import Settings
 from scopa.console.app import Program
 from scopa.console.choosing import item_number, unknown_key
@@ -23,7 +24,6 @@ from scopa.lessons.console import attach
 from scopa.lessons.content import L2_POSITION, Ctx, Lesson, Outcome, Practice
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.match import MatchRecord, SeatSetup
-from test_console_loop import program_for
 
 PROMPT = re.compile(r"(Card|Capture|Play)\? ")
 KING = Card.parse("KC")

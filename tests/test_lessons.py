@@ -8,6 +8,7 @@ import re
 import string
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -16,7 +17,6 @@ from scopa.console.app import Program
 from scopa.console.terminal import InputClosed, Output
 from scopa.engine import (
     Card,
-    GameState,
     LeftoversTaken,
     Rules,
     ScopaError,
@@ -24,6 +24,7 @@ from scopa.engine import (
     new_deal,
     parse_cards,
     score_deal,
+    state_from_dict,
 )
 from scopa.engine.scoring import Category
 from scopa.lessons import LESSON_COUNT, LESSONS, tip_for
@@ -63,7 +64,7 @@ class ScriptInput:
     the first card, the first capture, Enter to play.
     """
 
-    AUTO = {"Card?": "1", "Capture?": "1", "Play?": "enter"}
+    AUTO: ClassVar[dict[str, str]] = {"Card?": "1", "Capture?": "1", "Play?": "enter"}
 
     def __init__(self, tokens: Sequence[Token], screen: io.StringIO, auto: bool = False) -> None:
         self.tokens = list(tokens)
@@ -512,10 +513,10 @@ def test_lesson_positions_are_consistent_states() -> None:
         # Earlier rounds are placeholder plays, so a lesson position is never loaded as a save:
         # state_from_dict replays the history and refuses it.
         if state.round == 1:
-            assert GameState.from_dict(state.to_dict()) == state
+            assert state_from_dict(state.to_dict()) == state
         else:
             with pytest.raises(ScopaError):
-                GameState.from_dict(state.to_dict())
+                state_from_dict(state.to_dict())
 
 
 def test_lesson_positions_teach_what_they_say() -> None:
@@ -582,7 +583,7 @@ def test_tips_are_one_plain_line_or_none_over_many_positions() -> None:
     narrators = {lang: Narrator(["You", "Robin", "Ann", "Bo"], Rules(players=4), 0, lang=lang)
                  for lang in ("en", "it")}
     said = 0
-    for state, view in _random_views(400, seed=9):
+    for _state, view in _random_views(400, seed=9):
         for narrator in narrators.values():
             tip = tip_for(view, view.rules, narrator)
             if tip is not None:

@@ -24,6 +24,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.console import ScriptInput, lines_of, request_for
+from helpers.spoken import assert_spoken, states_of
+from helpers.spoken import good_moves as _good_illegal
+from helpers.storage import TWO, played, write_damaged_file
 from scopa.config import Settings
 from scopa.console.app import Program
 from scopa.console.terminal import Output
@@ -34,10 +38,6 @@ from scopa.speech import RecordingSpeaker
 from scopa.storage import SaveFileError, import_match, match_to_json
 from scopa.storage import files as files_module
 from scopa.table.persistence import Persistence
-from test_console_loop import ScriptInput, lines_of, request_for
-from test_illegal_spoken import _good as _good_illegal
-from test_illegal_spoken import _states, assert_spoken
-from test_storage import TWO, played, write_damaged_file
 
 EN, IT = Messages("en"), Messages("it")
 EN_HEAD, IT_HEAD = "Import failed. ", "Importazione non riuscita. "
@@ -99,7 +99,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                   "Il file non è un testo in UTF 8."),
     "not a match": (list, None, "The file does not hold a scopa match.",
                     "Il file non contiene una partita di scopa."),
-    "wrong format": (lambda: {"format": "chess"}, None, "The file is not a scopa match. It lacks the format scopa-match.",
+    "wrong format": (lambda: {"format": "chess"}, None, ("The file is not a scopa match. It lacks the format "
+                                                         "scopa-match."),
                      "Il file non è una partita di scopa. Manca il formato scopa-match."),
     "no version": (lambda: {"format": "scopa-match"}, None, "The file has no format version number.",
                    "Il file non indica la versione del formato."),
@@ -164,7 +165,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                     "Seat 1 must have a name, a kind and, for a computer, a level.",
                     "Il giocatore 1 deve avere un nome, un tipo e, se è il computer, un livello."),
     "seat name": (_changed(lambda d: d["seats"][0].update(name=" ")), None,
-                  "Seat 1 needs a name of 1 to 100 characters.", "Il giocatore 1 deve avere un nome da 1 a 100 caratteri."),
+                  "Seat 1 needs a name of 1 to 100 characters.", ("Il giocatore 1 deve avere un nome da 1 a 100 "
+                                                                  "caratteri.")),
     "seat control": (_changed(lambda d: d["seats"][0].update(name="Ann\u2028")), None,
                      "The name of seat 1 holds control characters.",
                      "Il nome del giocatore 1 contiene caratteri di controllo."),
@@ -174,8 +176,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                    "Seat 2 is a computer, so its level must be beginner, easy, medium, hard or expert.",
                    ("Il giocatore 2 è il computer, quindi il suo livello deve essere principiante, facile, medio, "
                     "difficile o esperto.")),
-    "human level": (_changed(lambda d: d["seats"][0].update(level="easy")), None, "Seat 1 is human, so it has no level.",
-                    "Il giocatore 1 è una persona, quindi non ha un livello."),
+    "human level": (_changed(lambda d: d["seats"][0].update(level="easy")), None,
+                    "Seat 1 is human, so it has no level.", "Il giocatore 1 è una persona, quindi non ha un livello."),
     # Seed, dealer, assisted deals, and how they match the position
     "seed": (_changed(lambda d: d.update(seed="x")), None, "The seed must be a whole number.",
              "Il numero della mescolata deve essere un numero intero."),
@@ -291,7 +293,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                                  "La posizione salvata non è valida. Il mazzo non è un elenco di carte."),
     "position pile not cards": (_state(lambda s: s["piles"].__setitem__(0, None)), "not_cards",
                                 "The saved position is not valid. Pile 1 is not a list of cards.",
-                                "La posizione salvata non è valida. Il mucchio delle prese 1 non è un elenco di carte."),
+                                ("La posizione salvata non è valida. Il mucchio delle prese 1 non è un elenco di "
+                                 "carte.")),
     "position play card not a card": (_state(_play(1, card=3)), "not_cards",
                                       ("The saved position is not valid. The card of play 1 of this deal is not "
                                        "written as a card."),
@@ -314,16 +317,16 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                                     "La posizione salvata non è valida. Il mazzo indica una carta che non esiste."),
     "position pile no such card": (_state(lambda s: s["piles"][1].__setitem__(0, "1X")), "no_such_card",
                                    "The saved position is not valid. Pile 2 names a card that does not exist.",
-                                   ("La posizione salvata non è valida. Il mucchio delle prese 2 indica una carta che non "
-                                    "esiste.")),
+                                   ("La posizione salvata non è valida. Il mucchio delle prese 2 indica una carta che "
+                                    "non esiste.")),
     "position play no such card": (_state(_play(1, card="9C")), "no_such_card",
                                    ("The saved position is not valid. Play 1 of this deal names a card that does not "
                                     "exist."),
-                                   ("La posizione salvata non è valida. La giocata 1 di questa smazzata indica una carta "
-                                    "che non esiste.")),
+                                   ("La posizione salvata non è valida. La giocata 1 di questa smazzata indica una "
+                                    "carta che non esiste.")),
     "position capture no such card": (_state(_play(3, capture=["AD", "8S"])), "no_such_card",
-                                      ("The saved position is not valid. Play 3 of this deal names a card that does not "
-                                       "exist."),
+                                      ("The saved position is not valid. Play 3 of this deal names a card that does "
+                                       "not exist."),
                                       ("La posizione salvata non è valida. La giocata 3 di questa smazzata indica una "
                                        "carta che non esiste.")),
     "position scope": (_state(lambda s: s.update(scope=[0])), "numbers",
@@ -331,7 +334,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                        "La posizione salvata non è valida. Per il numero di scope servono 2 numeri interi."),
     "position match scores": (_state(lambda s: s.update(match_scores=[0, -1])), "numbers",
                               "The saved position is not valid. The match scores must be a list of 2 whole numbers.",
-                              "La posizione salvata non è valida. Per i punteggi della partita servono 2 numeri interi."),
+                              ("La posizione salvata non è valida. Per i punteggi della partita servono 2 numeri "
+                               "interi.")),
     "position deal total": (_state(lambda s: s.update(deal_totals=[[0]])), "deal_total",
                             "The saved position is not valid. Deal result 1 must be a list of 2 whole numbers.",
                             ("La posizione salvata non è valida. Per il risultato della smazzata 1 servono 2 numeri "
@@ -339,8 +343,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
     "position play fields": (_state(lambda s: s["history"][0].pop("scopa")), "play_fields",
                              ("The saved position is not valid. Play 1 of this deal must have a seat, a card, a "
                               "capture and a scopa mark."),
-                             ("La posizione salvata non è valida. La giocata 1 di questa smazzata deve avere giocatore, "
-                              "carta, presa e segno di scopa.")),
+                             ("La posizione salvata non è valida. La giocata 1 di questa smazzata deve avere "
+                              "giocatore, carta, presa e segno di scopa.")),
     "position play seat": (_state(_play(2, seat=4)), "play_seat",
                            ("The saved position is not valid. In play 2 of this deal, the seat must be one of the 2 "
                             "seats."),
@@ -376,12 +380,13 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                             "essere 2, non 1.")),
     "position to move order": (_state(lambda s: s.update(to_move=1)), "to_move",
                                "The saved position is not valid. It should be seat 1 to play, not seat 2.",
-                               "La posizione salvata non è valida. Dovrebbe toccare al giocatore 1, non al giocatore 2."),
+                               ("La posizione salvata non è valida. Dovrebbe toccare al giocatore 1, non al "
+                                "giocatore 2.")),
     "position no cards in hand": (_state(_no_cards_in_hand, turns=18), "playing_no_cards",
                                   ("The saved position is not valid. Every hand is empty, yet the deal is marked as "
                                    "still being played."),
-                                  ("La posizione salvata non è valida. Tutte le mani sono vuote, ma la smazzata risulta "
-                                   "ancora in corso.")),
+                                  ("La posizione salvata non è valida. Tutte le mani sono vuote, ma la smazzata "
+                                   "risulta ancora in corso.")),
     "position winner": (_state(lambda s: s.update(winner=0)), "winner_while_playing",
                         "The saved position is not valid. A winner is recorded while the deal is still being played.",
                         ("La posizione salvata non è valida. È indicato un vincitore mentre la smazzata è ancora in "
@@ -394,8 +399,8 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
     "position leftovers": (_state(_leftovers_kept, turns=36, seed=5), "leftovers",
                            ("The saved position is not valid. The deal is over, yet the cards left on the table were "
                             "not given to the last capture."),
-                           ("La posizione salvata non è valida. La smazzata è finita, ma le carte rimaste in tavola non "
-                            "sono andate a chi ha fatto l'ultima presa.")),
+                           ("La posizione salvata non è valida. La smazzata è finita, ma le carte rimaste in tavola "
+                            "non sono andate a chi ha fatto l'ultima presa.")),
     "position deal results": (_state(lambda s: s.update(deal_number=2)), "deal_results_count",
                               ("The saved position is not valid. The number of deal results does not match the deal "
                                "number."),
@@ -445,10 +450,10 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                               ("La posizione salvata non è valida. L'ultima presa indicata non è l'ultima presa tra le "
                                "giocate di questa smazzata.")),
     "position table differs": (_state(lambda s: _move_card(s, "table", "piles.0")), "table_differs",
-                               ("The saved position is not valid. The cards on the table do not match the plays of this "
-                                "deal."),
-                               ("La posizione salvata non è valida. Le carte in tavola non corrispondono alle giocate di "
-                                "questa smazzata.")),
+                               ("The saved position is not valid. The cards on the table do not match the plays of "
+                                "this deal."),
+                               ("La posizione salvata non è valida. Le carte in tavola non corrispondono alle giocate "
+                                "di questa smazzata.")),
     "position piles differ": (_state(lambda s: _move_card(s, "piles.0", "piles.1")), "piles_differ",
                               ("The saved position is not valid. The piles of captured cards do not match the plays of "
                                "this deal."),
@@ -517,7 +522,7 @@ def test_nothing_from_the_file_is_said_back(tmp_path):
 def test_a_long_capture_is_counted_not_read_out(tmp_path):
     """A move that takes more cards than any capture could is refused with the count of its cards."""
     record, data = _good_illegal(seed=9)
-    for index, state in enumerate(_states(record)):
+    for index, state in enumerate(states_of(record)):  # noqa: B007 -- both are read after the loop
         hand = state.hands[state.to_move]
         card = next((c for c, options in ((c, state.legal_moves()) for c in hand)
                      if any(m.card == c and len(m.capture) > 1 for m in options)
@@ -527,7 +532,8 @@ def test_a_long_capture_is_counted_not_read_out(tmp_path):
     else:
         raise AssertionError("no position with a sum to take")
     capture = [str(c) for c in ALL_CARDS if c != card][:9]
-    data["moves"] = [*data["moves"][:index], {"deal": state.deal_number, "seat": state.to_move, "card": str(card), "capture": capture}]
+    data["moves"] = [*data["moves"][:index],
+                     {"deal": state.deal_number, "seat": state.to_move, "card": str(card), "capture": capture}]
     error = _refused(_write(tmp_path / "bad.json", data))
     assert error.illegal is not None and error.illegal.code == "cannot_take" and len(error.illegal.capture) == 9
     names = CardNames(EN)
@@ -642,7 +648,8 @@ def test_scopa_import_on_the_command_line(tmp_path):
         base = [sys.executable, "-m", "scopa", "--no-voice", "--data-dir", str(tmp_path / "d"),
                 "--config-dir", str(tmp_path / "c"), "--import", str(path)]
         for lang, expected in (("en", EN_HEAD + english), ("it", IT_HEAD + italian)):
-            done = subprocess.run([*base, "--lang", lang], capture_output=True, text=True, timeout=60, input="")
+            done = subprocess.run([*base, "--lang", lang], capture_output=True, text=True, timeout=60, input="",
+                                  check=False)
             assert done.returncode == 1, done.stderr
             assert done.stdout.splitlines() == [expected]
     assert not (tmp_path / "d" / "autosave.json").exists()
@@ -650,7 +657,8 @@ def test_scopa_import_on_the_command_line(tmp_path):
 
 def test_an_unreadable_autosave_says_why_in_sentences(tmp_path):
     make, _, english, italian = CASES["position hand size"]
-    for messages, heading in ((EN, "The saved match cannot be read. "), (IT, "La partita salvata non si può leggere. ")):
+    headings = ((EN, "The saved match cannot be read. "), (IT, "La partita salvata non si può leggere. "))
+    for messages, heading in headings:
         _write(tmp_path / "autosave.json", make())
         persistence = Persistence(tmp_path, messages=lambda m=messages: m)
         assert persistence.saved_matches() == []
@@ -666,12 +674,12 @@ def test_scopa_export_says_why_the_autosave_cannot_be_read_in_the_players_names(
     _write(tmp_path / "d" / "autosave.json", make())
     done = subprocess.run([sys.executable, "-m", "scopa", "--data-dir", str(tmp_path / "d"), "--config-dir",
                            str(tmp_path / "c"), "--lang", "it", "--cards", "napoletane", "--export",
-                           str(tmp_path / "out.json")], capture_output=True, text=True, timeout=60)
+                           str(tmp_path / "out.json")], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1
     [line, none] = done.stderr.splitlines()
     assert line.startswith(
-        "scopa: La partita salvata non si può leggere. La posizione salvata non è valida. Le giocate di questa smazzata "
-        "comprendono il re di bastoni, che non è né in tavola né tra le prese. È stata messa da parte come ")
+        "scopa: La partita salvata non si può leggere. La posizione salvata non è valida. Le giocate di questa "
+        "smazzata comprendono il re di bastoni, che non è né in tavola né tra le prese. È stata messa da parte come ")
     assert none == "scopa: Non c'è una partita salvata da esportare."
 
 

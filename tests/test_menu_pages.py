@@ -5,13 +5,13 @@ import io
 
 import pytest
 
+from helpers.console import ScriptInput, lines_of, program_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.menus import choose, menu_listing, rows_taken
 from scopa.console.terminal import Output
 from scopa.narration import Messages
 from scopa.speech import RecordingSpeaker, VoiceInfo
-from test_console_loop import ScriptInput, lines_of, program_for
 
 M = Messages("en")
 LANGUAGES = ["Afrikaans", "Albanian", "Amharic", "Arabic", "Aragonese", "Armenian", "Assamese", "Azerbaijani",

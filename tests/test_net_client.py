@@ -2,67 +2,21 @@
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
 
+from helpers.net import SINGLE, mover_of, opened, started_pair, until
 from scopa.engine import Move, Rules, legal_captures
 from scopa.narration import CardNames, Messages, explain_illegal
 from scopa.net.client import UNREACHABLE, RemoteTable, TableClosed
 from scopa.net.messages import CreateRoom, Hello, Join
 from scopa.table import Resync, Table
-from test_net_server import serve  # noqa: F401  (the fixture: a real server, stopped after the test)
-
-SINGLE = Rules(target=None)
 
 
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def opened(url: str, first, **options) -> RemoteTable:
-    table = RemoteTable(url, first, **options)
-    table.open()
-    return table
-
-
-@pytest.fixture
-def tables():
-    """tables(url, first) opens a RemoteTable; all are closed after the test."""
-    made: list[RemoteTable] = []
-
-    def make(url: str, first, **options) -> RemoteTable:
-        table = opened(url, first, **options)
-        made.append(table)
-        return table
-
-    yield make
-    for table in made:
-        table.close()
-
-
-def until(condition, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def started_pair(url: str, tables, rules: Rules = SINGLE) -> tuple[RemoteTable, RemoteTable]:
-    host = tables(url, CreateRoom("Ann", rules, ("human",) * rules.players, "easy"))
-    guest = tables(url, Join(host.code.lower(), "Ben"))
-    guest.ready()
-    until(lambda: host.room().seats[1] is not None and host.room().seats[1].ready)
-    host.start()
-    until(lambda: host.has_view() and guest.has_view() and host.latest() == guest.latest()
-          and any(t.view(t.seat).is_my_turn for t in (host, guest)))
-    return host, guest
-
-
-def mover_of(*tables: RemoteTable) -> RemoteTable:
-    return next(t for t in tables if t.view(t.seat).is_my_turn)
 
 
 def test_a_remote_table_is_a_table_and_plays_moves_both_seats_hear(serve, tables):

@@ -698,7 +698,8 @@ def test_the_partner_may_be_modelled_like_the_other_seats():
             worth = worth_tables(state.piles, state.scope, state.rules, side)
             base = material(state.piles, state.scope, state.rules, side)
 
-            def searcher(weight: float) -> _Searcher:
+            def searcher(weight: float, state: GameState = state, side: int = side, worth: list = worth,
+                         base: float = base, seat: int = seat) -> _Searcher:
                 return _Searcher(side, state.rules, worth, 0.8, base, model=0.5, piles=state.piles,
                                  scope=state.scope, partner_model=weight, seat=seat)
             children = [searcher(0.0).quick_leaf(state, m, 0.0) for m in moves]

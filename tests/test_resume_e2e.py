@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from scopa.narration import Narrator
+from scopa.storage import AutosaveStore
 
-from scopa.narration import Narrator  # noqa: E402
-from scopa.storage import AutosaveStore  # noqa: E402
+pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 

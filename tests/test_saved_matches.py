@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+from helpers.spoken import assert_spoken
+from helpers.storage import TWO, finish, played
+from helpers.storage import saved as _save  # the tests here name their own saved matches `saved`
 from scopa.engine import Rules
 from scopa.match import MatchRecord
 from scopa.narration import Messages
@@ -31,9 +34,6 @@ from scopa.storage import (
 )
 from scopa.storage.atomic import atomic_write_text
 from scopa.table.persistence import Persistence
-from test_illegal_spoken import assert_spoken
-from test_storage import TWO, finish, played
-from test_storage import saved as _save  # the tests here name their own saved matches `saved`
 
 EN, IT = Messages("en"), Messages("it")
 
@@ -101,7 +101,7 @@ def test_the_menu_line_names_opponents_score_deal_and_day(tmp_path: Path) -> Non
 
 
 def test_at_four_the_menu_line_names_the_partner_apart(tmp_path: Path) -> None:
-    from test_storage import FOUR
+    from helpers.storage import FOUR
     _save(tmp_path, played(Rules(players=4), FOUR, 3, turns=3))
     persistence = Persistence(tmp_path)
     [saved] = persistence.saved_matches()

@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-from tests.test_console_loop import request_for
 
 import scopa.console.app as app_module
 import scopa.lessons.console as lessons_console
 import scopa.record.console as record_console
+from helpers.console import request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.app import Program

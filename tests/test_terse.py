@@ -5,8 +5,10 @@ turn." when the hand and Card? follow, the key hints once used, a hand already h
 keeps today's detail. Each test here fails on the game before the change."""
 from __future__ import annotations
 
+import contextlib
 import re
 
+from helpers.console import lines_of, program_for, request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.terminal import ENTER, ESCAPE, Output
@@ -14,7 +16,6 @@ from scopa.engine import Card, Rules
 from scopa.narration import Messages, Narrator
 from scopa.narration.narrator import KEYS_LEARNT
 from scopa.speech import RecordingSpeaker
-from test_console_loop import lines_of, program_for, request_for
 
 M = Messages("en")
 KEYS = M("choose.keys")
@@ -160,10 +161,8 @@ def test_a_wrong_card_number_is_told_in_a_sentence_even_with_one_card_left():
 
     narrator = Narrator(["You", "Giulia"], Rules(), you=0)
     chooser = MoveChooser(read, lambda *lines: said.extend(lines), narrator, lambda token: False)
-    try:
+    with contextlib.suppress(Stop):
         chooser.move(SimpleNamespace(hand=(Card.parse("KC"),)))  # the last card of a round
-    except Stop:
-        pass
     assert said == ["No card 5. Your only card is number 1.", "Press 1 for your only card. Question mark for help."]
 
 

@@ -8,19 +8,7 @@ from .problems import os_problem
 from .voices import voice_for_language
 
 __all__ = [
-           "DEFAULT_LANGUAGE",
-           "LANGUAGES",
-           "NAMINGS",
-           "Announcement",
-           "CardNames",
-           "Messages",
-           "Naming",
-           "Narrator",
-           "Verbosity",
-           "capitalised",
-           "explain_illegal",
-           "explain_invalid",
-           "os_problem",
-           "system_language",
-           "voice_for_language",
+    "DEFAULT_LANGUAGE", "LANGUAGES", "NAMINGS", "Announcement", "CardNames", "Messages", "Naming", "Narrator",
+    "Verbosity", "capitalised", "explain_illegal", "explain_invalid", "os_problem", "system_language",
+    "voice_for_language",
 ]

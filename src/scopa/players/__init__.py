@@ -25,15 +25,8 @@ from .heuristic import BeginnerPlayer, EasyPlayer, HardPlayer, MediumPlayer
 from .hints import card_name, reason_text, suggest_move
 
 __all__ = [
-    "COMPUTER_NAMES",
-    "LEVELS",
-    "LEVEL_DESCRIPTIONS",
-    "ComputerPlayer",
-    "card_name",
-    "computer_names",
-    "make_player",
-    "reason_text",
-    "suggest_move",
+    "COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "ComputerPlayer", "card_name", "computer_names",
+    "make_player", "reason_text", "suggest_move",
 ]
 
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")

@@ -3,17 +3,17 @@
 ``LocalTable`` (``local``) is the table of a match played in this process."""
 from .local import LocalTable, SaveHooks, computers_for, start_match
 from .protocol import (
-                       Notice,
-                       NoticeKind,
-                       Refusal,
-                       Resync,
-                       SeatInfo,
-                       SeatKind,
-                       SeatUpdate,
-                       SubmitResult,
-                       Table,
-                       TableEvent,
-                       TableInfo,
+    Notice,
+    NoticeKind,
+    Refusal,
+    Resync,
+    SeatInfo,
+    SeatKind,
+    SeatUpdate,
+    SubmitResult,
+    Table,
+    TableEvent,
+    TableInfo,
 )
 
 __all__ = ["LocalTable", "Notice", "NoticeKind", "Refusal", "Resync", "SaveHooks", "SeatInfo", "SeatKind",
