@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
-from typing import Self
 
 
 class Suit(IntEnum):
@@ -40,7 +39,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, ident: int) -> Self:
+    def __new__(cls, ident: int) -> Card:  # noqa: PYI034 -- always one of the 40 cached cards, never a subclass
         # Checked before indexing: ALL_CARDS[-1] would quietly give the king of batons.
         if isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < 40:
             return ALL_CARDS[ident]
@@ -105,7 +104,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
-    def __reduce__(self):  # pickling keeps the cached instance
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:  # pickling keeps the cached instance
         return (Card, (int(self),))
 
 

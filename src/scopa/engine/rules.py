@@ -45,13 +45,13 @@ class Rules:
     capture_mode: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.variant, Variant):
-            try:
-                object.__setattr__(self, "variant", Variant(self.variant))
-            except ValueError:
-                names = ", ".join(v.value for v in Variant)
-                raise RulesError(f"Unknown variant {self.variant!r}: choose {names}.",
-                                reason("unknown_variant")) from None
+        variant: object = self.variant  # anything may come from a file or a flag, whatever the annotation says
+        if not isinstance(variant, Variant):
+            known = {v.value: v for v in Variant}
+            if not isinstance(variant, str) or variant not in known:
+                names = ", ".join(known)
+                raise RulesError(f"Unknown variant {variant!r}: choose {names}.", reason("unknown_variant"))
+            object.__setattr__(self, "variant", known[variant])
         if not _is_int(self.players) or self.players not in (2, 3, 4):
             raise RulesError(f"Scopa is played by 2, 3 or 4 players, not {self.players!r}.", reason("players"))
         if self.variant is not Variant.SCOPA and self.players != 4:
@@ -98,12 +98,14 @@ class Rules:
     @classmethod
     def scopone_scientifico(cls, **options: Any) -> Rules:
         """Scopone scientifico: 4 players, 10 cards each, empty table, target 21."""
-        return cls(**({"players": 4, "variant": Variant.SCOPONE_SCIENTIFICO, "target": 21} | options))
+        defaults: dict[str, Any] = {"players": 4, "variant": Variant.SCOPONE_SCIENTIFICO, "target": 21}
+        return cls(**(defaults | options))
 
     @classmethod
     def scopone_classico(cls, **options: Any) -> Rules:
         """Scopone classico: 4 players, 9 cards each, 4 on the table, target 21."""
-        return cls(**({"players": 4, "variant": Variant.SCOPONE_CLASSICO, "target": 21} | options))
+        defaults: dict[str, Any] = {"players": 4, "variant": Variant.SCOPONE_CLASSICO, "target": 21}
+        return cls(**(defaults | options))
 
     def with_options(self, **options: Any) -> Rules:
         return replace(self, **options)

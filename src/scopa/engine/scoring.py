@@ -6,7 +6,7 @@ napola and each scopa belong to one side outright.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -108,7 +108,7 @@ def _primiera(held: set[Card] | frozenset[Card]) -> Primiera:
     return Primiera(tuple(chosen), total, ())
 
 
-def napola_points(pile: Sequence[Card]) -> int:
+def napola_points(pile: Iterable[Card]) -> int:
     """3 for A, 2, 3 of coins, plus one for each further coin in an unbroken run; else 0."""
     held = set(pile)
     run = 0

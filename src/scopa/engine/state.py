@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .captures import capture_plan, captures_for, is_sweep_capture
 from .cards import ALL_CARDS, Card
@@ -104,7 +104,7 @@ class Play(NamedTuple):
 # The state that last answered legal_moves(), with a copy of its moves: apply() trusts those.
 _LAST_LEGAL: tuple[Any, tuple[Move, ...]] = (None, ())
 # The piles, scope and rules the last deal was scored from, and its DealScore.
-_LAST_SCORE: tuple[Any, Any, Any, Any] = (None, None, None, None)
+_LAST_SCORE: tuple[Any, Any, Any, DealScore | None] = (None, None, None, None)
 
 
 def next_seat(seat: int, players: int) -> int:
@@ -305,7 +305,7 @@ class GameState(NamedTuple):
         rules = self.rules
         n, size, stock = rules.players, rules.hand_size, self.stock
         leader = (self.dealer - 1) % n  # self.leader, inlined
-        hands = [()] * n
+        hands: list[tuple[Card, ...]] = [()] * n
         for k in range(n):  # from the leader round to the right, ``size`` cards each
             hands[(leader - k) % n] = tuple(sorted(stock[k * size:(k + 1) * size]))
         stock = stock[n * size:]
@@ -342,7 +342,9 @@ class GameState(NamedTuple):
     # Serialisation ------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data holding everything, including the exact stock order and seed."""
-        cards = lambda cs: [str(c) for c in cs]  # noqa: E731
+        def cards(cs: Iterable[Card]) -> list[str]:
+            return [str(c) for c in cs]
+
         return {
             "rules": self.rules.to_dict(), "seed": self.seed, "deal_number": self.deal_number,
             "dealer": self.dealer, "to_move": self.to_move, "round": self.round,
@@ -355,9 +357,9 @@ class GameState(NamedTuple):
             "phase": self.phase.value, "winner": self.winner, "redeals": self.redeals,
         }
 
-    # ``GameState.from_dict(data)`` rebuilds a state from ``to_dict`` data (anything inconsistent
-    # raises ``ScopaError``). It is ``validation.state_from_dict``, bound to the class in
-    # ``scopa.engine``: validation builds on this module, so this module does not import it.
+    # ``state_from_dict(data)`` (``scopa.engine``, from ``validation``) rebuilds a state from
+    # ``to_dict`` data; anything inconsistent raises ``ScopaError``. It is a function and not a
+    # method because validation builds on this module, and this module does not import it back.
 
 
 def _as_card(card: Any) -> Card:
@@ -451,7 +453,7 @@ def _start_deal(rules: Rules, seed: int, deal_number: int, dealer: int, match_sc
                       redeals)
     events: list[Event] = [DealStarted(deal_number, dealer, leader, redeals)]
     state, events = state._deal_round(events)
-    first = events[-1]
+    first = cast(CardsDealt, events[-1])  # _deal_round ends with the round it dealt
     events[-1] = CardsDealt(first.round, first.rounds, first.cards_each, first.stock_left, table)
     return state, events
 

@@ -6,7 +6,7 @@ raise ``SaveFileError`` naming the first check that failed, in any language of t
 
 1. the format name and version (older versions are brought up to date by ``MIGRATIONS``),
 2. the fields, the rules and the seats,
-3. the saved position (``GameState.from_dict``: 40 distinct cards, counts that fit the rules),
+3. the saved position (``state_from_dict``: 40 distinct cards, counts that fit the rules),
 4. the move log, replayed from the seed, must be legal and lead exactly to the saved position.
 
 Every reason is said from the catalogues, with the engine's own reason (``ScopaError.reason``)
@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
+from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError, state_from_dict
 from ..match import MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
 from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
 
@@ -337,7 +337,7 @@ def _state(value: Any) -> GameState:
     if "rules" in value:
         _rules(value["rules"], "state_rules")
     try:
-        return GameState.from_dict(value)
+        return state_from_dict(value)
     except ScopaError as error:
         raise SaveFileError("storage.reason.position", detail=str(error), why=error.reason) from None
 
