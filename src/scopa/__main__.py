@@ -59,9 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help and usage errors: what argparse printed must reach the screen
         code = _flushed(run, done.code)
         if code != done.code:
-            return code
+            result: int = code
+            return result
         raise
-    return _flushed(run, code)
+    flushed: int = _flushed(run, code)
+    return flushed
 
 
 def _flushed(run: _Run, code):  # type: ignore[no-untyped-def]

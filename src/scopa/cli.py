@@ -363,7 +363,8 @@ def lesson_from_args(args: argparse.Namespace) -> int | None:
     from .lessons import LESSON_COUNT
     if args.lesson is not None and not 1 <= args.lesson <= LESSON_COUNT:
         raise UsageError("usage.lesson", n=args.lesson, count=LESSON_COUNT)
-    return args.lesson
+    result: int | None = args.lesson
+    return result
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -471,7 +472,8 @@ def budget_from_args(args: argparse.Namespace, seats: Sequence[SeatSetup] | None
         raise UsageError("usage.budget", low=low, high=int(high))
     if seats is not None and not any(seat.level == "expert" for seat in seats):
         raise UsageError("usage.budget_no_expert")
-    return args.budget
+    result: float = args.budget
+    return result
 
 
 def review_from_args(args: argparse.Namespace) -> int | None:

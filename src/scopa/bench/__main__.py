@@ -18,7 +18,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]")
         return 2
     module = importlib.import_module(COMMANDS[argv[0]])
-    return module.main(argv[1:])
+    result: int = module.main(argv[1:])
+    return result
 
 
 if __name__ == "__main__":

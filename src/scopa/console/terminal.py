@@ -270,7 +270,8 @@ class KeyInput:
         self._let_the_line_end()
         if text == INTERRUPT:
             raise Interrupted
-        return text
+        result: str = text
+        return result
 
     @staticmethod
     def _watcher(session: Any, wake: Wake | None) -> Callable[[], None] | None:

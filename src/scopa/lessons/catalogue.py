@@ -23,7 +23,8 @@ def _text_file(name: str) -> str:
 
 @cache
 def load_catalogue(lang: str) -> dict[str, str]:
-    return json.loads(_text_file(f"{lang}.json"))
+    result: dict[str, str] = json.loads(_text_file(f"{lang}.json"))
+    return result
 
 
 class LessonText:

@@ -21,7 +21,8 @@ DEFAULT_LANGUAGE = "en"
 @cache
 def load_catalogue(lang: str) -> dict[str, str]:
     text = resources.files("scopa.narration").joinpath("catalogues", f"{lang}.json").read_text("utf-8")
-    return json.loads(text)
+    result: dict[str, str] = json.loads(text)
+    return result
 
 
 def _code(value: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..engine import (
     SETTEBELLO,
@@ -25,7 +25,6 @@ from ..engine import (
     DealStarted,
     Event,
     LeftoversTaken,
-    MatchWon,
     Move,
     Play,
     PlayerView,
@@ -38,6 +37,9 @@ from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
 from .messages import Messages, capitalised
+
+if TYPE_CHECKING:
+    from ..players.heuristic import MoveAnalysis
 
 Verbosity = Literal["short", "full"]
 
@@ -207,9 +209,8 @@ class Narrator:
             return self._you("leftovers", event.seat, cards=cards)
         if isinstance(event, DealScored):
             return None  # the console reads the score sheet with score_lines()
-        if isinstance(event, MatchWon):
-            return self.match_result(event.side, event.match_scores)
-        return None
+        # MatchWon is the kind left (mypy checks that no kind of Event is left out above).
+        return self.match_result(event.side, event.match_scores)
 
     # Positions -------------------------------------------------------------
     def table_text(self, table: Sequence[Card]) -> str:
@@ -432,7 +433,7 @@ class Narrator:
         move, _ = suggest_move(view)
         return move, self.hint_reason(view, HardAnalyser(view).analyse(move))
 
-    def hint_reason(self, view: PlayerView, analysis) -> Announcement:
+    def hint_reason(self, view: PlayerView, analysis: MoveAnalysis) -> Announcement:
         """One sentence saying why a move is good, from public facts only; private to ``view.seat``.
 
         ``analysis`` is a ``scopa.players.heuristic.MoveAnalysis`` (its ``move``, ``sweep``,

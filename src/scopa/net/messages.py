@@ -547,7 +547,8 @@ def check_name(value: Any, name: str = "name") -> str:
 def _level(value: Any, name: str) -> str:
     if value not in LEVELS:
         raise ProtocolError("bad_field", field=name)
-    return value
+    result: str = value
+    return result
 
 
 def decode_rules(value: Any, name: str = "rules") -> Rules:
@@ -663,7 +664,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     fields = _Fields(data, "", optional)
     message = parse(fields)
     fields.done()
-    return message
+    result: ClientMessage = message
+    return result
 
 
 # Server messages, as a client reads them ---------------------------------------------------------

@@ -64,17 +64,17 @@ def side_points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Ru
     top = [0, 0, 0, 0]
     for suit in range(4):
         order = _SUIT_ORDER[suit]
-        for c, v in order:
-            if not taken >> c & 1:
+        for ident, v in order:  # card ids, as in ``taken``
+            if not taken >> ident & 1:
                 top[suit] = v
                 break
         for s_ in range(n):
             have = best[s_][suit]
             e, p = 0.0, 0.5
-            for c, v in order:
+            for ident, v in order:
                 if v <= have:
                     break
-                if not taken >> c & 1:
+                if not taken >> ident & 1:
                     e += p * v
                     p *= 0.5
             expect[s_] += e + 2.0 * p * have
@@ -132,7 +132,7 @@ def worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: R
     """
     base = material(piles, scope, rules, side)
     tables = []
-    held = set()
+    held: set[Card] = set()
     for pile in piles:
         held.update(pile)
     for t in range(len(piles)):

@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
@@ -182,7 +184,7 @@ class ExpertPlayer:
             return self.SOLVE_BUDGET
         if self.iterations is not None:
             return self.LEAF_BUDGET
-        scale = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
+        scale: float = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
         budget = self.LEAF_BUDGET * scale
         return budget * scale if not view.stock_count else budget
 
@@ -380,7 +382,7 @@ class _Searcher:
         self.quiet = quiet
         self.base = base
         self.four = rules.players == 4
-        self.cache: dict = {}
+        self.cache: dict[Any, Any] = {}
 
     def material(self, state: GameState) -> float:
         key = (state.piles, state.scope)
@@ -474,7 +476,7 @@ class _Searcher:
         return max(range(len(moves)), key=scores.__getitem__)
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
-                 extreme=min) -> float:
+                 extreme: Callable[[Iterable[float]], float] = min) -> float:
         """Another side's turn: the reply the hard level would make there, blended with the worst reply
         (``extreme`` is ``min``); at the partner's turn, with the best (``max``).
 

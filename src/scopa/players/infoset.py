@@ -17,12 +17,12 @@ dealt holds a different hand in each sample; there the tree stops and the leaf s
 """
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from scopa.engine import GameState, Move, Phase
 
 OURS, OTHER = 0, 1
-Tree = float | tuple  # a value; (OURS, {move: Tree}); (OTHER, same_side, weight, pick, {move: Tree})
+Tree = float | tuple[Any, ...]  # a value; (OURS, {move: Tree}); (OTHER, same_side, weight, pick, {move: Tree})
 
 
 class _Search(Protocol):
@@ -100,8 +100,8 @@ def _their_turn(trees: list[Tree], weights: list[float]) -> list[float]:
         for s, v in zip(members, values, strict=True):
             reply_values[s][move] = v
     out = []
-    for tree, values in zip(trees, reply_values, strict=True):
+    for tree, replies in zip(trees, reply_values, strict=True):
         _, same, weight, pick, _ = tree  # type: ignore[misc]
-        extreme = max(values.values()) if same else min(values.values())
-        out.append(weight * values[pick] + (1.0 - weight) * extreme)
+        extreme = max(replies.values()) if same else min(replies.values())
+        out.append(weight * replies[pick] + (1.0 - weight) * extreme)
     return out

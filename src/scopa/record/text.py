@@ -15,7 +15,9 @@ from ..narration import LANGUAGES, Messages
 
 @cache
 def load_record_catalogue(lang: str) -> dict[str, str]:
-    return json.loads(resources.files("scopa.record").joinpath("text", f"{lang}.json").read_text("utf-8"))
+    result: dict[str, str] = (
+        json.loads(resources.files("scopa.record").joinpath("text", f"{lang}.json").read_text("utf-8")))
+    return result
 
 
 class RecordText(Messages):

@@ -61,7 +61,7 @@ class Term(str):
     """A catalogue key given as a parameter, so it is named in the reader's language too."""
 
 
-class Choices(tuple):
+class Choices(tuple[str, ...]):
     """Catalogue keys given as one parameter: named in the reader's language, joined with "or"."""
 
 
@@ -213,7 +213,8 @@ def upgrade(data: Any) -> dict[str, Any]:
         raise SaveFileError("storage.reason.newer", version=version, supported=VERSION)
     if version < VERSION:
         data = _migrate(copy.deepcopy(data), version)
-    return data
+    result: dict[str, Any] = data
+    return result
 
 
 def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:

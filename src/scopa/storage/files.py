@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -74,7 +74,7 @@ def read_text_file(path: str | os.PathLike[str], limit: int | None = None) -> st
         raise SaveFileError("storage.reason.not_utf8") from None
 
 
-def read_text_lines(path: str | os.PathLike[str], limit: int) -> Iterator[str]:
+def read_text_lines(path: str | os.PathLike[str], limit: int) -> Generator[str, None, None]:
     """The lines of a text file one at a time, each with its line break, so that reading a large
     file keeps only one line in memory; the same checks and ``SaveFileError`` as ``read_text_file``
     (a file over ``limit`` bytes refused from its size alone, before a line is given)."""
