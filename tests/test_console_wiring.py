@@ -9,7 +9,7 @@ from helpers.console import program_for, request_for
 from scopa.cli import UsageError, build_parser, human_names, settings_from_args
 from scopa.config import Settings
 from scopa.console.keys import command_of
-from scopa.lessons.console import attach
+from scopa.lessons.console import extras
 from scopa.narration import Announcement, Messages
 
 
@@ -48,7 +48,7 @@ def test_voice_flags_out_of_range_are_refused_in_one_line(flags):
 
 def _tipped_lines(tmp_path, level: str) -> list[str]:
     program, out, _ = program_for(tmp_path, "q\n\n")
-    attach(program)  # the lessons hand the program its tips
+    program.extras = extras()  # the lessons hand the program its tips
     program.run(request_for("--seed", "5", "--seats", f"human,computer:{level}"))
     return out.getvalue().splitlines()
 

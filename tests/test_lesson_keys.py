@@ -20,7 +20,7 @@ from scopa.console.app import Program
 from scopa.console.choosing import item_number, unknown_key
 from scopa.engine import Card, GameState, Move, legal_captures, new_match, parse_cards
 from scopa.lessons import LESSONS
-from scopa.lessons.console import attach
+from scopa.lessons.console import extras
 from scopa.lessons.content import L2_POSITION, Ctx, Lesson, Outcome, Practice
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.match import MatchRecord, SeatSetup
@@ -45,7 +45,7 @@ def program(tmp_path: Path, keys: list[str]) -> tuple[Program, io.StringIO]:
     """The game as ``--plain`` runs it, voice off, with lessons attached, reading ``keys``."""
     program, out, _ = program_for(tmp_path, "".join(k + "\n" for k in keys),
                                   settings=Settings(voice=False, verbosity="full"))
-    attach(program)
+    program.extras = extras()
     return program, out
 
 

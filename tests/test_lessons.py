@@ -29,7 +29,7 @@ from scopa.engine import (
 from scopa.engine.scoring import Category
 from scopa.lessons import LESSON_COUNT, LESSONS, tip_for
 from scopa.lessons.catalogue import LessonText, load_catalogue, rules_markdown, split_sections
-from scopa.lessons.console import attach
+from scopa.lessons.console import extras
 from scopa.lessons.content import (
     L1_POSITION,
     L2_POSITION,
@@ -98,7 +98,7 @@ def make_program(tmp_path: Path, tokens: Sequence[Token], lang: str = "en", nami
                       speaker_factory=lambda on, voice: speaker, voice_override=False, lang=lang, naming=naming)
     program.test_screen = screen
     program.test_speaker = speaker
-    attach(program)
+    program.extras = extras()
     return program
 
 
@@ -297,7 +297,7 @@ def test_lessons_menu_from_the_main_menu_marks_done_lessons(tmp_path: Path) -> N
 def test_lessons_menu_enter_starts_the_first_lesson_not_done(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["enter", "escape", "escape"],
                            settings=Settings(voice=False, lessons_done=(1, 2)))
-    assert program.lesson_runner(program) is None
+    assert program.lessons_menu() is None
     out = screen(program)
     assert "Lessons. 2 of 8 done." in out
     assert "Lesson 3 of 8." in out
@@ -305,7 +305,7 @@ def test_lessons_menu_enter_starts_the_first_lesson_not_done(tmp_path: Path) -> 
 
 def test_lessons_menu_offers_the_rules_and_goes_on_with_n(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["9", "escape", "8", "escape", "escape"])
-    assert program.lesson_runner(program) is None
+    assert program.lessons_menu() is None
     out = screen(program)
     assert "Rules. 13 sections." in out and "Rules closed." in out
     assert "Lesson 8 of 8." in out

@@ -154,7 +154,7 @@ def _walk_match(tmp_path: Path, monkeypatch, lang: str, seats: str, seed: str, a
     speaker.hands = lambda: state().hands if consoles else ()
     position = lambda: (state().deal_number, len(state().history))  # noqa: E731
     program, out = _program(tmp_path, lang, (position, turns, allow), speaker, voice, first)
-    lessons_console.attach(program)  # the lessons hand the program its tips, as the game does
+    program.extras = lessons_console.extras()  # the lessons hand the program its tips, as the game does
     program.run(request_for("--seed", seed, "--seats", seats))
     return speaker, out.getvalue()
 
@@ -169,7 +169,7 @@ def _walk_lesson(tmp_path: Path, monkeypatch, lang: str, allow: bool = False) ->
     speaker.hands = lambda: state().hands if state() is not None else ()
     position = lambda: len(state().history) if state() is not None else None  # noqa: E731
     program, out = _program(tmp_path, lang, (position, 40, allow), speaker)
-    lessons_console.attach(program)
+    program.extras = lessons_console.extras()
     assert program.run_lesson(LESSON_COUNT) == 0  # the last lesson: a whole deal with hints
     return speaker, out.getvalue()
 

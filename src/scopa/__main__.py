@@ -11,6 +11,10 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .console.app import Extras
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -167,8 +171,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir, Persistence(data_dir),
                       voice_override=args.voice, lang=args.lang, naming=args.cards, verbosity=args.verbosity,
-                      budget=budget if args.budget is not None else None)
-    _attach_extras(program)
+                      budget=budget if args.budget is not None else None, extras=_extras())
     if args.import_file:
         record, message = program.persistence.import_match(args.import_file)
         output.line(message)
@@ -179,7 +182,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         from .record.console import run_review
         return run_review(program, review)
     if lesson is not None:
-        return program.run_lesson(lesson) if hasattr(program, "run_lesson") else 2
+        return program.run_lesson(lesson)
     return program.run(request, resume=args.resume)
 
 
@@ -229,18 +232,18 @@ def _online(command: str, argv: list[str]) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir,
                       Persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
-                      naming=args.cards, verbosity=args.verbosity)
-    _attach_extras(program)
+                      naming=args.cards, verbosity=args.verbosity, extras=_extras())
     return program.run_online(request)
 
 
-def _attach_extras(program) -> None:
-    """Lessons and the rules reader, when those modules are present."""
+def _extras() -> Extras:
+    """Lessons, the rules reader and tips, when those modules are present."""
+    from .console.app import Extras
     try:
-        from .lessons.console import attach
+        from .lessons.console import extras
     except ImportError:
-        return
-    attach(program)
+        return Extras()
+    return extras()
 
 
 def _messages(lang: str | None):

@@ -1,6 +1,7 @@
 """The program: first start, main menu, new match set-up, settings, and running matches."""
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -38,14 +39,32 @@ class MatchRequest:
     seed: int | None = None
 
 
+@dataclass(frozen=True)
+class Extras:
+    """What the floors above the console give the program, which imports none of them.
+
+    ``scopa.lessons.console.extras()`` makes the real ones (``__main__`` passes them in); a
+    program without them says the lessons are not available and offers no rules reader or tips.
+    ``lessons_menu(program)``: the Lessons menu (``None`` to go back to the main menu);
+    ``run_lesson(program, n)``: ``scopa --lesson N``, its exit code; ``rules_reader(program)``:
+    the rules, section by section; ``tip_source(view, rules, narrator)``: the beginner's tip for
+    a turn, or ``None`` (asked only at beginner and easy tables)."""
+
+    lessons_menu: Callable[[Program], int | None] | None = None
+    run_lesson: Callable[[Program, int], int] | None = None
+    rules_reader: Callable[[Program], None] | None = None
+    tip_source: Callable[[PlayerView, Rules, Narrator], Announcement | None] | None = None
+
+
 class Program:
     """Owns the terminal, the voice, the settings and the saves for one run of scopa."""
 
     def __init__(self, input: Input, output: Output, settings: Settings, config_dir: Path,  # noqa: A002
                  persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] | None = None,
                  voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
-                 verbosity: str | None = None, budget: float | None = None) -> None:
+                 verbosity: str | None = None, budget: float | None = None, extras: Extras | None = None) -> None:
         self.input = input
+        self.extras = extras or Extras()
         self.output = CardSymbolsOutput(output, self._card_notation)
         self.settings = settings
         self.config_dir = config_dir
@@ -317,11 +336,27 @@ class Program:
         return
 
     def _lessons(self) -> int | None:
-        runner = getattr(self, "lesson_runner", None)
-        if runner is None:
+        return self.lessons_menu()
+
+    # The lessons' entry points (Extras) --------------------------------------------------
+    def lessons_menu(self) -> int | None:
+        """The Lessons menu; ``None`` to go back to the main menu."""
+        menu = self.extras.lessons_menu
+        if menu is None:
             self.say(self.m("lessons.unavailable"))
             return None
-        return runner(self)
+        return menu(self)
+
+    def run_lesson(self, number: int) -> int:
+        """``scopa --lesson N``: its exit code (2 when there are no lessons here)."""
+        run = self.extras.run_lesson
+        return 2 if run is None else run(self, number)
+
+    @property
+    def rules_reader(self) -> Callable[[], None] | None:
+        """The rules reader for this program (the ``rules`` key), or ``None`` without the lessons."""
+        reader = self.extras.rules_reader
+        return None if reader is None else functools.partial(reader, self)
 
     def _has_results(self) -> bool:
         from ..storage import SaveFileError, iter_results
@@ -534,7 +569,7 @@ class Program:
                         export_refusal=self.persistence.export_refusal,
                         import_match=self.persistence.import_match, keep_import=self.persistence.keep,
                         older_save_kept=self.persistence.older_save_kept, settings_menu=self.settings_menu,
-                        rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
+                        rules_reader=self.rules_reader, toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
                         tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal))
 
@@ -542,9 +577,9 @@ class Program:
         """Position tips for tables where every computer is a beginner or easy player, while the
         settings have them on (asked at each turn: the setting may change during the match).
 
-        The tips come from ``tip_source``, which the lessons attach to the program (the console
+        The tips come from ``extras.tip_source``, which the lessons give the program (the console
         does not import the lessons, which build on it)."""
-        source = getattr(self, "tip_source", None)
+        source = self.extras.tip_source
         levels = {seat.level for seat in info.seats if not seat.is_human}
         if source is None or not levels or not levels <= {"beginner", "easy"}:
             return None

@@ -332,7 +332,7 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         program.narrator = narrator  # the settings menu updates it in place
         program.announcer.speak_hands = False
         services = Services(program.input, program.output, program.announcer, narrator,
-                            settings_menu=program.settings_menu, rules_reader=getattr(program, "rules_reader", None),
+                            settings_menu=program.settings_menu, rules_reader=program.rules_reader,
                             toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
                             hand_warning_needed=program.voice_is_on)
         outcome = OnlineMatch(table, services, seen, wake, news).run()

@@ -191,8 +191,8 @@ class LessonSession:
             self.say_lines(self.t("lesson.help").split("\n"))
         elif name == "voice" and hasattr(self.program, "toggle_voice"):
             self.say(self.program.toggle_voice())
-        elif name == "rules" and getattr(self.program, "rules_reader", None):
-            self.program.rules_reader()
+        elif name == "rules" and (reader := self.program.rules_reader) is not None:
+            reader()
         elif name == "settings" and hasattr(self.program, "settings_menu"):
             self.program.settings_menu()
             if self.ctx is not None:  # the verbosity may have changed: the lesson's table follows it at once
