@@ -11,10 +11,13 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .console.app import Extras
+    from .narration import Messages, Naming
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -24,7 +27,7 @@ class _Run:
     """What the top-level handlers need to word their line: the language, once the flags are read."""
 
     def __init__(self) -> None:
-        self.messages = None
+        self.messages: Messages | None = None
 
     def complain(self, key: str, **params: object) -> None:
         """One line on stderr, "scopa: ..." in the player's language (English before it is known)."""
@@ -216,7 +219,8 @@ def _online(command: str, argv: list[str]) -> int:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     code = getattr(args, "code", None)
-    mode = command if command == "host" or code else "resume"  # scopa join alone: the seat sat in last
+    # scopa join alone: the seat sat in last
+    mode: Literal["host", "join", "resume"] = "host" if command == "host" else "join" if code else "resume"
     server = args.server or settings.last_server or ""
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
@@ -246,12 +250,12 @@ def _extras() -> Extras:
     return extras()
 
 
-def _messages(lang: str | None):
+def _messages(lang: str | None) -> Messages:
     from .narration import LANGUAGES, Messages, system_language
     return Messages(lang if lang in LANGUAGES else system_language())
 
 
-def _export(data_dir, path: str, messages, run: _Run, naming: str = "french") -> int:
+def _export(data_dir: Path, path: str, messages: Messages, run: _Run, naming: Naming = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
     from .narration import os_problem

@@ -9,7 +9,11 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .narration.cards import Naming
+    from .narration.narrator import Verbosity
 
 VERBOSITIES = ("short", "full")
 SETTINGS_FILE = "settings.json"
@@ -34,9 +38,9 @@ class Settings:
     voice_id: str | None = None
     rate: int = 175
     volume: float = 1.0
-    verbosity: str = "short"
+    verbosity: Verbosity = "short"
     language: str | None = None
-    card_names: str = "french"
+    card_names: Naming = "french"
     earcons: bool = False  # short sounds for your turn, a capture, a scopa and the settebello
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken

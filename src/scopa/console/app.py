@@ -6,14 +6,16 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..config import Settings, save_settings
-from ..engine import PlayerView, Rules, Variant
+from ..engine import Event, PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
-from ..narration import Announcement, Messages, Narrator, os_problem, system_language
+from ..narration import Announcement, Messages, Naming, Narrator, Verbosity, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
-from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
+from ..table import LocalTable, SaveHooks, TableInfo, computers_for, held_record, start_match
 from ..table.persistence import Persistence
 from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
@@ -22,6 +24,9 @@ from .menus import choose
 from .settings_menu import run_settings_menu
 from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
+
+if TYPE_CHECKING:
+    from .online import OnlineRequest
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 REASON_KEYS = {"REASON_NO_PYTTSX3": "no_pyttsx3", "REASON_NO_ESPEAK": "no_espeak",
@@ -61,8 +66,8 @@ class Program:
 
     def __init__(self, input: Input, output: Output, settings: Settings, config_dir: Path,  # noqa: A002
                  persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] | None = None,
-                 voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
-                 verbosity: str | None = None, budget: float | None = None, extras: Extras | None = None) -> None:
+                 voice_override: bool | None = None, lang: str | None = None, naming: Naming | None = None,
+                 verbosity: Verbosity | None = None, budget: float | None = None, extras: Extras | None = None) -> None:
         self.input = input
         self.extras = extras or Extras()
         self.output = CardSymbolsOutput(output, self._card_notation)
@@ -74,8 +79,8 @@ class Program:
         self.speaker_factory = speaker_factory or create_speaker
         self.voice_override = voice_override
         self.lang = lang or settings.language or system_language()
-        self.naming = naming or settings.card_names
-        self.verbosity = verbosity or settings.verbosity
+        self.naming: Naming = naming or settings.card_names
+        self.verbosity: Verbosity = verbosity or settings.verbosity
         self.budget = 1.0 if budget is None else budget
         self._budget_unused_said = budget is None  # --budget given: say once if no expert is there to use it
         self.messages = Messages(self.lang)
@@ -84,7 +89,7 @@ class Program:
         self._language_voice: str | None = None  # the voice picked for the language, if any
         self.announcer = SoundingAnnouncer(self.output, self.speaker, self._sounding)
         self.narrator: Narrator | None = None
-        self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
+        self._earned: list[str] = []  # achievements of the match just finished, said after it
         self._at_table = False  # a match's table is open (its deals are told as they end)
         self._sound_folder: Path | None = None
 
@@ -126,7 +131,7 @@ class Program:
         return None
 
     # Voice ---------------------------------------------------------------------
-    def m(self, key: str, **params) -> str:
+    def m(self, key: str, **params: object) -> str:
         return self.messages(key, **params)
 
     def say(self, *lines: str | Announcement) -> None:
@@ -168,6 +173,7 @@ class Program:
 
     def voice_reason(self, reason: str | None) -> str:
         """Why the voice cannot speak, in the player's language (the speech module says it in English)."""
+        known: ModuleType | None
         try:
             from ..speech import pyttsx_speaker as known
         except ImportError:
@@ -221,7 +227,7 @@ class Program:
         (``resume``), or the main menu; then the main menu until the player quits."""
         return self._session(lambda: self._start(request, resume, imported))
 
-    def run_online(self, request) -> int:
+    def run_online(self, request: OnlineRequest) -> int:
         """``scopa host`` or ``scopa join``: the room instead of the menu."""
         from .online import play_online
         return self._session(lambda: play_online(self, request))
@@ -256,7 +262,8 @@ class Program:
             self._say_notices()
             if saved is not None:
                 return self._resume(saved) or 0
-            self.say(problem)
+            if problem is not None:
+                self.say(problem)
         return self.main_menu()
 
     def remember_server(self, server: str) -> None:
@@ -285,10 +292,10 @@ class Program:
             self._say_notices()
             actions: list[tuple[str, Callable[[], int | None]]] = [
                 (self.m("app.menu.resume_item", item=self.persistence.describe(saved)),
-                 lambda s=saved: self._resume(s)) for saved in saves]
+                 functools.partial(self._resume, saved)) for saved in saves]
             actions.append((self.m("app.menu.new"), self._new_match_questions))
             if saves:
-                actions.append((self.m("app.menu.delete"), lambda saves=saves: self._delete_menu(saves)))
+                actions.append((self.m("app.menu.delete"), functools.partial(self._delete_menu, saves)))
             actions += [(self.m("app.menu.lessons"), self._lessons),
                         (self.m("app.menu.settings"), self.settings_menu)]
             if self._has_results():  # Statistics and Review once a match is logged
@@ -310,7 +317,8 @@ class Program:
         self.announcer.forget(stop_voice=False)
         record, problem = self.persistence.open(saved)
         if record is None:
-            self.say(problem)
+            if problem is not None:
+                self.say(problem)
             return None
         return self._play(record, None)
 
@@ -389,13 +397,13 @@ class Program:
         seats = self._ask_seats(players)
         if seats is None:
             return None
-        rules = self._ask_target(rules)
-        if rules is None:
+        to_target = self._ask_target(rules)
+        if to_target is None:
             return None
-        rules = self._ask_options(rules)
-        if rules is None:
+        chosen = self._ask_options(to_target)
+        if chosen is None:
             return None
-        return self._play_new(MatchRequest(rules, seats))
+        return self._play_new(MatchRequest(chosen, seats))
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))
@@ -453,7 +461,8 @@ class Program:
             if index == -1:
                 return rules
             name = OPTION_NAMES[index]
-            rules = replace(rules, **{name: not getattr(rules, name)})
+            flipped: dict[str, Any] = {name: not getattr(rules, name)}
+            rules = replace(rules, **flipped)
 
     def _play_new(self, request: MatchRequest) -> int | None:
         seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -476,7 +485,7 @@ class Program:
     def _save_beside(self, record: object) -> str | None:
         """Save a new or imported match beside the others, never over one, and say anything set
         aside on the way; the line saying why it could not be saved, if it could not."""
-        problem = self.persistence.start_new(record)
+        problem = self.persistence.start_new(held_record(record))
         self._say_notices()
         return problem
 
@@ -508,7 +517,7 @@ class Program:
         items = [self.m("setup.level.item", name=s.name, level=self.m(f"level.{s.level}")) for s in computers]
         return self.m("setup.levels.each", list=self.m("list.sep").join(items))
 
-    def _play(self, record: object, events) -> int | None:
+    def _play(self, record: object, events: Sequence[Event] | None) -> int | None:
         """Play a match record (new, resumed or imported) at a local table; None when it finished
         (back to the menu), 0 when the player quit. The program hands records on to their table
         unopened: only the table reads them."""
@@ -541,18 +550,19 @@ class Program:
             self._budget_unused_said = True
             self.say(Announcement(self.m("budget.unused"), spoken=self.m("budget.unused.spoken")))
 
-    def _local_table(self, record, opening) -> LocalTable:
+    def _local_table(self, record: object, opening: Sequence[Event]) -> LocalTable:
         """The table of a match played here: its computers, and saves through the program's persistence."""
         saves = SaveHooks(save=self.persistence.save, autosave=self.persistence.autosave,
                           finish=self._finish, release=self.persistence.close)
-        return LocalTable(record, computers_for(record, self.budget), saves, opening)
+        match = held_record(record)
+        return LocalTable(match, computers_for(match, self.budget), saves, opening)
 
-    def _finish(self, record) -> None:
+    def _finish(self, record: object) -> None:
         """The table's match is over: log it, and keep what it earned to say once the match is told."""
         from ..record.console import log_finished
-        self._earned = log_finished(self, record, played_here=self._at_table)
+        self._earned = log_finished(self, held_record(record), played_here=self._at_table)
 
-    def _deal_earned(self, table: LocalTable, deal_number: int) -> list[Announcement]:
+    def _deal_earned(self, table: LocalTable, deal_number: int) -> list[str]:
         """What the deal just ended earned (the match's own achievements wait for its end)."""
         from ..record.console import deal_achievements
         return deal_achievements(self, table.record, deal_number)

@@ -17,7 +17,7 @@ import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..engine import Card
 from ..engine.cards import ALL_CARDS
@@ -84,11 +84,12 @@ def card_notation(lang: str, naming: str) -> CardNotation:
     return CardNotation(Messages(lang), naming)
 
 
-class CardSymbolsOutput:
+class CardSymbolsOutput(Output):
     """The program's output: each line as it is, then, while ``notation`` gives one, the symbols
-    line for a table or a hand. Everything else is the wrapped output's."""
+    line for a table or a hand. It writes through the wrapped output, and its stream is that one's."""
 
     def __init__(self, inner: Output, notation: Callable[[], CardNotation | None]) -> None:
+        super().__init__(inner.stream)
         self.inner = inner
         self.notation = notation
 
@@ -104,6 +105,3 @@ class CardSymbolsOutput:
 
     def clear(self) -> None:
         self.inner.clear()
-
-    def __getattr__(self, name: str) -> Any:  # the wrapped output's other attributes
-        return getattr(self.inner, name)

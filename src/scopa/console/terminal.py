@@ -461,6 +461,8 @@ def use_safe_rendering(*streams: TextIO | None) -> None:
     encode. An input stream that would refuse bytes outside its encoding keeps them instead
     (``surrogateescape``), so a typed name never stops the game."""
     for stream in streams:
+        if stream is None:
+            continue
         reconfigure = getattr(stream, "reconfigure", None)
         encoding = getattr(stream, "encoding", None) or "utf-8"
         try:

@@ -274,8 +274,11 @@ class RemoteTable:
         return True
 
     # The lobby and the console's extras ------------------------------------------------------
-    def room(self) -> RoomInfo | None:
+    def room(self) -> RoomInfo:
+        """The room as last told: the welcome gives it, so it is known once ``open`` has returned."""
         with self._lock:
+            if self._room is None:
+                raise RuntimeError("The table is not open yet.")
             return self._room
 
     def ready(self) -> bool:

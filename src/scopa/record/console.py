@@ -25,6 +25,8 @@ from ..console.menus import choose
 from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
+from ..narration.cards import Naming
+from ..narration.narrator import Verbosity
 from ..speech import Speaker
 from ..storage import MatchResult, SaveFileError, iter_results, record_result, recorded_match, result_at
 from ..storage.announced import announce_once, read_announced
@@ -37,8 +39,10 @@ from .words import announcement, history_items, recent, stats_lines
 
 
 class _Saves(Protocol):
-    data_dir: Path | None
-    clock: Callable[[], str]  # the date now, as the results log writes it
+    @property
+    def data_dir(self) -> Path | None: ...
+    @property
+    def clock(self) -> Callable[[], str]: ...  # the date now, as the results log writes it
 
     def finish(self, record: MatchRecord) -> None: ...
 
@@ -58,14 +62,22 @@ class Program(Protocol):
 
     Named here so that this module does not import the program, which opens its menus."""
 
-    input: Input
-    announcer: Announcer
-    speaker: Speaker
-    persistence: _Saves
-    lang: str
-    naming: str
-    verbosity: str
-    say: Callable[..., None]
+    @property
+    def input(self) -> Input: ...
+    @property
+    def announcer(self) -> Announcer: ...
+    @property
+    def speaker(self) -> Speaker: ...
+    @property
+    def persistence(self) -> _Saves: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def naming(self) -> Naming: ...
+    @property
+    def verbosity(self) -> Verbosity: ...
+
+    def say(self, *lines: str | Announcement) -> None: ...
 
     def start_voice(self) -> None: ...
 
@@ -119,7 +131,7 @@ class Page(NamedTuple):
     readable: bool = True
 
 
-def page(data_dir, lang: str) -> Page:
+def page(data_dir: str | os.PathLike[str] | None, lang: str) -> Page:
     t = RecordText(lang)
     facts, count, problem = logged_facts(data_dir)
     if problem is not None:
@@ -127,7 +139,7 @@ def page(data_dir, lang: str) -> Page:
     return Page(stats_lines(facts, count, earned(facts, read_announced(data_dir)), t), facts)
 
 
-def print_stats(data_dir, lang: str) -> int:
+def print_stats(data_dir: str | os.PathLike[str] | None, lang: str) -> int:
     """``scopa --stats``: the page, then how to review a match; 1 when the log cannot be read."""
     found = page(data_dir, lang)
     for line in found.lines:
@@ -320,7 +332,7 @@ def finish_match(program: Program, record: MatchRecord) -> None:
         program.say(line)
 
 
-def log_finished(program: Program, record: MatchRecord, played_here: bool = True) -> list[Announcement]:
+def log_finished(program: Program, record: MatchRecord, played_here: bool = True) -> list[str]:
     """Log a finished match as before; the lines of the achievements it earned, one each, to say.
 
     The match's table logs it the moment the last card is played, before that play is told, so
@@ -330,7 +342,7 @@ def log_finished(program: Program, record: MatchRecord, played_here: bool = True
     return _log_and_earn(program, lambda: program.persistence.finish(record), played_here)
 
 
-def log_online(program: Program, table: OnlineSeat) -> list[Announcement]:
+def log_online(program: Program, table: OnlineSeat) -> list[str]:
     """An online match this seat played to its end: logged as online, from this seat, once (its
     id names the server, the room and the match's seed, so a reconnection or a client started
     again after the end logs nothing new); the lines of the achievements it earned, to say
@@ -356,7 +368,7 @@ def online_match_id(server: str, code: str, seed: int) -> str:
     return f"online {server} {code} {seed}"
 
 
-def _log_and_earn(program: Program, log: Callable[[], None], played_here: bool) -> list[Announcement]:
+def _log_and_earn(program: Program, log: Callable[[], None], played_here: bool) -> list[str]:
     """``log()`` the finished match; the lines of what it earned if that added it to the log."""
     data_dir = program.persistence.data_dir
     before, _ = _count_and_last(data_dir)
@@ -376,7 +388,7 @@ def _log_and_earn(program: Program, log: Callable[[], None], played_here: bool) 
     return _announced_once(program, found)
 
 
-def deal_achievements(program: Program, record: MatchRecord, deal_number: int) -> list[Announcement]:
+def deal_achievements(program: Program, record: MatchRecord, deal_number: int) -> list[str]:
     """The end of a deal that did not end the match: the achievements that deal earned, a line
     each, to say after its score sheet (what an earlier deal of the match earned was said then)."""
     facts = facts_so_far(record)
@@ -388,7 +400,7 @@ def deal_achievements(program: Program, record: MatchRecord, deal_number: int) -
     return _announced_once(program, found)
 
 
-def _announced_once(program: Program, found: Sequence[Earned]) -> list[Announcement]:
+def _announced_once(program: Program, found: Sequence[Earned]) -> list[str]:
     """The lines of the achievements found that no match, finished or not, announced before;
     they are recorded as announced now."""
     t = RecordText(program.lang)

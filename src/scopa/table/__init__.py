@@ -1,7 +1,7 @@
 """The table boundary between a console seat and whoever holds the full match (see ``protocol``).
 
 ``LocalTable`` (``local``) is the table of a match played in this process."""
-from .local import LocalTable, SaveHooks, computers_for, start_match
+from .local import LocalTable, SaveHooks, computers_for, held_record, start_match
 from .protocol import (
     Notice,
     NoticeKind,
@@ -17,4 +17,5 @@ from .protocol import (
 )
 
 __all__ = ["LocalTable", "Notice", "NoticeKind", "Refusal", "Resync", "SaveHooks", "SeatInfo", "SeatKind",
-           "SeatUpdate", "SubmitResult", "Table", "TableEvent", "TableInfo", "computers_for", "start_match"]
+           "SeatUpdate", "SubmitResult", "Table", "TableEvent", "TableInfo", "computers_for", "held_record",
+           "start_match"]

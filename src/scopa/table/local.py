@@ -60,6 +60,14 @@ def start_match(rules: Rules, seats: Sequence[SeatSetup], seed: int,
     return MatchRecord.start(rules, tuple(seats), seed, first_dealer)
 
 
+def held_record(record: object) -> MatchRecord:
+    """A record the program held unopened (the console names no ``MatchRecord``), checked as it
+    is handed back to a table or the saves."""
+    if not isinstance(record, MatchRecord):
+        raise TypeError(f"a match record was expected, not {type(record).__name__}")
+    return record
+
+
 def computers_for(record: MatchRecord, budget: float = 1.0) -> dict[int, ComputerPlayer]:
     """The computer players of a match's computer seats, each seeded from the match and its seat."""
     from ..players import make_player
