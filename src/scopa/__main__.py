@@ -63,24 +63,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as error:  # files are handled where they are used: what reaches here is the output
         return _output_failed(run, error)
-    except SystemExit as done:  # --help and usage errors: what argparse printed must reach the screen
-        code = _flushed(run, done.code)
-        if code != done.code:
-            result: int = code
-            return result
+    except SystemExit:  # --help and usage errors: what argparse printed must reach the screen
+        failed = _flush_failure(run)
+        if failed is not None:
+            return failed
         raise
-    flushed: int = _flushed(run, code)
-    return flushed
+    failed = _flush_failure(run)
+    return code if failed is None else failed
 
 
-def _flushed(run: _Run, code):  # type: ignore[no-untyped-def]
-    """``code``, once everything printed has reached the output; else the output failure's code."""
+def _flush_failure(run: _Run) -> int | None:
+    """None once everything printed has reached the output; else the output failure's code."""
     try:
         if sys.stdout is not None:
             sys.stdout.flush()
     except (OSError, ValueError) as error:
         return _output_failed(run, error)
-    return code
+    return None
 
 
 def _output_failed(run: _Run, problem: OSError | ValueError) -> int:

@@ -4,8 +4,9 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from .config import Settings
 from .console.keys import typed_number
@@ -36,10 +37,11 @@ def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
     """A help formatter whose "usage" line starts with ``prefix`` (argparse's own is English only)."""
 
     class LocalisedFormatter(argparse.HelpFormatter):
-        def add_usage(self, usage, actions, groups, prefix_=None):  # type: ignore[no-untyped-def]
+        def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                      groups: Iterable[argparse._MutuallyExclusiveGroup], prefix_: str | None = None) -> None:
             super().add_usage(usage, actions, groups, prefix if prefix_ is None else prefix_)
 
-        def _format_action_invocation(self, action):  # type: ignore[no-untyped-def]
+        def _format_action_invocation(self, action: argparse.Action) -> str:
             if isinstance(action, _HelpAction):
                 return ", ".join(action.option_strings)  # not argparse's "[HELP]": Orca says the brackets
             return super()._format_action_invocation(action)
@@ -123,13 +125,15 @@ ALL_WORDS = {"all", "tutto", "tutte", "tutti"}
 class _HelpAction(argparse.Action):
     """``--help``: the options used most, in a few lines a listener can take in; ``--help all``: every one."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):  # noqa: A002
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
         super().__init__(option_strings, dest, nargs="?", const="", default=default, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
         wants_all = str(values or "").lower() in ALL_WORDS
-        parser._print_message(parser.format_help() if wants_all else parser.short_help(),  # type: ignore[attr-defined]
-                              sys.stdout)
+        text = parser.format_help() if wants_all or not isinstance(parser, _Parser) else parser.short_help()
+        parser._print_message(text, sys.stdout)
         parser.exit()
 
 
@@ -143,10 +147,10 @@ class _Parser(argparse.ArgumentParser):
     help_hint = ""
     messages = Messages("en")
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {argparse_problem(message, self.messages)}\n{self.help_hint}\n")
 
-    def _print_message(self, message: str, file=None) -> None:  # type: ignore[no-untyped-def, override]
+    def _print_message(self, message: str, file: Any = None) -> None:  # argparse's: any writer, or None
         """Help and errors through the terminal's writer: an output that fails says so
         (argparse's own drops the text without a word, or sends help for a closed output to stderr)."""
         from .console.terminal import write
@@ -297,7 +301,7 @@ def help_language_flags(argv: Sequence[str]) -> argparse.Namespace:
 class _QuietParser(argparse.ArgumentParser):
     """Raises instead of printing and exiting, so a problem is reported once, by the full parser."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise ValueError(message)
 
 
@@ -373,7 +377,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.variant and args.variant != "scopa":
         players = players or 4
     players = players or 2
-    options: dict[str, object] = {"players": players}
+    options: dict[str, Any] = {"players": players}
     if args.variant:
         options["variant"] = Variant(args.variant)
         if args.variant != "scopa":
@@ -398,7 +402,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         raise _rules_error(options) from None
 
 
-def _rules_error(options: dict[str, object]) -> UsageError:
+def _rules_error(options: dict[str, Any]) -> UsageError:
     """Which of the checks ``Rules`` makes the flags failed, as a sentence of the catalogue."""
     players, target = options["players"], options.get("target")
     if players not in (2, 3, 4):

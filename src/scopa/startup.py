@@ -27,7 +27,7 @@ def _say_interrupted() -> None:
         pass
 
 
-def _interrupted_early(signum, frame):  # type: ignore[no-untyped-def]
+def _interrupted_early(signum: int, frame: object) -> None:
     _say_interrupted()
     os._exit(INTERRUPTED)
 

@@ -27,7 +27,7 @@ import math
 import multiprocessing
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, NamedTuple
 
 from scopa.engine import GameState, Move, Rules, Variant, new_deal
@@ -64,7 +64,8 @@ def outside_factory(spec: str) -> Callable[..., Any]:
     if not callable(factory):
         # ValueError, as every other bad spec: the caller says each in one line.
         raise ValueError(f"{module_name!r} has no callable {attr!r}")  # noqa: TRY004
-    return factory
+    made: Callable[..., Any] = factory
+    return made
 
 
 def build_player(spec: str, seed: int, budget: float) -> Any:
@@ -72,10 +73,11 @@ def build_player(spec: str, seed: int, budget: float) -> Any:
     if ":" not in spec:
         return make_player(spec, seed, budget=budget)
     factory = outside_factory(spec)
+    accepted: Collection[str]
     try:
         accepted = inspect.signature(factory).parameters
     except (TypeError, ValueError):
-        accepted = {}
+        accepted = ()
     offered = {"seed": seed, "budget": budget}
     player = factory(**{k: v for k, v in offered.items() if k in accepted})
     if not callable(getattr(player, "choose_move", None)):
@@ -144,7 +146,7 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
     return GameResult(sum(a_cats.values()), sum(b_cats.values()), a_times, b_times, a_cats, b_cats)
 
 
-def play_pair(task: tuple) -> PairResult:
+def play_pair(task: tuple[Any, ...]) -> PairResult:
     """Both seatings of one deal (a top-level function so worker processes can import it)."""
     deal, seed, players, variant, a_level, b_level, budget = task
     rules = bench_rules(players, variant)
@@ -222,7 +224,9 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
     m2 = matches(games_second)
     a_times = [t for g in games for t in g.a_times]
     b_times = [t for g in games for t in g.b_times]
-    ms = lambda t: f"{t * 1000:.1f} ms"  # noqa: E731
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:.1f} ms"
+
     timed = [x for x in (a_level, b_level) if x == "expert" or ":" in x]
     budget_note = f", budget {budget:g} s ({', '.join(timed)})" if timed else ""
     return [

@@ -26,9 +26,9 @@ import multiprocessing
 import random
 import statistics
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from scopa.engine import GameState, Move, Variant
+from scopa.engine import Card, GameState, Move, Variant
 from scopa.players import LEVELS, make_player
 from scopa.players.expert import sample_world
 from scopa.players.heuristic import HardPlayer
@@ -49,7 +49,7 @@ class Judged(NamedTuple):
     against: Move
 
 
-def collect(task: tuple) -> list[Decision]:
+def collect(task: tuple[Any, ...]) -> list[Decision]:
     """Both seatings of one duplicate deal; every choice LEVEL made (a top-level function for workers)."""
     deal, seed, players, variant, level, against, budget = task
     rules = bench_rules(players, variant)
@@ -71,7 +71,10 @@ def rollout_value(state: GameState, side: int, seed: int) -> int:
     while not state.is_deal_over:
         seat = state.to_move
         state, _ = state.apply(players[seat].choose_move(state.view(seat)))
-    totals = state.deal_score.totals  # type: ignore[union-attr]
+    score = state.deal_score
+    if score is None:  # the deal was played to its end just above
+        raise RuntimeError("a finished deal without a score")
+    totals = score.totals
     return 2 * totals[side] - sum(totals)
 
 
@@ -89,7 +92,7 @@ def oracle_values(state: GameState, moves: list[Move], worlds: int, seed: int) -
     return [s / worlds for s in sums]
 
 
-def judge(task: tuple) -> Judged:
+def judge(task: tuple[Any, ...]) -> Judged:
     """The oracle's values at one position, with LEVEL's move and AGAINST's choice there."""
     decision, against, budget, worlds, seed = task
     state = decision.state
@@ -102,7 +105,7 @@ def regret(judged: Judged, move: Move) -> float:
     return max(judged.values) - judged.values[judged.moves.index(move)]
 
 
-def _cards(cards: tuple) -> str:
+def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(str(c) for c in cards) or "empty"
 
 

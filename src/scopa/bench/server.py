@@ -24,16 +24,27 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import functools
 import json
 import multiprocessing
+import operator
 import os
 import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+
+    from websockets.asyncio.client import ClientConnection
+
+    from scopa.engine import Rules
 
 MOVE_TIMEOUT = 10.0  # a move whose card is not at every seat by then is an error
 
@@ -68,22 +79,23 @@ class Room:
 class Player:
     """One scripted seat: reads every frame, keeps its view, moves on its turn."""
 
-    def __init__(self, ws, room: Room, tally: Tally, measuring, think: float = 0.0) -> None:
+    def __init__(self, ws: ClientConnection, room: Room, tally: Tally, measuring: Callable[[], bool],
+                 think: float = 0.0) -> None:
         self.ws, self.room, self.tally, self.measuring, self.think = ws, room, tally, measuring, think
-        self.rules = None
+        self.rules: Rules | None = None
         self.seat = self.number = 0
-        self.code = None
-        self.view_data: dict | None = None  # the newest view as sent
+        self.code = ""
+        self.view_data: dict[str, Any] | None = None  # the newest view as sent
         self.busy = False  # a move or next deal sent, not yet answered
         self.ids = iter(range(1, 2 ** 31))
 
-    async def expect(self, test, timeout: float = 30.0):
+    async def expect(self, test: Callable[[Any], bool], timeout: float = 30.0) -> Any:
         while True:
             message = await asyncio.wait_for(self.receive(), timeout)
             if test(message):
                 return message
 
-    async def receive(self):
+    async def receive(self) -> Any:
         """The next message. An update is read as plain JSON and its view decoded only when this
         seat is to move (a real client decodes every view; the bench measures the server)."""
         from scopa.net.messages import Accepted, ErrorMessage, Refused, ResyncMessage, Welcome, parse_server_message
@@ -152,7 +164,8 @@ class Player:
                     self.room.after = -1
 
 
-async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring, think: float) -> list[Player]:
+async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring: Callable[[], bool],
+                    think: float) -> list[Player]:
     """A room with its host and the others joined, ready and dealt."""
     from websockets.asyncio.client import connect
 
@@ -172,7 +185,7 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
         if seat:
             await ws.send(encode(Ready()))
     for player in seated[1:]:
-        await seated[0].expect(lambda m, seat=player.seat: m == ("update", "notice", "ready", seat))
+        await seated[0].expect(functools.partial(operator.eq, ("update", "notice", "ready", player.seat)))
     await seated[0].ws.send(encode(Start()))
     for player in seated:
         await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
@@ -180,9 +193,11 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
 
 
 async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Tally, filled: asyncio.Event,
-                    go: asyncio.Event, state: dict) -> None:
+                    go: asyncio.Event, state: dict[str, Any]) -> None:
     """One room slot: play matches in new rooms until the time is up."""
-    measuring = lambda: state["measuring"]  # noqa: E731
+    def measuring() -> bool:
+        return bool(state["measuring"])
+
     seated = None
     try:
         seated = await open_room(urls, players, tally, measuring, think)
@@ -204,8 +219,8 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
             await asyncio.gather(*(p.ws.close() for p in seated), return_exceptions=True)
 
 
-async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main,
-               from_main) -> Tally:
+async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
+               to_main: Queue[Any], from_main: Queue[Any]) -> Tally:
     tally = Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
@@ -224,7 +239,8 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
     return tally
 
 
-def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> None:
+def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main: Queue[Any],
+           from_main: Queue[Any]) -> None:
     tally = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main))
     to_main.put(("done", dataclasses.asdict(tally)))
 
@@ -315,7 +331,7 @@ def main(argv: list[str]) -> int:
             server.stop()
 
 
-def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
+def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     context = multiprocessing.get_context("spawn")
     to_main = context.Queue()
     workers = min(args.workers, args.rooms)
@@ -346,7 +362,9 @@ def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     return 0
 
 
-def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, cpu, load) -> None:
+def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,
+           memory: tuple[int | None, int | None, int | None], cpu: tuple[float | None, float | None],
+           load: tuple[float | None, float | None]) -> None:
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)

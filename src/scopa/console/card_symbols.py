@@ -21,7 +21,7 @@ from typing import TextIO
 
 from ..engine import Card
 from ..engine.cards import ALL_CARDS
-from ..narration import CardNames, Messages
+from ..narration import CardNames, Messages, Naming
 from ..narration.cues import template_pattern
 from .terminal import Output
 
@@ -58,8 +58,8 @@ def can_write_symbols(stream: TextIO) -> bool:
 class CardNotation:
     """Finds the table or the hand in a printed line and writes its cards compactly."""
 
-    def __init__(self, messages: Messages, naming: str) -> None:
-        names = CardNames(messages, naming)  # type: ignore[arg-type]
+    def __init__(self, messages: Messages, naming: Naming) -> None:
+        names = CardNames(messages, naming)
         self._by_name = {names.name(card).casefold(): card for card in ALL_CARDS}
         alternatives = "|".join(re.escape(name) for name in sorted(self._by_name, key=len, reverse=True))
         self._names = re.compile(rf"(?<!\w)({alternatives})(?!\w)", re.IGNORECASE)
@@ -80,7 +80,7 @@ class CardNotation:
 
 
 @lru_cache(maxsize=8)
-def card_notation(lang: str, naming: str) -> CardNotation:
+def card_notation(lang: str, naming: Naming) -> CardNotation:
     return CardNotation(Messages(lang), naming)
 
 

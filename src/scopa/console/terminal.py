@@ -369,8 +369,10 @@ class Output:
         write(self.stream, CLEAR_ALL if _isatty(self.stream) else "")
 
 
-def write(stream: TextIO, text: str) -> None:
+def write(stream: TextIO | None, text: str) -> None:
     """Write and flush; a stream that cannot take it any more raises ``OutputClosed``."""
+    if stream is None:  # no stream at all (sys.stdout is None when started without one)
+        raise OutputClosed(ValueError("there is no output stream"))
     try:
         stream.write(text)
         stream.flush()

@@ -32,9 +32,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine import DealScored, Move, Phase, PlayerView
+
+if TYPE_CHECKING:
+    from websockets.sync.client import ClientConnection
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
@@ -72,6 +75,12 @@ RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its reco
 UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be reached at all
 
 
+class Waker(Protocol):
+    """What the table raises when news arrives (``console.terminal.Wake`` is one)."""
+
+    def raise_(self) -> None: ...
+
+
 class NoWake:
     """Stands in for ``console.terminal.Wake`` when nobody waits at a prompt (tests, tools)."""
 
@@ -101,15 +110,15 @@ class RemoteTable:
     Beside the ``Table`` methods, the lobby uses ``room``, ``ready``, ``start``, and the console
     reads ``connected``, ``problem`` and ``take_errors`` (non-fatal refusals to say)."""
 
-    def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: object | None = None,
+    def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF) -> None:
         self.server = server
-        self.wake = wake if wake is not None else NoWake()
+        self.wake: Waker = wake if wake is not None else NoWake()
         self.backoff = tuple(backoff)
         self._first = first
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
-        self._ws = None
+        self._ws: ClientConnection | None = None
         self._thread: threading.Thread | None = None
         self._closing = False
         self.code: str = getattr(first, "code", "")
@@ -189,6 +198,8 @@ class RemoteTable:
         from websockets.exceptions import WebSocketException
         while True:
             ws = self._ws
+            if ws is None:  # set before this thread starts, and again by each reconnection
+                return
             try:
                 while True:
                     self._handle(self._parse(ws.recv()))
@@ -370,10 +381,10 @@ class RemoteTable:
             answered = self._lock.wait_for(lambda: request_id in self._answers or not self.connected,
                                            ANSWER_TIMEOUT)
             answer = self._answers.pop(request_id, None)
-            if not answered or answer is None:
-                return SubmitResult(False, refusal="unavailable")
+            if not answered or answer is None or isinstance(answer, MatchRecordMessage):
+                return SubmitResult(False, refusal="unavailable")  # a record is never a move's answer
             if isinstance(answer, Refused):
-                return SubmitResult(False, refusal=answer.kind, reason=answer.reason)  # type: ignore[arg-type]
+                return SubmitResult(False, refusal=answer.kind, reason=answer.reason)
             updates = tuple(u for u in self._log if expected < u.number <= answer.number)
             return SubmitResult(True, updates=updates)
 
@@ -414,6 +425,8 @@ class RemoteTable:
             answer = self._answers.pop(request_id, None)
             older = self._older_server()
             self._errors = [e for e in self._errors if e.code != "unknown_type"]  # not a refusal to say
+        if isinstance(answer, Accepted):  # a move's answer, never a record's
+            answer = None
         return answer or (ErrorMessage("unknown_type", {}) if older else None)
 
     def _older_server(self) -> bool:
@@ -453,7 +466,7 @@ def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView) ->
     return record
 
 
-def open_table(server: str, first: CreateRoom | Join | Hello, wake: object | None = None,
+def open_table(server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
                on_key: Callable[[RemoteTable], None] | None = None) -> RemoteTable:
     """A connected ``RemoteTable`` (``TableClosed`` when refused); ``on_key`` keeps a new seat key."""
     table = RemoteTable(server, first, wake)

@@ -35,7 +35,7 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from websockets.asyncio.server import ServerConnection
 
@@ -55,6 +55,7 @@ from .messages import (
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
+from .store import LoadProblem
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")
@@ -91,7 +92,7 @@ class SessionStore:
     def delete_idle(self, before: float) -> int:
         return 0  # each process expires rooms in its tick
 
-    def load_all(self, budget: float) -> tuple[list[Room], list[Any]]:
+    def load_all(self, budget: float) -> tuple[list[Room], list[LoadProblem]]:
         return [], []  # rooms are read from Redis when first asked for
 
     def describe(self) -> str:
@@ -216,7 +217,7 @@ class ClusterServer(RoomServer):
             failure = Unstored()
         if failure is not None:
             raise failure
-        return result
+        return cast(T, result)  # action() gave it: it raised nothing
 
     async def _write(self, saved: dict[str, Room], deleted: set[str], pending: Pending) -> bool:
         try:
@@ -264,7 +265,7 @@ class ClusterServer(RoomServer):
             self._message(conn, raw)  # no room: refused as a lone server refuses it
             return
         try:
-            await self.session(conn.code, lambda: self._still_held(conn) and self._message(conn, raw))
+            await self.session(conn.code, functools.partial(self._message_if_held, conn, raw))
         except StoreDown:
             Connection.send(conn, ErrorMessage("storage", {}))
             try:
@@ -358,6 +359,10 @@ class ClusterServer(RoomServer):
             self._replaced(conn)
             return False
         return True
+
+    def _message_if_held(self, conn: Connection, raw: str | bytes) -> None:
+        if self._still_held(conn):
+            self._message(conn, raw)
 
     def _replaced(self, conn: Connection) -> None:
         """The seat was taken back on another connection: closed as one process closes it."""
@@ -456,12 +461,16 @@ class ClusterServer(RoomServer):
     async def _play_computers(self, room: Room) -> None:
         code = room.code
         while True:
-            room = self.rooms.get(code)
-            wait = None if room is None else self._computer_wait(room)
+            now = self.rooms.get(code)
+            wait = None if now is None else self._computer_wait(now)
             if wait is None:
                 return
             await asyncio.sleep(wait)
-            await self.session(code, lambda: code in self.rooms and self._computer_step(self.rooms[code]))
+            await self.session(code, functools.partial(self._computer_step_if_open, code))
+
+    def _computer_step_if_open(self, code: str) -> None:
+        if code in self.rooms:
+            self._computer_step(self.rooms[code])
 
     # Presence: processes that died ------------------------------------------------------------
     async def keep_present(self) -> None:

@@ -82,7 +82,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from ..engine import (
     ALL_CARDS,
@@ -148,12 +148,12 @@ ErrorCode = Literal[
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
-ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
                           "server_stopping", "room_closed", "bad_rules", "bad_name"})
-REFUSALS: tuple[str, ...] = Refusal.__args__  # type: ignore[attr-defined]
-NOTICE_KINDS: tuple[str, ...] = NoticeKind.__args__  # type: ignore[attr-defined]
+REFUSALS: tuple[str, ...] = get_args(Refusal)
+NOTICE_KINDS: tuple[str, ...] = get_args(NoticeKind)
 
 _CARDS_BY_TEXT = {str(card): card for card in ALL_CARDS}
 
@@ -315,7 +315,7 @@ class Accepted:
 @dataclass(frozen=True)
 class Refused:
     id: int
-    kind: str  # a table.Refusal
+    kind: Refusal
     reason: IllegalReason | None = None
 
 

@@ -29,7 +29,17 @@ from typing import Literal, NamedTuple
 from ..engine import Event, GameState, IllegalReason, Move, Rules
 from ..match import MatchRecord, SeatSetup
 from ..players import computer_names, make_player
-from ..table import LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for, start_match
+from ..table import (
+    LocalTable,
+    Notice,
+    NoticeKind,
+    Refusal,
+    Resync,
+    SeatUpdate,
+    SubmitResult,
+    computers_for,
+    start_match,
+)
 from .codes import key_matches
 from .messages import FinishedDeal, RoomInfo, RoomSeat
 
@@ -79,7 +89,7 @@ class RoomRefusal(Exception):
 class MoveRefusal(Exception):
     """A move or next deal not done: a ``table.Refusal`` kind and, when illegal, the engine's reason."""
 
-    def __init__(self, kind: str, reason: IllegalReason | None = None) -> None:
+    def __init__(self, kind: Refusal, reason: IllegalReason | None = None) -> None:
         self.kind, self.reason = kind, reason
         super().__init__(kind)
 
@@ -170,7 +180,8 @@ class Room:
         humans = self.humans()
         if len(humans) < 2:
             raise RoomRefusal("cannot_start", reason="players")
-        if any(not self.seats[i].ready for i in humans if i != self.host):  # type: ignore[union-attr]
+        if any(not seat.ready for i, seat in enumerate(self.seats)
+               if seat is not None and seat.is_human and i != self.host):
             raise RoomRefusal("cannot_start", reason="not_ready")
         free = [i for i, s in enumerate(self.seats) if s is None]
         used = {s.name for s in self.seats if s is not None}
@@ -211,7 +222,7 @@ class Room:
         self.turn_since = now
         if self._table.record.state.is_match_over:
             self.phase = "over"
-        return self._game([update.event for update in result.updates])  # type: ignore[misc]
+        return self._game([update.event for update in result.updates])
 
     def next_deal(self, seat: int, expected: int, now: float) -> list[Entry]:
         self._playing()
@@ -349,7 +360,7 @@ class Room:
         taken = self.seats[seat]
         return self._add(Notice(kind, seat, taken.name if taken else ""))
 
-    def _game(self, events: list[Event]) -> list[Entry]:
+    def _game(self, events: Sequence[Event | Notice]) -> list[Entry]:
         entries = [self._add(event) for event in events]
         if entries:
             self.position_number = entries[0].number

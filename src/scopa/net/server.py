@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -65,7 +65,7 @@ from .messages import (
     parse_client_message,
 )
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
-from .store import DB_NAME, RoomStore
+from .store import DB_NAME, LoadProblem, RoomStore
 
 log = logging.getLogger("scopa.serve")
 
@@ -223,10 +223,23 @@ class Connection:
                 self.closer.cancel()
 
 
+class Store(Protocol):
+    """What the room server asks of its store: ``store.RoomStore`` (SQLite, one process) and the
+    cluster's ``SessionStore`` (one session's changes, written to Redis) are two."""
+
+    def save(self, room: Room) -> None: ...
+    def load(self, code: str, budget: float) -> Room | None: ...
+    def delete(self, code: str) -> None: ...
+    def delete_idle(self, before: float) -> int: ...
+    def load_all(self, budget: float) -> tuple[list[Room], list[LoadProblem]]: ...
+    def describe(self) -> str: ...
+    def close(self) -> None: ...
+
+
 class RoomServer:
     """Every room in memory, backed by the store; the websocket handler and the timers."""
 
-    def __init__(self, store: RoomStore, config: ServerConfig) -> None:
+    def __init__(self, store: Store, config: ServerConfig) -> None:
         self.store, self.config = store, config
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
@@ -497,17 +510,16 @@ class RoomServer:
         if stored is None:
             self.rooms.pop(room.code, None)
         else:
-            for number, seat in enumerate(room.seats):
-                if seat is not None and stored.seats[number] is not None:
-                    stored.seats[number].connected = seat.connected  # type: ignore[union-attr]
-                    stored.seats[number].left_at = seat.left_at  # type: ignore[union-attr]
+            for seat, kept in zip(room.seats, stored.seats, strict=True):
+                if seat is not None and kept is not None:
+                    kept.connected, kept.left_at = seat.connected, seat.left_at
             self.rooms[room.code] = stored
-        for seat in range(room.rules.players):
-            conn = self.seated.get((room.code, seat))
+        for number in range(room.rules.players):
+            conn = self.seated.get((room.code, number))
             if conn is not None:
                 conn.send(ErrorMessage("storage", {}))
                 if stored is None:
-                    del self.seated[(room.code, seat)]
+                    del self.seated[(room.code, number)]
                     conn.fail("room_closed")
 
     def _drive(self, room: Room) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..engine import Rules
 from ..storage import SaveFileError, record_from_dict, record_to_dict
@@ -124,7 +125,7 @@ class RoomStore:
                               "record FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else self._room(row, budget)
 
-    def _room(self, row: tuple, budget: float) -> Room:
+    def _room(self, row: tuple[Any, ...], budget: float) -> Room:
         code, rules, phase, host, level, number, position, created, active, record_text = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players

@@ -50,7 +50,7 @@ class FactsCache:
             entry = encoded(found)
             self.changed = True
         self.seen[key] = entry
-        return found  # type: ignore[return-value]
+        return found if isinstance(found, MatchFacts) else None
 
     def save(self, whole_log: bool = False) -> None:
         """Keep what was worked out. ``whole_log``: every result of the log was looked at, so

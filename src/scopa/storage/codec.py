@@ -22,7 +22,7 @@ from typing import Any
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError, state_from_dict
 from ..match import MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
-from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
+from ..narration import CardNames, Messages, Naming, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
 VERSION = 1
@@ -100,9 +100,9 @@ class SaveFileError(ValueError):
         """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
         return type(self)(self.key, heading_key, detail=self.detail, why=self.why, **self.params)
 
-    def reason_in(self, messages: Messages, naming: str = "french") -> str:
+    def reason_in(self, messages: Messages, naming: Naming = "french") -> str:
         """The reason alone, in the language of ``messages`` (cards in the ``naming`` given)."""
-        names = CardNames(messages, naming)  # type: ignore[arg-type]
+        names = CardNames(messages, naming)
         params = {name: _param(value, names) for name, value in self.params.items()}
         text = messages(self.key, **params)
         why = ""
@@ -112,7 +112,7 @@ class SaveFileError(ValueError):
             why = explain_invalid(self.why, names)
         return squash(f"{text} {why}" if why else text)
 
-    def localised(self, messages: Messages, naming: str = "french") -> str:
+    def localised(self, messages: Messages, naming: Naming = "french") -> str:
         """Heading and reason as one line in the player's language: two sentences, since a
         screen reader says the colon of "Import failed: ..." aloud. Cards are named in ``naming``
         (``"french"`` or ``"napoletane"``)."""
@@ -223,11 +223,12 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
         if step is None:
             raise SaveFileError("storage.reason.older", version=version)
         try:
-            data = step(data)
+            migrated: object = step(data)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
-            data = None  # type: ignore[assignment]
-        if not isinstance(data, dict):
+            migrated = None
+        if not isinstance(migrated, dict):
             raise SaveFileError("storage.reason.older_failed", version=version)
+        data = migrated
         version += 1
         data["version"] = version
     return data

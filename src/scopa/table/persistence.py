@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from ..match import MatchRecord
-from ..narration import CardNames, Messages, os_problem
+from ..narration import CardNames, Messages, Naming, os_problem
 from ..storage import (
     MatchLock,
     SavedMatch,
@@ -44,13 +44,13 @@ class Persistence:
 
     def __init__(self, data_dir: Path | None = None, clock: Callable[[], str] = _now,
                  messages: Callable[[], Messages] | None = None,
-                 naming: Callable[[], str] | None = None, today: Callable[[], date] = date.today) -> None:
+                 naming: Callable[[], Naming] | None = None, today: Callable[[], date] = date.today) -> None:
         self.store = SavedMatches(data_dir)
         self.data_dir = data_dir
         self.clock = clock
         self.today = today
         self.messages = messages or (lambda: Messages("en"))
-        self.naming = naming or (lambda: "french")
+        self.naming: Callable[[], Naming] = naming or (lambda: "french")
         self.failing: str | None = None  # why the last save failed; None when it worked
         self._open: MatchLock | None = None  # the match this copy plays, locked
         self._notices: list[str] = []  # what was set aside, still to be said
@@ -141,7 +141,7 @@ class Persistence:
         """One menu line: who plays, the score, the deal, when last played, and a lock if any."""
         m = self.messages()
         record = saved.record
-        names = CardNames(m, self.naming())  # type: ignore[arg-type]
+        names = CardNames(m, self.naming())
         humans = record.human_seats
         if len(humans) == 1:
             you = humans[0]
