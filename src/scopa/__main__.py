@@ -117,7 +117,8 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         settings_from_args,
         wants_new_match,
     )
-    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .config import SETTINGS_FILE, default_config_dir, load_settings
+    from .storage import default_data_dir
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
@@ -198,8 +199,9 @@ def _online(command: str, argv: list[str]) -> int:
         rules_from_args,
         settings_from_args,
     )
-    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .config import SETTINGS_FILE, default_config_dir, load_settings
     from .console.online import OnlineRequest, default_name
+    from .storage import default_data_dir
 
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())

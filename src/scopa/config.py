@@ -25,11 +25,6 @@ def default_config_dir() -> Path:
     return Path(platformdirs.user_config_dir("scopa", appauthor=False))
 
 
-def default_data_dir() -> Path:
-    import platformdirs
-    return Path(platformdirs.user_data_dir("scopa", appauthor=False))
-
-
 @dataclass(frozen=True)
 class Settings:
     """What the player chose. ``voice`` is ``None`` until the first-start question is answered."""

@@ -1,6 +1,6 @@
 """Which table cards a played card may take.
 
-The capture rules (rules.md, "Capturing"):
+The capture rules (docs/rules.md, "Capturing"):
 1. A card equal in value to a table card must take exactly one such card.
 2. Otherwise it may take any one group of two or more table cards whose values add up to it.
 3. Otherwise it stays on the table.

@@ -1,4 +1,4 @@
-"""The rules object: every option of ``shared/rules.md`` as one frozen value."""
+"""The rules object: every option of ``docs/rules.md`` as one frozen value."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -27,7 +27,7 @@ def _is_int(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option, with the defaults of rules.md.
+    """Every rule option, with the defaults of ``docs/rules.md``.
 
     ``target`` is the match target (11, 16 or 21), or ``None`` for a single deal.
     Invalid combinations raise ``RulesError`` when the object is made.

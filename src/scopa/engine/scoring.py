@@ -1,4 +1,4 @@
-"""Scoring a finished deal (rules.md, "Scoring a deal").
+"""Scoring a finished deal (docs/rules.md, "Scoring a deal").
 
 Cards, coins and primiera go to the side with strictly the most (with two sides that is
 "more than 20 cards" and "more than 5 coins"); ties score nothing. Settebello, re bello,
