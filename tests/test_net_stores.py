@@ -16,14 +16,25 @@ import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
+from helpers.net import ROOT, Client, Server, error, host, join, play_out, reclaim, start
 from scopa.engine import Rules
-from scopa.net.messages import (Accepted, ErrorMessage, Join, MatchRecordMessage, MoveRequest, Ping, Pong,
-                                RecordRequest, Refused, ResyncMessage, UpdateMessage, Welcome)
+from scopa.net.messages import (
+    Accepted,
+    ErrorMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    Ping,
+    Pong,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    UpdateMessage,
+    Welcome,
+)
 from scopa.storage import record_from_dict
 from scopa.table import Notice
-from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
 
 
 def free_port() -> int:
@@ -48,7 +59,7 @@ def redis_server():
                 break
             except OSError:
                 if time.monotonic() > end or proc.poll() is not None:
-                    raise AssertionError("redis-server did not start")
+                    raise AssertionError("redis-server did not start") from None
                 time.sleep(0.05)
         yield port
     finally:
@@ -241,14 +252,14 @@ def test_two_processes_never_change_one_room_at_once(cluster):
         answers: list = []
         gate = threading.Barrier(2)
 
-        def try_join(url: str, name: str) -> None:
+        def try_join(url: str, name: str, code: str, gate: threading.Barrier, answers: list) -> None:
             client = Client(url)
             gate.wait()
-            client.send(Join(ann.code, name))
+            client.send(Join(code, name))
             answers.append(client.until(lambda m: isinstance(m, (Welcome, ErrorMessage))))
 
-        threads = [threading.Thread(target=try_join, args=(first.url, "Bob")),
-                   threading.Thread(target=try_join, args=(second.url, "Carol"))]
+        threads = [threading.Thread(target=try_join, args=(first.url, "Bob", ann.code, gate, answers)),
+                   threading.Thread(target=try_join, args=(second.url, "Carol", ann.code, gate, answers))]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -416,7 +427,7 @@ def test_serve_with_a_store_that_cannot_be_reached_says_so_in_one_line():
     port = free_port()  # nothing listens there
     result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "0", "--store",
                              f"redis://127.0.0.1:{port}/0"], capture_output=True, text=True, timeout=30,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), check=False)
     assert result.returncode == 1
     assert f"cannot serve: the store redis 127.0.0.1:{port}/0 cannot be reached" in result.stderr
     assert "Traceback" not in result.stderr

@@ -5,7 +5,7 @@ Redis, built on ``server``) do not import each other.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cluster import open_cluster
 from .server import RoomServer, ServerConfig, sqlite_rooms
