@@ -4,6 +4,7 @@ another room's messages (both stores, real servers over loopback)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import threading
 import time
@@ -11,24 +12,30 @@ from pathlib import Path
 
 import pytest
 
+from helpers.net import Server, host, join, play_out, start
 from scopa.engine import CardPlayed, Rules
 from scopa.net.codes import key_hash, new_seat_key
 from scopa.net.messages import Accepted, MoveRequest, Refused, UpdateMessage
 from scopa.net.rooms import Room, move_seed, new_room
 from scopa.net.thinking import Thinkers, think
-from test_net_server import Server, host, join, play_out, start
-from test_net_stores import redis_server, store  # noqa: F401 -- the fixtures, both stores
 
 KINDS = ("human", "human", "hard", "expert")
 
 
 def _room(seed: int) -> Room:
+    """A started room whose server seed and shares follow from ``seed``, so two rooms of one seed
+    deal the same match."""
+    def part(label: int) -> bytes:
+        return hashlib.sha256(f"{seed} {label}".encode()).digest()
+
     room, _ = new_room("ACDEFG", Rules(players=4, target=None), KINDS, "Ann", key_hash(new_seat_key()), "medium",
-                       now=0.0)
+                       now=0.0, server_seed=part(-1))
     room.iterations = 6  # the expert by a fixed number of samples, not by its time: the same move every time
     seat, _ = room.join("Ben", key_hash(new_seat_key()))
     room.ready(seat)
-    room.start(0, seed, now=0.0)
+    for human in (0, seat):
+        room.contribute(human, part(human))
+    room.start(0, now=0.0)
     return room
 
 
@@ -78,7 +85,7 @@ def test_each_computer_move_has_a_seed_of_its_own_and_a_changed_table_is_not_pla
     assert not room.computer_move(3.0, turn, move)  # the same turn again: the table has moved on
 
 
-def test_one_rooms_thinking_computer_does_not_hold_up_another_rooms_moves(store):  # noqa: F811
+def test_one_rooms_thinking_computer_does_not_hold_up_another_rooms_moves(store):
     """Room A's expert thinks for three seconds; meanwhile room B plays a move. B's move is
     answered before A's computer has played (in the loop, B's move waited for the expert)."""
     server = store.serve("--computer-budget", "3", "--computer-workers", "1")
@@ -119,7 +126,7 @@ def test_one_rooms_thinking_computer_does_not_hold_up_another_rooms_moves(store)
     assert played and answered < played[0], "room B's move waited for room A's computer"
 
 
-def test_with_no_worker_processes_the_computers_think_in_the_loop_and_play(store):  # noqa: F811
+def test_with_no_worker_processes_the_computers_think_in_the_loop_and_play(store):
     server = store.serve("--computer-workers", "0")
     ann = host(server.url, Rules(players=4, target=None), seats=KINDS, level="easy")
     ben = join(server.url, ann.code)
