@@ -4,6 +4,7 @@ another room's messages (both stores, real servers over loopback)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import threading
 import time
@@ -15,7 +16,8 @@ from scopa.engine import CardPlayed, Rules
 from scopa.net.codes import key_hash, new_seat_key
 from scopa.net.messages import Accepted, MoveRequest, Refused, UpdateMessage
 from scopa.net.rooms import Room, move_seed, new_room
-from scopa.net.thinking import Thinkers, think
+from scopa.net.thinking import Thinkers, fallback, think
+from scopa.players import make_player
 from test_net_server import Server, host, join, play_out, start
 from test_net_stores import redis_server, store  # noqa: F401 -- the fixtures, both stores
 
@@ -148,3 +150,21 @@ def test_the_computer_workers_end_with_a_killed_server(tmp_path):
         while Path(f"/proc/{pid}").exists() and time.monotonic() < end:
             time.sleep(0.1)
         assert not Path(f"/proc/{pid}").exists() or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
+
+
+def test_a_move_past_the_cap_is_the_easy_levels_from_the_same_seed():
+    room = _room(3)
+    while room.computer_turn() is None or room.computer_turn().level != "expert":
+        turn = room.computer_turn()
+        if turn is None:
+            state = room.state
+            room.play(state.to_move, state.legal_moves()[0], room.number, 1.0)
+        else:
+            room.computer_move(1.0)
+    turn = dataclasses.replace(room.computer_turn(), budget=20.0, iterations=None)  # thinks for 20 s
+    thinkers = Thinkers(1, cap=0.5)
+    try:
+        move = asyncio.run(thinkers.move(turn))
+    finally:
+        thinkers.close()
+    assert thinkers.late == 1 and move == fallback(turn) == make_player("easy", turn.seed).choose_move(turn.view)
