@@ -153,18 +153,48 @@ def test_the_computer_workers_end_with_a_killed_server(tmp_path):
 
 
 def test_a_move_past_the_cap_is_the_easy_levels_from_the_same_seed():
-    room = _room(3)
-    while room.computer_turn() is None or room.computer_turn().level != "expert":
-        turn = room.computer_turn()
-        if turn is None:
-            state = room.state
-            room.play(state.to_move, state.legal_moves()[0], room.number, 1.0)
-        else:
-            room.computer_move(1.0)
-    turn = dataclasses.replace(room.computer_turn(), budget=20.0, iterations=None)  # thinks for 20 s
+    turn = dataclasses.replace(_expert_turn(), budget=20.0, iterations=None)  # thinks for 20 s
     thinkers = Thinkers(1, cap=0.5)
     try:
         move = asyncio.run(thinkers.move(turn))
     finally:
         thinkers.close()
     assert thinkers.late == 1 and move == fallback(turn) == make_player("easy", turn.seed).choose_move(turn.view)
+
+
+def _expert_turn():
+    room = _room(3)
+    while room.computer_turn() is None or room.computer_turn().level != "expert":
+        if room.computer_turn() is None:
+            state = room.state
+            room.play(state.to_move, state.legal_moves()[0], room.number, 1.0)
+        else:
+            room.computer_move(1.0)
+    return room.computer_turn()
+
+
+def test_a_worker_that_dies_mid_move_costs_that_move_only():
+    children = Path("/proc/self/task") / str(os.getpid()) / "children"
+    if not children.exists():
+        pytest.skip("no /proc/PID/task/PID/children here to find the workers")
+    turn = _expert_turn()
+    slow = dataclasses.replace(turn, budget=20.0, iterations=None)
+    thinkers = Thinkers(1, cap=60.0)
+    before = set(children.read_text().split())  # an earlier test's worker may still be finishing its move
+
+    async def kill_a_worker_mid_move():
+        moving = asyncio.ensure_future(thinkers.move(slow))
+        workers: list[str] = []
+        while not workers:
+            await asyncio.sleep(0.2)
+            workers = [pid for pid in set(children.read_text().split()) - before
+                       if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+        await asyncio.sleep(1.0)  # the worker has started on the move
+        os.kill(int(workers[0]), 9)
+        return await moving, await thinkers.move(turn)
+
+    try:
+        lost, next_move = asyncio.run(kill_a_worker_mid_move())
+    finally:
+        thinkers.close()
+    assert thinkers.late == 1 and lost == fallback(slow) and next_move == think(turn)
