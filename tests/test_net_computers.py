@@ -4,6 +4,7 @@ another room's messages (both stores, real servers over loopback)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import os
 import threading
@@ -17,7 +18,8 @@ from scopa.engine import CardPlayed, Rules
 from scopa.net.codes import key_hash, new_seat_key
 from scopa.net.messages import Accepted, MoveRequest, Refused, UpdateMessage
 from scopa.net.rooms import Room, move_seed, new_room
-from scopa.net.thinking import Thinkers, think
+from scopa.net.thinking import Thinkers, fallback, think
+from scopa.players import make_player
 
 KINDS = ("human", "human", "hard", "expert")
 
@@ -155,3 +157,51 @@ def test_the_computer_workers_end_with_a_killed_server(tmp_path):
         while Path(f"/proc/{pid}").exists() and time.monotonic() < end:
             time.sleep(0.1)
         assert not Path(f"/proc/{pid}").exists() or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
+
+
+def test_a_move_past_the_cap_is_the_easy_levels_from_the_same_seed():
+    turn = dataclasses.replace(_expert_turn(), budget=20.0, iterations=None)  # thinks for 20 s
+    thinkers = Thinkers(1, cap=0.5)
+    try:
+        move = asyncio.run(thinkers.move(turn))
+    finally:
+        thinkers.close()
+    assert thinkers.late == 1 and move == fallback(turn) == make_player("easy", turn.seed).choose_move(turn.view)
+
+
+def _expert_turn():
+    room = _room(3)
+    while room.computer_turn() is None or room.computer_turn().level != "expert":
+        if room.computer_turn() is None:
+            state = room.state
+            room.play(state.to_move, state.legal_moves()[0], room.number, 1.0)
+        else:
+            room.computer_move(1.0)
+    return room.computer_turn()
+
+
+def test_a_worker_that_dies_mid_move_costs_that_move_only():
+    children = Path("/proc/self/task") / str(os.getpid()) / "children"
+    if not children.exists():
+        pytest.skip("no /proc/PID/task/PID/children here to find the workers")
+    turn = _expert_turn()
+    slow = dataclasses.replace(turn, budget=20.0, iterations=None)
+    thinkers = Thinkers(1, cap=60.0)
+    before = set(children.read_text().split())  # an earlier test's worker may still be finishing its move
+
+    async def kill_a_worker_mid_move():
+        moving = asyncio.ensure_future(thinkers.move(slow))
+        workers: list[str] = []
+        while not workers:
+            await asyncio.sleep(0.2)
+            workers = [pid for pid in set(children.read_text().split()) - before
+                       if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+        await asyncio.sleep(1.0)  # the worker has started on the move
+        os.kill(int(workers[0]), 9)
+        return await moving, await thinkers.move(turn)
+
+    try:
+        lost, next_move = asyncio.run(kill_a_worker_mid_move())
+    finally:
+        thinkers.close()
+    assert thinkers.late == 1 and lost == fallback(slow) and next_move == think(turn)

@@ -104,3 +104,14 @@ def test_two_players_of_one_long_name_both_get_in_and_are_told_apart(store, leng
     ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("joined", welcome.seat,
                                                                                    second.name))
     assert not [m for m in ann.errors + ben.errors if isinstance(m, ErrorMessage)]
+
+
+def test_the_client_says_why_the_server_refused_a_name_in_the_players_language():
+    from scopa.console.online import problem_line
+    from scopa.narration.messages import Messages
+    for lang in ("en", "it"):
+        messages = Messages(lang)
+        for reason in ("length", "control", "bidi", "invisible"):
+            line = problem_line("bad_name", {"field": "name", "reason": reason}, messages).text
+            assert line == messages(f"online.error.bad_name.{reason}") != messages("online.error.bad_name")
+        assert problem_line("bad_name", {"field": "name"}, messages).text == messages("online.error.bad_name")
