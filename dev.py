@@ -5,6 +5,7 @@
     python3 dev.py test [pytest options]  set up, then run the whole test suite
     python3 dev.py test-lowest [pytest options]
                                           the same on the lowest versions pyproject.toml allows
+    python3 dev.py lint [ruff options]    set up, then check src and tests with ruff, and src with mypy
     python3 dev.py bench engine|ai|judge|speech|words|record|saves|crash|server [options]
 
 The environment lives in .venv beside this file and is reused; it is reinstalled when
@@ -40,21 +41,22 @@ ROOT = Path(__file__).resolve().parent
 BIN = "Scripts" if os.name == "nt" else "bin"
 EXE = "python.exe" if os.name == "nt" else "python"
 LOWEST = ROOT / ".ci" / "lowest-versions.txt"
-EXTRAS = "test,redis"  # the tests start real Redis-backed servers
+EXTRAS = "test,redis,lint"  # the tests start real Redis-backed servers; lint: ruff and mypy for dev.py lint
+LOWEST_EXTRAS = "test,redis"  # test-lowest runs the tests alone: no lint tools in .venv-lowest
 COMMAND_VARIABLE = "SCOPA_COMMAND"  # how the game names the command that starts it again
 
 
 class Environment:
-    """A virtual environment with scopa installed in it, editable, with its test tools."""
+    """A virtual environment with scopa installed in it, editable, with its test tools (and extras)."""
 
-    def __init__(self, folder: Path, constraints: Path | None = None) -> None:
-        self.folder, self.constraints = folder, constraints
+    def __init__(self, folder: Path, extras: str = EXTRAS, constraints: Path | None = None) -> None:
+        self.folder, self.extras, self.constraints = folder, extras, constraints
         self.python = folder / BIN / EXE
         self.stamp = folder / ".scopa-installed"
 
     def wanted_stamp(self) -> str:
         inputs = [ROOT / "pyproject.toml"] + ([self.constraints] if self.constraints else [])
-        return hashlib.sha256(b"".join(path.read_bytes() for path in inputs) + EXTRAS.encode()).hexdigest()
+        return hashlib.sha256(b"".join(path.read_bytes() for path in inputs) + self.extras.encode()).hexdigest()
 
     def ensure(self) -> int:
         """Create the environment and install scopa, once per change of what it is made from; 0 when ready."""
@@ -68,7 +70,7 @@ class Environment:
         pip = [str(self.python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
         if self.constraints:
             pip += ["--constraint", str(self.constraints)]
-        code, interrupted = run_child([*pip, "-e", f"{ROOT}[{EXTRAS}]"])
+        code, interrupted = run_child([*pip, "-e", f"{ROOT}[{self.extras}]"])
         if interrupted:
             _interrupted(signal.SIGINT, None)
         if code != 0:
@@ -142,7 +144,19 @@ def play_command() -> str:
     return f"{python} {script} play" if " " not in script else f'{python} "{script}" play'
 
 
-COMMANDS = ("play", "test", "test-lowest", "bench")
+COMMANDS = ("play", "test", "test-lowest", "lint", "bench")
+
+
+def lint(python: str, rest: list[str]) -> int:
+    """ruff on src, tests and this file, then mypy (strict, on src: pyproject.toml); both run
+    whatever the first finds; 1 if either finds anything, 130 after a Ctrl-C."""
+    ruff, interrupted = run_child([python, "-m", "ruff", "check", "src", "tests", "dev.py", *rest])
+    if interrupted:
+        return INTERRUPTED
+    mypy, interrupted = run_child([python, "-m", "mypy"])
+    if interrupted:
+        return INTERRUPTED
+    return 1 if ruff or mypy else 0
 
 
 def main(argv: list[str]) -> int:
@@ -153,11 +167,13 @@ def main(argv: list[str]) -> int:
         sys.exit("scopa needs Python 3.11 or newer; this is " + sys.version.split()[0])
     command, rest = argv[0], argv[1:]
     lowest = command == "test-lowest"
-    environment = Environment(ROOT / ".venv-lowest", LOWEST) if lowest else Environment(ROOT / ".venv")
+    environment = Environment(ROOT / ".venv-lowest", LOWEST_EXTRAS, LOWEST) if lowest else Environment(ROOT / ".venv")
     code = environment.ensure()
     if code != 0:
         return code
     python = str(environment.python)
+    if command == "lint":
+        return lint(python, rest)
     if command == "play":
         return run_game([python, "-m", "scopa", *rest], dict(os.environ, **{COMMAND_VARIABLE: play_command()}))
     if command in ("test", "test-lowest"):

@@ -3,8 +3,19 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.engine import (ALL_CARDS, RE_BELLO, SETTEBELLO, Card, Rules, RulesError, ScopaError, Suit, Variant,
-                          cards_str, parse_cards)
+from scopa.engine import (
+    ALL_CARDS,
+    RE_BELLO,
+    SETTEBELLO,
+    Card,
+    Rules,
+    RulesError,
+    ScopaError,
+    Suit,
+    Variant,
+    cards_str,
+    parse_cards,
+)
 
 
 # Cards ------------------------------------------------------------------------------------------------

@@ -7,11 +7,33 @@ import pytest
 
 from scopa.engine import Card, DealScored, IllegalReason, Move, Rules, new_match
 from scopa.net.codes import ALPHABET, key_hash, key_matches, new_code, new_seat_key, normalise_code
-from scopa.net.messages import (MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, MAX_SERVER_MESSAGE, Accepted, CreateRoom,
-                                ErrorMessage, FinishedDeal, Hello, Join, MatchRecordMessage, MoveRequest,
-                                NextDealRequest, Ping, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage,
-                                RoomInfo, RoomSeat, UpdateMessage, Welcome, encode, parse_client_message,
-                                parse_server_message)
+from scopa.net.messages import (
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    MAX_SERVER_MESSAGE,
+    Accepted,
+    CreateRoom,
+    ErrorMessage,
+    FinishedDeal,
+    Hello,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    Ping,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    RoomInfo,
+    RoomSeat,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_client_message,
+    parse_server_message,
+)
 from scopa.table import Notice, SeatUpdate
 
 INFO = RoomInfo("ACDEFG", "playing", Rules(), (RoomSeat("Ann"), RoomSeat("Bob", "computer", "easy")))

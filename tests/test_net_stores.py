@@ -6,9 +6,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shutil
-import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -16,103 +13,26 @@ import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
+from helpers.net import ROOT, Client, Server, error, host, join, play_out, reclaim, start
+from helpers.redis import free_port, redis_cli
 from scopa.engine import Rules
-from scopa.net.messages import (Accepted, ErrorMessage, Join, MatchRecordMessage, MoveRequest, Ping, Pong,
-                                RecordRequest, Refused, ResyncMessage, UpdateMessage, Welcome)
+from scopa.net.messages import (
+    Accepted,
+    ErrorMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    Ping,
+    Pong,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    UpdateMessage,
+    Welcome,
+)
 from scopa.storage import record_from_dict
 from scopa.table import Notice
-from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_server():
-    """A real redis-server on a free loopback port, without persistence; its port."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server); the Redis store is not tested")
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                             "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        end = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > end or proc.poll() is not None:
-                    raise AssertionError("redis-server did not start")
-                time.sleep(0.05)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-def redis_cli(port: int, *args: str) -> str:
-    import redis
-    client = redis.Redis(port=port, decode_responses=True)
-    try:
-        return client.execute_command(*args)
-    finally:
-        client.close()
-
-
-FULL_TRIGGERS = (("full", "UPDATE", "rooms"), ("full_health", "INSERT", "health"),
-                 ("full_health_again", "UPDATE", "health"))
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store(request, tmp_path):
-    """The store under test: ``store.serve(*flags)`` starts a server on it (stopped after the test),
-    ``store.fail()`` makes its writes fail (a full store), ``store.heal()`` undoes that."""
-    started: list[Server] = []
-
-    class Store:
-        kind = request.param
-
-        def serve(self, *flags: str) -> Server:
-            server = Server(*self.where, *flags)
-            started.append(server)
-            return server
-
-    chosen = Store()
-    if request.param == "sqlite":
-        db = tmp_path / "rooms.sqlite3"
-        chosen.where = (db,)
-
-        def fail() -> None:  # every later write of a room (and of the health check) is refused, as by a full disk
-            with sqlite3.connect(db) as conn:
-                for name, change, table in FULL_TRIGGERS:
-                    conn.execute(f"CREATE TRIGGER {name} BEFORE {change} ON {table} BEGIN "
-                                 "SELECT RAISE(ABORT, 'database or disk is full'); END")
-
-        def heal() -> None:
-            with sqlite3.connect(db) as conn:
-                for name, _, _ in FULL_TRIGGERS:
-                    conn.execute(f"DROP TRIGGER {name}")
-    else:
-        port = request.getfixturevalue("redis_server")
-        redis_cli(port, "FLUSHALL")
-        chosen.where = (None, "--store", f"redis://127.0.0.1:{port}/0")
-
-        def fail() -> None:  # Redis at its memory limit refuses every write
-            redis_cli(port, "CONFIG", "SET", "maxmemory-policy", "noeviction")
-            redis_cli(port, "CONFIG", "SET", "maxmemory", "1")
-
-        def heal() -> None:
-            redis_cli(port, "CONFIG", "SET", "maxmemory", "0")
-    chosen.fail, chosen.heal = fail, heal
-    yield chosen
-    for server in started:
-        server.stop()
 
 
 def test_a_whole_match_is_played_and_a_killed_server_restarts_at_the_last_completed_move(store):
@@ -190,22 +110,6 @@ def _read(client, seconds: float = 0.5) -> list:
 # Several processes on one Redis --------------------------------------------------------------
 
 @pytest.fixture
-def processes(redis_server):
-    """processes(count, *flags): that many servers on one fresh Redis (stopped after the test)."""
-    redis_cli(redis_server, "FLUSHALL")
-    started: list[Server] = []
-
-    def serve(count: int, *flags: str) -> list[Server]:
-        servers = [Server(None, "--store", f"redis://127.0.0.1:{redis_server}/0", *flags) for _ in range(count)]
-        started.extend(servers)
-        return servers
-
-    yield serve
-    for server in started:
-        server.stop()
-
-
-@pytest.fixture
 def cluster(processes):
     return processes(2)
 
@@ -241,14 +145,14 @@ def test_two_processes_never_change_one_room_at_once(cluster):
         answers: list = []
         gate = threading.Barrier(2)
 
-        def try_join(url: str, name: str) -> None:
+        def try_join(url: str, name: str, code: str, gate: threading.Barrier, answers: list) -> None:
             client = Client(url)
             gate.wait()
-            client.send(Join(ann.code, name))
+            client.send(Join(code, name))
             answers.append(client.until(lambda m: isinstance(m, (Welcome, ErrorMessage))))
 
-        threads = [threading.Thread(target=try_join, args=(first.url, "Bob")),
-                   threading.Thread(target=try_join, args=(second.url, "Carol"))]
+        threads = [threading.Thread(target=try_join, args=(first.url, "Bob", ann.code, gate, answers)),
+                   threading.Thread(target=try_join, args=(second.url, "Carol", ann.code, gate, answers))]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -416,7 +320,7 @@ def test_serve_with_a_store_that_cannot_be_reached_says_so_in_one_line():
     port = free_port()  # nothing listens there
     result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "0", "--store",
                              f"redis://127.0.0.1:{port}/0"], capture_output=True, text=True, timeout=30,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), check=False)
     assert result.returncode == 1
     assert f"cannot serve: the store redis 127.0.0.1:{port}/0 cannot be reached" in result.stderr
     assert "Traceback" not in result.stderr

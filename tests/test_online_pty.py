@@ -1,15 +1,16 @@
 """``scopa host`` and ``scopa join`` in pseudo-terminals, played by keys against a real ``scopa serve``.
 
-Each test starts the server on a loopback port (``test_net_server.serve``) and drives the real
+Each test starts the server on a loopback port (the ``serve`` fixture, ``tests/conftest.py``) and drives the real
 clients: a whole two-player match, a four-seat room with two computers, a player whose client
 is killed and who takes the seat back with ``scopa join CODE``, and the one-line refusals."""
 from __future__ import annotations
 
 import io
+import itertools
 import os
+import random
 import re
 import signal
-import random
 import subprocess
 import sys
 import threading
@@ -18,21 +19,21 @@ from pathlib import Path
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from helpers.net import host as socket_host
+from helpers.net import join as socket_join
+from helpers.net import play_out, reclaim
+from helpers.net import start as socket_start
+from scopa.console.announcer import Announcer
+from scopa.console.online import room_code_line
+from scopa.console.terminal import Output
+from scopa.engine import Rules
+from scopa.narration import Messages
+from scopa.net.messages import Ready as ReadyMessage
+from scopa.speech import RecordingSpeaker
+from scopa.storage import load_results
+from scopa.storage.seat_keys import SeatKey, SeatKeyStore
 
-from scopa.console.online import room_code_line  # noqa: E402
-from scopa.console.announcer import Announcer  # noqa: E402
-from scopa.console.terminal import Output  # noqa: E402
-from scopa.narration import Messages  # noqa: E402
-from scopa.speech import RecordingSpeaker  # noqa: E402
-from scopa.net.messages import Ready as ReadyMessage  # noqa: E402
-from scopa.storage import load_results  # noqa: E402
-from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
-from scopa.engine import Rules  # noqa: E402
-from test_net_server import host as socket_host  # noqa: E402
-from test_net_server import join as socket_join  # noqa: E402
-from test_net_server import start as socket_start  # noqa: E402
-from test_net_server import play_out, reclaim, serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
+pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 
@@ -112,7 +113,7 @@ def assert_prompts_said_once(child) -> None:
     for row in rows:
         if PROMPT_LINE.search(row):
             assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
-    doubled = [a for a, b in zip(rows, rows[1:]) if a == b and PROMPT_LINE.fullmatch(a)]
+    doubled = [a for a, b in itertools.pairwise(rows) if a == b and PROMPT_LINE.fullmatch(a)]
     assert doubled == []
 
 
@@ -172,7 +173,7 @@ def assert_logged_in_each_folder(tmp_path: Path, children: dict, scores: list[in
             assert seen.index(WON_ONLINE) > RESULT.search(seen).start()  # after the result line
         stats = subprocess.run([sys.executable, "-m", "scopa", "--stats", "--lang", "en", "--data-dir",
                                 str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")],
-                               capture_output=True, text=True, timeout=60)
+                               capture_output=True, text=True, timeout=60, check=False)
         assert stats.stdout.splitlines()[0] == f"1 match played, {int(won)} won.", stats.stdout
 
 
@@ -281,7 +282,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     host, code = hosted(tmp_path, server.url)
     config = tmp_path / "menu" / "config"
     config.mkdir(parents=True)
-    (config / "settings.json").write_text('{"voice": false, "last_server": "%s"}' % server.url)
+    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
     menu = player(tmp_path, "menu", "--plain")
     menu.expect(r"4 play online, 5 quit\.")
     menu.send("4\r")

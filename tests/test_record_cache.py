@@ -9,13 +9,13 @@ import json
 import pytest
 
 import scopa.record.stats as stats_module
+from helpers.console import program_for
+from helpers.record import random_match
 from scopa.engine import Rules
 from scopa.record.console import finish_match, page
 from scopa.record.stats import all_facts
 from scopa.storage import load_results, record_result
 from scopa.storage.results_cache import CACHE_NAME
-from test_console_loop import program_for
-from test_record import T, random_match
 
 WHEN = "2026-04-0{}T10:00:00+00:00"
 

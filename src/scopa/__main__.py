@@ -10,11 +10,19 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import ssl
     from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .console.app import Extras
+    from .narration import Messages, Naming
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -24,7 +32,7 @@ class _Run:
     """What the top-level handlers need to word their line: the language, once the flags are read."""
 
     def __init__(self) -> None:
-        self.messages = None
+        self.messages: Messages | None = None
 
     def complain(self, key: str, **params: object) -> None:
         """One line on stderr, "scopa: ..." in the player's language (English before it is known)."""
@@ -60,22 +68,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as error:  # files are handled where they are used: what reaches here is the output
         return _output_failed(run, error)
-    except SystemExit as done:  # --help and usage errors: what argparse printed must reach the screen
-        code = _flushed(run, done.code)
-        if code != done.code:
-            return code
+    except SystemExit:  # --help and usage errors: what argparse printed must reach the screen
+        failed = _flush_failure(run)
+        if failed is not None:
+            return failed
         raise
-    return _flushed(run, code)
+    failed = _flush_failure(run)
+    return code if failed is None else failed
 
 
-def _flushed(run: _Run, code):  # type: ignore[no-untyped-def]
-    """``code``, once everything printed has reached the output; else the output failure's code."""
+def _flush_failure(run: _Run) -> int | None:
+    """None once everything printed has reached the output; else the output failure's code."""
     try:
         if sys.stdout is not None:
             sys.stdout.flush()
     except (OSError, ValueError) as error:
         return _output_failed(run, error)
-    return code
+    return None
 
 
 def _output_failed(run: _Run, problem: OSError | ValueError) -> int:
@@ -100,10 +109,22 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None, run: _Run) -> int:
     from . import __version__
-    from .cli import (UsageError, budget_from_args, build_parser, check_flag_combination, help_language_flags,
-                      lesson_from_args, review_from_args, rules_from_args, seats_from_args, settings_from_args,
-                      shortened, wants_new_match)
-    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .cli import (
+        UsageError,
+        budget_from_args,
+        build_parser,
+        check_flag_combination,
+        help_language_flags,
+        lesson_from_args,
+        review_from_args,
+        rules_from_args,
+        seats_from_args,
+        settings_from_args,
+        shortened,
+        wants_new_match,
+    )
+    from .config import SETTINGS_FILE, default_config_dir, load_settings
+    from .storage import default_data_dir
 
     argv = sys.argv[1:] if argv is None else list(argv)
     early = help_language_flags(argv)
@@ -152,8 +173,8 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
-    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
+    from .table.persistence import Persistence
 
     if sys.stdin is None:
         run.complain("terminal.no_input")
@@ -163,8 +184,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir, Persistence(data_dir),
                       voice_override=args.voice, lang=args.lang, naming=args.cards, verbosity=args.verbosity,
-                      budget=budget if args.budget is not None else None)
-    _attach_extras(program)
+                      budget=budget if args.budget is not None else None, extras=_extras())
     if args.import_file:
         record, message = program.persistence.import_match(args.import_file)
         output.line(message)
@@ -175,7 +195,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         from .record.console import run_review
         return run_review(program, review)
     if lesson is not None:
-        return program.run_lesson(lesson) if hasattr(program, "run_lesson") else 2
+        return program.run_lesson(lesson)
     return program.run(request, resume=args.resume)
 
 
@@ -229,10 +249,17 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
 
 def _online(command: str, argv: list[str]) -> int:
     """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
-    from .cli import (UsageError, build_online_parser, help_language_flags, online_seats, rules_from_args,
-                      settings_from_args)
-    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .cli import (
+        UsageError,
+        build_online_parser,
+        help_language_flags,
+        online_seats,
+        rules_from_args,
+        settings_from_args,
+    )
+    from .config import SETTINGS_FILE, default_config_dir, load_settings
     from .console.online import OnlineRequest, default_name
+    from .storage import default_data_dir
 
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
@@ -251,7 +278,8 @@ def _online(command: str, argv: list[str]) -> int:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     code = getattr(args, "code", None)
-    mode = command if command == "host" or code else "resume"  # scopa join alone: the seat sat in last
+    # scopa join alone: the seat sat in last
+    mode: Literal["host", "join", "resume"] = "host" if command == "host" else "join" if code else "resume"
     server = args.server or settings.last_server or ""
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
@@ -274,31 +302,31 @@ def _online(command: str, argv: list[str]) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir,
                       Persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
-                      naming=args.cards, verbosity=args.verbosity)
-    _attach_extras(program)
+                      naming=args.cards, verbosity=args.verbosity, extras=_extras())
     return program.run_online(request)
 
 
-def _attach_extras(program) -> None:
-    """Lessons and the rules reader, when those modules are present."""
+def _extras() -> Extras:
+    """Lessons, the rules reader and tips, when those modules are present."""
+    from .console.app import Extras
     try:
-        from .lessons.console import attach
+        from .lessons.console import extras
     except ImportError:
-        return
-    attach(program)
+        return Extras()
+    return extras()
 
 
-def _messages(lang: str | None):
+def _messages(lang: str | None) -> Messages:
     from .narration import LANGUAGES, Messages, system_language
     return Messages(lang if lang in LANGUAGES else system_language())
 
 
-def _export(data_dir, path: str, messages, run: _Run, naming: str = "french") -> int:
+def _export(data_dir: Path, path: str, messages: Messages, run: _Run, naming: Naming = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
-    from .table.persistence import Persistence
     from .narration import os_problem
     from .storage import export_match
+    from .table.persistence import Persistence
     persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)
     saves = persistence.saved_matches()
     for line in persistence.notices():  # anything set aside, and where it is kept

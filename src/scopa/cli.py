@@ -4,13 +4,14 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Sequence
+from typing import Any, NoReturn
 
-from .engine import Rules, RulesError, Variant
-from .engine.shuffle import seed_number
 from .config import Settings
 from .console.keys import typed_number
+from .engine import Rules, RulesError, Variant
+from .engine.shuffle import seed_number
 from .match import SeatSetup, clean_name
 from .narration import Messages, run_command
 from .numbers import decimal_number, seed_value, whole_number
@@ -37,10 +38,11 @@ def _help_formatter(prefix: str) -> type[argparse.HelpFormatter]:
     """A help formatter whose "usage" line starts with ``prefix`` (argparse's own is English only)."""
 
     class LocalisedFormatter(argparse.HelpFormatter):
-        def add_usage(self, usage, actions, groups, prefix_=None):  # type: ignore[no-untyped-def]
+        def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                      groups: Iterable[argparse._MutuallyExclusiveGroup], prefix_: str | None = None) -> None:
             super().add_usage(usage, actions, groups, prefix if prefix_ is None else prefix_)
 
-        def _format_action_invocation(self, action):  # type: ignore[no-untyped-def]
+        def _format_action_invocation(self, action: argparse.Action) -> str:
             if isinstance(action, _HelpAction):
                 return ", ".join(action.option_strings)  # not argparse's "[HELP]": Orca says the brackets
             return super()._format_action_invocation(action)
@@ -56,7 +58,8 @@ _ARGPARSE_ERRORS = (
     (re.compile(r"argument (?P<flag>\S+): invalid (?:whole_number|decimal_number|int|float) value: (?P<value>.*)$"),
      "cli.error.not_a_number"),
     (re.compile(r"argument (?P<flag>\S+): invalid seed_value value: (?P<value>.*)$"), "cli.error.not_a_seed"),
-    (re.compile(r"argument (?P<flag>\S+): invalid (?:file_name|folder) value: (?P<value>.*)$"), "cli.error.needs_value"),
+    (re.compile(r"argument (?P<flag>\S+): invalid (?:file_name|folder) value: (?P<value>.*)$"),
+     "cli.error.needs_value"),
     (re.compile(r"argument (?P<flag>\S+): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)$"),
      "cli.error.choice"),
     (re.compile(r"argument (?P<flag>\S+): not allowed with argument (?P<other>\S+)$"), "cli.error.not_with"),
@@ -124,13 +127,15 @@ ALL_WORDS = {"all", "tutto", "tutte", "tutti"}
 class _HelpAction(argparse.Action):
     """``--help``: the options used most, in a few lines a listener can take in; ``--help all``: every one."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):  # noqa: A002
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
         super().__init__(option_strings, dest, nargs="?", const="", default=default, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
         wants_all = str(values or "").lower() in ALL_WORDS
-        parser._print_message(parser.format_help() if wants_all else parser.short_help(),  # type: ignore[attr-defined]
-                              sys.stdout)
+        text = parser.format_help() if wants_all or not isinstance(parser, _Parser) else parser.short_help()
+        parser._print_message(text, sys.stdout)
         parser.exit()
 
 
@@ -145,11 +150,11 @@ class _Parser(argparse.ArgumentParser):
     messages = Messages("en")
     commands: _Commands | None = None
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         problem = self.commands.problem(message) if self.commands is not None else None
         self.exit(2, f"{self.prog}: {problem or argparse_problem(message, self.messages)}\n{self.help_hint}\n")
 
-    def _print_message(self, message: str, file=None) -> None:  # type: ignore[no-untyped-def, override]
+    def _print_message(self, message: str, file: Any = None) -> None:  # argparse's: any writer, or None
         """Help and errors through the terminal's writer: an output that fails says so
         (argparse's own drops the text without a word, or sends help for a closed output to stderr)."""
         from .console.terminal import write
@@ -256,7 +261,7 @@ def _add_commands(p: _Parser, m: Messages, commands: Sequence[str]) -> None:
     p.commands = action
 
 
-def _new_parser(prog: str, usage: str, m: Messages) -> "_Parser":
+def _new_parser(prog: str, usage: str, m: Messages) -> _Parser:
     p = _Parser(prog=prog, usage=usage, description=m("cli.description"), add_help=False,
                 formatter_class=_help_formatter(m("cli.usage")))
     command = run_command() + prog.removeprefix("scopa")  # "python3 dev.py play host"
@@ -350,7 +355,7 @@ def help_language_flags(argv: Sequence[str]) -> argparse.Namespace:
 class _QuietParser(argparse.ArgumentParser):
     """Raises instead of printing and exiting, so a problem is reported once, by the full parser."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise ValueError(message)
 
 
@@ -364,10 +369,10 @@ MODES = ("resume", "import_file", "export", "lesson", "stats", "review")
 REFUSED_WITH = {
     "resume": NEW_MATCH_FLAGS,
     "import_file": NEW_MATCH_FLAGS,
-    "export": NEW_MATCH_FLAGS + ("budget",),
-    "lesson": NEW_MATCH_FLAGS + ("budget",),
-    "stats": NEW_MATCH_FLAGS + ("budget",),
-    "review": NEW_MATCH_FLAGS + ("budget",),
+    "export": (*NEW_MATCH_FLAGS, "budget"),
+    "lesson": (*NEW_MATCH_FLAGS, "budget"),
+    "stats": (*NEW_MATCH_FLAGS, "budget"),
+    "review": (*NEW_MATCH_FLAGS, "budget"),
 }
 FLAG_NAMES = {"import_file": "--import"}  # dest -> the flag as typed, where they differ
 
@@ -416,7 +421,8 @@ def lesson_from_args(args: argparse.Namespace) -> int | None:
     from .lessons import LESSON_COUNT
     if args.lesson is not None and not 1 <= args.lesson <= LESSON_COUNT:
         raise UsageError("usage.lesson", n=args.lesson, count=LESSON_COUNT)
-    return args.lesson
+    result: int | None = args.lesson
+    return result
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -425,7 +431,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.variant and args.variant != "scopa":
         players = players or 4
     players = players or 2
-    options: dict[str, object] = {"players": players}
+    options: dict[str, Any] = {"players": players}
     if args.variant:
         options["variant"] = Variant(args.variant)
         if args.variant != "scopa":
@@ -437,8 +443,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
             options["target"] = target
         else:
             raise UsageError("usage.target")
-    for name in (args.options.split(",") if args.options else []):
-        name = name.strip().replace("-", "_")
+    for typed in (args.options.split(",") if args.options else []):
+        name = typed.strip().replace("-", "_")
         if name not in OPTIONS:
             raise UsageError("usage.option", name=repr(shortened(name)), options=", ".join(OPTIONS))
         options[name] = True
@@ -450,7 +456,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         raise _rules_error(options) from None
 
 
-def _rules_error(options: dict[str, object]) -> UsageError:
+def _rules_error(options: dict[str, Any]) -> UsageError:
     """Which of the checks ``Rules`` makes the flags failed, as a sentence of the catalogue."""
     players, target = options["players"], options.get("target")
     if players not in (2, 3, 4):
@@ -465,8 +471,8 @@ def seat_kinds(args: argparse.Namespace, players: int) -> list[str]:
     if not args.seats:
         return ["human"] + ["easy"] * (players - 1)
     kinds = []
-    for item in args.seats.split(","):
-        item = item.strip().lower()
+    for typed in args.seats.split(","):
+        item = typed.strip().lower()
         if item == "human":
             kinds.append("human")
             continue
@@ -524,7 +530,8 @@ def budget_from_args(args: argparse.Namespace, seats: Sequence[SeatSetup] | None
         raise UsageError("usage.budget", low=low, high=int(high))
     if seats is not None and not any(seat.level == "expert" for seat in seats):
         raise UsageError("usage.budget_no_expert")
-    return args.budget
+    result: float = args.budget
+    return result
 
 
 def review_from_args(args: argparse.Namespace) -> int | None:

@@ -119,13 +119,13 @@ class MatchRecord:
 
     @classmethod
     def start(cls, rules: Rules, seats: tuple[SeatSetup, ...], seed: Seed,
-              first_dealer: int | None = None) -> tuple["MatchRecord", list[Event]]:
+              first_dealer: int | None = None) -> tuple[MatchRecord, list[Event]]:
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} seats are needed, not {len(seats)}.")
         state, events = new_match(rules, seed, first_dealer)
         return cls(rules, tuple(seats), seed, state.dealer, state), events
 
-    def play(self, move: Move) -> tuple["MatchRecord", list[Event]]:
+    def play(self, move: Move) -> tuple[MatchRecord, list[Event]]:
         """Apply a move for the seat to move (the engine checks it) and log it."""
         seat = self.state.to_move
         state, events = self.state.apply(move)
@@ -134,9 +134,9 @@ class MatchRecord:
         record = MoveRecord(self.state.deal_number, seat, logged)
         ended = next((e for e in events if isinstance(e, DealScored)), None)
         scored, scored_in = (self.scored, self.scored_in) if ended is None else (ended, state)
-        return replace(self, state=state, moves=self.moves + (record,), scored=scored, scored_in=scored_in), events
+        return replace(self, state=state, moves=(*self.moves, record), scored=scored, scored_in=scored_in), events
 
-    def next_deal(self) -> tuple["MatchRecord", list[Event]]:
+    def next_deal(self) -> tuple[MatchRecord, list[Event]]:
         state, events = self.state.next_deal()
         return replace(self, state=state), events
 
@@ -147,7 +147,7 @@ class MatchRecord:
         was loaded and checked, so its record has it too, with no replay of its own."""
         return self.scored
 
-    def mark_assisted(self) -> "MatchRecord":
+    def mark_assisted(self) -> MatchRecord:
         """Record that a hint was used in the current deal."""
         return replace(self, assisted_deals=self.assisted_deals | {self.state.deal_number})
 

@@ -15,20 +15,20 @@ scopa, so that it loads first.
 import os
 import signal
 import stat
-from typing import Callable
+from collections.abc import Callable
 
 INTERRUPTED = 130
 STANDARD_STREAMS = (0, 1, 2)
 
 
 def _say_interrupted() -> None:
-    try:
+    try:  # noqa: SIM105 -- not contextlib.suppress: this module loads first, with as few imports as it can
         os.write(2, b"scopa: Interrupted.\n")
     except OSError:
         pass
 
 
-def _interrupted_early(signum, frame):  # type: ignore[no-untyped-def]
+def _interrupted_early(signum: int, frame: object) -> None:
     _say_interrupted()
     os._exit(INTERRUPTED)
 

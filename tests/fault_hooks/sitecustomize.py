@@ -41,7 +41,7 @@ class _InterruptOnImport(importlib.abc.MetaPathFinder):
         if name == self.module:
             sys.meta_path.remove(self)
             _interrupt()
-        return None
+        return
 
 
 class _PatchAfterImport(importlib.abc.MetaPathFinder):

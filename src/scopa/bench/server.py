@@ -28,17 +28,28 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import multiprocessing
+import operator
 import os
 import random
 import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+
+    from websockets.asyncio.client import ClientConnection
+
+    from scopa.engine import Rules
 
 MOVE_TIMEOUT = 10.0  # a move whose card is not at every seat by then is an error
 
@@ -75,22 +86,23 @@ class Room:
 class Player:
     """One scripted seat: reads every frame, keeps its view, moves on its turn."""
 
-    def __init__(self, ws, room: Room, tally: Tally, measuring, think: float = 0.0) -> None:
+    def __init__(self, ws: ClientConnection, room: Room, tally: Tally, measuring: Callable[[], bool],
+                 think: float = 0.0) -> None:
         self.ws, self.room, self.tally, self.measuring, self.think = ws, room, tally, measuring, think
-        self.rules = None
+        self.rules: Rules | None = None
         self.seat = self.number = 0
-        self.code = None
-        self.view_data: dict | None = None  # the newest view as sent
+        self.code = ""
+        self.view_data: dict[str, Any] | None = None  # the newest view as sent
         self.busy = False  # a move or next deal sent, not yet answered
         self.ids = iter(range(1, 2 ** 31))
 
-    async def expect(self, test, timeout: float = 30.0):
+    async def expect(self, test: Callable[[Any], bool], timeout: float = 30.0) -> Any:
         while True:
             message = await asyncio.wait_for(self.receive(), timeout)
             if test(message):
                 return message
 
-    async def receive(self):
+    async def receive(self) -> Any:
         """The next message. An update is read as plain JSON and its view decoded only when this
         seat is to move (a real client decodes every view; the bench measures the server)."""
         from scopa.net.messages import Accepted, ErrorMessage, Refused, ResyncMessage, Welcome, parse_server_message
@@ -114,7 +126,8 @@ class Player:
             return ("update", event["kind"], event.get("notice"), event.get("seat"))
         message = parse_server_message(raw, self.rules)
         if isinstance(message, Welcome):
-            self.rules, self.seat, self.code, self.number = message.info.rules, message.seat, message.code, message.number
+            self.rules, self.seat = message.info.rules, message.seat
+            self.code, self.number = message.code, message.number
         elif isinstance(message, ResyncMessage):
             self.number = message.number
             self.view_data = data["view"] or self.view_data
@@ -155,7 +168,7 @@ class Player:
             await self.act()
             try:
                 await asyncio.wait_for(self.receive(), max(0.05, min(MOVE_TIMEOUT, until - time.monotonic())))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if self.room.after >= 0 and time.perf_counter() - self.room.sent_at > MOVE_TIMEOUT:
                     self.tally.error("a move not seen at every seat within 10 s")
                     self.room.after = -1
@@ -164,11 +177,12 @@ class Player:
 EXPERT_SEATS = ("human", "human", "expert", "expert")
 
 
-async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring, think: float,
-                    expert: bool = False) -> list[Player]:
+async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring: Callable[[], bool],
+                    think: float, expert: bool = False) -> list[Player]:
     """A room with its host and the others joined, ready and dealt (``expert``: four seats, two
     of them expert computers)."""
     from websockets.asyncio.client import connect
+
     from scopa.engine import Rules
     from scopa.net.messages import Contribute, CreateRoom, Join, Ready, Start, Welcome, encode
     kinds = EXPERT_SEATS if expert else ("human",) * players
@@ -188,7 +202,7 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
         if seat:
             await ws.send(encode(Ready()))
     for player in seated[1:]:
-        await seated[0].expect(lambda m: m == ("update", "notice", "ready", player.seat))
+        await seated[0].expect(functools.partial(operator.eq, ("update", "notice", "ready", player.seat)))
     await seated[0].ws.send(encode(Start()))
     for player in seated:
         await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
@@ -196,9 +210,11 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
 
 
 async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Tally, filled: asyncio.Event,
-                    go: asyncio.Event, state: dict, expert: bool = False) -> None:
+                    go: asyncio.Event, state: dict[str, Any], expert: bool = False) -> None:
     """One room slot: play matches in new rooms until the time is up."""
-    measuring = lambda: state["measuring"]  # noqa: E731
+    def measuring() -> bool:
+        return bool(state["measuring"])
+
     seated = None
     try:
         seated = await open_room(urls, players, tally, measuring, think, expert)
@@ -220,8 +236,8 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
             await asyncio.gather(*(p.ws.close() for p in seated), return_exceptions=True)
 
 
-async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main,
-               expert_rooms: int = 0) -> tuple[Tally, Tally]:
+async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
+               to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0) -> tuple[Tally, Tally]:
     tally, experts = Tally(), Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
@@ -242,8 +258,8 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
     return tally, experts
 
 
-def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main,
-           expert_rooms: int = 0) -> None:
+def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main: Queue[Any],
+           from_main: Queue[Any], expert_rooms: int = 0) -> None:
     tally, experts = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main, expert_rooms))
     to_main.put(("done", (dataclasses.asdict(tally), dataclasses.asdict(experts))))
 
@@ -351,7 +367,7 @@ def main(argv: list[str]) -> int:
             server.stop()
 
 
-def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
+def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     context = multiprocessing.get_context("spawn")
     to_main = context.Queue()
     workers = min(args.workers, args.rooms)
@@ -387,8 +403,10 @@ def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     return 0
 
 
-def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, cpu, load,
-           expert_tallies: list[Tally] | None = None, worker_cpu: float = 0.0) -> None:
+def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,
+           memory: tuple[int | None, int | None, int | None], cpu: tuple[float | None, float | None],
+           load: tuple[float | None, float | None], expert_tallies: list[Tally] | None = None,
+           worker_cpu: float = 0.0) -> None:
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)

@@ -16,6 +16,7 @@ it), not a dependency of the game: without it the command says so in one line, e
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import tempfile
@@ -46,10 +47,13 @@ def play(seed: int, level: str, verbosity: str, timeout: float = 30.0) -> list[s
         lines: list[str] = []
         while True:
             index = child.expect([PROMPT_PATTERN, pexpect.EOF])
-            lines += [line for line in child.before.replace("\r", "").split("\n") if line.strip()]
+            lines += [line for line in str(child.before).replace("\r", "").split("\n") if line.strip()]
             if index == 1:
                 return lines
-            prompt = child.match.group(1)
+            found = child.match
+            if not isinstance(found, re.Match):  # index 0 is the prompt pattern: pexpect gives its match
+                raise TypeError(f"a prompt without a match: {found!r}")
+            prompt = str(found.group(1))
             lines.append(prompt)
             child.sendline(PROMPTS.get(prompt, ""))
             child.expect_exact("\n")  # the echo of what was typed
@@ -97,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     p90 = percentile(turns, 0.9)
     print(f"turns: {len(turns)}")
     print(f"words per turn: median {median:g}, p90 {p90:g}, max {max(turns)}")
-    print(f"seconds per turn at {args.rate:g} wpm: median {median * 60 / args.rate:.1f}, p90 {p90 * 60 / args.rate:.1f}")
+    print(f"seconds per turn at {args.rate:g} wpm: median {median * 60 / args.rate:.1f}, "
+          f"p90 {p90 * 60 / args.rate:.1f}")
     print(f"words in the match: {total} ({total / args.rate:.1f} minutes)")
     return 0
 

@@ -93,7 +93,7 @@ def deck_orders(seed: Seed, deal_number: int) -> Iterator[list[Card]]:
         while True:
             shuffle_deck(source, deck)
             yield deck
-    rng = random.Random(seed * 1_000_003 + deal_number)  # noqa: S311 - shuffle 1 on purpose: old records, short seeds
+    rng = random.Random(seed * 1_000_003 + deal_number)
     while True:
         _replay_shuffle(rng.getrandbits, deck)
         yield deck
@@ -120,7 +120,7 @@ def first_dealer(seed: Seed, players: int) -> int:
     """The seat that deals first, drawn from the seed."""
     if isinstance(seed, bytes):
         return below(stream(seed, FIRST_DEALER, 0), players - 1)
-    return random.Random(seed * 1_000_003).randrange(players)  # noqa: S311 - shuffle 1, as it always was
+    return random.Random(seed * 1_000_003).randrange(players)
 
 
 def derived_number(seed: bytes, label: bytes, number: int) -> int:

@@ -1,11 +1,12 @@
 """Rebuilding a state from plain data, and the invariants every state must satisfy.
 
-Used by ``GameState.from_dict`` and by save-file import: a file that fails gets one
+Used by ``state_from_dict`` and by save-file import: a file that fails gets one
 plain sentence naming the check that failed.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, overload
 
 from .captures import is_sweep_capture, legal_captures
 from .cards import Card
@@ -22,6 +23,12 @@ def _whole(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+@overload
+def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: Literal[False] = False,
+         why: Any = None) -> int: ...
+@overload
+def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False,
+         why: Any = None) -> int | None: ...
 def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False,
          why: Any = None) -> int | None:
     """A whole number from ``low`` to ``high``; ``why`` replaces the reason that gives the range.
@@ -34,9 +41,14 @@ def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool 
     if not _whole(value, low, high):
         raise ScopaError(f"{key} must be a whole number from {low} to {high}.",
                          why or reason("number", field=key, low=low, high=high))
-    return value
+    whole: int = value
+    return whole
 
 
+@overload
+def _seat(data: Mapping[str, Any], key: str, players: int, optional: Literal[False] = False) -> int: ...
+@overload
+def _seat(data: Mapping[str, Any], key: str, players: int, optional: bool = False) -> int | None: ...
 def _seat(data: Mapping[str, Any], key: str, players: int, optional: bool = False) -> int | None:
     return _int(data, key, 0, players - 1, optional, reason("seat", where=key, count=players))
 

@@ -10,4 +10,4 @@ from .catalogue import LessonText, rules_markdown, split_sections
 from .content import LESSON_COUNT, LESSONS
 from .tips import tip_for
 
-__all__ = ["LESSON_COUNT", "LESSONS", "LessonText", "rules_markdown", "split_sections", "tip_for"]
+__all__ = ["LESSONS", "LESSON_COUNT", "LessonText", "rules_markdown", "split_sections", "tip_for"]

@@ -43,20 +43,46 @@ import secrets
 import ssl
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine import DealScored, Move, Phase, PlayerView
 from ..engine.shuffle import SEED_BYTES
+
+if TYPE_CHECKING:
+    from websockets.sync.client import ClientConnection
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..storage.fairness import Observation, Verdict, check_online, observe
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
-from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
-                       InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
-                       RecordRequest, Refused, ResyncMessage, RoomInfo, ServerMessage, Start, UpdateMessage, Welcome,
-                       encode, parse_server_message)
-from .messages import Contribute
+from .messages import (
+    MAX_RECORD_MESSAGE,
+    Accepted,
+    Assisted,
+    ClientMessage,
+    Contribute,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    InfoMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    RoomInfo,
+    ServerMessage,
+    Start,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_server_message,
+)
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before the first reconnection tries; then doubling ...
 RECONNECT_CAP = 10.0             # ... up to this, each pause cut at random by up to half
@@ -107,6 +133,12 @@ def reconnect_pause(attempt: int, backoff: Sequence[float] = BACKOFF, cap: float
     return min(full, cap) * (1.0 - 0.5 * (_jitter.random() if share is None else share))
 
 
+class Waker(Protocol):
+    """What the table raises when news arrives (``console.terminal.Wake`` is one)."""
+
+    def raise_(self) -> None: ...
+
+
 class NoWake:
     """Stands in for ``console.terminal.Wake`` when nobody waits at a prompt (tests, tools)."""
 
@@ -136,18 +168,18 @@ class RemoteTable:
     Beside the ``Table`` methods, the lobby uses ``room``, ``ready``, ``start``, and the console
     reads ``connected``, ``problem`` and ``take_errors`` (non-fatal refusals to say)."""
 
-    def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: object | None = None,
+    def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
                  tls: ssl.SSLContext | None = None) -> None:
         self.server = server
         self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
-        self.wake = wake if wake is not None else NoWake()
+        self.wake: Waker = wake if wake is not None else NoWake()
         self.backoff = tuple(backoff)
         self.reconnect_for = reconnect_for
         self._first = first
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
-        self._ws = None
+        self._ws: ClientConnection | None = None
         self._thread: threading.Thread | None = None
         self._closing = False
         self.code: str = getattr(first, "code", "")
@@ -186,7 +218,7 @@ class RemoteTable:
         if welcome.info.phase != "lobby":  # a seat taken back mid-match: its view follows the welcome,
             # after the older updates it missed, whose views are older positions
             with self._lock:
-                self._lock.wait_for(lambda: self._view is not None and self._view_at >= welcome.number
+                self._lock.wait_for(lambda: (self._view is not None and self._view_at >= welcome.number)
                                     or not self.connected, timeout)
         return welcome
 
@@ -255,6 +287,8 @@ class RemoteTable:
         from websockets.exceptions import WebSocketException
         while True:
             ws = self._ws
+            if ws is None:  # set before this thread starts, and again by each reconnection
+                return
             try:
                 while True:
                     self._handle(self._parse(ws.recv()))
@@ -353,8 +387,11 @@ class RemoteTable:
         return True
 
     # The lobby and the console's extras ------------------------------------------------------
-    def room(self) -> RoomInfo | None:
+    def room(self) -> RoomInfo:
+        """The room as last told: the welcome gives it, so it is known once ``open`` has returned."""
         with self._lock:
+            if self._room is None:
+                raise RuntimeError("The table is not open yet.")
             return self._room
 
     def ready(self) -> bool:
@@ -446,10 +483,10 @@ class RemoteTable:
             answered = self._lock.wait_for(lambda: request_id in self._answers or not self.connected,
                                            ANSWER_TIMEOUT)
             answer = self._answers.pop(request_id, None)
-            if not answered or answer is None:
-                return SubmitResult(False, refusal="unavailable")
+            if not answered or answer is None or isinstance(answer, MatchRecordMessage):
+                return SubmitResult(False, refusal="unavailable")  # a record is never a move's answer
             if isinstance(answer, Refused):
-                return SubmitResult(False, refusal=answer.kind, reason=answer.reason)  # type: ignore[arg-type]
+                return SubmitResult(False, refusal=answer.kind, reason=answer.reason)
             updates = tuple(u for u in self._log if expected < u.number <= answer.number)
             return SubmitResult(True, updates=updates)
 
@@ -502,6 +539,8 @@ class RemoteTable:
             answer = self._answers.pop(request_id, None)
             older = self._older_server()
             self._errors = [e for e in self._errors if e.code != "unknown_type"]  # not a refusal to say
+        if isinstance(answer, Accepted):  # a move's answer, never a record's
+            answer = None
         return answer or (ErrorMessage("unknown_type", {}) if older else None)
 
     def _older_server(self) -> bool:
@@ -541,7 +580,7 @@ def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView) ->
     return record
 
 
-def open_table(server: str, first: CreateRoom | Join | Hello, wake: object | None = None,
+def open_table(server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
                on_key: Callable[[RemoteTable], None] | None = None) -> RemoteTable:
     """A connected ``RemoteTable`` (``TableClosed`` when refused); ``on_key`` keeps a new seat key."""
     table = RemoteTable(server, first, wake)

@@ -27,22 +27,36 @@ What one process does by itself, the cluster does across processes:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import Any, Awaitable, Callable, Mapping, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar, cast
 
 from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
-
-from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
-                       Refused, encode, parse_client_message)
+from .messages import (
+    Accepted,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    Join,
+    MoveRequest,
+    NextDealRequest,
+    ProtocolError,
+    Refused,
+    encode,
+    parse_client_message,
+)
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
+from .store import LoadProblem
 from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
@@ -103,11 +117,15 @@ class SessionStore:
     def delete_idle(self, before: float) -> int:
         return 0  # each process expires rooms in its tick
 
-    def load_all(self, budget: float) -> tuple[list[Room], list[Any]]:
+    def load_all(self, budget: float) -> tuple[list[Room], list[LoadProblem]]:
         return [], []  # rooms are read from Redis when first asked for
 
     def describe(self) -> str:
         return self.redis.describe()
+
+    def check_write(self) -> None:
+        """Never asked: Redis is written asynchronously, so ``ClusterServer.writable`` checks it."""
+        raise NotImplementedError("ClusterServer.writable checks Redis itself")
 
     def close(self) -> None:
         pass
@@ -116,7 +134,7 @@ class SessionStore:
 class HeldConnection(Connection):
     """A connection whose messages wait while a session is not yet stored."""
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig, server: "ClusterServer") -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, server: ClusterServer) -> None:
         super().__init__(ws, config)
         self.server = server
         self.rev = 0  # the room's rev when this connection was seated: older published changes it has
@@ -182,10 +200,8 @@ class ClusterServer(RoomServer):
                     await prepare()
                 return await self._run(code, action)
             finally:
-                try:
+                with contextlib.suppress(Exception):  # expired or Redis gone: the rev check guards the data
                     await lock.release()
-                except Exception:  # noqa: BLE001 -- expired or Redis gone: the rev check guards the data
-                    pass
 
     async def _refresh(self, code: str) -> None:
         """The room as stored, when another process stored it since this one last had it."""
@@ -234,9 +250,9 @@ class ClusterServer(RoomServer):
             failure = Unstored()
         if failure is not None:
             raise failure
-        return result
+        return cast(T, result)  # action() gave it: it raised nothing
 
-    async def _write(self, saved: dict[str, Room], deleted: set[str], pending: "Pending") -> bool:
+    async def _write(self, saved: dict[str, Room], deleted: set[str], pending: Pending) -> bool:
         try:
             for code, room in saved.items():
                 rev = self.revs.get(code, 0)
@@ -283,7 +299,7 @@ class ClusterServer(RoomServer):
             self._message(conn, raw)  # no room: refused as a lone server refuses it
             return
         try:
-            await self.session(conn.code, lambda: self._still_held(conn) and self._message(conn, raw))
+            await self.session(conn.code, functools.partial(self._message_if_held, conn, raw))
         except StoreDown:
             Connection.send(conn, ErrorMessage("storage", {}))
             try:
@@ -298,10 +314,8 @@ class ClusterServer(RoomServer):
     async def leave(self, conn: Connection) -> None:
         if conn.code is None:
             return
-        try:
+        with contextlib.suppress(RoomRefusal):
             await self.session(conn.code, lambda: self._detach(conn))
-        except RoomRefusal:
-            pass
 
     def _tell(self, room: Room, entries: list[Entry]) -> None:
         """Each seat's frames: held for a seat connected here, published for one elsewhere, and a
@@ -379,6 +393,10 @@ class ClusterServer(RoomServer):
             self._replaced(conn)
             return False
         return True
+
+    def _message_if_held(self, conn: Connection, raw: str | bytes) -> None:
+        if self._still_held(conn):
+            self._message(conn, raw)
 
     def _replaced(self, conn: Connection) -> None:
         """The seat was taken back on another connection: closed as one process closes it."""
@@ -461,8 +479,8 @@ class ClusterServer(RoomServer):
                 if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)):
                     continue
                 try:
-                    await self.session(code, lambda code=code: self._due(code, now))
-                except Exception:  # noqa: BLE001 -- logged; the other rooms are not held up
+                    await self.session(code, functools.partial(self._due, code, now))
+                except Exception:  # logged; the other rooms are not held up
                     log.exception("room %s: covering or expiring failed", code)
 
     def _due(self, code: str, now: float) -> None:
@@ -486,10 +504,11 @@ class ClusterServer(RoomServer):
                     await self._refresh(code)  # the room as stored, not this process's older copy
             except StoreDown:
                 return  # the next person's move there drives the computers again
-            room = self.rooms.get(code)
-            wait = None if room is None else self._computer_wait(room)
-            if room is None or wait is None:
+            current = self.rooms.get(code)
+            wait = None if current is None else self._computer_wait(current)
+            if current is None or wait is None:
                 return
+            room = current
             turn, move = await self._think(room, wait)
             played_elsewhere = False
 
@@ -546,8 +565,8 @@ class ClusterServer(RoomServer):
         for code in await self.redis.held_rooms(process):
             now = time.monotonic()
             try:
-                await self.session(code, lambda code=code: self._gone(code, process, now))
-            except Exception:  # noqa: BLE001 -- this room is tried again at the next beat
+                await self.session(code, functools.partial(self._gone, code, process, now))
+            except Exception:  # logged; this room is tried again at the next beat
                 log.exception("room %s: the seats of a stopped process could not be let go", code)
                 done = False
         if done:
@@ -578,10 +597,8 @@ class ClusterServer(RoomServer):
         for task in (self.listening, self.presence, self.sweeping):
             if task is not None:
                 task.cancel()
-        try:
+        with contextlib.suppress(Exception):  # Redis gone: the presence expires by itself
             await self.redis.end_presence(self.origin)
-        except Exception:  # noqa: BLE001 -- Redis gone: the presence expires by itself
-            pass
         await self.redis.close()
 
 

@@ -87,15 +87,36 @@ missing or unknown field, a value of the wrong type or out of range.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Union
+from typing import Any, Literal, get_args
 
-from ..engine import (ALL_CARDS, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Card, DealScored,
-                      DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move, Phase,
-                      Play, PlayerView, Rules, RulesError, Scopa, score_deal)
+from ..engine import (
+    ALL_CARDS,
+    ILLEGAL_CODES,
+    Card,
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    DealScored,
+    DealStarted,
+    Event,
+    IllegalReason,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    Phase,
+    Play,
+    PlayerView,
+    Rules,
+    RulesError,
+    Scopa,
+    score_deal,
+)
+from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
-from ..engine.shuffle import SEED_HEX
 from .codes import is_key_shaped, normalise_code
 
 PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md
@@ -135,12 +156,12 @@ ErrorCode = Literal[
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
-ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
                           "server_stopping", "room_closed", "bad_rules", "bad_name"})
-REFUSALS: tuple[str, ...] = Refusal.__args__  # type: ignore[attr-defined]
-NOTICE_KINDS: tuple[str, ...] = NoticeKind.__args__  # type: ignore[attr-defined]
+REFUSALS: tuple[str, ...] = get_args(Refusal)
+NOTICE_KINDS: tuple[str, ...] = get_args(NoticeKind)
 
 _CARDS_BY_TEXT = {str(card): card for card in ALL_CARDS}
 
@@ -257,8 +278,8 @@ class Ping:
     pass
 
 
-ClientMessage = Union[Hello, CreateRoom, Join, Contribute, Ready, Start, MoveRequest, NextDealRequest, Assisted,
-                      RecordRequest, Ping]
+ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
+                 | RecordRequest | Ping)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -313,7 +334,7 @@ class Accepted:
 @dataclass(frozen=True)
 class Refused:
     id: int
-    kind: str  # a table.Refusal
+    kind: Refusal
     reason: IllegalReason | None = None
 
 
@@ -341,8 +362,8 @@ class Pong:
     pass
 
 
-ServerMessage = Union[Welcome, InfoMessage, UpdateMessage, ResyncMessage, Accepted, Refused, ErrorMessage,
-                      MatchRecordMessage, Pong]
+ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
+                 | MatchRecordMessage | Pong)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -549,7 +570,8 @@ def check_name(value: Any, name: str = "name") -> str:
 def _level(value: Any, name: str) -> str:
     if value not in LEVELS:
         raise ProtocolError("bad_field", field=name)
-    return value
+    result: str = value
+    return result
 
 
 def decode_rules(value: Any, name: str = "rules") -> Rules:
@@ -673,7 +695,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     fields = _Fields(data, "", optional)
     message = parse(fields)
     fields.done()
-    return message
+    result: ClientMessage = message
+    return result
 
 
 # Server messages, as a client reads them ---------------------------------------------------------

@@ -33,7 +33,8 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..engine import Rules
@@ -41,6 +42,9 @@ from ..engine.shuffle import SEED_BYTES
 from ..players import make_player
 from ..storage import record_from_dict, record_to_dict
 from .rooms import Room, Seat, cover_seed, match_table, seed_parts_from_data, seed_parts_to_data
+
+if TYPE_CHECKING:
+    from redis.asyncio.lock import Lock
 
 PREFIX = "scopa:"
 CHANNEL = PREFIX + "frames"
@@ -153,6 +157,12 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
     return room
 
 
+def _texts(values: Iterable[Any]) -> list[str]:
+    """Redis's answers as the strings they are: the client decodes every reply
+    (``decode_responses=True``), which redis-py's types cannot say."""
+    return [value if isinstance(value, str) else bytes(value).decode() for value in values]
+
+
 class RedisRoomStore:
     """The rooms of every server process sharing one Redis (``redis.asyncio``)."""
 
@@ -178,7 +188,7 @@ class RedisRoomStore:
     async def close(self) -> None:
         await self.client.aclose()
 
-    def lock(self, code: str):
+    def lock(self, code: str) -> Lock:
         return self.client.lock(f"{PREFIX}lock:{code}", timeout=LOCK_SECONDS, sleep=0.002,
                                 blocking_timeout=LOCK_SECONDS)
 
@@ -188,9 +198,9 @@ class RedisRoomStore:
 
     async def load(self, code: str, budget: float) -> tuple[Room | None, int]:
         rev, text = await self.client.hmget(room_key(code), ["rev", "room"])
-        if text is None:
+        if text is None or rev is None:
             return None, 0
-        return room_from_json(code, text, budget), int(rev)
+        return room_from_json(code, _texts([text])[0], budget), int(rev)
 
     async def save(self, room: Room, rev: int, message: str = "", logs: dict[int, list[str]] | None = None,
                    process: str = "", held: bool = False, cap: int = LOG_FRAMES) -> int:
@@ -211,39 +221,43 @@ class RedisRoomStore:
 
     async def log_tail(self, code: str, seat: int, count: int) -> list[str]:
         """The last ``count`` update frames of the seat's log (fewer when it has fewer)."""
-        return list(await self.client.lrange(log_key(code, seat), -count, -1))
+        return _texts(await self.client.lrange(log_key(code, seat), -count, -1))
 
     async def delete(self, code: str) -> None:
         async with self.client.pipeline(transaction=True) as pipe:
-            await pipe.delete(room_key(code), *(log_key(code, seat) for seat in range(MAX_SEATS))).zrem(
-                PREFIX + "active", code).execute()
+            pipe.delete(room_key(code), *(log_key(code, seat) for seat in range(MAX_SEATS)))
+            pipe.zrem(PREFIX + "active", code)
+            await pipe.execute()
 
     # Presence of the server processes -------------------------------------------------------
     async def beat(self, process: str, ttl: float) -> bool:
         """Say ``process`` is alive for ``ttl`` seconds more; whether it was still taken as alive."""
         async with self.client.pipeline(transaction=True) as pipe:
-            was, _ = await pipe.set(presence_key(process), "1", px=max(1, int(ttl * 1000)), get=True).sadd(
-                PREFIX + "processes", process).execute()
+            pipe.set(presence_key(process), "1", px=max(1, int(ttl * 1000)), get=True)
+            pipe.sadd(PREFIX + "processes", process)
+            was, _ = await pipe.execute()
         return was is not None
 
     async def gone_processes(self, process: str) -> list[str]:
         """The processes, other than ``process``, whose presence expired."""
-        others = sorted(set(await self.client.smembers(PREFIX + "processes")) - {process})
+        others = sorted(set(_texts(await self.client.smembers(PREFIX + "processes"))) - {process})
         if not others:
             return []
         async with self.client.pipeline(transaction=False) as pipe:
             for other in others:
                 pipe.exists(presence_key(other))
             alive = await pipe.execute()
-        return [other for other, present in zip(others, alive) if not present]
+        return [other for other, present in zip(others, alive, strict=True) if not present]
 
     async def held_rooms(self, process: str) -> list[str]:
-        return sorted(await self.client.smembers(held_key(process)))
+        return sorted(_texts(await self.client.smembers(held_key(process))))
 
     async def forget_process(self, process: str) -> None:
         """A gone process whose seats were all let go: its records removed."""
         async with self.client.pipeline(transaction=True) as pipe:
-            await pipe.srem(PREFIX + "processes", process).delete(held_key(process)).execute()
+            pipe.srem(PREFIX + "processes", process)
+            pipe.delete(held_key(process))
+            await pipe.execute()
 
     async def check_write(self, process: str) -> None:
         """Write one short-lived key (``GET /healthz``): raises when Redis cannot be reached or refuses writes."""
@@ -263,7 +277,7 @@ class RedisRoomStore:
 
     async def idle_codes(self, before: float) -> list[str]:
         """Rooms with no activity since ``before`` (wall-clock time)."""
-        return list(await self.client.zrangebyscore(PREFIX + "active", "-inf", f"({before}"))
+        return _texts(await self.client.zrangebyscore(PREFIX + "active", "-inf", f"({before}"))
 
     def subscriber(self) -> Any:
         return self.client.pubsub(ignore_subscribe_messages=True)

@@ -23,18 +23,29 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Literal, NamedTuple, Sequence
+from typing import Literal, NamedTuple
 
 from ..engine import Event, GameState, IllegalReason, Move, Rules
 from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed, seed_text
 from ..match import NAME_LENGTH, Fairness, MatchRecord, SeatSetup
 from ..players import computer_names, make_player
-from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computer_seed,
-                     computers_for, start_match)
+from ..table import (
+    LocalTable,
+    Notice,
+    NoticeKind,
+    Refusal,
+    Resync,
+    SeatUpdate,
+    SubmitResult,
+    computer_seed,
+    computers_for,
+    start_match,
+)
 from .codes import key_matches
-from .thinking import ComputerTurn, think
 from .messages import FinishedDeal, RoomInfo, RoomSeat
+from .thinking import ComputerTurn, think
 
 RoomPhase = Literal["lobby", "playing", "over"]
 MAX_LOG = 1000  # entries kept for reconnects; older ones are answered with a resync
@@ -82,7 +93,7 @@ class RoomRefusal(Exception):
 class MoveRefusal(Exception):
     """A move or next deal not done: a ``table.Refusal`` kind and, when illegal, the engine's reason."""
 
-    def __init__(self, kind: str, reason: IllegalReason | None = None) -> None:
+    def __init__(self, kind: Refusal, reason: IllegalReason | None = None) -> None:
         self.kind, self.reason = kind, reason
         super().__init__(kind)
 
@@ -202,7 +213,8 @@ class Room:
         humans = self.humans()
         if len(humans) < 2:
             raise RoomRefusal("cannot_start", reason="players")
-        if any(not self.seats[i].ready for i in humans if i != self.host):  # type: ignore[union-attr]
+        if any(not seat.ready for i, seat in enumerate(self.seats)
+               if seat is not None and seat.is_human and i != self.host):
             raise RoomRefusal("cannot_start", reason="not_ready")
         if not self.server_seed or any(i not in self.contributions for i in humans):
             raise RoomRefusal("cannot_start", reason="not_ready")  # a seat's client has not given its share
@@ -248,7 +260,7 @@ class Room:
         self.turn_since = now
         if self._table.record.state.is_match_over:
             self.phase = "over"
-        return self._game([update.event for update in result.updates])  # type: ignore[misc]
+        return self._game([update.event for update in result.updates])
 
     def next_deal(self, seat: int, expected: int, now: float) -> list[Entry]:
         self._playing()
@@ -406,7 +418,7 @@ class Room:
         taken = self.seats[seat]
         return self._add(Notice(kind, seat, taken.name if taken else ""))
 
-    def _game(self, events: list[Event]) -> list[Entry]:
+    def _game(self, events: Sequence[Event | Notice]) -> list[Entry]:
         entries = [self._add(event) for event in events]
         if entries:
             self.position_number = entries[0].number
@@ -449,7 +461,10 @@ def cover_seed(seed: Seed, seat: int) -> int:
 
 def move_seed(seed: Seed, seat: int, played: int) -> int:
     """The seed of one computer move: the match's seed, the seat and the number of moves played
-    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256 (one move's choices tell nothing of another's, or of the seed)."""
+    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256. Each move has its own,
+    so a move is the same wherever it is worked out and whatever was worked out before it (a
+    generator carried from move to move would make it depend on which process played the earlier
+    ones)."""
     digest = hashlib.sha256(f"scopa computer move|{seed_text(seed)}|{seat}|{played}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
@@ -465,7 +480,9 @@ def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host
     """A room with its host in seat 0 and computers where ``kinds`` names a level. ``server_seed``:
     32 bytes the server drew with ``secrets`` (docs/fairness.md)."""
     computers = [i for i, kind in enumerate(kinds) if kind != "human"]
-    names = [n for n in computer_names(len(computers) + 1, random.Random(code).getrandbits(16)) if n != host_name]
+    # The computers' names follow from the room code, which everyone in the room is told: not a secret.
+    pick = random.Random(code).getrandbits(16)  # noqa: S311
+    names = [n for n in computer_names(len(computers) + 1, pick) if n != host_name]
     seats: list[Seat | None] = [None] * len(kinds)
     seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)
     for i, number in enumerate(computers):

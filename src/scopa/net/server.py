@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import secrets
@@ -25,9 +26,10 @@ import ssl
 import sys
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -39,15 +41,40 @@ from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
 from .health import health_hook
+from .messages import (
+    FATAL_ERRORS,
+    FIRST_MESSAGES,
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    Accepted,
+    Assisted,
+    Contribute,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    InfoMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    Ping,
+    Pong,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    Start,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_client_message,
+)
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
-from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
-                       Contribute, CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
-                       NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
-                       UpdateMessage, Welcome, encode, parse_client_message)
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .signals import on_stop_signals
-from .store import DB_NAME, RoomStore
+from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
 
 log = logging.getLogger("scopa.serve")
@@ -194,6 +221,7 @@ class Connection:
         self.seat: int | None = None
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
+        self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
 
     def send(self, message: Any) -> None:
         """Queue a message, or a frame already encoded (a ``str``), for this connection."""
@@ -220,9 +248,12 @@ class Connection:
                 self.close_now(close_code, code)
 
     def close_now(self, close_code: int, reason: str) -> None:
+        """Close at once, without the frames still queued. The close runs as a task, kept here:
+        the event loop holds only a weak reference to a task, and finish() awaits it."""
         self.closing = True
         self.sender.cancel()
-        asyncio.ensure_future(self.ws.close(close_code, reason))
+        if self.closer is None:
+            self.closer = asyncio.create_task(self.ws.close(close_code, reason))
 
     async def _send_all(self) -> None:
         try:
@@ -240,14 +271,33 @@ class Connection:
             self.closing = True
             try:
                 await asyncio.wait_for(asyncio.shield(self.sender), 1.0)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 self.sender.cancel()
+        if self.closer is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self.closer), 1.0)
+            except (TimeoutError, asyncio.CancelledError):
+                self.closer.cancel()
+
+
+class Store(Protocol):
+    """What the room server asks of its store: ``store.RoomStore`` (SQLite, one process) and the
+    cluster's ``SessionStore`` (one session's changes, written to Redis) are two."""
+
+    def save(self, room: Room) -> None: ...
+    def load(self, code: str, budget: float) -> Room | None: ...
+    def delete(self, code: str) -> None: ...
+    def delete_idle(self, before: float) -> int: ...
+    def load_all(self, budget: float) -> tuple[list[Room], list[LoadProblem]]: ...
+    def describe(self) -> str: ...
+    def check_write(self) -> None: ...
+    def close(self) -> None: ...
 
 
 class RoomServer:
     """Every room in memory, backed by the store; the websocket handler and the timers."""
 
-    def __init__(self, store: RoomStore, config: ServerConfig) -> None:
+    def __init__(self, store: Store, config: ServerConfig) -> None:
         self.store, self.config = store, config
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
@@ -302,7 +352,7 @@ class RoomServer:
     async def _first(self, conn: Connection) -> bool:
         try:
             raw = await asyncio.wait_for(conn.ws.recv(), self.config.first_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             conn.fail("first_message")
             return False
         try:
@@ -367,10 +417,8 @@ class RoomServer:
         self._message(conn, raw)
 
     async def leave(self, conn: Connection) -> None:
-        try:
+        with contextlib.suppress(RoomRefusal):  # the store failed: said to the room's other seats already
             self._detach(conn)
-        except RoomRefusal:  # the store failed: said to the room's other seats already
-            pass
 
     def _message(self, conn: Connection, raw: str | bytes) -> None:
         verdict = conn.bucket.take()
@@ -552,17 +600,16 @@ class RoomServer:
         if stored is None:
             self.rooms.pop(room.code, None)
         else:
-            for number, seat in enumerate(room.seats):
-                if seat is not None and stored.seats[number] is not None:
-                    stored.seats[number].connected = seat.connected  # type: ignore[union-attr]
-                    stored.seats[number].left_at = seat.left_at  # type: ignore[union-attr]
+            for seat, kept in zip(room.seats, stored.seats, strict=True):
+                if seat is not None and kept is not None:
+                    kept.connected, kept.left_at = seat.connected, seat.left_at
             self.rooms[room.code] = stored
-        for seat in range(room.rules.players):
-            conn = self.seated.get((room.code, seat))
+        for number in range(room.rules.players):
+            conn = self.seated.get((room.code, number))
             if conn is not None:
                 conn.send(ErrorMessage("storage", {}))
                 if stored is None:
-                    del self.seated[(room.code, seat)]
+                    del self.seated[(room.code, number)]
                     conn.fail("room_closed")
 
     def _drive(self, room: Room) -> None:

@@ -17,10 +17,11 @@ import os
 import secrets
 import sqlite3
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
 from ..engine import Rules
 from ..engine.shuffle import SEED_BYTES
@@ -142,7 +143,7 @@ class RoomStore:
                               "record, seed_parts FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else self._room(row, budget)
 
-    def _room(self, row: tuple, budget: float) -> Room:
+    def _room(self, row: tuple[Any, ...], budget: float) -> Room:
         code, rules, phase, host, level, number, position, created, active, record_text, parts = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players

@@ -8,10 +8,11 @@ of the deal (at most ``MARKS_PER_DEAL``, each worth at least ``MIN_COST`` points
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
-from ..engine import SETTEBELLO, GameState, Move, Scopa
+from ..engine import SETTEBELLO, Card, GameState, Move, Scopa
 from ..engine.shuffle import Seed, seed_number
 from ..players.expert import ExpertPlayer
 from ..players.knowledge import sweep_values
@@ -97,15 +98,15 @@ def reason(before: GameState, played: Move, better: Move) -> Reason:
     return "value"
 
 
-def _sweeps(events) -> bool:
+def _sweeps(events: Iterable[object]) -> bool:
     return any(isinstance(e, Scopa) for e in events)
 
 
-def _taken(move: Move) -> tuple:
+def _taken(move: Move) -> tuple[Card, ...]:
     return (move.card, *move.capture) if move.capture else ()
 
 
-def _takes(move: Move, card) -> bool:
+def _takes(move: Move, card: Card) -> bool:
     return card in _taken(move)
 
 

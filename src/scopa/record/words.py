@@ -4,7 +4,7 @@ Pure: facts in, lines out, in the language of a ``RecordText``.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..narration import CardNames
 from ..players import LEVELS
@@ -97,7 +97,8 @@ def advice_line(advice: Advice, cards: CardNames, t: RecordText) -> str:
     if better is None:
         return t("coach.same")
     if better.capture:
-        action = t("coach.better.take", cards=cards.list(better.capture, article=True), card=cards.the(better.card, "your"))
+        action = t("coach.better.take", cards=cards.list(better.capture, article=True),
+                   card=cards.the(better.card, "your"))
     else:
         action = t("coach.better.play", card=cards.the(better.card))
     why = t(f"coach.why.{advice.reason}", points=t.decimal(advice.cost), card=cards.the(advice.played.card))

@@ -6,7 +6,7 @@ raise ``SaveFileError`` naming the first check that failed, in any language of t
 
 1. the format name and version (older versions are brought up to date by ``MIGRATIONS``),
 2. the fields, the rules and the seats,
-3. the saved position (``GameState.from_dict``: 40 distinct cards, counts that fit the rules),
+3. the saved position (``state_from_dict``: 40 distinct cards, counts that fit the rules),
 4. the move log, replayed from the seed, must be legal and lead exactly to the saved position.
 
 Every reason is said from the catalogues, with the engine's own reason (``ScopaError.reason``)
@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
+from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError, state_from_dict
 from ..engine.shuffle import SEED_HEX, SHUFFLE_REPLAY, SHUFFLES, Seed, seed_json, shuffle_of
 from ..match import FILE_NAME_LENGTH, Fairness, MatchRecord, SeatSetup, name_problem
-from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
+from ..narration import CardNames, Messages, Naming, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
 VERSION = 2  # 2: the shuffle that deals the match is named, and an online match keeps its seed's parts
@@ -64,7 +65,7 @@ class Term(str):
     """A catalogue key given as a parameter, so it is named in the reader's language too."""
 
 
-class Choices(tuple):
+class Choices(tuple[str, ...]):
     """Catalogue keys given as one parameter: named in the reader's language, joined with "or"."""
 
 
@@ -99,13 +100,13 @@ class SaveFileError(ValueError):
         """The engine's reason for refusing rules or a position, or ``None``."""
         return self.why if isinstance(self.why, Reason) else None
 
-    def with_heading(self, heading_key: str) -> "SaveFileError":
+    def with_heading(self, heading_key: str) -> SaveFileError:
         """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
         return type(self)(self.key, heading_key, detail=self.detail, why=self.why, **self.params)
 
-    def reason_in(self, messages: Messages, naming: str = "french") -> str:
+    def reason_in(self, messages: Messages, naming: Naming = "french") -> str:
         """The reason alone, in the language of ``messages`` (cards in the ``naming`` given)."""
-        names = CardNames(messages, naming)  # type: ignore[arg-type]
+        names = CardNames(messages, naming)
         params = {name: _param(value, names) for name, value in self.params.items()}
         text = messages(self.key, **params)
         why = ""
@@ -115,7 +116,7 @@ class SaveFileError(ValueError):
             why = explain_invalid(self.why, names)
         return squash(f"{text} {why}" if why else text)
 
-    def localised(self, messages: Messages, naming: str = "french") -> str:
+    def localised(self, messages: Messages, naming: Naming = "french") -> str:
         """Heading and reason as one line in the player's language: two sentences, since a
         screen reader says the colon of "Import failed: ..." aloud. Cards are named in ``naming``
         (``"french"`` or ``"napoletane"``)."""
@@ -232,7 +233,8 @@ def upgrade(data: Any) -> dict[str, Any]:
         raise SaveFileError("storage.reason.newer", version=version, supported=VERSION)
     if version < VERSION:
         data = _migrate(copy.deepcopy(data), version)
-    return data
+    result: dict[str, Any] = data
+    return result
 
 
 def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
@@ -241,11 +243,12 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
         if step is None:
             raise SaveFileError("storage.reason.older", version=version)
         try:
-            data = step(data)
+            migrated: object = step(data)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
-            data = None  # type: ignore[assignment]
-        if not isinstance(data, dict):
+            migrated = None
+        if not isinstance(migrated, dict):
             raise SaveFileError("storage.reason.older_failed", version=version)
+        data = migrated
         version += 1
         data["version"] = version
     return data
@@ -310,7 +313,7 @@ def _rules(value: Any, what: str) -> Rules:
         option = value.get(key)
         if isinstance(option, bool) or not isinstance(option, (int, type(None))):
             raise SaveFileError(f"storage.reason.{what}.option_not_whole", option=Term(f"storage.option.{key}"))
-    if not _RULE_OPTIONS <= set(value):
+    if not set(value) >= _RULE_OPTIONS:
         raise SaveFileError(f"storage.reason.{what}.missing_option")
     try:
         return Rules.from_dict(value)
@@ -392,7 +395,7 @@ def _state(value: Any) -> GameState:
     if "rules" in value:
         _rules(value["rules"], "state_rules")
     try:
-        return GameState.from_dict(value)
+        return state_from_dict(value)
     except ScopaError as error:
         raise SaveFileError("storage.reason.position", detail=str(error), why=error.reason) from None
 

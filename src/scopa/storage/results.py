@@ -26,9 +26,10 @@ import contextlib
 import itertools
 import json
 import os
-from pathlib import Path
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any
 
 import filelock
 

@@ -12,8 +12,9 @@ Not thread-safe: whoever owns a table (the console, or a room) calls it from one
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple, Protocol, Sequence
+from typing import NamedTuple, Protocol
 
 from ..engine import DealScored, Event, GameState, IllegalMoveError, Move, PlayerView, Rules
 from ..engine.shuffle import COMPUTER, SEED_BYTES, Seed, derived_number
@@ -73,6 +74,14 @@ def start_match(rules: Rules, seats: Sequence[SeatSetup], seed: Seed,
                 first_dealer: int | None = None) -> tuple[MatchRecord, list[Event]]:
     """A new match record and the events of its first deal (for ``LocalTable(record, opening=...)``)."""
     return MatchRecord.start(rules, tuple(seats), seed, first_dealer)
+
+
+def held_record(record: object) -> MatchRecord:
+    """A record the program held unopened (the console names no ``MatchRecord``), checked as it
+    is handed back to a table or the saves."""
+    if not isinstance(record, MatchRecord):
+        raise TypeError(f"a match record was expected, not {type(record).__name__}")
+    return record
 
 
 def computers_for(record: MatchRecord, budget: float = 1.0) -> dict[int, ComputerPlayer]:
