@@ -6,7 +6,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .config import Settings
 from .console.keys import typed_number
@@ -183,7 +183,13 @@ class _Parser(argparse.ArgumentParser):
         return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
 
 
-class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+if TYPE_CHECKING:  # generic in typeshed only: at run time the class takes no parameter
+    _SubParsersAction = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsersAction = argparse._SubParsersAction
+
+
+class _Commands(_SubParsersAction):
     """The sub-commands (``scopa serve``, ``scopa host``, ``scopa join``...), listed in ``--help`` as
     argparse lists its own, each read by a parser of its own.
 
@@ -209,9 +215,10 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
         value = shortened(_unquoted(message[len(prefix):].split(" (choose from")[0]))
         return self.messages("cli.error.command", value=value, choices=", ".join(self.names()))
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
-        setattr(namespace, self.dest, values[0])
-        namespace.command_args = list(values[1:])
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        assert isinstance(values, list)  # nargs=PARSER: the command's name and every word after it
+        namespace.command, namespace.command_args = values[0], list(values[1:])  # dest="command" (_add_commands)
 
 
 def build_parser(messages: Messages | None = None, commands: Sequence[str] = ()) -> argparse.ArgumentParser:
