@@ -13,7 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-import pexpect  # type: ignore[import-untyped]
+import pexpect
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 LOWEST = ROOT / ".ci" / "lowest-versions.txt"
 OPTIONAL = ("pexpect", "pytest", "hypothesis", "redis", "prometheus_client")  # the extras and test tools
-FLOOR = re.compile(r"^([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)$")
+FLOOR = re.compile(r"^([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9.]*)(?:\s*,\s*<\s*[0-9][0-9.]*)?$")  # a cap may follow
 
 needs_source_tree = pytest.mark.skipif(not PYPROJECT.exists() or not LOWEST.exists(),
                                        reason="pyproject.toml and .ci/ beside the tests")
@@ -56,7 +56,7 @@ def floors() -> dict[str, str]:
     found = {}
     for requirement in requirements:
         match = FLOOR.match(requirement.strip())
-        assert match, f"{requirement!r}: every dependency has a floor, written name>=version"
+        assert match, f"{requirement!r}: every dependency has a floor, written name>=version (then ,<cap)"
         found[normalised(match[1])] = match[2]
     return found
 
@@ -153,8 +153,9 @@ def test_serve_without_redis_still_serves_its_sqlite_rooms_and_checks_its_flags(
 @needs_source_tree
 def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_wheel_only_the_game(
         tmp_path: Path) -> None:
-    """The sdist's own tests must run from it unpacked (``python3 dev.py test``): two test files
-    need tests/fault_hooks/sitecustomize.py, the README links docs/, CI's script is .ci/run."""
+    """The sdist's own tests must run from it unpacked (``python3 dev.py test``): they take their
+    helpers from tests/helpers/ and their fixtures from tests/conftest.py, two test files need
+    tests/fault_hooks/sitecustomize.py, the README links docs/, CI's script is .ci/run."""
     pytest.importorskip("build")
     # From a copy as a fresh checkout has it: setuptools also takes every file an old
     # src/scopa.egg-info/SOURCES.txt lists, which would hide a file MANIFEST.in no longer names.
@@ -171,6 +172,8 @@ def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_w
             "tests/fault_hooks/sitecustomize.py", "tests/test_packaging.py", "docs/rules.md", "docs/online.md",
             "src/scopa/__init__.py", "src/scopa/narration/catalogues/it.json"} <= names
     assert {str(path.relative_to(ROOT)) for path in (ROOT / "deploy").rglob("*") if path.is_file()} <= names
+    helpers = {str(path.relative_to(ROOT)) for path in (ROOT / "tests" / "helpers").glob("*.py")}
+    assert "tests/helpers/__init__.py" in helpers and helpers | {"tests/conftest.py"} <= names
     assert not [name for name in names if "__pycache__" in name or name.startswith((".venv", ".git/"))]
     (wheel,) = (tmp_path / "dist").glob("scopa-*.whl")
     with zipfile.ZipFile(wheel) as archive:
