@@ -2,20 +2,18 @@
 from __future__ import annotations
 
 import os
-import json
-from pathlib import Path
 
 import pytest
 
+from helpers.console import M, lines_of, program_for, request_for
 from scopa.cli import UsageError, build_parser, rules_from_args
 from scopa.config import Settings, load_settings
 from scopa.console.keys import typed_number
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER
 from scopa.engine import Rules
 from scopa.match import MatchRecord, SeatSetup, clean_name
 from scopa.storage import AutosaveStore
-from tests.test_console_loop import M, lines_of, program_for, request_for
+from scopa.table.persistence import Persistence
 
 
 @pytest.mark.parametrize("token, number", [("7", 7), ("0012", 12), ("²", None), ("٣", None), ("1" * 5000, None),

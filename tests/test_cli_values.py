@@ -119,7 +119,7 @@ def test_names_alone_start_a_match_with_those_names():
     args = build_parser().parse_args(["--names", "Alice"])
     assert wants_new_match(args)
     rules = rules_from_args(args)
-    assert [seat.name for seat in seats_from_args(args, rules)][0] == "Alice"
+    assert next(seat.name for seat in seats_from_args(args, rules)) == "Alice"
 
 
 def test_more_names_than_human_seats_is_refused(capsys, tmp_path):

@@ -6,29 +6,49 @@ import json
 import random
 import re
 import string
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import ClassVar
 
 import pytest
 
 from scopa.config import Settings, load_settings
 from scopa.console.app import Program
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import InputClosed, Output
-from scopa.engine import (Card, GameState, LeftoversTaken, Rules, ScopaError, check_invariants, new_deal, parse_cards,
-                          score_deal)
+from scopa.engine import (
+    Card,
+    LeftoversTaken,
+    Rules,
+    ScopaError,
+    check_invariants,
+    new_deal,
+    parse_cards,
+    score_deal,
+    state_from_dict,
+)
 from scopa.engine.scoring import Category
 from scopa.lessons import LESSON_COUNT, LESSONS, tip_for
 from scopa.lessons.catalogue import LessonText, load_catalogue, rules_markdown, split_sections
-from scopa.lessons.console import attach
-from scopa.lessons.content import (L1_POSITION, L2_POSITION, L3_POSITION, L4_POSITION, L7_PILE_OTHER, L7_PILE_YOU,
-                                   L7_SCOPE, l5_last_play_position, l5_sweep_position, l6_position,
-                                   l7_score)
+from scopa.lessons.console import extras
+from scopa.lessons.content import (
+    L1_POSITION,
+    L2_POSITION,
+    L3_POSITION,
+    L4_POSITION,
+    L7_PILE_OTHER,
+    L7_PILE_YOU,
+    L7_SCOPE,
+    l5_last_play_position,
+    l5_sweep_position,
+    l6_position,
+    l7_score,
+)
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.lessons.rules_reader import rules_sections
 from scopa.narration import Announcement, Narrator
 from scopa.players import suggest_move
 from scopa.speech import RecordingSpeaker
+from scopa.table.persistence import Persistence
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = ROOT / "src" / "scopa" / "lessons" / "text"
@@ -44,7 +64,7 @@ class ScriptInput:
     the first card, the first capture, Enter to play.
     """
 
-    AUTO = {"Card?": "1", "Capture?": "1", "Play?": "enter"}
+    AUTO: ClassVar[dict[str, str]] = {"Card?": "1", "Capture?": "1", "Play?": "enter"}
 
     def __init__(self, tokens: Sequence[Token], screen: io.StringIO, auto: bool = False) -> None:
         self.tokens = list(tokens)
@@ -78,7 +98,7 @@ def make_program(tmp_path: Path, tokens: Sequence[Token], lang: str = "en", nami
                       speaker_factory=lambda on, voice: speaker, voice_override=False, lang=lang, naming=naming)
     program.test_screen = screen
     program.test_speaker = speaker
-    attach(program)
+    program.extras = extras()
     return program
 
 
@@ -184,14 +204,14 @@ def test_lesson_8_at_short_verbosity_reads_the_hand_once_a_round_and_every_turn_
         program.run_lesson(8)
         out = screen(program)
         assert "Lesson 8 done." in out and out.count("Hint. ") >= 18  # the lesson's own lines, whole at both
-        hands[verbosity] = len(re.findall(r"^(Your hand|Hand)\b", out, re.M))
+        hands[verbosity] = len(re.findall(r"^(Your hand|Hand)\b", out, re.MULTILINE))
     assert hands == {"short": 6, "full": 18}  # a round's three cards; then each of the 18 turns
 
 
 def test_the_verbosity_changed_in_the_settings_during_a_lesson_applies_at_once(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["h", "o", "5", "escape", "h", "escape"])  # short, then full
     program.run_lesson(2)
-    hands = re.findall(r"^.*hand.*seven of spades.*$", screen(program), re.I | re.M)
+    hands = re.findall(r"^.*hand.*seven of spades.*$", screen(program), re.IGNORECASE | re.MULTILINE)
     assert hands[0].startswith("Hand, seven of spades") and hands[-1].startswith("Your hand. 1, seven of spades")
     assert program.settings.verbosity == "full"
 
@@ -201,7 +221,7 @@ def test_typed_short_and_full_switch_the_lesson_as_they_switch_a_match(tmp_path:
     program.run_lesson(2)
     out = screen(program)
     assert "Full announcements." in out and "Short announcements." in out
-    hands = re.findall(r"^.*hand.*seven of spades.*$", out, re.I | re.M)
+    hands = re.findall(r"^.*hand.*seven of spades.*$", out, re.IGNORECASE | re.MULTILINE)
     assert [h.split(".")[0].split(",")[0] for h in hands[-2:]] == ["Your hand", "Hand"]
 
 
@@ -272,15 +292,15 @@ def test_lesson_10_teaches_the_ace_the_equal_card_or_fifteen_and_the_bonuses(tmp
 
 def test_the_lessons_of_the_other_games_are_the_menus_tenth_item(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["0", "2", "escape", "escape"], lang="it")
-    assert program.lesson_runner(program) is None
+    assert program.lessons_menu() is None
     out = screen(program)
     assert "lezioni di scopa a 15 e cirulla" in out
     assert "Lezione 10, cirulla. L'asso, il quindici e i bonus." in out
 
 
 def test_the_lessons_of_the_other_games_play_their_own_rules() -> None:
-    from scopa.lessons.content import VARIANT_LESSONS
     from scopa.engine import Variant
+    from scopa.lessons.content import VARIANT_LESSONS
     assert [lesson.rules.variant for lesson in VARIANT_LESSONS] == [Variant.SCOPA_15, Variant.CIRULLA]
     for lesson in VARIANT_LESSONS:
         for step in lesson.steps:
@@ -325,7 +345,7 @@ def test_lessons_menu_from_the_main_menu_marks_done_lessons(tmp_path: Path) -> N
 def test_lessons_menu_enter_starts_the_first_lesson_not_done(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["enter", "escape", "escape"],
                            settings=Settings(voice=False, lessons_done=(1, 2)))
-    assert program.lesson_runner(program) is None
+    assert program.lessons_menu() is None
     out = screen(program)
     assert "Lessons. 2 of 8 done." in out
     assert "Lesson 3 of 8." in out
@@ -333,7 +353,7 @@ def test_lessons_menu_enter_starts_the_first_lesson_not_done(tmp_path: Path) -> 
 
 def test_lessons_menu_offers_the_rules_and_goes_on_with_n(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["9", "escape", "8", "escape", "escape"])
-    assert program.lesson_runner(program) is None
+    assert program.lessons_menu() is None
     out = screen(program)
     assert "Rules. 16 sections." in out and "Rules closed." in out
     assert "Lesson 8 of 8." in out
@@ -384,8 +404,8 @@ def test_rules_reader_match_section_for_the_fifteen_games(tmp_path: Path) -> Non
                                  "Playing to 11 points.", "Options on. Redeal for three kings, win by two.",
                                  "Options off. Napola, re bello, scopa a perdere.")
     sections = rules_sections("it", Rules.cirulla(players=4))
-    assert sections[0].lines[:3] == ("Cirulla, in 4. Carta uguale, somma o quindici, l'asso piglia tutto, e i bonus "
-                                     "della mano.", "Si gioca a 51 punti.", "Nessuna variante attiva.")
+    assert sections[0].lines[:3] == (("Cirulla, in 4. Carta uguale, somma o quindici, l'asso piglia tutto, e i bonus "
+                                     "della mano."), "Si gioca a 51 punti.", "Nessuna variante attiva.")
     titles = [s.title for s in rules_sections("en", None)]
     assert {"Scopa a 15", "Cirulla", "Where these rules come from"} <= set(titles)
 
@@ -555,10 +575,10 @@ def test_lesson_positions_are_consistent_states() -> None:
         # Earlier rounds are placeholder plays, so a lesson position is never loaded as a save:
         # state_from_dict replays the history and refuses it.
         if state.round == 1:
-            assert GameState.from_dict(state.to_dict()) == state
+            assert state_from_dict(state.to_dict()) == state
         else:
             with pytest.raises(ScopaError):
-                GameState.from_dict(state.to_dict())
+                state_from_dict(state.to_dict())
 
 
 def test_lesson_positions_teach_what_they_say() -> None:
@@ -625,7 +645,7 @@ def test_tips_are_one_plain_line_or_none_over_many_positions() -> None:
     narrators = {lang: Narrator(["You", "Robin", "Ann", "Bo"], Rules(players=4), 0, lang=lang)
                  for lang in ("en", "it")}
     said = 0
-    for state, view in _random_views(400, seed=9):
+    for _state, view in _random_views(400, seed=9):
         for narrator in narrators.values():
             tip = tip_for(view, view.rules, narrator)
             if tip is not None:

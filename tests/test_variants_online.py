@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from helpers.net import CARD_TEXT, Client, host, join, play_out, start, stored_record
 from scopa.engine import Card, HandClaimed, OpeningTableTaken, Rules, parse_cards
 from scopa.net.messages import (
     Accepted,
@@ -22,22 +23,6 @@ from scopa.net.messages import (
     decode_event,
     encode_event,
 )
-from test_net_server import CARD_TEXT, Client, Server, host, join, play_out, start, stored_record
-
-
-@pytest.fixture
-def serve(tmp_path):
-    """serve() starts ``scopa serve`` on a free loopback port (stopped after the test)."""
-    started: list[Server] = []
-
-    def begin() -> Server:
-        server = Server(tmp_path / "rooms.sqlite3")
-        started.append(server)
-        return server
-
-    yield begin
-    for server in started:
-        server.stop()
 
 
 def test_a_room_of_scopa_a_15_with_win_by_two_is_played_to_its_end(serve, tmp_path):

@@ -19,7 +19,7 @@ def _played(rules: Rules, turns: int, claim: bool = True, seed: int = 4) -> Matc
     """Random legal play; every bonus that can be claimed is claimed (the claim is not a turn)."""
     seats = TWO + tuple(SeatSetup(name, "computer", "easy") for name in ("Carla", "Dino")[:rules.players - 2])
     record, _ = MatchRecord.start(rules, seats, seed)
-    rng = random.Random(seed)  # noqa: S311 - random play, not secrets
+    rng = random.Random(seed)
     for _ in range(turns):
         if record.state.is_match_over:
             break

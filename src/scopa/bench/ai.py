@@ -27,7 +27,8 @@ import math
 import multiprocessing
 import statistics
 import time
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, NamedTuple
 
 from scopa.engine import GameState, Move, Rules, Variant, new_deal
 from scopa.players import LEVELS, make_player
@@ -40,8 +41,8 @@ class GameResult(NamedTuple):
     b_points: int
     a_times: list[float]
     b_times: list[float]
-    a_by_category: dict[str, int] = {}  # A's points in each scoring category (cards, coins, scope, ...)
-    b_by_category: dict[str, int] = {}
+    a_by_category: dict[str, int]  # A's points in each scoring category (cards, coins, scope, ...)
+    b_by_category: dict[str, int]
 
 
 class PairResult(NamedTuple):
@@ -61,8 +62,10 @@ def outside_factory(spec: str) -> Callable[..., Any]:
         raise ValueError(f"cannot import {module_name!r}: {error}") from None
     factory = getattr(module, attr, None)
     if not callable(factory):
-        raise ValueError(f"{module_name!r} has no callable {attr!r}")
-    return factory
+        # ValueError, as every other bad spec: the caller says each in one line.
+        raise ValueError(f"{module_name!r} has no callable {attr!r}")  # noqa: TRY004
+    made: Callable[..., Any] = factory
+    return made
 
 
 def build_player(spec: str, seed: int, budget: float) -> Any:
@@ -70,14 +73,15 @@ def build_player(spec: str, seed: int, budget: float) -> Any:
     if ":" not in spec:
         return make_player(spec, seed, budget=budget)
     factory = outside_factory(spec)
+    accepted: Collection[str]
     try:
         accepted = inspect.signature(factory).parameters
     except (TypeError, ValueError):
-        accepted = {}
+        accepted = ()
     offered = {"seed": seed, "budget": budget}
     player = factory(**{k: v for k, v in offered.items() if k in accepted})
     if not callable(getattr(player, "choose_move", None)):
-        raise ValueError(f"{spec} returned {type(player).__name__}, which has no choose_move(view)")
+        raise ValueError(f"{spec} returned {type(player).__name__}, which has no choose_move(view)")  # noqa: TRY004
     return player
 
 
@@ -145,7 +149,7 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
     return GameResult(sum(a_cats.values()), sum(b_cats.values()), a_times, b_times, a_cats, b_cats)
 
 
-def play_pair(task: tuple) -> PairResult:
+def play_pair(task: tuple[Any, ...]) -> PairResult:
     """Both seatings of one deal (a top-level function so worker processes can import it)."""
     deal, seed, players, variant, a_level, b_level, budget, options = task
     rules = bench_rules(players, variant, options)
@@ -174,7 +178,7 @@ def share_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
     if n < 2:
         return share, 0.0, 1.0
     mean_total = total / n
-    residuals = [(x - share * (x + y)) / mean_total for x, y in zip(a, b)]
+    residuals = [(x - share * (x + y)) / mean_total for x, y in zip(a, b, strict=True)]
     half = 1.96 * statistics.stdev(residuals) / math.sqrt(n)
     return share, max(0.0, share - half), min(1.0, share + half)
 
@@ -223,24 +227,25 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
     m2 = matches(games_second)
     a_times = [t for g in games for t in g.a_times]
     b_times = [t for g in games for t in g.b_times]
-    ms = lambda t: f"{t * 1000:.1f} ms"  # noqa: E731
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:.1f} ms"
+
     timed = [x for x in (a_level, b_level) if x == "expert" or ":" in x]
     budget_note = f", budget {budget:g} s ({', '.join(timed)})" if timed else ""
-    lines = [
-        f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
-        f"{budget_note}, {seconds:.0f} s",
+    return [
+        (f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
+         f"{budget_note}, {seconds:.0f} s"),
         f"points per deal: A {a_total / n_games:.3f}, B {b_total / n_games:.3f}",
         f"deals won: A {won}, B {lost}, level {n_games - won - lost}",
-        f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "
-        f"B {m1[1] + m2[1]}",
-        f"time per move, {a_level} (A): median {ms(statistics.median(a_times) if a_times else 0)}, "
-        f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}",
-        f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
-        f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}",
+        (f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "
+         f"B {m1[1] + m2[1]}"),
+        (f"time per move, {a_level} (A): median {ms(statistics.median(a_times) if a_times else 0)}, "
+         f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}"),
+        (f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
+         f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}"),
         by_category(games),
         f"A point share: {share:.3f} [{lo:.3f}, {hi:.3f}]",
     ]
-    return lines
 
 
 def by_category(games: Sequence[GameResult]) -> str:

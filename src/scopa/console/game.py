@@ -8,12 +8,13 @@ plays a local table and an online one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
-from ..narration import Announcement, Narrator, explain_illegal
+from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
 from ..players.knowledge import round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
@@ -44,7 +45,7 @@ class Services:
     suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
-    deal_earned: Callable[[int], Sequence[Announcement]] = lambda deal: ()  # achievements a deal just earned
+    deal_earned: Callable[[int], Sequence[str | Announcement]] = lambda deal: ()  # achievements a deal just earned
 
 
 class QuitMatch(Exception):
@@ -105,13 +106,13 @@ class MatchConsole:
 
     # Helpers ---------------------------------------------------------------
     @property
-    def m(self):
+    def m(self) -> Messages:
         return self.io.narrator.messages
 
     def say(self, *items: Announcement | str) -> None:
         self.io.announcer.say(list(items))
 
-    def say_lines(self, lines: list[Announcement]) -> None:
+    def say_lines(self, lines: Sequence[Announcement | str]) -> None:
         self.io.announcer.say(lines)
 
     def read(self, prompt_key: str) -> str:
@@ -153,10 +154,10 @@ class MatchConsole:
         for number, group in enumerate(transitions(updates)):
             view = next((u.view for u in reversed(group) if u.view is not None), self.view)
             events = [u.event for u in group]
-            if isinstance(events[0], Notice):
-                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events))
+            if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
+                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events if isinstance(e, Notice)))
             else:
-                self._narrate_events(events, view, own_move and number == 0)
+                self._narrate_events([e for e in events if not isinstance(e, Notice)], view, own_move and number == 0)
 
     def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """One transition: the play (or new deal) and, when it ended the deal, the score sheet."""
@@ -253,7 +254,7 @@ class MatchConsole:
         """Hide an open pass-and-play hand and say how the match was left."""
         if self.pass_and_play and self.open_seat is not None:
             self._hide()
-        self.say(self.m(message_key))
+        self.say(self.m(message_key, command=run_command()))  # "Run scopa again to resume it."
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")

@@ -1,6 +1,6 @@
 """Which table cards a played card may take.
 
-The capture rules (rules.md, "Capturing"):
+The capture rules (docs/rules.md, "Capturing"):
 1. A card equal in value to a table card must take exactly one such card.
 2. Otherwise it may take any one group of two or more table cards whose values add up to it.
 3. Otherwise it stays on the table.
@@ -10,8 +10,8 @@ sum), *most cards* (among sums only the groups with the most cards are allowed) 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Callable, Sequence
 
 from .cards import VALUES, Card
 from .fifteen import FIFTEEN_MODES, fifteen_captures
@@ -86,7 +86,8 @@ def _make_plan(ranks: tuple[int, ...], mode: int) -> Plan:
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(10)]  # index groups by the rank they make
     _collect_sums(ranks, 0, 0, (), groups)
     plan: list[list[Getter]] = []
-    for rank, found in enumerate(groups):
+    for rank, sums in enumerate(groups):
+        found = sums
         if rank == 0:  # no sum makes 1; under asso piglia tutto an ace takes the whole table
             plan.append([tuple] if mode & _ASSO_PIGLIA_TUTTO and ranks else [])
             continue
@@ -112,7 +113,7 @@ def _collect_sums(ranks: tuple[int, ...], start: int, total: int, chosen: tuple[
         reached = total + ranks[i] + 1  # value = rank + 1
         if reached > 10:
             return
-        picked = chosen + (i,)
+        picked = (*chosen, i)
         if len(picked) > 1:
             groups[reached - 1].append(picked)
         _collect_sums(ranks, i + 1, reached, picked, groups)
@@ -134,9 +135,9 @@ def _extend(pool: Sequence[Card], start: int, remaining: int, chosen: tuple[Card
         if v > remaining:
             return
         if v == remaining:
-            found.append(chosen + (c,))
+            found.append((*chosen, c))
         else:
-            _extend(pool, i + 1, remaining - v, chosen + (c,), found)
+            _extend(pool, i + 1, remaining - v, (*chosen, c), found)
 
 
 def is_sweep_capture(card: Card, capture: Capture, rules: Rules) -> bool:

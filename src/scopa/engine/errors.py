@@ -44,7 +44,7 @@ class ScopaError(ValueError):
         super().__init__(message)
         self.reason = reason
 
-    def __reduce__(self):  # keep the reason when pickled (as by a worker process)
+    def __reduce__(self) -> tuple[type[ScopaError], tuple[str, Any]]:  # keep the reason when pickled (as by a worker)
         return type(self), (str(self), self.reason)
 
     @property
@@ -71,7 +71,7 @@ RULES_CODES = (
     "on_off",              # a house rule that is not true or false; params: option
 )
 
-# Why a position rebuilt from data is refused (``GameState.from_dict``, ``check_invariants``,
+# Why a position rebuilt from data is refused (``state_from_dict``, ``check_invariants``,
 # ``check_history``); ``invalid.{code}`` in the catalogues (``invalid.{code}.{where}`` for a place).
 POSITION_CODES = (
     "not_fields",          # not a mapping of named fields
@@ -143,8 +143,8 @@ class IllegalReason(NamedTuple):
     names none), ``capture`` the table cards it was said to take, ``seat`` the seat to move."""
 
     code: str
-    card: "Card | None" = None
-    capture: "tuple[Card, ...]" = ()
+    card: Card | None = None
+    capture: tuple[Card, ...] = ()
     seat: int | None = None
 
 

@@ -1,10 +1,11 @@
-"""The rules object: every option of ``shared/rules.md`` as one frozen value."""
+"""The rules object: every option of ``docs/rules.md`` as one frozen value."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from functools import cached_property
-from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import RulesError, reason
 
@@ -12,7 +13,7 @@ TARGETS = (11, 16, 21)
 CIRULLA_TARGET = 51  # Cirulla's only target (docs/rules.md): its bonuses make a deal worth far more
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     """Which game: scopa, scopa a 15 or cirulla (2, 3 or 4 players), or a scopone deal (4 players)."""
 
     SCOPA = "scopa"
@@ -38,7 +39,7 @@ def _is_int(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option, with the defaults of rules.md.
+    """Every rule option, with the defaults of ``docs/rules.md``.
 
     ``target`` is the match target (11, 16 or 21), or ``None`` for a single deal.
     Invalid combinations raise ``RulesError`` when the object is made.
@@ -58,13 +59,13 @@ class Rules:
     capture_mode: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.variant, Variant):
-            try:
-                object.__setattr__(self, "variant", Variant(self.variant))
-            except ValueError:
-                names = ", ".join(v.value for v in Variant)
-                raise RulesError(f"Unknown variant {self.variant!r}: choose {names}.",
-                                reason("unknown_variant")) from None
+        variant: object = self.variant  # anything may come from a file or a flag, whatever the annotation says
+        if not isinstance(variant, Variant):
+            known = {v.value: v for v in Variant}
+            if not isinstance(variant, str) or variant not in known:
+                names = ", ".join(known)
+                raise RulesError(f"Unknown variant {variant!r}: choose {names}.", reason("unknown_variant"))
+            object.__setattr__(self, "variant", known[variant])
         if not _is_int(self.players) or self.players not in (2, 3, 4):
             raise RulesError(f"Scopa is played by 2, 3 or 4 players, not {self.players!r}.", reason("players"))
         if self.variant in SCOPONE and self.players != 4:
@@ -115,14 +116,16 @@ class Rules:
 
     # Factories and serialisation -------------------------------------------
     @classmethod
-    def scopone_scientifico(cls, **options: Any) -> "Rules":
+    def scopone_scientifico(cls, **options: Any) -> Rules:
         """Scopone scientifico: 4 players, 10 cards each, empty table, target 21."""
-        return cls(**({"players": 4, "variant": Variant.SCOPONE_SCIENTIFICO, "target": 21} | options))
+        defaults: dict[str, Any] = {"players": 4, "variant": Variant.SCOPONE_SCIENTIFICO, "target": 21}
+        return cls(**(defaults | options))
 
     @classmethod
-    def scopone_classico(cls, **options: Any) -> "Rules":
+    def scopone_classico(cls, **options: Any) -> Rules:
         """Scopone classico: 4 players, 9 cards each, 4 on the table, target 21."""
-        return cls(**({"players": 4, "variant": Variant.SCOPONE_CLASSICO, "target": 21} | options))
+        defaults: dict[str, Any] = {"players": 4, "variant": Variant.SCOPONE_CLASSICO, "target": 21}
+        return cls(**(defaults | options))
 
     @classmethod
     def scopa_15(cls, **options: Any) -> Rules:
@@ -153,7 +156,7 @@ class Rules:
         """A game that captures by making fifteen (scopa a 15, cirulla): the opening table rule too."""
         return self.variant in FIFTEEN
 
-    def with_options(self, **options: Any) -> "Rules":
+    def with_options(self, **options: Any) -> Rules:
         return replace(self, **options)
 
     def to_dict(self) -> dict[str, Any]:
@@ -164,7 +167,7 @@ class Rules:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         if not isinstance(data, Mapping):
             raise RulesError("The rules must be a set of named options.", reason("rules_not_options"))
         known = {f.name for f in fields(cls) if f.init}

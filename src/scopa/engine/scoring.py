@@ -1,4 +1,4 @@
-"""Scoring a finished deal (rules.md, "Scoring a deal").
+"""Scoring a finished deal (docs/rules.md, "Scoring a deal").
 
 Cards, coins and primiera go to the side with strictly the most (with two sides that is
 "more than 20 cards" and "more than 5 coins"); ties score nothing. Settebello, re bello,
@@ -6,9 +6,9 @@ napola and each scopa belong to one side outright.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import Sequence
+from enum import StrEnum
 
 from .cards import PRIMIERA_VALUES, RE_BELLO, SETTEBELLO, Card, Suit
 from .rules import Rules
@@ -17,7 +17,7 @@ from .rules import Rules
 _COIN_RUN = tuple(Card(rank * 4 + Suit.COINS) for rank in range(10))
 
 
-class Category(str, Enum):
+class Category(StrEnum):
     """A scoring category, in the order a score sheet lists them."""
 
     CARDS = "cards"
@@ -110,7 +110,7 @@ def _primiera(held: set[Card] | frozenset[Card]) -> Primiera:
     return Primiera(tuple(chosen), total, ())
 
 
-def napola_points(pile: Sequence[Card]) -> int:
+def napola_points(pile: Iterable[Card]) -> int:
     """3 for A, 2, 3 of coins, plus one for each further coin in an unbroken run; else 0."""
     held = set(pile)
     run = 0

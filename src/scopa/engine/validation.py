@@ -1,11 +1,12 @@
 """Rebuilding a state from plain data, and the invariants every state must satisfy.
 
-Used by ``GameState.from_dict`` and by save-file import: a file that fails gets one
+Used by ``state_from_dict`` and by save-file import: a file that fails gets one
 plain sentence naming the check that failed.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, overload
 
 from .captures import is_sweep_capture, legal_captures
 from .cards import Card
@@ -13,6 +14,7 @@ from .cirulla import BONUS_KINDS, Claim, bonuses
 from .errors import ScopaError, reason
 from .fifteen import opening_scope
 from .rules import Rules
+from .shuffle import SEED_HEX
 from .state import GameState, Phase, Play, next_seat
 
 _KEYS = ("rules", "seed", "deal_number", "dealer", "to_move", "round", "hands", "table", "stock", "piles",
@@ -23,6 +25,12 @@ def _whole(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+@overload
+def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: Literal[False] = False,
+         why: Any = None) -> int: ...
+@overload
+def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False,
+         why: Any = None) -> int | None: ...
 def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool = False,
          why: Any = None) -> int | None:
     """A whole number from ``low`` to ``high``; ``why`` replaces the reason that gives the range.
@@ -35,9 +43,14 @@ def _int(data: Mapping[str, Any], key: str, low: int, high: int, optional: bool 
     if not _whole(value, low, high):
         raise ScopaError(f"{key} must be a whole number from {low} to {high}.",
                          why or reason("number", field=key, low=low, high=high))
-    return value
+    whole: int = value
+    return whole
 
 
+@overload
+def _seat(data: Mapping[str, Any], key: str, players: int, optional: Literal[False] = False) -> int: ...
+@overload
+def _seat(data: Mapping[str, Any], key: str, players: int, optional: bool = False) -> int | None: ...
 def _seat(data: Mapping[str, Any], key: str, players: int, optional: bool = False) -> int | None:
     return _int(data, key, 0, players - 1, optional, reason("seat", where=key, count=players))
 
@@ -91,8 +104,10 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         raise ScopaError(f"Rules: {error}", reason("rules")) from None
     n, sides = rules.players, rules.sides
     seed = data["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ScopaError("seed must be a whole number.", reason("seed"))
+    if isinstance(seed, str) and len(seed) == SEED_HEX and all(c in "0123456789abcdef" for c in seed):
+        seed = bytes.fromhex(seed)  # a shuffle 2 seed, written as 64 lowercase hex digits
+    elif not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScopaError("seed must be a whole number or 64 hex digits.", reason("seed"))
     try:
         phase = Phase(data["phase"])
     except (ValueError, TypeError):

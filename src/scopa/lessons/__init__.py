@@ -10,4 +10,4 @@ from .catalogue import LessonText, rules_markdown, split_sections
 from .content import LESSON_COUNT, LESSON_TOTAL, LESSONS
 from .tips import tip_for
 
-__all__ = ["LESSON_COUNT", "LESSON_TOTAL", "LESSONS", "LessonText", "rules_markdown", "split_sections", "tip_for"]
+__all__ = ["LESSONS", "LESSON_COUNT", "LESSON_TOTAL", "LessonText", "rules_markdown", "split_sections", "tip_for"]

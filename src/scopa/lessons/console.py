@@ -1,15 +1,15 @@
 """Entry points for the program: the Lessons menu, ``scopa --lesson N`` and the rules reader.
 
-``attach(program)`` sets four attributes the console calls:
+``extras()`` gives the program (``scopa.console.app.Extras``) the four entry points it calls:
 
-- ``program.lesson_runner(program)``: the Lessons menu (the eight lessons with done marks, and
-  the rules); returns ``None`` to go back to the main menu.
-- ``program.run_lesson(n)``: ``scopa --lesson N``; runs lesson N (and the next ones on N), then
+- ``lessons_menu(program)``: the Lessons menu (the eight lessons with done marks, and the
+  rules); returns ``None`` to go back to the main menu.
+- ``run_lesson(program, n)``: ``scopa --lesson N``; runs lesson N (and the next ones on N), then
   returns the exit code: 0, 2 for a lesson that does not exist, 130 for Ctrl-C.
-- ``program.rules_reader()``: the rules, section by section (the ``rules`` key in a match).
-- ``program.tip_source(view, rules, narrator)``: the beginner's tip for a turn, or None (the
-  program asks it only at beginner and easy tables). The console builds on nothing of the
-  lessons, so the lessons hand it in.
+- ``read_rules(program)``: the rules, section by section (the ``rules`` key in a match).
+- ``tips.tip_for(view, rules, narrator)``: the beginner's tip for a turn, or None (the program
+  asks it only at beginner and easy tables). The console builds on nothing of the lessons, so
+  the lessons hand it in.
 """
 from __future__ import annotations
 
@@ -21,18 +21,17 @@ from .rules_reader import read_rules
 from .runner import LessonSession
 
 if TYPE_CHECKING:
-    from ..console.app import Program
+    from ..console.app import Extras, Program
 
 
-def attach(program: "Program") -> None:
+def extras() -> Extras:
+    """The lessons' entry points, for ``Program(..., extras=extras())``."""
+    from ..console.app import Extras
     from . import tips
-    program.lesson_runner = lessons_menu
-    program.tip_source = lambda view, rules, narrator: tips.tip_for(view, rules, narrator)
-    program.run_lesson = lambda number: run_lesson(program, number)
-    program.rules_reader = lambda: read_rules(program)
+    return Extras(lessons_menu=lessons_menu, run_lesson=run_lesson, rules_reader=read_rules, tip_source=tips.tip_for)
 
 
-def lessons_menu(program: "Program") -> int | None:
+def lessons_menu(program: Program) -> int | None:
     """The Lessons menu: pick a lesson (Enter: the first not yet done), 9 the rules, Escape back."""
     from ..console.menus import choose
     session = LessonSession(program)
@@ -61,7 +60,7 @@ def lessons_menu(program: "Program") -> int | None:
             session.run_from(index + 1)
 
 
-def run_lesson(program: "Program", number: int) -> int:
+def run_lesson(program: Program, number: int) -> int:
     """``scopa --lesson N``: run the lesson, then exit 0; a lesson that does not exist gives 2."""
     from ..console.terminal import InputClosed, Interrupted
     text = LessonText(program.lang)

@@ -7,11 +7,27 @@ game's own ``CardNames``, so lessons follow the player's language and card namin
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any
 
-from ..engine import (SETTEBELLO, Card, CardsCaptured, Event, GameState, LeftoversTaken, Move, Rules, Scopa, Suit,
-                      new_deal, parse_cards, primiera, score_deal)
+from ..engine import (
+    SETTEBELLO,
+    Card,
+    CardsCaptured,
+    DealScore,
+    Event,
+    GameState,
+    LeftoversTaken,
+    Move,
+    Rules,
+    Scopa,
+    Suit,
+    new_deal,
+    parse_cards,
+    primiera,
+    score_deal,
+)
 from ..narration import Narrator
 from .catalogue import LessonText
 from .positions import LESSON_RULES, position
@@ -46,11 +62,11 @@ class Ctx:
 
     def right(self, key: str, **params: object) -> list[str]:
         lines = self.lines(key, **params)
-        return [f"{self.t('lesson.right')} {lines[0]}"] + lines[1:]
+        return [f"{self.t('lesson.right')} {lines[0]}", *lines[1:]]
 
     def wrong(self, key: str, **params: object) -> list[str]:
         lines = self.lines(key, **params)
-        return [f"{self.t('lesson.wrong')} {lines[0]}"] + lines[1:]
+        return [f"{self.t('lesson.wrong')} {lines[0]}", *lines[1:]]
 
     def the(self, card: Card | str) -> str:
         return self.names.the(_card(card))
@@ -164,7 +180,7 @@ def _l1_quiz_feedback(ctx: Ctx, index: int) -> list[str]:
     return ctx.right("l1.quiz.right") if index == 2 else ctx.wrong("l1.quiz.wrong")
 
 
-L1_POSITION = dict(hand="KS JH QC", table="AH 2S 3C AD", other_hand="5H 6D 7C")
+L1_POSITION: dict[str, Any] = {"hand": "KS JH QC", "table": "AH 2S 3C AD", "other_hand": "5H 6D 7C"}
 
 
 def _l1_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
@@ -184,7 +200,7 @@ LESSON_1 = Lesson(1, (
 
 # Lesson 2: taking an equal card -----------------------------------------------------------------
 
-L2_POSITION = dict(hand="7S 3H 5C", table="4C 7H 2H 7D", other_hand="KH 6S JC")
+L2_POSITION: dict[str, Any] = {"hand": "7S 3H 5C", "table": "4C 7H 2H 7D", "other_hand": "KH 6S JC"}
 
 
 def _l2_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
@@ -204,7 +220,7 @@ LESSON_2 = Lesson(2, (
 
 # Lesson 3: a single card beats a sum ------------------------------------------------------------
 
-L3_POSITION = dict(hand="5D 7S QH", table="5H 2S 3C KC", other_hand="AS 4D 6H")
+L3_POSITION: dict[str, Any] = {"hand": "5D 7S QH", "table": "5H 2S 3C KC", "other_hand": "AS 4D 6H"}
 
 
 def _l3_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
@@ -224,7 +240,7 @@ LESSON_3 = Lesson(3, (
 
 # Lesson 4: choosing among sums ------------------------------------------------------------------
 
-L4_POSITION = dict(hand="JH 4S 6C", table="AH 2S 5C 7D", other_hand="3H 6D KS")
+L4_POSITION: dict[str, Any] = {"hand": "JH 4S 6C", "table": "AH 2S 5C 7D", "other_hand": "3H 6D KS"}
 
 
 def _l4_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
@@ -319,7 +335,7 @@ L7_SCOPE = (0, 2)
 L7_SWORDS = parse_cards("KS 5S AS")  # the answers offered: the ace is right
 
 
-def l7_score():
+def l7_score() -> DealScore:
     return score_deal((L7_PILE_YOU, L7_PILE_OTHER), L7_SCOPE, LESSON_RULES)
 
 
@@ -404,6 +420,8 @@ def l8_start(attempt: int) -> tuple[GameState, list[Event]]:
 def _l8_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
     state = out.final
     score = state.deal_score
+    if score is None:  # the lesson's deal is always played to its end
+        raise RuntimeError("the lesson's deal ended without a score")
     lines = [a.text for a in ctx.narrator.score_lines(state.deal_number, score, state.match_scores)]
     lines.append(ctx.narrator.match_result(state.winner, state.match_scores))
     lines += ctx.lines("l8.end")

@@ -6,10 +6,9 @@ capture piles so that the pack always holds its 40 cards.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
-from ..engine import (ALL_CARDS, Card, GameState, Phase, Play, Rules, check_invariants, new_match,
-                      parse_cards)
+from ..engine import ALL_CARDS, Card, GameState, Phase, Play, Rules, check_invariants, new_match, parse_cards
 
 LESSON_RULES = Rules(target=None)
 

@@ -48,14 +48,14 @@ def rules_sections(lang: str, rules: Rules | None) -> list[Section]:
     return [match_section(rules or Rules(), text, in_match=rules is not None), *sections]
 
 
-def current_rules(program: "Program") -> Rules | None:
+def current_rules(program: Program) -> Rules | None:
     """The rules of the match being played, or None outside a match."""
     narrator = getattr(program, "narrator", None)
     rules = getattr(narrator, "rules", None)
     return rules if isinstance(rules, Rules) else None
 
 
-def read_rules(program: "Program") -> None:
+def read_rules(program: Program) -> None:
     """Page through the rules until the player presses Escape."""
     text = LessonText(program.lang)
     sections = rules_sections(text.lang, current_rules(program))

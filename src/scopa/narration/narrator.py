@@ -8,16 +8,41 @@ caller can pass a hand on as a public line by forgetting to mark it.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Sequence
+from typing import TYPE_CHECKING, Literal
 
-from ..engine import (Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Category, DealScore,
-                      DealScored, DealStarted, Event, HandClaimed, LeftoversTaken, MatchWon, Move, OpeningTableTaken,
-                      Play, PlayerView, Rules, SETTEBELLO, Scopa, Variant, match_result, primiera)
+from ..engine import (
+    SETTEBELLO,
+    Card,
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    Category,
+    DealScore,
+    DealScored,
+    DealStarted,
+    Event,
+    HandClaimed,
+    LeftoversTaken,
+    Move,
+    OpeningTableTaken,
+    Play,
+    PlayerView,
+    Rules,
+    Scopa,
+    Variant,
+    match_result,
+    primiera,
+)
 from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
 from .messages import Messages, capitalised
+
+if TYPE_CHECKING:
+    from ..players.heuristic import MoveAnalysis
 
 Verbosity = Literal["short", "full"]
 
@@ -38,7 +63,7 @@ class Announcement:
     def private(self) -> bool:
         return self.private_to is not None
 
-    def reworded(self, text: str) -> "Announcement":
+    def reworded(self, text: str) -> Announcement:
         """Another line built around this one ("Suggestion. {reason}"): it keeps this one's privacy."""
         return Announcement(text, self.private_to, unsaid=self.unsaid)
 
@@ -193,9 +218,8 @@ class Narrator:
             return self._you("leftovers", event.seat, cards=cards)
         if isinstance(event, DealScored):
             return None  # the console reads the score sheet with score_lines()
-        if isinstance(event, MatchWon):
-            return self.match_result(event.side, event.match_scores)
-        return None
+        # MatchWon is the kind left (mypy checks that no kind of Event is left out above).
+        return self.match_result(event.side, event.match_scores)
 
     # Positions -------------------------------------------------------------
     def makes_fifteen(self, card: Card, cards: Sequence[Card]) -> bool:
@@ -426,7 +450,7 @@ class Narrator:
         move, _ = suggest_move(view)
         return move, self.hint_reason(view, HardAnalyser(view).analyse(move))
 
-    def hint_reason(self, view: PlayerView, analysis) -> Announcement:
+    def hint_reason(self, view: PlayerView, analysis: MoveAnalysis) -> Announcement:
         """One sentence saying why a move is good, from public facts only; private to ``view.seat``.
 
         ``analysis`` is a ``scopa.players.heuristic.MoveAnalysis`` (its ``move``, ``sweep``,
@@ -441,7 +465,7 @@ class Narrator:
             action = m("hint.play", card=c.the(move.card))
         if analysis.sweep:
             return Announcement(m("hint.reason.sweep", action=action), view.seat)
-        if move.capture and SETTEBELLO in move.capture + (move.card,):
+        if move.capture and SETTEBELLO in (*move.capture, move.card):
             why = m("hint.why.settebello")
         elif move.capture and not left:
             why = m("hint.why.clears")

@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
@@ -185,7 +187,7 @@ class ExpertPlayer:
             return self.SOLVE_BUDGET
         if self.iterations is not None:
             return self.LEAF_BUDGET
-        scale = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
+        scale: float = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
         budget = self.LEAF_BUDGET * scale
         return budget * scale if not view.stock_count else budget
 
@@ -335,7 +337,7 @@ def sample_weights(log_weights: list[float], min_ess: float) -> list[float]:
 def _mean(values: list[float], weights: list[float]) -> float:
     """Weighted mean of a move's values (a dropped move has values for the first samples only)."""
     w = weights[:len(values)]
-    return sum(a * b for a, b in zip(values, w)) / sum(w)
+    return sum(a * b for a, b in zip(values, w, strict=True)) / sum(w)
 
 
 def _prune(active: list[int], values: list[list[float]], weights: list[float], z: float) -> list[int]:
@@ -352,7 +354,7 @@ def _prune(active: list[int], values: list[list[float]], weights: list[float], z
             keep.append(i)
             continue
         mean = means[best] - means[i]
-        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i])) / total
+        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i], strict=True)) / total
         var *= ess / max(1.0, ess - 1.0)
         if mean <= z * (var / ess) ** 0.5 + 0.01:
             keep.append(i)
@@ -389,7 +391,7 @@ class _Searcher:
         self.quiet = quiet
         self.base = base
         self.four = rules.players == 4
-        self.cache: dict = {}
+        self.cache: dict[Any, Any] = {}
 
     def material(self, state: GameState) -> float:
         key = (state.piles, state.scope)
@@ -483,7 +485,7 @@ class _Searcher:
         return max(range(len(moves)), key=scores.__getitem__)
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
-                 extreme=min) -> float:
+                 extreme: Callable[[Iterable[float]], float] = min) -> float:
         """Another side's turn: the reply the hard level would make there, blended with the worst reply
         (``extreme`` is ``min``); at the partner's turn, with the best (``max``).
 
@@ -493,10 +495,7 @@ class _Searcher:
         count on help it cannot know to give.
         """
         pick = self.predicted_reply(state, moves)
-        if weight < 1.0:
-            chosen = range(len(moves))
-        else:
-            chosen = (pick,)
+        chosen = range(len(moves)) if weight < 1.0 else (pick,)
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
         values: dict[int, float] = {}
         for i in chosen:
@@ -522,7 +521,7 @@ class _Searcher:
             if not table and is_sweep_capture(move.card, taken, rules):
                 acc += self.scopa if mover_side == self.side else -self.scopa
         else:
-            table = table + (move.card,)
+            table = (*table, move.card)
             if len(state.hands[mover]) > 1:
                 acc += self._throw(mover_side, move.card)
         nxt = (mover - 1) % rules.players

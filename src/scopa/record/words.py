@@ -4,7 +4,7 @@ Pure: facts in, lines out, in the language of a ``RecordText``.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..narration import CardNames
 from ..players import LEVELS

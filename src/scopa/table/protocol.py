@@ -16,10 +16,11 @@ A table never gives one seat's view to another seat's console.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import Literal, NamedTuple, Protocol, runtime_checkable
 
-from ..engine import DealScored, Event, Move, PlayerView, Reason, Rules
+from ..engine import DealScored, Event, IllegalReason, Move, PlayerView, Rules
 
 SeatKind = Literal["human", "computer"]
 
@@ -96,7 +97,7 @@ class SubmitResult:
     accepted: bool
     updates: tuple[SeatUpdate, ...] = ()
     refusal: Refusal | None = None
-    reason: Reason | None = None
+    reason: IllegalReason | None = None
 
 
 @dataclass(frozen=True)
