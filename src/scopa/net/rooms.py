@@ -329,7 +329,7 @@ class Room:
         record = self.record
         if seat is None or record is None:
             return None
-        key = (seat, record.state.deal_number, len(record.moves))
+        key = (seat, record.state.deal_number, len(record.moves), len(record.state.claims))
         return ComputerTurn(key, self._level_of(seat), move_seed(record.seed, seat, len(record.moves)), self.budget,
                             record.state.view(seat), self.iterations)
 
@@ -341,15 +341,18 @@ class Room:
 
     def computer_move(self, now: float, turn: ComputerTurn | None = None, move: Move | None = None) -> list[Entry]:
         """The computer's move: ``move``, worked out for ``turn``, when ``turn`` is still the table's;
-        without them it is worked out here. Nothing when the table changed since ``turn``."""
+        without them it is worked out here. Nothing when the table changed since ``turn``. In Cirulla
+        a turn that claims (``ComputerTurn.claim``) is the claim alone, made by the table: its move is
+        the next turn's (the claim is a turn of its own, so the move is thought for the view after it)."""
         current = self.computer_turn()
         if current is None or (turn is not None and turn.key != current.key):
             return []
-        if turn is None or move is None:
-            move = think(current)
         table = self._table
         before = table.latest()
-        table.step(move)
+        if current.claim:
+            table.step()
+        else:
+            table.step(move if turn is not None and move is not None else think(current))
         updates = table.updates(table.seats_here()[0], before)
         assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
         return self._done(SubmitResult(True, tuple(updates)), now)

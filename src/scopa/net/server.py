@@ -645,7 +645,7 @@ class RoomServer:
         meanwhile), within the pause between computer moves: at least ``wait`` seconds from now."""
         start = time.monotonic()
         turn = room.computer_turn()
-        move = None if turn is None else await self.thinkers.move(turn)
+        move = None if turn is None or turn.claim else await self.thinkers.move(turn)  # a claim needs no thought
         await asyncio.sleep(max(0.0, wait - (time.monotonic() - start)))
         return turn, move
 
@@ -662,7 +662,7 @@ class RoomServer:
         changed meanwhile: it is thought again), or the covered host's deal."""
         seat = room.computer_to_move()
         if seat is not None:
-            if turn is not None and move is not None:
+            if turn is not None and (move is not None or turn.claim):
                 self._commit(room, room.computer_move(time.monotonic(), turn, move), "computer move for seat %s",
                              _seat(seat))
                 self.metrics.move("computer")

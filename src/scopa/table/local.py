@@ -171,14 +171,14 @@ class LocalTable:
             if not (self._closed or state.is_deal_over or state.to_move in self._here):
                 raise RuntimeError(f"Nobody plays seat {state.to_move + 1}: it is no seat here and has no computer.")
             return False
+        if self.record.state.claimable():  # Cirulla: every computer level claims its bonus
+            self.record, events = self.record.claim()
+            self._append(events)
+            self._autosave()
+            if move is None:
+                return True  # a step of its own: the move is chosen at the next, from the view after it
         if move is None:
-            view = self.record.state.view(seat)
-            if view.claimable():  # Cirulla: every computer level claims its bonus (a step of its own)
-                self.record, events = self.record.claim()
-                self._append(events)
-                self._autosave()
-                return True
-            move = self.players[seat].choose_move(view)
+            move = self.players[seat].choose_move(self.record.state.view(seat))
         self._play(move)
         return True
 
