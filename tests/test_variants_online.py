@@ -11,6 +11,7 @@ import pytest
 from helpers.net import CARD_TEXT, Client, host, join, play_out, start, stored_record
 from scopa.engine import Card, HandClaimed, OpeningTableTaken, Rules, parse_cards
 from scopa.net.messages import (
+    PROTOCOL_VERSION,
     Accepted,
     ClaimRequest,
     CreateRoom,
@@ -119,8 +120,9 @@ def test_the_server_accepts_the_variants_and_options(serve, rules):
 def test_the_server_checks_the_variants_rules(serve):
     server = serve()
     client = Client(server.url)
-    client.send('{"type": "create_room", "version": 1, "name": "Ann", "rules": {"variant": "cirulla", '
-                '"target": 11}, "seats": ["human", "human"], "level": "easy"}')
+    client.send(json.dumps({"type": "create_room", "version": PROTOCOL_VERSION, "name": "Ann",
+                            "rules": {"variant": "cirulla", "target": 11}, "seats": ["human", "human"],
+                            "level": "easy"}))
     answer = client.until(lambda m: isinstance(m, (ErrorMessage, Welcome)))
     assert isinstance(answer, ErrorMessage) and answer.code == "bad_rules"
     client.close()
