@@ -230,7 +230,7 @@ def build_parser(messages: Messages | None = None, commands: Sequence[str] = ())
     argparse's own errors (an unknown flag, a value out of its choices) are matched to
     catalogue sentences by ``argparse_problem``.
     """
-    from .lessons import LESSON_COUNT
+    from .lessons import LESSON_TOTAL
 
     m = messages or Messages("en")
     p = _new_parser("scopa", m("cli.usage_line"), m)
@@ -246,7 +246,7 @@ def build_parser(messages: Messages | None = None, commands: Sequence[str] = ())
     f.add_argument("--resume", action="store_true", help=m("cli.resume"))
     f.add_argument("--export", type=file_name, metavar=file, help=m("cli.export", file=file))
     f.add_argument("--import", dest="import_file", type=file_name, metavar=file, help=m("cli.import", file=file))
-    f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_TOTAL))
     f.add_argument("--stats", action="store_true", help=m("cli.stats"))
     f.add_argument("--review", type=keyword, metavar=m("cli.metavar.review"), help=m("cli.review"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
