@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.console import lines_of, program_for, request_for
 from scopa.bench.words import hands_before_gate, words_per_turn
 from scopa.config import Settings, load_settings
 from scopa.console.keys import COMMAND_KEYS
@@ -15,7 +16,6 @@ from scopa.console.terminal import ENTER, ESCAPE
 from scopa.narration import Messages
 from scopa.narration.narrator import KEYS_LEARNT
 from scopa.narration.news import PROFILE_NEWS, News, next_profile, profile_of
-from test_console_loop import lines_of, program_for, request_for
 
 M = Messages("en")
 PLAY = re.compile(r"^(?:Scopa! )?[A-Z][a-z]+(?: plays |'s )")  # another player's play, its card staying or taking

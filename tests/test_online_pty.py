@@ -1,15 +1,16 @@
 """``scopa host`` and ``scopa join`` in pseudo-terminals, played by keys against a real ``scopa serve``.
 
-Each test starts the server on a loopback port (``test_net_server.serve``) and drives the real
+Each test starts the server on a loopback port (the ``serve`` fixture, ``tests/conftest.py``) and drives the real
 clients: a whole two-player match, a four-seat room with two computers, a player whose client
 is killed and who takes the seat back with ``scopa join CODE``, and the one-line refusals."""
 from __future__ import annotations
 
 import io
+import itertools
 import os
+import random
 import re
 import signal
-import random
 import subprocess
 import sys
 import threading
@@ -18,21 +19,21 @@ from pathlib import Path
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from helpers.net import host as socket_host
+from helpers.net import join as socket_join
+from helpers.net import play_out, reclaim
+from helpers.net import start as socket_start
+from scopa.console.announcer import Announcer
+from scopa.console.online import room_code_line
+from scopa.console.terminal import Output
+from scopa.engine import Rules
+from scopa.narration import Messages
+from scopa.net.messages import Ready as ReadyMessage
+from scopa.speech import RecordingSpeaker
+from scopa.storage import load_results
+from scopa.storage.seat_keys import SeatKey, SeatKeyStore
 
-from scopa.console.online import room_code_line  # noqa: E402
-from scopa.console.announcer import Announcer  # noqa: E402
-from scopa.console.terminal import Output  # noqa: E402
-from scopa.narration import Messages  # noqa: E402
-from scopa.speech import RecordingSpeaker  # noqa: E402
-from scopa.net.messages import Ready as ReadyMessage  # noqa: E402
-from scopa.storage import load_results  # noqa: E402
-from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
-from scopa.engine import Rules  # noqa: E402
-from test_net_server import host as socket_host  # noqa: E402
-from test_net_server import join as socket_join  # noqa: E402
-from test_net_server import start as socket_start  # noqa: E402
-from test_net_server import play_out, reclaim, serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
+pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 
@@ -112,7 +113,7 @@ def assert_prompts_said_once(child) -> None:
     for row in rows:
         if PROMPT_LINE.search(row):
             assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
-    doubled = [a for a, b in zip(rows, rows[1:]) if a == b and PROMPT_LINE.fullmatch(a)]
+    doubled = [a for a, b in itertools.pairwise(rows) if a == b and PROMPT_LINE.fullmatch(a)]
     assert doubled == []
 
 
@@ -148,6 +149,8 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert seen.count("Card?") >= 17 and "Traceback" not in seen  # short: no "Your turn.", the hand and Card?
         assert RESULT.search(seen)
         assert f"{me} plays" not in seen  # nor told back their own plays by name
+        assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
+        assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
@@ -170,7 +173,7 @@ def assert_logged_in_each_folder(tmp_path: Path, children: dict, scores: list[in
             assert seen.index(WON_ONLINE) > RESULT.search(seen).start()  # after the result line
         stats = subprocess.run([sys.executable, "-m", "scopa", "--stats", "--lang", "en", "--data-dir",
                                 str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")],
-                               capture_output=True, text=True, timeout=60)
+                               capture_output=True, text=True, timeout=60, check=False)
         assert stats.stdout.splitlines()[0] == f"1 match played, {int(won)} won.", stats.stdout
 
 
@@ -197,6 +200,7 @@ def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):
         seen = text(child)
         assert RESULT.search(seen), seen[-1500:]
         assert seen.count("Card?") >= 8
+        assert "Shuffle checked, fair." in seen
         assert re.search(r"The match starts\.", seen)
 
 
@@ -278,7 +282,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     host, code = hosted(tmp_path, server.url)
     config = tmp_path / "menu" / "config"
     config.mkdir(parents=True)
-    (config / "settings.json").write_text('{"voice": false, "last_server": "%s"}' % server.url)
+    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
     menu = player(tmp_path, "menu", "--plain")
     menu.expect(r"4 play online, 5 quit\.")
     menu.send("4\r")
@@ -395,3 +399,31 @@ def test_waiting_is_said_only_when_asked_for_not_after_every_play(serve, tmp_pat
         # for a key: the two pressed above, and the few the harness types ahead of a prompt
         assert started.count("Card?") >= 17 and started.count("Waiting?") <= started.count("Card?") // 4, started
     assert re.search(r"Waiting for (Ann|Ben) to play\.", text(waiter))
+
+
+def test_a_server_restarted_mid_match_is_said_once_and_the_match_is_played_to_its_end(serve, tmp_path):
+    """The operator stops the server with SIGTERM (an upgrade) and starts it again on the same
+    port and store: both terminals say so once, take the match up again and play it out."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = serve(*SERVER_FLAGS, "--port", str(port))
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    play([host, guest], until=lambda: text(host).count("Card?") + text(guest).count("Card?") >= 4)
+    assert server.stop() == 0
+    for child in (host, guest):
+        child.expect(r"Server restarting\. Reconnecting, for up to five minutes\. Your seat stays yours\.")
+    serve(*SERVER_FLAGS, "--port", str(port))
+    for child in (host, guest):
+        child.expect(r"Connected again\.")
+    play([host, guest])
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    assert final_scores(host) == final_scores(guest)
+    for child in (host, guest):
+        seen = text(child)
+        assert seen.count("Server restarting.") == 1 and "Traceback" not in seen
+        assert "The server is stopping" not in seen

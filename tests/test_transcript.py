@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers.console import lines_of, program_for, request_for
 from scopa.config import Settings
 from scopa.console.terminal import ENTER, ESCAPE
 from scopa.storage import SavedMatches
 from scopa.storage.transcripts import TRANSCRIPT_SUFFIX, Transcript, latest_transcript, prune_finished
-from test_console_loop import lines_of, program_for, request_for
 
 
 def _transcript(tmp_path: Path) -> tuple[Path, list[str]]:

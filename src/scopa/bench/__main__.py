@@ -1,11 +1,14 @@
-"""``python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server [options]``: benchmarks that print their figures."""
+"""``python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server [options]``.
+
+Benchmarks that print their figures."""
 from __future__ import annotations
 
 import importlib
 import sys
 
 COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "judge": "scopa.bench.judge",
-            "speech": "scopa.bench.speech", "words": "scopa.bench.words", "latency": "scopa.bench.latency", "record": "scopa.bench.record",
+            "speech": "scopa.bench.speech", "words": "scopa.bench.words", "latency": "scopa.bench.latency",
+            "record": "scopa.bench.record",
             "saves": "scopa.bench.saves", "crash": "scopa.bench.crash",
             "server": "scopa.bench.server"}
 
@@ -16,7 +19,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server [options]")
         return 2
     module = importlib.import_module(COMMANDS[argv[0]])
-    return module.main(argv[1:])
+    result: int = module.main(argv[1:])
+    return result
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ private, so nothing that reaches the voice by another way may name one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
 
 from ..narration import Announcement
 from ..speech import Speaker
@@ -81,7 +81,7 @@ class Announcer:
     def acted(self) -> None:
         """The player acted (a move, the next deal): what is said from now on is a new stretch."""
         if self._stretches[-1]:
-            self._stretches = self._stretches[-(self.STRETCHES - 1):] + [[]]
+            self._stretches = [*self._stretches[-(self.STRETCHES - 1):], []]
         self._back = 0
 
     def repeat(self) -> None:

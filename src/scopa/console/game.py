@@ -8,12 +8,13 @@ plays a local table and an online one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
-from ..narration import Announcement, Narrator, explain_illegal
+from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
 from ..narration.narrator import KEYS_LEARNT
 from ..players.knowledge import round_start
 from ..storage import user_path
@@ -45,7 +46,7 @@ class Services:
     suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
-    deal_earned: Callable[[int], Sequence[Announcement]] = lambda deal: ()  # achievements a deal just earned
+    deal_earned: Callable[[int], Sequence[str | Announcement]] = lambda deal: ()  # achievements a deal just earned
     cycle_profile: Callable[[], str] | None = None  # the next announcements profile, saved; the line saying it
     transcript: Callable[[str], None] | None = None  # appends one line to the match's transcript
     transcript_hands: Callable[[], bool] = lambda: False  # pass-and-play: the players chose to keep hands in it
@@ -111,13 +112,13 @@ class MatchConsole:
 
     # Helpers ---------------------------------------------------------------
     @property
-    def m(self):
+    def m(self) -> Messages:
         return self.io.narrator.messages
 
     def say(self, *items: Announcement | str) -> None:
         self.io.announcer.say(list(items))
 
-    def say_lines(self, lines: list[Announcement]) -> None:
+    def say_lines(self, lines: Sequence[Announcement | str]) -> None:
         self.io.announcer.say(lines)
 
     def read(self, prompt_key: str) -> str:
@@ -160,10 +161,10 @@ class MatchConsole:
             view = next((u.view for u in reversed(group) if u.view is not None), self.view)
             events = [u.event for u in group]
             self._said_at = (view.deal_number, len(view.history))
-            if isinstance(events[0], Notice):
-                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events))
+            if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
+                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events if isinstance(e, Notice)))
             else:
-                self._narrate_events(events, view, own_move and number == 0)
+                self._narrate_events([e for e in events if not isinstance(e, Notice)], view, own_move and number == 0)
             self._said_at = None
 
     def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
@@ -291,7 +292,7 @@ class MatchConsole:
         """Hide an open pass-and-play hand and say how the match was left."""
         if self.pass_and_play and self.open_seat is not None:
             self._hide()
-        self.say(self.m(message_key))
+        self.say(self.m(message_key, command=run_command()))  # "Run scopa again to resume it."
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")
@@ -331,6 +332,10 @@ class MatchConsole:
             lines.append(tip)
             self.table.mark_assisted(seat)  # as a hint does
         self.say_lines(lines)
+        if view.claimable() and self._claim_wanted(seat, view):
+            self.io.announcer.acted()
+            if self._submitted(self.table.claim(seat, self.number)):
+                view = self.table.view(seat)
         move = self._choose_move(view)
         self.io.announcer.acted()  # Repeat now gives what follows this move
         if self._submitted(self.table.submit(seat, move, self.number), own_move=True) and self.pass_and_play:
@@ -352,6 +357,23 @@ class MatchConsole:
         # human: nothing cleared it away since)
         told = last >= 0 or not self.pass_and_play
         return not (told and len(since) >= 2)
+
+    def _claim_wanted(self, seat: int, view: PlayerView) -> bool:
+        """Cirulla: the player's choice, before the hand's first card, to claim its bonus.
+
+        Said privately (it tells what the hand holds): 1 or Enter claims and shows the hand to
+        everyone, 2 or Escape keeps it hidden; the other keys work as at any prompt."""
+        kind = view.claimable()
+        offer = Announcement(f"{self.m(f'claim.offer.{kind}')} {self.m('claim.keys')}", seat)
+        self.say(offer)
+        while True:
+            token = self.read("prompt.claim")
+            if token in (ENTER, "1"):
+                return True
+            if token in (ESCAPE, "2"):
+                return False
+            if not self._command(token):
+                self.say(offer)
 
     def _hand_known(self, view: PlayerView) -> bool:
         """Whether the turn leaves the hand out: the new hand switched off, or one human at short

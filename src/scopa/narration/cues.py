@@ -13,8 +13,8 @@ or spoken, they are still matched here, so their sounds play (the short forms of
 are matched as well).
 
 A player who knows the sounds can have them replace words: only "Your turn." and the
-"Scopa!" sentence go (or a "Scopa!" said alone, after the player's own move), since every other line that sounds says more than its sound (which
-cards, whose turn by name).
+"Scopa!" sentence go (or a "Scopa!" said alone, after the player's own move), since every
+other line that sounds says more than its sound (which cards, whose turn by name).
 """
 from __future__ import annotations
 

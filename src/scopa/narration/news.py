@@ -13,10 +13,12 @@ from dataclasses import dataclass, fields, replace
 from typing import Literal
 
 Profile = Literal["brief", "default", "full"]
+VerbosityName = Literal["brief", "short", "full"]  # a profile as the settings file names it
 PROFILES: tuple[Profile, ...] = ("brief", "default", "full")
 KINDS = ("plays", "table", "hand", "score", "tips")  # the switches, in the order the settings list them
 
 # --verbosity and the settings file name the profiles as they did before: short is the default.
+VERBOSITY_OF_PROFILE: dict[Profile, VerbosityName] = {"brief": "brief", "default": "short", "full": "full"}
 PROFILE_OF_VERBOSITY: dict[str, Profile] = {"brief": "brief", "short": "default", "default": "default",
                                             "full": "full"}
 
