@@ -467,6 +467,13 @@ def server_address(text: str) -> str:
     return text if "://" in text else f"ws://{text}"
 
 
+def _player_key(program: OnlineProgram) -> str | None:
+    """This player's key (made now on the first online action), None when it cannot be kept."""
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore
+    return PlayerKeyStore(resolve_data_dir(program.persistence.data_dir)).load_or_make()
+
+
 def _key_store(program: OnlineProgram) -> SeatKeyStore:
     from ..storage import resolve_data_dir
     from ..storage.seat_keys import SeatKeyStore
@@ -561,14 +568,15 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         level = request.level or _ask_level(program, request.rules)
         if level is None:
             return 0
-        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level)
+        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level,
+                                                      _player_key(program))
     else:
         code = saved.code if saved is not None else normalise_code(request.code)
         if code is None:
             program.say(m("online.error.bad_code", code=request.code))
             return 2
         saved = saved or store.load(server, code)
-        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
+        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name, _player_key(program))
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
     table = RemoteTable(server, first, wake, tls=request.tls)

@@ -10,10 +10,12 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
 
     hello        {version, code, seat_key, last_number}   take back a seat (after a drop or crash);
                  last_number is the number of the last update the client has (0: none)
-    create_room  {version, name, rules, seats, level}      host a room: rules as Rules.to_dict;
+    create_room  {version, name, rules, seats, level, player_key}  host a room: rules as Rules.to_dict;
                  seats one entry per seat, "human" (seat 0, the host, must be) or a computer level;
-                 level: the computer level that fills human seats still empty at the start
-    join         {version, code, name}                      take a free human seat
+                 level: the computer level that fills human seats still empty at the start;
+                 player_key (optional, 64 hex digits): the player's key (``net.identity``), sent
+                 in this first message only; the name then belongs to it on this server
+    join         {version, code, name, player_key}           take a free human seat
     contribute   {value}                                    the seat's share of the match seed: 64 hex
                  digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
                  a second one from the same seat is ignored (docs/fairness.md)
@@ -118,6 +120,7 @@ from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code
+from .identity import is_player_key
 
 PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
@@ -153,13 +156,14 @@ ErrorCode = Literal[
     "seat_taken",      # the seat was taken back on another connection
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
+    "name_taken",      # the name, or one that looks like it, belongs to another player key
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
-                          "server_stopping", "room_closed", "bad_rules", "bad_name"})
+                          "server_stopping", "room_closed", "bad_rules", "bad_name", "name_taken"})
 REFUSALS: tuple[str, ...] = get_args(Refusal)
 NOTICE_KINDS: tuple[str, ...] = get_args(NoticeKind)
 
@@ -227,12 +231,14 @@ class CreateRoom:
     rules: Rules
     seats: tuple[str, ...]  # "human" or a computer level, one per seat
     level: str = "easy"
+    player_key: str | None = None  # net.identity: the player's name and rating on this server
 
 
 @dataclass(frozen=True)
 class Join:
     code: str
     name: str
+    player_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -460,13 +466,18 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
             "capture": _cards(reason.capture), "seat": reason.seat}
 
 
+def _player_key(message: CreateRoom | Join) -> dict[str, str]:
+    """The player key, only when the client has one (a server before player keys never sees the field)."""
+    return {} if message.player_key is None else {"player_key": message.player_key}
+
+
 _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Hello: ("hello", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat_key": m.seat_key,
                                 "last_number": m.last_number}),
     CreateRoom: ("create_room", lambda m: {"version": PROTOCOL_VERSION, "name": m.name,
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
-                                           "level": m.level}),
-    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
+                                           "level": m.level, **_player_key(m)}),
+    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
@@ -646,12 +657,20 @@ def _create_room(f: _Fields) -> CreateRoom:
     kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
-    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"))
+    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f))
 
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name")))
+    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f))
+
+
+def _optional_player_key(f: _Fields) -> str | None:
+    key = f("player_key")
+    if key is not None and not is_player_key(key):
+        raise ProtocolError("bad_field", field="player_key")
+    result: str | None = key
+    return result
 
 
 def _hex(value: Any, name: str) -> bytes:
@@ -672,8 +691,8 @@ def _move(f: _Fields) -> MoveRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level"})),
-    "join": (_join, frozenset()),
+    "create_room": (_create_room, frozenset({"level", "player_key"})),
+    "join": (_join, frozenset({"player_key"})),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),

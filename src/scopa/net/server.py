@@ -41,6 +41,7 @@ from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
 from .health import health_hook
+from .identity import NameTaken, PlayerBook, player_hash
 from .messages import (
     FATAL_ERRORS,
     FIRST_MESSAGES,
@@ -297,8 +298,9 @@ class Store(Protocol):
 class RoomServer:
     """Every room in memory, backed by the store; the websocket handler and the timers."""
 
-    def __init__(self, store: Store, config: ServerConfig) -> None:
+    def __init__(self, store: Store, config: ServerConfig, players: PlayerBook | None = None) -> None:
         self.store, self.config = store, config
+        self.players = players  # names of player keys (net.identity); None: names are not kept
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
@@ -489,9 +491,11 @@ class RoomServer:
         code = new_code()
         while code in self.rooms:
             code = new_code()
+        player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
                                  time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES))
+        room.seat_player(0, player)
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
@@ -500,12 +504,26 @@ class RoomServer:
 
     def _join(self, conn: Connection, message: Join) -> None:
         room = self._room(message.code)
+        room.check_joinable()
+        player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         number = room.number
         seat, entries = room.join(message.name, key_hash(key))
+        room.seat_player(seat, player)
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
+
+    def _claim(self, player_key: str | None, name: str) -> str | None:
+        """The hash of the player key that may play as ``name`` (None: no key), or "name_taken"."""
+        if self.players is None:
+            return None
+        player = None if player_key is None else player_hash(player_key)
+        try:
+            self.players.claim(player, name)
+        except NameTaken:
+            raise RoomRefusal("name_taken") from None
+        return player
 
     def _reclaim(self, conn: Connection, message: Hello) -> None:
         room = self._room(message.code)
@@ -763,7 +781,8 @@ OpenRooms = Callable[[ServerConfig], Awaitable[RoomServer]]
 
 
 async def sqlite_rooms(config: ServerConfig) -> RoomServer:
-    return RoomServer(RoomStore(config.db or default_db()), config)
+    store = RoomStore(config.db or default_db())
+    return RoomServer(store, config, store.players)
 
 
 async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,

@@ -1,0 +1,145 @@
+"""Ratings of player keys: one update per finished match, written with the match's end.
+
+The model is openskill's Plackett-Luce (a maintained Weng-Lin rating library, the one the
+audio-game platforms use): each side of a match is a team (a partnership is one team of two),
+ranked by its final match score. A player's public rating is the model's ordinal, mu - 3 sigma:
+0 for a newcomer, rising as the model grows sure of them.
+
+- Seats of a computer, and of a human without a player key, play at a fixed rating
+  (``LEVEL_RATINGS``; docs/opponents.md) and are never updated: a match against the computer
+  moves the human's rating.
+- A player who left (their seat covered by a computer at the end) or was covered for more than
+  a deal takes the loss: rated with their side last. Nobody else is rated down by such a match:
+  a rating it would lower stays as it was.
+- A match with a hint or tip in it is rated like any other, and marked (``rated.assisted``).
+
+``rate_room`` runs inside the store's transaction that writes the room's end, and the match's
+id (room code and creation time) is the key of ``rated``: a second save of the same end (another
+process, or a retry after a crash) finds it there and changes nothing. Written in the same
+transaction as the match's end, the rating cannot be lost or applied twice by a crash.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+if TYPE_CHECKING:
+    from .identity import SqlitePlayers
+    from .rooms import Room
+
+MODEL = PlackettLuce()
+SIGMA_COMPUTER = 1.0  # the computers' ratings are fixed: their sigma is small, they are known
+# Provisional: the tournament of docs/opponents.md has not been run yet (see there).
+LEVEL_RATINGS = {"beginner": 10.0, "easy": 18.0, "medium": 24.0, "hard": 29.0, "expert": 33.0}
+UNRATED_MU = 25.0  # a human playing without a player key: the model's newcomer, fixed
+
+RATED_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rated (
+    id TEXT PRIMARY KEY,
+    at REAL NOT NULL,
+    assisted INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    id TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    before REAL NOT NULL,
+    after REAL NOT NULL,
+    PRIMARY KEY (id, hash)
+);
+"""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One seat as the rating sees it: its side, its rating, and who owns it (None: fixed)."""
+
+    side: int
+    mu: float
+    sigma: float
+    player: str | None = None
+    left: bool = False
+
+
+def public(mu: float, sigma: float) -> float:
+    """The rating a player is shown and ranked by."""
+    return mu - 3 * sigma
+
+
+def rate(entrants: list[Entrant], scores: tuple[int, ...]) -> dict[int, tuple[float, float]]:
+    """The new (mu, sigma) of each entrant that has a player, by seat index in ``entrants``."""
+    sides = len(scores)
+    ranks = [1 + sum(1 for other in scores if other > score) for score in scores]
+    if not any(e.player for e in entrants):
+        return {}
+    actual = _rated(entrants, sides, ranks)
+    leavers = {e.side for e in entrants if e.left}
+    result: dict[int, tuple[float, float]] = {}
+    if leavers:
+        last = sides + 1
+        worst = _rated(entrants, sides, [last if side in leavers else 1 for side in range(sides)])
+    for index, entrant in enumerate(entrants):
+        if entrant.player is None:
+            continue
+        if entrant.left:
+            result[index] = worst[index]
+        elif leavers and public(*actual[index]) < public(entrant.mu, entrant.sigma):
+            result[index] = (entrant.mu, entrant.sigma)  # a match someone left rates nobody else down
+        else:
+            result[index] = actual[index]
+    return result
+
+
+def _rated(entrants: list[Entrant], sides: int, ranks: list[int]) -> dict[int, tuple[float, float]]:
+    teams: list[list[PlackettLuceRating]] = [[] for _ in range(sides)]
+    where: dict[int, tuple[int, int]] = {}
+    for index, entrant in enumerate(entrants):
+        where[index] = (entrant.side, len(teams[entrant.side]))
+        teams[entrant.side].append(MODEL.create_rating([entrant.mu, entrant.sigma]))
+    rated = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    return {index: (rated[side][slot].mu, rated[side][slot].sigma) for index, (side, slot) in where.items()}
+
+
+def match_id(room: Room) -> str:
+    return f"{room.code}:{room.created!r}"
+
+
+def left(room: Room, seat: int) -> bool:
+    """Covered by a computer at the end, or for more than a deal: the player's loss."""
+    taken = room.seats[seat]
+    return taken is not None and (taken.covered or len(set(taken.covered_in)) > 1)
+
+
+def rate_room(players: SqlitePlayers, room: Room) -> bool:
+    """Rate the room's finished match once, in the caller's transaction; whether it was rated now."""
+    record = room.record
+    if record is None or not record.state.is_match_over:
+        return False
+    humans = [s for s in room.seats if s is not None and s.is_human and s.player is not None]
+    if not humans:
+        return False
+    db = players.db
+    inserted = db.execute("INSERT INTO rated (id, at, assisted) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                          (match_id(room), time.time(), int(record.assisted))).rowcount
+    if not inserted:
+        return False  # this end was rated already
+    entrants = []
+    for number, seat in enumerate(room.seats):
+        side = room.rules.side_of(number)
+        if seat is not None and seat.is_human and seat.player is not None:
+            row = db.execute("SELECT mu, sigma FROM players WHERE hash = ?", (seat.player,)).fetchone()
+            mu, sigma = (MODEL.mu, MODEL.sigma) if row is None or row[0] is None else (row[0], row[1])
+            entrants.append(Entrant(side, mu, sigma, seat.player, left(room, number)))
+        elif seat is not None and not seat.is_human:
+            entrants.append(Entrant(side, LEVEL_RATINGS.get(seat.level or "", UNRATED_MU), SIGMA_COMPUTER))
+        else:
+            entrants.append(Entrant(side, UNRATED_MU, MODEL.sigma))
+    for index, (mu, sigma) in rate(entrants, record.state.match_scores).items():
+        entrant = entrants[index]
+        db.execute("UPDATE players SET mu = ?, sigma = ?, ordinal = ?, matches = matches + 1 WHERE hash = ?",
+                   (mu, sigma, public(mu, sigma), entrant.player))
+        db.execute("INSERT INTO rating_changes (id, hash, before, after) VALUES (?, ?, ?, ?)",
+                   (match_id(room), entrant.player, public(entrant.mu, entrant.sigma), public(mu, sigma)))
+    return True
