@@ -145,3 +145,22 @@ def test_partners_are_rated_as_one_team_and_the_computer_not_at_all():
     seats = [Entrant(0, 25.0, 8.0, "a"), Entrant(1, 33.0, 1.0), Entrant(0, 25.0, 8.0, "c"), Entrant(1, 33.0, 1.0)]
     rated = rate(seats, (11, 5))
     assert set(rated) == {0, 2} and rated[0] == rated[2] and rated[0][0] > 25.0
+
+
+def test_scopa_account_says_the_warning_first_then_moves_the_key(tmp_path):
+    import subprocess
+    import sys
+
+    def account(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scopa", "account", *args, "--lang", "en"],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    key = PlayerKeyStore(tmp_path / "a").load_or_make()
+    done = account("export", str(tmp_path / "key.json"), "--data-dir", str(tmp_path / "a"))
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and lines[0].startswith("Warning. Anyone with this file can play as you")
+    assert lines[1] == f"Player key exported to {tmp_path / 'key.json'}."
+    done = account("import", str(tmp_path / "key.json"), "--data-dir", str(tmp_path / "b"))
+    assert done.returncode == 0 and done.stdout.splitlines()[0].startswith("Warning.")
+    assert PlayerKeyStore(tmp_path / "b").load() == key
+    assert account("export", str(tmp_path / "x.json"), "--data-dir", str(tmp_path / "none")).returncode == 1

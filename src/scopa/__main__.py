@@ -132,6 +132,9 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if argv[:1] == ["verify"]:  # check the shuffle of a match file (docs/fairness.md)
         from .verify import main as verify
         return verify(argv[1:])
+    if argv[:1] == ["account"]:  # move the player key (docs/statistics.md)
+        from .account import main as account
+        return account(argv[1:])
     if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
         return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
