@@ -77,6 +77,11 @@ class PlayerBook(Protocol):
 
     def name_of(self, hash_: str) -> str | None: ...
 
+    def leaderboard(self, top: int, hash_: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        """The first ``top`` players (rank, name, rating, matches), best first (equal ratings: by
+        hash, as Redis's sorted set orders them), and the asker's (rank, of, rating) when rated."""
+
 
 PLAYERS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -88,7 +93,7 @@ CREATE TABLE IF NOT EXISTS players (
     ordinal REAL,
     matches INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS players_by_rating ON players (ordinal DESC, hash) WHERE ordinal IS NOT NULL;
+CREATE INDEX IF NOT EXISTS players_by_rating ON players (ordinal, hash) WHERE ordinal IS NOT NULL;
 """
 
 
@@ -122,3 +127,22 @@ class SqlitePlayers:
     def name_of(self, hash_: str) -> str | None:
         row = self.db.execute("SELECT name FROM players WHERE hash = ?", (hash_,)).fetchone()
         return None if row is None else str(row[0])
+
+    def leaderboard(self, top: int, hash_: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        """Read off the rating index backwards, ``top`` rows; the asker's rank counts the index
+        entries above theirs (docs/online.md has the figures at 100,000 players)."""
+        rows = [(rank, str(name), float(rating), int(matches)) for rank, (name, rating, matches) in enumerate(
+            self.db.execute("SELECT name, ordinal, matches FROM players INDEXED BY players_by_rating "
+                            "WHERE ordinal IS NOT NULL ORDER BY ordinal DESC, hash DESC LIMIT ?", (top,)), 1)]
+        you = None
+        if hash_ is not None:
+            mine = self.db.execute("SELECT ordinal FROM players WHERE hash = ?", (hash_,)).fetchone()
+            if mine is not None and mine[0] is not None:
+                above = self.db.execute(
+                    "SELECT COUNT(*) FROM players INDEXED BY players_by_rating WHERE ordinal IS NOT NULL AND "
+                    "(ordinal > ? OR (ordinal = ? AND hash > ?))", (mine[0], mine[0], hash_)).fetchone()[0]
+                total = self.db.execute("SELECT COUNT(*) FROM players INDEXED BY players_by_rating "
+                                        "WHERE ordinal IS NOT NULL").fetchone()[0]
+                you = (int(above) + 1, int(total), float(mine[0]))
+        return rows, you

@@ -29,6 +29,10 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
     assisted     {}                                         a hint or tip was used in this deal
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
+    leaderboard  {version, top, player_key}                  a first message of its own (issue 29): the
+                 top players (1 to MAX_TOP, 10 unless given) and, with the key, the asker's place;
+                 answered with ``leaderboard`` {rows: [{rank, name, rating, matches}], you: {rank,
+                 of, rating} or null}, then the server closes the connection
     ping         {}                                         the server answers pong
 
 Server to client.
@@ -284,8 +288,42 @@ class Ping:
     pass
 
 
+# Player keys, ratings and the leaderboard (issue 29; net.identity, net.ratings) --------------
+
+MAX_TOP = 100  # players in one leaderboard answer
+
+
+@dataclass(frozen=True)
+class LeaderboardRequest:
+    """A first message of its own: the server answers ``leaderboard`` and closes the connection."""
+
+    top: int = 10
+    player_key: str | None = None  # to hear the asker's own place
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    name: str
+    rating: float
+    matches: int
+
+
+@dataclass(frozen=True)
+class BoardPlace:
+    rank: int
+    of: int
+    rating: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    rows: tuple[BoardRow, ...]
+    you: BoardPlace | None = None
+
+
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping)
+                 | RecordRequest | Ping | LeaderboardRequest)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -369,7 +407,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong)
+                 | MatchRecordMessage | Pong | Leaderboard)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -466,7 +504,7 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
             "capture": _cards(reason.capture), "seat": reason.seat}
 
 
-def _player_key(message: CreateRoom | Join) -> dict[str, str]:
+def _player_key(message: CreateRoom | Join | LeaderboardRequest) -> dict[str, str]:
     """The player key, only when the client has one (a server before player keys never sees the field)."""
     return {} if message.player_key is None else {"player_key": message.player_key}
 
@@ -500,6 +538,10 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
+    LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m)}),
+    Leaderboard: ("leaderboard", lambda m: {
+        "rows": [{"rank": r.rank, "name": r.name, "rating": r.rating, "matches": r.matches} for r in m.rows],
+        "you": None if m.you is None else {"rank": m.you.rank, "of": m.you.of, "rating": m.you.rating}}),
 }
 
 
@@ -689,6 +731,11 @@ def _move(f: _Fields) -> MoveRequest:
     return MoveRequest(request_id, Move(card, tuple(sorted(capture))), _int(f("expected"), "expected"))
 
 
+def _leaderboard_request(f: _Fields) -> LeaderboardRequest:
+    _version(f)
+    return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f))
+
+
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level", "player_key"})),
@@ -701,7 +748,34 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
 }
+
+
+def _rating(value: Any, name: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not -1000.0 <= value <= 1000.0:
+        raise ProtocolError("bad_field", field=name)
+    return float(value)
+
+
+def _leaderboard(f: _Fields) -> Leaderboard:
+    rows_data = f("rows")
+    if not isinstance(rows_data, list) or len(rows_data) > MAX_TOP:
+        raise ProtocolError("bad_field", field="rows")
+    rows = []
+    for item in rows_data:
+        row = _Fields(item, "rows")
+        rows.append(BoardRow(_int(row("rank"), "rows.rank", 1), check_name(row("name"), "rows.name"),
+                             _rating(row("rating"), "rows.rating"), _int(row("matches"), "rows.matches")))
+        row.done()
+    you_data = f("you")
+    you = None
+    if you_data is not None:
+        mine = _Fields(you_data, "you")
+        you = BoardPlace(_int(mine("rank"), "you.rank", 1), _int(mine("of"), "you.of", 1),
+                         _rating(mine("rating"), "you.rating"))
+        mine.done()
+    return Leaderboard(tuple(rows), you)
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -982,6 +1056,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = MatchRecordMessage(_int(fields("id"), "id"), record)
     elif kind == "pong":
         message = Pong()
+    elif kind == "leaderboard":
+        message = _leaderboard(fields)
     else:
         raise ProtocolError("unknown_type")
     fields.done()

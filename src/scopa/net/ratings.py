@@ -20,6 +20,7 @@ transaction as the match's end, the rating cannot be lost or applied twice by a 
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -112,34 +113,80 @@ def left(room: Room, seat: int) -> bool:
     return taken is not None and (taken.covered or len(set(taken.covered_in)) > 1)
 
 
-def rate_room(players: SqlitePlayers, room: Room) -> bool:
-    """Rate the room's finished match once, in the caller's transaction; whether it was rated now."""
+@dataclass(frozen=True)
+class Pending:
+    """What rating a finished match needs, with no player's rating in it yet: each seat's side,
+    owner (None: fixed), fixed rating and whether they left; the final scores; assisted or not."""
+
+    id: str
+    seats: tuple[tuple[int, str | None, float, bool], ...]  # side, player, fixed mu, left
+    scores: tuple[int, ...]
+    assisted: bool
+
+    def to_json(self) -> str:
+        return json.dumps({"id": self.id, "seats": [list(s) for s in self.seats], "scores": list(self.scores),
+                           "assisted": self.assisted}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Pending:
+        data = json.loads(text)
+        return cls(str(data["id"]), tuple((int(a), b, float(c), bool(d)) for a, b, c, d in data["seats"]),
+                   tuple(int(x) for x in data["scores"]), bool(data["assisted"]))
+
+    def players(self) -> list[str]:
+        return [player for _, player, _, _ in self.seats if player is not None]
+
+    def rated(self, ratings: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float, float, float]]:
+        """Each player's (mu, sigma) before and after, from their ratings now (a newcomer: absent)."""
+        entrants = []
+        for side, player, fixed, gone in self.seats:
+            if player is None:
+                sigma = SIGMA_COMPUTER if fixed != UNRATED_MU else MODEL.sigma
+                entrants.append(Entrant(side, fixed, sigma))
+            else:
+                mu, sigma = ratings.get(player, (MODEL.mu, MODEL.sigma))
+                entrants.append(Entrant(side, mu, sigma, player, gone))
+        return {entrants[i].player or "": (entrants[i].mu, entrants[i].sigma, mu, sigma)
+                for i, (mu, sigma) in rate(entrants, self.scores).items()}
+
+
+def pending(room: Room) -> Pending | None:
+    """The rating a finished match of keyed players needs; None for any other room."""
     record = room.record
-    if record is None or not record.state.is_match_over:
-        return False
-    humans = [s for s in room.seats if s is not None and s.is_human and s.player is not None]
-    if not humans:
-        return False
-    db = players.db
-    inserted = db.execute("INSERT INTO rated (id, at, assisted) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                          (match_id(room), time.time(), int(record.assisted))).rowcount
-    if not inserted:
-        return False  # this end was rated already
-    entrants = []
+    if room.phase != "over" or record is None or not record.state.is_match_over:
+        return None
+    seats: list[tuple[int, str | None, float, bool]] = []
     for number, seat in enumerate(room.seats):
         side = room.rules.side_of(number)
         if seat is not None and seat.is_human and seat.player is not None:
-            row = db.execute("SELECT mu, sigma FROM players WHERE hash = ?", (seat.player,)).fetchone()
-            mu, sigma = (MODEL.mu, MODEL.sigma) if row is None or row[0] is None else (row[0], row[1])
-            entrants.append(Entrant(side, mu, sigma, seat.player, left(room, number)))
+            seats.append((side, seat.player, UNRATED_MU, left(room, number)))
         elif seat is not None and not seat.is_human:
-            entrants.append(Entrant(side, LEVEL_RATINGS.get(seat.level or "", UNRATED_MU), SIGMA_COMPUTER))
+            seats.append((side, None, LEVEL_RATINGS.get(seat.level or "", UNRATED_MU), False))
         else:
-            entrants.append(Entrant(side, UNRATED_MU, MODEL.sigma))
-    for index, (mu, sigma) in rate(entrants, record.state.match_scores).items():
-        entrant = entrants[index]
+            seats.append((side, None, UNRATED_MU, False))
+    if not any(player for _, player, _, _ in seats):
+        return None
+    return Pending(match_id(room), tuple(seats), record.state.match_scores, record.assisted)
+
+
+def rate_room(players: SqlitePlayers, room: Room) -> bool:
+    """Rate the room's finished match once, in the caller's transaction; whether it was rated now."""
+    match = pending(room)
+    if match is None:
+        return False
+    db = players.db
+    inserted = db.execute("INSERT INTO rated (id, at, assisted) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                          (match.id, time.time(), int(match.assisted))).rowcount
+    if not inserted:
+        return False  # this end was rated already
+    now: dict[str, tuple[float, float]] = {}
+    for player in match.players():
+        row = db.execute("SELECT mu, sigma FROM players WHERE hash = ?", (player,)).fetchone()
+        if row is not None and row[0] is not None:
+            now[player] = (row[0], row[1])
+    for player, (mu0, sigma0, mu, sigma) in match.rated(now).items():
         db.execute("UPDATE players SET mu = ?, sigma = ?, ordinal = ?, matches = matches + 1 WHERE hash = ?",
-                   (mu, sigma, public(mu, sigma), entrant.player))
+                   (mu, sigma, public(mu, sigma), player))
         db.execute("INSERT INTO rating_changes (id, hash, before, after) VALUES (?, ?, ?, ?)",
-                   (match_id(room), entrant.player, public(entrant.mu, entrant.sigma), public(mu, sigma)))
+                   (match.id, player, public(mu0, sigma0), public(mu, sigma)))
     return True

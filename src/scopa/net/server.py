@@ -49,12 +49,16 @@ from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
     Assisted,
+    BoardPlace,
+    BoardRow,
     Contribute,
     CreateRoom,
     ErrorMessage,
     Hello,
     InfoMessage,
     Join,
+    Leaderboard,
+    LeaderboardRequest,
     MatchRecordMessage,
     MoveRequest,
     NextDealRequest,
@@ -248,6 +252,15 @@ class Connection:
             except asyncio.QueueFull:
                 self.close_now(close_code, code)
 
+    def end(self) -> None:
+        """Close normally once the queued frames are sent (an answer that needs no seat)."""
+        if not self.closing:
+            self.closing = True
+            try:
+                self.queue.put_nowait((_CLOSE, 1000, "done"))
+            except asyncio.QueueFull:
+                self.close_now(1000, "done")
+
     def close_now(self, close_code: int, reason: str) -> None:
         """Close at once, without the frames still queued. The close runs as a task, kept here:
         the event loop holds only a weak reference to a task, and finish() awaits it."""
@@ -361,6 +374,9 @@ class RoomServer:
             message = parse_client_message(raw)
         except ProtocolError as error:
             conn.fail(error.code, error.values)
+            return False
+        if isinstance(message, LeaderboardRequest):
+            await self._answer_board(conn, message)
             return False
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
@@ -516,14 +532,31 @@ class RoomServer:
 
     def _claim(self, player_key: str | None, name: str) -> str | None:
         """The hash of the player key that may play as ``name`` (None: no key), or "name_taken"."""
-        if self.players is None:
-            return None
         player = None if player_key is None else player_hash(player_key)
+        if self.players is None:  # claimed already, where the store is another's (cluster.ClusterServer.enter)
+            return player
         try:
             self.players.claim(player, name)
         except NameTaken:
             raise RoomRefusal("name_taken") from None
         return player
+
+    async def _answer_board(self, conn: Connection, message: LeaderboardRequest) -> None:
+        """The leaderboard, then the connection closed (no seat is taken)."""
+        player = None if message.player_key is None else player_hash(message.player_key)
+        try:
+            rows, you = await self.board(message.top, player)
+        except Exception as error:  # noqa: BLE001 -- the store failed: said in one line, nothing else
+            log.error("the leaderboard cannot be read (%s)", error)
+            conn.fail("storage")
+            return
+        conn.send(Leaderboard(tuple(BoardRow(*row) for row in rows), None if you is None else BoardPlace(*you)))
+        conn.end()
+
+    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        """The top players and the asker's place, from the store's book (none kept: an empty board)."""
+        return ([], None) if self.players is None else self.players.leaderboard(top, player)
 
     def _reclaim(self, conn: Connection, message: Hello) -> None:
         room = self._room(message.code)
