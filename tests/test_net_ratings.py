@@ -195,3 +195,40 @@ def test_a_match_end_seen_by_two_processes_or_left_by_a_killed_one_is_rated_once
 
     done, matches = asyncio.run(run())
     assert sorted(done) == [0, 0, 1] and matches == "1"
+
+
+def test_scopa_leaderboard_says_one_player_a_line_rank_first_then_your_place_and_stats_keeps_it(tmp_path):
+    import subprocess
+    import sys
+
+    from helpers.net import Server
+
+    def scopa(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scopa", *args, "--lang", "en", "--data-dir", str(tmp_path / "d"),
+                               "--config-dir", str(tmp_path / "c")], capture_output=True, text=True, timeout=60,
+                              check=False)
+
+    server = Server(tmp_path / "rooms.sqlite3")
+    try:
+        ann_key = PlayerKeyStore(tmp_path / "d").load_or_make()
+        assert ann_key is not None
+        empty = scopa("leaderboard", "--server", server.url)
+        assert empty.returncode == 0 and empty.stdout.splitlines() == [
+            "Nobody has a rating on this server yet.",
+            "You have no rating on this server yet. Finish an online match to get one."]
+        scores = rated_match(server.url, ann_key, new_key())
+        shown = scopa("leaderboard", "--server", server.url, "--top", "5")
+    finally:
+        server.stop()
+    lines = shown.stdout.splitlines()
+    first, second = ("Ann", "Ben") if scores[0] > scores[1] else ("Ben", "Ann")
+    assert shown.returncode == 0 and len(lines) == 3
+    assert lines[0].startswith(f"1st, {first}, rating ") and lines[0].endswith(", 1 match.")
+    assert lines[1].startswith(f"2nd, {second}, rating ")
+    mine = 1 if first == "Ann" else 2
+    assert lines[2].startswith(f"You are {'1st' if mine == 1 else '2nd'} of 2, rating ")
+    rating = lines[2].removesuffix(".").rsplit(" ", 1)[1]
+    assert lines[mine - 1].startswith(f"{'1st' if mine == 1 else '2nd'}, Ann, rating {rating},")
+    stats = scopa("--stats")
+    assert stats.stdout.splitlines()[-1] == f"Rating {rating} on 127.0.0.1, {'1st' if mine == 1 else '2nd'} of 2."
+    assert scopa("leaderboard", "--top", "0").returncode == 2

@@ -132,6 +132,9 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if argv[:1] == ["verify"]:  # check the shuffle of a match file (docs/fairness.md)
         from .verify import main as verify
         return verify(argv[1:])
+    if argv[:1] == ["leaderboard"]:  # the server's best players, then this player's place
+        from .leaderboard import main as leaderboard
+        return leaderboard(argv[1:])
     if argv[:1] == ["account"]:  # move the player key (docs/statistics.md)
         from .account import main as account
         return account(argv[1:])
@@ -170,8 +173,13 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if args.export:
         return _export(data_dir, args.export, messages, run, args.cards or settings.card_names)
     if args.stats:
+        from .leaderboard import stats_line
         from .record.console import print_stats
-        return print_stats(data_dir, messages.lang)
+        code = print_stats(data_dir, messages.lang)
+        rating = stats_line(data_dir, messages)
+        if rating is not None:
+            _print(rating)
+        return code
 
     from .console.app import Program
     from .console.terminal import Output, make_input

@@ -9,6 +9,7 @@ fatal: ``load`` gives None and says nothing was kept.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -82,4 +83,23 @@ class PlayerKeyStore:
             _write(self.path, key)
         except OSError as error:
             return error
+        return None
+
+
+RATING_FILE = "rating.json"
+
+
+def remember_rating(data_dir: Path, server: str, rank: int, of: int, rating: float) -> None:
+    """Keep the place last heard from a server, for ``scopa --stats``; a failure to keep it is silent."""
+    with contextlib.suppress(OSError):
+        atomic_write_text(Path(data_dir) / RATING_FILE,
+                          json.dumps({"server": server, "rank": rank, "of": of, "rating": rating}))
+
+
+def last_rating(data_dir: Path) -> tuple[str, int, int, float] | None:
+    """The server, rank, number of players and rating last heard; None when none was kept."""
+    try:
+        data = json.loads((Path(data_dir) / RATING_FILE).read_text("utf-8"))
+        return str(data["server"]), int(data["rank"]), int(data["of"]), float(data["rating"])
+    except (OSError, ValueError, KeyError, TypeError):
         return None

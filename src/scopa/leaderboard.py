@@ -1,0 +1,113 @@
+"""``scopa leaderboard [--server URL] [--top N]``: the server's best players, then this player's place.
+
+One line a player, rank first ("1st, Ann, rating 27.4, 12 matches."), then "You are 42nd of
+310, rating 27.4." when this player has a rating there. The server is the last one played on
+unless ``--server`` names another. The place heard is kept for ``scopa --stats``.
+Exit code 0 when the board was read, 1 when the server could not say it, 2 for a bad command.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .narration import LANGUAGES, Messages, system_language
+from .net.messages import MAX_TOP, BoardPlace, BoardRow, Leaderboard
+from .storage import default_data_dir
+from .storage.player_key import PlayerKeyStore, last_rating, remember_rating
+
+READ, NOT_READ, USAGE = 0, 1, 2
+
+
+def place(rank: int, lang: str) -> str:
+    """A rank as said: "42nd" in English; Italian says "posto 42" around a plain number."""
+    if lang != "en":
+        return str(rank)
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def rating_text(rating: float, lang: str) -> str:
+    text = f"{rating:.1f}"
+    return text.replace(".", ",") if lang == "it" else text
+
+
+def row_line(row: BoardRow, messages: Messages) -> str:
+    key = "leaderboard.row_one" if row.matches == 1 else "leaderboard.row"
+    return messages(key, rank=place(row.rank, messages.lang), name=row.name,
+                    rating=rating_text(row.rating, messages.lang), matches=row.matches)
+
+
+def you_line(you: BoardPlace, messages: Messages) -> str:
+    return messages("leaderboard.you", rank=place(you.rank, messages.lang), of=you.of,
+                    rating=rating_text(you.rating, messages.lang))
+
+
+def board_lines(board: Leaderboard, messages: Messages, keyed: bool) -> list[str]:
+    """Every line of the board, as printed and spoken: one a player, then the player's own."""
+    lines = [row_line(row, messages) for row in board.rows] or [messages("leaderboard.empty")]
+    if board.you is not None:
+        lines.append(you_line(board.you, messages))
+    elif keyed:
+        lines.append(messages("leaderboard.not_rated"))
+    return lines
+
+
+def stats_line(data_dir: Path, messages: Messages) -> str | None:
+    """The rating line ``scopa --stats`` adds: the place last heard, on its server."""
+    heard = last_rating(data_dir)
+    if heard is None:
+        return None
+    server, rank, of, rating = heard
+    from urllib.parse import urlsplit
+    host = urlsplit(server).hostname or server
+    return messages("leaderboard.stats", rating=rating_text(rating, messages.lang), host=host,
+                    rank=place(rank, messages.lang), of=of)
+
+
+def _top(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= MAX_TOP:
+        raise ValueError(text)
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def main(argv: Sequence[str]) -> int:
+    """``scopa leaderboard [--server URL] [--top N] [--lang en|it] [--data-dir DIR]``."""
+    from .config import default_config_dir, load_settings
+    from .console.online import problem_line, server_address
+    from .net.board import fetch_board
+    parser = _Parser(prog="scopa leaderboard", add_help=False)
+    parser.add_argument("--server", default=None)
+    parser.add_argument("--top", type=_top, default=10)
+    parser.add_argument("--lang", choices=LANGUAGES, default=None)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--config-dir", type=Path, default=None)
+    try:
+        args = parser.parse_args(list(argv))
+    except ValueError:
+        print(f"scopa: {Messages(system_language())('leaderboard.usage', most=MAX_TOP)}", file=sys.stderr)
+        return USAGE
+    settings, _ = load_settings(args.config_dir or default_config_dir())
+    messages = Messages(args.lang or settings.language or system_language())
+    server = server_address(args.server) if args.server else settings.last_server
+    if not server:
+        print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
+        return USAGE
+    data_dir = args.data_dir or default_data_dir()
+    key = PlayerKeyStore(data_dir).load()
+    answer = fetch_board(server, args.top, key)
+    if not isinstance(answer, Leaderboard):
+        print(problem_line(answer.code, answer.values, messages, server).text)
+        return NOT_READ
+    for line in board_lines(answer, messages, key is not None):
+        print(line)
+    if answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+    return READ
