@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 
 MODEL = PlackettLuce()
 SIGMA_COMPUTER = 1.0  # the computers' ratings are fixed: their sigma is small, they are known
-# Provisional: the tournament of docs/opponents.md has not been run yet (see there).
-LEVEL_RATINGS = {"beginner": 10.0, "easy": 18.0, "medium": 24.0, "hard": 29.0, "expert": 33.0}
+# From the two-player tournaments of docs/opponents.md ("Ratings of the computer levels"): each
+# level's measured point share against the one below, as a Bradley-Terry gap, medium at 25.
+LEVEL_RATINGS = {"beginner": 19.2, "easy": 23.7, "medium": 25.0, "hard": 26.9, "expert": 28.4}
 UNRATED_MU = 25.0  # a human playing without a player key: the model's newcomer, fixed
 
 RATED_SCHEMA = """
