@@ -2,9 +2,11 @@
 server over loopback, on both stores (SQLite, and Redis on a free loopback port)."""
 from __future__ import annotations
 
+import re
 import secrets
 import stat
 
+import pexpect
 import pytest
 
 from helpers.net import Client, error, play_out, start
@@ -121,10 +123,14 @@ def test_two_keyed_players_see_new_ratings_rated_once_after_a_kill_at_the_end(st
     restarted = store.serve()
     seen = board(restarted.url, ann_key)
     assert [row.matches for row in seen.rows] == [1, 1]
-    winner, loser = ("Ann", "Ben") if scores[0] > scores[1] else ("Ben", "Ann")
-    assert [row.name for row in seen.rows] == [winner, loser] and seen.rows[0].rating > seen.rows[1].rating
-    assert [row.rank for row in seen.rows] == [1, 2]
-    assert seen.you is not None and seen.you.of == 2 and seen.you.rank == (1 if winner == "Ann" else 2)
+    assert [row.rank for row in seen.rows] == [1, 2] and {row.name for row in seen.rows} == {"Ann", "Ben"}
+    if scores[0] == scores[1]:  # a drawn deal: both rated up alike
+        assert seen.rows[0].rating == seen.rows[1].rating > 0
+    else:
+        winner = "Ann" if scores[0] > scores[1] else "Ben"
+        assert seen.rows[0].name == winner and seen.rows[0].rating > seen.rows[1].rating
+    mine = next(row for row in seen.rows if row.name == "Ann")
+    assert seen.you is not None and (seen.you.rank, seen.you.of, seen.you.rating) == (mine.rank, 2, mine.rating)
     again = store.serve()  # a second restart rates nothing again
     assert board(again.url, ben_key).rows == seen.rows
 
@@ -174,7 +180,7 @@ def test_a_match_end_seen_by_two_processes_or_left_by_a_killed_one_is_rated_once
     import redis.asyncio as aioredis
 
     from scopa.net.ratings import LEVEL_RATINGS, Pending
-    from scopa.net.redis_players import TO_RATE, RedisPlayers, player_key
+    from scopa.net.redis_players import ASSISTED, TO_RATE, RedisPlayers, player_key
 
     redis_cli(redis_server, "FLUSHALL")
     match = Pending("ROOM:1.0", ((0, "a" * 64, 25.0, False), (1, None, LEVEL_RATINGS["expert"], False)), (11, 4),
@@ -188,6 +194,7 @@ def test_a_match_end_seen_by_two_processes_or_left_by_a_killed_one_is_rated_once
             done = list(await asyncio.gather(*(book.rate_pending() for book in books)))
             await clients[0].hset(TO_RATE, match.id, match.to_json())  # stored again after the end
             done.append(await books[1].rate_pending())
+            assert await clients[0].sismember(ASSISTED, match.id)  # marked: a hint was used
             return done, await clients[0].hget(player_key("a" * 64), "matches")
         finally:
             for client in clients:
@@ -221,14 +228,71 @@ def test_scopa_leaderboard_says_one_player_a_line_rank_first_then_your_place_and
     finally:
         server.stop()
     lines = shown.stdout.splitlines()
-    first, second = ("Ann", "Ben") if scores[0] > scores[1] else ("Ben", "Ann")
     assert shown.returncode == 0 and len(lines) == 3
-    assert lines[0].startswith(f"1st, {first}, rating ") and lines[0].endswith(", 1 match.")
-    assert lines[1].startswith(f"2nd, {second}, rating ")
-    mine = 1 if first == "Ann" else 2
+    assert re.fullmatch(r"1st, (Ann|Ben), rating -?[0-9]+\.[0-9], 1 match\.", lines[0])
+    assert lines[0].endswith(", 1 match.") and lines[1].startswith("2nd, ")
+    mine = 1 if lines[0].startswith("1st, Ann,") else 2
+    if scores[0] != scores[1]:
+        assert mine == (1 if scores[0] > scores[1] else 2)
     assert lines[2].startswith(f"You are {'1st' if mine == 1 else '2nd'} of 2, rating ")
     rating = lines[2].removesuffix(".").rsplit(" ", 1)[1]
     assert lines[mine - 1].startswith(f"{'1st' if mine == 1 else '2nd'}, Ann, rating {rating},")
     stats = scopa("--stats")
     assert stats.stdout.splitlines()[-1] == f"Rating {rating} on 127.0.0.1, {'1st' if mine == 1 else '2nd'} of 2."
     assert scopa("leaderboard", "--top", "0").returncode == 2
+
+
+def test_the_online_menu_reads_the_leaderboard_one_player_an_item_then_your_place(tmp_path):
+    from helpers.net import Server
+    from test_online_pty import player
+
+    server = Server(tmp_path / "rooms.sqlite3")
+    try:
+        bea_key = PlayerKeyStore(tmp_path / "menu" / "data").load_or_make()
+        assert bea_key is not None
+        scores = rated_match(server.url, bea_key, new_key(), names=("Bea", "Cal"))
+        config = tmp_path / "menu" / "config"
+        config.mkdir(parents=True)
+        (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
+        menu = player(tmp_path, "menu", "--plain")
+        menu.expect(r"4 play online, 5 quit\.")
+        menu.send("4\r")
+        menu.expect(r"3 see the leaderboard\.")
+        menu.send("3\r")
+        menu.expect(r"Enter for ")
+        menu.send("\r")
+        menu.expect(r"Leaderboard\.")
+        rating = r"rating -?[0-9]+\.[0-9]"
+        menu.expect(rf"1, 1st, (Bea|Cal), {rating}, 1 match\. 2, 2nd, (Bea|Cal), {rating}, 1 match\. "
+                    rf"3 You are (1st|2nd) of 2, {rating}\.")
+        ranked = menu.match.group(1), menu.match.group(2), menu.match.group(3)
+        assert {ranked[0], ranked[1]} == {"Bea", "Cal"} and ranked[2] == ("1st" if ranked[0] == "Bea" else "2nd")
+        if scores[0] != scores[1]:
+            assert ranked[0] == ("Bea" if scores[0] > scores[1] else "Cal")
+        menu.send("esc\r")  # back, in line mode as at a screen reader
+        menu.expect(r"4 play online, 5 quit\.")
+        menu.send("5\r")
+        menu.expect(pexpect.EOF)
+    finally:
+        server.stop()
+
+
+def test_a_match_with_a_hint_in_it_is_rated_and_marked(tmp_path):
+    import sqlite3
+
+    from helpers.net import Server
+    from scopa.net.messages import Assisted
+
+    server = Server(tmp_path / "rooms.sqlite3")
+    try:
+        ann = host(server.url, "Ann", new_key())
+        ben = join(server.url, ann.code, "Ben", new_key())
+        start(ann, ben)
+        ann.send(Assisted())
+        ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("assisted", 0, "Ann"))
+        play_out([ann, ben], ann)
+    finally:
+        server.stop()
+    with sqlite3.connect(tmp_path / "rooms.sqlite3") as db:
+        assert db.execute("SELECT assisted FROM rated").fetchall() == [(1,)]
+        assert db.execute("SELECT COUNT(*) FROM players WHERE matches = 1").fetchone()[0] == 2

@@ -173,7 +173,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if args.export:
         return _export(data_dir, args.export, messages, run, args.cards or settings.card_names)
     if args.stats:
-        from .leaderboard import stats_line
+        from .console.leaderboard import stats_line
         from .record.console import print_stats
         code = print_stats(data_dir, messages.lang)
         rating = stats_line(data_dir, messages)

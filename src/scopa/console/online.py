@@ -495,12 +495,15 @@ def online_menu(program: OnlineProgram) -> int | None:
     from .menus import choose
     m = program.m
     index = choose(program.input, program.announcer, m("online.menu.title"),
-                   [m("online.menu.host"), m("online.menu.join")], m("prompt.menu"), default=0,
-                   messages=program.messages)
+                   [m("online.menu.host"), m("online.menu.join"), m("online.menu.leaderboard")], m("prompt.menu"),
+                   default=0, messages=program.messages)
     if index is None:
         return None
     server = _ask_server(program)
     if not server:
+        return None
+    if index == 2:
+        leaderboard_menu(program, server)
         return None
     default = default_name(program.messages)
     typed = program.input.read_text(m("online.ask.name", default=default) + " ")
@@ -519,6 +522,29 @@ def online_menu(program: OnlineProgram) -> int | None:
     if rules is not None:
         play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players))
     return None
+
+
+def leaderboard_menu(program: OnlineProgram, server: str) -> None:
+    """The server's board read as a menu, one player an item, rank first, paged like the other
+    long menus; the player's own place is its last item. Choosing an item, or Escape, goes back."""
+    from ..net.board import fetch_board
+    from ..net.messages import MAX_TOP, Leaderboard
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore, remember_rating
+    from .leaderboard import board_lines
+    from .menus import choose
+    m = program.messages
+    data_dir = resolve_data_dir(program.persistence.data_dir)
+    key = PlayerKeyStore(data_dir).load()
+    program.say(m("online.connecting"))
+    answer = fetch_board(server, MAX_TOP, key)
+    if not isinstance(answer, Leaderboard):
+        program.say(problem_line(answer.code, answer.values, m, server))
+        return
+    if answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+    items = [line.removesuffix(".") for line in board_lines(answer, m, key is not None)]  # the listing punctuates
+    choose(program.input, program.announcer, m("leaderboard.title"), items, m("prompt.menu"), messages=m)
 
 
 def _ask_server(program: OnlineProgram) -> str:

@@ -9,6 +9,7 @@ Keys (beside the rooms' of ``redis_store``):
     scopa:to_rate      a hash: each finished match still to rate (``ratings.Pending`` as JSON), by id;
                        written by the same script that stores the room's end (``redis_store._SAVE``)
     scopa:rated        a set: the id of every match rated
+    scopa:rated_assisted  a set: the id of every rated match in which a hint or tip was used
 
 A name is claimed by one script (its skeleton free or the claimer's, the old one let go). A match
 is rated by whichever process gets there first: it reads the players' ratings and their ``rev``,
@@ -35,6 +36,7 @@ NAMES = PREFIX + "names"
 BOARD = PREFIX + "board"
 TO_RATE = PREFIX + "to_rate"
 RATED = PREFIX + "rated"
+ASSISTED = PREFIX + "rated_assisted"
 
 
 def player_key(hash_: str) -> str:
@@ -53,24 +55,26 @@ redis.call('HSET', KEYS[2], 'name', ARGV[3], 'skeleton', ARGV[1])
 return 1
 """
 
-# KEYS: to_rate, rated, board, then each player. ARGV: the match id, then per player: its hash,
-# the rev read, mu, sigma, public rating. 1: applied, 0: rated already, -1: a rev moved.
+# KEYS: to_rate, rated, board, assisted, then each player. ARGV: the match id, '1' when a hint or
+# tip was used in it, then per player: its hash, the rev read, mu, sigma, public rating.
+# 1: applied, 0: rated already, -1: a rev moved.
 _APPLY = """
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
   redis.call('HDEL', KEYS[1], ARGV[1])
   return 0
 end
-for i = 4, #KEYS do
-  local at = 2 + (i - 4) * 5
+for i = 5, #KEYS do
+  local at = 3 + (i - 5) * 5
   if (redis.call('HGET', KEYS[i], 'rev') or '0') ~= ARGV[at + 1] then return -1 end
 end
-for i = 4, #KEYS do
-  local at = 2 + (i - 4) * 5
+for i = 5, #KEYS do
+  local at = 3 + (i - 5) * 5
   redis.call('HSET', KEYS[i], 'mu', ARGV[at + 2], 'sigma', ARGV[at + 3], 'rev', tonumber(ARGV[at + 1]) + 1)
   redis.call('HINCRBY', KEYS[i], 'matches', 1)
   redis.call('ZADD', KEYS[3], ARGV[at + 4], ARGV[at])
 end
 redis.call('SADD', KEYS[2], ARGV[1])
+if ARGV[2] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) end
 redis.call('HDEL', KEYS[1], ARGV[1])
 return 1
 """
@@ -113,11 +117,12 @@ class RedisPlayers:
             if had_mu is not None and had_sigma is not None:
                 now[player] = (float(had_mu), float(had_sigma))
         rated = match.rated(now)
-        args: list[str] = [match.id]
+        args: list[str] = [match.id, "1" if match.assisted else "0"]
         for player in players:
             _, _, mu, sigma = rated[player]
             args += [player, revs[player], repr(mu), repr(sigma), repr(public(mu, sigma))]
-        return int(await self._apply(keys=[TO_RATE, RATED, BOARD, *(player_key(p) for p in players)], args=args))
+        keys = [TO_RATE, RATED, BOARD, ASSISTED, *(player_key(p) for p in players)]
+        return int(await self._apply(keys=keys, args=args))
 
     async def leaderboard(self, top: int, hash_: str | None) -> tuple[list[tuple[int, str, float, int]],
                                                                       tuple[int, int, float] | None]:
