@@ -296,3 +296,41 @@ def test_a_match_with_a_hint_in_it_is_rated_and_marked(tmp_path):
     with sqlite3.connect(tmp_path / "rooms.sqlite3") as db:
         assert db.execute("SELECT assisted FROM rated").fetchall() == [(1,)]
         assert db.execute("SELECT COUNT(*) FROM players WHERE matches = 1").fetchone()[0] == 2
+
+
+def test_a_seat_covered_in_more_than_one_deal_counts_as_left_and_the_stores_keep_it(tmp_path):
+    from scopa.net.codes import key_hash, new_seat_key
+    from scopa.net.ratings import left, pending
+    from scopa.net.redis_store import room_from_json, room_to_json
+    from scopa.net.rooms import new_room
+    from scopa.net.store import RoomStore
+
+    room, _ = new_room("ACDEFG", Rules(), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy", now=0.0,
+                       server_seed=bytes([4]) * 32)
+    seat, _ = room.join("Ben", key_hash(new_seat_key()))
+    room.seat_player(0, "a" * 64)
+    room.seat_player(seat, "b" * 64)
+    room.ready(seat)
+    room.contribute(0, bytes([1]) * 32)
+    room.contribute(seat, bytes([2]) * 32)
+    room.start(0, now=0.0)
+    room.cover(seat)
+    room.connected(seat)  # back within the first deal: part of one deal only
+    assert not left(room, seat)
+    room.cover(seat)
+    while room.state.deal_number == 1:  # the computer plays Ben's seat to the end of the deal
+        if room.state.phase.value == "deal_over":
+            room.next_deal(0, room.number, now=0.0)
+        elif room.state.to_move == seat:
+            room.computer_move(now=0.0)
+        else:
+            room.play(0, room.state.legal_moves()[0], room.number, now=0.0)
+    room.connected(seat)  # back in deal two: covered in two deals
+    assert left(room, seat) and not left(room, 0)
+    rooms = RoomStore(tmp_path / "rooms.sqlite3")
+    rooms.save(room)
+    for back in (rooms.load("ACDEFG"), room_from_json("ACDEFG", room_to_json(room), 0.3)):
+        assert back is not None
+        assert [s.player for s in back.seats if s] == ["a" * 64, "b" * 64] and left(back, seat)
+    rooms.close()
+    assert pending(room) is None  # not over yet: nothing to rate
