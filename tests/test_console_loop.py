@@ -17,7 +17,7 @@ from scopa.console.keys import COMMAND_KEYS
 from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, Interrupted, LineInput, Output
 from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup
-from scopa.narration import Messages, Narrator
+from scopa.narration import Messages, Narrator, run_command
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore, SavedMatches, load_results
 from scopa.table import LocalTable, SaveHooks
@@ -207,14 +207,14 @@ def test_ctrl_c_asks_to_save_and_quit_and_escape_plays_on(tmp_path):
     assert lines.count(ask) == 2
     assert lines[lines.index(ask) + 2] == M("quit.cancelled")
     assert lines[lines.index(ask) + 3] == "Card? "  # the same prompt again
-    assert lines[-1] == M("quit.saved")
+    assert lines[-1] == M("quit.saved", command=run_command())
     assert AutosaveStore(tmp_path / "data").load().record is not None
 
 
 def test_a_second_ctrl_c_at_the_question_saves_and_quits(tmp_path):
     program, out, _ = program_for(tmp_path, [Interrupted, Interrupted])
     assert program.run(request_for("--seed", "3")) == 0
-    assert out.getvalue().splitlines()[-1] == M("quit.saved")
+    assert out.getvalue().splitlines()[-1] == M("quit.saved", command=run_command())
 
 
 def test_the_end_of_piped_input_saves_and_exits_0_with_a_line(tmp_path):
@@ -254,7 +254,7 @@ def test_quitting_when_the_save_fails_asks_again_and_escape_plays_on(tmp_path):
     assert lines[first - 1] == problem  # the reason, just before the question it explains
     assert lines[first + 2] == M("quit.cancelled")
     assert lines[-1] == M("quit.unsaved")
-    assert M("quit.saved") not in lines
+    assert M("quit.saved", command=run_command()) not in lines
 
 
 def test_an_import_that_cannot_be_saved_says_so_at_once(tmp_path):

@@ -164,9 +164,9 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
     "seat fields": (_changed(lambda d: d["seats"][0].pop("kind")), None,
                     "Seat 1 must have a name, a kind and, for a computer, a level.",
                     "Il giocatore 1 deve avere un nome, un tipo e, se è il computer, un livello."),
-    "seat name": (_changed(lambda d: d["seats"][0].update(name=" ")), None,
-                  "Seat 1 needs a name of 1 to 100 characters.", ("Il giocatore 1 deve avere un nome da 1 a 100 "
-                                                                  "caratteri.")),
+    "seat name": (_changed(lambda d: d["seats"][0].update(name="")), None,
+                  "Seat 1 needs a name of 1 to 100 characters.",
+                  "Il giocatore 1 deve avere un nome da 1 a 100 caratteri."),
     "seat control": (_changed(lambda d: d["seats"][0].update(name="Ann\u2028")), None,
                      "The name of seat 1 holds control characters.",
                      "Il nome del giocatore 1 contiene caratteri di controllo."),

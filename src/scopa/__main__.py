@@ -10,7 +10,7 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -120,31 +120,27 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         rules_from_args,
         seats_from_args,
         settings_from_args,
+        shortened,
         wants_new_match,
     )
     from .config import SETTINGS_FILE, default_config_dir, load_settings
     from .storage import default_data_dir
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
-        from .net.launch import main as serve
-        return serve(argv[1:])
-    if argv[:1] == ["verify"]:  # check the shuffle of a match file (docs/fairness.md)
-        from .verify import main as verify
-        return verify(argv[1:])
-    if argv[:1] == ["leaderboard"]:  # the server's best players, then this player's place
-        from .leaderboard import main as leaderboard
-        return leaderboard(argv[1:])
-    if argv[:1] == ["account"]:  # move the player key (docs/statistics.md)
-        from .account import main as account
-        return account(argv[1:])
-    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
-        return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
-    parser = build_parser(_messages(early.lang or settings.language))
+    parser = build_parser(_messages(early.lang or settings.language), tuple(COMMANDS))
     args = parser.parse_args(argv)
+    if args.command is not None:  # scopa serve|host|join ...: the command reads the flags after its name
+        if argv[0] != args.command:  # scopa --no-voice join: the flag would be read and then dropped
+            from .narration import run_command
+            before = argv.index(args.command)
+            example = " ".join([run_command(), args.command, *argv[:before], *argv[before + 1:]])
+            run.error_line(_messages(early.lang or settings.language)("cli.error.command_first", name=args.command,
+                                                                      example=shortened(example, 80)))
+            return 2
+        return COMMANDS[args.command](args.command_args)
     config_dir = args.config_dir or default_config_dir()
     if args.config_dir != early.config_dir:  # an abbreviation the early reading did not take
         settings, problem = load_settings(config_dir)
@@ -223,6 +219,51 @@ def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | Non
         return tls_context(cafile)
     except (OSError, ssl.SSLError):
         raise UsageError("usage.cafile", path=cafile) from None
+
+
+def _serve(argv: list[str]) -> int:
+    """``scopa serve``: the room server, with its own flags (``scopa serve --help``)."""
+    from .net.launch import main as serve
+    return serve(argv)
+
+
+def _host(argv: list[str]) -> int:
+    return _online("host", argv)
+
+
+def _join(argv: list[str]) -> int:
+    return _online("join", argv)
+
+
+def _verify(argv: list[str]) -> int:
+    """``scopa verify FILE``: the shuffle of a match file (docs/fairness.md)."""
+    from .verify import main as verify
+    return verify(argv)
+
+
+def _leaderboard(argv: list[str]) -> int:
+    """``scopa leaderboard``: the server's best players, then this player's place."""
+    from .leaderboard import main as leaderboard
+    return leaderboard(argv)
+
+
+def _account(argv: list[str]) -> int:
+    """``scopa account export|import FILE``: move the player key (docs/statistics.md)."""
+    from .account import main as account
+    return account(argv)
+
+
+# The sub-commands: each name, and the function that runs it with the flags after its name (it
+# builds its own parser, so that ``scopa NAME --help`` is its own). A new one is one entry here,
+# its line of ``--help``, ``cli.command.NAME``, in both catalogues, and its function.
+COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "serve": _serve,
+    "host": _host,
+    "join": _join,
+    "verify": _verify,
+    "leaderboard": _leaderboard,
+    "account": _account,
+}
 
 
 def _online(command: str, argv: list[str]) -> int:

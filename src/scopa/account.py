@@ -35,6 +35,9 @@ def _parser() -> _Parser:
 
 def main(argv: Sequence[str]) -> int:
     """``scopa account export|import FILE [--data-dir DIR] [--lang en|it]``."""
+    if "--help" in argv or "-h" in argv:
+        print(Messages(system_language())("account.usage"))
+        return DONE
     try:
         args = _parser().parse_args(list(argv))
     except ValueError:

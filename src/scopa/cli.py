@@ -6,14 +6,14 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .config import Settings
 from .console.keys import typed_number
 from .engine import Rules, RulesError, Variant
 from .engine.shuffle import seed_number
 from .match import SeatSetup, clean_name
-from .narration import Messages
+from .narration import Messages, run_command
 from .numbers import decimal_number, seed_value, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
@@ -148,9 +148,11 @@ class _Parser(argparse.ArgumentParser):
 
     help_hint = ""
     messages = Messages("en")
+    commands: _Commands | None = None
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {argparse_problem(message, self.messages)}\n{self.help_hint}\n")
+        problem = self.commands.problem(message) if self.commands is not None else None
+        self.exit(2, f"{self.prog}: {problem or argparse_problem(message, self.messages)}\n{self.help_hint}\n")
 
     def _print_message(self, message: str, file: Any = None) -> None:  # argparse's: any writer, or None
         """Help and errors through the terminal's writer: an output that fails says so
@@ -168,7 +170,11 @@ class _Parser(argparse.ArgumentParser):
             action = by_flag[flag]
             metavar = f" {action.metavar}" if action.metavar else ""
             lines.append(f"{flag}{metavar}, {action.help}")
-        lines.append(m("cli.help_hint", command="scopa --help all"))
+        if self.commands is not None and self.commands.names():
+            names = self.commands.names()
+            lines.append(m("cli.short.commands", commands=", ".join(names),
+                           example=f"{run_command()} {names[-1]} --help"))
+        lines.append(m("cli.help_hint", command=f"{run_command()} --help all"))
         return "\n".join(lines) + "\n"
 
     def format_help(self) -> str:
@@ -177,7 +183,45 @@ class _Parser(argparse.ArgumentParser):
         return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
 
 
-def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
+if TYPE_CHECKING:  # generic in typeshed only: at run time the class takes no parameter
+    _SubParsersAction = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsersAction = argparse._SubParsersAction
+
+
+class _Commands(_SubParsersAction):
+    """The sub-commands (``scopa serve``, ``scopa host``, ``scopa join``...), listed in ``--help`` as
+    argparse lists its own, each read by a parser of its own.
+
+    That parser is built only when its command runs, by the command itself, with the flags after
+    its name (``serve``'s needs the server's modules, which the game never loads): this action
+    only takes the command's name and what follows it, as ``args.command`` and ``args.command_args``.
+    """
+
+    messages = Messages("en")
+
+    def add_command(self, name: str, help: str) -> None:  # noqa: A002  (argparse's own word)
+        self._name_parser_map[name] = argparse.ArgumentParser(prog=name, add_help=False)  # a stand-in: never parses
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+
+    def names(self) -> list[str]:
+        return list(self._name_parser_map)
+
+    def problem(self, message: str) -> str | None:
+        """The sentence for argparse's error when it is about the command (a word that is none)."""
+        prefix = f"argument {self.metavar}: invalid choice: "
+        if not message.startswith(prefix):
+            return None
+        value = shortened(_unquoted(message[len(prefix):].split(" (choose from")[0]))
+        return self.messages("cli.error.command", value=value, choices=", ".join(self.names()))
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        assert isinstance(values, list)  # nargs=PARSER: the command's name and every word after it
+        namespace.command, namespace.command_args = values[0], list(values[1:])  # dest="command" (_add_commands)
+
+
+def build_parser(messages: Messages | None = None, commands: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The flags, with their help in the language of ``messages`` (English by default).
 
     The usage line is a short sentence rather than argparse's synopsis of every flag, which a
@@ -190,7 +234,9 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
 
     m = messages or Messages("en")
     p = _new_parser("scopa", m("cli.usage_line"), m)
-    p.help_hint = m("cli.help_hint", command="scopa --help all")
+    p.help_hint = m("cli.help_hint", command=f"{run_command()} --help all")
+    if commands:
+        _add_commands(p, m, commands)
     g = _add_match_flags(p, m, names=True)
     g.add_argument("--seed", type=seed_value, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
     g.add_argument("--budget", type=decimal_number, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
@@ -211,10 +257,22 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     return p
 
 
+def _add_commands(p: _Parser, m: Messages, commands: Sequence[str]) -> None:
+    """The sub-commands, each with its line of help (``cli.command.NAME``) in ``--help all``."""
+    action = p.add_subparsers(action=_Commands, dest="command", title=m("cli.group.commands"),
+                              metavar=m("cli.metavar.command"))
+    assert isinstance(action, _Commands)
+    action.messages = m
+    for name in commands:
+        action.add_command(name, m(f"cli.command.{name}"))
+    p.commands = action
+
+
 def _new_parser(prog: str, usage: str, m: Messages) -> _Parser:
     p = _Parser(prog=prog, usage=usage, description=m("cli.description"), add_help=False,
                 formatter_class=_help_formatter(m("cli.usage")))
-    p.help_hint = m("cli.help_hint", command=f"{prog} --help")
+    command = run_command() + prog.removeprefix("scopa")  # "python3 dev.py play host"
+    p.help_hint = m("cli.help_hint", command=f"{command} --help")
     p.messages = m
     return p
 
@@ -276,7 +334,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"scopa {command} --help"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"{run_command()} {command} --help"))
     return p
 
 

@@ -38,6 +38,9 @@ def main(argv: Sequence[str]) -> int:
     from .config import default_config_dir, load_settings
     from .console.online import problem_line, server_address
     from .net.board import fetch_board
+    if "--help" in argv or "-h" in argv:
+        print(Messages(system_language())("leaderboard.usage", most=MAX_TOP))
+        return READ
     parser = _Parser(prog="scopa leaderboard", add_help=False)
     parser.add_argument("--server", default=None)
     parser.add_argument("--top", type=_top, default=10)

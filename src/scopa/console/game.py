@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
-from ..narration import Announcement, Messages, Narrator, explain_illegal
+from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
 from ..players.knowledge import round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
@@ -254,7 +254,7 @@ class MatchConsole:
         """Hide an open pass-and-play hand and say how the match was left."""
         if self.pass_and_play and self.open_seat is not None:
             self._hide()
-        self.say(self.m(message_key))
+        self.say(self.m(message_key, command=run_command()))  # "Run scopa again to resume it."
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")

@@ -476,8 +476,10 @@ def cover_seed(seed: Seed, seat: int) -> int:
 
 def move_seed(seed: Seed, seat: int, played: int) -> int:
     """The seed of one computer move: the match's seed, the seat and the number of moves played
-    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256 (one move's choices tell
-    nothing of another's, or of the seed)."""
+    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256. Each move has its own,
+    so a move is the same wherever it is worked out and whatever was worked out before it (a
+    generator carried from move to move would make it depend on which process played the earlier
+    ones)."""
     digest = hashlib.sha256(f"scopa computer move|{seed_text(seed)}|{seat}|{played}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 

@@ -870,7 +870,11 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
 
 
 class _Parser(argparse.ArgumentParser):
-    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title; a bad
+    flag is one line, "scopa serve: ..." (as the game's own flags), not argparse's usage synopsis first."""
+
+    def error(self, message: str):  # type: ignore[no-untyped-def]
+        self.exit(2, f"{self.prog}: {message}\n")
 
     def format_help(self) -> str:
         titles = {group.title for group in self._action_groups if group.title}
