@@ -10,6 +10,7 @@ import pexpect
 import pytest
 
 from helpers.net import Client, error, play_out, start
+from helpers.redis import redis_cli
 from scopa.engine import Rules
 from scopa.net.identity import name_skeleton
 from scopa.net.messages import (
@@ -27,7 +28,6 @@ from scopa.net.messages import (
 from scopa.net.ratings import Entrant, public, rate
 from scopa.storage.player_key import PlayerKeyStore
 from scopa.table import Notice
-from test_net_stores import redis_cli, redis_server, store  # noqa: F401 -- the fixtures, both stores
 
 
 def new_key() -> str:
@@ -98,7 +98,7 @@ def test_a_player_key_is_only_taken_in_a_first_message_and_only_64_hex_digits():
         parse_client_message(f'{{"type":"ready","player_key":"{key}"}}')
 
 
-def test_a_name_belongs_to_its_key_look_alikes_are_taken_and_a_player_renames(store):  # noqa: F811
+def test_a_name_belongs_to_its_key_look_alikes_are_taken_and_a_player_renames(store):
     server = store.serve()
     ann_key, eve_key = new_key(), new_key()
     ann = host(server.url, "Ann", ann_key)
@@ -114,7 +114,7 @@ def test_a_name_belongs_to_its_key_look_alikes_are_taken_and_a_player_renames(st
     assert error(refused).code == "name_taken"
 
 
-def test_two_keyed_players_see_new_ratings_rated_once_after_a_kill_at_the_end(store):  # noqa: F811
+def test_two_keyed_players_see_new_ratings_rated_once_after_a_kill_at_the_end(store):
     server = store.serve()
     ann_key, ben_key = new_key(), new_key()
     assert board(server.url, ann_key) == Leaderboard((), None)
@@ -171,7 +171,7 @@ def test_scopa_account_says_the_warning_first_then_moves_the_key(tmp_path):
     assert account("export", str(tmp_path / "x.json"), "--data-dir", str(tmp_path / "none")).returncode == 1
 
 
-def test_a_match_end_seen_by_two_processes_or_left_by_a_killed_one_is_rated_once_in_redis(redis_server):  # noqa: F811
+def test_a_match_end_seen_by_two_processes_or_left_by_a_killed_one_is_rated_once_in_redis(redis_server):
     """The window a kill of a real server cannot hit on purpose: the room's end stored with its
     rating waiting (as ``redis_store._SAVE`` writes it), no rating applied yet. Two processes
     rate it at once; then it is stored again (a later save of the finished room): once."""
@@ -334,3 +334,23 @@ def test_a_seat_covered_in_more_than_one_deal_counts_as_left_and_the_stores_keep
         assert [s.player for s in back.seats if s] == ["a" * 64, "b" * 64] and left(back, seat)
     rooms.close()
     assert pending(room) is None  # not over yet: nothing to rate
+
+
+def test_a_name_that_cannot_be_stored_is_refused_as_storage_and_the_server_goes_on(tmp_path):
+    import sqlite3
+
+    from helpers.net import Server
+
+    db = tmp_path / "rooms.sqlite3"
+    server = Server(db)
+    try:
+        host(server.url, "Ann", None)  # the server's file exists, with its tables
+        with sqlite3.connect(db) as conn:  # as a full disk: no player can be written
+            conn.execute("CREATE TRIGGER full BEFORE INSERT ON players BEGIN "
+                         "SELECT RAISE(ABORT, 'database or disk is full'); END")
+        refused = Client(server.url)
+        refused.send(CreateRoom("Ben", Rules(target=None), ("human", "human"), "easy", new_key()))
+        assert error(refused).code == "storage"
+        assert host(server.url, "Cal", None).code is not None  # still serving
+    finally:
+        server.stop()

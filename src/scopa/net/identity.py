@@ -116,9 +116,11 @@ class SqlitePlayers:
             self.db.execute("INSERT INTO players (hash, name, skeleton) VALUES (?, ?, ?) ON CONFLICT(hash) "
                             "DO UPDATE SET name = excluded.name, skeleton = excluded.skeleton",
                             (hash_, name, skeleton))
-        except sqlite3.IntegrityError:  # taken between the look and the write
+        except sqlite3.IntegrityError as error:
             self.db.execute("ROLLBACK")
-            raise NameTaken(name) from None
+            if "UNIQUE" in str(error):  # taken between the look and the write
+                raise NameTaken(name) from None
+            raise
         except BaseException:
             self.db.execute("ROLLBACK")
             raise

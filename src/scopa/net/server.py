@@ -539,6 +539,10 @@ class RoomServer:
             self.players.claim(player, name)
         except NameTaken:
             raise RoomRefusal("name_taken") from None
+        except sqlite3.Error as error:  # a full or read-only disk: refused as any write would be
+            self.metrics.store_error()
+            log.error("a name cannot be stored (%s); the request is refused", error)
+            raise RoomRefusal("storage") from None
         return player
 
     async def _answer_board(self, conn: Connection, message: LeaderboardRequest) -> None:
