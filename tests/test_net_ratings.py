@@ -354,3 +354,27 @@ def test_a_name_that_cannot_be_stored_is_refused_as_storage_and_the_server_goes_
         assert host(server.url, "Cal", None).code is not None  # still serving
     finally:
         server.stop()
+
+
+def test_one_address_asking_for_the_board_again_and_again_is_told_to_wait(tmp_path):
+    import subprocess
+    import sys
+
+    from helpers.net import Server
+    from scopa.net.server import BOARD_LIMIT
+
+    server = Server(tmp_path / "rooms.sqlite3")
+    try:
+        for _ in range(BOARD_LIMIT[0]):
+            board(server.url)
+        asking = Client(server.url)
+        asking.send(LeaderboardRequest())
+        refused = error(asking)
+        assert refused.code == "too_many_tries" and refused.values["seconds"] >= 1
+        said = subprocess.run([sys.executable, "-m", "scopa", "leaderboard", "--server", server.url, "--lang", "en",
+                               "--data-dir", str(tmp_path / "d"), "--config-dir", str(tmp_path / "c")],
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert said.returncode == 1
+        assert re.fullmatch(r"Too many leaderboards asked for\. Wait [0-9]+ seconds and try again\.\n", said.stdout)
+    finally:
+        server.stop()

@@ -36,7 +36,7 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: Sequence[str]) -> int:
     """``scopa leaderboard [--server URL] [--top N] [--lang en|it] [--data-dir DIR]``."""
     from .config import default_config_dir, load_settings
-    from .console.online import problem_line, server_address
+    from .console.online import board_problem_line, server_address
     from .net.board import fetch_board
     if "--help" in argv or "-h" in argv:
         print(Messages(system_language())("leaderboard.usage", most=MAX_TOP))
@@ -62,7 +62,7 @@ def main(argv: Sequence[str]) -> int:
     key = PlayerKeyStore(data_dir).load()
     answer = fetch_board(server, args.top, key)
     if not isinstance(answer, Leaderboard):
-        print(problem_line(answer.code, answer.values, messages, server).text)
+        print(board_problem_line(answer.code, answer.values, messages, server).text)
         return NOT_READ
     for line in board_lines(answer, messages, key is not None):
         print(line)

@@ -525,6 +525,13 @@ def online_menu(program: OnlineProgram) -> int | None:
     return None
 
 
+def board_problem_line(code: str, values: dict[str, Any], messages: Messages, server: str) -> Announcement:
+    """Why the board was not said: as any refusal, but asked too often is said as such (not as codes guessed)."""
+    if code == "too_many_tries":
+        return Announcement(messages("leaderboard.wait", seconds=values.get("seconds", 60)))
+    return problem_line(code, values, messages, server)
+
+
 def leaderboard_menu(program: OnlineProgram, server: str) -> None:
     """The server's board read as a menu, one player an item, rank first, paged like the other
     long menus; the player's own place is its last item. Choosing an item, or Escape, goes back."""
@@ -540,7 +547,7 @@ def leaderboard_menu(program: OnlineProgram, server: str) -> None:
     program.say(m("online.connecting"))
     answer = fetch_board(server, MAX_TOP, key)
     if not isinstance(answer, Leaderboard):
-        program.say(problem_line(answer.code, answer.values, m, server))
+        program.say(board_problem_line(answer.code, answer.values, m, server))
         return
     if answer.you is not None:
         remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)

@@ -83,6 +83,7 @@ from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
 
 log = logging.getLogger("scopa.serve")
+BOARD_LIMIT = (60, 60.0)  # leaderboards one address may ask for, and in how many seconds
 
 _CLOSE = object()  # put on a send queue: close the connection after what is before it
 SEND_QUEUE = 256  # messages waiting for one client; a client this far behind is dropped
@@ -319,6 +320,7 @@ class RoomServer:
         self.connections: set[Connection] = set()
         self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
         self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
+        self.boards: Limit = AddressLimit(*BOARD_LIMIT)  # each board is a query on the store: not unbounded
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
@@ -547,6 +549,10 @@ class RoomServer:
 
     async def _answer_board(self, conn: Connection, message: LeaderboardRequest) -> None:
         """The leaderboard, then the connection closed (no seat is taken)."""
+        wait, _ = await self.boards.take(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
+            return
         player = None if message.player_key is None else player_hash(message.player_key)
         try:
             rows, you = await self.board(message.top, player)
