@@ -631,7 +631,27 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         table.close()
     if outcome in ("finished", "closed"):
         store.forget(server, table.code)
+    if outcome == "finished":
+        _say_rating(program, server, request.tls)
     return 0
+
+
+def _say_rating(program: OnlineProgram, server: str, tls: ssl.SSLContext | None) -> None:
+    """After a finished match, the player's new place and rating on the server (kept for
+    ``scopa --stats``); nothing when they have none there or the server cannot say."""
+    from ..net.board import fetch_board
+    from ..net.messages import Leaderboard
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore, remember_rating
+    from .leaderboard import you_line
+    data_dir = resolve_data_dir(program.persistence.data_dir)
+    key = PlayerKeyStore(data_dir).load()
+    if key is None:
+        return
+    answer = fetch_board(server, 1, key, tls)
+    if isinstance(answer, Leaderboard) and answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+        program.say(Announcement(you_line(answer.you, program.messages)))
 
 
 def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages) -> list[Announcement]:
