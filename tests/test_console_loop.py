@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from helpers.console import M, Screen, ScriptInput, lines_of, program_for, request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
@@ -312,7 +314,7 @@ def test_the_main_menu_offers_new_match_lessons_settings_online_and_quit(tmp_pat
 
 
 def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
-    program, out, _ = program_for(tmp_path, "1\n\n\n\n\n")
+    program, out, _ = program_for(tmp_path, "1\n\n\n\n\n\n")
     program.run()
     summary = [line for line in lines_of(out) if line.startswith("New match.")]
     assert len(summary) == 1
@@ -321,14 +323,25 @@ def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
 
 
 def test_the_new_match_questions_set_players_seats_names_target_and_options(tmp_path):
-    # 3 players; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
-    program, _out, _ = program_for(tmp_path, "1\n3\n4\n6\nAlice\nBob\n3\n4\n\n")
+    # 3 players; scopa; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
+    program, _out, _ = program_for(tmp_path, "1\n3\n\n4\n6\nAlice\nBob\n3\n4\n\n")
     program.run()
     saved = AutosaveStore(tmp_path / "data").load().record
     assert saved.rules.players == 3 and saved.rules.target == 21 and saved.rules.napola
     assert [s.kind for s in saved.seats] == ["human", "computer", "human"]
     assert saved.seats[1].level == "hard"
     assert (saved.seats[0].name, saved.seats[2].name) == ("Alice", "Bob")
+
+
+@pytest.mark.parametrize("keys, variant, target", [("2", "scopa_15", 11), ("3", "cirulla", 51)])
+def test_the_new_match_questions_offer_scopa_a_15_and_cirulla_to_two_players(tmp_path, keys, variant, target):
+    program, out, _ = program_for(tmp_path, f"1\n\n{keys}\n\n\n\n")
+    program.run()
+    saved = AutosaveStore(tmp_path / "data").load().record
+    assert saved.rules.variant.value == variant and saved.rules.target == target and saved.rules.players == 2
+    assert M(f"setup.variant.{variant}") in out.getvalue()
+    summary = next(line for line in lines_of(out) if line.startswith("New match."))
+    assert summary.startswith(f"New match. {M(f'setup.game.{variant}')} You against ")
 
 
 def test_first_start_asks_how_to_hear_the_game_and_remembers(tmp_path):

@@ -17,7 +17,7 @@ from .narration import Messages, run_command
 from .numbers import decimal_number, seed_value, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
-OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto", "win_by_two", "a_perdere")
 
 
 class UsageError(ValueError):
@@ -230,7 +230,7 @@ def build_parser(messages: Messages | None = None, commands: Sequence[str] = ())
     argparse's own errors (an unknown flag, a value out of its choices) are matched to
     catalogue sentences by ``argparse_problem``.
     """
-    from .lessons import LESSON_COUNT
+    from .lessons import LESSON_TOTAL
 
     m = messages or Messages("en")
     p = _new_parser("scopa", m("cli.usage_line"), m)
@@ -246,7 +246,7 @@ def build_parser(messages: Messages | None = None, commands: Sequence[str] = ())
     f.add_argument("--resume", action="store_true", help=m("cli.resume"))
     f.add_argument("--export", type=file_name, metavar=file, help=m("cli.export", file=file))
     f.add_argument("--import", dest="import_file", type=file_name, metavar=file, help=m("cli.import", file=file))
-    f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_TOTAL))
     f.add_argument("--stats", action="store_true", help=m("cli.stats"))
     f.add_argument("--review", type=keyword, metavar=m("cli.metavar.review"), help=m("cli.review"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
@@ -425,9 +425,9 @@ def wants_new_match(args: argparse.Namespace) -> bool:
 
 def lesson_from_args(args: argparse.Namespace) -> int | None:
     """The lesson asked for, if one is: a number from 1 to the last lesson."""
-    from .lessons import LESSON_COUNT
-    if args.lesson is not None and not 1 <= args.lesson <= LESSON_COUNT:
-        raise UsageError("usage.lesson", n=args.lesson, count=LESSON_COUNT)
+    from .lessons import LESSON_TOTAL
+    if args.lesson is not None and not 1 <= args.lesson <= LESSON_TOTAL:
+        raise UsageError("usage.lesson", n=args.lesson, count=LESSON_TOTAL)
     result: int | None = args.lesson
     return result
 
@@ -435,14 +435,13 @@ def lesson_from_args(args: argparse.Namespace) -> int | None:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     seats = args.seats.split(",") if args.seats else None
     players = args.players or (len(seats) if seats else None)
-    if args.variant and args.variant != "scopa":
+    variant = Variant(args.variant or "scopa")
+    if variant in (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO):
         players = players or 4
     players = players or 2
     options: dict[str, Any] = {"players": players}
     if args.variant:
-        options["variant"] = Variant(args.variant)
-        if args.variant != "scopa":
-            options["target"] = 21
+        options["variant"] = variant
     if args.target is not None:
         if args.target.lower() in {"single", "1", "one"}:
             options["target"] = None
@@ -458,18 +457,26 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.no_kings_redeal:
         options["kings_redeal"] = False
     try:
-        return Rules(**options)
-    except RulesError:
-        raise _rules_error(options) from None
+        return Rules.for_variant(variant, **{k: v for k, v in options.items() if k != "variant"})
+    except RulesError as error:
+        raise _rules_error(options, error) from None
 
 
-def _rules_error(options: dict[str, Any]) -> UsageError:
+def _rules_error(options: dict[str, Any], error: RulesError) -> UsageError:
     """Which of the checks ``Rules`` makes the flags failed, as a sentence of the catalogue."""
     players, target = options["players"], options.get("target")
     if players not in (2, 3, 4):
         return UsageError("usage.players", players=players)
-    if options.get("variant", Variant.SCOPA) is not Variant.SCOPA and players != 4:
+    if error.code == "scopone_players":
         return UsageError("usage.scopone")
+    if error.code == "cirulla_target":
+        return UsageError("usage.cirulla_target", target=target)
+    if error.code == "variant_option":
+        variant = options.get("variant", Variant.SCOPA)
+        return UsageError("usage.variant_option", name=dict(error.reason.params).get("option"),
+                          variant=variant.value if isinstance(variant, Variant) else variant)
+    if error.code == "win_by_two_single":
+        return UsageError("usage.win_by_two_single")
     return UsageError("usage.target_points", target=target)
 
 

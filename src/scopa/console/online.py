@@ -76,6 +76,7 @@ class OnlineProgram(Protocol):
     def voice_is_on(self) -> bool: ...
     def remember_server(self, server: str) -> None: ...
     def _ask_players(self) -> int | None: ...
+    def _ask_game(self, players: int) -> Rules | None: ...
     def _ask_target(self, rules: Rules) -> Rules | None: ...
 
 if TYPE_CHECKING:
@@ -573,12 +574,12 @@ def server_question(m: Messages, last: str | None) -> Announcement:
 
 
 def _ask_rules(program: OnlineProgram) -> Rules | None:
-    """The host's match: how many players and the target, with the new-match questions."""
-    from ..engine import Rules
+    """The host's match: how many players, which game and the target, with the new-match questions."""
     players = program._ask_players()
     if players is None:
         return None
-    return program._ask_target(Rules(players=players))
+    rules = program._ask_game(players)
+    return None if rules is None else program._ask_target(rules)
 
 
 def play_online(program: OnlineProgram, request: OnlineRequest) -> int:

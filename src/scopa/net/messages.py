@@ -5,8 +5,11 @@ counted from 0 on the wire (as in the engine); cards are short notation (``"7D"`
 ``str(card)`` writes them. A message from a client is at most ``MAX_CLIENT_MESSAGE`` bytes; one
 from the server at most ``MAX_SERVER_MESSAGE``.
 
-Client to server. The first message of a connection is one of ``hello``, ``create_room`` or
-``join``, each with ``"version": PROTOCOL_VERSION``; any other first message is refused.
+Client to server. The first message of a connection is one of ``hello``, ``create_room``,
+``join`` or ``leaderboard``, each with ``"version": PROTOCOL_VERSION``; any other first message
+is refused. A player key (``player_key``, 64 hex digits, ``net.identity``) travels only in a
+first message (create_room, join, leaderboard), never in any other; the server keeps only its
+SHA-256, and the field is optional everywhere (a client without a key plays unrated).
 
     hello        {version, code, seat_key, last_number}   take back a seat (after a drop or crash);
                  last_number is the number of the last update the client has (0: none)
@@ -15,7 +18,9 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  level: the computer level that fills human seats still empty at the start;
                  player_key (optional, 64 hex digits): the player's key (``net.identity``), sent
                  in this first message only; the name then belongs to it on this server
-    join         {version, code, name, player_key}           take a free human seat
+    join         {version, code, name, player_key}           take a free human seat; player_key
+                 (optional) as in create_room: a name whose look-alike belongs to another key is
+                 refused as name_taken, and a finished match of keyed players is rated
     contribute   {value}                                    the seat's share of the match seed: 64 hex
                  digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
                  a second one from the same seat is ignored (docs/fairness.md)
@@ -26,13 +31,18 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  as stale when the position changed after it (every update of one transition
                  carries the position after the whole transition; notices never make it stale)
     next_deal    {id, expected}                             the host deals the next deal
+    claim        {id, expected}                             Cirulla: the seat to move shows its hand
+                 to claim its bonus (cirulla or tris), before the hand's first card; answered as a
+                 move is (accepted, or refused: illegal when the hand is worth no bonus or it is
+                 not the time); the seat's next move follows as usual
     assisted     {}                                         a hint or tip was used in this deal
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
     leaderboard  {version, top, player_key}                  a first message of its own (issue 29): the
                  top players (1 to MAX_TOP, 10 unless given) and, with the key, the asker's place;
-                 answered with ``leaderboard`` {rows: [{rank, name, rating, matches}], you: {rank,
-                 of, rating} or null}, then the server closes the connection
+                 answered with ``leaderboard`` (below), then the server closes the connection;
+                 at most 60 a minute from one address (net.server.BOARD_LIMIT), then the error
+                 too_many_tries {seconds}
     ping         {}                                         the server answers pong
 
 Server to client.
@@ -65,6 +75,11 @@ Server to client.
                  would be larger is refused (unavailable). An older server answers ``record``
                  with the error unknown_type, and the client logs nothing
     pong         {}
+    leaderboard  {rows, you}                          the answer to a first ``leaderboard``, then the
+                 connection is closed: rows [{rank, name, rating, matches}] best first (rank from
+                 1, rating the openskill ordinal mu − 3 sigma, matches the rated ones); you {rank, of,
+                 rating} the asker's place among the ``of`` rated players, or null (no key sent,
+                 or the key never rated)
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
 seats, assisted_deals, contributions}, each seat null (free) or {name, kind, level, connected, covered,
@@ -72,10 +87,14 @@ ready}; contributions has one entry per seat, its contribution in hex or null (p
 
 Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
 deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
-deal_scored, match_won, and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored``
-carries the final piles and scope of the deal instead of the whole breakdown; the receiver
-scores them again with the engine (``score_deal``), so the breakdown cannot disagree with the
-cards. Engine events never hold a hand; the receiving seat's own hand is only in its ``view``.
+deal_scored, match_won, opening_taken (Scopa a 15 and Cirulla: the dealer's first table of 15
+or 30), hand_claimed {seat, side, claim, points, cards} (Cirulla: the hand shown by its claim),
+and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored`` carries the final piles
+and scope of the deal instead of the whole breakdown, and in Cirulla ``bonus``, each side's
+points from claimed hands (only when any); the receiver scores them again with the engine
+(``score_deal``), so the breakdown cannot disagree with the cards. Engine events never hold a
+hand; the receiving seat's own hand is only in its ``view``, and a hand shown by a Cirulla
+claim, public from then on, in every seat's ``view.claims`` (never before the claim).
 A finished deal's piles hold every card of that deal, all played and counted in the open: public
 once the deal is scored, as its ``deal_scored`` event already was to every seat.
 
@@ -108,10 +127,12 @@ from ..engine import (
     DealScored,
     DealStarted,
     Event,
+    HandClaimed,
     IllegalReason,
     LeftoversTaken,
     MatchWon,
     Move,
+    OpeningTableTaken,
     Phase,
     Play,
     PlayerView,
@@ -120,13 +141,16 @@ from ..engine import (
     Scopa,
     score_deal,
 )
+from ..engine.cirulla import BONUS_KINDS, BONUS_POINTS, Claim, bonuses
 from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code
 from .identity import is_player_key
 
-PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md
+PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
+#    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message;
+#    player_key in create_room and join, and the leaderboard messages (issue 29)
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -145,7 +169,7 @@ ErrorCode = Literal[
     "bad_rules",       # the rules of a create_room are not rules the engine plays
     "bad_name",        # a name that is empty, too long or holds control characters
     "version",         # a protocol version this server does not speak; values: supported
-    "first_message",   # the first message must be hello, create_room or join
+    "first_message",   # the first message must be hello, create_room, join or leaderboard
     "already_seated",  # hello, create_room or join again on a seated connection
     "unknown_room",    # no room with this code (never made, or expired and deleted)
     "wrong_key",       # the seat key is not this room's
@@ -274,6 +298,14 @@ class NextDealRequest:
 
 
 @dataclass(frozen=True)
+class ClaimRequest:
+    """Cirulla: the seat shows its hand to claim its bonus, before the hand's first card."""
+
+    id: int
+    expected: int
+
+
+@dataclass(frozen=True)
 class Assisted:
     pass
 
@@ -322,8 +354,8 @@ class Leaderboard:
     you: BoardPlace | None = None
 
 
-ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping | LeaderboardRequest)
+ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
+                 | Assisted | RecordRequest | Ping | LeaderboardRequest)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -336,9 +368,11 @@ class FinishedDeal:
     piles: tuple[tuple[Card, ...], ...]
     scope: tuple[int, ...]
     match_scores: tuple[int, ...]
+    bonus: tuple[int, ...] = ()  # Cirulla: each side's points from claimed hands (sent only when any)
 
     def scored(self, rules: Rules) -> DealScored:
-        return DealScored(self.deal_number, score_deal(self.piles, self.scope, rules), self.match_scores)
+        score = score_deal(self.piles, self.scope, rules, self.bonus or None)
+        return DealScored(self.deal_number, score, self.match_scores)
 
 
 @dataclass(frozen=True)
@@ -452,6 +486,8 @@ def encode_view(view: PlayerView) -> dict[str, Any]:
                     for p in view.history],
         "match_scores": list(view.match_scores), "deal_totals": [list(t) for t in view.deal_totals],
         "phase": view.phase.value, "winner": view.winner,
+        **({"claims": [{"seat": c.seat, "round": c.round, "kind": c.kind, "cards": _cards(c.cards)}
+                       for c in view.claims]} if view.claims else {}),  # Cirulla: public hands
     }
 
 
@@ -465,6 +501,12 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
     if isinstance(event, CardsDealt):
         return {"kind": "cards_dealt", "round": event.round, "rounds": event.rounds, "cards_each": event.cards_each,
                 "stock_left": event.stock_left, "table": None if event.table is None else _cards(event.table)}
+    if isinstance(event, HandClaimed):
+        return {"kind": "hand_claimed", "seat": event.seat, "side": event.side, "claim": event.kind,
+                "points": event.points, "cards": _cards(event.cards)}
+    if isinstance(event, OpeningTableTaken):
+        return {"kind": "opening_taken", "dealer": event.dealer, "side": event.side, "cards": _cards(event.cards),
+                "scope": event.scope}
     if isinstance(event, CardPlayed):
         return {"kind": "card_played", "seat": event.seat, "card": str(event.card)}
     if isinstance(event, CardsCaptured):
@@ -480,15 +522,19 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
         if view is None:
             raise ValueError("A deal_scored event is sent with the view it was scored in.")
         return {"kind": "deal_scored",
-                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores))}
+                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores,
+                                               tuple(s.bonus for s in event.score.sides)))}
     if isinstance(event, MatchWon):
         return {"kind": "match_won", "side": event.side, "match_scores": list(event.match_scores)}
     raise TypeError(f"Not an event: {event!r}")
 
 
 def encode_finished(deal: FinishedDeal) -> dict[str, Any]:
-    return {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
+    data = {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
             "piles": [_cards(p) for p in deal.piles], "scope": list(deal.scope)}
+    if any(deal.bonus):
+        data["bonus"] = list(deal.bonus)
+    return data
 
 
 def _update(message: UpdateMessage) -> dict[str, Any]:
@@ -522,6 +568,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
                                      "expected": m.expected}),
     NextDealRequest: ("next_deal", lambda m: {"id": m.id, "expected": m.expected}),
+    ClaimRequest: ("claim", lambda m: {"id": m.id, "expected": m.expected}),
     Assisted: ("assisted", lambda m: {}),
     RecordRequest: ("record", lambda m: {"id": m.id}),
     Ping: ("ping", lambda m: {}),
@@ -634,9 +681,10 @@ def decode_rules(value: Any, name: str = "rules") -> Rules:
         if isinstance(value.get(option), (bool, float)):  # the engine would take 2.0 for 2
             raise ProtocolError("bad_rules", field=f"{name}.{option}")
     try:
-        return Rules.from_dict(value)
+        rules = Rules.from_dict(value)
     except (RulesError, TypeError, ValueError):
         raise ProtocolError("bad_rules", field=name) from None
+    return rules
 
 
 def _code(value: Any, name: str = "code") -> str:
@@ -745,6 +793,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
     "next_deal": (lambda f: NextDealRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
+    "claim": (lambda f: ClaimRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
@@ -796,7 +845,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
 
 def decode_view(value: Any, name: str = "view") -> PlayerView:
     """A seat's view, checked: seats, counts and phases in range, no card in two places."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"claims"}))
     rules = decode_rules(f("rules"), f"{name}.rules")
     players, sides = rules.players, rules.sides
     seat = _int(f("seat"), f"{name}.seat", 0, players - 1)
@@ -824,12 +873,30 @@ def decode_view(value: Any, name: str = "view") -> PlayerView:
     if phase_text not in {p.value for p in Phase}:
         raise ProtocolError("bad_field", field=f"{name}.phase")
     winner = _optional_int(f("winner"), f"{name}.winner", 0, sides - 1)
+    claims = _claims(f("claims", []), f"{name}.claims", players, rules.rounds)
     f.done()
     seen = hand + table + tuple(c for p in piles for c in p)
     if len(set(seen)) != len(seen) or hand_counts[seat] != len(hand):
         raise ProtocolError("bad_field", field=name)
     return PlayerView(rules, seat, deal_number, dealer, to_move, round_, hand, table, hand_counts, stock_count,
-                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner)
+                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner,
+                      claims)
+
+
+def _claims(value: Any, name: str, players: int, rounds: int) -> tuple[Claim, ...]:
+    """Cirulla's hands shown this deal: each a seat, a round, a bonus its three cards are worth."""
+    if not isinstance(value, list) or len(value) > players * rounds:
+        raise ProtocolError("bad_field", field=name)
+    claims = []
+    for item in value:
+        f = _Fields(item, name)
+        claim = Claim(_int(f("seat"), name, 0, players - 1), _int(f("round"), name, 1, rounds), f("kind"),
+                      _card_list(f("cards"), name, 3))
+        f.done()
+        if claim.kind not in BONUS_KINDS or claim.kind not in bonuses(claim.cards):
+            raise ProtocolError("bad_field", field=name)
+        claims.append(claim)
+    return tuple(claims)
 
 
 def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
@@ -889,7 +956,7 @@ def _room_seat(value: Any, name: str) -> RoomSeat:
 
 def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notice:
     """An event; ``rules`` to score a ``deal_scored`` again and to check seats."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"bonus"}))
     kind = f("kind")
     players, sides = rules.players, rules.sides
 
@@ -913,6 +980,14 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         table = f("table")
         event = CardsDealt(small("round", 40, 1), small("rounds", 40, 1), small("cards_each", 10, 1),
                            small("stock_left", 40), None if table is None else _card_list(table, f"{name}.table"))
+    elif kind == "hand_claimed":  # Cirulla: the hand shown, now public
+        claimed, shown = f("claim"), _card_list(f("cards"), f"{name}.cards", 3)
+        if claimed not in BONUS_KINDS or claimed not in bonuses(shown) or small("points", 10) != BONUS_POINTS[claimed]:
+            raise ProtocolError("bad_field", field=f"{name}.claim")
+        event = HandClaimed(seat("seat"), small("side", sides - 1), claimed, BONUS_POINTS[claimed], shown)
+    elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
+        event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
+                                  small("scope", 2, 1))
     elif kind == "card_played":
         event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
     elif kind == "cards_captured":
@@ -948,13 +1023,15 @@ def _finished_deal(f: _Fields, name: str, rules: Rules) -> FinishedDeal:
     piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
     if len({c for p in piles for c in p}) != sum(len(p) for p in piles):
         raise ProtocolError("bad_field", field=f"{name}.piles")
-    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores)
+    bonus = f("bonus", None)
+    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores,
+                        () if bonus is None else _int_list(bonus, f"{name}.bonus", sides, 0, 200))
 
 
 def _last_deal(value: Any, rules: Rules) -> FinishedDeal | None:
     if value is None:
         return None
-    f = _Fields(value, "last_deal")
+    f = _Fields(value, "last_deal", frozenset({"bonus"}))
     deal = _finished_deal(f, "last_deal", rules)
     f.done()
     return deal

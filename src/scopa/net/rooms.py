@@ -160,7 +160,8 @@ class Room:
         if record is None or record.scored is None or record.scored_in is None:
             return None
         scored, position = record.scored, record.scored_in
-        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores)
+        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores,
+                            position.bonus_points())
 
     def seat_of_key(self, key: str) -> int | None:
         """The seat whose key this is, comparing every seat's hash in constant time."""
@@ -258,6 +259,16 @@ class Room:
             raise MoveRefusal("not_your_turn")
         return self._done(self._table.submit(seat, move, self._table.latest()), now)
 
+    def claim(self, seat: int, expected: int, now: float) -> list[Entry]:
+        """Cirulla: ``seat`` shows its hand to claim its bonus, before the hand's first card."""
+        state = self._playing()
+        self._check_fresh(expected)
+        if state.is_deal_over:
+            raise MoveRefusal("not_now")
+        if seat != state.to_move:
+            raise MoveRefusal("not_your_turn")
+        return self._done(self._table.claim(seat, self._table.latest()), now)
+
     @property
     def _table(self) -> LocalTable:
         assert self.table is not None
@@ -330,7 +341,7 @@ class Room:
         record = self.record
         if seat is None or record is None:
             return None
-        key = (seat, record.state.deal_number, len(record.moves))
+        key = (seat, record.state.deal_number, len(record.moves), len(record.state.claims))
         return ComputerTurn(key, self._level_of(seat), move_seed(record.seed, seat, len(record.moves)), self.budget,
                             record.state.view(seat), self.iterations)
 
@@ -342,15 +353,18 @@ class Room:
 
     def computer_move(self, now: float, turn: ComputerTurn | None = None, move: Move | None = None) -> list[Entry]:
         """The computer's move: ``move``, worked out for ``turn``, when ``turn`` is still the table's;
-        without them it is worked out here. Nothing when the table changed since ``turn``."""
+        without them it is worked out here. Nothing when the table changed since ``turn``. In Cirulla
+        a turn that claims (``ComputerTurn.claim``) is the claim alone, made by the table: its move is
+        the next turn's (the claim is a turn of its own, so the move is thought for the view after it)."""
         current = self.computer_turn()
         if current is None or (turn is not None and turn.key != current.key):
             return []
-        if turn is None or move is None:
-            move = think(current)
         table = self._table
         before = table.latest()
-        table.step(move)
+        if current.claim:
+            table.step()
+        else:
+            table.step(move if turn is not None and move is not None else think(current))
         updates = table.updates(table.seats_here()[0], before)
         assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
         return self._done(SubmitResult(True, tuple(updates)), now)

@@ -51,6 +51,7 @@ from .messages import (
     Assisted,
     BoardPlace,
     BoardRow,
+    ClaimRequest,
     Contribute,
     CreateRoom,
     ErrorMessage,
@@ -485,11 +486,14 @@ class RoomServer:
                 self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
-        elif isinstance(message, (MoveRequest, NextDealRequest)):
+        elif isinstance(message, (MoveRequest, NextDealRequest, ClaimRequest)):
             try:
                 if isinstance(message, MoveRequest):
                     entries = room.play(seat, message.move, message.expected, now)
                     what = "move by seat %s"
+                elif isinstance(message, ClaimRequest):
+                    entries = room.claim(seat, message.expected, now)
+                    what = "claim by seat %s"
                 else:
                     entries = room.next_deal(seat, message.expected, now)
                     what = "next deal by seat %s"
@@ -702,7 +706,7 @@ class RoomServer:
         meanwhile), within the pause between computer moves: at least ``wait`` seconds from now."""
         start = time.monotonic()
         turn = room.computer_turn()
-        move = None if turn is None else await self.thinkers.move(turn)
+        move = None if turn is None or turn.claim else await self.thinkers.move(turn)  # a claim needs no thought
         await asyncio.sleep(max(0.0, wait - (time.monotonic() - start)))
         return turn, move
 
@@ -719,7 +723,7 @@ class RoomServer:
         changed meanwhile: it is thought again), or the covered host's deal."""
         seat = room.computer_to_move()
         if seat is not None:
-            if turn is not None and move is not None:
+            if turn is not None and (move is not None or turn.claim):
                 self._commit(room, room.computer_move(time.monotonic(), turn, move), "computer move for seat %s",
                              _seat(seat))
                 self.metrics.move("computer")
