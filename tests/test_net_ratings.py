@@ -34,9 +34,10 @@ def new_key() -> str:
     return secrets.token_hex(32)
 
 
-def host(url: str, name: str, key: str | None, seats: tuple[str, ...] = ("human", "human")) -> Client:
+def host(url: str, name: str, key: str | None, seats: tuple[str, ...] = ("human", "human"),
+         rules: Rules | None = None) -> Client:
     client = Client(url)
-    client.send(CreateRoom(name, Rules(target=None, players=len(seats)), seats, "easy", key))
+    client.send(CreateRoom(name, rules or Rules(target=None, players=len(seats)), seats, "easy", key))
     client.until(lambda m: isinstance(m, Welcome))
     client.send(Contribute(secrets.token_bytes(32)))
     return client
@@ -61,8 +62,9 @@ def board(url: str, key: str | None = None, top: int = 10) -> Leaderboard:
     return answer
 
 
-def rated_match(url: str, ann_key: str, ben_key: str, names: tuple[str, str] = ("Ann", "Ben")) -> tuple[int, ...]:
-    ann = host(url, names[0], ann_key)
+def rated_match(url: str, ann_key: str, ben_key: str, names: tuple[str, str] = ("Ann", "Ben"),
+                rules: Rules | None = None) -> tuple[int, ...]:
+    ann = host(url, names[0], ann_key, rules=rules)
     ben = join(url, ann.code, names[1], ben_key)
     start(ann, ben)
     play_out([ann, ben], ann)
@@ -133,6 +135,22 @@ def test_two_keyed_players_see_new_ratings_rated_once_after_a_kill_at_the_end(st
     assert seen.you is not None and (seen.you.rank, seen.you.of, seen.you.rating) == (mine.rank, 2, mine.rating)
     again = store.serve()  # a second restart rates nothing again
     assert board(again.url, ben_key).rows == seen.rows
+
+
+def test_under_a_perdere_the_side_with_fewer_points_is_rated_up(store):
+    server = store.serve()
+    for attempt in range(6):  # a drawn deal says nothing of the order: another one
+        ann_key, ben_key = new_key(), new_key()
+        scores = rated_match(server.url, ann_key, ben_key, (f"Ann{attempt}", f"Ben{attempt}"),
+                             Rules(target=None, a_perdere=True))
+        if scores[0] != scores[1]:
+            break
+    else:
+        pytest.skip("six drawn deals in a row")
+    ann, ben = board(server.url, ann_key).you, board(server.url, ben_key).you
+    assert ann is not None and ben is not None
+    fewer, more = (ann, ben) if scores[0] < scores[1] else (ben, ann)
+    assert fewer.rating > more.rating and fewer.rank < more.rank
 
 
 def test_a_player_who_left_takes_the_loss_and_rates_nobody_down():

@@ -2,7 +2,8 @@
 
 The model is openskill's Plackett-Luce (a maintained Weng-Lin rating library, the one the
 audio-game platforms use): each side of a match is a team (a partnership is one team of two),
-ranked by its final match score. A player's public rating is the model's ordinal, mu - 3 sigma:
+ranked by its final match score (under *a perdere* the fewest points rank first, as the engine's
+``match_result`` has it). A player's public rating is the model's ordinal, mu - 3 sigma:
 0 for a newcomer, rising as the model grows sure of them.
 
 - Seats of a computer, and of a human without a player key, play at a fixed rating
@@ -121,7 +122,7 @@ class Pending:
 
     id: str
     seats: tuple[tuple[int, str | None, float, bool], ...]  # side, player, fixed mu, left
-    scores: tuple[int, ...]
+    scores: tuple[int, ...]  # as ranked, the highest first: the final scores, negated under a perdere
     assisted: bool
 
     def to_json(self) -> str:
@@ -167,7 +168,10 @@ def pending(room: Room) -> Pending | None:
             seats.append((side, None, UNRATED_MU, False))
     if not any(player for _, player, _, _ in seats):
         return None
-    return Pending(match_id(room), tuple(seats), record.state.match_scores, record.assisted)
+    scores = record.state.match_scores
+    if room.rules.a_perdere:  # the fewest points win (engine.state.match_result): ranked so
+        scores = tuple(-score for score in scores)
+    return Pending(match_id(room), tuple(seats), scores, record.assisted)
 
 
 def rate_room(players: SqlitePlayers, room: Room) -> bool:
