@@ -169,8 +169,13 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if args.export:
         return _export(data_dir, args.export, messages, run, args.cards or settings.card_names)
     if args.stats:
+        from .console.leaderboard import stats_line
         from .record.console import print_stats
-        return print_stats(data_dir, messages.lang)
+        code = print_stats(data_dir, messages.lang)
+        rating = stats_line(data_dir, messages)
+        if rating is not None:
+            _print(rating)
+        return code
 
     from .console.app import Program
     from .console.terminal import Output, make_input
@@ -236,6 +241,18 @@ def _verify(argv: list[str]) -> int:
     return verify(argv)
 
 
+def _leaderboard(argv: list[str]) -> int:
+    """``scopa leaderboard``: the server's best players, then this player's place."""
+    from .leaderboard import main as leaderboard
+    return leaderboard(argv)
+
+
+def _account(argv: list[str]) -> int:
+    """``scopa account export|import FILE``: move the player key (docs/statistics.md)."""
+    from .account import main as account
+    return account(argv)
+
+
 # The sub-commands: each name, and the function that runs it with the flags after its name (it
 # builds its own parser, so that ``scopa NAME --help`` is its own). A new one is one entry here,
 # its line of ``--help``, ``cli.command.NAME``, in both catalogues, and its function.
@@ -244,6 +261,8 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "host": _host,
     "join": _join,
     "verify": _verify,
+    "leaderboard": _leaderboard,
+    "account": _account,
 }
 
 

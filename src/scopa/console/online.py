@@ -469,6 +469,13 @@ def server_address(text: str) -> str:
     return text if "://" in text else f"ws://{text}"
 
 
+def _player_key(program: OnlineProgram) -> str | None:
+    """This player's key (made now on the first online action), None when it cannot be kept."""
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore
+    return PlayerKeyStore(resolve_data_dir(program.persistence.data_dir)).load_or_make()
+
+
 def _key_store(program: OnlineProgram) -> SeatKeyStore:
     from ..storage import resolve_data_dir
     from ..storage.seat_keys import SeatKeyStore
@@ -490,12 +497,15 @@ def online_menu(program: OnlineProgram) -> int | None:
     from .menus import choose
     m = program.m
     index = choose(program.input, program.announcer, m("online.menu.title"),
-                   [m("online.menu.host"), m("online.menu.join")], m("prompt.menu"), default=0,
-                   messages=program.messages)
+                   [m("online.menu.host"), m("online.menu.join"), m("online.menu.leaderboard")], m("prompt.menu"),
+                   default=0, messages=program.messages)
     if index is None:
         return None
     server = _ask_server(program)
     if not server:
+        return None
+    if index == 2:
+        leaderboard_menu(program, server)
         return None
     default = default_name(program.messages)
     typed = program.input.read_text(m("online.ask.name", default=default) + " ")
@@ -514,6 +524,36 @@ def online_menu(program: OnlineProgram) -> int | None:
     if rules is not None:
         play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players))
     return None
+
+
+def board_problem_line(code: str, values: dict[str, Any], messages: Messages, server: str) -> Announcement:
+    """Why the board was not said: as any refusal, but asked too often is said as such (not as codes guessed)."""
+    if code == "too_many_tries":
+        return Announcement(messages("leaderboard.wait", seconds=values.get("seconds", 60)))
+    return problem_line(code, values, messages, server)
+
+
+def leaderboard_menu(program: OnlineProgram, server: str) -> None:
+    """The server's board read as a menu, one player an item, rank first, paged like the other
+    long menus; the player's own place is its last item. Choosing an item, or Escape, goes back."""
+    from ..net.board import fetch_board
+    from ..net.messages import MAX_TOP, Leaderboard
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore, remember_rating
+    from .leaderboard import board_lines
+    from .menus import choose
+    m = program.messages
+    data_dir = resolve_data_dir(program.persistence.data_dir)
+    key = PlayerKeyStore(data_dir).load()
+    program.say(m("online.connecting"))
+    answer = fetch_board(server, MAX_TOP, key)
+    if not isinstance(answer, Leaderboard):
+        program.say(board_problem_line(answer.code, answer.values, m, server))
+        return
+    if answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+    items = [line.removesuffix(".") for line in board_lines(answer, m, key is not None)]  # the listing punctuates
+    choose(program.input, program.announcer, m("leaderboard.title"), items, m("prompt.menu"), messages=m)
 
 
 def _ask_server(program: OnlineProgram) -> str:
@@ -563,14 +603,15 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         level = request.level or _ask_level(program, request.rules)
         if level is None:
             return 0
-        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level)
+        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level,
+                                                      _player_key(program))
     else:
         code = saved.code if saved is not None else normalise_code(request.code)
         if code is None:
             program.say(m("online.error.bad_code", code=request.code))
             return 2
         saved = saved or store.load(server, code)
-        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
+        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name, _player_key(program))
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
     table = RemoteTable(server, first, wake, tls=request.tls)
@@ -591,7 +632,27 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         table.close()
     if outcome in ("finished", "closed"):
         store.forget(server, table.code)
+    if outcome == "finished":
+        _say_rating(program, server, request.tls)
     return 0
+
+
+def _say_rating(program: OnlineProgram, server: str, tls: ssl.SSLContext | None) -> None:
+    """After a finished match, the player's new place and rating on the server (kept for
+    ``scopa --stats``); nothing when they have none there or the server cannot say."""
+    from ..net.board import fetch_board
+    from ..net.messages import Leaderboard
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore, remember_rating
+    from .leaderboard import you_line
+    data_dir = resolve_data_dir(program.persistence.data_dir)
+    key = PlayerKeyStore(data_dir).load()
+    if key is None:
+        return
+    answer = fetch_board(server, 1, key, tls)
+    if isinstance(answer, Leaderboard) and answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+        program.say(Announcement(you_line(answer.you, program.messages)))
 
 
 def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages) -> list[Announcement]:

@@ -40,6 +40,7 @@ from typing import Any, TypeVar, cast
 from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
+from .identity import player_hash
 from .messages import (
     Accepted,
     ClaimRequest,
@@ -54,6 +55,7 @@ from .messages import (
     encode,
     parse_client_message,
 )
+from .redis_players import RedisPlayers
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
@@ -159,6 +161,7 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
+        self.book = RedisPlayers(redis.client)  # names and ratings (net.redis_players)
         self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
         self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
@@ -237,6 +240,8 @@ class ClusterServer(RoomServer):
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
         self.replays.clear()
         stored = await self._write(saved, deleted, pending)
+        if stored and any(room.phase == "over" for room in saved.values()):
+            await self.rate_pending()
         if stored:
             for conn, kind, value in held:
                 if kind == "send":
@@ -288,6 +293,15 @@ class ClusterServer(RoomServer):
 
     # The ways in, under the session ---------------------------------------------------------
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+        if isinstance(message, (CreateRoom, Join)):  # the name claimed in Redis before the room logic runs
+            player = None if message.player_key is None else player_hash(message.player_key)
+            try:
+                free = await self.book.claim(player, message.name)
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
+                log.error("the store cannot check a name (%s)", error)
+                raise StoreDown() from None
+            if not free:
+                raise RoomRefusal("name_taken")
         if isinstance(message, CreateRoom):
             await self.session(None, lambda: self._enter(conn, message))
             return
@@ -553,7 +567,19 @@ class ClusterServer(RoomServer):
         for conn in list(self.seated.values()):
             conn.close_now(1012, "reconnect")
 
+    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        return await self.book.leaderboard(top, player)
+
+    async def rate_pending(self) -> None:
+        """Rate the finished matches waiting in Redis (this one's, or a killed process's)."""
+        try:
+            await self.book.rate_pending()
+        except Exception as error:  # noqa: BLE001 -- they wait in Redis: tried again at the next sweep
+            log.error("finished matches could not be rated now (%s)", error)
+
     async def _sweep(self) -> None:
+        await self.rate_pending()
         try:
             for process in await self.redis.gone_processes(self.origin):
                 await self._let_go(process)
@@ -619,6 +645,7 @@ async def open_cluster(config: ServerConfig) -> ClusterServer:
     except Exception as error:  # noqa: BLE001 -- one clear line, as for a database that cannot be opened
         await redis.close()
         raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
+    await server.rate_pending()  # a match whose end a killed process stored, rated now
     server.listening = asyncio.create_task(server.listen())
     server.presence = asyncio.create_task(server.keep_present())
     return server

@@ -5,15 +5,22 @@ counted from 0 on the wire (as in the engine); cards are short notation (``"7D"`
 ``str(card)`` writes them. A message from a client is at most ``MAX_CLIENT_MESSAGE`` bytes; one
 from the server at most ``MAX_SERVER_MESSAGE``.
 
-Client to server. The first message of a connection is one of ``hello``, ``create_room`` or
-``join``, each with ``"version": PROTOCOL_VERSION``; any other first message is refused.
+Client to server. The first message of a connection is one of ``hello``, ``create_room``,
+``join`` or ``leaderboard``, each with ``"version": PROTOCOL_VERSION``; any other first message
+is refused. A player key (``player_key``, 64 hex digits, ``net.identity``) travels only in a
+first message (create_room, join, leaderboard), never in any other; the server keeps only its
+SHA-256, and the field is optional everywhere (a client without a key plays unrated).
 
     hello        {version, code, seat_key, last_number}   take back a seat (after a drop or crash);
                  last_number is the number of the last update the client has (0: none)
-    create_room  {version, name, rules, seats, level}      host a room: rules as Rules.to_dict;
+    create_room  {version, name, rules, seats, level, player_key}  host a room: rules as Rules.to_dict;
                  seats one entry per seat, "human" (seat 0, the host, must be) or a computer level;
-                 level: the computer level that fills human seats still empty at the start
-    join         {version, code, name}                      take a free human seat
+                 level: the computer level that fills human seats still empty at the start;
+                 player_key (optional, 64 hex digits): the player's key (``net.identity``), sent
+                 in this first message only; the name then belongs to it on this server
+    join         {version, code, name, player_key}           take a free human seat; player_key
+                 (optional) as in create_room: a name whose look-alike belongs to another key is
+                 refused as name_taken, and a finished match of keyed players is rated
     contribute   {value}                                    the seat's share of the match seed: 64 hex
                  digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
                  a second one from the same seat is ignored (docs/fairness.md)
@@ -31,6 +38,11 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
     assisted     {}                                         a hint or tip was used in this deal
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
+    leaderboard  {version, top, player_key}                  a first message of its own (issue 29): the
+                 top players (1 to MAX_TOP, 10 unless given) and, with the key, the asker's place;
+                 answered with ``leaderboard`` (below), then the server closes the connection;
+                 at most 60 a minute from one address (net.server.BOARD_LIMIT), then the error
+                 too_many_tries {seconds}
     ping         {}                                         the server answers pong
 
 Server to client.
@@ -63,6 +75,11 @@ Server to client.
                  would be larger is refused (unavailable). An older server answers ``record``
                  with the error unknown_type, and the client logs nothing
     pong         {}
+    leaderboard  {rows, you}                          the answer to a first ``leaderboard``, then the
+                 connection is closed: rows [{rank, name, rating, matches}] best first (rank from
+                 1, rating the openskill ordinal mu − 3 sigma, matches the rated ones); you {rank, of,
+                 rating} the asker's place among the ``of`` rated players, or null (no key sent,
+                 or the key never rated)
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
 seats, assisted_deals, contributions}, each seat null (free) or {name, kind, level, connected, covered,
@@ -129,9 +146,11 @@ from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code
+from .identity import is_player_key
 
 PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
-#    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message
+#    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message;
+#    player_key in create_room and join, and the leaderboard messages (issue 29)
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -150,7 +169,7 @@ ErrorCode = Literal[
     "bad_rules",       # the rules of a create_room are not rules the engine plays
     "bad_name",        # a name that is empty, too long or holds control characters
     "version",         # a protocol version this server does not speak; values: supported
-    "first_message",   # the first message must be hello, create_room or join
+    "first_message",   # the first message must be hello, create_room, join or leaderboard
     "already_seated",  # hello, create_room or join again on a seated connection
     "unknown_room",    # no room with this code (never made, or expired and deleted)
     "wrong_key",       # the seat key is not this room's
@@ -165,13 +184,14 @@ ErrorCode = Literal[
     "seat_taken",      # the seat was taken back on another connection
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
+    "name_taken",      # the name, or one that looks like it, belongs to another player key
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
-                          "server_stopping", "room_closed", "bad_rules", "bad_name"})
+                          "server_stopping", "room_closed", "bad_rules", "bad_name", "name_taken"})
 REFUSALS: tuple[str, ...] = get_args(Refusal)
 NOTICE_KINDS: tuple[str, ...] = get_args(NoticeKind)
 
@@ -239,12 +259,14 @@ class CreateRoom:
     rules: Rules
     seats: tuple[str, ...]  # "human" or a computer level, one per seat
     level: str = "easy"
+    player_key: str | None = None  # net.identity: the player's name and rating on this server
 
 
 @dataclass(frozen=True)
 class Join:
     code: str
     name: str
+    player_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -298,8 +320,42 @@ class Ping:
     pass
 
 
+# Player keys, ratings and the leaderboard (issue 29; net.identity, net.ratings) --------------
+
+MAX_TOP = 100  # players in one leaderboard answer
+
+
+@dataclass(frozen=True)
+class LeaderboardRequest:
+    """A first message of its own: the server answers ``leaderboard`` and closes the connection."""
+
+    top: int = 10
+    player_key: str | None = None  # to hear the asker's own place
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    name: str
+    rating: float
+    matches: int
+
+
+@dataclass(frozen=True)
+class BoardPlace:
+    rank: int
+    of: int
+    rating: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    rows: tuple[BoardRow, ...]
+    you: BoardPlace | None = None
+
+
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
-                 | Assisted | RecordRequest | Ping)
+                 | Assisted | RecordRequest | Ping | LeaderboardRequest)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -385,7 +441,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong)
+                 | MatchRecordMessage | Pong | Leaderboard)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -494,13 +550,18 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
             "capture": _cards(reason.capture), "seat": reason.seat}
 
 
+def _player_key(message: CreateRoom | Join | LeaderboardRequest) -> dict[str, str]:
+    """The player key, only when the client has one (a server before player keys never sees the field)."""
+    return {} if message.player_key is None else {"player_key": message.player_key}
+
+
 _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Hello: ("hello", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat_key": m.seat_key,
                                 "last_number": m.last_number}),
     CreateRoom: ("create_room", lambda m: {"version": PROTOCOL_VERSION, "name": m.name,
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
-                                           "level": m.level}),
-    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
+                                           "level": m.level, **_player_key(m)}),
+    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
@@ -524,6 +585,10 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
+    LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m)}),
+    Leaderboard: ("leaderboard", lambda m: {
+        "rows": [{"rank": r.rank, "name": r.name, "rating": r.rating, "matches": r.matches} for r in m.rows],
+        "you": None if m.you is None else {"rank": m.you.rank, "of": m.you.of, "rating": m.you.rating}}),
 }
 
 
@@ -682,12 +747,20 @@ def _create_room(f: _Fields) -> CreateRoom:
     kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
-    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"))
+    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f))
 
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name")))
+    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f))
+
+
+def _optional_player_key(f: _Fields) -> str | None:
+    key = f("player_key")
+    if key is not None and not is_player_key(key):
+        raise ProtocolError("bad_field", field="player_key")
+    result: str | None = key
+    return result
 
 
 def _hex(value: Any, name: str) -> bytes:
@@ -706,10 +779,15 @@ def _move(f: _Fields) -> MoveRequest:
     return MoveRequest(request_id, Move(card, tuple(sorted(capture))), _int(f("expected"), "expected"))
 
 
+def _leaderboard_request(f: _Fields) -> LeaderboardRequest:
+    _version(f)
+    return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f))
+
+
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level"})),
-    "join": (_join, frozenset()),
+    "create_room": (_create_room, frozenset({"level", "player_key"})),
+    "join": (_join, frozenset({"player_key"})),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
@@ -719,7 +797,34 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
 }
+
+
+def _rating(value: Any, name: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not -1000.0 <= value <= 1000.0:
+        raise ProtocolError("bad_field", field=name)
+    return float(value)
+
+
+def _leaderboard(f: _Fields) -> Leaderboard:
+    rows_data = f("rows")
+    if not isinstance(rows_data, list) or len(rows_data) > MAX_TOP:
+        raise ProtocolError("bad_field", field="rows")
+    rows = []
+    for item in rows_data:
+        row = _Fields(item, "rows")
+        rows.append(BoardRow(_int(row("rank"), "rows.rank", 1), check_name(row("name"), "rows.name"),
+                             _rating(row("rating"), "rows.rating"), _int(row("matches"), "rows.matches")))
+        row.done()
+    you_data = f("you")
+    you = None
+    if you_data is not None:
+        mine = _Fields(you_data, "you")
+        you = BoardPlace(_int(mine("rank"), "you.rank", 1), _int(mine("of"), "you.of", 1),
+                         _rating(mine("rating"), "you.rating"))
+        mine.done()
+    return Leaderboard(tuple(rows), you)
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -1028,6 +1133,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = MatchRecordMessage(_int(fields("id"), "id"), record)
     elif kind == "pong":
         message = Pong()
+    elif kind == "leaderboard":
+        message = _leaderboard(fields)
     else:
         raise ProtocolError("unknown_type")
     fields.done()

@@ -76,6 +76,8 @@ class Seat:
     covered: bool = False
     left_at: float | None = None  # monotonic time the connection dropped
     holder: str | None = None  # with several server processes: the one whose connection plays the seat
+    player: str | None = None  # the hash of the player key that took the seat (net.identity), if any
+    covered_in: list[int] = field(default_factory=list)  # the deals a computer played some of it (net.ratings)
 
     @property
     def is_human(self) -> bool:
@@ -173,12 +175,22 @@ class Room:
         return [i for i, s in enumerate(self.seats) if s is not None and s.is_human]
 
     # Lobby -------------------------------------------------------------------------------
-    def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
+    def check_joinable(self) -> None:
+        """Raise what ``join`` would refuse for the room itself (started, full)."""
         if self.phase != "lobby":
             raise RoomRefusal("started")
-        free = [i for i, s in enumerate(self.seats) if s is None]
-        if not free:
+        if all(s is not None for s in self.seats):
             raise RoomRefusal("room_full")
+
+    def seat_player(self, seat: int, player: str | None) -> None:
+        """Note the hash of the player key that took the seat (net.identity)."""
+        taken = self.seats[seat]
+        if taken is not None:
+            taken.player = player
+
+    def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
+        self.check_joinable()
+        free = [i for i, s in enumerate(self.seats) if s is None]
         seat = free[0]
         self.seats[seat] = Seat(self._unique(name), key_hash=key_hash, connected=True)
         return seat, [self._notice("joined", seat)]
@@ -369,6 +381,8 @@ class Room:
         taken.connected, taken.left_at = True, None
         if taken.covered:
             taken.covered = False
+            if taken.covered_in and self.table is not None:
+                taken.covered_in.extend(range(taken.covered_in[-1] + 1, self.table.record.state.deal_number + 1))
             self._table.uncover(seat)
         return [self._notice("reclaimed", seat)] if was_away else []
 
@@ -407,6 +421,7 @@ class Room:
         if taken is None or taken.covered or self.table is None:
             return []
         taken.covered = True
+        taken.covered_in.append(self.table.record.state.deal_number)
         self.table.cover(seat, make_player(self.level, cover_seed(self.table.record.seed, seat), budget=self.budget))
         return [self._notice("covered", seat)]
 

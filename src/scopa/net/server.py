@@ -41,6 +41,7 @@ from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
 from .health import health_hook
+from .identity import NameTaken, PlayerBook, player_hash
 from .messages import (
     FATAL_ERRORS,
     FIRST_MESSAGES,
@@ -48,6 +49,8 @@ from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
     Assisted,
+    BoardPlace,
+    BoardRow,
     ClaimRequest,
     Contribute,
     CreateRoom,
@@ -55,6 +58,8 @@ from .messages import (
     Hello,
     InfoMessage,
     Join,
+    Leaderboard,
+    LeaderboardRequest,
     MatchRecordMessage,
     MoveRequest,
     NextDealRequest,
@@ -79,6 +84,7 @@ from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
 
 log = logging.getLogger("scopa.serve")
+BOARD_LIMIT = (60, 60.0)  # leaderboards one address may ask for, and in how many seconds
 
 _CLOSE = object()  # put on a send queue: close the connection after what is before it
 SEND_QUEUE = 256  # messages waiting for one client; a client this far behind is dropped
@@ -248,6 +254,15 @@ class Connection:
             except asyncio.QueueFull:
                 self.close_now(close_code, code)
 
+    def end(self) -> None:
+        """Close normally once the queued frames are sent (an answer that needs no seat)."""
+        if not self.closing:
+            self.closing = True
+            try:
+                self.queue.put_nowait((_CLOSE, 1000, "done"))
+            except asyncio.QueueFull:
+                self.close_now(1000, "done")
+
     def close_now(self, close_code: int, reason: str) -> None:
         """Close at once, without the frames still queued. The close runs as a task, kept here:
         the event loop holds only a weak reference to a task, and finish() awaits it."""
@@ -298,13 +313,15 @@ class Store(Protocol):
 class RoomServer:
     """Every room in memory, backed by the store; the websocket handler and the timers."""
 
-    def __init__(self, store: Store, config: ServerConfig) -> None:
+    def __init__(self, store: Store, config: ServerConfig, players: PlayerBook | None = None) -> None:
         self.store, self.config = store, config
+        self.players = players  # names of player keys (net.identity); None: names are not kept
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
         self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
         self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
+        self.boards: Limit = AddressLimit(*BOARD_LIMIT)  # each board is a query on the store: not unbounded
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
@@ -360,6 +377,9 @@ class RoomServer:
             message = parse_client_message(raw)
         except ProtocolError as error:
             conn.fail(error.code, error.values)
+            return False
+        if isinstance(message, LeaderboardRequest):
+            await self._answer_board(conn, message)
             return False
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
@@ -493,9 +513,11 @@ class RoomServer:
         code = new_code()
         while code in self.rooms:
             code = new_code()
+        player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
                                  time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES))
+        room.seat_player(0, player)
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
@@ -504,12 +526,51 @@ class RoomServer:
 
     def _join(self, conn: Connection, message: Join) -> None:
         room = self._room(message.code)
+        room.check_joinable()
+        player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         number = room.number
         seat, entries = room.join(message.name, key_hash(key))
+        room.seat_player(seat, player)
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
+
+    def _claim(self, player_key: str | None, name: str) -> str | None:
+        """The hash of the player key that may play as ``name`` (None: no key), or "name_taken"."""
+        player = None if player_key is None else player_hash(player_key)
+        if self.players is None:  # claimed already, where the store is another's (cluster.ClusterServer.enter)
+            return player
+        try:
+            self.players.claim(player, name)
+        except NameTaken:
+            raise RoomRefusal("name_taken") from None
+        except sqlite3.Error as error:  # a full or read-only disk: refused as any write would be
+            self.metrics.store_error()
+            log.error("a name cannot be stored (%s); the request is refused", error)
+            raise RoomRefusal("storage") from None
+        return player
+
+    async def _answer_board(self, conn: Connection, message: LeaderboardRequest) -> None:
+        """The leaderboard, then the connection closed (no seat is taken)."""
+        wait, _ = await self.boards.take(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
+            return
+        player = None if message.player_key is None else player_hash(message.player_key)
+        try:
+            rows, you = await self.board(message.top, player)
+        except Exception as error:  # noqa: BLE001 -- the store failed: said in one line, nothing else
+            log.error("the leaderboard cannot be read (%s)", error)
+            conn.fail("storage")
+            return
+        conn.send(Leaderboard(tuple(BoardRow(*row) for row in rows), None if you is None else BoardPlace(*you)))
+        conn.end()
+
+    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        """The top players and the asker's place, from the store's book (none kept: an empty board)."""
+        return ([], None) if self.players is None else self.players.leaderboard(top, player)
 
     def _reclaim(self, conn: Connection, message: Hello) -> None:
         room = self._room(message.code)
@@ -767,7 +828,8 @@ OpenRooms = Callable[[ServerConfig], Awaitable[RoomServer]]
 
 
 async def sqlite_rooms(config: ServerConfig) -> RoomServer:
-    return RoomServer(RoomStore(config.db or default_db()), config)
+    store = RoomStore(config.db or default_db())
+    return RoomServer(store, config, store.players)
 
 
 async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,

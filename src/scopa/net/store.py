@@ -26,6 +26,8 @@ from typing import Any
 from ..engine import Rules
 from ..engine.shuffle import SEED_BYTES
 from ..storage import SaveFileError, record_from_dict, record_to_dict
+from .identity import SqlitePlayers
+from .ratings import RATED_SCHEMA, rate_room
 from .rooms import Room, Seat, match_table, seed_parts_from_data, seed_parts_to_data
 
 DB_NAME = "rooms.sqlite3"
@@ -52,6 +54,8 @@ CREATE TABLE IF NOT EXISTS seats (
     level TEXT,
     key_hash TEXT,
     ready INTEGER NOT NULL,
+    player TEXT,
+    covered_in TEXT,
     PRIMARY KEY (code, seat)
 );
 CREATE TABLE IF NOT EXISTS health (
@@ -86,6 +90,12 @@ class RoomStore:
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
         if "seed_parts" not in columns:  # a file of a server before docs/fairness.md
             self.db.execute("ALTER TABLE rooms ADD COLUMN seed_parts TEXT")
+        seat_columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
+        for column in ("player", "covered_in"):  # a file of a server before player keys
+            if column not in seat_columns:
+                self.db.execute(f"ALTER TABLE seats ADD COLUMN {column} TEXT")
+        self.players = SqlitePlayers(self.db)
+        self.db.executescript(RATED_SCHEMA)
 
     def close(self) -> None:
         self.db.close()
@@ -107,9 +117,12 @@ class RoomStore:
                  room.position_number, room.created, room.active, record, json.dumps(seed_parts_to_data(room))))
             self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
             self.db.executemany(
-                "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready))
-                 for number, s in enumerate(room.seats) if s is not None])
+                "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready), s.player,
+                  json.dumps(s.covered_in)) for number, s in enumerate(room.seats) if s is not None])
+            if room.phase == "over":
+                rate_room(self.players, room)  # in this transaction: written with the match's end or not at all
 
     def check_write(self) -> None:
         """Write one row and commit, as a move is written (``GET /healthz``); raises as ``save`` would."""
@@ -147,9 +160,11 @@ class RoomStore:
         code, rules, phase, host, level, number, position, created, active, record_text, parts = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players
-        for seat, name, kind, seat_level, key_hash, ready in self.db.execute(
-                "SELECT seat, name, kind, level, key_hash, ready FROM seats WHERE code = ?", (code,)):
-            seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready))
+        for seat, name, kind, seat_level, key_hash, ready, player, covered_in in self.db.execute(
+                "SELECT seat, name, kind, level, key_hash, ready, player, covered_in FROM seats WHERE code = ?",
+                (code,)):
+            seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready), player=player,
+                               covered_in=[int(d) for d in json.loads(covered_in or "[]")])
         record = None if record_text is None else record_from_dict(json.loads(record_text))
         table = None if record is None else match_table(record, budget)
         room = Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
