@@ -60,6 +60,8 @@ from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
     Assisted,
+    ChatMessage,
+    ChatRequest,
     ClientMessage,
     Contribute,
     CreateRoom,
@@ -90,6 +92,7 @@ RECONNECT_FOR = 300.0            # seconds a dropped or restarting table keeps t
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
+CHAT_KEPT = 50                   # chat lines kept for the console between two looks (a flood drops the oldest)
 UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be reached at all
 GONE = "server_gone"             # ``problem`` code when it could not be reached again for RECONNECT_FOR
 # A reconnection refused so is tried again: the server is not there yet, is still stopping, or
@@ -199,6 +202,7 @@ class RemoteTable:
         self._scored: DealScored | None = None  # the last deal's score: from the welcome, then the updates
         self._answers: dict[int, Accepted | Refused | MatchRecordMessage] = {}
         self._errors: list[ErrorMessage] = []
+        self._chat: list[ChatMessage] = []  # chat lines heard and not yet taken by the console
         # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
         self._share = secrets.token_bytes(SEED_BYTES)
@@ -360,6 +364,8 @@ class RemoteTable:
                     self._errors.append(message)
             elif isinstance(message, Welcome):
                 self._welcomed(message)
+            elif isinstance(message, ChatMessage):
+                self._chat = [*self._chat, message][-CHAT_KEPT:]
             self._lock.notify_all()
         if not isinstance(message, InfoMessage):  # kept for the update that follows it: nothing to say
             self.wake.raise_()
@@ -405,6 +411,20 @@ class RemoteTable:
         with self._lock:
             errors, self._errors = self._errors, []
             return errors
+
+    def say(self, text: str) -> bool:
+        """Send a typed chat line (the server cleans and checks it; a refusal comes as an error)."""
+        return self._send(ChatRequest(text=text))
+
+    def say_preset(self, preset: str) -> bool:
+        """Send one of the preset chat lines (``net.chat.PRESETS``) by its name."""
+        return self._send(ChatRequest(preset=preset))
+
+    def take_chat(self) -> list[ChatMessage]:
+        """The chat lines heard since the last call, oldest first."""
+        with self._lock:
+            chat, self._chat = self._chat, []
+            return chat
 
     def take_resync(self) -> bool:
         """True once after the server sent a fresh view instead of the missed updates."""

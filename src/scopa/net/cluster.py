@@ -166,6 +166,7 @@ class ClusterServer(RoomServer):
         self.frames: dict[str, dict[int, list[str]]] = {}  # a session's frames for seats on other processes
         self.logs: dict[str, dict[int, list[str]]] = {}  # ... and every human seat's update frames
         self.taken: dict[str, set[int]] = {}  # ... and the seats it connected here
+        self.said: dict[str, dict[int, list[str]]] = {}  # ... and its chat frames for seats elsewhere
         self.replays: dict[tuple[str, int, int], list[str]] = {}  # (code, seat, last number): missed frames
         self.local_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.listening: asyncio.Task[None] | None = None
@@ -223,6 +224,7 @@ class ClusterServer(RoomServer):
     async def _run(self, code: str | None, action: Callable[[], T]) -> T:
         store = self.store
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        self.said = {}
         self.held = []
         failure: BaseException | None = None
         result: Any = None
@@ -234,8 +236,9 @@ class ClusterServer(RoomServer):
         saved, deleted = store.saved, store.deleted
         pending = Pending(self.frames, self.logs, self.taken)
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        said, self.said = self.said, {}
         self.replays.clear()
-        stored = await self._write(saved, deleted, pending)
+        stored = await self._write(saved, deleted, pending) and await self._publish_chat(said)
         if stored:
             for conn, kind, value in held:
                 if kind == "send":
@@ -273,6 +276,31 @@ class ClusterServer(RoomServer):
             log.error("rooms %s: cannot be stored (%s); the change is refused", ", ".join(saved), error)
             return False
         return True
+
+    async def _publish_chat(self, said: dict[str, dict[int, list[str]]]) -> bool:
+        """A session's chat lines for seats on other processes: published, nothing stored (a chat
+        line changes no room). Redis unreachable: the line is not said anywhere, and refused."""
+        try:
+            for code, frames in said.items():
+                await self.redis.publish(json.dumps({"origin": self.origin, "code": code, "chat": frames},
+                                                    separators=(",", ":")))
+        except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
+            log.error("room %s: a chat line cannot be published (%s)", ", ".join(said), error)
+            return False
+        return True
+
+    def _broadcast(self, room: Room, frame: str) -> None:
+        """A chat frame: held for the seats connected here, published for the human seats elsewhere."""
+        if self.held is None:
+            super()._broadcast(room, frame)
+            return
+        for seat in range(room.rules.players):
+            taken, conn = room.seats[seat], self.seated.get((room.code, seat))
+            if isinstance(conn, HeldConnection):
+                conn.send(frame)
+            elif conn is None and taken is not None and taken.is_human and taken.connected:
+                self.said.setdefault(room.code, {}).setdefault(seat, []).append(frame)
 
     def _refused(self, saved: dict[str, Room]) -> None:
         """Nothing of the session was sent: the rooms are read back as stored by the next session,
@@ -456,7 +484,15 @@ class ClusterServer(RoomServer):
             published = json.loads(data)
             if published["origin"] == self.origin:
                 return
-            code, rev = published["code"], int(published["rev"])
+            code = published["code"]
+            if "chat" in published:  # stores nothing: every seat connected here hears it
+                for seat, frames in published["chat"].items():
+                    conn = self.seated.get((code, int(seat)))
+                    if isinstance(conn, HeldConnection):
+                        for frame in frames:
+                            Connection.send(conn, frame)
+                return
+            rev = int(published["rev"])
             for seat in published["taken"]:
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:

@@ -28,6 +28,9 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
     ping         {}                                         the server answers pong
+    chat         {text} or {preset}                         a chat line to the table (``net.chat``): text
+                 typed (cleaned, at most MAX_CHAT characters) or one of ``PRESETS`` by name;
+                 refused with the error chat_refused {reason}: empty, too_long, too_fast
 
 Server to client.
 
@@ -59,6 +62,9 @@ Server to client.
                  would be larger is refused (unavailable). An older server answers ``record``
                  with the error unknown_type, and the client logs nothing
     pong         {}
+    chat         {seat, name, text, preset}            a chat line said at the table, to every seat
+                 (the sender too): text (cleaned) or preset (a ``PRESETS`` name), the other null;
+                 not numbered, not stored, never a move: the client cleans the text again
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
 seats, assisted_deals, contributions}, each seat null (free) or {name, kind, level, connected, covered,
@@ -117,9 +123,10 @@ from ..engine import (
 from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
+from .chat import MAX_CHAT, PRESETS, chat_problem, clean_chat
 from .codes import is_key_shaped, normalise_code
 
-PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md
+PROTOCOL_VERSION = 3  # 2: the commitment, the contributions and the reveal of docs/fairness.md; 3: chat
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -153,6 +160,7 @@ ErrorCode = Literal[
     "seat_taken",      # the seat was taken back on another connection
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
+    "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
@@ -278,8 +286,28 @@ class Ping:
     pass
 
 
+# Table chat (issue 28) ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """A chat line sent: typed ``text`` or a ``preset`` name, exactly one of the two."""
+
+    text: str | None = None
+    preset: str | None = None
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """A chat line said at the table by ``seat`` (named ``name``): ``text`` or ``preset``."""
+
+    seat: int
+    name: str
+    text: str | None = None
+    preset: str | None = None
+
+
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping)
+                 | RecordRequest | Ping | ChatRequest)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -363,7 +391,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong)
+                 | MatchRecordMessage | Pong | ChatMessage)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -489,6 +517,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
+    ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
+    ChatMessage: ("chat", lambda m: {"seat": m.seat, "name": m.name, "text": m.text, "preset": m.preset}),
 }
 
 
@@ -670,6 +700,18 @@ def _move(f: _Fields) -> MoveRequest:
     return MoveRequest(request_id, Move(card, tuple(sorted(capture))), _int(f("expected"), "expected"))
 
 
+def _chat_request(f: _Fields) -> ChatRequest:
+    """Text or a preset, one of the two; the text is checked by the server (``net.chat``), not here."""
+    text, preset = f("text"), f("preset")
+    if (text is None) == (preset is None):
+        raise ProtocolError("missing_field" if text is None else "bad_field", field="text")
+    if text is not None and not isinstance(text, str):
+        raise ProtocolError("bad_field", field="text")
+    if preset is not None and preset not in PRESETS:
+        raise ProtocolError("bad_field", field="preset")
+    return ChatRequest(text, preset)
+
+
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level"})),
@@ -682,7 +724,9 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "chat": (_chat_request, frozenset({"text", "preset"})),
 }
+
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -963,8 +1007,28 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = MatchRecordMessage(_int(fields("id"), "id"), record)
     elif kind == "pong":
         message = Pong()
+    elif kind == "chat":
+        message = _chat_message(fields, rules)
     else:
         raise ProtocolError("unknown_type")
     fields.done()
     return message
 
+
+
+def _chat_message(f: _Fields, rules: Rules | None) -> ChatMessage:
+    """A chat line heard: the seat in range, the name a name, the text cleaned again (whatever
+    the server did, nothing that moves the cursor or turns the line reaches the screen)."""
+    players = rules.players if rules is not None else 4
+    seat = _int(f("seat"), "seat", 0, players - 1)
+    name = check_name(f("name"))
+    text, preset = f("text"), f("preset")
+    if (text is None) == (preset is None) or (preset is not None and preset not in PRESETS):
+        raise ProtocolError("bad_field", field="preset")
+    if text is not None:
+        if not isinstance(text, str) or len(text) > 4 * MAX_CHAT:
+            raise ProtocolError("bad_field", field="text")
+        text = clean_chat(text)
+        if chat_problem(text) is not None:
+            raise ProtocolError("bad_field", field="text")
+    return ChatMessage(seat, name, text, preset)

@@ -219,6 +219,10 @@ class RedisRoomStore:
             raise StaleRoom(room.code)
         return int(new)
 
+    async def publish(self, message: str) -> None:
+        """A message on the frames channel that stores nothing (a chat line: ``cluster``)."""
+        await self.client.publish(CHANNEL, message)
+
     async def log_tail(self, code: str, seat: int, count: int) -> list[str]:
         """The last ``count`` update frames of the seat's log (fewer when it has fewer)."""
         return _texts(await self.client.lrange(log_key(code, seat), -count, -1))

@@ -39,6 +39,7 @@ from ..engine.shuffle import SEED_BYTES
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
+from .chat import ChatLimit, chat_problem, clean_chat
 from .codes import key_hash, new_code, new_seat_key
 from .health import health_hook
 from .messages import (
@@ -48,6 +49,8 @@ from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
     Assisted,
+    ChatMessage,
+    ChatRequest,
     Contribute,
     CreateRoom,
     ErrorMessage,
@@ -305,6 +308,7 @@ class RoomServer:
         self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
         self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.chat_limits: dict[tuple[str, int], ChatLimit] = {}  # each seat's chat rate, kept by its process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         workers = default_workers() if config.computer_workers is None else config.computer_workers
@@ -456,6 +460,9 @@ class RoomServer:
             conn.send(finished_record(room, message.id))
         elif isinstance(message, FIRST_MESSAGES):
             raise RoomRefusal("already_seated")
+        elif isinstance(message, ChatRequest):
+            self._chat(room, seat, message)
+            return
         elif isinstance(message, Ready):
             self._commit(room, room.ready(seat), "seat %s ready", _seat(seat))
         elif isinstance(message, Start):
@@ -484,6 +491,29 @@ class RoomServer:
                 return
             conn.send(Accepted(message.id, room.number))
         self._drive(room)
+
+    # Table chat (issue 28) ------------------------------------------------------------------------
+    def _chat(self, room: Room, seat: int, message: ChatRequest) -> None:
+        """A chat line to every seat of the room, the sender's too; refused (``chat_refused``) when
+        empty, too long or too fast. Text only, never stored, never a move: the room is unchanged."""
+        text = None if message.text is None else clean_chat(message.text)
+        problem = None if text is None else chat_problem(text)
+        limit = self.chat_limits.setdefault((room.code, seat), ChatLimit())
+        if problem is None and not limit.take():
+            problem = "too_fast"
+        if problem is not None:
+            raise RoomRefusal("chat_refused", reason=problem)
+        taken = room.seats[seat]
+        name = taken.name if taken is not None else ""
+        self._broadcast(room, encode(ChatMessage(seat, name, text, message.preset)))
+        log.info("room %s: seat %s said a chat line", room.code, _seat(seat))
+
+    def _broadcast(self, room: Room, frame: str) -> None:
+        """One frame to every seat of the room connected (on this process: the cluster overrides)."""
+        for seat in range(room.rules.players):
+            conn = self.seated.get((room.code, seat))
+            if conn is not None:
+                conn.send(frame)
 
     def _create(self, conn: Connection, message: CreateRoom) -> None:
         code = new_code()
@@ -696,6 +726,7 @@ class RoomServer:
         if task is not None:
             task.cancel()
         for seat in range(room.rules.players):
+            self.chat_limits.pop((room.code, seat), None)
             conn = self.seated.pop((room.code, seat), None)
             if conn is not None:
                 conn.fail(code)
