@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from ..narration import Announcement, Messages, Narrator
 from ..table import Notice
 from .announcer import Announcer
+from .chat import Chat
 from .game import MatchConsole, Services
 from .keys import command_of
 from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Output, Wake
@@ -55,8 +56,7 @@ class OnlineProgram(Protocol):
     def speaker(self) -> Speaker: ...
     @property
     def persistence(self) -> Persistence: ...
-    @property
-    def settings(self) -> Settings: ...
+    settings: Settings
     @property
     def messages(self) -> Messages: ...
     @property
@@ -75,6 +75,7 @@ class OnlineProgram(Protocol):
     def start_voice(self) -> None: ...
     def voice_is_on(self) -> bool: ...
     def remember_server(self, server: str) -> None: ...
+    def _save_settings(self, quiet: bool = False) -> None: ...
     def _ask_players(self) -> int | None: ...
     def _ask_target(self, rules: Rules) -> Rules | None: ...
 
@@ -119,8 +120,8 @@ def problem_line(code: str, values: dict[str, Any], messages: Messages, server: 
     A line that prints the server's address says only its host aloud ("Cannot reach the server at
     localhost."): a voice reads "ws://" and the port one character at a time."""
     key = f"online.error.{code}"
-    if code == "cannot_start":
-        key = f"online.error.cannot_start.{values.get('reason', 'players')}"
+    if code in ("cannot_start", "chat_refused"):
+        key = f"online.error.{code}.{values.get('reason', 'players' if code == 'cannot_start' else 'other')}"
     elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
         key = f"{key}.{values['reason']}"
     try:
@@ -156,8 +157,9 @@ def spoken_host(server: str) -> str:
 class News:
     """What the table has that this console has not said: the connection, refusals, updates."""
 
-    def __init__(self, table: RemoteTable, messages: Messages, server: str) -> None:
+    def __init__(self, table: RemoteTable, messages: Messages, server: str, chat: Chat | None = None) -> None:
         self.table, self.m, self.server = table, messages, server
+        self.chat = chat if chat is not None else Chat(table, messages, lambda: True, lambda on: None)
         self._connected = True
 
     def check(self) -> None:
@@ -176,6 +178,7 @@ class News:
             self._connected = self.table.connected
             lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
             lines.append(Announcement(self.m("online.back" if self._connected else lost)))
+        lines += self.chat.lines()
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
@@ -259,6 +262,10 @@ class Lobby:
             self._ask_leave()
         elif command_of(token) == ("repeat", ""):
             self.announcer.repeat()
+        elif command_of(token) == ("last", ""):
+            self.say(*(self.news.chat.recent() or [self.m("chat.none")]))
+        elif (said := self.news.chat.command(token, self.input, lambda lines: self.say(*lines))) is not None:
+            self.say(*said)
         else:
             self.say(*self.status())
 
@@ -298,7 +305,8 @@ class OnlineMatch(MatchConsole):
     """The match console for one online seat: news at any prompt, ``Waiting?`` between own turns,
     only the host deals, Q leaves the room (the server keeps the match and the seat)."""
 
-    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5")  # no save, export, import
+    # no save, export, import; the chat's keys
+    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5", "help.online.6")
 
     def __init__(self, table: RemoteTable, services: Services, seen: int, wake: Wake, news: News) -> None:
         super().__init__(table, services, seen)
@@ -363,7 +371,18 @@ class OnlineMatch(MatchConsole):
         if command is not None and command[0] in ("save", "export", "import"):
             self.say(self.m("online.not_here"))
             return True
-        return super()._command(token, allow_private)
+        with self.io.announcer.aside():
+            said = self.news.chat.command(token, self.io.input, self.say_lines)
+        if said is not None:
+            if said:
+                with self.io.announcer.aside():
+                    self.say_lines(said)
+            return True
+        done = super()._command(token, allow_private)
+        if command == ("last", ""):
+            with self.io.announcer.aside():
+                self.say_lines(self.news.chat.recent())  # L brings chat back too
+        return done
 
     def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
@@ -387,7 +406,12 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
              opening: Sequence[Announcement | str]) -> Outcome:
     """The lobby, then the match, for the seat of ``table``; how it ended."""
     m = program.messages
-    news = News(table, m, server)
+
+    def chat_setting(on: bool) -> None:
+        program.settings = program.settings.with_changes(chat=on)
+        program._save_settings(quiet=True)
+
+    news = News(table, m, server, Chat(table, m, lambda: program.settings.chat, chat_setting))
     program.say(*opening)
     try:
         seen = Lobby(table, program.input, program.announcer, m, wake, news).run()

@@ -203,6 +203,10 @@ class RemoteTable:
         self._answers: dict[int, Accepted | Refused | MatchRecordMessage] = {}
         self._errors: list[ErrorMessage] = []
         self._chat: list[ChatMessage] = []  # chat lines heard and not yet taken by the console
+        self._answered_chat = 0  # this seat's chat lines echoed or refused by the server
+        # whether a chat line is to be said now (the console's mutes): one that is not is kept for
+        # L without ending the prompt open (ended for nothing, the prompt would be read twice)
+        self.chat_wakes: Callable[[ChatMessage], bool] = lambda message: True
         # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
         self._share = secrets.token_bytes(SEED_BYTES)
@@ -362,11 +366,15 @@ class RemoteTable:
                     self.problem = Problem(message.code, dict(message.values))
                 else:
                     self._errors.append(message)
+                    self._answered_chat += message.code == "chat_refused"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
             elif isinstance(message, ChatMessage):
                 self._chat = [*self._chat, message][-CHAT_KEPT:]
+                self._answered_chat += message.seat == self.seat
             self._lock.notify_all()
+        if isinstance(message, ChatMessage) and not self.chat_wakes(message):
+            return  # muted: kept for L, nothing to say now
         if not isinstance(message, InfoMessage):  # kept for the update that follows it: nothing to say
             self.wake.raise_()
 
@@ -419,6 +427,17 @@ class RemoteTable:
     def say_preset(self, preset: str) -> bool:
         """Send one of the preset chat lines (``net.chat.PRESETS``) by its name."""
         return self._send(ChatRequest(preset=preset))
+
+    def chat_mark(self) -> int:
+        """A mark to wait from for the answer to a chat line about to be sent (``wait_chat``)."""
+        with self._lock:
+            return self._answered_chat
+
+    def wait_chat(self, mark: int, timeout: float) -> bool:
+        """Wait up to ``timeout`` for the server's answer to a chat line sent after ``mark``: its
+        echo (this seat's own line) or a refusal. Whether it came."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._answered_chat > mark or not self.connected, timeout)
 
     def take_chat(self) -> list[ChatMessage]:
         """The chat lines heard since the last call, oldest first."""
