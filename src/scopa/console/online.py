@@ -263,7 +263,7 @@ class Lobby:
         elif command_of(token) == ("repeat", ""):
             self.announcer.repeat()
         elif command_of(token) == ("last", ""):
-            self.say(*(self.news.chat.recent() or [self.m("chat.none")]))
+            self.say(*(self.news.chat.recent() or [Announcement(self.m("chat.none"))]))
         elif (said := self.news.chat.command(token, self.input, lambda lines: self.say(*lines))) is not None:
             self.say(*said)
         else:
