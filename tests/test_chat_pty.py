@@ -113,3 +113,29 @@ def test_chat_in_italian(serve, tmp_path):
     ann.expect("Tu dici, bella partita.")
     ann.sendcontrol("c")
     ann.close()
+
+
+def test_the_turn_timer_at_the_console(serve, tmp_path):
+    """A 20-second turn (two seconds here): the seat to move hears the warnings, M adds time said
+    to all, and when the time is up the card is played for the player, said so first."""
+    server = serve("--clock-scale", "0.1")
+    ann, code = hosted(tmp_path, server.url, "--turn-time", "20")
+    ben = socket_join(server.url, code, name="Ben")  # never plays: the timer plays for Ben
+    ann.expect(r"Start\?")
+    ann.send("\r")
+    ann.expect(r"Card\?", timeout=30)  # Ann's turn (after Ben's card was played for him, if he led)
+    ann.send("m")
+    ann.expect("Ann asks for more time. Thirty seconds more.")
+    ann.expect("Ten seconds.", timeout=20)
+    ann.expect("Five seconds.")
+    ann.expect("Time. A card is played for Ann.")
+    ann.expect(r"Waiting\?")  # Ben's turn now: no Card? of a turn gone
+    screen = text(ann)
+    assert screen.count("Ann asks for more time.") == 1
+    if "Time. A card is played for Ben." in screen:  # Ben led: his warnings are not said to Ann
+        assert screen.index("Time. A card is played for Ben.") < screen.index("Ten seconds.")
+    assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
+    assert_prompts_said_once(ann)
+    ben.close()
+    ann.sendcontrol("c")
+    ann.close()

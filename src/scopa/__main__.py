@@ -259,7 +259,7 @@ def _online(command: str, argv: list[str]) -> int:
     from .match import clean_name
     name = clean_name(args.name or "") or default_name(messages)  # as a name typed in the menu
     request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
-                            getattr(args, "level", None), tls)
+                            getattr(args, "level", None), tls, getattr(args, "turn_time", None))
 
     from .console.app import Program
     from .console.terminal import Output, make_input

@@ -271,6 +271,8 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
         _add_match_flags(p, m)
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
                        help=m("cli.level", levels=", ".join(LEVELS)))
+        n.add_argument("--turn-time", type=int, choices=(20, 30, 60, 90), metavar=m("cli.metavar.turn_time"),
+                       help=m("cli.turn_time"))
     _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))

@@ -93,6 +93,10 @@ class LeaveRoom(Exception):
 FORGET_SEAT = frozenset({"wrong_key", "unknown_room", "room_closed"})  # problems after which the seat key is useless
 
 
+class TurnTaken(Exception):
+    """The turn being chosen is over: the turn timer played a card for the seat."""
+
+
 class RoomGone(Exception):
     """The table cannot go on (the room closed, the key was refused, the server did not come
     back): ``line`` says why; ``keep_seat``: the seat key still takes the seat back later."""
@@ -178,6 +182,10 @@ class News:
             self._connected = self.table.connected
             lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
             lines.append(Announcement(self.m("online.back" if self._connected else lost)))
+        take = getattr(self.table, "take_warnings", None)
+        for warning in take() if take is not None else []:  # said to the seat to move only
+            if warning.seat == self.table.seat and warning.seconds in (10, 5):
+                lines.append(Announcement(self.m(f"clock.warning.{warning.seconds}")))
         lines += self.chat.lines()
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
@@ -306,12 +314,13 @@ class OnlineMatch(MatchConsole):
     only the host deals, Q leaves the room (the server keeps the match and the seat)."""
 
     # no save, export, import; the chat's keys
-    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5", "help.online.6")
+    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5", "help.online.6", "help.online.7")
 
     def __init__(self, table: RemoteTable, services: Services, seen: int, wake: Wake, news: News) -> None:
         super().__init__(table, services, seen)
         self.remote = table  # the table, with what only an online one has (the room, its code)
         self.wake, self.news = wake, news
+        self._choosing: tuple[int, int] | None = None  # the turn (deal, plays) being chosen, if any
 
     def read(self, prompt_key: str) -> str:
         while True:
@@ -319,13 +328,28 @@ class OnlineMatch(MatchConsole):
             if token != WOKEN:
                 return token
             self._say_news()
+            if self._choosing is not None and self._choosing != self._turn_key():
+                raise TurnTaken  # the turn timer played for this seat: no prompt of a turn gone
+
+    def _turn_key(self) -> tuple[int, int]:
+        return self.view.deal_number, len(self.view.history)
 
     def _read_or_news(self, prompt_key: str) -> str:
         while True:
             try:
-                return self.io.input.read(self.m(prompt_key) + " ", self.wake)
+                token = self.io.input.read(self.m(prompt_key) + " ", self.wake)
             except Interrupted:
                 self._ask_quit()
+                continue
+            if token != WOKEN:
+                self._back_if_away()
+            return token
+
+    def _back_if_away(self) -> None:
+        """A key pressed by a player the turn timer took as away (covered while connected): back."""
+        me = self.remote.room().seats[self.listener]
+        if me is not None and me.covered and self.remote.connected:
+            self.remote.back()
 
     def _say_news(self) -> None:
         lines = self.news.lines()
@@ -336,7 +360,13 @@ class OnlineMatch(MatchConsole):
     def _step(self) -> None:
         if (self.deal_over and self.remote.room().host == self.listener) or (
                 not self.deal_over and self.view.to_move in self.here):
-            super()._step()
+            self._choosing = None if self.deal_over else self._turn_key()
+            try:
+                super()._step()
+            except TurnTaken:
+                pass  # said already: the card played for the seat, and what follows
+            finally:
+                self._choosing = None
         else:
             self._waiting()
 
@@ -370,6 +400,12 @@ class OnlineMatch(MatchConsole):
         command = command_of(token)
         if command is not None and command[0] in ("save", "export", "import"):
             self.say(self.m("online.not_here"))
+            return True
+        if token == "m":  # more time: the notice that follows says it to everyone, this seat too
+            after = self.remote.latest()
+            if self.remote.more_time():
+                self.remote.wait(self.listener, after, timeout=1.0)  # a refusal is no update: not long
+            self._say_news()  # the notice, or why not
             return True
         with self.io.announcer.aside():
             said = self.news.chat.command(token, self.io.input, self.say_lines)
@@ -459,6 +495,7 @@ class OnlineRequest:
     seats: tuple[str, ...] = ()   # host: "human" or a computer level, one per seat
     level: str | None = None      # host: the level of computers filling seats nobody took (None: ask)
     tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
+    turn_time: int | None = None  # host: --turn-time, seconds a turn (None: no timer)
 
 
 def default_name(messages: Messages) -> str:
@@ -585,7 +622,8 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         level = request.level or _ask_level(program, request.rules)
         if level is None:
             return 0
-        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level)
+        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level,
+                                                      request.turn_time)
     else:
         code = saved.code if saved is not None else normalise_code(request.code)
         if code is None:

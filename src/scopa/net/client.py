@@ -60,9 +60,11 @@ from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
     Assisted,
+    Back,
     ChatMessage,
     ChatRequest,
     ClientMessage,
+    ClockMessage,
     Contribute,
     CreateRoom,
     ErrorMessage,
@@ -70,6 +72,7 @@ from .messages import (
     InfoMessage,
     Join,
     MatchRecordMessage,
+    MoreTime,
     MoveRequest,
     NextDealRequest,
     ProtocolError,
@@ -203,6 +206,7 @@ class RemoteTable:
         self._answers: dict[int, Accepted | Refused | MatchRecordMessage] = {}
         self._errors: list[ErrorMessage] = []
         self._chat: list[ChatMessage] = []  # chat lines heard and not yet taken by the console
+        self._warnings: list[ClockMessage] = []  # the turn timer's warnings not yet said
         self._answered_chat = 0  # this seat's chat lines echoed or refused by the server
         # whether a chat line is to be said now (the console's mutes): one that is not is kept for
         # L without ending the prompt open (ended for nothing, the prompt would be read twice)
@@ -369,12 +373,16 @@ class RemoteTable:
                     self._answered_chat += message.code == "chat_refused"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
+            elif isinstance(message, ClockMessage) and message.seat == self.seat:
+                self._warnings = [*self._warnings, message][-4:]
             elif isinstance(message, ChatMessage):
                 self._chat = [*self._chat, message][-CHAT_KEPT:]
                 self._answered_chat += message.seat == self.seat
             self._lock.notify_all()
         if isinstance(message, ChatMessage) and not self.chat_wakes(message):
             return  # muted: kept for L, nothing to say now
+        if isinstance(message, ClockMessage) and message.seat != self.seat:
+            return  # another seat's warning: said to that seat only
         if not isinstance(message, InfoMessage):  # kept for the update that follows it: nothing to say
             self.wake.raise_()
 
@@ -427,6 +435,19 @@ class RemoteTable:
     def say_preset(self, preset: str) -> bool:
         """Send one of the preset chat lines (``net.chat.PRESETS``) by its name."""
         return self._send(ChatRequest(preset=preset))
+
+    def more_time(self) -> bool:
+        """Ask for the turn timer's more time (once a deal, on this seat's turn)."""
+        return self._send(MoreTime())
+
+    def back(self) -> bool:
+        """This seat's player pressed a key after being taken as away: the seat is theirs again."""
+        return self._send(Back())
+
+    def take_warnings(self) -> list[ClockMessage]:
+        with self._lock:
+            warnings, self._warnings = self._warnings, []
+            return warnings
 
     def chat_mark(self) -> int:
         """A mark to wait from for the answer to a chat line about to be sent (``wait_chat``)."""

@@ -339,6 +339,9 @@ class ClusterServer(RoomServer):
         except Unstored:  # the room's seats were told
             pass
 
+    async def in_room(self, code: str, action: Callable[[], None]) -> None:
+        await self.session(code, action)
+
     async def leave(self, conn: Connection) -> None:
         if conn.code is None:
             return
@@ -512,7 +515,8 @@ class ClusterServer(RoomServer):
             await asyncio.sleep(self.config.tick)
             now = time.monotonic()
             for code, room in list(self.rooms.items()):
-                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)):
+                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)
+                        or room.clock_due(now, self.config.clock_scale)):
                     continue
                 try:
                     await self.session(code, functools.partial(self._due, code, now))
@@ -527,6 +531,7 @@ class ClusterServer(RoomServer):
             self._close_room(room, "room_closed")
         else:
             self._cover_due(room, now)
+            self._clock_due(room, now)
 
     async def _play_computers(self, room: Room) -> None:
         """As one process lets them play, but the computer thinks outside the session (the room's

@@ -28,6 +28,10 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
     ping         {}                                         the server answers pong
+    more_time    {}                                         the seat to move asks for MORE_TIME seconds more,
+                 once per deal, in a room with a turn timer (``net.clock``); else no_more_time
+    back         {}                                         a player covered after running out of time
+                 twice in a row pressed a key: the seat is theirs again
     chat         {text} or {preset}                         a chat line to the table (``net.chat``): text
                  typed (cleaned, at most MAX_CHAT characters) or one of ``PRESETS`` by name;
                  refused with the error chat_refused {reason}: empty, too_long, too_fast
@@ -62,6 +66,9 @@ Server to client.
                  would be larger is refused (unavailable). An older server answers ``record``
                  with the error unknown_type, and the client logs nothing
     pong         {}
+    clock        {seat, seconds}                       the turn timer's warning: seconds left to the seat
+                 to move (10, then 5); not numbered. Its timeout and more time are notices
+                 (timed_out, more_time), numbered and kept as every notice is
     chat         {seat, name, text, preset}            a chat line said at the table, to every seat
                  (the sender too): text (cleaned) or preset (a ``PRESETS`` name), the other null;
                  not numbered, not stored, never a move: the client cleans the text again
@@ -124,9 +131,10 @@ from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .chat import MAX_CHAT, PRESETS, chat_problem, clean_chat
+from .clock import TURN_TIMES
 from .codes import is_key_shaped, normalise_code
 
-PROTOCOL_VERSION = 3  # 2: the commitment, the contributions and the reveal of docs/fairness.md; 3: chat
+PROTOCOL_VERSION = 3  # 2: the commitment, the contributions and the reveal of docs/fairness.md; 3: chat, timer
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -160,6 +168,7 @@ ErrorCode = Literal[
     "seat_taken",      # the seat was taken back on another connection
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
+    "no_more_time",    # more time asked when it cannot be had (no timer, not your turn, asked this deal)
     "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
@@ -208,6 +217,7 @@ class RoomInfo:
     level: str = "easy"
     assisted_deals: frozenset[int] = frozenset()
     contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
+    turn_time: int | None = None  # the turn timer's seconds (``net.clock``); None: off
 
     def __post_init__(self) -> None:
         if not self.contributions:
@@ -235,6 +245,7 @@ class CreateRoom:
     rules: Rules
     seats: tuple[str, ...]  # "human" or a computer level, one per seat
     level: str = "easy"
+    turn_time: int | None = None  # seconds a turn, one of ``net.clock.TURN_TIMES``; None: no timer
 
 
 @dataclass(frozen=True)
@@ -297,6 +308,24 @@ class ChatRequest:
 
 
 @dataclass(frozen=True)
+class MoreTime:
+    pass
+
+
+@dataclass(frozen=True)
+class Back:
+    pass
+
+
+@dataclass(frozen=True)
+class ClockMessage:
+    """The turn timer's warning: ``seconds`` left to ``seat``, the seat to move."""
+
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True)
 class ChatMessage:
     """A chat line said at the table by ``seat`` (named ``name``): ``text`` or ``preset``."""
 
@@ -307,7 +336,7 @@ class ChatMessage:
 
 
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping | ChatRequest)
+                 | RecordRequest | Ping | ChatRequest | MoreTime | Back)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -391,7 +420,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong | ChatMessage)
+                 | MatchRecordMessage | Pong | ChatMessage | ClockMessage)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -423,7 +452,8 @@ def encode_info(info: RoomInfo) -> dict[str, Any]:
                                      "covered": s.covered, "ready": s.ready} for s in info.seats]
     return {"code": info.code, "phase": info.phase, "host": info.host, "level": info.level,
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
-            "contributions": [None if c is None else c.hex() for c in info.contributions]}
+            "contributions": [None if c is None else c.hex() for c in info.contributions],
+            **({} if info.turn_time is None else {"turn_time": info.turn_time})}
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
@@ -493,7 +523,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                 "last_number": m.last_number}),
     CreateRoom: ("create_room", lambda m: {"version": PROTOCOL_VERSION, "name": m.name,
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
-                                           "level": m.level}),
+                                           "level": m.level,
+                                           **({} if m.turn_time is None else {"turn_time": m.turn_time})}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
@@ -517,6 +548,9 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
+    MoreTime: ("more_time", lambda m: {}),
+    Back: ("back", lambda m: {}),
+    ClockMessage: ("clock", lambda m: {"seat": m.seat, "seconds": m.seconds}),
     ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
     ChatMessage: ("chat", lambda m: {"seat": m.seat, "name": m.name, "text": m.text, "preset": m.preset}),
 }
@@ -676,7 +710,16 @@ def _create_room(f: _Fields) -> CreateRoom:
     kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
-    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"))
+    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _turn_time(f("turn_time"), "turn_time"))
+
+
+def _turn_time(value: Any, name: str) -> int | None:
+    """None (no timer) or one of ``TURN_TIMES``, a whole number (not 20.0, not true)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value not in TURN_TIMES:
+        raise ProtocolError("bad_field", field=name)
+    return value
 
 
 def _join(f: _Fields) -> Join:
@@ -714,7 +757,7 @@ def _chat_request(f: _Fields) -> ChatRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level"})),
+    "create_room": (_create_room, frozenset({"level", "turn_time"})),
     "join": (_join, frozenset()),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
@@ -724,6 +767,8 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "more_time": (lambda f: MoreTime(), frozenset()),
+    "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
 }
 
@@ -797,7 +842,7 @@ def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
 
 
 def decode_info(value: Any, name: str = "info") -> RoomInfo:
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"turn_time"}))  # a room without a timer sends none
     code = _code(f("code"), f"{name}.code")
     phase = f("phase")
     if phase not in ROOM_PHASES:
@@ -817,8 +862,9 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
     if not isinstance(given, list) or len(given) != rules.players:
         raise ProtocolError("bad_field", field=f"{name}.contributions")
     contributions = tuple(None if c is None else _hex(c, f"{name}.contributions") for c in given)
+    turn_time = _turn_time(f("turn_time"), f"{name}.turn_time")
     f.done()
-    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions)
+    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time)
 
 
 def _room_seat(value: Any, name: str) -> RoomSeat:
@@ -1009,6 +1055,9 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = Pong()
     elif kind == "chat":
         message = _chat_message(fields, rules)
+    elif kind == "clock":
+        players = rules.players if rules is not None else 4
+        message = ClockMessage(_int(fields("seat"), "seat", 0, players - 1), _int(fields("seconds"), "seconds", 1, 90))
     else:
         raise ProtocolError("unknown_type")
     fields.done()

@@ -40,6 +40,7 @@ from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .chat import ChatLimit, chat_problem, clean_chat
+from .clock import TurnClock
 from .codes import key_hash, new_code, new_seat_key
 from .health import health_hook
 from .messages import (
@@ -49,8 +50,10 @@ from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
     Assisted,
+    Back,
     ChatMessage,
     ChatRequest,
+    ClockMessage,
     Contribute,
     CreateRoom,
     ErrorMessage,
@@ -58,6 +61,7 @@ from .messages import (
     InfoMessage,
     Join,
     MatchRecordMessage,
+    MoreTime,
     MoveRequest,
     NextDealRequest,
     Ping,
@@ -114,6 +118,7 @@ class ServerConfig:
     presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
     metrics: tuple[str, int] | None = None  # --metrics: where the Prometheus figures are served
     trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
+    clock_scale: float = 1.0     # the turn timer's seconds are multiplied by this (tests run it faster)
 
     @property
     def expiry_seconds(self) -> float:
@@ -308,6 +313,7 @@ class RoomServer:
         self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
         self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.timeouts: dict[str, asyncio.Task[None]] = {}  # a room's card being chosen for a seat out of time
         self.chat_limits: dict[tuple[str, int], ChatLimit] = {}  # each seat's chat rate, kept by its process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
@@ -463,6 +469,10 @@ class RoomServer:
         elif isinstance(message, ChatRequest):
             self._chat(room, seat, message)
             return
+        elif isinstance(message, MoreTime):
+            self._commit(room, room.more_time(seat), "seat %s asked for more time", _seat(seat))
+        elif isinstance(message, Back):
+            self._commit(room, room.back_from_away(seat, now), "seat %s back from away", _seat(seat))
         elif isinstance(message, Ready):
             self._commit(room, room.ready(seat), "seat %s ready", _seat(seat))
         elif isinstance(message, Start):
@@ -475,7 +485,7 @@ class RoomServer:
         elif isinstance(message, (MoveRequest, NextDealRequest)):
             try:
                 if isinstance(message, MoveRequest):
-                    entries = room.play(seat, message.move, message.expected, now)
+                    entries = room.human_play(seat, message.move, message.expected, now)
                     what = "move by seat %s"
                 else:
                     entries = room.next_deal(seat, message.expected, now)
@@ -522,6 +532,7 @@ class RoomServer:
         key = new_seat_key()
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
                                  time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES))
+        room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
@@ -550,7 +561,11 @@ class RoomServer:
         conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal(),
                           commitment=room.commitment))
         self._catch_up(conn, room, seat, message.last_number)
-        self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
+        entries = room.connected(seat)
+        if room.clock is not None and room.clock_seat() == seat:  # the timer waited: a whole turn from now
+            room.turn_since = time.monotonic()
+            room.clock.warned.clear()
+        self._commit(room, entries, "seat %s back", _seat(seat))
         self._drive(room)
 
     def _catch_up(self, conn: Connection, room: Room, seat: int, last_number: int) -> None:
@@ -704,6 +719,7 @@ class RoomServer:
             for room in list(self.rooms.values()):
                 try:
                     self._cover_due(room, now)
+                    self._clock_due(room, now)
                 except Exception:  # logged; the other rooms are not held up
                     log.exception("room %s: covering a seat failed", room.code)
             if now - last_expiry >= 1.0 or self.config.expiry_seconds < 10:
@@ -716,15 +732,57 @@ class RoomServer:
             self._commit(room, room.cover(seat), "seat %s covered by a computer", _seat(seat))
             self._drive(room)
 
+    # The turn timer (issue 28) ------------------------------------------------------------------
+    def _clock_due(self, room: Room, now: float) -> None:
+        """A warning to the table, or the seat's card chosen off the loop once its time is up."""
+        due = room.clock_due(now, self.config.clock_scale)
+        seat = room.clock_seat()
+        if due is None or seat is None or room.clock is None:
+            return
+        kind, seconds = due
+        if kind == "warning":
+            room.clock.warned.append(seconds)
+            self._save(room)  # with several processes: warned once, whichever process looks
+            self._broadcast(room, encode(ClockMessage(seat, seconds)))
+            return
+        running = self.timeouts.get(room.code)
+        if running is None or running.done():
+            self.timeouts[room.code] = asyncio.create_task(self._time_out(room.code))
+
+    async def _time_out(self, code: str) -> None:
+        """The easy level's card for the seat out of time, worked out in the pool, then played in the room."""
+        try:
+            room = self.rooms.get(code)
+            turn = None if room is None else room.timeout_turn()
+            if turn is None:
+                return
+            move = await self.thinkers.move(turn)
+            await self.in_room(code, lambda: self._time_out_step(code, turn, move))
+        except Exception:  # logged; the room goes on (the next tick tries again)
+            log.exception("room %s: playing for a seat out of time failed", code)
+
+    def _time_out_step(self, code: str, turn: ComputerTurn, move: Move) -> None:
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        self._commit(room, room.timed_out(turn, move, time.monotonic()), "seat %s ran out of time",
+                     _seat(turn.key[0]))
+        self._drive(room)
+
+    async def in_room(self, code: str, action: Callable[[], None]) -> None:
+        """Run ``action`` on the room: at once here; in the cluster, in the room's session."""
+        action()
+
     def _expired(self, room: Room) -> bool:
         return time.time() - room.active > self.config.expiry_seconds
 
     def _close_room(self, room: Room, code: str) -> None:
         del self.rooms[room.code]
         self.store.delete(room.code)
-        task = self.drivers.pop(room.code, None)
-        if task is not None:
-            task.cancel()
+        for tasks in (self.drivers, self.timeouts):
+            task = tasks.pop(room.code, None)
+            if task is not None:
+                task.cancel()
         for seat in range(room.rules.players):
             self.chat_limits.pop((room.code, seat), None)
             conn = self.seated.pop((room.code, seat), None)
@@ -894,6 +952,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trust-proxy", action="store_true",
                    help="count each client by the last address of the X-Forwarded-For header its reverse proxy "
                    "sets, not by the proxy's own address; only behind such a proxy, off unless given")
+    p.add_argument("--clock-scale", type=decimal_number, default=1.0, metavar="FACTOR",
+                   help="multiply every turn timer's seconds by this, for tests, 1 unless given")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -929,7 +989,8 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         max_replay=max(1, args.max_replay), store=args.store,
                         computer_workers=args.computer_workers, computer_cap=args.computer_cap,
                         trust_proxy=args.trust_proxy,
-                        presence_ttl=args.presence_ttl, metrics=metrics)
+                        presence_ttl=args.presence_ttl, metrics=metrics,
+                        clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
