@@ -60,6 +60,7 @@ from .store import LoadProblem
 from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
+WATCHERS = "w"  # the key of the spectators' frames among a published change's seats
 T = TypeVar("T")
 
 
@@ -163,10 +164,10 @@ class ClusterServer(RoomServer):
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None
-        self.frames: dict[str, dict[int, list[str]]] = {}  # a session's frames for seats on other processes
+        self.frames: dict[str, dict[int | str, list[str]]] = {}  # a session's frames for seats on other processes
         self.logs: dict[str, dict[int, list[str]]] = {}  # ... and every human seat's update frames
         self.taken: dict[str, set[int]] = {}  # ... and the seats it connected here
-        self.said: dict[str, dict[int, list[str]]] = {}  # ... and its chat frames for seats elsewhere
+        self.said: dict[str, dict[int | str, list[str]]] = {}  # ... and its chat frames for seats elsewhere
         self.replays: dict[tuple[str, int, int], list[str]] = {}  # (code, seat, last number): missed frames
         self.local_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.listening: asyncio.Task[None] | None = None
@@ -277,7 +278,7 @@ class ClusterServer(RoomServer):
             return False
         return True
 
-    async def _publish_chat(self, said: dict[str, dict[int, list[str]]]) -> bool:
+    async def _publish_chat(self, said: dict[str, dict[int | str, list[str]]]) -> bool:
         """A session's chat lines for seats on other processes: published, nothing stored (a chat
         line changes no room). Redis unreachable: the line is not said anywhere, and refused."""
         try:
@@ -301,6 +302,9 @@ class ClusterServer(RoomServer):
                 conn.send(frame)
             elif conn is None and taken is not None and taken.is_human and taken.connected:
                 self.said.setdefault(room.code, {}).setdefault(seat, []).append(frame)
+        for watcher in list(self.watchers.get(room.code, ())):
+            watcher.send(frame)
+        self.said.setdefault(room.code, {}).setdefault(WATCHERS, []).append(frame)
 
     def _refused(self, saved: dict[str, Room]) -> None:
         """Nothing of the session was sent: the rooms are read back as stored by the next session,
@@ -343,6 +347,9 @@ class ClusterServer(RoomServer):
         await self.session(code, action)
 
     async def leave(self, conn: Connection) -> None:
+        if conn.watcher is not None:
+            await super().leave(conn)
+            return
         if conn.code is None:
             return
         with contextlib.suppress(RoomRefusal):
@@ -367,6 +374,11 @@ class ClusterServer(RoomServer):
                     conn.send(frame)
             elif conn is None:
                 published.setdefault(seat, []).extend(frames)
+        watched = self._watcher_frames(room, entries)  # for the spectators here (held) and elsewhere
+        for watcher in list(self.watchers.get(room.code, ())):
+            for frame in watched:
+                watcher.send(frame)
+        published.setdefault(WATCHERS, []).extend(watched)
 
     def _save(self, room: Room) -> None:
         self.store.save(room)  # written by the session; its failure is handled there
@@ -490,6 +502,9 @@ class ClusterServer(RoomServer):
             code = published["code"]
             if "chat" in published:  # stores nothing: every seat connected here hears it
                 for seat, frames in published["chat"].items():
+                    if seat == WATCHERS:
+                        self._to_watchers(code, frames)
+                        continue
                     conn = self.seated.get((code, int(seat)))
                     if isinstance(conn, HeldConnection):
                         for frame in frames:
@@ -501,12 +516,21 @@ class ClusterServer(RoomServer):
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     self._replaced(conn)
             for seat, frames in published["frames"].items():
+                if seat == WATCHERS:
+                    self._to_watchers(code, frames)
+                    continue
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     for frame in frames:
                         Connection.send(conn, frame)  # stored by the other process: not held
         except (TypeError, ValueError, KeyError) as error:
             log.warning("a frame on the store's channel was not understood (%s)", error)
+
+    def _to_watchers(self, code: str, frames: list[str]) -> None:
+        """Another process's public frames, to the spectators of the room connected here."""
+        for watcher in list(self.watchers.get(code, ())):
+            for frame in frames:
+                Connection.send(watcher, frame)
 
     # Timers ---------------------------------------------------------------------------------
     async def tick(self) -> None:
@@ -668,7 +692,7 @@ class Pending:
     """What a session sends through Redis with its stored rooms: the frames to publish, each
     seat's new update frames for its log, and the seats it connected."""
 
-    def __init__(self, frames: dict[str, dict[int, list[str]]], logs: dict[str, dict[int, list[str]]],
+    def __init__(self, frames: dict[str, dict[int | str, list[str]]], logs: dict[str, dict[int, list[str]]],
                  taken: dict[str, set[int]]) -> None:
         self.frames, self.logs, self.taken = frames, logs, taken
 

@@ -14,6 +14,9 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  seats one entry per seat, "human" (seat 0, the host, must be) or a computer level;
                  level: the computer level that fills human seats still empty at the start
     join         {version, code, name}                      take a free human seat
+    watch        {version, code, name}                      watch the room as a spectator, no seat: every
+                 public update (view null, no hand), refused as moves; chat only if the host allowed
+                 it (create_room's watchers_chat); at most MAX_WATCHERS a room (watchers_full)
     contribute   {value}                                    the seat's share of the match seed: 64 hex
                  digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
                  a second one from the same seat is ignored (docs/fairness.md)
@@ -47,6 +50,8 @@ Server to client.
                  the seat's own "reclaimed" notice; commitment is SHA-256 of the server's seed of
                  the room, 64 hex digits, sent before any seat contributes (null only for a match
                  begun by a server of protocol 1, dealt by shuffle 1)
+    watching     {version, code, number, info, table, to_move, deal_number, match_scores}  a spectator's
+                 welcome: the room's newest update and its public position (the cards on the table)
     info         {info}                              the room's seats or phase changed: sent just
                  before the notice update that says so (a client ends no prompt for the info alone)
     update       {number, event, view}               one numbered thing that happened; view is the
@@ -169,12 +174,15 @@ ErrorCode = Literal[
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
     "no_more_time",    # more time asked when it cannot be had (no timer, not your turn, asked this deal)
+    "watchers_full",   # the room has as many spectators as it takes
+    "spectator",       # a spectator's message that only a seat may send (a move, ready, start...)
     "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
-FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
+FATAL_ERRORS = frozenset({"watchers_full",
+                          "too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
                           "server_stopping", "room_closed", "bad_rules", "bad_name"})
 REFUSALS: tuple[str, ...] = get_args(Refusal)
@@ -308,6 +316,28 @@ class ChatRequest:
 
 
 @dataclass(frozen=True)
+class Watch:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Watching:
+    """A spectator's welcome: the public position, never a hand."""
+
+    code: str
+    number: int
+    info: RoomInfo
+    table: tuple[Card, ...] = ()
+    to_move: int | None = None
+    deal_number: int = 0
+    match_scores: tuple[int, ...] = ()
+
+
+MAX_WATCHERS = 8  # spectators a room takes
+
+
+@dataclass(frozen=True)
 class MoreTime:
     pass
 
@@ -336,7 +366,7 @@ class ChatMessage:
 
 
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping | ChatRequest | MoreTime | Back)
+                 | RecordRequest | Ping | ChatRequest | MoreTime | Back | Watch)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -420,7 +450,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong | ChatMessage | ClockMessage)
+                 | MatchRecordMessage | Pong | ChatMessage | ClockMessage | Watching)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -548,6 +578,10 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
+    Watch: ("watch", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
+    Watching: ("watching", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "number": m.number,
+                                      "info": encode_info(m.info), "table": _cards(m.table), "to_move": m.to_move,
+                                      "deal_number": m.deal_number, "match_scores": list(m.match_scores)}),
     MoreTime: ("more_time", lambda m: {}),
     Back: ("back", lambda m: {}),
     ClockMessage: ("clock", lambda m: {"seat": m.seat, "seconds": m.seconds}),
@@ -722,6 +756,11 @@ def _turn_time(value: Any, name: str) -> int | None:
     return value
 
 
+def _watch(f: _Fields) -> Watch:
+    _version(f)
+    return Watch(_code(f("code")), check_name(f("name")))
+
+
 def _join(f: _Fields) -> Join:
     _version(f)
     return Join(_code(f("code")), check_name(f("name")))
@@ -767,6 +806,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "watch": (_watch, frozenset()),
     "more_time": (lambda f: MoreTime(), frozenset()),
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
@@ -971,7 +1011,7 @@ def _illegal_reason(value: Any) -> IllegalReason | None:
     return reason
 
 
-def _server_update(f: _Fields, rules: Rules | None) -> UpdateMessage:
+def _server_update(f: _Fields, rules: Rules | None, spectator: bool = False) -> UpdateMessage:
     number = _int(f("number"), "number", 1)
     view_data = f("view")
     view = None if view_data is None else decode_view(view_data)
@@ -982,7 +1022,7 @@ def _server_update(f: _Fields, rules: Rules | None) -> UpdateMessage:
             raise ProtocolError("bad_field", field="view")  # a game event always comes with a view
         event_rules = Rules()
     event = decode_event(event_data, event_rules)
-    if not isinstance(event, Notice) and view is None:
+    if not isinstance(event, Notice) and view is None and not spectator:  # a spectator has no view
         raise ProtocolError("bad_field", field="view")
     return UpdateMessage(SeatUpdate(number, event, view))
 
@@ -1020,9 +1060,9 @@ def _error(f: _Fields) -> ErrorMessage:
     return ErrorMessage(code, values)
 
 
-def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> ServerMessage:
+def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator: bool = False) -> ServerMessage:
     """A server's message, checked whole; ``rules`` (from the welcome) reads notices that come
-    without a view. Raises ``ProtocolError``."""
+    without a view, and a ``spectator``'s game events, which never have one. Raises ``ProtocolError``."""
     data = _load(raw, MAX_RECORD_MESSAGE)
     kind = data["type"]
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
@@ -1035,7 +1075,7 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
     elif kind == "info":
         message = InfoMessage(decode_info(fields("info")))
     elif kind == "update":
-        message = _server_update(fields, rules)
+        message = _server_update(fields, rules, spectator)
     elif kind == "resync":
         view_data = fields("view")
         message = ResyncMessage(_int(fields("number"), "number"),
@@ -1055,6 +1095,15 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = Pong()
     elif kind == "chat":
         message = _chat_message(fields, rules)
+    elif kind == "watching":
+        _version(fields)
+        info = decode_info(fields("info"))
+        players = info.rules.players
+        message = Watching(_code(fields("code")), _int(fields("number"), "number"), info,
+                           _card_list(fields("table"), "table"), _optional_int(fields("to_move"), "to_move", 0,
+                                                                                players - 1),
+                           _int(fields("deal_number"), "deal_number", 0, 10_000),
+                           tuple(_int(s, "match_scores") for s in _list(fields("match_scores"), "match_scores", 2)))
     elif kind == "clock":
         players = rules.players if rules is not None else 4
         message = ClockMessage(_int(fields("seat"), "seat", 0, players - 1), _int(fields("seconds"), "seconds", 1, 90))
@@ -1081,3 +1130,16 @@ def _chat_message(f: _Fields, rules: Rules | None) -> ChatMessage:
         if chat_problem(text) is not None:
             raise ProtocolError("bad_field", field="text")
     return ChatMessage(seat, name, text, preset)
+
+
+def _list(value: Any, name: str, most: int) -> list[Any]:
+    if not isinstance(value, list) or len(value) > most:
+        raise ProtocolError("bad_field", field=name)
+    return value
+
+
+def spectator_update(number: int, event: Any, scored_view: PlayerView | None) -> str:
+    """An update frame for spectators: the public event, view null. ``scored_view`` (any seat's)
+    is read only for a ``deal_scored``'s piles and scope, public once the deal is scored."""
+    return json.dumps({"type": "update", "number": number, "event": encode_event(event, scored_view), "view": None},
+                      ensure_ascii=False, separators=(",", ":"))

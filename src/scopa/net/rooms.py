@@ -121,6 +121,7 @@ class Room:
     # Empty for a match begun before protocol 2 (its record, of shuffle 1, has no fairness).
     server_seed: bytes = b""
     contributions: dict[int, bytes] = field(default_factory=dict)
+    watchers_chat: bool = False  # whether spectators may chat (the host's choice)
     clock: TurnClock | None = None  # the turn timer (``net.clock``), the host's choice; None: off
 
     # Facts -------------------------------------------------------------------------------
@@ -497,6 +498,10 @@ class Room:
         return [entry.for_seat(seat) for entry in self.log if entry.number > after]
 
     # Numbering ---------------------------------------------------------------------------
+    def _notice_named(self, kind: NoticeKind, name: str) -> Entry:
+        """A notice about someone without a seat (a spectator), told under the host's seat number."""
+        return self._add(Notice(kind, self.host, name))
+
     def _notice(self, kind: NoticeKind, seat: int) -> Entry:
         taken = self.seats[seat]
         return self._add(Notice(kind, seat, taken.name if taken else ""))

@@ -48,6 +48,7 @@ from .messages import (
     FIRST_MESSAGES,
     MAX_CLIENT_MESSAGE,
     MAX_RECORD_MESSAGE,
+    MAX_WATCHERS,
     Accepted,
     Assisted,
     Back,
@@ -73,9 +74,12 @@ from .messages import (
     ResyncMessage,
     Start,
     UpdateMessage,
+    Watch,
+    Watching,
     Welcome,
     encode,
     parse_client_message,
+    spectator_update,
 )
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
@@ -227,6 +231,7 @@ class Connection:
         self.bucket = Bucket(config.message_rate, config.message_burst, config.flood_strikes)
         self.code: str | None = None
         self.seat: int | None = None
+        self.watcher: str | None = None  # a spectator's name (then seat stays None)
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
         self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
@@ -314,7 +319,8 @@ class RoomServer:
         self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.timeouts: dict[str, asyncio.Task[None]] = {}  # a room's card being chosen for a seat out of time
-        self.chat_limits: dict[tuple[str, int], ChatLimit] = {}  # each seat's chat rate, kept by its process
+        self.chat_limits: dict[tuple[str, int | str], ChatLimit] = {}  # each seat's (or spectator's) chat rate
+        self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         workers = default_workers() if config.computer_workers is None else config.computer_workers
@@ -370,6 +376,8 @@ class RoomServer:
         except ProtocolError as error:
             conn.fail(error.code, error.values)
             return False
+        if isinstance(message, Watch):
+            return await self._watch_first(conn, message)
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
             return False
@@ -407,6 +415,75 @@ class RoomServer:
             return False
         return True
 
+    # Spectators (issue 28) ----------------------------------------------------------------------
+    async def _watch_first(self, conn: Connection, message: Watch) -> bool:
+        """A spectator's way in: a code guessed wrong counts as a failed try, as a join's does."""
+        wait, token = await self.failures.take(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
+            return False
+        try:
+            await self.in_room(message.code, lambda: self._watch(conn, message))
+        except RoomRefusal as refusal:
+            if refusal.code not in REVEALING:
+                await self.failures.give_back(conn.address, token)
+            conn.fail(refusal.code, refusal.values)
+            return False
+        await self.failures.give_back(conn.address, token)
+        return True
+
+    def _watch(self, conn: Connection, message: Watch) -> None:
+        room = self._room(message.code)
+        watchers = self.watchers.setdefault(room.code, set())
+        if len(watchers) >= MAX_WATCHERS:
+            raise RoomRefusal("watchers_full")
+        conn.code, conn.watcher = room.code, message.name
+        watchers.add(conn)
+        state = room.state
+        conn.send(Watching(room.code, room.number, room.info(),
+                           () if state is None else state.table, None if state is None else state.to_move,
+                           0 if state is None else state.deal_number,
+                           () if state is None else tuple(state.match_scores)))
+        self._commit(room, [room._notice_named("watching", message.name)], "a spectator came")
+
+    def _watcher_message(self, conn: Connection, raw: str | bytes) -> None:
+        """A spectator may ping, and chat when the host allowed it; anything else is refused."""
+        try:
+            message = parse_client_message(raw)
+        except ProtocolError as error:
+            conn.send(ErrorMessage(error.code, error.values))
+            return
+        room = self.rooms.get(conn.code or "")
+        if room is None:
+            conn.fail("room_closed")
+        elif isinstance(message, Ping):
+            conn.send(Pong())
+        elif isinstance(message, ChatRequest) and not room.watchers_chat:
+            conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
+        elif isinstance(message, ChatRequest):
+            try:
+                self._chat(room, None, message, conn.watcher or "")
+            except RoomRefusal as refusal:
+                conn.send(ErrorMessage(refusal.code, refusal.values))
+        else:
+            conn.send(ErrorMessage("spectator", {}))
+
+    def _tell_watchers(self, room: Room, entries: list[Entry]) -> None:
+        """The public updates of a change, the same frames for every spectator: no view, no hand."""
+        watchers = self.watchers.get(room.code)
+        if watchers:
+            for frame in self._watcher_frames(room, entries):
+                for conn in list(watchers):
+                    conn.send(frame)
+
+    @staticmethod
+    def _watcher_frames(room: Room, entries: list[Entry]) -> list[str]:
+        frames = [spectator_update(entry.number, entry.event, None if entry.state is None else entry.state.view(0))
+                  for entry in entries]
+        if any(isinstance(entry.event, Notice) for entry in entries):
+            frames.insert(0, encode(InfoMessage(room.info())))
+        return frames
+
     # The three ways into a room; a store shared by several processes (``cluster``) wraps them
     # in that room's lock.
     def connect(self, ws: ServerConnection) -> Connection:
@@ -427,6 +504,9 @@ class RoomServer:
         self._message(conn, raw)
 
     async def leave(self, conn: Connection) -> None:
+        if conn.watcher is not None:
+            self.watchers.get(conn.code or "", set()).discard(conn)
+            return
         with contextlib.suppress(RoomRefusal):  # the store failed: said to the room's other seats already
             self._detach(conn)
 
@@ -446,6 +526,9 @@ class RoomServer:
                 conn.fail(error.code, error.values)
             else:
                 conn.send(ErrorMessage(error.code, error.values))
+            return
+        if conn.watcher is not None:
+            self._watcher_message(conn, raw)
             return
         room = self.rooms.get(conn.code or "")
         if room is None or conn.seat is None:
@@ -503,27 +586,30 @@ class RoomServer:
         self._drive(room)
 
     # Table chat (issue 28) ------------------------------------------------------------------------
-    def _chat(self, room: Room, seat: int, message: ChatRequest) -> None:
+    def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "") -> None:
         """A chat line to every seat of the room, the sender's too; refused (``chat_refused``) when
         empty, too long or too fast. Text only, never stored, never a move: the room is unchanged."""
         text = None if message.text is None else clean_chat(message.text)
         problem = None if text is None else chat_problem(text)
-        limit = self.chat_limits.setdefault((room.code, seat), ChatLimit())
+        limit = self.chat_limits.setdefault((room.code, watcher if seat is None else seat), ChatLimit())
         if problem is None and not limit.take():
             problem = "too_fast"
         if problem is not None:
             raise RoomRefusal("chat_refused", reason=problem)
-        taken = room.seats[seat]
-        name = taken.name if taken is not None else ""
-        self._broadcast(room, encode(ChatMessage(seat, name, text, message.preset)))
+        taken = None if seat is None else room.seats[seat]
+        name = watcher if taken is None else taken.name
+        self._broadcast(room, encode(ChatMessage(room.host if seat is None else seat, name, text, message.preset)))
         log.info("room %s: seat %s said a chat line", room.code, _seat(seat))
 
     def _broadcast(self, room: Room, frame: str) -> None:
-        """One frame to every seat of the room connected (on this process: the cluster overrides)."""
+        """One frame to every seat of the room connected, and its spectators (on this process:
+        the cluster overrides)."""
         for seat in range(room.rules.players):
             conn = self.seated.get((room.code, seat))
             if conn is not None:
                 conn.send(frame)
+        for conn in list(self.watchers.get(room.code, ())):
+            conn.send(frame)
 
     def _create(self, conn: Connection, message: CreateRoom) -> None:
         code = new_code()
@@ -606,12 +692,13 @@ class RoomServer:
         self._tell(room, entries)
 
     def _tell(self, room: Room, entries: list[Entry]) -> None:
-        """Send each connected seat its messages of a stored change."""
+        """Send each connected seat its messages of a stored change, and the spectators theirs."""
         for seat in range(room.rules.players):
             conn = self.seated.get((room.code, seat))
             if conn is not None:
                 for message in self._messages_for(room, entries, seat):
                     conn.send(message)
+        self._tell_watchers(room, entries)
 
     @staticmethod
     def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage]:
@@ -779,6 +866,8 @@ class RoomServer:
     def _close_room(self, room: Room, code: str) -> None:
         del self.rooms[room.code]
         self.store.delete(room.code)
+        for watcher in self.watchers.pop(room.code, set()):
+            watcher.fail(code)
         for tasks in (self.drivers, self.timeouts):
             task = tasks.pop(room.code, None)
             if task is not None:

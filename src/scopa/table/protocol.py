@@ -35,6 +35,7 @@ NoticeKind = Literal[
     "closed",      # the room or table is closed (expired, deleted, server stopping)
     "timed_out",   # the seat's turn time ran out: the server played a card for it (online turn timer)
     "more_time",   # the seat asked for more time this deal (online turn timer)
+    "watching",    # a spectator (named) came to watch the room online
 ]
 
 
