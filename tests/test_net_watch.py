@@ -109,3 +109,31 @@ def test_spectators_are_capped_per_room(serve):
     assert late.closed()
     for client in watchers:
         client.close()
+
+
+def test_scopa_watch_says_the_match_as_it_is_played(serve, tmp_path):
+    """The real ``scopa watch`` in a pseudo-terminal while two scripted players play a match: the
+    players hear "Carla is watching.", the spectator every play and the result, never a hand."""
+    import threading
+
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    from test_online_pty import player, text
+
+    server = serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla")
+    carla.expect("Watching room")
+    ann.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice)
+              and m.update.event.kind == "watching")
+    start(ann, bob)
+    done = threading.Thread(target=play_out, args=([ann, bob], ann), daemon=True)
+    done.start()
+    carla.expect("No longer watching.", timeout=90)
+    done.join(30)
+    carla.expect(pexpect.EOF)
+    screen = text(carla)
+    assert "Carla is watching." in screen
+    assert screen.count(" plays ") >= 36 and ("wins the match" in screen or "draw" in screen.lower())
+    assert "Hand," not in screen and "Card?" not in screen

@@ -132,7 +132,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if argv[:1] == ["verify"]:  # check the shuffle of a match file (docs/fairness.md)
         from .verify import main as verify
         return verify(argv[1:])
-    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
+    if argv[:1] in (["host"], ["join"], ["watch"]):  # a room of a server, played (or watched) here
         return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
@@ -246,7 +246,11 @@ def _online(command: str, argv: list[str]) -> int:
         return 2
     code = getattr(args, "code", None)
     # scopa join alone: the seat sat in last
-    mode: Literal["host", "join", "resume"] = "host" if command == "host" else "join" if code else "resume"
+    mode: Literal["host", "join", "resume", "watch"] = (
+        "host" if command == "host" else "watch" if command == "watch" else "join" if code else "resume")
+    if mode == "watch" and not code:
+        print(f"scopa: {messages('online.watch_needs_code')}", file=sys.stderr)
+        return 2
     server = args.server or settings.last_server or ""
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)

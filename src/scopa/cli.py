@@ -253,7 +253,7 @@ def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
                    help=m("cli.verbosity"))
 
 
-ONLINE_COMMANDS = ("host", "join")
+ONLINE_COMMANDS = ("host", "join", "watch")
 
 
 def build_online_parser(command: str, messages: Messages | None = None) -> argparse.ArgumentParser:
@@ -261,7 +261,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
     m = messages or Messages("en")
     p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
-    if command == "join":
+    if command in ("join", "watch"):
         p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.code"))
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))

@@ -487,7 +487,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
 class OnlineRequest:
     """What ``scopa host``, ``scopa join`` or the menu asked for."""
 
-    mode: Literal["host", "join", "resume"]
+    mode: Literal["host", "join", "resume", "watch"]
     server: str = ""
     name: str = ""
     code: str = ""
