@@ -73,3 +73,11 @@ def test_mutes_the_setting_and_l():
     assert table.sent == [("preset", "one_moment"), ("text", "hello all")]
     assert [a.text for a in chat.command("c 11", None, print)] == ["No such phrase. Pick 1 to 10."]
     assert chat_token("cards") is None and chat_token("chat off") is None and chat_token("C") == ""
+
+
+def test_the_hosts_seat_commands():
+    from scopa.console.online import seat_command
+    assert seat_command("open 3", 4) == (2, "open") and seat_command("libera 2", 4) == (1, "open")
+    assert seat_command("computer 4", 4) == (3, "easy") and seat_command("computer 4 hard", 4) == (3, "hard")
+    assert seat_command("computer 5", 4) is None and seat_command("open 3 hard", 4) is None
+    assert seat_command("open", 4) is None and seat_command("computer 2 genius", 4) is None

@@ -270,6 +270,12 @@ class Lobby:
             self._ask_leave()
         elif command_of(token) == ("repeat", ""):
             self.announcer.repeat()
+        elif (change := seat_command(token, len(room.seats))) is not None:
+            if room.host != self.seat:
+                self.say(problem_line("not_host", {}, self.m))
+            else:
+                self.table.set_seat(*change)
+                self.table.wait(self.seat, self.after, timeout=1.0)
         elif command_of(token) == ("last", ""):
             self.say(*(self.news.chat.recent() or [Announcement(self.m("chat.none"))]))
         elif (said := self.news.chat.command(token, self.input, lambda lines: self.say(*lines))) is not None:
@@ -430,6 +436,25 @@ class OnlineMatch(MatchConsole):
         if token == ENTER or token.lower() in {"y", "yes", "s", "si"}:
             raise LeaveRoom
         self.say(self.m("quit.cancelled"))
+
+
+SEAT_WORDS = {"open": "open", "libera": "open", "computer": "easy"}
+
+
+def seat_command(token: str, seats: int) -> tuple[int, str] | None:
+    """The host's lobby commands: ``open 3`` (``libera 3``) frees a computer's seat for a person,
+    ``computer 3`` (or ``computer 3 medium``) gives a free seat to a computer; seats counted from 1."""
+    from ..net.messages import LEVELS
+    words = token.lower().split()
+    if len(words) not in (2, 3) or words[0] not in SEAT_WORDS or not words[1].isdigit():
+        return None
+    seat = int(words[1]) - 1
+    kind = SEAT_WORDS[words[0]]
+    if len(words) == 3:
+        if kind == "open" or words[2] not in LEVELS:
+            return None
+        kind = words[2]
+    return (seat, kind) if 0 <= seat < seats else None
 
 
 def can_start(room: RoomInfo) -> bool:

@@ -81,6 +81,7 @@ from .messages import (
     Refused,
     ResyncMessage,
     RoomInfo,
+    SeatKind,
     ServerMessage,
     Start,
     UpdateMessage,
@@ -435,6 +436,10 @@ class RemoteTable:
     def say_preset(self, preset: str) -> bool:
         """Send one of the preset chat lines (``net.chat.PRESETS``) by its name."""
         return self._send(ChatRequest(preset=preset))
+
+    def set_seat(self, seat: int, kind: str) -> bool:
+        """The host, in the lobby: open a computer's seat ("open") or give a free one to a computer (a level)."""
+        return self._send(SeatKind(seat, kind))
 
     def more_time(self) -> bool:
         """Ask for the turn timer's more time (once a deal, on this seat's turn)."""

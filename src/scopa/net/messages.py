@@ -31,6 +31,9 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
     ping         {}                                         the server answers pong
+    seat_kind    {seat, kind}                               the host, in the lobby: kind "open" makes a
+                 computer's seat free for a person, a level puts a computer in a free seat; refused
+                 as not_host, not_lobby or bad_seat (the host's own seat, a person's, a taken one)
     more_time    {}                                         the seat to move asks for MORE_TIME seconds more,
                  once per deal, in a room with a turn timer (``net.clock``); else no_more_time
     back         {}                                         a player covered after running out of time
@@ -174,6 +177,7 @@ ErrorCode = Literal[
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
     "no_more_time",    # more time asked when it cannot be had (no timer, not your turn, asked this deal)
+    "bad_seat",        # a seat_kind the seat cannot take (the host's, a person's, a taken or free one)
     "watchers_full",   # the room has as many spectators as it takes
     "spectator",       # a spectator's message that only a seat may send (a move, ready, start...)
     "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
@@ -316,6 +320,14 @@ class ChatRequest:
 
 
 @dataclass(frozen=True)
+class SeatKind:
+    """The host's change of a lobby seat: "open" or a computer level."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True)
 class Watch:
     code: str
     name: str
@@ -366,7 +378,7 @@ class ChatMessage:
 
 
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping | ChatRequest | MoreTime | Back | Watch)
+                 | RecordRequest | Ping | ChatRequest | MoreTime | Back | Watch | SeatKind)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -578,6 +590,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
+    SeatKind: ("seat_kind", lambda m: {"seat": m.seat, "kind": m.kind}),
     Watch: ("watch", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
     Watching: ("watching", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "number": m.number,
                                       "info": encode_info(m.info), "table": _cards(m.table), "to_move": m.to_move,
@@ -807,6 +820,8 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
     "watch": (_watch, frozenset()),
+    "seat_kind": (lambda f: SeatKind(_int(f("seat"), "seat", 0, 3),
+                                     "open" if f("kind") == "open" else _level(f("kind"), "kind")), frozenset()),
     "more_time": (lambda f: MoreTime(), frozenset()),
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),

@@ -200,6 +200,30 @@ class Room:
                 return candidate
         raise AssertionError("a room has at most four seats: one of nine numbers is free")
 
+    def set_seat(self, by: int, seat: int, kind: str) -> list[Entry]:
+        """The host turns a computer seat into an open seat for a person (``kind`` "open") or a
+        free seat into a computer at a level (``kind`` a level), in the lobby; everyone hears it."""
+        if by != self.host:
+            raise RoomRefusal("not_host")
+        if self.phase != "lobby":
+            raise RoomRefusal("not_lobby")
+        if not 0 <= seat < len(self.seats) or seat == self.host:
+            raise RoomRefusal("bad_seat")
+        taken = self.seats[seat]
+        if kind == "open":
+            if taken is None or taken.is_human:
+                raise RoomRefusal("bad_seat")  # only a computer's seat is opened: a person keeps theirs
+            self.seats[seat] = None
+            self.contributions.pop(seat, None)
+            return [self._add(Notice("seat_opened", seat, taken.name))]
+        if taken is not None:
+            raise RoomRefusal("bad_seat")
+        used = {s.name for s in self.seats if s is not None}
+        pick = random.Random(f"{self.code}{seat}").getrandbits(16)  # noqa: S311 -- a name, not a secret
+        name = next(n for n in computer_names(len(self.seats) + 4, pick) if n not in used)
+        self.seats[seat] = Seat(name, "computer", kind)
+        return [self._notice("seat_computer", seat)]
+
     def ready(self, seat: int) -> list[Entry]:
         if self.phase != "lobby":
             raise RoomRefusal("not_lobby")

@@ -72,6 +72,7 @@ from .messages import (
     RecordRequest,
     Refused,
     ResyncMessage,
+    SeatKind,
     Start,
     UpdateMessage,
     Watch,
@@ -552,6 +553,9 @@ class RoomServer:
         elif isinstance(message, ChatRequest):
             self._chat(room, seat, message)
             return
+        elif isinstance(message, SeatKind):
+            self._commit(room, room.set_seat(seat, message.seat, message.kind), "seat %s changed by the host",
+                         _seat(message.seat))
         elif isinstance(message, MoreTime):
             self._commit(room, room.more_time(seat), "seat %s asked for more time", _seat(seat))
         elif isinstance(message, Back):
