@@ -447,13 +447,8 @@ class RoomServer:
                            () if state is None else tuple(state.match_scores)))
         self._commit(room, [room._notice_named("watching", message.name)], "a spectator came")
 
-    def _watcher_message(self, conn: Connection, raw: str | bytes) -> None:
+    def _watcher_message(self, conn: Connection, message: Any) -> None:
         """A spectator may ping, and chat when the host allowed it; anything else is refused."""
-        try:
-            message = parse_client_message(raw)
-        except ProtocolError as error:
-            conn.send(ErrorMessage(error.code, error.values))
-            return
         room = self.rooms.get(conn.code or "")
         if room is None:
             conn.fail("room_closed")
@@ -529,7 +524,7 @@ class RoomServer:
                 conn.send(ErrorMessage(error.code, error.values))
             return
         if conn.watcher is not None:
-            self._watcher_message(conn, raw)
+            self._watcher_message(conn, message)
             return
         room = self.rooms.get(conn.code or "")
         if room is None or conn.seat is None:
