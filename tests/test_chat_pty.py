@@ -13,8 +13,8 @@ import time
 import pytest
 
 from helpers.net import join as socket_join
+from helpers.online_pty import PROMPT_LINE, hosted, text
 from scopa.net.messages import ChatMessage, ChatRequest
-from test_online_pty import PROMPT_LINE, hosted, text
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -35,7 +35,7 @@ def assert_prompts_said_once(child) -> None:
 
 
 def italian_host(tmp_path, url):
-    """``scopa host`` as ``test_online_pty.player`` starts it, in Italian."""
+    """``scopa host`` as ``helpers.online_pty.player`` starts it, in Italian."""
     env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
     env.pop("PROMPT_TOOLKIT_NO_CPR", None)
     args = ["-m", "scopa", "host", "--server", url, "--name", "Ann", "--target", "single", "--no-voice",

@@ -13,20 +13,18 @@ import pytest
 from websockets.sync.client import connect
 from websockets.sync.server import serve as serve_ws
 
+from helpers.net import until
 from scopa.engine import Phase, Rules
 from scopa.engine.shuffle import commitment, match_seed
 from scopa.narration import Messages
 from scopa.net.client import RemoteTable, TableClosed
 from scopa.net.messages import PROTOCOL_VERSION, CreateRoom, Join, Welcome, encode, parse_server_message
-from test_net_client import tables, until  # noqa: F401  (tables: the fixture)
-from test_net_server import serve  # noqa: F401  (the fixture: a real server, stopped after the test)
-from test_net_stores import processes, redis_server  # noqa: F401  (fixtures: servers on a real Redis)
 
 HOOKS = Path(__file__).parent / "fault_hooks"
 EN, IT = Messages("en"), Messages("it")
 
 
-def seated(url: str, tables, rules: Rules, kinds: tuple[str, ...], guest_url: str | None = None  # noqa: F811
+def seated(url: str, tables, rules: Rules, kinds: tuple[str, ...], guest_url: str | None = None
            ) -> list[RemoteTable]:
     """The host and one guest for every other human seat (on ``guest_url``: another process),
     all ready, the match started."""
@@ -72,7 +70,7 @@ def verdicts(everyone: list[RemoteTable]) -> list[str]:
 
 @pytest.mark.parametrize("rules, kinds", [(Rules(target=11), ("human", "human")),
                                           (Rules(players=3, target=None), ("human", "easy", "human"))])
-def test_every_seats_client_checks_the_shuffle_and_finds_it_fair(serve, tables, rules, kinds):  # noqa: F811
+def test_every_seats_client_checks_the_shuffle_and_finds_it_fair(serve, tables, rules, kinds):
     server = serve()
     everyone = seated(server.url, tables, rules, kinds)
     info = everyone[0].room()
@@ -92,7 +90,7 @@ def test_every_seats_client_checks_the_shuffle_and_finds_it_fair(serve, tables, 
     assert EN("fairness.fair") == "Shuffle checked, fair." and IT("fairness.fair") == "Mescolata controllata, regolare."
 
 
-def test_two_processes_on_redis_keep_the_commitment_and_the_shares(processes, tables):  # noqa: F811
+def test_two_processes_on_redis_keep_the_commitment_and_the_shares(processes, tables):
     """The host on one process, the guests on another: the welcome of each names the same
     commitment, every share reaches the start, and every client finds the shuffle fair."""
     first, second = processes(2)
@@ -107,7 +105,7 @@ def test_two_processes_on_redis_keep_the_commitment_and_the_shares(processes, ta
      "Shuffle check failed. The seed the server showed at the end is not the one it promised at the start."),
     ("deal_other_deck", "deals", "Shuffle check failed. The cards dealt are not the ones the seed deals."),
 ])
-def test_a_dishonest_server_is_caught_by_every_client(serve, tables, monkeypatch, fault, verdict, line):  # noqa: F811
+def test_a_dishonest_server_is_caught_by_every_client(serve, tables, monkeypatch, fault, verdict, line):
     monkeypatch.setenv("PYTHONPATH", str(HOOKS))
     monkeypatch.setenv("SCOPA_TEST_FAULT", fault)
     server = serve()
@@ -117,7 +115,7 @@ def test_a_dishonest_server_is_caught_by_every_client(serve, tables, monkeypatch
     assert EN(f"fairness.{verdict}") == line
 
 
-def test_a_client_of_another_protocol_gets_the_version_error(serve):  # noqa: F811
+def test_a_client_of_another_protocol_gets_the_version_error(serve):
     server = serve()
     with connect(server.url, open_timeout=5) as ws:
         ws.send(json.dumps({"type": "join", "version": PROTOCOL_VERSION - 1, "code": "ACDEFG", "name": "Bob"}))

@@ -146,6 +146,20 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                      "The rules are not valid. The match target is 11, 16 or 21 points, or a single deal.",
                      ("Le regole non sono valide. Il traguardo della partita è di 11, 16 o 21 punti, oppure una sola "
                       "smazzata.")),
+    "rules cirulla target": (_changed(lambda d: d["rules"].update(variant="cirulla", kings_redeal=False)),
+                             "cirulla_target",
+                             "The rules are not valid. Cirulla is played to 51 points, or a single deal.",
+                             "Le regole non sono valide. La cirulla si gioca a 51 punti, oppure una sola smazzata."),
+    "rules variant option": (_changed(lambda d: d["rules"].update(variant="scopa_15", most_cards=True)),
+                             "variant_option", ("The rules are not valid. The option most cards is not played in this "
+                             "game."), ("Le regole non sono valide. L'opzione presa con più carte obbligatoria non si "
+                             "gioca in questo gioco.")),
+    "rules win by two single": (_changed(lambda d: d["rules"].update(target=None, win_by_two=True)),
+                                "win_by_two_single",
+                                ("The rules are not valid. Win by two needs a match target, so a single deal cannot "
+                                 "be won by two."),
+                                ("Le regole non sono valide. La vittoria con due punti di scarto richiede un "
+                                 "traguardo, e una sola smazzata non ne ha.")),
     "rules on or off": (_changed(lambda d: d["rules"].update(kings_redeal="yes")), "on_off",
                         "The rules are not valid. The option redeal for three kings must be on or off.",
                         ("Le regole non sono valide. L'opzione nuova distribuzione con tre re può essere solo attiva o "
@@ -164,9 +178,9 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
     "seat fields": (_changed(lambda d: d["seats"][0].pop("kind")), None,
                     "Seat 1 must have a name, a kind and, for a computer, a level.",
                     "Il giocatore 1 deve avere un nome, un tipo e, se è il computer, un livello."),
-    "seat name": (_changed(lambda d: d["seats"][0].update(name=" ")), None,
-                  "Seat 1 needs a name of 1 to 100 characters.", ("Il giocatore 1 deve avere un nome da 1 a 100 "
-                                                                  "caratteri.")),
+    "seat name": (_changed(lambda d: d["seats"][0].update(name="")), None,
+                  "Seat 1 needs a name of 1 to 100 characters.",
+                  "Il giocatore 1 deve avere un nome da 1 a 100 caratteri."),
     "seat control": (_changed(lambda d: d["seats"][0].update(name="Ann\u2028")), None,
                      "The name of seat 1 holds control characters.",
                      "Il nome del giocatore 1 contiene caratteri di controllo."),
@@ -351,6 +365,11 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                             "seats."),
                            ("La posizione salvata non è valida. Nella giocata 2 di questa smazzata il giocatore deve "
                             "essere uno dei 2 giocatori.")),
+    "position claim": (_state(lambda s: s.update(claims=[{"seat": 0, "round": 1, "kind": "cirulla",
+                                                           "cards": ["AD", "2D", "3D"]}])), "claim_wrong",
+                       "The saved position is not valid. Claim 1 of this deal does not match the hands and plays.",
+                       ("La posizione salvata non è valida. La dichiarazione 1 di questa smazzata non corrisponde "
+                       "alle mani e alle giocate.")),
     "position play scopa": (_state(_play(2, scopa="no")), "play_scopa",
                             ("The saved position is not valid. In play 2 of this deal, the scopa mark must be true or "
                              "false."),

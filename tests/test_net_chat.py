@@ -17,14 +17,13 @@ from scopa.net.messages import (
     parse_client_message,
     parse_server_message,
 )
-from test_net_stores import redis_server, store  # noqa: F401 -- the shared suite's fixtures
 
 
 def heard(client):
     return client.until(lambda m: isinstance(m, ChatMessage))
 
 
-def pair(store):  # noqa: F811 -- the fixture
+def pair(store):
     first = store.serve()
     second = store.serve() if store.kind == "redis" else first
     ann = host(first.url)
@@ -32,7 +31,7 @@ def pair(store):  # noqa: F811 -- the fixture
     return ann, bob
 
 
-def test_a_typed_line_and_a_preset_reach_every_seat_both_ways(store):  # noqa: F811
+def test_a_typed_line_and_a_preset_reach_every_seat_both_ways(store):
     ann, bob = pair(store)
     ann.send(ChatRequest(text="hello Bob"))
     assert heard(bob) == ChatMessage(0, "Ann", "hello Bob", None)
@@ -42,7 +41,7 @@ def test_a_typed_line_and_a_preset_reach_every_seat_both_ways(store):  # noqa: F
     assert heard(bob).preset == "well_played"
 
 
-def test_control_and_direction_characters_are_stripped_and_a_bad_line_is_refused_with_its_reason(store):  # noqa: F811
+def test_control_and_direction_characters_are_stripped_and_a_bad_line_is_refused_with_its_reason(store):
     ann, bob = pair(store)
     ann.send(ChatRequest(text="good\x1b[2J\u202egame\n\tnow\x07"))
     line = heard(bob)
@@ -57,7 +56,7 @@ def test_control_and_direction_characters_are_stripped_and_a_bad_line_is_refused
     assert not any(json.loads(f)["type"] == "error" for f in bob.frames)  # the refusals went to Ann alone
 
 
-def test_each_seat_is_rate_limited_on_its_own(store):  # noqa: F811
+def test_each_seat_is_rate_limited_on_its_own(store):
     ann, bob = pair(store)
     for n in range(ChatLimit.BURST):
         ann.send(ChatRequest(text=f"line {n}"))

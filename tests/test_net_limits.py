@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from helpers.net import Client, error, host, join, reclaim, start
 from scopa.net.codes import new_code, new_seat_key
 from scopa.net.messages import ErrorMessage, Hello, Join, Welcome
-from test_net_server import Client, error, host, join, reclaim, start
-from test_net_stores import processes, redis_server, store  # noqa: F401 -- the fixtures, both stores
 
 LIMIT = 10
 
@@ -31,14 +30,14 @@ def guesses(urls: list[str], count: int, headers: dict[str, str] | None = None) 
         return list(pool.map(lambda n: answer(urls[n % len(urls)], Join(new_code(), "Eve"), headers), range(count)))
 
 
-def test_joins_sent_at_once_are_counted_at_once(store):  # noqa: F811
+def test_joins_sent_at_once_are_counted_at_once(store):
     """With Redis all of them were answered "unknown_room" (the check and the count were apart)."""
     server = store.serve()
     answers = guesses([server.url], 40)
     assert answers.count("unknown_room") == LIMIT and answers.count("too_many_tries") == 40 - LIMIT
 
 
-def test_several_processes_count_one_addresss_tries_together(processes):  # noqa: F811
+def test_several_processes_count_one_addresss_tries_together(processes):
     """Each process counted by itself: an address spread over two had twice the tries."""
     first, second = processes(2)
     one_by_one = [answer((first.url, second.url)[n % 2], Join(new_code(), "Eve")) for n in range(14)]
@@ -46,7 +45,7 @@ def test_several_processes_count_one_addresss_tries_together(processes):  # noqa
     assert answer(first.url, Join(new_code(), "Eve")) == answer(second.url, Join(new_code(), "Eve")) == "too_many_tries"
 
 
-def test_joins_to_a_started_or_a_full_room_count_as_tries(store):  # noqa: F811
+def test_joins_to_a_started_or_a_full_room_count_as_tries(store):
     """They tell that the code exists, yet were not counted: anyone could test codes at will."""
     server = store.serve()
     ann = host(server.url)
@@ -59,7 +58,7 @@ def test_joins_to_a_started_or_a_full_room_count_as_tries(store):  # noqa: F811
     assert answer(server.url, Join(new_code(), "Eve")) == "too_many_tries"
 
 
-def test_a_seat_with_its_right_key_is_taken_back_from_a_throttled_address(store):  # noqa: F811
+def test_a_seat_with_its_right_key_is_taken_back_from_a_throttled_address(store):
     """Behind a NAT or a proxy, one person guessing locked everyone out of their own seats."""
     server = store.serve()
     ann = host(server.url)
@@ -74,7 +73,7 @@ def test_a_seat_with_its_right_key_is_taken_back_from_a_throttled_address(store)
     assert error(thief).code == "too_many_tries"
 
 
-def test_a_joining_player_is_not_counted_as_a_guess(store):  # noqa: F811
+def test_a_joining_player_is_not_counted_as_a_guess(store):
     server = store.serve()
     for _ in range(LIMIT + 2):
         ann = host(server.url)
@@ -83,7 +82,7 @@ def test_a_joining_player_is_not_counted_as_a_guess(store):  # noqa: F811
     assert answer(server.url, Join(new_code(), "Eve")) == "unknown_room"
 
 
-def test_behind_a_trusted_proxy_each_client_is_counted_by_its_own_address(store):  # noqa: F811
+def test_behind_a_trusted_proxy_each_client_is_counted_by_its_own_address(store):
     server = store.serve("--trust-proxy")
     eve = {"X-Forwarded-For": "198.51.100.7"}
     assert guesses([server.url], 12, eve).count("too_many_tries") == 2
@@ -93,7 +92,7 @@ def test_behind_a_trusted_proxy_each_client_is_counted_by_its_own_address(store)
     assert answer(server.url, Join(new_code(), "Ann")) == "unknown_room"  # the proxy's own address, 127.0.0.1
 
 
-def test_without_trust_proxy_the_header_is_not_believed(store):  # noqa: F811
+def test_without_trust_proxy_the_header_is_not_believed(store):
     server = store.serve()
     assert guesses([server.url], 12, {"X-Forwarded-For": "198.51.100.7"}).count("too_many_tries") == 2
     assert answer(server.url, Join(new_code(), "Ann"), {"X-Forwarded-For": "198.51.100.8"}) == "too_many_tries"

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.console import program_for, request_for
+from helpers.net import Client, error, host, join, play_out, reclaim, start
 from scopa.console.terminal import ENTER
 from scopa.engine import Rules
 from scopa.match import NAME_LENGTH, MatchRecord, SeatSetup, clean_name, name_problem
 from scopa.net.messages import CreateRoom, ErrorMessage, Join, ProtocolError, UpdateMessage, Welcome, check_name
 from scopa.storage import AutosaveStore, record_from_dict, record_to_dict
 from scopa.table import Notice
-from test_console_loop import program_for, request_for
-from test_net_server import Client, error, host, join, play_out, reclaim, start
-from test_net_stores import redis_server, store  # noqa: F401 -- the fixtures, both stores
 
 ORDINARY = ["J. Smith", "Dr. Who", "Ben?", "Ann: the first", "Zoë; Lee", "O'Neil!", "x" * NAME_LENGTH]
 REFUSED = {
@@ -61,7 +60,7 @@ def test_the_local_game_saves_a_match_whose_names_have_full_stops_and_question_m
     assert "reads like a line" not in out.getvalue() and "Not saved" not in out.getvalue()
 
 
-def test_ordinary_names_start_a_room_and_it_plays_and_takes_seats_back(store):  # noqa: F811
+def test_ordinary_names_start_a_room_and_it_plays_and_takes_seats_back(store):
     server = store.serve()
     ann = host(server.url, name="Dr. Who")
     ben = join(server.url, ann.code, name="J. Smith")
@@ -73,7 +72,7 @@ def test_ordinary_names_start_a_room_and_it_plays_and_takes_seats_back(store):  
 
 
 @pytest.mark.parametrize("name,reason", [("\u202eBen", "bidi"), ("\u200b\u200b", "invisible"), ("A\x1bB", "control")])
-def test_a_refused_name_is_refused_when_given_with_its_reason_and_the_room_still_starts(store, name, reason):  # noqa: F811
+def test_a_refused_name_is_refused_when_given_with_its_reason_and_the_room_still_starts(store, name, reason):
     server = store.serve()
     hosting = Client(server.url)
     hosting.send(CreateRoom(name, Rules(target=None), ("human", "human"), "easy"))  # bypasses the client's check
@@ -90,7 +89,7 @@ def test_a_refused_name_is_refused_when_given_with_its_reason_and_the_room_still
 
 
 @pytest.mark.parametrize("length", [NAME_LENGTH - 1, NAME_LENGTH])
-def test_two_players_of_one_long_name_both_get_in_and_are_told_apart(store, length):  # noqa: F811
+def test_two_players_of_one_long_name_both_get_in_and_are_told_apart(store, length):
     """The second was renamed to 26 characters, which the client's parser refused (bad_name): that
     player could not get in. ``Client.recv`` parses every frame as the real client does."""
     server = store.serve()
@@ -105,3 +104,14 @@ def test_two_players_of_one_long_name_both_get_in_and_are_told_apart(store, leng
     ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("joined", welcome.seat,
                                                                                    second.name))
     assert not [m for m in ann.errors + ben.errors if isinstance(m, ErrorMessage)]
+
+
+def test_the_client_says_why_the_server_refused_a_name_in_the_players_language():
+    from scopa.console.online import problem_line
+    from scopa.narration.messages import Messages
+    for lang in ("en", "it"):
+        messages = Messages(lang)
+        for reason in ("length", "control", "bidi", "invisible"):
+            line = problem_line("bad_name", {"field": "name", "reason": reason}, messages).text
+            assert line == messages(f"online.error.bad_name.{reason}") != messages("online.error.bad_name")
+        assert problem_line("bad_name", {"field": "name"}, messages).text == messages("online.error.bad_name")

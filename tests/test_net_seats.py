@@ -6,14 +6,13 @@ from helpers.net import error, host, join, start
 from scopa.engine import Rules
 from scopa.net.messages import ErrorMessage, SeatKind, UpdateMessage
 from scopa.table import Notice
-from test_net_stores import redis_server, store  # noqa: F401 -- the shared suite's fixtures
 
 
 def notice(kind: str):
     return lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice) and m.update.event.kind == kind
 
 
-def test_the_host_opens_a_computer_seat_and_fills_a_free_one(store):  # noqa: F811
+def test_the_host_opens_a_computer_seat_and_fills_a_free_one(store):
     first = store.serve()
     second = store.serve() if store.kind == "redis" else first
     ann = host(first.url, Rules(players=4, target=None), ("human", "human", "easy", "human"))

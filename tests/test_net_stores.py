@@ -6,9 +6,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shutil
-import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -18,6 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from helpers.net import ROOT, Client, Server, error, host, join, play_out, reclaim, start
+from helpers.redis import free_port, redis_cli
 from scopa.engine import Rules
 from scopa.net.messages import (
     Accepted,
@@ -35,95 +33,6 @@ from scopa.net.messages import (
 )
 from scopa.storage import record_from_dict
 from scopa.table import Notice
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_server():
-    """A real redis-server on a free loopback port, without persistence; its port."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server); the Redis store is not tested")
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                             "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        end = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > end or proc.poll() is not None:
-                    raise AssertionError("redis-server did not start") from None
-                time.sleep(0.05)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-def redis_cli(port: int, *args: str) -> str:
-    import redis
-    client = redis.Redis(port=port, decode_responses=True)
-    try:
-        return client.execute_command(*args)
-    finally:
-        client.close()
-
-
-FULL_TRIGGERS = (("full", "UPDATE", "rooms"), ("full_health", "INSERT", "health"),
-                 ("full_health_again", "UPDATE", "health"))
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store(request, tmp_path):
-    """The store under test: ``store.serve(*flags)`` starts a server on it (stopped after the test),
-    ``store.fail()`` makes its writes fail (a full store), ``store.heal()`` undoes that."""
-    started: list[Server] = []
-
-    class Store:
-        kind = request.param
-
-        def serve(self, *flags: str) -> Server:
-            server = Server(*self.where, *flags)
-            started.append(server)
-            return server
-
-    chosen = Store()
-    if request.param == "sqlite":
-        db = tmp_path / "rooms.sqlite3"
-        chosen.where = (db,)
-
-        def fail() -> None:  # every later write of a room (and of the health check) is refused, as by a full disk
-            with sqlite3.connect(db) as conn:
-                for name, change, table in FULL_TRIGGERS:
-                    conn.execute(f"CREATE TRIGGER {name} BEFORE {change} ON {table} BEGIN "
-                                 "SELECT RAISE(ABORT, 'database or disk is full'); END")
-
-        def heal() -> None:
-            with sqlite3.connect(db) as conn:
-                for name, _, _ in FULL_TRIGGERS:
-                    conn.execute(f"DROP TRIGGER {name}")
-    else:
-        port = request.getfixturevalue("redis_server")
-        redis_cli(port, "FLUSHALL")
-        chosen.where = (None, "--store", f"redis://127.0.0.1:{port}/0")
-
-        def fail() -> None:  # Redis at its memory limit refuses every write
-            redis_cli(port, "CONFIG", "SET", "maxmemory-policy", "noeviction")
-            redis_cli(port, "CONFIG", "SET", "maxmemory", "1")
-
-        def heal() -> None:
-            redis_cli(port, "CONFIG", "SET", "maxmemory", "0")
-    chosen.fail, chosen.heal = fail, heal
-    yield chosen
-    for server in started:
-        server.stop()
 
 
 def test_a_whole_match_is_played_and_a_killed_server_restarts_at_the_last_completed_move(store):
@@ -199,22 +108,6 @@ def _read(client, seconds: float = 0.5) -> list:
 
 
 # Several processes on one Redis --------------------------------------------------------------
-
-@pytest.fixture
-def processes(redis_server):
-    """processes(count, *flags): that many servers on one fresh Redis (stopped after the test)."""
-    redis_cli(redis_server, "FLUSHALL")
-    started: list[Server] = []
-
-    def serve(count: int, *flags: str) -> list[Server]:
-        servers = [Server(None, "--store", f"redis://127.0.0.1:{redis_server}/0", *flags) for _ in range(count)]
-        started.extend(servers)
-        return servers
-
-    yield serve
-    for server in started:
-        server.stop()
-
 
 @pytest.fixture
 def cluster(processes):
@@ -510,4 +403,4 @@ def test_serve_metrics_without_prometheus_client_says_what_to_install():
                             capture_output=True, text=True, timeout=30, check=False,
                             env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "--metrics needs the prometheus_client package: pip install 'scopa[metrics]'" in result.stderr
+    assert "--metrics needs the prometheus_client package: pipx inject scopa prometheus_client" in result.stderr

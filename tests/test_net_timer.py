@@ -24,7 +24,6 @@ from scopa.net.messages import (
     parse_client_message,
 )
 from scopa.table import Notice
-from test_net_stores import redis_server, store  # noqa: F401 -- the shared suite's fixtures
 
 FAST = ("--clock-scale", "0.1")
 
@@ -38,7 +37,7 @@ def timed_host(url: str, turn_time: int = 20) -> Client:
     return client
 
 
-def timed_pair(store):  # noqa: F811
+def timed_pair(store):
     first = store.serve(*FAST)
     second = store.serve(*FAST) if store.kind == "redis" else first
     ann = timed_host(first.url)
@@ -68,7 +67,7 @@ def heard_until_played(client, seat: int, timeout: float = 20.0) -> list[str]:
     return said
 
 
-def test_warnings_then_the_easy_card_is_played_and_two_in_a_row_is_away(store):  # noqa: F811
+def test_warnings_then_the_easy_card_is_played_and_two_in_a_row_is_away(store):
     ann, bob = timed_pair(store)
     mover, other = (ann, bob) if ann.view.is_my_turn else (bob, ann)
     seat = mover.seat
@@ -86,7 +85,7 @@ def test_warnings_then_the_easy_card_is_played_and_two_in_a_row_is_away(store): 
     assert other.until(notice("reclaimed")).update.event.seat == seat
 
 
-def test_more_time_is_given_once_a_deal_and_said_to_all(store):  # noqa: F811
+def test_more_time_is_given_once_a_deal_and_said_to_all(store):
     ann, bob = timed_pair(store)
     mover, other = (ann, bob) if ann.view.is_my_turn else (bob, ann)
     waiting = other
@@ -119,7 +118,7 @@ def test_a_room_without_a_timer_never_times_out(serve):
 
 
 def test_only_the_offered_turn_times():
-    base = {"type": "create_room", "version": 3, "name": "A", "rules": {}, "seats": ["human", "human"]}
+    base = {"type": "create_room", "version": 2, "name": "A", "rules": {}, "seats": ["human", "human"]}
     for bad in (0, 15, 21, True, "20", 90.0):
         with pytest.raises(ProtocolError):
             parse_client_message(encode_dict({**base, "turn_time": bad}))

@@ -19,7 +19,6 @@ from scopa.net.messages import (
     parse_server_message,
 )
 from scopa.table import Notice
-from test_net_stores import redis_server, store  # noqa: F401 -- the shared suite's fixtures
 
 CARDS = {str(card) for card in ALL_CARDS}
 
@@ -70,7 +69,7 @@ def hands_after(clients: list[Client]) -> dict[int, set[str]]:
     return hands
 
 
-def test_a_spectator_sees_a_whole_match_and_no_card_of_any_hand(store):  # noqa: F811
+def test_a_spectator_sees_a_whole_match_and_no_card_of_any_hand(store):
     first = store.serve()
     other = store.serve() if store.kind == "redis" else first
     ann = host(first.url)
@@ -118,7 +117,7 @@ def test_scopa_watch_says_the_match_as_it_is_played(serve, tmp_path):
 
     import pytest
     pexpect = pytest.importorskip("pexpect")
-    from test_online_pty import player, text
+    from helpers.online_pty import player, text
 
     server = serve()
     ann = host(server.url)

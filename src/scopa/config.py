@@ -105,19 +105,19 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
 
 
 def save_settings(settings: Settings, config_dir: Path) -> OSError | None:
-    """Write the settings atomically; the error when they could not be saved, or None.
+    """Write the settings as saves are written (``storage.atomic``); the error when they could
+    not be saved, or None.
 
-    The caller words the error in the player's language (``narration.os_problem``)."""
+    A temporary file of its own (two copies saving at once never share one), synced, swapped in,
+    and the folder synced, so a crash or power cut leaves the old settings or the new ones. A
+    ``settings.json`` that is a symbolic link (a dotfiles folder) is written through: the file it
+    names gets the new settings and the link stays. The caller words the error in the player's
+    language (``narration.os_problem``)."""
+    from .storage.atomic import atomic_write_text
     try:
         config_dir.mkdir(parents=True, exist_ok=True)
-        path = config_dir / SETTINGS_FILE
-        tmp = path.with_suffix(".tmp")
         data = asdict(settings) | {"lessons_done": list(settings.lessons_done)}
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        atomic_write_text(config_dir / SETTINGS_FILE, json.dumps(data, indent=1))
         return None
     except OSError as error:
         return error

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ..narration import Announcement, Messages, Narrator
+from ..narration import Announcement, Messages, Narrator, run_command
 from ..table import Notice
 from .announcer import Announcer
 from .chat import Chat
@@ -77,6 +77,7 @@ class OnlineProgram(Protocol):
     def remember_server(self, server: str) -> None: ...
     def _save_settings(self, quiet: bool = False) -> None: ...
     def _ask_players(self) -> int | None: ...
+    def _ask_game(self, players: int) -> Rules | None: ...
     def _ask_target(self, rules: Rules) -> Rules | None: ...
 
 if TYPE_CHECKING:
@@ -129,7 +130,8 @@ def problem_line(code: str, values: dict[str, Any], messages: Messages, server: 
     elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
         key = f"{key}.{values['reason']}"
     try:
-        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds", "code")})
+        text = messages(key, server=server, command=run_command(),
+                        **{k: v for k, v in values.items() if k in ("seconds", "code")})
     except KeyError:
         return Announcement(messages("online.error.other"))
     return Announcement(text, spoken=spoken_form(messages, key, server))
@@ -285,7 +287,7 @@ class Lobby:
 
     def _ask_leave(self) -> None:
         """Leave on Enter, as in the match; anything else stays in the lobby."""
-        self.say(self.m("online.leave_ask", code=self.table.code))
+        self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
         try:
             token = self.input.read(self.m("prompt.leave") + " ", self.wake)
         except Interrupted:
@@ -428,7 +430,7 @@ class OnlineMatch(MatchConsole):
 
     def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
-        self.say(self.m("online.leave_ask", code=self.remote.code))
+        self.say(self.m("online.leave_ask", code=self.remote.code, command=run_command()))
         try:
             token = self.io.input.read(self.m("prompt.leave") + " ")
         except (Interrupted, KeyboardInterrupt):
@@ -494,13 +496,13 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
         program.say(m(f"fairness.{table.shuffle_check()}"))  # this client's own check (docs/fairness.md)
         return "finished"
     except LeaveRoom:
-        program.say(m("online.left", code=table.code))
+        program.say(m("online.left", code=table.code, command=run_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
         return "left" if gone.keep_seat else "closed"
     except InputClosed:
-        program.say(m("online.input_closed", code=table.code))
+        program.say(m("online.input_closed", code=table.code, command=run_command()))
         return "left"
     finally:
         program.narrator = None
@@ -618,12 +620,12 @@ def server_question(m: Messages, last: str | None) -> Announcement:
 
 
 def _ask_rules(program: OnlineProgram) -> Rules | None:
-    """The host's match: how many players and the target, with the new-match questions."""
-    from ..engine import Rules
+    """The host's match: how many players, which game and the target, with the new-match questions."""
     players = program._ask_players()
     if players is None:
         return None
-    return program._ask_target(Rules(players=players))
+    rules = program._ask_game(players)
+    return None if rules is None else program._ask_target(rules)
 
 
 def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
@@ -681,6 +683,6 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
 
 def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages) -> list[Announcement]:
     if mode == "host":
-        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code))]
+        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code, command=run_command()))]
     key = "online.reclaimed" if reclaimed else "online.seated"
     return [Announcement(m(key, code=table.code, seat=table.seat + 1))]

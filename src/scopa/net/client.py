@@ -63,6 +63,7 @@ from .messages import (
     Back,
     ChatMessage,
     ChatRequest,
+    ClaimRequest,
     ClientMessage,
     ClockMessage,
     Contribute,
@@ -532,6 +533,10 @@ class RemoteTable:
     def submit(self, seat: int, move: Move, expected: int) -> SubmitResult:
         request_id = next(self._ids)
         return self._request(MoveRequest(request_id, move, expected), request_id, expected)
+
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        request_id = next(self._ids)
+        return self._request(ClaimRequest(request_id, expected), request_id, expected)
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:
         request_id = next(self._ids)

@@ -42,6 +42,7 @@ from websockets.asyncio.server import ServerConnection
 from ..engine import Move
 from .messages import (
     Accepted,
+    ClaimRequest,
     CreateRoom,
     ErrorMessage,
     Hello,
@@ -82,7 +83,7 @@ class SharedLimit:
         token = secrets.token_hex(8)
         try:
             return await self.redis.take_try(self.name, address, self.limit, self.window, token), token
-        except Exception as error:  # noqa: BLE001 -- Redis away: the request fails on the store anyway
+        except Exception as error:  # noqa: BLE001
             log.error("the store cannot count the tries of an address (%s)", error)
             return 0, None
 
@@ -90,7 +91,7 @@ class SharedLimit:
         if isinstance(token, str):
             try:
                 await self.redis.give_back_try(self.name, address, token)
-            except Exception as error:  # noqa: BLE001 -- it ages out of the window by itself
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store cannot give a try back (%s)", error)
 
 
@@ -272,7 +273,7 @@ class ClusterServer(RoomServer):
         except StaleRoom as stale:
             log.error("room %s: stored meanwhile by another process; this change is not stored", stale)
             return False
-        except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+        except Exception as error:  # noqa: BLE001
             self.metrics.store_error()
             log.error("rooms %s: cannot be stored (%s); the change is refused", ", ".join(saved), error)
             return False
@@ -338,7 +339,7 @@ class ClusterServer(RoomServer):
                 request = parse_client_message(raw)
             except ProtocolError:
                 return
-            if isinstance(request, (MoveRequest, NextDealRequest)):  # answered at once: not done
+            if isinstance(request, (MoveRequest, NextDealRequest, ClaimRequest)):  # answered at once: not done
                 Connection.send(conn, Refused(request.id, "unavailable"))
         except Unstored:  # the room's seats were told
             pass
@@ -464,7 +465,7 @@ class ClusterServer(RoomServer):
             return
         try:
             frames = await self.redis.log_tail(code, seat, count)
-        except Exception as error:  # noqa: BLE001 -- a resync instead
+        except Exception as error:  # noqa: BLE001
             log.error("room %s: its log cannot be read (%s)", code, error)
             return
         if len(frames) == count and _number(frames[0]) == hello.last_number + 1 and _number(frames[-1]) == room.number:
@@ -488,7 +489,7 @@ class ClusterServer(RoomServer):
                         self._deliver(message.get("data"))
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # noqa: BLE001 -- Redis restarted: listen again
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store's channel was lost (%s); listening again", error)
                 await asyncio.sleep(0.5)
 
@@ -604,7 +605,7 @@ class ClusterServer(RoomServer):
                     self.sweeping = asyncio.create_task(self._sweep())
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # noqa: BLE001 -- Redis away: try again
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store cannot be reached to say this process is alive (%s)", error)
 
     def _lapsed(self) -> None:
@@ -621,7 +622,7 @@ class ClusterServer(RoomServer):
         try:
             for process in await self.redis.gone_processes(self.origin):
                 await self._let_go(process)
-        except Exception as error:  # noqa: BLE001 -- logged; tried again at the next beat
+        except Exception as error:  # noqa: BLE001
             log.error("gone server processes could not be looked for (%s)", error)
 
     async def _let_go(self, process: str) -> None:
@@ -652,7 +653,7 @@ class ClusterServer(RoomServer):
     async def writable(self) -> bool:
         try:
             await self.redis.check_write(self.origin)
-        except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+        except Exception as error:  # noqa: BLE001
             self.metrics.store_error()
             log.error("health: the store cannot be written (%s)", error)
             return False
@@ -680,7 +681,7 @@ async def open_cluster(config: ServerConfig) -> ClusterServer:
     server = ClusterServer(redis, config)
     try:
         await redis.beat(server.origin, config.presence_ttl)  # present before the first connection
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:  # noqa: BLE001 -- one clear line, as for a database that cannot be opened
         await redis.close()
         raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
     server.listening = asyncio.create_task(server.listen())

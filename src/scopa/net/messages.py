@@ -5,18 +5,22 @@ counted from 0 on the wire (as in the engine); cards are short notation (``"7D"`
 ``str(card)`` writes them. A message from a client is at most ``MAX_CLIENT_MESSAGE`` bytes; one
 from the server at most ``MAX_SERVER_MESSAGE``.
 
-Client to server. The first message of a connection is one of ``hello``, ``create_room`` or
-``join``, each with ``"version": PROTOCOL_VERSION``; any other first message is refused.
+Client to server. The first message of a connection is one of ``hello``, ``create_room``, ``join``
+or ``watch``, each with ``"version": PROTOCOL_VERSION``; any other first message is refused.
+Protocol 2 is one version: the fairness messages, the variants and ``claim``, chat, the turn timer,
+spectators and the lobby's ``seat_kind`` all belong to it.
 
     hello        {version, code, seat_key, last_number}   take back a seat (after a drop or crash);
                  last_number is the number of the last update the client has (0: none)
-    create_room  {version, name, rules, seats, level}      host a room: rules as Rules.to_dict;
+    create_room  {version, name, rules, seats, level, turn_time}  host a room: rules as Rules.to_dict;
                  seats one entry per seat, "human" (seat 0, the host, must be) or a computer level;
-                 level: the computer level that fills human seats still empty at the start
+                 level: the computer level that fills human seats still empty at the start;
+                 turn_time (optional): the turn timer's seconds, one of ``net.clock.TURN_TIMES``
     join         {version, code, name}                      take a free human seat
     watch        {version, code, name}                      watch the room as a spectator, no seat: every
-                 public update (view null, no hand), refused as moves; chat only if the host allowed
-                 it (create_room's watchers_chat); at most MAX_WATCHERS a room (watchers_full)
+                 public update (view null, no hand); a move, ready or start is refused (spectator);
+                 chat only where the room allows it (``Room.watchers_chat``, off: no message sets
+                 it yet), else chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
     contribute   {value}                                    the seat's share of the match seed: 64 hex
                  digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
                  a second one from the same seat is ignored (docs/fairness.md)
@@ -27,6 +31,10 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  as stale when the position changed after it (every update of one transition
                  carries the position after the whole transition; notices never make it stale)
     next_deal    {id, expected}                             the host deals the next deal
+    claim        {id, expected}                             Cirulla: the seat to move shows its hand
+                 to claim its bonus (cirulla or tris), before the hand's first card; answered as a
+                 move is (accepted, or refused: illegal when the hand is worth no bonus or it is
+                 not the time); the seat's next move follows as usual
     assisted     {}                                         a hint or tip was used in this deal
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
@@ -40,7 +48,8 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  twice in a row pressed a key: the seat is theirs again
     chat         {text} or {preset}                         a chat line to the table (``net.chat``): text
                  typed (cleaned, at most MAX_CHAT characters) or one of ``PRESETS`` by name;
-                 refused with the error chat_refused {reason}: empty, too_long, too_fast
+                 refused with the error chat_refused {reason}: empty, too_long, too_fast (a spectator:
+                 not_allowed)
 
 Server to client.
 
@@ -82,15 +91,20 @@ Server to client.
                  not numbered, not stored, never a move: the client cleans the text again
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
-seats, assisted_deals, contributions}, each seat null (free) or {name, kind, level, connected, covered,
-ready}; contributions has one entry per seat, its contribution in hex or null (public to every seat).
+seats, assisted_deals, contributions, turn_time (only in a room with a turn timer)}, each seat
+null (free) or {name, kind, level, connected, covered, ready}; contributions has one entry per
+seat, its contribution in hex or null (public to every seat).
 
 Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
 deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
-deal_scored, match_won, and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored``
-carries the final piles and scope of the deal instead of the whole breakdown; the receiver
-scores them again with the engine (``score_deal``), so the breakdown cannot disagree with the
-cards. Engine events never hold a hand; the receiving seat's own hand is only in its ``view``.
+deal_scored, match_won, opening_taken (Scopa a 15 and Cirulla: the dealer's first table of 15
+or 30), hand_claimed {seat, side, claim, points, cards} (Cirulla: the hand shown by its claim),
+and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored`` carries the final piles
+and scope of the deal instead of the whole breakdown, and in Cirulla ``bonus``, each side's
+points from claimed hands (only when any); the receiver scores them again with the engine
+(``score_deal``), so the breakdown cannot disagree with the cards. Engine events never hold a
+hand; the receiving seat's own hand is only in its ``view``, and a hand shown by a Cirulla
+claim, public from then on, in every seat's ``view.claims`` (never before the claim).
 A finished deal's piles hold every card of that deal, all played and counted in the open: public
 once the deal is scored, as its ``deal_scored`` event already was to every seat.
 
@@ -123,10 +137,12 @@ from ..engine import (
     DealScored,
     DealStarted,
     Event,
+    HandClaimed,
     IllegalReason,
     LeftoversTaken,
     MatchWon,
     Move,
+    OpeningTableTaken,
     Phase,
     Play,
     PlayerView,
@@ -135,6 +151,7 @@ from ..engine import (
     Scopa,
     score_deal,
 )
+from ..engine.cirulla import BONUS_KINDS, BONUS_POINTS, Claim, bonuses
 from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
@@ -142,7 +159,9 @@ from .chat import MAX_CHAT, PRESETS, chat_problem, clean_chat
 from .clock import TURN_TIMES
 from .codes import is_key_shaped, normalise_code
 
-PROTOCOL_VERSION = 3  # 2: the commitment, the contributions and the reveal of docs/fairness.md; 3: chat, timer
+PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
+#    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message; table chat, the turn
+#    timer (clock, more_time, back), spectators (watch, watching) and the host's seat_kind in the lobby
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -295,6 +314,14 @@ class NextDealRequest:
 
 
 @dataclass(frozen=True)
+class ClaimRequest:
+    """Cirulla: the seat shows its hand to claim its bonus, before the hand's first card."""
+
+    id: int
+    expected: int
+
+
+@dataclass(frozen=True)
 class Assisted:
     pass
 
@@ -377,8 +404,8 @@ class ChatMessage:
     preset: str | None = None
 
 
-ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping | ChatRequest | MoreTime | Back | Watch | SeatKind)
+ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
+                 | Assisted | RecordRequest | Ping | ChatRequest | MoreTime | Back | Watch | SeatKind)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -391,9 +418,11 @@ class FinishedDeal:
     piles: tuple[tuple[Card, ...], ...]
     scope: tuple[int, ...]
     match_scores: tuple[int, ...]
+    bonus: tuple[int, ...] = ()  # Cirulla: each side's points from claimed hands (sent only when any)
 
     def scored(self, rules: Rules) -> DealScored:
-        return DealScored(self.deal_number, score_deal(self.piles, self.scope, rules), self.match_scores)
+        score = score_deal(self.piles, self.scope, rules, self.bonus or None)
+        return DealScored(self.deal_number, score, self.match_scores)
 
 
 @dataclass(frozen=True)
@@ -508,6 +537,8 @@ def encode_view(view: PlayerView) -> dict[str, Any]:
                     for p in view.history],
         "match_scores": list(view.match_scores), "deal_totals": [list(t) for t in view.deal_totals],
         "phase": view.phase.value, "winner": view.winner,
+        **({"claims": [{"seat": c.seat, "round": c.round, "kind": c.kind, "cards": _cards(c.cards)}
+                       for c in view.claims]} if view.claims else {}),  # Cirulla: public hands
     }
 
 
@@ -521,6 +552,12 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
     if isinstance(event, CardsDealt):
         return {"kind": "cards_dealt", "round": event.round, "rounds": event.rounds, "cards_each": event.cards_each,
                 "stock_left": event.stock_left, "table": None if event.table is None else _cards(event.table)}
+    if isinstance(event, HandClaimed):
+        return {"kind": "hand_claimed", "seat": event.seat, "side": event.side, "claim": event.kind,
+                "points": event.points, "cards": _cards(event.cards)}
+    if isinstance(event, OpeningTableTaken):
+        return {"kind": "opening_taken", "dealer": event.dealer, "side": event.side, "cards": _cards(event.cards),
+                "scope": event.scope}
     if isinstance(event, CardPlayed):
         return {"kind": "card_played", "seat": event.seat, "card": str(event.card)}
     if isinstance(event, CardsCaptured):
@@ -536,15 +573,19 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
         if view is None:
             raise ValueError("A deal_scored event is sent with the view it was scored in.")
         return {"kind": "deal_scored",
-                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores))}
+                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores,
+                                               tuple(s.bonus for s in event.score.sides)))}
     if isinstance(event, MatchWon):
         return {"kind": "match_won", "side": event.side, "match_scores": list(event.match_scores)}
     raise TypeError(f"Not an event: {event!r}")
 
 
 def encode_finished(deal: FinishedDeal) -> dict[str, Any]:
-    return {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
+    data = {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
             "piles": [_cards(p) for p in deal.piles], "scope": list(deal.scope)}
+    if any(deal.bonus):
+        data["bonus"] = list(deal.bonus)
+    return data
 
 
 def _update(message: UpdateMessage) -> dict[str, Any]:
@@ -574,6 +615,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
                                      "expected": m.expected}),
     NextDealRequest: ("next_deal", lambda m: {"id": m.id, "expected": m.expected}),
+    ClaimRequest: ("claim", lambda m: {"id": m.id, "expected": m.expected}),
     Assisted: ("assisted", lambda m: {}),
     RecordRequest: ("record", lambda m: {"id": m.id}),
     Ping: ("ping", lambda m: {}),
@@ -692,9 +734,10 @@ def decode_rules(value: Any, name: str = "rules") -> Rules:
         if isinstance(value.get(option), (bool, float)):  # the engine would take 2.0 for 2
             raise ProtocolError("bad_rules", field=f"{name}.{option}")
     try:
-        return Rules.from_dict(value)
+        rules = Rules.from_dict(value)
     except (RulesError, TypeError, ValueError):
         raise ProtocolError("bad_rules", field=name) from None
+    return rules
 
 
 def _code(value: Any, name: str = "code") -> str:
@@ -816,6 +859,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
     "next_deal": (lambda f: NextDealRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
+    "claim": (lambda f: ClaimRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
@@ -847,7 +891,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
 
 def decode_view(value: Any, name: str = "view") -> PlayerView:
     """A seat's view, checked: seats, counts and phases in range, no card in two places."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"claims"}))
     rules = decode_rules(f("rules"), f"{name}.rules")
     players, sides = rules.players, rules.sides
     seat = _int(f("seat"), f"{name}.seat", 0, players - 1)
@@ -875,12 +919,30 @@ def decode_view(value: Any, name: str = "view") -> PlayerView:
     if phase_text not in {p.value for p in Phase}:
         raise ProtocolError("bad_field", field=f"{name}.phase")
     winner = _optional_int(f("winner"), f"{name}.winner", 0, sides - 1)
+    claims = _claims(f("claims", []), f"{name}.claims", players, rules.rounds)
     f.done()
     seen = hand + table + tuple(c for p in piles for c in p)
     if len(set(seen)) != len(seen) or hand_counts[seat] != len(hand):
         raise ProtocolError("bad_field", field=name)
     return PlayerView(rules, seat, deal_number, dealer, to_move, round_, hand, table, hand_counts, stock_count,
-                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner)
+                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner,
+                      claims)
+
+
+def _claims(value: Any, name: str, players: int, rounds: int) -> tuple[Claim, ...]:
+    """Cirulla's hands shown this deal: each a seat, a round, a bonus its three cards are worth."""
+    if not isinstance(value, list) or len(value) > players * rounds:
+        raise ProtocolError("bad_field", field=name)
+    claims = []
+    for item in value:
+        f = _Fields(item, name)
+        claim = Claim(_int(f("seat"), name, 0, players - 1), _int(f("round"), name, 1, rounds), f("kind"),
+                      _card_list(f("cards"), name, 3))
+        f.done()
+        if claim.kind not in BONUS_KINDS or claim.kind not in bonuses(claim.cards):
+            raise ProtocolError("bad_field", field=name)
+        claims.append(claim)
+    return tuple(claims)
 
 
 def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
@@ -941,7 +1003,7 @@ def _room_seat(value: Any, name: str) -> RoomSeat:
 
 def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notice:
     """An event; ``rules`` to score a ``deal_scored`` again and to check seats."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"bonus"}))
     kind = f("kind")
     players, sides = rules.players, rules.sides
 
@@ -965,6 +1027,14 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         table = f("table")
         event = CardsDealt(small("round", 40, 1), small("rounds", 40, 1), small("cards_each", 10, 1),
                            small("stock_left", 40), None if table is None else _card_list(table, f"{name}.table"))
+    elif kind == "hand_claimed":  # Cirulla: the hand shown, now public
+        claimed, shown = f("claim"), _card_list(f("cards"), f"{name}.cards", 3)
+        if claimed not in BONUS_KINDS or claimed not in bonuses(shown) or small("points", 10) != BONUS_POINTS[claimed]:
+            raise ProtocolError("bad_field", field=f"{name}.claim")
+        event = HandClaimed(seat("seat"), small("side", sides - 1), claimed, BONUS_POINTS[claimed], shown)
+    elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
+        event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
+                                  small("scope", 2, 1))
     elif kind == "card_played":
         event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
     elif kind == "cards_captured":
@@ -1000,13 +1070,15 @@ def _finished_deal(f: _Fields, name: str, rules: Rules) -> FinishedDeal:
     piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
     if len({c for p in piles for c in p}) != sum(len(p) for p in piles):
         raise ProtocolError("bad_field", field=f"{name}.piles")
-    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores)
+    bonus = f("bonus", None)
+    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores,
+                        () if bonus is None else _int_list(bonus, f"{name}.bonus", sides, 0, 200))
 
 
 def _last_deal(value: Any, rules: Rules) -> FinishedDeal | None:
     if value is None:
         return None
-    f = _Fields(value, "last_deal")
+    f = _Fields(value, "last_deal", frozenset({"bonus"}))
     deal = _finished_deal(f, "last_deal", rules)
     f.done()
     return deal

@@ -162,7 +162,8 @@ class Room:
         if record is None or record.scored is None or record.scored_in is None:
             return None
         scored, position = record.scored, record.scored_in
-        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores)
+        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores,
+                            position.bonus_points())
 
     def seat_of_key(self, key: str) -> int | None:
         """The seat whose key this is, comparing every seat's hash in constant time."""
@@ -280,6 +281,16 @@ class Room:
         self.played_in_time(seat)
         return entries
 
+    def claim(self, seat: int, expected: int, now: float) -> list[Entry]:
+        """Cirulla: ``seat`` shows its hand to claim its bonus, before the hand's first card."""
+        state = self._playing()
+        self._check_fresh(expected)
+        if state.is_deal_over:
+            raise MoveRefusal("not_now")
+        if seat != state.to_move:
+            raise MoveRefusal("not_your_turn")
+        return self._done(self._table.claim(seat, self._table.latest()), now)
+
     @property
     def _table(self) -> LocalTable:
         assert self.table is not None
@@ -352,7 +363,7 @@ class Room:
         record = self.record
         if seat is None or record is None:
             return None
-        key = (seat, record.state.deal_number, len(record.moves))
+        key = (seat, record.state.deal_number, len(record.moves), len(record.state.claims))
         return ComputerTurn(key, self._level_of(seat), move_seed(record.seed, seat, len(record.moves)), self.budget,
                             record.state.view(seat), self.iterations)
 
@@ -364,15 +375,18 @@ class Room:
 
     def computer_move(self, now: float, turn: ComputerTurn | None = None, move: Move | None = None) -> list[Entry]:
         """The computer's move: ``move``, worked out for ``turn``, when ``turn`` is still the table's;
-        without them it is worked out here. Nothing when the table changed since ``turn``."""
+        without them it is worked out here. Nothing when the table changed since ``turn``. In Cirulla
+        a turn that claims (``ComputerTurn.claim``) is the claim alone, made by the table: its move is
+        the next turn's (the claim is a turn of its own, so the move is thought for the view after it)."""
         current = self.computer_turn()
         if current is None or (turn is not None and turn.key != current.key):
             return []
-        if turn is None or move is None:
-            move = think(current)
         table = self._table
         before = table.latest()
-        table.step(move)
+        if current.claim:
+            table.step()
+        else:
+            table.step(move if turn is not None and move is not None else think(current))
         updates = table.updates(table.seats_here()[0], before)
         assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
         return self._done(SubmitResult(True, tuple(updates)), now)
@@ -457,7 +471,7 @@ class Room:
         seat, record = self.clock_seat(), self.record
         if seat is None or record is None:
             return None
-        key = (seat, record.state.deal_number, len(record.moves))
+        key = (seat, record.state.deal_number, len(record.moves), len(record.state.claims))  # as computer_turn's
         return ComputerTurn(key, "easy", move_seed(record.seed, seat, len(record.moves)), self.budget,
                             record.state.view(seat), self.iterations)
 
@@ -573,8 +587,10 @@ def cover_seed(seed: Seed, seat: int) -> int:
 
 def move_seed(seed: Seed, seat: int, played: int) -> int:
     """The seed of one computer move: the match's seed, the seat and the number of moves played
-    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256 (one move's choices tell
-    nothing of another's, or of the seed)."""
+    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256. Each move has its own,
+    so a move is the same wherever it is worked out and whatever was worked out before it (a
+    generator carried from move to move would make it depend on which process played the earlier
+    ones)."""
     digest = hashlib.sha256(f"scopa computer move|{seed_text(seed)}|{seat}|{played}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 

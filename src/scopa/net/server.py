@@ -54,6 +54,7 @@ from .messages import (
     Back,
     ChatMessage,
     ChatRequest,
+    ClaimRequest,
     ClockMessage,
     Contribute,
     CreateRoom,
@@ -564,11 +565,14 @@ class RoomServer:
                 self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
-        elif isinstance(message, (MoveRequest, NextDealRequest)):
+        elif isinstance(message, (MoveRequest, NextDealRequest, ClaimRequest)):
             try:
                 if isinstance(message, MoveRequest):
                     entries = room.human_play(seat, message.move, message.expected, now)
                     what = "move by seat %s"
+                elif isinstance(message, ClaimRequest):
+                    entries = room.claim(seat, message.expected, now)
+                    what = "claim by seat %s"
                 else:
                     entries = room.next_deal(seat, message.expected, now)
                     what = "next deal by seat %s"
@@ -772,7 +776,7 @@ class RoomServer:
         meanwhile), within the pause between computer moves: at least ``wait`` seconds from now."""
         start = time.monotonic()
         turn = room.computer_turn()
-        move = None if turn is None else await self.thinkers.move(turn)
+        move = None if turn is None or turn.claim else await self.thinkers.move(turn)  # a claim needs no thought
         await asyncio.sleep(max(0.0, wait - (time.monotonic() - start)))
         return turn, move
 
@@ -789,7 +793,7 @@ class RoomServer:
         changed meanwhile: it is thought again), or the covered host's deal."""
         seat = room.computer_to_move()
         if seat is not None:
-            if turn is not None and move is not None:
+            if turn is not None and (move is not None or turn.claim):
                 self._commit(room, room.computer_move(time.monotonic(), turn, move), "computer move for seat %s",
                              _seat(seat))
                 self.metrics.move("computer")
@@ -995,7 +999,11 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
 
 
 class _Parser(argparse.ArgumentParser):
-    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title; a bad
+    flag is one line, "scopa serve: ..." (as the game's own flags), not argparse's usage synopsis first."""
+
+    def error(self, message: str):  # type: ignore[no-untyped-def]
+        self.exit(2, f"{self.prog}: {message}\n")
 
     def format_help(self) -> str:
         titles = {group.title for group in self._action_groups if group.title}

@@ -156,6 +156,10 @@ class Table(Protocol):
         """Play ``move`` for ``seat`` if it is that seat's turn and nothing happened since ``expected``."""
         ...
 
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        """Cirulla: show ``seat``'s hand to claim its bonus, before the hand's first card."""
+        ...
+
     def next_deal(self, seat: int, expected: int) -> SubmitResult:
         """Deal the next deal when the last one is scored (online: the host only)."""
         ...
