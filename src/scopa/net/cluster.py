@@ -63,6 +63,7 @@ from .store import LoadProblem
 from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
+WATCHERS = "w"  # the key of the spectators' frames among a published change's seats
 T = TypeVar("T")
 
 
@@ -167,9 +168,10 @@ class ClusterServer(RoomServer):
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None
-        self.frames: dict[str, dict[int, list[str]]] = {}  # a session's frames for seats on other processes
+        self.frames: dict[str, dict[int | str, list[str]]] = {}  # a session's frames for seats on other processes
         self.logs: dict[str, dict[int, list[str]]] = {}  # ... and every human seat's update frames
         self.taken: dict[str, set[int]] = {}  # ... and the seats it connected here
+        self.said: dict[str, dict[int | str, list[str]]] = {}  # ... and its chat frames for seats elsewhere
         self.replays: dict[tuple[str, int, int], list[str]] = {}  # (code, seat, last number): missed frames
         self.local_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.listening: asyncio.Task[None] | None = None
@@ -227,6 +229,7 @@ class ClusterServer(RoomServer):
     async def _run(self, code: str | None, action: Callable[[], T]) -> T:
         store = self.store
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        self.said = {}
         self.held = []
         failure: BaseException | None = None
         result: Any = None
@@ -238,8 +241,9 @@ class ClusterServer(RoomServer):
         saved, deleted = store.saved, store.deleted
         pending = Pending(self.frames, self.logs, self.taken)
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        said, self.said = self.said, {}
         self.replays.clear()
-        stored = await self._write(saved, deleted, pending)
+        stored = await self._write(saved, deleted, pending) and await self._publish_chat(said)
         if stored and any(room.phase == "over" for room in saved.values()):
             await self.rate_pending()
         if stored:
@@ -279,6 +283,34 @@ class ClusterServer(RoomServer):
             log.error("rooms %s: cannot be stored (%s); the change is refused", ", ".join(saved), error)
             return False
         return True
+
+    async def _publish_chat(self, said: dict[str, dict[int | str, list[str]]]) -> bool:
+        """A session's chat lines for seats on other processes: published, nothing stored (a chat
+        line changes no room). Redis unreachable: the line is not said anywhere, and refused."""
+        try:
+            for code, frames in said.items():
+                await self.redis.publish(json.dumps({"origin": self.origin, "code": code, "chat": frames},
+                                                    separators=(",", ":")))
+        except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
+            log.error("room %s: a chat line cannot be published (%s)", ", ".join(said), error)
+            return False
+        return True
+
+    def _broadcast(self, room: Room, frame: str) -> None:
+        """A chat frame: held for the seats connected here, published for the human seats elsewhere."""
+        if self.held is None:
+            super()._broadcast(room, frame)
+            return
+        for seat in range(room.rules.players):
+            taken, conn = room.seats[seat], self.seated.get((room.code, seat))
+            if isinstance(conn, HeldConnection):
+                conn.send(frame)
+            elif conn is None and taken is not None and taken.is_human and taken.connected:
+                self.said.setdefault(room.code, {}).setdefault(seat, []).append(frame)
+        for watcher in list(self.watchers.get(room.code, ())):
+            watcher.send(frame)
+        self.said.setdefault(room.code, {}).setdefault(WATCHERS, []).append(frame)
 
     def _refused(self, saved: dict[str, Room]) -> None:
         """Nothing of the session was sent: the rooms are read back as stored by the next session,
@@ -326,7 +358,13 @@ class ClusterServer(RoomServer):
         except Unstored:  # the room's seats were told
             pass
 
+    async def in_room(self, code: str, action: Callable[[], None]) -> None:
+        await self.session(code, action)
+
     async def leave(self, conn: Connection) -> None:
+        if conn.watcher is not None:
+            await super().leave(conn)
+            return
         if conn.code is None:
             return
         with contextlib.suppress(RoomRefusal):
@@ -351,6 +389,11 @@ class ClusterServer(RoomServer):
                     conn.send(frame)
             elif conn is None:
                 published.setdefault(seat, []).extend(frames)
+        watched = self._watcher_frames(room, entries)  # for the spectators here (held) and elsewhere
+        for watcher in list(self.watchers.get(room.code, ())):
+            for frame in watched:
+                watcher.send(frame)
+        published.setdefault(WATCHERS, []).extend(watched)
 
     def _save(self, room: Room) -> None:
         self.store.save(room)  # written by the session; its failure is handled there
@@ -471,18 +514,38 @@ class ClusterServer(RoomServer):
             published = json.loads(data)
             if published["origin"] == self.origin:
                 return
-            code, rev = published["code"], int(published["rev"])
+            code = published["code"]
+            if "chat" in published:  # stores nothing: every seat connected here hears it
+                for seat, frames in published["chat"].items():
+                    if seat == WATCHERS:
+                        self._to_watchers(code, frames)
+                        continue
+                    conn = self.seated.get((code, int(seat)))
+                    if isinstance(conn, HeldConnection):
+                        for frame in frames:
+                            Connection.send(conn, frame)
+                return
+            rev = int(published["rev"])
             for seat in published["taken"]:
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     self._replaced(conn)
             for seat, frames in published["frames"].items():
+                if seat == WATCHERS:
+                    self._to_watchers(code, frames)
+                    continue
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     for frame in frames:
                         Connection.send(conn, frame)  # stored by the other process: not held
         except (TypeError, ValueError, KeyError) as error:
             log.warning("a frame on the store's channel was not understood (%s)", error)
+
+    def _to_watchers(self, code: str, frames: list[str]) -> None:
+        """Another process's public frames, to the spectators of the room connected here."""
+        for watcher in list(self.watchers.get(code, ())):
+            for frame in frames:
+                Connection.send(watcher, frame)
 
     # Timers ---------------------------------------------------------------------------------
     async def tick(self) -> None:
@@ -491,7 +554,8 @@ class ClusterServer(RoomServer):
             await asyncio.sleep(self.config.tick)
             now = time.monotonic()
             for code, room in list(self.rooms.items()):
-                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)):
+                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)
+                        or room.clock_due(now, self.config.clock_scale)):
                     continue
                 try:
                     await self.session(code, functools.partial(self._due, code, now))
@@ -506,6 +570,7 @@ class ClusterServer(RoomServer):
             self._close_room(room, "room_closed")
         else:
             self._cover_due(room, now)
+            self._clock_due(room, now)
 
     async def _play_computers(self, room: Room) -> None:
         """As one process lets them play, but the computer thinks outside the session (the room's
@@ -655,7 +720,7 @@ class Pending:
     """What a session sends through Redis with its stored rooms: the frames to publish, each
     seat's new update frames for its log, and the seats it connected."""
 
-    def __init__(self, frames: dict[str, dict[int, list[str]]], logs: dict[str, dict[int, list[str]]],
+    def __init__(self, frames: dict[str, dict[int | str, list[str]]], logs: dict[str, dict[int, list[str]]],
                  taken: dict[str, set[int]]) -> None:
         self.frames, self.logs, self.taken = frames, logs, taken
 

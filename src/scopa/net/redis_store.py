@@ -41,6 +41,7 @@ from ..engine import Rules
 from ..engine.shuffle import SEED_BYTES
 from ..players import make_player
 from ..storage import record_from_dict, record_to_dict
+from .clock import clock_from_data
 from .ratings import pending
 from .rooms import Room, Seat, cover_seed, match_table, seed_parts_from_data, seed_parts_to_data
 
@@ -138,7 +139,8 @@ def room_to_json(room: Room) -> str:
         "number": room.number, "position_number": room.position_number, "created": room.created,
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
         "record": None if room.record is None else record_to_dict(room.record),
-        "seed_parts": seed_parts_to_data(room)}, separators=(",", ":"))
+        "seed_parts": seed_parts_to_data(room),
+        "clock": None if room.clock is None else room.clock.to_data()}, separators=(",", ":"))
 
 
 def room_from_json(code: str, text: str, budget: float) -> Room:
@@ -154,6 +156,7 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
                 data["active"], budget, position_number=data["position_number"],
                 turn_since=_monotonic(data["turn_since"]) or 0.0)
     seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
+    room.clock = clock_from_data(data.get("clock"))
     for number, stored in enumerate(data["seats"]):
         if stored is not None and stored["covered"] and room.table is not None:
             seat = seats[number]
@@ -226,6 +229,10 @@ class RedisRoomStore:
         if int(new) < 0:
             raise StaleRoom(room.code)
         return int(new)
+
+    async def publish(self, message: str) -> None:
+        """A message on the frames channel that stores nothing (a chat line: ``cluster``)."""
+        await self.client.publish(CHANNEL, message)
 
     async def log_tail(self, code: str, seat: int, count: int) -> list[str]:
         """The last ``count`` update frames of the seat's log (fewer when it has fewer)."""
