@@ -151,7 +151,7 @@ def _move(**changes):
     (_move(expected=True), "bad_field", "expected"),
     (_move(expected=2 ** 40), "bad_field", "expected"),
     (_move(expected=...), "missing_field", "expected"),
-    ('{"type": "join", "version": 3, "code": "ACDEFG", "name": "Bob"}', "version", None),
+    ('{"type": "join", "version": 99, "code": "ACDEFG", "name": "Bob"}', "version", None),
     ('{"type": "join", "version": 2, "code": "ACDEF0", "name": "Bob"}', "bad_field", "code"),
     ('{"type": "join", "version": 2, "code": "ACDEFG", "name": "Bo\\u0007b"}', "bad_name", "name"),
     ('{"type": "join", "version": 2, "code": "ACDEFG", "name": "   "}', "bad_name", "name"),

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import os
 import random
 import re
 import signal
@@ -23,6 +22,7 @@ from helpers.net import host as socket_host
 from helpers.net import join as socket_join
 from helpers.net import play_out, reclaim
 from helpers.net import start as socket_start
+from helpers.online_pty import PROMPT_LINE, hosted, joined, player, press, text
 from scopa.console.announcer import Announcer
 from scopa.console.online import room_code_line
 from scopa.console.terminal import Output
@@ -41,44 +41,6 @@ SERVER_FLAGS = ("--grace", "1", "--turn-grace", "1")
 ANSWERS = {r"Card\?": "1", r"Capture\?": "1", r"Play\?": "\r", r"Next\?": "\r"}
 PROMPTS = [*ANSWERS, r"Waiting\?", r"Ready\?", r"Start\?", pexpect.EOF, pexpect.TIMEOUT]
 RESULT = re.compile(r"(wins? the match|win the match|draw)[^\n]*", re.IGNORECASE)
-
-
-def player(tmp_path: Path, who: str, *args: str):
-    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
-    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
-    command = [sys.executable, "-m", "scopa", *args, "--no-voice", "--lang", "en",
-               "--data-dir", str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")]
-    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
-    child.logfile_read = io.StringIO()
-    child.delaybeforesend = 0.005  # the game reads keys typed ahead, so no settling time is needed
-    child.plain = "--plain" in args  # line mode: every key is followed by Enter
-    return child
-
-
-def press(child, key: str) -> None:
-    child.send(key + "\r" if child.plain and key != "\r" else key)
-
-
-def text(child) -> str:
-    """What the terminal shows, without escape sequences and the cursor moves prompt_toolkit makes."""
-    return re.sub(r"\x1b\[[?0-9;]*[a-zA-Z]|[\x00-\x09\x0b-\x1f]", "", child.logfile_read.getvalue())
-
-
-def hosted(tmp_path: Path, url: str, *flags: str):
-    host = player(tmp_path, "host", "host", "--server", url, "--name", "Ann", "--target", "single", *flags)
-    host.expect(r"Room code (\w{6})\. ((?:\w, ){5}\w)\.")
-    code, spelt = host.match.group(1), host.match.group(2)
-    assert spelt == ", ".join(code)
-    return host, code
-
-
-def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
-    """The code typed as a person might: lower case, with a dash."""
-    guest = player(tmp_path, "guest", "join", code.lower()[:3] + "-" + code.lower()[3:], "--server", url, "--name",
-                   name, *flags)
-    guest.expect(r"Ready\?")
-    guest.send("\r")  # the instant the words appear: a key typed ahead is never lost
-    return guest
 
 
 def play(children, until=lambda: False, seconds: float = 45.0) -> None:
@@ -101,9 +63,6 @@ def play(children, until=lambda: False, seconds: float = 45.0) -> None:
                 child.send("\r")
         if not moved:
             time.sleep(0.01)
-
-
-PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
 
 
 def assert_prompts_said_once(child) -> None:
@@ -151,6 +110,8 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert f"{me} plays" not in seen  # nor told back their own plays by name
         assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
         assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
+        # both hear their new rating (their player keys were sent with create_room and join; issue 29)
+        assert re.search(r"You are (1st|2nd) of 2, rating -?[0-9]+\.[0-9]\.", seen), seen[-400:]
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
@@ -286,7 +247,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu = player(tmp_path, "menu", "--plain")
     menu.expect(r"4 play online, 5 quit\.")
     menu.send("4\r")
-    menu.expect(r"2 join a room with its code\.")
+    menu.expect(r"2 join a room with its code, 3 see the leaderboard\.")
     menu.send("2\r")
     menu.expect(r"Enter for " + re.escape(server.url) + r"\.")
     menu.send("\r")

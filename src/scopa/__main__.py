@@ -11,14 +11,10 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import ssl
-    from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    import ssl
     from pathlib import Path
 
     from .console.app import Extras
@@ -171,8 +167,13 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if args.export:
         return _export(data_dir, args.export, messages, run, args.cards or settings.card_names)
     if args.stats:
+        from .console.leaderboard import stats_line
         from .record.console import print_stats
-        return print_stats(data_dir, messages.lang)
+        code = print_stats(data_dir, messages.lang)
+        rating = stats_line(data_dir, messages)
+        if rating is not None:
+            _print(rating)
+        return code
     if args.transcript:
         from .storage.saves import SavedMatches
         from .storage.transcripts import latest_transcript
@@ -241,10 +242,27 @@ def _join(argv: list[str]) -> int:
     return _online("join", argv)
 
 
+def _watch(argv: list[str]) -> int:
+    """``scopa watch CODE --server URL``: a room of the server, watched as a spectator."""
+    return _online("watch", argv)
+
+
 def _verify(argv: list[str]) -> int:
     """``scopa verify FILE``: the shuffle of a match file (docs/fairness.md)."""
     from .verify import main as verify
     return verify(argv)
+
+
+def _leaderboard(argv: list[str]) -> int:
+    """``scopa leaderboard``: the server's best players, then this player's place."""
+    from .leaderboard import main as leaderboard
+    return leaderboard(argv)
+
+
+def _account(argv: list[str]) -> int:
+    """``scopa account export|import FILE``: move the player key (docs/statistics.md)."""
+    from .account import main as account
+    return account(argv)
 
 
 # The sub-commands: each name, and the function that runs it with the flags after its name (it
@@ -254,12 +272,16 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "serve": _serve,
     "host": _host,
     "join": _join,
+    "watch": _watch,
     "verify": _verify,
+    "leaderboard": _leaderboard,
+    "account": _account,
 }
 
 
 def _online(command: str, argv: list[str]) -> int:
-    """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
+    """``scopa host``, ``scopa join`` and ``scopa watch``: a room of the server, played (or watched)
+    at this terminal."""
     from .cli import (
         UsageError,
         build_online_parser,
@@ -290,7 +312,11 @@ def _online(command: str, argv: list[str]) -> int:
         return 2
     code = getattr(args, "code", None)
     # scopa join alone: the seat sat in last
-    mode: Literal["host", "join", "resume"] = "host" if command == "host" else "join" if code else "resume"
+    mode: Literal["host", "join", "resume", "watch"] = (
+        "host" if command == "host" else "watch" if command == "watch" else "join" if code else "resume")
+    if mode == "watch" and not code:
+        print(f"scopa: {messages('online.watch_needs_code')}", file=sys.stderr)
+        return 2
     server = args.server or settings.last_server or ""
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
@@ -303,7 +329,7 @@ def _online(command: str, argv: list[str]) -> int:
     from .match import clean_name
     name = clean_name(args.name or "") or default_name(messages)  # as a name typed in the menu
     request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
-                            getattr(args, "level", None), tls)
+                            getattr(args, "level", None), tls, getattr(args, "turn_time", None))
 
     from .console.app import Program
     from .console.terminal import Output, make_input

@@ -312,7 +312,7 @@ def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
                    metavar=m("cli.metavar.verbosity"), help=m("cli.verbosity"))
 
 
-ONLINE_COMMANDS = ("host", "join")
+ONLINE_COMMANDS = ("host", "join", "watch")
 
 
 def build_online_parser(command: str, messages: Messages | None = None) -> argparse.ArgumentParser:
@@ -320,7 +320,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
     m = messages or Messages("en")
     p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
-    if command == "join":
+    if command in ("join", "watch"):
         p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.code"))
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
@@ -330,6 +330,8 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
         _add_match_flags(p, m)
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
                        help=m("cli.level", levels=", ".join(LEVELS)))
+        n.add_argument("--turn-time", type=int, choices=(20, 30, 60, 90), metavar=m("cli.metavar.turn_time"),
+                       help=m("cli.turn_time"))
     _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))

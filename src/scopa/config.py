@@ -57,6 +57,7 @@ class Settings:
     news_hand: bool | None = None
     news_score: bool | None = None
     transcript_hands: bool = False  # pass-and-play: the players chose to keep hands in the match's transcript
+    chat: bool = True  # table chat said as it comes (online; ``:chat off`` at the table)
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
@@ -97,7 +98,7 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("rate must be a whole number from 80 to 450")
     if not isinstance(settings.volume, (int, float)) or not 0 <= settings.volume <= 1:
         raise ValueError("volume must be from 0 to 1")
-    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "transcript_hands"):
+    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "transcript_hands", "chat"):
         if not isinstance(getattr(settings, name), bool):
             raise TypeError(f"{name} must be true or false")
     for name in ("news_plays", "news_table", "news_hand", "news_score"):

@@ -238,6 +238,9 @@ class Program:
 
     def run_online(self, request: OnlineRequest) -> int:
         """``scopa host`` or ``scopa join``: the room instead of the menu."""
+        if request.mode == "watch":
+            from .watch import watch_room
+            return self._session(lambda: watch_room(self, request))
         from .online import play_online
         return self._session(lambda: play_online(self, request))
 

@@ -88,7 +88,7 @@ class MatchConsole:
 
     ``seen`` is the number of the last update already narrated (0: narrate from the start)."""
 
-    HELP_KEYS = ("help.1", "help.2", "help.3", "help.4", "help.5")  # the lines the question mark says
+    HELP_KEYS: tuple[str, ...] = ("help.1", "help.2", "help.3", "help.4", "help.5")  # the lines the question mark says
 
     def __init__(self, table: Table, services: Services, seen: int = 0) -> None:
         self.table = table

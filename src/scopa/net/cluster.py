@@ -40,6 +40,7 @@ from typing import Any, TypeVar, cast
 from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
+from .identity import player_hash
 from .messages import (
     Accepted,
     ClaimRequest,
@@ -54,6 +55,7 @@ from .messages import (
     encode,
     parse_client_message,
 )
+from .redis_players import RedisPlayers
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
@@ -61,6 +63,7 @@ from .store import LoadProblem
 from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
+WATCHERS = "w"  # the key of the spectators' frames among a published change's seats
 T = TypeVar("T")
 
 
@@ -159,14 +162,16 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
+        self.book = RedisPlayers(redis.client)  # names and ratings (net.redis_players)
         self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
         self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None
-        self.frames: dict[str, dict[int, list[str]]] = {}  # a session's frames for seats on other processes
+        self.frames: dict[str, dict[int | str, list[str]]] = {}  # a session's frames for seats on other processes
         self.logs: dict[str, dict[int, list[str]]] = {}  # ... and every human seat's update frames
         self.taken: dict[str, set[int]] = {}  # ... and the seats it connected here
+        self.said: dict[str, dict[int | str, list[str]]] = {}  # ... and its chat frames for seats elsewhere
         self.replays: dict[tuple[str, int, int], list[str]] = {}  # (code, seat, last number): missed frames
         self.local_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.listening: asyncio.Task[None] | None = None
@@ -224,6 +229,7 @@ class ClusterServer(RoomServer):
     async def _run(self, code: str | None, action: Callable[[], T]) -> T:
         store = self.store
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        self.said = {}
         self.held = []
         failure: BaseException | None = None
         result: Any = None
@@ -235,8 +241,11 @@ class ClusterServer(RoomServer):
         saved, deleted = store.saved, store.deleted
         pending = Pending(self.frames, self.logs, self.taken)
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        said, self.said = self.said, {}
         self.replays.clear()
-        stored = await self._write(saved, deleted, pending)
+        stored = await self._write(saved, deleted, pending) and await self._publish_chat(said)
+        if stored and any(room.phase == "over" for room in saved.values()):
+            await self.rate_pending()
         if stored:
             for conn, kind, value in held:
                 if kind == "send":
@@ -275,6 +284,34 @@ class ClusterServer(RoomServer):
             return False
         return True
 
+    async def _publish_chat(self, said: dict[str, dict[int | str, list[str]]]) -> bool:
+        """A session's chat lines for seats on other processes: published, nothing stored (a chat
+        line changes no room). Redis unreachable: the line is not said anywhere, and refused."""
+        try:
+            for code, frames in said.items():
+                await self.redis.publish(json.dumps({"origin": self.origin, "code": code, "chat": frames},
+                                                    separators=(",", ":")))
+        except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
+            log.error("room %s: a chat line cannot be published (%s)", ", ".join(said), error)
+            return False
+        return True
+
+    def _broadcast(self, room: Room, frame: str) -> None:
+        """A chat frame: held for the seats connected here, published for the human seats elsewhere."""
+        if self.held is None:
+            super()._broadcast(room, frame)
+            return
+        for seat in range(room.rules.players):
+            taken, conn = room.seats[seat], self.seated.get((room.code, seat))
+            if isinstance(conn, HeldConnection):
+                conn.send(frame)
+            elif conn is None and taken is not None and taken.is_human and taken.connected:
+                self.said.setdefault(room.code, {}).setdefault(seat, []).append(frame)
+        for watcher in list(self.watchers.get(room.code, ())):
+            watcher.send(frame)
+        self.said.setdefault(room.code, {}).setdefault(WATCHERS, []).append(frame)
+
     def _refused(self, saved: dict[str, Room]) -> None:
         """Nothing of the session was sent: the rooms are read back as stored by the next session,
         and their seats here are told the store failed."""
@@ -288,6 +325,15 @@ class ClusterServer(RoomServer):
 
     # The ways in, under the session ---------------------------------------------------------
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+        if isinstance(message, (CreateRoom, Join)):  # the name claimed in Redis before the room logic runs
+            player = None if message.player_key is None else player_hash(message.player_key)
+            try:
+                free = await self.book.claim(player, message.name)
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
+                log.error("the store cannot check a name (%s)", error)
+                raise StoreDown() from None
+            if not free:
+                raise RoomRefusal("name_taken")
         if isinstance(message, CreateRoom):
             await self.session(None, lambda: self._enter(conn, message))
             return
@@ -312,7 +358,13 @@ class ClusterServer(RoomServer):
         except Unstored:  # the room's seats were told
             pass
 
+    async def in_room(self, code: str, action: Callable[[], None]) -> None:
+        await self.session(code, action)
+
     async def leave(self, conn: Connection) -> None:
+        if conn.watcher is not None:
+            await super().leave(conn)
+            return
         if conn.code is None:
             return
         with contextlib.suppress(RoomRefusal):
@@ -337,6 +389,11 @@ class ClusterServer(RoomServer):
                     conn.send(frame)
             elif conn is None:
                 published.setdefault(seat, []).extend(frames)
+        watched = self._watcher_frames(room, entries)  # for the spectators here (held) and elsewhere
+        for watcher in list(self.watchers.get(room.code, ())):
+            for frame in watched:
+                watcher.send(frame)
+        published.setdefault(WATCHERS, []).extend(watched)
 
     def _save(self, room: Room) -> None:
         self.store.save(room)  # written by the session; its failure is handled there
@@ -457,18 +514,38 @@ class ClusterServer(RoomServer):
             published = json.loads(data)
             if published["origin"] == self.origin:
                 return
-            code, rev = published["code"], int(published["rev"])
+            code = published["code"]
+            if "chat" in published:  # stores nothing: every seat connected here hears it
+                for seat, frames in published["chat"].items():
+                    if seat == WATCHERS:
+                        self._to_watchers(code, frames)
+                        continue
+                    conn = self.seated.get((code, int(seat)))
+                    if isinstance(conn, HeldConnection):
+                        for frame in frames:
+                            Connection.send(conn, frame)
+                return
+            rev = int(published["rev"])
             for seat in published["taken"]:
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     self._replaced(conn)
             for seat, frames in published["frames"].items():
+                if seat == WATCHERS:
+                    self._to_watchers(code, frames)
+                    continue
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     for frame in frames:
                         Connection.send(conn, frame)  # stored by the other process: not held
         except (TypeError, ValueError, KeyError) as error:
             log.warning("a frame on the store's channel was not understood (%s)", error)
+
+    def _to_watchers(self, code: str, frames: list[str]) -> None:
+        """Another process's public frames, to the spectators of the room connected here."""
+        for watcher in list(self.watchers.get(code, ())):
+            for frame in frames:
+                Connection.send(watcher, frame)
 
     # Timers ---------------------------------------------------------------------------------
     async def tick(self) -> None:
@@ -477,7 +554,8 @@ class ClusterServer(RoomServer):
             await asyncio.sleep(self.config.tick)
             now = time.monotonic()
             for code, room in list(self.rooms.items()):
-                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)):
+                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)
+                        or room.clock_due(now, self.config.clock_scale)):
                     continue
                 try:
                     await self.session(code, functools.partial(self._due, code, now))
@@ -492,6 +570,7 @@ class ClusterServer(RoomServer):
             self._close_room(room, "room_closed")
         else:
             self._cover_due(room, now)
+            self._clock_due(room, now)
 
     async def _play_computers(self, room: Room) -> None:
         """As one process lets them play, but the computer thinks outside the session (the room's
@@ -553,7 +632,19 @@ class ClusterServer(RoomServer):
         for conn in list(self.seated.values()):
             conn.close_now(1012, "reconnect")
 
+    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        return await self.book.leaderboard(top, player)
+
+    async def rate_pending(self) -> None:
+        """Rate the finished matches waiting in Redis (this one's, or a killed process's)."""
+        try:
+            await self.book.rate_pending()
+        except Exception as error:  # noqa: BLE001 -- they wait in Redis: tried again at the next sweep
+            log.error("finished matches could not be rated now (%s)", error)
+
     async def _sweep(self) -> None:
+        await self.rate_pending()
         try:
             for process in await self.redis.gone_processes(self.origin):
                 await self._let_go(process)
@@ -619,6 +710,7 @@ async def open_cluster(config: ServerConfig) -> ClusterServer:
     except Exception as error:  # noqa: BLE001 -- one clear line, as for a database that cannot be opened
         await redis.close()
         raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
+    await server.rate_pending()  # a match whose end a killed process stored, rated now
     server.listening = asyncio.create_task(server.listen())
     server.presence = asyncio.create_task(server.keep_present())
     return server
@@ -628,7 +720,7 @@ class Pending:
     """What a session sends through Redis with its stored rooms: the frames to publish, each
     seat's new update frames for its log, and the seats it connected."""
 
-    def __init__(self, frames: dict[str, dict[int, list[str]]], logs: dict[str, dict[int, list[str]]],
+    def __init__(self, frames: dict[str, dict[int | str, list[str]]], logs: dict[str, dict[int, list[str]]],
                  taken: dict[str, set[int]]) -> None:
         self.frames, self.logs, self.taken = frames, logs, taken
 
