@@ -30,7 +30,7 @@ FAST = ("--clock-scale", "0.1")
 
 def timed_host(url: str, turn_time: int = 20) -> Client:
     client = Client(url)
-    client.send(CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy", turn_time))
+    client.send(CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy", turn_time=turn_time))
     welcome = client.until(lambda m: isinstance(m, Welcome))
     assert welcome.info.turn_time == turn_time
     client.send(Contribute(secrets.token_bytes(32)))
