@@ -131,7 +131,7 @@ def test_the_last_play_of_a_deal_is_not_called_a_sweep(tmp_path: Path) -> None:
     out = screen(program)
     assert "The six of clubs takes the ace of clubs, the two of hearts and the three of spades and sweeps" in out
     assert "The six of diamonds takes the ace of spades, the two of clubs and the three of hearts. Enter" in out
-    assert "the three of hearts. Scopa!" not in out
+    assert "Your scopa! You play the four" not in out and "Your scopa! You play the six of diamonds" not in out
     assert "Lesson 5 done." in out
 
 

@@ -5,7 +5,7 @@ naming being spoken, so the sounds follow the words wherever the words are said:
 
 * "Your turn." (and "Robin, your turn." in pass-and-play) calls for ``turn``;
 * a play that takes cards calls for ``capture``; one that takes or plays the settebello for
-  ``settebello``, one with "Scopa!" for ``scopa`` (these two instead of ``capture``).
+  ``settebello``, one with "Your scopa!" or "Scopa for Felix!" for ``scopa`` (these two instead of ``capture``).
 
 Lines heard again (the last plays, Repeat) use other templates or are not passed here.
 At short verbosity "Your turn." and the player's own move are *unsaid* lines: never printed
@@ -13,7 +13,7 @@ or spoken, they are still matched here, so their sounds play (the short forms of
 are matched as well).
 
 A player who knows the sounds can have them replace words: only "Your turn." and the
-"Scopa!" sentence go (or a "Scopa!" said alone, after the player's own move), since every other line that sounds says more than its sound (which
+scopa sentence go ("Scopa for Felix!": the play that follows names the player; or "Your scopa!" said alone, after the player's own move), since every other line that sounds says more than its sound (which
 cards, whose turn by name).
 """
 from __future__ import annotations
@@ -25,6 +25,7 @@ from ..engine import SETTEBELLO
 from .cards import CardNames, Naming
 from .messages import Messages
 
+SCOPA_KEYS = ("play.scopa", "play.scopa.you", "play.scopa.partner")  # "Scopa for Felix!", "Your scopa!"
 CAPTURE_KEYS = ("play.capture", "play.capture.you", "play.whole_table", "play.whole_table.you",
                 "play.capture.short", "play.capture.short.you", "play.whole_table.short", "play.whole_table.short.you")
 
@@ -40,12 +41,12 @@ class LineCues:
 
     def __init__(self, messages: Messages, naming: Naming = "french") -> None:
         self.your_turn = messages("turn.yours")
-        self.scopa = messages("play.scopa")
+        scopa = "|".join(f"(?:{template_pattern(messages(key))})" for key in SCOPA_KEYS)
         self._named_turn = re.compile(template_pattern(messages("turn.named")) + "$")
         self._capture = re.compile("|".join(template_pattern(messages(key)) for key in CAPTURE_KEYS))
         settebello = CardNames(messages, naming).name(SETTEBELLO)
         self._settebello = re.compile(rf"(?<!\w){re.escape(settebello)}(?!\w)", re.IGNORECASE)
-        self._scopa = re.compile(rf"(?:^|(?<=\s)){re.escape(self.scopa)}(?=\s|$)")
+        self._scopa = re.compile(rf"(?:^|(?<=\s))(?:{scopa})(?=\s|$)")
 
     def cues(self, text: str) -> list[str]:
         """The earcons for this line, most important first; none for most lines."""
@@ -59,7 +60,7 @@ class LineCues:
 
     def without_replaced_words(self, text: str) -> str:
         """The line without the words its sound stands for ("" when nothing is left)."""
-        if text in (self.your_turn, self.scopa):
+        if text == self.your_turn or self._scopa.fullmatch(text):
             return ""
         if text.startswith(self.your_turn + " "):
             return text[len(self.your_turn):].strip()

@@ -136,7 +136,7 @@ class Narrator:
     # Events ----------------------------------------------------------------
     def events(self, events: Sequence[Event], own_move_known: bool = False) -> list[Announcement]:
         """Announcements for a transition's events, a play with its capture and scopa on one line,
-        "Scopa!" first.
+        whose scopa first ("Scopa for Felix! Felix plays ...").
 
         ``own_move_known``: the player addressed as you has just confirmed this move, so at short
         verbosity its line is unsaid (kept for its earcon) and only a "Scopa!" it made is said."""
@@ -179,7 +179,7 @@ class Narrator:
         if isinstance(event, CardStaysOnTable):
             return self._you_t("play.stays", event.seat, card=self.named(event.card))
         if isinstance(event, Scopa):
-            return m("play.scopa")
+            return self.scopa_text(event.seat)
         if isinstance(event, LeftoversTaken):
             cards = c.list(event.cards, article=True)
             if event.seat is None:
@@ -190,6 +190,16 @@ class Narrator:
         if isinstance(event, MatchWon):
             return self.match_result(event.side, event.match_scores)
         return None
+
+    def scopa_text(self, seat: int) -> str:
+        """Whose scopa, first: "Your scopa!", "Scopa for Felix!", "Scopa for Elena, your partner!".
+
+        A bare "Scopa!" sounded the same for every seat, and ran into the next line heard."""
+        if seat == self.you:
+            return self.messages("play.scopa.you")
+        if self.rules.players == 4 and self.you is not None and self.rules.side_of(self.you) == self.rules.side_of(seat):
+            return self.messages("play.scopa.partner", name=self.seat_names[seat])
+        return self.messages("play.scopa", name=self.seat_names[seat])
 
     # Positions -------------------------------------------------------------
     def table_text(self, table: Sequence[Card]) -> str:
