@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
+from scopa.console.terminal import write as write_screen
 from scopa.cli import build_parser, rules_from_args, seats_from_args
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
@@ -43,7 +44,7 @@ class ScriptInput:
 
     def read(self, prompt: str) -> str:
         self.prompts.append(prompt.strip())
-        self.out.write(prompt + "\n")
+        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         if not self.tokens:
             raise InputClosed
         token = self.tokens.pop(0)

@@ -11,6 +11,7 @@ from typing import Callable, Sequence
 
 import pytest
 
+from scopa.console.terminal import write as write_screen
 from scopa.config import Settings, load_settings
 from scopa.console.app import Program
 from scopa.table.persistence import Persistence
@@ -54,7 +55,7 @@ class ScriptInput:
 
     def read(self, prompt: str) -> str:
         self.prompts.append(prompt.strip())
-        self.screen.write(prompt + "\n")
+        write_screen(self.screen, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         if self.tokens:
             token = self.tokens.pop(0)
             return token(self.screen.getvalue()) if callable(token) else token

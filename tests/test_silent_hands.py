@@ -19,6 +19,7 @@ import pytest
 import scopa.console.app as app_module
 import scopa.lessons.console as lessons_console
 import scopa.record.console as record_console
+from scopa.console.terminal import write as write_screen
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.app import Program
@@ -103,7 +104,7 @@ class Walker:
         self.first = list(first)  # keys before the first turn's steps
 
     def read(self, prompt: str) -> str:
-        self.out.write(prompt + "\n")
+        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         self.watcher.check(prompt)
         words = prompt.strip()
         kind = self.kinds.get(words)
@@ -295,7 +296,7 @@ class ReviewWalker:
         self.asked = 0
 
     def read(self, prompt: str) -> str:
-        self.out.write(prompt + "\n")
+        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         self.watcher.check(prompt)
         kind = self.prompts.get(prompt.strip())
         if kind == "allow":

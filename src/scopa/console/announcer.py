@@ -47,8 +47,9 @@ class Announcer:
         An unsaid line (kept only for its earcon) is neither printed, spoken nor repeated."""
         lines = [item if isinstance(item, Announcement) else Announcement(item) for item in items]
         lines = [line for line in lines if not line.unsaid]
-        for line in lines:
-            self.output.line(line.text)
+        with self.output.held():  # one write for the whole announcement
+            for line in lines:
+                self.output.line(line.text)
         for line in lines:
             if self.may_speak(line):
                 self.speaker.say(line.spoken or line.text)

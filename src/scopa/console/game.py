@@ -213,13 +213,15 @@ class MatchConsole:
             self.io.announcer.acted()  # Repeat starts from this match
             scored = self.table.last_score()  # B: a resumed match's last sheet, none of another match
             self.io.announcer.keep_breakdown(self._score_sheet(scored) if scored is not None else [])
-            updates = self._take(self.table.updates(self.listener, self.number))
-            if updates:
-                self._narrate(updates)
-            else:
-                self._say_position()
+            with self.io.output.held():  # what one step announces goes out in one write (terminal.held)
+                updates = self._take(self.table.updates(self.listener, self.number))
+                if updates:
+                    self._narrate(updates)
+                else:
+                    self._say_position()
             while not self.match_over:
-                self._step()
+                with self.io.output.held():
+                    self._step()
             return "finished"
         except QuitMatch as leaving:  # _ask_quit has saved, or tried to
             unsaved = "quit.unsaved_older" if self.io.older_save_kept() else "quit.unsaved"

@@ -137,12 +137,13 @@ class Lobby:
     def run(self) -> int:
         """Until the match has started and this seat has its view: the number of the last update said."""
         while True:
-            self._say_news()
-            room = self.table.room()
-            if room.phase != "lobby" or self.started:
-                if self._view_arrived():
-                    return self.after
-            self._prompt(room)
+            with self.announcer.output.held():  # the news and the prompt after it in one write
+                self._say_news()
+                room = self.table.room()
+                if room.phase != "lobby" or self.started:
+                    if self._view_arrived():
+                        return self.after
+                self._prompt(room)
 
     def _view_arrived(self) -> bool:
         """Wait a little for the seat's first view once the match has started, so no lobby prompt

@@ -35,6 +35,8 @@ import sys
 import threading
 import time
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Callable, Protocol, TextIO
 
 ENTER = "enter"
@@ -45,6 +47,7 @@ CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"  # home, erase screen, erase scrollback
 KEYS = string.digits + string.ascii_lowercase + "?.,"  # keys that act at once, without Enter
 ESCAPE_WAIT = 0.05  # seconds to tell a lone Escape from an escape sequence (prompt_toolkit: 0.5)
 LINE_END_PAUSE = 0.06  # seconds between a prompt's line end and the next output (see KeyInput._prompt)
+NEWS_GAP = 0.15  # seconds at least between two writes of news to a terminal (see ``held``)
 
 
 class InputClosed(Exception):
@@ -361,15 +364,77 @@ class Output:
         self.stream = stream or sys.stdout
 
     def line(self, text: str) -> None:
-        write(self.stream, text + "\n")
+        write(self.stream, text + "\n", hold=True)
+
+    def held(self) -> Any:
+        """A context in which every line goes out in one write (``held``)."""
+        return held(self.stream)
 
     def clear(self) -> None:
         """Erase the screen and the scrollback (prompt_toolkit's own clear leaves the scrollback)."""
         write(self.stream, CLEAR_ALL if _isatty(self.stream) else "")
 
 
-def write(stream: TextIO, text: str) -> None:
-    """Write and flush; a stream that cannot take it any more raises ``OutputClosed``."""
+_held: dict[int, list[str]] = {}  # id of a stream -> the lines held back for its next write
+_last_news: dict[int, float] = {}  # id of a terminal stream -> when news was last written to it
+
+
+@contextmanager
+def held(stream: TextIO) -> Iterator[None]:
+    """All that is said inside goes out as a single write: with the first prompt written (which
+    it comes before), or at the end.
+
+    Orca reads the screen when the terminal reports new text; two writes a few milliseconds
+    apart let the second scroll the first away before it was read (a four-player line was
+    never heard, the next spoken twice). So what one step announces is written at once, and
+    two writes of news to a terminal are at least ``NEWS_GAP`` apart. Holds nest: the
+    outermost one writes."""
+    key = id(stream)
+    if key in _held:
+        yield
+        return
+    _held[key] = []
+    try:
+        yield
+    finally:
+        text = "".join(_held.pop(key, []))
+        if text:
+            _pace(stream)
+            _write_now(stream, text)
+
+
+def write(stream: TextIO, text: str, hold: bool = False) -> None:
+    """Write and flush; a stream that cannot take it any more raises ``OutputClosed``.
+
+    Inside ``held``, a line (``hold``) waits, and anything else (a prompt) takes the waiting
+    lines with it, in one write."""
+    waiting = _held.get(id(stream))
+    if waiting is not None:
+        if hold:
+            waiting.append(text)
+            return
+        if waiting:
+            text = "".join(waiting) + text
+            waiting.clear()
+            _pace(stream)
+    elif hold:
+        _pace(stream)
+    _write_now(stream, text)
+
+
+def _pace(stream: TextIO) -> None:
+    """News to a terminal waits until ``NEWS_GAP`` after the news before it."""
+    if not _isatty(stream):
+        return
+    key = id(stream)
+    now = time.monotonic()
+    wait = _last_news.get(key, now - NEWS_GAP) + NEWS_GAP - now
+    if wait > 0:
+        time.sleep(wait)
+    _last_news[key] = time.monotonic()
+
+
+def _write_now(stream: TextIO, text: str) -> None:
     try:
         stream.write(text)
         stream.flush()

@@ -13,8 +13,9 @@ or spoken, they are still matched here, so their sounds play (the short forms of
 are matched as well).
 
 A player who knows the sounds can have them replace words: only "Your turn." and the
-scopa sentence go ("Scopa for Felix!": the play that follows names the player; or "Your scopa!" said alone, after the player's own move), since every other line that sounds says more than its sound (which
-cards, whose turn by name).
+scopa sentence go ("Scopa for Felix!": the play that follows names the player; or "Your
+scopa!" said alone, after the player's own move), since every other line that sounds says
+more than its sound (which cards, whose turn by name).
 """
 from __future__ import annotations
 
