@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal, Sequence
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
 from ..narration import Announcement, Narrator, explain_illegal
-from ..players.knowledge import round_start
+from ..players.knowledge import is_last_play, round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
 from .announcer import Announcer, ask_hands_aloud
@@ -291,8 +291,10 @@ class MatchConsole:
             lines.append(tip)
             self.table.mark_assisted(seat)  # as a hint does
         self.say_lines(lines)
+        mark = self.io.announcer.mark()
         move = self._choose_move(view)
-        self.io.announcer.acted()  # Repeat now gives what follows this move
+        past = self.io.narrator.past_move(seat, move, view.table, is_last_play(view))
+        self.io.announcer.acted(mark, past)  # Repeat now gives what follows; further back, this move as made
         if self._submitted(self.table.submit(seat, move, self.number), own_move=True) and self.pass_and_play:
             self._close_hand()
 

@@ -197,7 +197,7 @@ class Narrator:
         A bare "Scopa!" sounded the same for every seat, and ran into the next line heard."""
         if seat == self.you:
             return self.messages("play.scopa.you")
-        if self.rules.players == 4 and self.you is not None and self.rules.side_of(self.you) == self.rules.side_of(seat):
+        if self.rules.players == 4 and self.you is not None and seat == (self.you + 2) % 4:
             return self.messages("play.scopa.partner", name=self.seat_names[seat])
         return self.messages("play.scopa", name=self.seat_names[seat])
 
@@ -409,6 +409,17 @@ class Narrator:
             else:
                 lines.append(self._you("last.stays", play.seat, card=card))
         return [Announcement(t) for t in lines]
+
+    def past_move(self, seat: int, move: Move, table: Sequence[Card], last_play: bool = False) -> Announcement:
+        """A move just made, told as past for Repeat: "You played the king of hearts and took the
+        king of spades." (public: the card is on the table or in a pile now)."""
+        card = self.cards.the(move.card)
+        if not move.capture:
+            return Announcement(self._you("last.stays", seat, card=card))
+        scopa = len(move.capture) == len(table) and not last_play and is_sweep_capture(move.card, move.capture,
+                                                                                        self.rules)
+        key = "last.capture.scopa" if scopa else "last.capture"
+        return Announcement(self._you(key, seat, card=card, cards=self.cards.list(move.capture, article=True)))
 
     # Suggestions --------------------------------------------------------------------
     def suggestion(self, view: PlayerView) -> tuple[Move, Announcement]:
