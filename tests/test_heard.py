@@ -17,3 +17,31 @@ def test_repeat_pressed_again_tells_the_players_move_as_past_never_its_preview(t
     assert lines[second + 1] == "You played the ace of clubs and took the ace of hearts."
     told_again = lines[second - 4:second + 2]
     assert not any("Enter to play" in line for line in told_again)
+
+
+def test_numbers_are_said_whole_when_whole_fractions_in_the_languages_way_and_scopas_in_english():
+    """Item 4: "Per deal 3.0 points and 0.5 scope." was read "three dot zero" and "scope"."""
+    import json
+    import re
+    from importlib import resources
+
+    from scopa.record.stats import Totals
+    from scopa.record.text import RecordText
+    from scopa.record.words import _group_lines
+
+    group = Totals(played=2, won=1, deals=4, points=12, scope=2, settebello=1, coins=2, primiera=3, best_streak=1)
+    assert _group_lines("All", group, RecordText("en"))[2] == "Per deal 3 points and 0.5 scopas."
+    assert _group_lines("Tutte", group, RecordText("it"))[2] == "A smazzata 3 punti e 0,5 scope."
+    one = Totals(played=1, won=1, deals=2, points=3, scope=2, settebello=1, coins=2, primiera=1, best_streak=1)
+    assert _group_lines("All", one, RecordText("en"))[2] == "Per deal 1.5 points and 1 scopa."
+    assert [RecordText("it").decimal(v) for v in (3.0, 3.5, 0.04, -0.02)] == ["3", "3,5", "0", "0"]
+    for package, path in (("scopa.narration", "catalogues/en.json"), ("scopa.record", "text/en.json"),
+                          ("scopa.lessons", "text/en.json")):
+        text = " ".join(json.loads(resources.files(package).joinpath(path).read_text("utf-8")).values())
+        assert not re.search(r"\b[Ss]cope\b", text.replace("{scope}", "")), path  # English says "scopas"
+
+
+def test_scopas_is_the_english_plural_in_the_rules_and_the_score_sheet():
+    from scopa.narration import Messages as Words
+    assert Words("en")("score.scope", counts="You 1, Giulia 0") == "Scopas. You 1, Giulia 0."
+    assert Words("it")("score.scope", counts="Tu 1, Giulia 0") == "Scope. Tu 1, Giulia 0."
