@@ -45,3 +45,56 @@ def test_scopas_is_the_english_plural_in_the_rules_and_the_score_sheet():
     from scopa.narration import Messages as Words
     assert Words("en")("score.scope", counts="You 1, Giulia 0") == "Scopas. You 1, Giulia 0."
     assert Words("it")("score.scope", counts="Tu 1, Giulia 0") == "Scope. Tu 1, Giulia 0."
+
+
+# Item 5: typed words are never split into key commands --------------------------------------
+
+def test_a_word_typed_at_the_key_input_is_a_word_and_a_lone_letter_still_acts():
+    """"six" and Enter used to run S, then I (a suggestion), then Enter played it; a pasted line
+    opened Settings through its "o"."""
+    import io
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from scopa.console.terminal import ESCAPE, KeyInput
+    with create_pipe_input() as pipe:
+        keys = KeyInput(input=pipe, output=DummyOutput(), out=io.StringIO())
+        pipe.send_text("six\r")
+        assert keys.read("Card? ") == "six"
+        pipe.send_text("re di spade\r")
+        assert keys.read("Card? ") == "re di spade"
+        pipe.send_text("x" * 600 + "o" + "y" * 600 + "\r")
+        assert len(keys.read("Card? ")) == 1201
+        pipe.send_text("t")  # alone, a letter is its key
+        assert keys.read("Card? ") == "t"
+        pipe.send_text("T\x1b")  # and a key that is no letter after it waits for the next prompt
+        assert [keys.read("Card? "), keys.read("Card? ")] == ["t", ESCAPE]
+
+
+def _hand_of_seed_3(tmp_path, tokens, lang="en"):
+    from scopa.config import Settings
+    program, out, _ = program_for(tmp_path, tokens, settings=Settings(voice=False, language=lang))
+    program.lang = lang
+    program.messages = Messages(lang)
+    program.run(request_for("--seed", "3"))
+    return lines_of(out)
+
+
+def test_a_cards_name_typed_at_card_picks_that_card_and_anything_else_gets_one_line(tmp_path):
+    # seed 3: the hand is ace of clubs, three of spades, queen of clubs
+    lines = _hand_of_seed_3(tmp_path / "a", ["queen of clubs", ENTER])
+    at = lines.index("Card? ", 6)
+    assert lines[at + 1].startswith("Queen of clubs ")  # what the queen can take: it was picked
+    lines = _hand_of_seed_3(tmp_path / "b", ["six", "the seven of coins", "sixx", "three"])
+    assert any(line.startswith("Three of spades ") for line in lines)
+    told = [line for line in lines if line.startswith(("That card", "Not a card"))]
+    assert told == ["That card is not in your hand.", "That card is not in your hand.",
+                    "Not a card or a key. Question mark lists the keys."]
+    assert "Suggestion" not in " ".join(lines) and "Cards captured so far" not in " ".join(lines)
+
+
+def test_a_cards_name_in_italian_picks_it_too(tmp_path):
+    lines = _hand_of_seed_3(tmp_path, ["tre di picche", ENTER, "sei"], lang="it")
+    assert any(line.startswith("Tre di picche ") for line in lines)
+    assert "Quella carta non è nella tua mano." in lines

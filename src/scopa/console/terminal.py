@@ -47,6 +47,7 @@ CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"  # home, erase screen, erase scrollback
 KEYS = string.digits + string.ascii_lowercase + "?.,"  # keys that act at once, without Enter
 ESCAPE_WAIT = 0.05  # seconds to tell a lone Escape from an escape sequence (prompt_toolkit: 0.5)
 LINE_END_PAUSE = 0.06  # seconds between a prompt's line end and the next output (see KeyInput._prompt)
+WORD_WAIT = 0.3  # seconds a letter key waits for another key: typed together, they are a word, not commands
 NEWS_GAP = 0.15  # seconds at least between two writes of news to a terminal (see ``held``)
 
 
@@ -216,6 +217,8 @@ class KeyInput:
         self._text_session: Any = PromptSession(key_bindings=self._text_bindings(), **options)
         for session in (self._session, self._text_session):
             session.app.ttimeoutlen = ESCAPE_WAIT
+        self._letter: str | None = None  # a letter pressed at an empty prompt, waiting for the key after it
+        self._letter_timer: asyncio.TimerHandle | None = None
         self._restore_echo = _silence_echo(sys.stdin) if input is None else None
         self.pause = LINE_END_PAUSE if input is None else 0.0
 
@@ -223,16 +226,68 @@ class KeyInput:
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.key_binding import KeyBindings
 
+        from prompt_toolkit.keys import Keys
+
         bindings = KeyBindings()
-        empty = Condition(lambda: self._session.default_buffer.text == "")
+        empty = Condition(lambda: self._session.default_buffer.text == "" and self._letter is None)
+        holding = Condition(lambda: self._letter is not None)
         for key in KEYS:
-            bindings.add(key, filter=empty)(_finish(key))
+            if key in string.ascii_lowercase:
+                bindings.add(key, filter=empty)(self._hold_letter)
+            else:
+                bindings.add(key, filter=empty)(_finish(key))
         for key in string.ascii_uppercase:
-            bindings.add(key, filter=empty)(_finish(key.lower()))
-        bindings.add("escape", eager=True)(_finish(ESCAPE, clear=True))
-        bindings.add("c-c")(_finish(INTERRUPT, clear=True))
-        bindings.add("c-d")(_finish(INTERRUPT, clear=True))
+            bindings.add(key, filter=empty)(self._hold_letter)
+        bindings.add(Keys.Any, filter=holding)(self._after_letter)
+        for key in ("enter", "c-j", "backspace", "tab"):  # keys with bindings of their own, which Any loses to
+            bindings.add(key, filter=holding)(self._letter_acts)
+        bindings.add("escape", eager=True)(self._unless_letter(_finish(ESCAPE, clear=True)))
+        bindings.add("c-c")(self._unless_letter(_finish(INTERRUPT, clear=True)))
+        bindings.add("c-d")(self._unless_letter(_finish(INTERRUPT, clear=True)))
         return bindings
+
+    # A letter pressed at an empty prompt waits WORD_WAIT for the key after it. A printable key
+    # makes the two the start of a typed word ("six", "re di spade", a pasted line), read up to
+    # Enter; anything else, or no key in time, lets the letter act as its command, and a key that
+    # followed it is kept for the next prompt. So a word is never split into key commands.
+    def _hold_letter(self, event: Any) -> None:
+        self._letter = event.data
+        app, letter = event.app, event.data
+
+        def act() -> None:
+            if self._letter == letter and app.is_running and not app.future.done():
+                self._letter = None
+                app.exit(result=letter.lower())
+        self._letter_timer = asyncio.get_running_loop().call_later(WORD_WAIT, act)
+
+    def _release_letter(self) -> str | None:
+        letter, self._letter = self._letter, None
+        if self._letter_timer is not None:
+            self._letter_timer.cancel()
+            self._letter_timer = None
+        return letter
+
+    def _after_letter(self, event: Any) -> None:
+        """The key after a held letter: a printable one starts a typed word with it."""
+        if event.data and event.data.isprintable():
+            event.current_buffer.insert_text((self._release_letter() or "") + event.data)
+            return
+        self._letter_acts(event)
+
+    def _letter_acts(self, event: Any) -> None:
+        """The held letter acts as its key; the key that came after it waits for the next prompt."""
+        letter = self._release_letter() or ""
+        for press in reversed(event.key_sequence):
+            event.app.key_processor.feed(press, first=True)
+        event.app.exit(result=letter.lower())
+
+    def _unless_letter(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
+        def handle(event: Any) -> None:
+            if self._letter is not None:
+                self._letter_acts(event)
+            else:
+                handler(event)
+        return handle
 
     @staticmethod
     def _text_bindings() -> Any:
@@ -258,6 +313,7 @@ class KeyInput:
         if wake is not None and wake.take():
             return WOKEN
         words = prompt.rstrip()
+        self._release_letter()
         write(self.out, words)
         try:
             text = session.prompt(prompt[len(words):] or " ", pre_run=self._watcher(session, wake))
@@ -273,15 +329,15 @@ class KeyInput:
             raise Interrupted
         return text
 
-    @staticmethod
-    def _watcher(session: Any, wake: Wake | None) -> Callable[[], None] | None:
+    def _watcher(self, session: Any, wake: Wake | None) -> Callable[[], None] | None:
         """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began."""
         if wake is None:
             return None
 
         def end_if_idle() -> None:
             app = session.app
-            if app.is_running and not app.future.done() and session.default_buffer.text == "" and wake.take():
+            idle = session.default_buffer.text == "" and self._letter is None
+            if app.is_running and not app.future.done() and idle and wake.take():
                 app.exit(result=WOKEN)
 
         def watch() -> None:
