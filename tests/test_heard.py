@@ -98,3 +98,26 @@ def test_a_cards_name_in_italian_picks_it_too(tmp_path):
     lines = _hand_of_seed_3(tmp_path, ["tre di picche", ENTER, "sei"], lang="it")
     assert any(line.startswith("Tre di picche ") for line in lines)
     assert "Quella carta non è nella tua mano." in lines
+
+
+def test_tips_are_chosen_never_assumed_and_the_first_easy_match_says_once_how(tmp_path):
+    """Item 6: tips were on by default, and each tip marked its deal assisted though the player
+    never asked for help; every deal of a seeded match ended "Assisted, a hint or a tip was used."."""
+    from scopa.config import Settings, load_settings
+    from scopa.lessons.tips import tip_for
+    from scopa.storage import AutosaveStore
+
+    flags = ("--seed", "1", "--seats", "human,computer:beginner")
+    tips = ("Scopa chance", "Settebello chance", "Careful")
+    said = []
+    for match in range(2):  # the same player, two matches: the line comes once
+        program, out, _ = program_for(tmp_path, ["1", ENTER] * 8)
+        program.settings = load_settings(tmp_path / "config")[0] if match else Settings(voice=False)
+        program.tip_source = tip_for
+        program.run(request_for(*flags))
+        lines = lines_of(out)
+        assert not [line for line in lines if line.startswith(tips)]
+        assert AutosaveStore(tmp_path / "data").load().record.assisted_deals == frozenset()
+        said.append(lines.count(M("tips.offer")))
+    assert said == [1, 0]
+    assert load_settings(tmp_path / "config")[0].tips_offered

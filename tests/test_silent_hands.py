@@ -130,7 +130,7 @@ def _program(tmp_path: Path, lang: str, walker_args: tuple, speaker: HandWatcher
              first: Sequence[str] = ()) -> tuple[Program, io.StringIO]:
     out = io.StringIO()
     walker = Walker(lang, *walker_args, out=out, watcher=speaker, first=first)
-    program = Program(walker, Output(out), Settings(voice=voice), tmp_path / "config", Persistence(tmp_path / "data"),
+    program = Program(walker, Output(out), Settings(voice=voice, tips=True), tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, settings: speaker if on else NullSpeaker(), lang=lang)
     return program, out
 

@@ -131,13 +131,14 @@ def test_tips_can_be_switched_off_and_a_tip_marks_the_deal_assisted(tmp_path):
     from scopa.lessons.tips import tip_for
     from scopa.storage import AutosaveStore
     flags = ("--seed", "1", "--seats", "human,computer:beginner")
-    program, out, _ = program_for(tmp_path / "on", ["1", ENTER] * 8)
+    program, out, _ = program_for(tmp_path / "on", ["1", ENTER] * 8, settings=Settings(voice=False, tips=True))
     program.tip_source = tip_for
     program.run(request_for(*flags))
     tipped = [line for line in lines_of(out) if line.startswith(("Scopa chance", "Settebello chance", "Careful"))]
     assert tipped
     assert 1 in AutosaveStore(tmp_path / "on" / "data").load().record.assisted_deals
-    program, out, _ = program_for(tmp_path / "off", ["o", "0", ESCAPE] + ["1", ENTER] * 8)
+    program, out, _ = program_for(tmp_path / "off", ["o", "0", ESCAPE] + ["1", ENTER] * 8,
+                                  settings=Settings(voice=False, tips=True))
     program.tip_source = tip_for
     program.run(request_for(*flags))
     lines = lines_of(out)

@@ -536,7 +536,8 @@ class Program:
                         older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
                         rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal))
+                        tips=self._tips(info, narrator), tips_offer=self._tips_offer(info),
+                        deal_earned=lambda deal: self._deal_earned(table, deal))
 
     def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
         """Position tips for tables where every computer is a beginner or easy player, while the
@@ -545,14 +546,32 @@ class Program:
         The tips come from ``tip_source``, which the lessons attach to the program (the console
         does not import the lessons, which build on it)."""
         source = getattr(self, "tip_source", None)
-        levels = {seat.level for seat in info.seats if not seat.is_human}
-        if source is None or not levels or not levels <= {"beginner", "easy"}:
+        if source is None or not _tip_table(info):
             return None
         return lambda view: source(view, info.rules, narrator) if self.settings.tips else None
+
+    def _tips_offer(self, info: TableInfo) -> Callable[[], Announcement | None]:
+        """Tips are off until the player turns them on: a tip marks its deal assisted, and a
+        deal must not count as helped when the player never asked for help. The first turn of
+        the first beginner or easy match says once how to turn them on (remembered in the
+        settings), instead of a question before the match can start."""
+        def offer() -> Announcement | None:
+            if self.settings.tips_offered or getattr(self, "tip_source", None) is None or not _tip_table(info):
+                return None
+            self.settings = self.settings.with_changes(tips_offered=True)
+            self._save_settings(quiet=True)
+            return Announcement(self.m("tips.offer"))
+        return offer
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
         run_settings_menu(self)
+
+
+def _tip_table(info: TableInfo) -> bool:
+    """Every computer at the table is a beginner or easy player (and there is one)."""
+    levels = {seat.level for seat in info.seats if not seat.is_human}
+    return bool(levels) and levels <= {"beginner", "easy"}
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:

@@ -44,6 +44,7 @@ class Services:
     suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
+    tips_offer: Callable[[], Announcement | None] = lambda: None  # once: how to turn tips on (public, no help)
     deal_earned: Callable[[int], Sequence[Announcement]] = lambda deal: ()  # achievements a deal just earned
 
 
@@ -289,7 +290,10 @@ class MatchConsole:
         tip = self.io.tips(view) if self.io.tips is not None else None
         if tip is not None:
             lines.append(tip)
-            self.table.mark_assisted(seat)  # as a hint does
+            self.table.mark_assisted(seat)  # as a hint does: the player chose tips
+        offer = self.io.tips_offer()
+        if offer is not None:
+            lines.append(offer)
         self.say_lines(lines)
         mark = self.io.announcer.mark()
         move = self._choose_move(view)

@@ -188,7 +188,7 @@ def _symbols(program: SettingsHost) -> None:
 
 def _tips(program: SettingsHost) -> None:
     """Tips at beginner and easy tables, on or off; from the next turn, in a match too."""
-    program.settings = program.settings.with_changes(tips=not program.settings.tips)
+    program.settings = program.settings.with_changes(tips=not program.settings.tips, tips_offered=True)
     program.say(program.messages("settings.tips.now.on" if program.settings.tips else "settings.tips.now.off"))
 
 
