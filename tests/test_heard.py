@@ -1,6 +1,8 @@
 """Every line heard right (issue 30): each test fails on the game before its change."""
 from __future__ import annotations
 
+import pytest
+
 from scopa.console.terminal import ENTER
 from scopa.narration import Messages
 from test_console_loop import lines_of, program_for, request_for
@@ -121,3 +123,116 @@ def test_tips_are_chosen_never_assumed_and_the_first_easy_match_says_once_how(tm
         said.append(lines.count(M("tips.offer")))
     assert said == [1, 0]
     assert load_settings(tmp_path / "config")[0].tips_offered
+
+
+def test_a_number_at_next_after_a_wrong_move_is_the_next_answer(tmp_path):
+    """It used to say the instructions again ("Enter to try again, N for the next lesson...")."""
+    from test_lessons import make_program, screen
+    program = make_program(tmp_path, ["1", "enter", "2", "enter", "escape"])  # lesson 3: the five is wrong
+    program.run_lesson(3)
+    out = screen(program)
+    assert out.count("Enter to try again") == 1
+    assert "Right. With the seven of spades you took the two of spades and the five of hearts" in out
+
+
+def test_settings_say_saved_only_for_a_change(tmp_path):
+    """With the voice off, item 2 (the voice list) said "Settings saved." though nothing changed."""
+    program, out, _ = program_for(tmp_path, "3\n2\n5\n\x1b\n\x1b\n\n")  # Settings, 2, 5, back, quit
+    program.run()
+    lines = lines_of(out)
+    at = lines.index(M("settings.voices.off"))
+    assert lines[at + 1].startswith("Choice? ") and lines.count(M("settings.saved")) == 1  # item 5 did change
+
+
+def test_the_main_menu_help_says_what_escape_does_there_and_r_reads_the_menu(tmp_path):
+    program, out, _ = program_for(tmp_path, "?\nr\n\x1b\n\n")
+    program.run()
+    lines = lines_of(out)
+    hint = M("app.invalid")
+    assert hint in lines and "Escape quits the game" in hint and "go back" not in hint
+    after = lines[lines.index(hint) + 2:]  # the prompt, then what R said
+    assert after[0] == M("app.menu.title")  # the menu, not the hint again
+
+
+def test_ctrl_l_writes_the_prompt_again_on_a_cleared_screen():
+    """Ctrl-L used to leave a blank screen until the next key."""
+    import io
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from scopa.console.terminal import KeyInput
+    out = io.StringIO()
+    with create_pipe_input() as pipe:
+        keys = KeyInput(input=pipe, output=DummyOutput(), out=out)
+        pipe.send_text("\x0c2")
+        assert keys.read("Card? ") == "2"
+    assert out.getvalue() == "Card?\x1b[H\x1b[2JCard?"
+
+
+@pytest.mark.slow
+def test_ctrl_z_suspends_and_back_the_game_says_the_position_and_the_prompt(tmp_path):
+    """Ctrl-Z used to print ^Z. (A process that leads its own session, as under pexpect, is not
+    stopped by the signal, so this checks what follows the return: the table, the hand, Card?.)"""
+    import signal
+
+    pexpect = pytest.importorskip("pexpect")
+    from test_e2e_pty import spawn
+    child = spawn(tmp_path, "--seed", "3")
+    child.expect(r"Card\?")
+    child.send("\x1a")
+    child.kill(signal.SIGCONT)
+    child.expect(r"Table, seven of clubs, [^\r\n]*\r\n")
+    child.expect(r"Hand, ace of clubs, three of spades, queen of clubs\.\r\n")
+    child.expect(r"Card\?")
+    assert "^Z" not in child.before
+    child.sendcontrol("c")
+    child.expect("Save and quit")
+    child.send("\r")
+    child.expect(pexpect.EOF)
+
+
+def test_menu_items_that_are_sentences_end_with_one_full_stop_and_italian_says_ed():
+    from scopa.console.menus import menu_listing
+    listing = menu_listing(["1 December 2026 against Felix, 11 to 5, won. With hints.",
+                            "2 December 2026 against Rosa, 3 to 11, lost."])
+    assert ".." not in listing and listing.endswith("lost.")
+    it = Messages("it")
+    assert it("setup.players.four", a="Tu", b="Elena", c="Giulia", d="Greta") == "Tu ed Elena contro Giulia e Greta."
+    assert it("side.you_and", partner="Elena").endswith("ed Elena")
+
+
+def test_a_suggestion_that_takes_one_card_says_one_card():
+    """It said "it takes 2 cards" (the played card counted) for a capture of one."""
+    from types import SimpleNamespace
+
+    from scopa.engine import Card, Move, Rules
+    from scopa.narration import Narrator
+    analysis = SimpleNamespace(move=Move(Card.parse("4C"), (Card.parse("4H"),)), sweep=False,
+                               table_left=(Card.parse("5S"),), sweep_with=())
+    reason = Narrator(["You", "Felix"], Rules(), you=0).hint_reason(SimpleNamespace(seat=0), analysis)
+    assert "it takes 1 card" in reason.text and "2 cards" not in reason.text
+
+
+def test_a_pass_and_play_review_asks_whose_seat_and_tells_the_match_from_it(tmp_path):
+    """It said "Player 1 plays" for every seat, and W named the other player's cards."""
+    import random
+
+    from scopa.engine import Rules
+    from scopa.match import MatchRecord, SeatSetup
+    from scopa.record.console import run_review
+    from scopa.record.text import RecordText
+    from scopa.storage import record_result
+    record, _ = MatchRecord.start(Rules(target=None), (SeatSetup("Ann"), SeatSetup("Ben")), 4)
+    rng = random.Random(1)  # noqa: S311 - random legal moves, no secret
+    while not record.state.is_match_over:
+        record = record.next_deal()[0] if record.state.is_deal_over else record.play(
+            rng.choice(record.state.legal_moves()))[0]
+    record_result(record, "2026-05-01T10:00:00+00:00", tmp_path / "data")
+    program, out, _ = program_for(tmp_path, "2\n" + "\n" * 50)  # from Ben's seat
+    assert run_review(program, 1) == 0
+    lines = lines_of(out)
+    assert RecordText("en")("review.whose") in lines
+    assert any(line.startswith(("You play ", "Your scopa! You play ")) for line in lines)  # Ben's plays, as his
+    assert any(line.startswith(("Ann plays ", "Scopa for Ann! Ann plays ")) for line in lines)
+    assert not any(line.startswith("Ben plays ") for line in lines)

@@ -69,8 +69,8 @@ def test_a_held_write_takes_the_prompt_with_it_and_nested_holds_write_once():
 
 
 def test_news_written_to_a_terminal_waits_for_the_gap_after_the_last(monkeypatch):
-    """Two steps whose writes would come milliseconds apart are spaced by NEWS_GAP (no clock is read
-    by the test: the sleeps asked for are recorded)."""
+    """The console paces the next step that came at once (a computer 20 ms after the last): no
+    clock is read by the test, the sleeps asked for are recorded."""
     clock = [100.0]
     slept: list[float] = []
     monkeypatch.setattr(terminal.time, "monotonic", lambda: clock[0])
@@ -83,11 +83,17 @@ def test_news_written_to_a_terminal_waits_for_the_gap_after_the_last(monkeypatch
     screen = Tty()
     output = Output(screen)
     for line in ("Rosa plays king of spades, takes king of clubs.", "Felix plays two of hearts."):
+        output.pace()
         with held(screen):
             output.line(line)
         clock[0] += 0.02  # the next computer plays 20 ms later
     assert len(screen.writes) == 2
     assert slept == [pytest.approx(terminal.NEWS_GAP - 0.02)]
+    output.pace()
+    assert slept == [pytest.approx(terminal.NEWS_GAP - 0.02), pytest.approx(terminal.NEWS_GAP - 0.02)]
+    clock[0] += 1
+    output.pace()  # long after: no wait
+    assert len(slept) == 2
 
 
 @pytest.mark.slow

@@ -87,7 +87,7 @@ class Announcer:
         Repeat that steps back tells the move as it was made: "You played the king of hearts and
         took the king of spades.", never a preview that no longer applies."""
         if past_from is not None and past is not None:
-            self._stretches[-1] = self._stretches[-1][:past_from] + [past]
+            self._stretches[-1] = [*self._stretches[-1][:past_from], past]
         if self._stretches[-1]:
             self._stretches = self._stretches[-(self.STRETCHES - 1):] + [[]]
         self._back = 0

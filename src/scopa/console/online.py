@@ -17,15 +17,16 @@ earned said after the result line (``record.console.log_online``).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
 from ..narration import Announcement, Messages, Narrator
-from ..table import Notice
+from ..table import Notice, SeatUpdate
 from .announcer import Announcer
 from .game import MatchConsole, Services
 from .keys import command_of
-from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
+from .terminal import ENTER, ESCAPE, RESUMED, WOKEN, Input, InputClosed, Interrupted, Wake
 
 Outcome = Literal["finished", "left", "closed"]
 WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
@@ -136,6 +137,8 @@ class Lobby:
 
     def run(self) -> int:
         """Until the match has started and this seat has its view: the number of the last update said."""
+        if self.table.room().phase != "lobby" and self.table.has_view():
+            return self.table.oldest()  # a seat taken back mid-match: the match console tells what it missed
         while True:
             with self.announcer.output.held():  # the news and the prompt after it in one write
                 self._say_news()
@@ -241,13 +244,28 @@ class OnlineMatch(MatchConsole):
     def __init__(self, table, services: Services, seen: int, wake: Wake, news: News) -> None:
         super().__init__(table, services, seen)
         self.wake, self.news = wake, news
+        self.keep_place: Callable[[int], None] = lambda number: None  # the number after each own move, kept
+        self.rejoined = False  # the seat was taken back: "Back at the table." leads what it missed
+
+    def _narrate(self, updates: Sequence[SeatUpdate], own_move: bool = False) -> None:
+        if self.rejoined and updates and not self.deal_over:
+            self.rejoined = False
+            self.say(self.m("online.caught_up", deal=self.view.deal_number))
+        super()._narrate(updates, own_move)
+
+    def _human_turn(self, seat: int) -> None:
+        super()._human_turn(seat)
+        self.keep_place(self.number)
 
     def read(self, prompt_key: str) -> str:
         while True:
             token = self._read_or_news(prompt_key)
-            if token != WOKEN:
+            if token == RESUMED:
+                self._say_where()
+            elif token != WOKEN:
                 return token
-            self._say_news()
+            else:
+                self._say_news()
 
     def _read_or_news(self, prompt_key: str) -> str:
         while True:
@@ -274,6 +292,8 @@ class OnlineMatch(MatchConsole):
         token = self._read_or_news("prompt.wait")
         if token == WOKEN:
             self._say_news()
+        elif token == RESUMED:
+            self._say_where()
         elif token == ENTER:
             self.say(self._waiting_for())
         elif not self._command(token):
@@ -289,8 +309,12 @@ class OnlineMatch(MatchConsole):
         """Taking the seat back mid-match: the deal, the plays since this seat's last one, the table."""
         if self.deal_over:
             return
+        self.rejoined = False
         lines = [Announcement(self.m("online.caught_up", deal=self.view.deal_number))]
-        lines += self._since_last_turn(self.view)
+        history = self.view.history  # too much was missed to replay: this deal's plays since the seat's last
+        last = max((i for i, play in enumerate(history) if play.seat == self.view.seat), default=-1)
+        if last + 1 < len(history):
+            lines += self.io.narrator.last_plays(history[last + 1:], len(history) - last - 1)
         lines.append(Announcement(self.io.narrator.table_text(self.view.table)))
         self._table_heard = self.view.table
         self.say_lines(lines)
@@ -320,23 +344,29 @@ def can_start(room) -> bool:
     return len(humans) >= 2 and all(s.ready for seat, s in humans if seat != room.host)
 
 
-def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announcement | str]) -> Outcome:
+def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announcement | str],
+             keep_place: Callable[[int], None] = lambda number: None, rejoined: bool = False) -> Outcome:
     """The lobby, then the match, for the seat of ``table``; how it ended."""
     m = program.messages
     news = News(table, m, server)
     program.say(*opening)
     try:
-        seen = Lobby(table, program.input, program.announcer, m, wake, news).run()
+        lobby = Lobby(table, program.input, program.announcer, m, wake, news)
+        seen = lobby.run()
         info = table.info()
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
                             program.verbosity)
+        if lobby.started:  # heard "The match starts.": who sits where, partners together, as a local match says
+            program.say(narrator.players_line())
         program.narrator = narrator  # the settings menu updates it in place
         program.announcer.speak_hands = False
         services = Services(program.input, program.output, program.announcer, narrator,
                             settings_menu=program.settings_menu, rules_reader=getattr(program, "rules_reader", None),
                             toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
                             hand_warning_needed=program.voice_is_on)
-        outcome = OnlineMatch(table, services, seen, wake, news).run()
+        match = OnlineMatch(table, services, seen, wake, news)
+        match.keep_place, match.rejoined = keep_place, rejoined
+        outcome = match.run()
         if outcome != "finished":
             return "left"
         from ..record.console import log_online
@@ -483,6 +513,7 @@ def play_online(program, request: OnlineRequest) -> int:
 
     m = program.messages
     store = _key_store(program)
+    keep_key = True  # False: joined as a new player beside a seat whose key this account keeps
     saved = store.newest() if request.mode == "resume" else None
     if request.mode == "resume" and saved is None:
         program.say(m("online.none_to_resume"))
@@ -500,7 +531,14 @@ def play_online(program, request: OnlineRequest) -> int:
             program.say(m("online.error.bad_code", code=request.code))
             return 2
         saved = saved or store.load(server, code)
-        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
+        if saved is not None and request.mode == "join" and name and saved.name != name:
+            answer = _take_back_or_join(program, saved, name)
+            if answer is None:
+                return 0
+            if answer == "new":  # a second player on this account: the kept key stays the first one's
+                keep_key = False
+                saved = None
+        first = Hello(code, saved.key, saved.last_number) if saved is not None else Join(code, name)
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
     table = RemoteTable(server, first, wake)
@@ -512,11 +550,19 @@ def play_online(program, request: OnlineRequest) -> int:
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
         return 1
     try:
-        problem = store.save(SeatKey(server, table.code, table.key, table.seat, name))
+        kept = SeatKey(server, table.code, table.key, table.seat, name,
+                       last_number=saved.last_number if saved is not None else 0)
+        problem = store.save(kept) if keep_key else "not kept"
         if problem is not None:
             program.say(m("online.key_not_kept", code=table.code))
         program.remember_server(server)
-        outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m))
+
+        def keep_place(number: int) -> None:
+            """After each own move: a rejoin from a new terminal replays what followed it."""
+            if keep_key:
+                store.save(replace(kept, last_number=number, saved_at=0.0))
+        outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m, server),
+                           keep_place=keep_place, rejoined=saved is not None)
     finally:
         table.close()
     if outcome in ("finished", "closed"):
@@ -524,8 +570,25 @@ def play_online(program, request: OnlineRequest) -> int:
     return 0
 
 
-def _opening(table, mode: str, reclaimed: bool, m: Messages) -> list[Announcement]:
-    if mode == "host":
-        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code))]
+def _take_back_or_join(program, saved, name: str) -> str | None:
+    """This account keeps a seat of the room under another name (two terminals, one account):
+    "back" takes that seat back, "new" joins as a new player, None leaves (Escape)."""
+    m = program.messages
+    program.say(m("online.ask.take_back", code=saved.code, seat=saved.seat + 1, old=saved.name, new=name))
+    while True:
+        token = program.input.read(m("prompt.take_back") + " ")
+        if token == ENTER:
+            return "back"
+        if token.lower() in {"n", "new", "nuovo"}:
+            return "new"
+        if token == ESCAPE:
+            return None
+        program.say(m("online.ask.take_back.keys", old=saved.name, new=name))
+
+
+def _opening(table, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
+    if mode == "host":  # the command the others type, whole: a joiner needs the server too
+        return [room_code_line(table.code, m),
+                Announcement(m("online.share", code=table.code, server=server), spoken=m("online.share.spoken"))]
     key = "online.reclaimed" if reclaimed else "online.seated"
     return [Announcement(m(key, code=table.code, seat=table.seat + 1))]

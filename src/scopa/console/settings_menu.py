@@ -60,8 +60,10 @@ def run_settings_menu(program: SettingsHost) -> None:
         if index is None:  # Escape, as the title says: ten items, so that one key picks each
             program.say(m("settings.closed"))  # in a match only the prompt would follow
             return
+        before = program.settings
         ACTIONS[index](program)
-        program._save_settings()
+        if program.settings != before:  # "Settings saved." only for a change (not for a voice list that is off)
+            program._save_settings()
         announce = False
 
 

@@ -43,6 +43,8 @@ ENTER = "enter"
 ESCAPE = "escape"
 WOKEN = "\x00woken"  # a read ended by a ``Wake``: news arrived, no key was taken
 INTERRUPT = "\x03"  # KeyInput's token for Ctrl-C and Ctrl-D, turned into ``Interrupted``
+REDRAW = "\x0c"  # Ctrl-L: the prompt is written again on a cleared screen
+RESUMED = "\x00resumed"  # the game was suspended with Ctrl-Z and is back (``fg``): say where things stand
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"  # home, erase screen, erase scrollback
 KEYS = string.digits + string.ascii_lowercase + "?.,"  # keys that act at once, without Enter
 ESCAPE_WAIT = 0.05  # seconds to tell a lone Escape from an escape sequence (prompt_toolkit: 0.5)
@@ -225,7 +227,6 @@ class KeyInput:
     def _key_bindings(self) -> Any:
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.key_binding import KeyBindings
-
         from prompt_toolkit.keys import Keys
 
         bindings = KeyBindings()
@@ -244,6 +245,8 @@ class KeyInput:
         bindings.add("escape", eager=True)(self._unless_letter(_finish(ESCAPE, clear=True)))
         bindings.add("c-c")(self._unless_letter(_finish(INTERRUPT, clear=True)))
         bindings.add("c-d")(self._unless_letter(_finish(INTERRUPT, clear=True)))
+        bindings.add("c-l")(self._unless_letter(_finish(REDRAW, clear=True)))
+        bindings.add("c-z")(self._unless_letter(_suspend))
         return bindings
 
     # A letter pressed at an empty prompt waits WORD_WAIT for the key after it. A printable key
@@ -301,7 +304,10 @@ class KeyInput:
 
     def read(self, prompt: str, wake: Wake | None = None) -> str:
         text = self._prompt(self._session, prompt, wake)
-        return text if text in (ESCAPE, WOKEN) else line_token(text)
+        while text == REDRAW:  # Ctrl-L: a cleared screen with the prompt on it, as a terminal program does
+            write(self.out, "\x1b[H\x1b[2J")
+            text = self._prompt(self._session, prompt, wake)
+        return text if text in (ESCAPE, WOKEN, RESUMED) else line_token(text)
 
     def read_text(self, prompt: str) -> str:
         """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``."""
@@ -387,6 +393,25 @@ def _finish(token: str, clear: bool = False) -> Callable[[Any], None]:
     return handler
 
 
+def _suspend(event: Any) -> None:
+    """Ctrl-Z: stop as a terminal program does (the shell's ``fg`` brings it back), then end the
+    prompt with ``RESUMED``, for the console to say where things stand and ask again."""
+    import signal
+
+    from prompt_toolkit.application import run_in_terminal
+
+    stop = getattr(signal, "SIGTSTP", None)
+    if stop is None:  # Windows has no job control: nothing to suspend
+        return
+    app = event.app
+
+    async def suspend_then_resume() -> None:
+        await run_in_terminal(lambda: os.kill(0, stop))
+        if app.is_running and not app.future.done():
+            app.exit(result=RESUMED)
+    app.create_background_task(suspend_then_resume())
+
+
 def _silence_echo(stream: TextIO) -> Callable[[], None] | None:
     """Stop the terminal echoing keys typed between two prompts ("5Card?"); a restore function.
 
@@ -426,6 +451,10 @@ class Output:
         """A context in which every line goes out in one write (``held``)."""
         return held(self.stream)
 
+    def pace(self) -> None:
+        """Wait, on a terminal, until ``NEWS_GAP`` after the last news written (see ``held``)."""
+        _pace(self.stream)
+
     def clear(self) -> None:
         """Erase the screen and the scrollback (prompt_toolkit's own clear leaves the scrollback)."""
         write(self.stream, CLEAR_ALL if _isatty(self.stream) else "")
@@ -443,8 +472,9 @@ def held(stream: TextIO) -> Iterator[None]:
     Orca reads the screen when the terminal reports new text; two writes a few milliseconds
     apart let the second scroll the first away before it was read (a four-player line was
     never heard, the next spoken twice). So what one step announces is written at once, and
-    two writes of news to a terminal are at least ``NEWS_GAP`` apart. Holds nest: the
-    outermost one writes."""
+    the console waits (``Output.pace``) before it tells the next step that came on its own at
+    once (a computer's move), so that two writes of news are ``NEWS_GAP`` apart at least.
+    Holds nest: the outermost one writes."""
     key = id(stream)
     if key in _held:
         yield
@@ -455,7 +485,7 @@ def held(stream: TextIO) -> Iterator[None]:
     finally:
         text = "".join(_held.pop(key, []))
         if text:
-            _pace(stream)
+            _news_written(stream)
             _write_now(stream, text)
 
 
@@ -472,22 +502,24 @@ def write(stream: TextIO, text: str, hold: bool = False) -> None:
         if waiting:
             text = "".join(waiting) + text
             waiting.clear()
-            _pace(stream)
+            _news_written(stream)
     elif hold:
-        _pace(stream)
+        _news_written(stream)
     _write_now(stream, text)
 
 
+def _news_written(stream: TextIO) -> None:
+    _last_news[id(stream)] = time.monotonic()
+
+
 def _pace(stream: TextIO) -> None:
-    """News to a terminal waits until ``NEWS_GAP`` after the news before it."""
+    """On a terminal, wait until ``NEWS_GAP`` after the last news written to it."""
     if not _isatty(stream):
         return
-    key = id(stream)
-    now = time.monotonic()
-    wait = _last_news.get(key, now - NEWS_GAP) + NEWS_GAP - now
+    last = _last_news.get(id(stream))
+    wait = 0.0 if last is None else last + NEWS_GAP - time.monotonic()
     if wait > 0:
         time.sleep(wait)
-    _last_news[key] = time.monotonic()
 
 
 def _write_now(stream: TextIO, text: str) -> None:

@@ -83,6 +83,7 @@ class LessonSession:
         self.hint: tuple[Move, Announcement | None] | None = None
         self.hands_aloud: bool | None = None  # the answer to the hand warning, once asked
         self._hand_heard: tuple[Card, ...] | None = None  # the hand read at the learner's last turn
+        self._answer: str | None = None  # a number typed at Next? after a wrong move, for the try it starts
 
     # Output and input -------------------------------------------------------------------------
     def say(self, *items: str | Announcement) -> None:
@@ -93,6 +94,9 @@ class LessonSession:
             self.program.announcer.say(list(lines))
 
     def read(self, prompt: str) -> str:
+        if self._answer is not None:  # a number typed at Next? after a wrong move: the step's next answer
+            answer, self._answer = self._answer, None
+            return answer
         return self.program.input.read(prompt + " ")
 
     def t(self, key: str, **params: object) -> str:
@@ -164,6 +168,9 @@ class LessonSession:
                 return "next"
             if token == ESCAPE:
                 return "leave"
+            if key == "lesson.after_wrong" and typed_number(token) is not None:
+                self._answer = token  # not "Enter to try again" once more: the try itself
+                return "again"
             if not self._basic_command(token):
                 self.say(line)
 

@@ -151,8 +151,9 @@ class RemoteTable:
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
         if welcome.seat_key:
             self.key = welcome.seat_key
-        if first_time:
-            self._floor = self._latest = welcome.number
+        if first_time:  # a seat taken back after a restart keeps as news what followed its last own move
+            start = self._first.last_number if isinstance(self._first, Hello) else 0
+            self._floor = self._latest = start if 0 < start <= welcome.number else welcome.number
         if welcome.last_deal is not None:  # the newest as of the welcome: what follows is newer or the same
             self._scored = welcome.last_deal.scored(welcome.info.rules)
         self.connected = True
