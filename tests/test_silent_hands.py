@@ -288,7 +288,8 @@ class ReviewWalker:
     """Answers a review: H at the first stop, then every stop's keys; N or Enter at the hand warning."""
 
     def __init__(self, lang: str, allow: bool, out: io.StringIO, watcher: HandWatcher) -> None:
-        self.prompts = {RecordText(lang)("review.prompt"): "review", Messages(lang)("prompt.allow"): "allow"}
+        self.prompts = {RecordText(lang)("review.prompt"): "review", Messages(lang)("prompt.allow"): "allow",
+                        Messages(lang)("prompt.menu"): "seat"}  # pass-and-play: whose seat to review from
         self.allow = allow
         self.out = out
         self.watcher = watcher
@@ -302,6 +303,8 @@ class ReviewWalker:
         if kind == "allow":
             self.asked += 1
             return ENTER if self.allow else "n"
+        if kind == "seat":
+            return "1"
         assert kind == "review", prompt
         if not self.keys:
             self.keys = list(REVIEW_STOP)
