@@ -180,6 +180,7 @@ def test_ctrl_z_suspends_and_back_the_game_says_the_position_and_the_prompt(tmp_
     from test_e2e_pty import spawn
     child = spawn(tmp_path, "--seed", "3")
     child.expect(r"Card\?")
+    child.expect(r"\x1b\[\?2004h")  # the prompt reads keys now: before it, the terminal itself would take ^Z
     child.send("\x1a")
     child.kill(signal.SIGCONT)
     child.expect(r"Table, seven of clubs, [^\r\n]*\r\n")

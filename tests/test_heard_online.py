@@ -31,7 +31,10 @@ def test_a_player_back_from_a_closed_terminal_hears_the_plays_since_and_what_was
     host.expect(r"Ben is away\. A computer plays for now\.")
     since = len(text(host))
     play([host], until=lambda: len(re.findall(r"Ben plays ", text(host)[since:])) >= 2)
-    back = player(tmp_path, "guest", "join", code, "--server", server.url)
+    back = player(tmp_path, "guest", "join", code, "--server", server.url)  # no --name: the login name, not Ben
+    back.expect(r"You already have seat 2 of room " + code + r", as Ben\.")
+    back.expect(r"Seat\?")
+    back.send("\r")  # take it back
     back.expect(r"Back in room " + code + r", seat 2\.")
     back.expect(r"Back at the table\. Deal 1\.")
     back.expect(r"(Card|Waiting)\?")

@@ -215,7 +215,7 @@ def test_a_killed_client_is_covered_and_its_player_reclaims_the_seat_with_join_c
     guest.close(force=True)
     host.expect(r"Ben left the table\.")
     host.expect(r"Ben is away\. A computer plays for now\.")
-    back = player(tmp_path, "guest", "join", code, "--server", server.url)
+    back = player(tmp_path, "guest", "join", code, "--server", server.url, "--name", "Ben")  # the seat's name: no question
     back.expect(r"Back in room " + code + r", seat 2\.")
     host.expect(r"Ben is back\.")
     back.expect(r"Back at the table\. Deal 1\.")  # then the plays since the seat last played, the table
@@ -237,7 +237,7 @@ def test_b_in_a_client_started_afresh_says_the_sheet_of_the_deal_that_ended_befo
     play_out([ann, ben], ann, stop=lambda: ann.view.deal_number == 2 and ben.number == ann.number)
     scores = ann.view.match_scores
     SeatKeyStore(tmp_path / "guest" / "data").save(SeatKey(server.url, ann.code, ben.key, ben.seat, "Ben"))
-    back = player(tmp_path, "guest", "join", ann.code, "--server", server.url)
+    back = player(tmp_path, "guest", "join", ann.code, "--server", server.url, "--name", "Ben")
     back.expect(r"Back in room " + ann.code + r", seat 2\.")
     back.expect(r"Card\?|Waiting\?")
     back.send("b")
@@ -258,7 +258,8 @@ def test_an_unknown_code_a_full_room_and_a_wrong_seat_key_are_one_line_each(serv
     tries = {  # all at once: each is its own program, refused with one line
         r"No room has this code\.": player(tmp_path, "a", "join", "ACDEFG", "--server", server.url),
         r"This room is full\.": player(tmp_path, "b", "join", code, "--server", server.url, "--name", "Cid"),
-        r"The seat key is not this room's\.": player(tmp_path, "c", "join", code, "--server", server.url),
+        r"The seat key is not this room's\.": player(tmp_path, "c", "join", code, "--server", server.url, "--name",
+                                                     "Eve"),
         r"not a code is not a room code\.": player(tmp_path, "d", "join", "not a code", "--server", server.url),
         r"Cannot reach the server at ws://127\.0\.0\.1:9\.": player(tmp_path, "e", "join", code, "--server",
                                                                   "ws://127.0.0.1:9"),

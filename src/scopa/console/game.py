@@ -171,7 +171,8 @@ class MatchConsole:
             events = [u.event for u in group]
             if isinstance(events[0], Notice):
                 for notice in events:
-                    if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
+                    if isinstance(notice, Notice) and notice.seat == self.listener and notice.kind in (
+                            "covered", "reclaimed"):
                         self._covered = notice.kind == "covered"
                 self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events))
             else:

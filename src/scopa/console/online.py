@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Literal, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from ..narration import Announcement, Messages, Narrator
 from ..table import Notice, SeatUpdate
@@ -27,6 +27,9 @@ from .announcer import Announcer
 from .game import MatchConsole, Services
 from .keys import command_of
 from .terminal import ENTER, ESCAPE, RESUMED, WOKEN, Input, InputClosed, Interrupted, Wake
+
+if TYPE_CHECKING:
+    from ..storage.seat_keys import SeatKey
 
 Outcome = Literal["finished", "left", "closed"]
 WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
@@ -138,7 +141,8 @@ class Lobby:
     def run(self) -> int:
         """Until the match has started and this seat has its view: the number of the last update said."""
         if self.table.room().phase != "lobby" and self.table.has_view():
-            return self.table.oldest()  # a seat taken back mid-match: the match console tells what it missed
+            oldest: int = self.table.oldest()  # a seat taken back mid-match: the match console tells what it missed
+            return oldest
         while True:
             with self.announcer.output.held():  # the news and the prompt after it in one write
                 self._say_news()
@@ -570,7 +574,7 @@ def play_online(program, request: OnlineRequest) -> int:
     return 0
 
 
-def _take_back_or_join(program, saved, name: str) -> str | None:
+def _take_back_or_join(program: Any, saved: SeatKey, name: str) -> str | None:
     """This account keeps a seat of the room under another name (two terminals, one account):
     "back" takes that seat back, "new" joins as a new player, None leaves (Escape)."""
     m = program.messages

@@ -146,9 +146,10 @@ class Narrator:
         so its move is "Played for you, king of clubs, takes king of spades." (a comma: a colon is heard)."""
         lines: list[Announcement] = []
         for event in events:
-            for_you = (played_for_you and isinstance(event, (CardsCaptured, CardStaysOnTable))
-                       and event.seat == self.you)
-            text = self._played_for_you(event) if for_you else self._event_text(event)
+            if played_for_you and isinstance(event, (CardsCaptured, CardStaysOnTable)) and event.seat == self.you:
+                text: str | None = self._played_for_you(event)
+            else:
+                text = self._event_text(event)
             if text is None:
                 continue
             if isinstance(event, Scopa) and lines:

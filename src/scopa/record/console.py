@@ -222,7 +222,7 @@ def review(program: "Program", result: MatchResult, facts: MatchFacts) -> None:
     coached = None if result.seat is None else (result.seat,)
     if you is None:  # pass-and-play: told from one player's seat, chosen, coached for that seat alone
         index = choose(program.input, program.announcer, t("review.whose"), [record.seats[s].name for s in humans],
-                       program.messages("prompt.menu"), messages=program.messages)
+                       t("prompt.menu"), messages=t)
         if index is None:
             program.say(t("review.left"))
             return
