@@ -257,8 +257,7 @@ class Program:
 
     def _say_notices(self) -> None:
         """Say what was set aside, and where it is kept, since it was last said."""
-        for line in self.persistence.notices():
-            self.say(line)
+        self.say(*self.persistence.notices())  # one write
 
     def main_menu(self) -> int:
         while True:
@@ -494,8 +493,7 @@ class Program:
                 continue
             table.close()  # a match left unfinished stays saved, and free for another copy to open
             self.narrator = None  # no match is running: the rules reader describes the defaults again
-            for line in self._earned:  # after the match's last lines, never before them
-                self.say(line)
+            self.say(*self._earned)  # after the match's last lines, never before them; one write
             self._earned = []
             return None if outcome == "finished" else 0
 

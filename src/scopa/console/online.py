@@ -374,8 +374,7 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         if outcome != "finished":
             return "left"
         from ..record.console import log_online
-        for line in log_online(program, table):  # after the match's result line, as at a table here
-            program.say(line)
+        program.say(*log_online(program, table))  # after the match's result line, as at a table here; one write
         return "finished"
     except LeaveRoom:
         program.say(m("online.left", code=table.code))

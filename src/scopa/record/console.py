@@ -323,8 +323,7 @@ class ReviewSession:
 
 def finish_match(program: "Program", record: MatchRecord) -> None:
     """Log a finished match as before, then say each achievement it earned, one line each."""
-    for line in log_finished(program, record):
-        program.say(line)
+    program.say(*log_finished(program, record))  # one write, as every announcement
 
 
 def log_finished(program: "Program", record: MatchRecord, played_here: bool = True) -> list[Announcement]:
