@@ -139,3 +139,21 @@ def test_the_real_program_in_a_terminal_writes_each_step_once(tmp_path):
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__]))
+
+
+def test_a_lesson_writes_what_it_says_before_a_prompt_with_the_prompt(tmp_path):
+    from scopa.config import Settings
+    from scopa.console.app import Program
+    from scopa.lessons.console import attach
+    from scopa.speech import RecordingSpeaker
+    from scopa.table.persistence import Persistence
+    from test_lessons import ScriptInput
+    screen = Writes()
+    speaker = RecordingSpeaker()
+    program = Program(ScriptInput(["escape"], screen), Output(screen), Settings(voice=False), tmp_path / "config",
+                      Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker, voice_override=False,
+                      lang="en")
+    attach(program)
+    program.run_lesson(3)
+    [first] = [w for w in screen.writes if "Lesson 3 of 8." in w]
+    assert "Hand, " in first and first.rstrip().endswith("Card?")  # heading, teaching, table, hand and Card?

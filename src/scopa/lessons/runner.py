@@ -104,7 +104,14 @@ class LessonSession:
 
     # Lessons -----------------------------------------------------------------------------------
     def run_from(self, number: int) -> None:
-        """Run lesson ``number``, then the next ones for as long as the learner presses N."""
+        """Run lesson ``number``, then the next ones for as long as the learner presses N.
+
+        What is said between two prompts goes out in one write, with the prompt (as in a match:
+        ``console.terminal.held``); a lesson's computer plays at once, so nothing waits long."""
+        with self.program.output.held():
+            self._run_from(number)
+
+    def _run_from(self, number: int) -> None:
         while True:
             result = self.run_lesson(number)
             if result == "leave":
