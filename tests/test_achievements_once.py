@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import random
 
+from helpers.console import lines_of, program_for
+from helpers.record import T, random_match
 from scopa.engine import Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.record.console import deal_achievements, finish_match, page
 from scopa.record.stats import facts_so_far
 from scopa.storage.announced import ANNOUNCED_NAME, announce_once, read_announced
-from test_console_loop import lines_of, program_for
-from test_record import T, random_match
 
 SCOPA = T("achievement.earned", name=T("achievement.first_scopa"))
 SEATS = (SeatSetup("Ann"), SeatSetup("Bruno", "computer", "easy"))
@@ -56,7 +56,8 @@ def test_a_finished_match_does_not_announce_what_an_unfinished_one_did(tmp_path)
     program, out, _ = program_for(tmp_path, "")
     program.say(*deal_achievements(program, scopa_in_deal_one(0), 1))
     said = achievement_lines(out)
-    finished = next(r for seed in range(300) if (r := random_match(Rules(target=None), "easy", seed, 2)).state.winner == 0
+    finished = next(r for seed in range(300)
+                    if (r := random_match(Rules(target=None), "easy", seed, 2)).state.winner == 0
                     and any(d.own_scopa for d in facts_so_far(r).deals))
     finish_match(program, finished)
     new = achievement_lines(out)[len(said):]

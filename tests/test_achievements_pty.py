@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.pty import CONTROL, PROMPTS, answer, play_to_next_deal, spawn
+from scopa.record.stats import all_facts
+from scopa.storage import load_results
+
 pexpect = pytest.importorskip("pexpect")
-
-from scopa.record.stats import all_facts  # noqa: E402
-from scopa.storage import load_results  # noqa: E402
-
-from test_e2e_pty import PROMPTS, answer, spawn  # noqa: E402  the same real program in the same pseudo-terminal
-from test_repeat_pty import CONTROL, _play_to_next_deal  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +32,7 @@ def test_a_deals_achievements_are_said_after_its_score_sheet_and_never_again(tmp
     # Seed 1 against a medium player (no tips): your first scopa and settebello come in deal 1.
     child = spawn(tmp_path, "--seed", "1", "--seats", "human,computer:medium")
     child.send("1")
-    first = _play_to_next_deal(child)
+    first = play_to_next_deal(child)
     sheet_end = next(i for i, line in enumerate(first) if line.startswith("Match. You "))  # the sheet's last line
     assert first[sheet_end + 1:sheet_end + 4] == [SCOPA, SETTEBELLO, "Nobody has won yet. Next deal."]
     child.send("q")
@@ -57,7 +55,7 @@ def test_a_second_unfinished_match_does_not_announce_the_first_ones_achievements
     for _ in range(2):
         child = spawn(tmp_path, "--seed", "1", "--seats", "human,computer:medium")
         child.send("1")
-        said.append(_play_to_next_deal(child))
+        said.append(play_to_next_deal(child))
         child.send("q")
         child.expect(r"Quit\?")
         child.send("\r")

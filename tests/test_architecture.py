@@ -101,8 +101,27 @@ def test_the_console_never_imports_the_full_state_or_the_match_record():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 names = {alias.name for alias in node.names}
-                if names & forbidden or (node.module or "").endswith(("engine.state", "match")) and "*" in names:
+                if names & forbidden or ((node.module or "").endswith(("engine.state", "match")) and "*" in names):
                     found.append(f"{path.name}: {sorted(names & forbidden) or '*'}")
             elif isinstance(node, ast.Import):
-                found += [f"{path.name}: {a.name}" for a in node.names if a.name in ("scopa.match", "scopa.engine.state")]
+                found += [f"{path.name}: {a.name}" for a in node.names
+                          if a.name in ("scopa.match", "scopa.engine.state")]
+    assert found == []
+
+
+def test_nothing_is_attached_to_a_class_or_module_at_run_time():
+    """Methods and attributes are written where their class is, so readers and checkers see them:
+    no ``setattr`` and no module-level assignment to an attribute (``GameState.from_dict = ...``
+    was one; the lessons used to set four callables on the program, now declared ``Extras``)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}: setattr")
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AnnAssign, ast.AugAssign)) else []
+            found += [f"{path.relative_to(SRC)}:{node.lineno}: {ast.unparse(t)}" for t in targets
+                      if isinstance(t, ast.Attribute)]
     assert found == []

@@ -2,20 +2,18 @@
 from __future__ import annotations
 
 import os
-import json
-from pathlib import Path
 
 import pytest
 
+from helpers.console import M, lines_of, program_for, request_for
 from scopa.cli import UsageError, build_parser, rules_from_args
 from scopa.config import Settings, load_settings
 from scopa.console.keys import typed_number
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER
 from scopa.engine import Rules
 from scopa.match import MatchRecord, SeatSetup, clean_name
 from scopa.storage import AutosaveStore
-from tests.test_console_loop import M, lines_of, program_for, request_for
+from scopa.table.persistence import Persistence
 
 
 @pytest.mark.parametrize("token, number", [("7", 7), ("0012", 12), ("²", None), ("٣", None), ("1" * 5000, None),
@@ -82,7 +80,7 @@ def test_control_characters_never_reach_a_name(tmp_path):
 
 
 def test_typed_names_lose_their_control_characters(tmp_path):
-    program, out, _ = program_for(tmp_path, "1\n2\n6\n\x01\x02\nB\x07ob\n\n\n")
+    program, out, _ = program_for(tmp_path, "1\n2\n\n6\n\x01\x02\nB\x07ob\n\n\n")
     program.run()
     new_match = next(line for line in lines_of(out) if line.startswith("New match."))
     assert new_match.startswith("New match. Player 1 against Bob.")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from test_console_loop import Screen, lines_of, program_for, request_for
+from helpers.console import Screen, lines_of, program_for, request_for
 from scopa.config import Settings, load_settings
 from scopa.console.card_symbols import CardNotation, CardSymbolsOutput, compact
 from scopa.console.terminal import Output

@@ -119,7 +119,7 @@ def test_names_alone_start_a_match_with_those_names():
     args = build_parser().parse_args(["--names", "Alice"])
     assert wants_new_match(args)
     rules = rules_from_args(args)
-    assert [seat.name for seat in seats_from_args(args, rules)][0] == "Alice"
+    assert next(seat.name for seat in seats_from_args(args, rules)) == "Alice"
 
 
 def test_more_names_than_human_seats_is_refused(capsys, tmp_path):
@@ -133,6 +133,6 @@ def test_a_budget_for_a_match_without_an_expert_is_refused(capsys, tmp_path):
 
 @pytest.mark.parametrize("lesson", ["0", "99", "-1"])
 def test_a_lesson_that_does_not_exist_is_a_usage_error_on_stderr(capsys, tmp_path, lesson):
-    from scopa.lessons import LESSON_COUNT
+    from scopa.lessons.content import LESSON_TOTAL
     assert usage_error(capsys, tmp_path, "--lesson", lesson) == M("usage.lesson", n=int(lesson),
-                                                                   count=LESSON_COUNT)
+                                                                   count=LESSON_TOTAL)

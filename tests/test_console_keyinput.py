@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -12,10 +12,11 @@ from prompt_toolkit.output import DummyOutput
 
 from scopa.config import Settings
 from scopa.console.app import Program
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER, ESCAPE, InputClosed, Interrupted, KeyInput, Output
+from scopa.narration import run_command
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore
+from scopa.table.persistence import Persistence
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def _visible(written: str) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x08\r]", "", written)
 
 
-@pytest.mark.parametrize("key", list("thlspirxvouwq?.,0159") + ["T", "H", "L", "\x1b"])
+@pytest.mark.parametrize("key", [*"thlspirxvouwq?.,0159", "T", "H", "L", "\x1b"])
 def test_a_single_key_is_never_echoed_so_every_key_sounds_the_same(pipe, key):
     """A one-key command leaves nothing after the prompt but the line end.
 
@@ -127,14 +128,14 @@ def test_a_match_played_by_keys_at_the_key_input(pipe, tmp_path: Path):
     from scopa.console.app import MatchRequest
     args = build_parser().parse_args(["--seed", "3"])
     rules = rules_from_args(args)
-    pipe.send_text("1\r" "t" "\x03" "\r")
+    pipe.send_text("1\rt\x03\r")
     code = program.run(MatchRequest(rules, seats_from_args(args, rules), 3))
     text = out.getvalue()
     assert code == 0
     assert "Play?Giulia plays " in text  # the key acted at once; Enter played it (the newline is prompt_toolkit's)
     assert text.count("Table, ") >= 3  # the deal, the turn and the T key
     assert "Save and quit? Enter to save and quit, Escape to keep playing." in text
-    assert text.rstrip().endswith(program.messages("quit.saved"))
+    assert text.rstrip().endswith(program.messages("quit.saved", command=run_command()))
     saved = AutosaveStore(tmp_path / "data").load().record
     assert saved is not None and len([m for m in saved.moves if m.seat == 0]) == 1
 

@@ -4,83 +4,26 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
 
-from scopa.console.terminal import write as write_screen
-from scopa.cli import build_parser, rules_from_args, seats_from_args
+import pytest
+
+from helpers.console import M, Screen, ScriptInput, lines_of, program_for, request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
-from scopa.console.app import MatchRequest, Program
+from scopa.console.app import Program
 from scopa.console.game import MatchConsole, Services
 from scopa.console.keys import COMMAND_KEYS
-from scopa.table.persistence import Persistence
-from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, InputClosed, Interrupted, LineInput, Output
+from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, Interrupted, LineInput, Output
 from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup
-from scopa.narration import Messages, Narrator
+from scopa.narration import Messages, Narrator, run_command
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore, SavedMatches, load_results
 from scopa.table import LocalTable, SaveHooks
-
-M = Messages("en")
-
-
-class Screen(io.StringIO):
-    """Captured output that says it is a terminal, so the screen clears are written."""
-
-    def isatty(self) -> bool:
-        return True
-
-
-class ScriptInput:
-    """Tokens as KeyInput returns them; ``Interrupted`` in the script raises it (Ctrl-C)."""
-
-    def __init__(self, tokens: Sequence[object], out: io.StringIO) -> None:
-        self.tokens = list(tokens)
-        self.out = out
-        self.prompts: list[str] = []
-
-    def read(self, prompt: str) -> str:
-        self.prompts.append(prompt.strip())
-        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
-        if not self.tokens:
-            raise InputClosed
-        token = self.tokens.pop(0)
-        if token is Interrupted:
-            raise Interrupted
-        return str(token)
-
-    def read_text(self, prompt: str) -> str:
-        return self.read(prompt)
-
-    def close(self) -> None:
-        pass
-
-
-def program_for(tmp_path: Path, script: str | Sequence[object], screen: io.StringIO | None = None,
-                settings: Settings | None = None) -> tuple[Program, io.StringIO, RecordingSpeaker]:
-    out = screen if screen is not None else io.StringIO()
-    if isinstance(script, str):
-        source = LineInput(io.StringIO(script), out)
-    else:
-        source = ScriptInput(script, out)
-    speaker = RecordingSpeaker()
-    program = Program(source, Output(out), settings or Settings(voice=False), tmp_path / "config",
-                      Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker, lang="en")
-    return program, out, speaker
-
-
-def request_for(*flags: str) -> MatchRequest:
-    args = build_parser().parse_args(list(flags))
-    rules = rules_from_args(args)
-    return MatchRequest(rules, seats_from_args(args, rules), args.seed)
-
-
-def lines_of(out: io.StringIO) -> list[str]:
-    return out.getvalue().replace(CLEAR_ALL, "\n").splitlines()
-
+from scopa.table.persistence import Persistence
 
 # A whole match, piped ------------------------------------------------------------------
 
@@ -118,7 +61,8 @@ def test_a_short_turn_says_the_table_and_the_hand_then_prompts(tmp_path):
     assert M("turn.yours") not in lines
     card = lines.index("Card? ")
     assert lines[card - 3:card] == ["Giulia plays two of hearts.",
-                                    "Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of hearts.",
+                                    ("Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of "
+                                     "hearts."),
                                     "Hand, ace of clubs, three of spades, queen of clubs."]
     assert lines[-1] == M("app.input_closed")
 
@@ -154,7 +98,7 @@ def crafted(tmp_path: Path, hand: str, table: str) -> MatchRecord:
     """A fresh two-player match where the human (seat 0) is to move with this hand and table."""
     record, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), seed=1,
                                   first_dealer=1)
-    hands = (parse_cards(hand),) + record.state.hands[1:]
+    hands = (parse_cards(hand), *record.state.hands[1:])
     used = set(hands[0]) | set(parse_cards(table)) | set(hands[1])
     stock = tuple(c for c in record.state.stock + record.state.table + record.state.hands[0] if c not in used)
     state = record.state._replace(hands=hands, table=parse_cards(table), stock=stock[:len(record.state.stock)])
@@ -174,7 +118,7 @@ def console_for(record: MatchRecord, tokens: Sequence[object], out: io.StringIO,
 def test_escape_in_the_capture_menu_leaves_the_position_untouched(tmp_path):
     record = crafted(tmp_path, "6D KC QS", "AD 2S 3S 4S")
     out = io.StringIO()
-    console, persistence = console_for(record, ["1", "2", ESCAPE, "q", ENTER], out, tmp_path)
+    console, _persistence = console_for(record, ["1", "2", ESCAPE, "q", ENTER], out, tmp_path)
     assert console.run() == "quit"
     text = out.getvalue()
     assert "has a choice" in text or "can take" in text  # the numbered capture menu was offered
@@ -211,7 +155,7 @@ def test_commands_work_at_every_prompt_of_a_turn(tmp_path):
     record = crafted(tmp_path, "6D KC QS", "AD 2S 3S 4S")
     out = io.StringIO()
     tokens = ["t", "h", "l", "s", "p", "1", "table", "2", "my pile", "w", "x", "r"]
-    console, persistence = console_for(record, tokens, out, tmp_path)
+    console, _persistence = console_for(record, tokens, out, tmp_path)
     console.run()
     text = out.getvalue()
     narrator = console.io.narrator
@@ -246,11 +190,11 @@ def test_repeat_says_what_happened_since_the_last_move_not_the_answer_to_a_comma
     lines = lines_of(out)
     at = lines.index("Card? r")
     assert lines[at + 1:at + 5] == ["Deal 1. You deal.",
-                                    "Three cards each. Table, seven of clubs, four of clubs, ace of hearts and jack of "
-                                    "diamonds.",
+                                    ("Three cards each. Table, seven of clubs, four of clubs, ace of hearts and jack "
+                                     "of diamonds."),
                                     "Giulia plays two of hearts.",
-                                    "Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of "
-                                    "hearts."]
+                                    ("Table, seven of clubs, four of clubs, ace of hearts, jack of diamonds and two of "
+                                     "hearts.")]
     assert lines[at + 5] == "Hand, ace of clubs, three of spades, queen of clubs."
     assert lines[at + 6] == "Card? "
 
@@ -265,14 +209,14 @@ def test_ctrl_c_asks_to_save_and_quit_and_escape_plays_on(tmp_path):
     assert lines.count(ask) == 2
     assert lines[lines.index(ask) + 2] == M("quit.cancelled")
     assert lines[lines.index(ask) + 3] == "Card? "  # the same prompt again
-    assert lines[-1] == M("quit.saved")
+    assert lines[-1] == M("quit.saved", command=run_command())
     assert AutosaveStore(tmp_path / "data").load().record is not None
 
 
 def test_a_second_ctrl_c_at_the_question_saves_and_quits(tmp_path):
     program, out, _ = program_for(tmp_path, [Interrupted, Interrupted])
     assert program.run(request_for("--seed", "3")) == 0
-    assert out.getvalue().splitlines()[-1] == M("quit.saved")
+    assert out.getvalue().splitlines()[-1] == M("quit.saved", command=run_command())
 
 
 def test_the_end_of_piped_input_saves_and_exits_0_with_a_line(tmp_path):
@@ -312,7 +256,7 @@ def test_quitting_when_the_save_fails_asks_again_and_escape_plays_on(tmp_path):
     assert lines[first - 1] == problem  # the reason, just before the question it explains
     assert lines[first + 2] == M("quit.cancelled")
     assert lines[-1] == M("quit.unsaved")
-    assert M("quit.saved") not in lines
+    assert M("quit.saved", command=run_command()) not in lines
 
 
 def test_an_import_that_cannot_be_saved_says_so_at_once(tmp_path):
@@ -370,7 +314,7 @@ def test_the_main_menu_offers_new_match_lessons_settings_online_and_quit(tmp_pat
 
 
 def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
-    program, out, _ = program_for(tmp_path, "1\n\n\n\n\n")
+    program, out, _ = program_for(tmp_path, "1\n\n\n\n\n\n")
     program.run()
     summary = [line for line in lines_of(out) if line.startswith("New match.")]
     assert len(summary) == 1
@@ -379,14 +323,25 @@ def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
 
 
 def test_the_new_match_questions_set_players_seats_names_target_and_options(tmp_path):
-    # 3 players; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
-    program, out, _ = program_for(tmp_path, "1\n3\n4\n6\nAlice\nBob\n3\n4\n\n")
+    # 3 players; scopa; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
+    program, _out, _ = program_for(tmp_path, "1\n3\n\n4\n6\nAlice\nBob\n3\n4\n\n")
     program.run()
     saved = AutosaveStore(tmp_path / "data").load().record
     assert saved.rules.players == 3 and saved.rules.target == 21 and saved.rules.napola
     assert [s.kind for s in saved.seats] == ["human", "computer", "human"]
     assert saved.seats[1].level == "hard"
     assert (saved.seats[0].name, saved.seats[2].name) == ("Alice", "Bob")
+
+
+@pytest.mark.parametrize("keys, variant, target", [("2", "scopa_15", 11), ("3", "cirulla", 51)])
+def test_the_new_match_questions_offer_scopa_a_15_and_cirulla_to_two_players(tmp_path, keys, variant, target):
+    program, out, _ = program_for(tmp_path, f"1\n\n{keys}\n\n\n\n")
+    program.run()
+    saved = AutosaveStore(tmp_path / "data").load().record
+    assert saved.rules.variant.value == variant and saved.rules.target == target and saved.rules.players == 2
+    assert M(f"setup.variant.{variant}") in out.getvalue()
+    summary = next(line for line in lines_of(out) if line.startswith("New match."))
+    assert summary.startswith(f"New match. {M(f'setup.game.{variant}')} You against ")
 
 
 def test_first_start_asks_how_to_hear_the_game_and_remembers(tmp_path):
@@ -402,7 +357,7 @@ def test_first_start_asks_how_to_hear_the_game_and_remembers(tmp_path):
 def test_pass_and_play_clears_everything_after_each_hand_and_shows_nothing_private_before_the_next(tmp_path):
     screen = Screen()
     script = "\n1\n1\n\n\n" * 4
-    program, out, speaker = program_for(tmp_path, script, screen=screen)
+    program, _out, speaker = program_for(tmp_path, script, screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
     pages = screen.getvalue().split(CLEAR_ALL)
     assert len(pages) >= 5  # a clear after each of the four hands
@@ -417,7 +372,7 @@ def test_pass_and_play_clears_everything_after_each_hand_and_shows_nothing_priva
 
 def test_the_first_gate_keeps_the_public_opening_on_the_screen(tmp_path):
     screen = Screen()
-    program, out, _ = program_for(tmp_path, "", screen=screen)
+    program, _out, _ = program_for(tmp_path, "", screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
     text = screen.getvalue()
     assert CLEAR_ALL not in text  # no hand was ever shown: nothing to clear
@@ -426,20 +381,20 @@ def test_the_first_gate_keeps_the_public_opening_on_the_screen(tmp_path):
 
 def test_a_computer_play_between_two_hands_stays_on_the_screen_until_read(tmp_path):
     screen = Screen()
-    program, out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 3, screen=screen)
+    program, _out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 3, screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human,computer:easy", "--names", "Alice,Bob"))
     pages = screen.getvalue().split(CLEAR_ALL)[1:]
-    computer_pages = [page for page in pages if re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.M)]
+    computer_pages = [page for page in pages if re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.MULTILINE)]
     assert computer_pages, "the computer played between two hands"
     for page in computer_pages:
-        play = re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.M)
+        play = re.search(r"^(?!Alice|Bob)\w+ plays ", page, re.MULTILINE)
         assert play.start() < page.index("Pass to")  # printed after the hide, kept through the gate
 
 
 def test_pass_and_play_empties_the_repeat_history_at_every_hand_off(tmp_path):
     screen = Screen()
     # Alice: open, play card 1, confirm, hide; then at Bob's gate: repeat.
-    program, out, _ = program_for(tmp_path, "\n1\n1\n\n\nr\n", screen=screen)
+    program, _out, _ = program_for(tmp_path, "\n1\n1\n\n\nr\n", screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
     last_page = screen.getvalue().split(CLEAR_ALL)[-1]
     assert "Your hand" not in last_page
@@ -449,7 +404,7 @@ def test_pass_and_play_empties_the_repeat_history_at_every_hand_off(tmp_path):
 
 def test_one_human_has_no_gate(tmp_path):
     screen = Screen()
-    program, out, _ = program_for(tmp_path, "1\n\n", screen=screen)
+    program, _out, _ = program_for(tmp_path, "1\n\n", screen=screen)
     program.run(request_for("--seed", "5"))
     assert CLEAR_ALL not in screen.getvalue()
     assert "Pass to" not in screen.getvalue()
@@ -457,7 +412,7 @@ def test_one_human_has_no_gate(tmp_path):
 
 def test_the_hand_command_is_refused_at_the_gate(tmp_path):
     screen = Screen()
-    program, out, _ = program_for(tmp_path, "h\n", screen=screen)
+    program, _out, _ = program_for(tmp_path, "h\n", screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
     page = screen.getvalue().split(CLEAR_ALL)[-1]
     assert M("hand.closed") in page and "Your hand" not in page
@@ -501,7 +456,7 @@ def test_a_new_match_by_flags_is_saved_beside_the_saved_one(tmp_path):
     program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
     program.run(request_for("--seed", "3"))
     first = AutosaveStore(tmp_path / "data").load().record
-    program, out, _ = program_for(tmp_path, "1\n\nq\n\n")
+    program, _out, _ = program_for(tmp_path, "1\n\nq\n\n")
     program.run(request_for("--seed", "4"))
     records = [saved.record for saved in SavedMatches(tmp_path / "data").list().saves]
     assert len(records) == 2 and first in records and records[0].seed == 4
@@ -577,7 +532,7 @@ def test_exporting_over_a_file_says_it_will_be_replaced_and_escape_keeps_it(tmp_
 
 def test_pass_and_play_catch_up_tells_of_a_new_round_dealt_since_your_last_turn(tmp_path):
     screen = Screen()
-    program, out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 8, screen=screen)
+    program, _out, _ = program_for(tmp_path, "\n1\n1\n\n\n" * 8, screen=screen)
     program.run(request_for("--seed", "5", "--seats", "human,human", "--names", "Alice,Bob"))
     pages = screen.getvalue().split(CLEAR_ALL)
     new_round = M("deal.new_round.short")

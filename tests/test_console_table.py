@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import io
 
-from scopa.console.terminal import write as write_screen
 from scopa.console.announcer import Announcer
 from scopa.console.game import MatchConsole, Services
 from scopa.console.terminal import ENTER, InputClosed, Output
+from scopa.console.terminal import write as write_screen
 from scopa.engine import PlayerView, Rules
 from scopa.match import SeatSetup
 from scopa.narration import Messages, Narrator

@@ -1,9 +1,9 @@
 """The game voice inside the match loop: the private-hand warning, Stop, and an unavailable voice."""
 from __future__ import annotations
 
+from helpers.console import program_for, request_for
 from scopa.config import Settings
 from scopa.speech import RecordingSpeaker
-from tests.test_console_loop import program_for, request_for
 
 WARNING = "Your hand will be read aloud, and anyone nearby can hear it. Enter to allow, N to keep hands silent."
 
@@ -37,7 +37,7 @@ def test_the_warning_is_asked_once_a_match(tmp_path):
 
 
 def test_with_the_voice_off_nothing_is_spoken_and_no_warning_is_given(tmp_path):
-    program, out, speaker = program_for(tmp_path, "q\n\n", settings=Settings(voice=False))
+    program, out, _speaker = program_for(tmp_path, "q\n\n", settings=Settings(voice=False))
     program.run(request_for("--seed", "5", "--seats", "human,computer:easy"))
     assert WARNING not in out.getvalue()
     assert any(line.startswith("Hand, ") for line in out.getvalue().splitlines())

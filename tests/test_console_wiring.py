@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers.console import program_for, request_for
 from scopa.cli import UsageError, build_parser, human_names, settings_from_args
 from scopa.config import Settings
 from scopa.console.keys import command_of
-from scopa.lessons.console import attach
+from scopa.lessons.console import extras
 from scopa.narration import Announcement, Messages
-from tests.test_console_loop import program_for, request_for
 
 
 @pytest.mark.parametrize("word, command", [("tavolo", "table"), ("mano", "hand"), ("punti", "score"),
@@ -48,7 +48,7 @@ def test_voice_flags_out_of_range_are_refused_in_one_line(flags):
 
 def _tipped_lines(tmp_path, level: str) -> list[str]:
     program, out, _ = program_for(tmp_path, "q\n\n", settings=Settings(voice=False, tips=True))  # chosen
-    attach(program)  # the lessons hand the program its tips
+    program.extras = extras()  # the lessons hand the program its tips
     program.run(request_for("--seed", "5", "--seats", f"human,computer:{level}"))
     return out.getvalue().splitlines()
 
@@ -75,9 +75,9 @@ def test_a_table_just_dealt_is_not_read_again_when_you_lead(tmp_path):
 
 
 def test_an_unreadable_autosave_is_set_aside_said_once_and_the_new_save_works(tmp_path):
-    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
+    from scopa.table.persistence import Persistence
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "autosave.json").write_text("{ not json")
     persistence = Persistence(tmp_path / "data")
@@ -95,10 +95,10 @@ def test_an_unreadable_autosave_is_set_aside_said_once_and_the_new_save_works(tm
     ("it", None),
 ])
 def test_a_failed_export_says_why_in_the_players_language(tmp_path, lang, expected):
-    from scopa.table.persistence import Persistence
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
     from scopa.narration import Messages
+    from scopa.table.persistence import Persistence
     messages = Messages(lang)
     persistence = Persistence(tmp_path / "data", messages=lambda: messages)
     match, _ = MatchRecord.start(Rules(), (SeatSetup("You"), SeatSetup("Robin", "computer", "easy")), 1)
@@ -111,6 +111,7 @@ def test_a_failed_export_says_why_in_the_players_language(tmp_path, lang, expect
 
 def test_os_problems_have_sentences_and_rare_ones_keep_the_systems_words():
     import errno
+
     from scopa.narration import Messages, os_problem
     en, it = Messages("en"), Messages("it")
     assert os_problem(OSError(errno.ENOSPC, "No space left on device"), en) == "The disk is full"

@@ -1,47 +1,26 @@
 """The real ``scopa`` in a pseudo-terminal, played by single keys (the KeyInput mode)."""
 from __future__ import annotations
 
-import io
-import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
-
-from scopa.console.terminal import CLEAR_ALL  # noqa: E402
-from scopa.engine import Card, Rules  # noqa: E402
-from scopa.narration import CardNames, Messages, Narrator  # noqa: E402
-from scopa.storage import AutosaveStore, load_results  # noqa: E402
+from helpers.pty import PROMPTS, answer, pexpect, spawn
+from scopa.console.terminal import CLEAR_ALL
+from scopa.engine import Card, Rules
+from scopa.narration import CardNames, Messages, Narrator
+from scopa.storage import AutosaveStore, load_results
 
 pytestmark = pytest.mark.slow
 
 M = Messages("en")
 NAMES = CardNames(M, "french")
-PROMPTS = ["Open\\?", "Card\\?", "Capture\\?", "Play\\?", "Hide\\?", "Next\\?", pexpect.EOF]
-
-
-def spawn(tmp_path: Path, *flags: str):
-    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
-    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
-    command = [sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir", str(tmp_path / "data"),
-               "--config-dir", str(tmp_path / "config"), *flags]
-    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
-    child.logfile_read = io.StringIO()
-    child.delaybeforesend = 0.005  # the game reads keys typed ahead, so no settling time is needed
-    return child
-
-
-def answer(child, index: int) -> None:
-    """The first card, the first capture, Enter for everything else: keys only, no Enter after a digit."""
-    child.send("1" if index in (1, 2) else "\r")
 
 
 def test_a_seeded_two_player_match_is_played_to_its_end_by_keys(tmp_path):
     child = spawn(tmp_path, "--seed", "3")
-    seen = {i: 0 for i in range(len(PROMPTS))}
+    seen = dict.fromkeys(range(len(PROMPTS)), 0)
     while True:
         index = child.expect(PROMPTS)
         seen[index] += 1
@@ -111,7 +90,7 @@ def test_pass_and_play_never_shows_a_closed_hand(tmp_path):
     assert gates == 36 and hides == 35  # the last play ends the deal: nothing left to hide
     transcript = log.getvalue()
     assert transcript.count(CLEAR_ALL) == hides  # cleared as each hand closes
-    for seat, (start, pattern) in hidden.items():
+    for start, pattern in hidden.values():
         assert pattern.search(transcript, start) is None
     [result] = load_results(tmp_path / "data")
     assert Narrator(names, Rules(players=4, target=None)).match_result(result.winner, result.scores) in transcript

@@ -19,13 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from test_console_loop import M, lines_of, program_for, request_for
-from test_speech import group_alive, wait_for
+from helpers.console import M, lines_of, program_for, request_for
+from helpers.speech import group_alive, wait_for
 from scopa.config import Settings, load_settings, save_settings
 from scopa.console.sounding import Sounding, SoundingAnnouncer
-from scopa.console.terminal import LineInput, Output
-from scopa.narration import Messages
-from scopa.narration.cues import LineCues, line_cues
+from scopa.console.terminal import Output
+from scopa.narration.cues import line_cues
 from scopa.speech import RecordingSpeaker
 from scopa.speech.earcons import EARCONS, SAMPLE_RATE, earcon_file, samples, wav_bytes
 from scopa.speech.sounds import SoundPlayer
@@ -55,8 +54,9 @@ def copying_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seconds: flo
 def sox_info(path: Path) -> dict[str, float]:
     duration = float(subprocess.run(["sox", "--i", "-D", str(path)], capture_output=True, text=True,
                                     timeout=30, check=True).stdout)
-    stat = subprocess.run(["sox", str(path), "-n", "stat"], capture_output=True, text=True, timeout=30).stderr
-    found = dict(re.findall(r"^(RMS\s+amplitude|Rough\s+frequency|Maximum amplitude):\s+(\S+)", stat, re.M))
+    stat = subprocess.run(["sox", str(path), "-n", "stat"], capture_output=True, text=True, timeout=30,
+                          check=False).stderr
+    found = dict(re.findall(r"^(RMS\s+amplitude|Rough\s+frequency|Maximum amplitude):\s+(\S+)", stat, re.MULTILINE))
     return {"duration": duration, "rms": float(found["RMS     amplitude"]),
             "frequency": float(found["Rough   frequency"]), "peak": float(found["Maximum amplitude"])}
 
@@ -238,7 +238,8 @@ def test_at_short_verbosity_the_turn_sound_plays_though_your_turn_is_not_said(tm
     text, speaker = _seeded_deal(tmp_path, Settings(voice=False, earcons=True))
     names = earcon_names(speaker.sounds)
     assert names.count("turn") == 18 and "Your turn." not in text
-    assert names.count("scopa") == len(re.findall(r"Your scopa!|Scopa for \w+!", text)) == 2  # the player's own scopa too, its move not told back
+    # the player's own scopa too, its move not told back
+    assert names.count("scopa") == len(re.findall(r"Your scopa!|Scopa for \w+!", text)) == 2
     assert "capture" in names and "settebello" in names
 
 
@@ -258,7 +259,8 @@ def test_sounds_in_place_of_words_drop_your_turn_and_scopa_from_screen_and_voice
 
 def test_repeat_gives_the_words_again_not_the_sound(tmp_path):
     announcer = SoundingAnnouncer(Output(io.StringIO()), RecordingSpeaker(),
-                                  lambda: Sounding(line_cues("en", "french"), False, lambda name: Path(f"{name}-x.wav")))
+                                  lambda: Sounding(line_cues("en", "french"), False,
+                                                   lambda name: Path(f"{name}-x.wav")))
     announcer.say(["Your turn."])
     announcer.repeat()
     assert earcon_names(announcer.speaker.sounds) == ["turn"]
@@ -285,9 +287,9 @@ def test_with_the_voice_off_sounds_go_to_a_player_of_their_own_and_stop_silences
 
 def test_words_stay_when_no_sound_can_be_played(tmp_path, monkeypatch):
     """No player installed and the voice off: dropping "Your turn." would leave nothing at all."""
-    from scopa.speech import NullSpeaker
     import scopa.speech.sounds as sounds_module
-    monkeypatch.setattr(sounds_module, "find_players", lambda: [])
+    from scopa.speech import NullSpeaker
+    monkeypatch.setattr(sounds_module, "find_players", list)
     out = io.StringIO()
     announcer = SoundingAnnouncer(Output(out), NullSpeaker(),
                                   lambda: Sounding(line_cues("en", "french"), True, lambda name: None))
@@ -297,7 +299,7 @@ def test_words_stay_when_no_sound_can_be_played(tmp_path, monkeypatch):
 
 @posix_only
 def test_with_the_voice_on_a_sound_plays_in_order_with_the_words_and_its_file_is_kept(tmp_path, monkeypatch):
-    from test_speech import Fakes
+    from helpers.speech import Fakes
     fakes = Fakes(tmp_path, monkeypatch)
     speaker = fakes.speaker()
     sound = earcon_file("turn", tmp_path / "sounds")
@@ -317,7 +319,8 @@ def test_a_private_line_never_calls_for_a_sound(tmp_path):
     """A hand's line is not heard by everyone, so no sound may tell what it holds."""
     from scopa.narration import Announcement
     announcer = SoundingAnnouncer(Output(io.StringIO()), RecordingSpeaker(),
-                                  lambda: Sounding(line_cues("en", "french"), False, lambda name: Path(f"{name}-x.wav")))
+                                  lambda: Sounding(line_cues("en", "french"), False,
+                                                   lambda name: Path(f"{name}-x.wav")))
     announcer.say([Announcement("You play the seven of clubs and take the settebello.", private_to=0)])
     assert announcer.speaker.sounds == []
     announcer.say([Announcement("You play the seven of clubs and take the settebello.")])
@@ -360,7 +363,8 @@ def test_the_real_program_plays_the_earcons_sox_measures_and_drops_the_words_onc
     env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1",
                PATH=f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin")
     child = pexpect.spawn(sys.executable, ["-m", "scopa", "--lang", "en", "--seed", "3", "--target", "single",
-                                           "--data-dir", str(tmp_path / "data"), "--config-dir", str(tmp_path / "config")],
+                                           "--data-dir", str(tmp_path / "data"),
+                                           "--config-dir", str(tmp_path / "config")],
                           env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
     transcript = io.StringIO()
     child.logfile_read = transcript

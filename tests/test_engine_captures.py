@@ -1,8 +1,6 @@
 """Which table cards a played card may take (rules.md "Capturing" and the seed pages' examples)."""
 from __future__ import annotations
 
-import pytest
-
 from scopa.engine import Card, Rules, legal_captures, parse_cards, sum_groups
 
 

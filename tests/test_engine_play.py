@@ -7,10 +7,32 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.engine import (ALL_CARDS, Card, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, DealScored,
-                          DealStarted, GameState, IllegalMoveError, IllegalReason, LeftoversTaken, MatchWon, Move, Phase, Rules,
-                          Scopa, cards_str, check_invariants, new_deal, new_match, next_seat, parse_cards,
-                          score_deal)
+from scopa.engine import (
+    ALL_CARDS,
+    Card,
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    DealScored,
+    DealStarted,
+    GameState,
+    IllegalMoveError,
+    IllegalReason,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    Phase,
+    Rules,
+    Scopa,
+    cards_str,
+    check_invariants,
+    new_deal,
+    new_match,
+    next_seat,
+    parse_cards,
+    score_deal,
+)
 
 
 def position(rules: Rules | None = None, *, hands: list[str], table: str = "", stock: str = "",
@@ -128,7 +150,7 @@ def test_asso_piglia_tutto_ace_takes_the_whole_table_and_it_is_not_a_scopa():
 def test_asso_piglia_tutto_ace_matching_the_last_table_ace_is_a_plain_sweep():
     rules = Rules(asso_piglia_tutto=True)
     state = position(rules, hands=["KS", "AC 4D"], table="AD", stock="2H 3C 4S 5H 6C 7C", to_move=1)
-    after, events = state.apply(move("AC AD"))
+    _after, events = state.apply(move("AC AD"))
     assert events[1].whole_table is False and Scopa(1, 1, 1) in events
 
 
@@ -432,7 +454,7 @@ def test_each_finished_deal_keeps_its_own_score():
 
 
 def test_last_deal_scores_four_to_nothing():
-    state, events = final_play(Rules(), (0, 0))
+    state, _events = final_play(Rules(), (0, 0))
     assert state.deal_totals[-1] == (4, 0) and state.match_scores == (4, 0)
 
 
@@ -454,20 +476,20 @@ def test_below_the_target_another_deal_follows(target):
 
 
 def test_a_tie_at_or_above_the_target_plays_another_deal():
-    state, events = final_play(Rules(), (7, 11))
+    state, _ = final_play(Rules(), (7, 11))
     assert state.match_scores == (11, 11) and state.phase is Phase.DEAL_OVER and state.winner is None
-    state, events = final_play(Rules(), (9, 13))
+    state, _ = final_play(Rules(), (9, 13))
     assert state.match_scores == (13, 13) and state.phase is Phase.DEAL_OVER
 
 
 def test_when_both_pass_the_target_the_higher_total_wins():
-    state, events = final_play(Rules(), (9, 12))
+    state, _events = final_play(Rules(), (9, 12))
     assert state.match_scores == (13, 12) and state.winner == 0 and state.is_match_over
 
 
 def test_sweeps_never_end_a_match_early():
     state = position(hands=["KS 5S", "3D 4D"], table="3H", stock="AD AH", to_move=1, match_scores=(0, 10))
-    state, events = state.apply(move("3D 3H"))
+    state, _events = state.apply(move("3D 3H"))
     assert state.match_scores == (0, 10) and state.scope == (0, 1) and state.phase is Phase.PLAYING
 
 

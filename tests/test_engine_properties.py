@@ -10,16 +10,38 @@ import json
 import os
 import random
 from collections import Counter
+from collections.abc import Iterator
 from itertools import combinations
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scopa.engine import (ALL_CARDS, Card, CardsCaptured, CardsDealt, DealScored, DealStarted, GameState,
-                          LeftoversTaken, MatchWon, Move, Phase, Rules, Scopa, ScopaError, Variant,
-                          check_history, check_invariants, legal_captures, match_result, new_match, next_seat)
+from scopa.engine import (
+    ALL_CARDS,
+    Card,
+    CardsCaptured,
+    CardsDealt,
+    DealScored,
+    DealStarted,
+    GameState,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    Phase,
+    Rules,
+    Scopa,
+    ScopaError,
+    Variant,
+    check_history,
+    check_invariants,
+    legal_captures,
+    match_result,
+    new_match,
+    next_seat,
+    state_from_dict,
+)
 
 OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
 SHAPES = [(2, Variant.SCOPA), (3, Variant.SCOPA), (4, Variant.SCOPA),
@@ -215,7 +237,7 @@ def test_deal_scores_add_up_and_match_scores_are_their_sum(rules, seed, move_see
                     assert side.scope == scope_events[side.side]
                 assert list(score.totals) == reference_points(state.piles, state.scope, rules)
                 previous = step.before.match_scores
-                assert event.match_scores == tuple(a + b for a, b in zip(previous, score.totals))
+                assert event.match_scores == tuple(a + b for a, b in zip(previous, score.totals, strict=True))
                 assert state.deal_totals[-1] == score.totals and state.deal_score == score
         assert state.match_scores == tuple(sum(t[i] for t in state.deal_totals) for i in range(rules.sides))
 
@@ -293,7 +315,7 @@ def test_views_never_show_another_seats_cards(rules, seed, move_seed):
 def test_every_state_round_trips_through_json(rules, seed, move_seed):
     for step in walk(rules, seed, move_seed):
         data = json.loads(json.dumps(step.after.to_dict()))
-        restored = GameState.from_dict(data)
+        restored = state_from_dict(data)
         assert restored == step.after
         assert restored.to_dict() == data
 
@@ -313,10 +335,10 @@ def _paths(value: Any, path: tuple = ()) -> Iterator[tuple]:
     yield path
     if isinstance(value, dict):
         for key, item in value.items():
-            yield from _paths(item, path + (key,))
+            yield from _paths(item, (*path, key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _paths(item, path + (i,))
+            yield from _paths(item, (*path, i))
 
 
 def _get(value: Any, path: tuple) -> Any:
@@ -354,18 +376,26 @@ def corrupted(draw) -> dict:
 @given(corrupted())
 def test_corrupted_dicts_raise_scopa_error_or_give_a_valid_state(data):
     try:
-        state = GameState.from_dict(data)
+        state = state_from_dict(data)
     except ScopaError as error:
         assert isinstance(error, ValueError) and str(error)
         return
     check_invariants(state)
-    assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+    assert state_from_dict(json.loads(json.dumps(state.to_dict()))) == state
     for seat in range(state.rules.players):
-        state.view(seat).unseen_cards()
+        # What a seat cannot see is exactly the other hands and the stock, whatever the file held.
+        hidden = {c for s, h in enumerate(state.hands) if s != seat for c in h} | set(state.stock)
+        assert state.view(seat).unseen_cards() == frozenset(hidden)
     if state.phase is Phase.PLAYING:
-        state.apply(state.legal_moves()[0])
+        moves = state.legal_moves()
+        assert moves  # an accepted state in play always has a move for the seat to move
+        after, events = state.apply(moves[0])
+        check_invariants(after)  # the forty cards still there, each once, every count right
+        assert events and moves[0].card not in after.hands[state.to_move]
     elif state.phase is Phase.DEAL_OVER:
-        state.next_deal()
+        after, events = state.next_deal()
+        check_invariants(after)
+        assert events and after.deal_number == state.deal_number + 1 and after.phase is Phase.PLAYING
 
 
 @settings(max_examples=60 * SCALE, deadline=None)
@@ -377,9 +407,11 @@ def test_any_field_replaced_by_junk_is_rejected_or_valid(field, junk):
     data = json.loads(json.dumps(state.to_dict()))
     data[field] = junk
     try:
-        check_invariants(GameState.from_dict(data))
-    except ScopaError:
-        pass
+        accepted = state_from_dict(data)
+    except ScopaError as error:
+        assert isinstance(error, ValueError) and str(error)  # refused with a reason to show
+        return
+    check_invariants(accepted)  # or taken, and then whole: forty cards, each once, every count right
 
 
 def _tampered(state: GameState, change: str) -> dict:
@@ -403,7 +435,7 @@ def test_a_save_whose_piles_or_scope_disagree_with_its_plays_is_refused(rules, s
         return
     data = _tampered(state, change)
     try:
-        GameState.from_dict(data)
+        state_from_dict(data)
     except ScopaError as error:
         assert "history" in str(error)
     else:
@@ -425,7 +457,7 @@ def test_a_float_player_count_in_a_save_is_a_scopa_error():
     data = json.loads(json.dumps(state.to_dict()))
     data["rules"]["players"] = 3.0
     try:
-        GameState.from_dict(data)
+        state_from_dict(data)
     except ScopaError as error:
         assert "Scopa is played by 2, 3 or 4 players" in str(error)
     else:

@@ -3,8 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.engine import (ALL_CARDS, Category, Rules, Suit, match_result, napola_points, parse_cards, primiera,
-                          score_deal)
+from scopa.engine import (
+    ALL_CARDS,
+    Category,
+    Rules,
+    Suit,
+    match_result,
+    napola_points,
+    parse_cards,
+    primiera,
+    score_deal,
+)
 
 
 def prime(text: str):

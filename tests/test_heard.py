@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.console import lines_of, program_for, request_for
 from scopa.console.terminal import ENTER
 from scopa.narration import Messages
-from test_console_loop import lines_of, program_for, request_for
 
 M = Messages("en")
 
@@ -106,6 +106,7 @@ def test_tips_are_chosen_never_assumed_and_the_first_easy_match_says_once_how(tm
     """Item 6: tips were on by default, and each tip marked its deal assisted though the player
     never asked for help; every deal of a seeded match ended "Assisted, a hint or a tip was used."."""
     from scopa.config import Settings, load_settings
+    from scopa.console.app import Extras
     from scopa.lessons.tips import tip_for
     from scopa.storage import AutosaveStore
 
@@ -115,7 +116,7 @@ def test_tips_are_chosen_never_assumed_and_the_first_easy_match_says_once_how(tm
     for match in range(2):  # the same player, two matches: the line comes once
         program, out, _ = program_for(tmp_path, ["1", ENTER] * 8)
         program.settings = load_settings(tmp_path / "config")[0] if match else Settings(voice=False)
-        program.tip_source = tip_for
+        program.extras = Extras(tip_source=tip_for)
         program.run(request_for(*flags))
         lines = lines_of(out)
         assert not [line for line in lines if line.startswith(tips)]
@@ -127,7 +128,7 @@ def test_tips_are_chosen_never_assumed_and_the_first_easy_match_says_once_how(tm
 
 def test_a_number_at_next_after_a_wrong_move_is_the_next_answer(tmp_path):
     """It used to say the instructions again ("Enter to try again, N for the next lesson...")."""
-    from test_lessons import make_program, screen
+    from helpers.lessons import make_program, screen
     program = make_program(tmp_path, ["1", "enter", "2", "enter", "escape"])  # lesson 3: the five is wrong
     program.run_lesson(3)
     out = screen(program)
@@ -177,7 +178,7 @@ def test_ctrl_z_suspends_and_back_the_game_says_the_position_and_the_prompt(tmp_
     import signal
 
     pexpect = pytest.importorskip("pexpect")
-    from test_e2e_pty import spawn
+    from helpers.pty import spawn
     child = spawn(tmp_path, "--seed", "3")
     child.expect(r"Card\?")
     child.expect(r"\x1b\[\?2004h")  # the prompt reads keys now: before it, the terminal itself would take ^Z
@@ -211,7 +212,8 @@ def test_a_suggestion_that_takes_one_card_says_one_card():
     from scopa.narration import Narrator
     analysis = SimpleNamespace(move=Move(Card.parse("4C"), (Card.parse("4H"),)), sweep=False,
                                table_left=(Card.parse("5S"),), sweep_with=())
-    reason = Narrator(["You", "Felix"], Rules(), you=0).hint_reason(SimpleNamespace(seat=0), analysis)
+    view = SimpleNamespace(seat=0, rules=Rules())
+    reason = Narrator(["You", "Felix"], Rules(), you=0).hint_reason(view, analysis)
     assert "it takes 1 card" in reason.text and "2 cards" not in reason.text
 
 
@@ -225,7 +227,7 @@ def test_a_pass_and_play_review_asks_whose_seat_and_tells_the_match_from_it(tmp_
     from scopa.record.text import RecordText
     from scopa.storage import record_result
     record, _ = MatchRecord.start(Rules(target=None), (SeatSetup("Ann"), SeatSetup("Ben")), 4)
-    rng = random.Random(1)  # noqa: S311 - random legal moves, no secret
+    rng = random.Random(1)
     while not record.state.is_match_over:
         record = record.next_deal()[0] if record.state.is_deal_over else record.play(
             rng.choice(record.state.legal_moves()))[0]

@@ -8,15 +8,14 @@ import signal
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from helpers.online_pty import SERVER_FLAGS, hosted, joined, play, player, text
 
-from test_net_server import serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
-from test_online_pty import SERVER_FLAGS, hosted, joined, play, player, text  # noqa: E402
+pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 
 
-def test_a_player_back_from_a_closed_terminal_hears_the_plays_since_and_what_was_played_for_them(serve, tmp_path):  # noqa: F811 - the fixture
+def test_a_player_back_from_a_closed_terminal_hears_the_plays_since_and_what_was_played_for_them(serve, tmp_path):
     """It used to hear only "Back at the table. Deal 1." and the table; L said "You played" for the
     card a computer had played for it."""
     server = serve(*SERVER_FLAGS)
@@ -48,7 +47,7 @@ def test_a_player_back_from_a_closed_terminal_hears_the_plays_since_and_what_was
     assert "Traceback" not in text(back) + text(host)
 
 
-def test_the_hosts_line_gives_the_whole_command_to_join(serve, tmp_path):  # noqa: F811 - the fixture
+def test_the_hosts_line_gives_the_whole_command_to_join(serve, tmp_path):
     server = serve(*SERVER_FLAGS)
     host, code = hosted(tmp_path, server.url)
     host.expect(r"They type (scopa join \w+ --server \S+)\. ")
@@ -60,7 +59,7 @@ def test_the_hosts_line_gives_the_whole_command_to_join(serve, tmp_path):  # noq
         child.terminate(force=True)
 
 
-def test_a_second_terminal_of_the_same_account_asks_before_taking_a_seat_back(serve, tmp_path):  # noqa: F811 - the fixture
+def test_a_second_terminal_of_the_same_account_asks_before_taking_a_seat_back(serve, tmp_path):
     """It used to take the host's seat back at once ("Back in room ERPTUT, seat 1") and put the host out."""
     server = serve(*SERVER_FLAGS)
     host, code = hosted(tmp_path, server.url)

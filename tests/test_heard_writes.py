@@ -14,9 +14,9 @@ import sys
 
 import pytest
 
+from helpers.console import program_for, request_for
 from scopa.console import terminal
 from scopa.console.terminal import Output, held, write
-from test_console_loop import program_for, request_for
 
 FOUR = ("--players", "4", "--seats", "human,computer:medium,computer:easy,computer:hard", "--seed", "5",
         "--target", "single")
@@ -142,18 +142,18 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 def test_a_lesson_writes_what_it_says_before_a_prompt_with_the_prompt(tmp_path):
+    from helpers.lessons import ScriptInput
     from scopa.config import Settings
     from scopa.console.app import Program
-    from scopa.lessons.console import attach
+    from scopa.lessons.console import extras
     from scopa.speech import RecordingSpeaker
     from scopa.table.persistence import Persistence
-    from test_lessons import ScriptInput
     screen = Writes()
     speaker = RecordingSpeaker()
     program = Program(ScriptInput(["escape"], screen), Output(screen), Settings(voice=False), tmp_path / "config",
                       Persistence(tmp_path / "data"), speaker_factory=lambda on, voice: speaker, voice_override=False,
                       lang="en")
-    attach(program)
+    program.extras = extras()  # the lessons hand the program their entry points
     program.run_lesson(3)
     [first] = [w for w in screen.writes if "Lesson 3 of 8." in w]
     assert "Hand, " in first and first.rstrip().endswith("Card?")  # heading, teaching, table, hand and Card?

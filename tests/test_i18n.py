@@ -9,44 +9,21 @@ from __future__ import annotations
 import json
 import random
 import re
-import string
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from helpers.i18n import english_in, fields
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, MatchWon, Rules, new_match
 from scopa.engine.cards import RANKS
-from scopa.narration import (LANGUAGES, NAMINGS, CardNames, Messages, Narrator, system_language,
-                             voice_for_language)
+from scopa.narration import LANGUAGES, NAMINGS, CardNames, Messages, Narrator, system_language, voice_for_language
 from scopa.narration.messages import load_catalogue
 from scopa.speech import VoiceInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUES = ROOT / "src" / "scopa" / "narration" / "catalogues"
-
-# English words that must never reach an Italian player (matched as whole words, any case).
-ENGLISH_WORDS = ("the", "of", "and", "takes", "take", "plays", "play", "played", "your", "you", "table",
-                 "card", "cards", "turn", "hand", "score", "deal", "deals", "points", "point", "wins", "win",
-                 "match", "nobody", "pile", "coins", "cups", "swords", "batons", "diamonds", "hearts", "spades",
-                 "clubs", "ace", "two", "three", "four", "five", "six", "seven", "jack", "queen", "king",
-                 "stock", "left", "press", "enter", "escape", "pick", "cancel", "choose", "option", "with",
-                 "nothing", "captured", "tied", "eligible", "sweep", "sweeps", "settings", "voice", "saved",
-                 "new", "game", "players", "each", "round", "last", "empty", "yet", "so", "far", "stay",
-                 "stays", "lead", "leads", "is", "to", "on", "not", "for", "what", "which", "help")
-ENGLISH_RE = re.compile(r"\b(" + "|".join(ENGLISH_WORDS) + r")\b", re.IGNORECASE)
-
-
-def english_in(text: str, allowed: tuple[str, ...] = ()) -> list[str]:
-    """The English words in ``text`` once the ``allowed`` names (seats) are taken out."""
-    for name in allowed:
-        text = text.replace(name, " ")
-    return ENGLISH_RE.findall(text)
-
-
-def fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
 # Catalogues ----------------------------------------------------------------------------------
@@ -72,7 +49,7 @@ def test_catalogue_files_are_valid_and_every_template_formats(lang):
     assert len(keys) == len(set(keys)), "a key is written twice"
     for key, template in pairs:
         assert isinstance(template, str) and template.strip(), key
-        template.format(**{name: "x" for name in fields(template)})  # no stray brace
+        template.format(**dict.fromkeys(fields(template), "x"))  # no stray brace
 
 
 def test_italian_catalogue_has_no_english_words():
@@ -136,7 +113,7 @@ def test_known_card_names(lang, naming, card, name, the):
 @pytest.mark.parametrize("naming", NAMINGS)
 def test_the_settebello_is_named_so_in_every_naming_and_language(lang, naming):
     names = CardNames(Messages(lang), naming)
-    assert SETTEBELLO == Card.parse("7D")
+    assert Card.parse("7D") == SETTEBELLO
     assert names.name(SETTEBELLO) == "settebello"
     assert names.the(SETTEBELLO) == {"en": "the settebello", "it": "il settebello"}[lang]
 
@@ -259,7 +236,7 @@ def narrate_deal(lang: str, naming: str, rules: Rules, seed: int, you: int | Non
             options = [m.capture for m in view.legal_moves() if m.card == card and m.capture]
             lines += [a.text for a in narrator.capture_choice(seat, card, options, view.table)]
             lines += [narrator.picked_option(seat, i + 1, o).text for i, o in enumerate(options)]
-        move, reason = narrator.suggestion(view)
+        _move, reason = narrator.suggestion(view)
         lines.append(reason.text)
         lines += [a.text for a in narrator.running_score(view)]
         lines += [narrator.pile(view, side).text for side in range(rules.sides)]
@@ -302,7 +279,7 @@ def test_narration_is_complete_in_both_languages(rules, seed, you):
     it = narrate_deal("it", "napoletane", rules, seed, you)
     en = narrate_deal("en", "napoletane", rules, seed, you)
     assert len(it) == len(en)
-    assert sum(a == b for a, b in zip(it, en)) <= 2  # only lines that are names or numbers may agree
+    assert sum(a == b for a, b in zip(it, en, strict=True)) <= 2  # only lines that are names or numbers may agree
 
 
 def test_italian_narration_reads_naturally():
@@ -327,8 +304,8 @@ def test_italian_narration_reads_naturally():
     assert [a.text for a in short.capture_choice(0, ace, [], [])] == [
         "Asso di spade, nessuna presa. Invio per giocare, Esc per annullare."]
     en = Narrator(["You", "Giulia"], rules, you=0, lang="en", naming="napoletane", verbosity="full")
-    assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia plays the two of cups and takes the two " \
-                                                                  "of swords."
+    assert en.events([CardsCaptured(1, card, (two,))])[0].text == ("Giulia plays the two of cups and takes the two "
+                                                                   "of swords.")
     en.verbosity = "short"
     assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia plays two of cups, takes two of swords."
 
@@ -345,10 +322,10 @@ def test_scores_name_you_in_the_right_form():
     assert not any("Tu ha" in line or "a Tu" in line for line in it)
     four = Rules(players=4)
     n = Narrator(SEATS, four, you=0, lang="it", naming="french")
-    assert n.match_result(0, (11, 5)) == "Tu e Nina avete vinto la partita! Punteggio finale. Tu e Nina 11, " \
-                                         "Marco e Paolo 5."
-    assert n.match_result(1, (5, 11)) == "Marco e Paolo hanno vinto la partita. Punteggio finale. " \
-                                         "Tu e Nina 5, Marco e Paolo 11."
+    assert n.match_result(0, (11, 5)) == ("Tu e Nina avete vinto la partita! Punteggio finale. Tu e Nina 11, "
+                                          "Marco e Paolo 5.")
+    assert n.match_result(1, (5, 11)) == ("Marco e Paolo hanno vinto la partita. Punteggio finale. "
+                                          "Tu e Nina 5, Marco e Paolo 11.")
     assert n.side(0, capital=False, object_form=True) == "te e Nina"
 
 
@@ -379,7 +356,8 @@ def run_program(tmp_path: Path, *args: str, keys: str) -> str:
     result = subprocess.run([sys.executable, "-m", "scopa", *args, "--no-voice", "--plain",
                              "--data-dir", str(tmp_path / "data"), "--config-dir", str(tmp_path / "config")],
                             input=keys, capture_output=True, text=True, timeout=120, cwd=ROOT,
-                            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": str(ROOT / "src")})
+                            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": str(ROOT / "src")},
+                            check=False)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -405,8 +383,8 @@ def test_pile_owner_is_you_whichever_seat_asks():
     assert it.pile(view, 1).text.startswith("Le tue prese. ")
     assert it.pile(view, 0).text.startswith("Prese di Giulia. ")
     en = Narrator(SEATS[:3], rules, you=1, lang="en", naming="french")
-    assert en.pile(view, 1).text == "Your pile. 0 cards, 0 diamonds. No settebello. " \
-                                    "No primiera yet, no diamonds, hearts, spades or clubs."
+    assert en.pile(view, 1).text == ("Your pile. 0 cards, 0 diamonds. No settebello. "
+                                     "No primiera yet, no diamonds, hearts, spades or clubs.")
 
 
 def test_voice_unavailable_keys_say_what_the_speech_module_says():
@@ -427,6 +405,7 @@ def test_the_settebello_keeps_its_article_in_a_bare_list():
 
 def test_a_suggestion_names_its_move_once():
     text = Messages("en")("hint.suggestion", reason="Play the two of clubs, you cannot take anything.")
-    assert text == "Suggestion. Play the two of clubs, you cannot take anything. Enter to play it, Escape to choose yourself."
+    assert text == ("Suggestion. Play the two of clubs, you cannot take anything. Enter to play it, Escape to choose "
+                    "yourself.")
     for lang in LANGUAGES:
         assert "{move}" not in load_catalogue(lang)["hint.suggestion"]

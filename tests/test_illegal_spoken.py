@@ -19,22 +19,19 @@ from typing import Any
 
 import pytest
 
+from helpers.console import ScriptInput, lines_of, request_for
+from helpers.spoken import assert_spoken, good_moves, states_of
+from helpers.storage import TWO, played
 from scopa.config import Settings
 from scopa.console.app import Program
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import Output
 from scopa.engine import ILLEGAL_CODES, Card, GameState, IllegalMoveError, IllegalReason, Rules, parse_cards
-from scopa.match import MatchRecord
 from scopa.narration import NAMINGS, CardNames, Messages, explain_illegal
 from scopa.speech import RecordingSpeaker
 from scopa.storage import SaveFileError, import_match, match_to_json
-
-from test_console_loop import ScriptInput, lines_of, request_for
-from test_i18n import english_in
-from test_storage import TWO, played
+from scopa.table.persistence import Persistence
 
 EN, IT = Messages("en"), Messages("it")
-CARD_CODE = re.compile(r"\b(10|[1-7]|[JQKA])[CDHS]\b")  # the engine's short notation: 7D, KC, AS
 
 
 def c(text: str) -> Card:
@@ -67,18 +64,12 @@ SAMPLES: dict[str, tuple[IllegalReason, str, str]] = {
     "deal_not_over": (IllegalReason("deal_not_over"), "The deal is still being played.",
                       "La smazzata è ancora in corso."),
     "match_over": (IllegalReason("match_over"), "The match is over.", "La partita è finita."),
+    "no_claim": (IllegalReason("no_claim", seat=0),
+                 ("There is no bonus to claim now. A cirulla or three of a kind is claimed before the hand's first "
+                 "card."),
+                 ("Ora non c'è nessun bonus da dichiarare. Una cirulla o un tris si dichiara prima della prima carta "
+                 "della mano.")),
 }
-
-
-def assert_spoken(line: str, lang: str) -> None:
-    """One line a screen reader and a voice say well: sentences, no card code, no colon or bracket."""
-    assert line and "\n" not in line and line.endswith("."), line
-    assert "..." not in line, line
-    assert not CARD_CODE.search(line), line
-    assert not re.search(r"[:;()\[\]{}\"]", line), line
-    assert not re.search(r"\b[a-z]+_[a-z_]+\b", line), line  # no field name such as first_dealer
-    if lang == "it":
-        assert english_in(line.replace("scopa-match", "")) == [], line
 
 
 def test_every_reason_the_engine_gives_has_a_sample():
@@ -125,22 +116,6 @@ def test_an_unknown_code_leaves_the_plain_sentence():
 
 # Real files -------------------------------------------------------------------------------
 
-def _good(turns: int = 30, seed: int = 9) -> tuple[MatchRecord, dict[str, Any]]:
-    record = played(Rules(), TWO, seed, turns=turns)
-    return record, json.loads(match_to_json(record))
-
-
-def _states(record: MatchRecord) -> list[GameState]:
-    """The position before each logged move, replayed from the seed."""
-    again, _ = MatchRecord.start(record.rules, record.seats, record.seed, record.first_dealer)
-    states = []
-    for logged in record.moves:
-        if again.state.is_deal_over:
-            again, _ = again.next_deal()
-        states.append(again.state)
-        again, _ = again.play(logged.move)
-    return states
-
 
 def _refusal(state: GameState, card: Card, capture: tuple[Card, ...]) -> IllegalMoveError | None:
     try:
@@ -153,8 +128,8 @@ def _refusal(state: GameState, card: Card, capture: tuple[Card, ...]) -> Illegal
 def _bad_file(code: str) -> tuple[dict[str, Any], int, IllegalReason]:
     """A file whose move list ends with a move refused for ``code``, its number and the reason."""
     for seed in range(9, 40):
-        record, data = _good(seed=seed)
-        for index, state in enumerate(_states(record)):
+        record, data = good_moves(seed=seed)
+        for index, state in enumerate(states_of(record)):
             hand = state.hands[state.to_move]
             others = [x for x in state.table if x not in hand] + list(state.stock)
             tries = [(card, ()) for card in others]
@@ -165,7 +140,7 @@ def _bad_file(code: str) -> tuple[dict[str, Any], int, IllegalReason]:
                 if error is not None and error.code == code:
                     bad = {"deal": state.deal_number, "seat": state.to_move, "card": str(card),
                            "capture": [str(x) for x in capture]}
-                    data["moves"] = data["moves"][:index] + [bad]
+                    data["moves"] = [*data["moves"][:index], bad]
                     return data, index + 1, error.reason
     raise AssertionError(f"no position found for {code}")
 
@@ -236,8 +211,8 @@ def test_scopa_import_on_the_command_line(tmp_path):
     base = [sys.executable, "-m", "scopa", "--no-voice", "--data-dir", str(tmp_path / "d"),
             "--config-dir", str(tmp_path / "c"), "--import", str(path)]
     for lang, naming in (("en", "french"), ("it", "napoletane")):
-        done = subprocess.run(base + ["--lang", lang, "--cards", naming], capture_output=True, text=True,
-                              timeout=60, input="")
+        done = subprocess.run([*base, "--lang", lang, "--cards", naming], capture_output=True, text=True,
+                              timeout=60, input="", check=False)
         expected = SaveFileError("storage.reason.illegal_move", "storage.heading.import_failed", number=number,
                                  why=reason).localised(Messages(lang), naming)
         assert done.returncode == 1, done.stderr

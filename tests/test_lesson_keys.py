@@ -14,17 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from helpers.console import program_for
 from scopa.config import Settings
 from scopa.console.app import Program
 from scopa.console.choosing import item_number, unknown_key
 from scopa.engine import Card, GameState, Move, legal_captures, new_match, parse_cards
 from scopa.lessons import LESSONS
-from scopa.lessons.console import attach
+from scopa.lessons.console import extras
 from scopa.lessons.content import L2_POSITION, Ctx, Lesson, Outcome, Practice
 from scopa.lessons.positions import LESSON_RULES, position
 from scopa.match import MatchRecord, SeatSetup
-
-from test_console_loop import program_for
 
 PROMPT = re.compile(r"(Card|Capture|Play)\? ")
 KING = Card.parse("KC")
@@ -46,7 +45,7 @@ def program(tmp_path: Path, keys: list[str]) -> tuple[Program, io.StringIO]:
     """The game as ``--plain`` runs it, voice off, with lessons attached, reading ``keys``."""
     program, out, _ = program_for(tmp_path, "".join(k + "\n" for k in keys),
                                   settings=Settings(voice=False, verbosity="full"))
-    attach(program)
+    program.extras = extras()
     return program, out
 
 
@@ -67,13 +66,13 @@ def in_a_lesson(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state: GameStat
         return True, ["Played."]
 
     practice = Practice(lambda ctx: [], lambda ctx: "Play a card.", lambda attempt: (state, []), judge)
-    monkeypatch.setattr("scopa.lessons.runner.LESSONS", (Lesson(1, (practice,)),) + tuple(LESSONS[1:]))
+    monkeypatch.setattr("scopa.lessons.runner.LESSONS", (Lesson(1, (practice,)), *LESSONS[1:]))
     return lesson_transcript(tmp_path, 1, keys), moves
 
 
 def lesson_transcript(tmp_path: Path, number: int, keys: list[str]) -> list[str]:
     """Main menu, Lessons, lesson ``number``, then the keys: the lines of the learner's turn."""
-    learner, out = program(tmp_path / "lesson", ["2", str(number)] + keys)
+    learner, out = program(tmp_path / "lesson", ["2", str(number), *keys])
     assert learner.run() == 0
     return turn_transcript(out, keys)
 
@@ -84,7 +83,7 @@ def in_a_match(tmp_path: Path, state: GameState, keys: list[str]) -> tuple[list[
     record, _ = MatchRecord.start(state.rules, seats, seed=1, first_dealer=state.dealer)
     player, out = program(tmp_path / "match", keys)
     played: list[MatchRecord] = []
-    player.persistence.save = lambda record: played.append(record)  # type: ignore[method-assign]
+    player.persistence.save = played.append  # type: ignore[method-assign]
     assert player._play(replace(record, state=state), None) == 0  # the keys run out: saved and left
     return turn_transcript(out, keys), played[-1]
 

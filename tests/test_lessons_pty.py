@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from helpers.pty import (
+    lines_before,
+    spawn,
+)
 
-from test_e2e_pty import spawn  # noqa: E402  the same real program in the same pseudo-terminal
-from test_repeat_pty import lines_before  # noqa: E402
+pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from test_console_loop import ScriptInput, lines_of, program_for
+from helpers.console import ScriptInput, lines_of, program_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.menus import choose, menu_listing, rows_taken

@@ -2,67 +2,21 @@
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
 
+from helpers.net import SINGLE, mover_of, opened, started_pair, until
 from scopa.engine import Move, Rules, legal_captures
 from scopa.narration import CardNames, Messages, explain_illegal
 from scopa.net.client import UNREACHABLE, RemoteTable, TableClosed
 from scopa.net.messages import CreateRoom, Hello, Join
 from scopa.table import Resync, Table
-from test_net_server import serve  # noqa: F401  (the fixture: a real server, stopped after the test)
-
-SINGLE = Rules(target=None)
 
 
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def opened(url: str, first, **options) -> RemoteTable:
-    table = RemoteTable(url, first, **options)
-    table.open()
-    return table
-
-
-@pytest.fixture
-def tables():
-    """tables(url, first) opens a RemoteTable; all are closed after the test."""
-    made: list[RemoteTable] = []
-
-    def make(url: str, first, **options) -> RemoteTable:
-        table = opened(url, first, **options)
-        made.append(table)
-        return table
-
-    yield make
-    for table in made:
-        table.close()
-
-
-def until(condition, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def started_pair(url: str, tables, rules: Rules = SINGLE) -> tuple[RemoteTable, RemoteTable]:
-    host = tables(url, CreateRoom("Ann", rules, ("human",) * rules.players, "easy"))
-    guest = tables(url, Join(host.code.lower(), "Ben"))
-    guest.ready()
-    until(lambda: host.room().seats[1] is not None and host.room().seats[1].ready)
-    host.start()
-    until(lambda: host.has_view() and guest.has_view() and host.latest() == guest.latest()
-          and any(t.view(t.seat).is_my_turn for t in (host, guest)))
-    return host, guest
-
-
-def mover_of(*tables: RemoteTable) -> RemoteTable:
-    return next(t for t in tables if t.view(t.seat).is_my_turn)
 
 
 def test_a_remote_table_is_a_table_and_plays_moves_both_seats_hear(serve, tables):
@@ -80,7 +34,7 @@ def test_a_remote_table_is_a_table_and_plays_moves_both_seats_hear(serve, tables
     assert result.accepted and result.updates
     assert result.updates[-1].view.hand == tuple(c for c in view.hand if c != move.card)
     heard = other.wait(other.seat, before, timeout=5)
-    assert [u.event.card for u in heard if hasattr(u.event, "card")][0] == move.card
+    assert next(u.event.card for u in heard if hasattr(u.event, "card")) == move.card
     assert all(u.view is None or u.view.seat == other.seat for u in heard)  # only its own view, ever
     with pytest.raises(LookupError):
         other.view(mover.seat)
@@ -151,11 +105,11 @@ def test_a_killed_server_comes_back_and_the_table_reconnects_by_itself(serve, ta
 
 def test_a_seat_key_takes_the_seat_back_from_a_new_table(serve, tables):
     server = serve()
-    host, guest = started_pair(server.url, tables)
+    _host, guest = started_pair(server.url, tables)
     key, code = guest.key, guest.code
     guest.close()
     again = tables(server.url, Hello(code, key, 0))
-    assert again.seat == 1 and again.has_view() or until(again.has_view) is None
+    assert (again.seat == 1 and again.has_view()) or until(again.has_view) is None
     assert again.view(1).hand  # its own hand, from a fresh view
 
 
@@ -163,7 +117,7 @@ def play_first_deal(host: RemoteTable, guest: RemoteTable) -> None:
     """Both seats play their first legal move on their turn until the deal is scored; the host deals
     the second and its first move is played."""
     tables = (host, guest)
-    while not host.view(host.seat).phase.value == "deal_over":
+    while host.view(host.seat).phase.value != "deal_over":
         mover = mover_of(*tables)
         assert mover.submit(mover.seat, mover.view(mover.seat).legal_moves()[0], mover.latest()).accepted
         until(lambda: host.latest() == guest.latest())

@@ -4,6 +4,7 @@ that stop reading or reconnect in a loop, a SIGKILL in the middle of many rooms'
 (Thousands of connections: ``python -m scopa.bench server``.)"""
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -12,8 +13,8 @@ from contextlib import ExitStack
 
 from websockets.sync.client import connect
 
+from helpers.net import Client, host, join, play_out, reclaim, start
 from scopa.net.messages import Ping, Pong, ResyncMessage, encode
-from test_net_server import Client, host, join, play_out, reclaim, serve, start  # noqa: F401 -- serve: a fixture
 
 GARBAGE = [b"\x00\xff\xfe", "\ud800".encode("utf-8", "surrogatepass"), "[" * 5000, '{"type": "move"}',
            '{"type": "move", "id": -1, "card": "7D", "capture": [], "expected": 0}', "null", '"hello"', "1e999",
@@ -84,10 +85,8 @@ def test_sigkill_under_many_rooms_play_restarts_each_room_at_a_completed_move(se
     stop = threading.Event()
 
     def play(pair) -> None:
-        try:
+        with contextlib.suppress(Exception):  # the server is killed under it
             play_out(list(pair), pair[0], stop=stop.is_set, timeout=30)
-        except Exception:  # noqa: BLE001 -- the server is killed under it
-            pass
 
     threads = [threading.Thread(target=play, args=(pair,)) for pair in rooms]
     for thread in threads:

@@ -7,11 +7,33 @@ import pytest
 
 from scopa.engine import Card, DealScored, IllegalReason, Move, Rules, new_match
 from scopa.net.codes import ALPHABET, key_hash, key_matches, new_code, new_seat_key, normalise_code
-from scopa.net.messages import (MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, MAX_SERVER_MESSAGE, Accepted, CreateRoom,
-                                ErrorMessage, FinishedDeal, Hello, Join, MatchRecordMessage, MoveRequest,
-                                NextDealRequest, Ping, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage,
-                                RoomInfo, RoomSeat, UpdateMessage, Welcome, encode, parse_client_message,
-                                parse_server_message)
+from scopa.net.messages import (
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    MAX_SERVER_MESSAGE,
+    Accepted,
+    CreateRoom,
+    ErrorMessage,
+    FinishedDeal,
+    Hello,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    Ping,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    RoomInfo,
+    RoomSeat,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_client_message,
+    parse_server_message,
+)
 from scopa.table import Notice, SeatUpdate
 
 INFO = RoomInfo("ACDEFG", "playing", Rules(), (RoomSeat("Ann"), RoomSeat("Bob", "computer", "easy")))
@@ -129,17 +151,17 @@ def _move(**changes):
     (_move(expected=True), "bad_field", "expected"),
     (_move(expected=2 ** 40), "bad_field", "expected"),
     (_move(expected=...), "missing_field", "expected"),
-    ('{"type": "join", "version": 2, "code": "ACDEFG", "name": "Bob"}', "version", None),
-    ('{"type": "join", "version": 1, "code": "ACDEF0", "name": "Bob"}', "bad_field", "code"),
-    ('{"type": "join", "version": 1, "code": "ACDEFG", "name": "Bo\\u0007b"}', "bad_name", "name"),
-    ('{"type": "join", "version": 1, "code": "ACDEFG", "name": "   "}', "bad_name", "name"),
-    ('{"type": "hello", "version": 1, "code": "ACDEFG", "seat_key": "short"}', "bad_field", "seat_key"),
-    ('{"type": "create_room", "version": 1, "name": "A", "rules": {"players": 5}, "seats": []}', "bad_rules", "rules"),
-    ('{"type": "create_room", "version": 1, "name": "A", "rules": {"players": 2.0}, "seats": []}', "bad_rules",
+    ('{"type": "join", "version": 3, "code": "ACDEFG", "name": "Bob"}', "version", None),
+    ('{"type": "join", "version": 2, "code": "ACDEF0", "name": "Bob"}', "bad_field", "code"),
+    ('{"type": "join", "version": 2, "code": "ACDEFG", "name": "Bo\\u0007b"}', "bad_name", "name"),
+    ('{"type": "join", "version": 2, "code": "ACDEFG", "name": "   "}', "bad_name", "name"),
+    ('{"type": "hello", "version": 2, "code": "ACDEFG", "seat_key": "short"}', "bad_field", "seat_key"),
+    ('{"type": "create_room", "version": 2, "name": "A", "rules": {"players": 5}, "seats": []}', "bad_rules", "rules"),
+    ('{"type": "create_room", "version": 2, "name": "A", "rules": {"players": 2.0}, "seats": []}', "bad_rules",
      "rules.players"),
-    ('{"type": "create_room", "version": 1, "name": "A", "rules": {}, "seats": ["easy", "human"]}', "bad_field",
+    ('{"type": "create_room", "version": 2, "name": "A", "rules": {}, "seats": ["easy", "human"]}', "bad_field",
      "seats"),
-    ('{"type": "create_room", "version": 1, "name": "A", "rules": {}, "seats": ["human", "genius"]}', "bad_field",
+    ('{"type": "create_room", "version": 2, "name": "A", "rules": {}, "seats": ["human", "genius"]}', "bad_field",
      "seats"),
 ])
 def test_malformed_client_messages_are_refused_with_a_code(raw, code, field):

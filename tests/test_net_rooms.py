@@ -12,10 +12,13 @@ from scopa.table import Notice
 
 def two_player_room(rules: Rules = Rules(target=None)):
     host_key, guest_key = new_seat_key(), new_seat_key()
-    room, _ = new_room("ACDEFG", rules, ("human",) * rules.players, "Ann", key_hash(host_key), "easy", now=0.0)
+    room, _ = new_room("ACDEFG", rules, ("human",) * rules.players, "Ann", key_hash(host_key), "easy", now=0.0,
+                       server_seed=bytes([4]) * 32)
     seat, _ = room.join("Ann", key_hash(guest_key))
     room.ready(seat)
-    room.start(0, seed=4, now=0.0)
+    room.contribute(0, bytes([1]) * 32)
+    room.contribute(seat, bytes([2]) * 32)
+    room.start(0, now=0.0)
     return room, host_key, guest_key
 
 
@@ -59,9 +62,10 @@ def test_the_grace_is_shorter_when_the_table_waits_for_the_dropped_player():
 
 
 def test_the_lobby_refuses_what_it_cannot_do():
-    room, _ = new_room("ACDEFG", Rules(), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy", now=0.0)
+    room, _ = new_room("ACDEFG", Rules(), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy", now=0.0,
+                       server_seed=bytes(32))
     with pytest.raises(RoomRefusal) as refused:
-        room.start(0, seed=1, now=0.0)
+        room.start(0, now=0.0)
     assert (refused.value.code, refused.value.values) == ("cannot_start", {"reason": "players"})
     room.join("Bob", key_hash(new_seat_key()))
     with pytest.raises(RoomRefusal):

@@ -3,11 +3,9 @@ processes serving the same rooms). Redis tests run a real ``redis-server`` on a 
 port, started here and stopped after; they skip only when redis-server is not installed."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
-import shutil
-import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -15,97 +13,26 @@ import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
+from helpers.net import ROOT, Client, Server, error, host, join, play_out, reclaim, start
+from helpers.redis import free_port, redis_cli
 from scopa.engine import Rules
-from scopa.net.messages import (Accepted, ErrorMessage, Join, MatchRecordMessage, MoveRequest, RecordRequest, Refused,
-                                ResyncMessage, UpdateMessage, Welcome)
+from scopa.net.messages import (
+    Accepted,
+    ErrorMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    Ping,
+    Pong,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    UpdateMessage,
+    Welcome,
+)
 from scopa.storage import record_from_dict
 from scopa.table import Notice
-from test_net_server import ROOT, Client, Server, error, host, join, play_out, reclaim, start
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_server():
-    """A real redis-server on a free loopback port, without persistence; its port."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server); the Redis store is not tested")
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                             "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        end = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > end or proc.poll() is not None:
-                    raise AssertionError("redis-server did not start")
-                time.sleep(0.05)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-def redis_cli(port: int, *args: str) -> str:
-    import redis
-    client = redis.Redis(port=port, decode_responses=True)
-    try:
-        return client.execute_command(*args)
-    finally:
-        client.close()
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store(request, tmp_path):
-    """The store under test: ``store.serve(*flags)`` starts a server on it (stopped after the test),
-    ``store.fail()`` makes its writes fail (a full store), ``store.heal()`` undoes that."""
-    started: list[Server] = []
-
-    class Store:
-        kind = request.param
-
-        def serve(self, *flags: str) -> Server:
-            server = Server(*self.where, *flags)
-            started.append(server)
-            return server
-
-    chosen = Store()
-    if request.param == "sqlite":
-        db = tmp_path / "rooms.sqlite3"
-        chosen.where = (db,)
-
-        def fail() -> None:  # every later write of a room is refused, as by a full disk
-            with sqlite3.connect(db) as conn:
-                conn.execute("CREATE TRIGGER full BEFORE UPDATE ON rooms BEGIN "
-                             "SELECT RAISE(ABORT, 'database or disk is full'); END")
-
-        def heal() -> None:
-            with sqlite3.connect(db) as conn:
-                conn.execute("DROP TRIGGER full")
-    else:
-        port = request.getfixturevalue("redis_server")
-        redis_cli(port, "FLUSHALL")
-        chosen.where = (None, "--store", f"redis://127.0.0.1:{port}/0")
-
-        def fail() -> None:  # Redis at its memory limit refuses every write
-            redis_cli(port, "CONFIG", "SET", "maxmemory-policy", "noeviction")
-            redis_cli(port, "CONFIG", "SET", "maxmemory", "1")
-
-        def heal() -> None:
-            redis_cli(port, "CONFIG", "SET", "maxmemory", "0")
-    chosen.fail, chosen.heal = fail, heal
-    yield chosen
-    for server in started:
-        server.stop()
 
 
 def test_a_whole_match_is_played_and_a_killed_server_restarts_at_the_last_completed_move(store):
@@ -183,22 +110,6 @@ def _read(client, seconds: float = 0.5) -> list:
 # Several processes on one Redis --------------------------------------------------------------
 
 @pytest.fixture
-def processes(redis_server):
-    """processes(count, *flags): that many servers on one fresh Redis (stopped after the test)."""
-    redis_cli(redis_server, "FLUSHALL")
-    started: list[Server] = []
-
-    def serve(count: int, *flags: str) -> list[Server]:
-        servers = [Server(None, "--store", f"redis://127.0.0.1:{redis_server}/0", *flags) for _ in range(count)]
-        started.extend(servers)
-        return servers
-
-    yield serve
-    for server in started:
-        server.stop()
-
-
-@pytest.fixture
 def cluster(processes):
     return processes(2)
 
@@ -234,14 +145,14 @@ def test_two_processes_never_change_one_room_at_once(cluster):
         answers: list = []
         gate = threading.Barrier(2)
 
-        def try_join(url: str, name: str) -> None:
+        def try_join(url: str, name: str, code: str, gate: threading.Barrier, answers: list) -> None:
             client = Client(url)
             gate.wait()
-            client.send(Join(ann.code, name))
+            client.send(Join(code, name))
             answers.append(client.until(lambda m: isinstance(m, (Welcome, ErrorMessage))))
 
-        threads = [threading.Thread(target=try_join, args=(first.url, "Bob")),
-                   threading.Thread(target=try_join, args=(second.url, "Carol"))]
+        threads = [threading.Thread(target=try_join, args=(first.url, "Bob", ann.code, gate, answers)),
+                   threading.Thread(target=try_join, args=(second.url, "Carol", ann.code, gate, answers))]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -294,7 +205,11 @@ def test_a_killed_process_that_played_only_a_rooms_computer_goes_on_in_another(p
     doomed.kill()  # holding no seat of the room: only its computer's turn
     ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
               and type(m.update.event).__name__ == "CardPlayed", timeout=20)
-    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    end = time.monotonic() + 10  # the line is written just before the move is sent: read it too
+    while not any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines) \
+            and time.monotonic() < end:
+        time.sleep(0.05)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines), survivor.lines[-8:]
     back = reclaim(survivor.url, ben)
     for client in (ann, back):
         client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("reclaimed", 2, "Ben"))
@@ -332,7 +247,11 @@ def test_a_process_that_took_a_rooms_computer_over_is_itself_taken_over_when_it_
     taker.kill()
     ann.until(lambda m: isinstance(m, UpdateMessage) and getattr(m.update.event, "seat", None) == 1
               and type(m.update.event).__name__ == "CardPlayed", timeout=20)
-    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines)
+    end = time.monotonic() + 10  # the line is written just before the move is sent: read it too
+    while not any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines) \
+            and time.monotonic() < end:
+        time.sleep(0.05)
+    assert any(f"room {ann.code}: computer move for seat 2" in line for line in survivor.lines), survivor.lines[-8:]
     back = reclaim(survivor.url, ben)
     play_out([ann, back], ann)
     assert back.view.phase.value == "match_over"
@@ -401,7 +320,87 @@ def test_serve_with_a_store_that_cannot_be_reached_says_so_in_one_line():
     port = free_port()  # nothing listens there
     result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "0", "--store",
                              f"redis://127.0.0.1:{port}/0"], capture_output=True, text=True, timeout=30,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), check=False)
     assert result.returncode == 1
     assert f"cannot serve: the store redis 127.0.0.1:{port}/0 cannot be reached" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def health(server: Server, path: str = "/healthz") -> tuple[int, str]:
+    """``GET path`` on the server's own port, over loopback: the status and the body."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", path)
+        answer = conn.getresponse()
+        return answer.status, answer.read().decode()
+    finally:
+        conn.close()
+
+
+def test_the_health_check_says_whether_the_store_takes_writes(store):
+    server = store.serve()
+    assert health(server) == (200, "ok\n")
+    ann = host(server.url)  # the websocket port is the same one, and still serves
+    store.fail()
+    assert health(server) == (503, "store not writable\n")
+    assert any("health: the store cannot be written" in line for line in server.lines)
+    store.heal()
+    assert health(server) == (200, "ok\n")
+    assert health(server, "/healthz?probe=1")[0] == 200
+    ann.send(Ping())
+    assert isinstance(ann.until(lambda m: isinstance(m, Pong)), Pong)  # the room's connection was not disturbed
+    assert health(server, "/other")[0] != 200  # any other path is the websocket handshake's, refused as before
+
+
+def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """``GET /metrics`` over loopback, read with prometheus_client's own parser: each sample by name and labels."""
+    from prometheus_client.parser import text_string_to_metric_families
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", "/metrics")
+        text = conn.getresponse().read().decode()
+    finally:
+        conn.close()
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def test_metrics_count_rooms_connections_moves_latency_refusals_and_store_errors(store):
+    pytest.importorskip("prometheus_client")
+    port = free_port()
+    server = store.serve("--metrics", str(port))
+    assert any(f"metrics on http://127.0.0.1:{port}/metrics" in line for line in server.lines)
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    mover = ann if ann.view.is_my_turn else bob
+    other = bob if mover is ann else ann
+    other.send(MoveRequest(1, mover.view.legal_moves()[0], other.number))  # refused: not its turn
+    assert other.until(lambda m: isinstance(m, (Accepted, Refused))).kind == "not_your_turn"
+    mover.send(MoveRequest(2, mover.view.legal_moves()[0], mover.number))
+    assert isinstance(mover.until(lambda m: isinstance(m, (Accepted, Refused))), Accepted)
+    figures = scrape(port)
+    assert figures[("scopa_rooms", ())] == 1 and figures[("scopa_connections", ())] == 2
+    assert figures[("scopa_moves_total", (("by", "player"),))] == 1
+    assert 0 <= figures[("scopa_moves_per_second", ())] <= 0.1  # that move, if within the last ten seconds
+    assert figures[("scopa_move_seconds_count", ())] == 1 and figures[("scopa_move_seconds_sum", ())] > 0
+    assert figures[("scopa_refusals_total", (("kind", "not_your_turn"),))] == 1
+    assert figures[("scopa_store_errors_total", ())] == 0
+    other.poll(0.5)
+    store.fail()
+    other.send(MoveRequest(3, other.view.legal_moves()[0], other.number))
+    assert other.until(lambda m: isinstance(m, (Accepted, Refused))).kind == "unavailable"
+    figures = scrape(port)
+    assert figures[("scopa_store_errors_total", ())] >= 1
+    assert figures[("scopa_refusals_total", (("kind", "storage"),))] >= 1
+    assert figures[("scopa_refusals_total", (("kind", "unavailable"),))] == 1
+    store.heal()
+
+
+def test_serve_metrics_without_prometheus_client_says_what_to_install():
+    blocked = "import sys; sys.modules['prometheus_client'] = None; from scopa.__main__ import main; sys.exit(main())"
+    result = subprocess.run([sys.executable, "-c", blocked, "serve", "--port", "0", "--metrics", "9100"],
+                            capture_output=True, text=True, timeout=30, check=False,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "--metrics needs the prometheus_client package: pipx inject scopa prometheus_client" in result.stderr

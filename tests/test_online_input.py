@@ -8,7 +8,7 @@ import io
 import os
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from prompt_toolkit.input import create_pipe_input

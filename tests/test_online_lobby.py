@@ -7,15 +7,15 @@ import time
 
 import pytest
 
-from scopa.console.announcer import Announcer
+from helpers.console import program_for
 from scopa.config import Settings
+from scopa.console.announcer import Announcer
 from scopa.console.online import Lobby, News, OnlineRequest, play_online, problem_line, server_question
 from scopa.console.terminal import ENTER, Output, Wake
 from scopa.engine import Rules
 from scopa.narration import Messages
 from scopa.net.messages import RoomInfo, RoomSeat
 from scopa.table import Notice, SeatUpdate
-from test_console_loop import program_for
 
 
 class RecordingSpeaker:

@@ -1,15 +1,15 @@
 """``scopa host`` and ``scopa join`` in pseudo-terminals, played by keys against a real ``scopa serve``.
 
-Each test starts the server on a loopback port (``test_net_server.serve``) and drives the real
+Each test starts the server on a loopback port (the ``serve`` fixture, ``tests/conftest.py``) and drives the real
 clients: a whole two-player match, a four-seat room with two computers, a player whose client
 is killed and who takes the seat back with ``scopa join CODE``, and the one-line refusals."""
 from __future__ import annotations
 
 import io
-import os
+import itertools
+import random
 import re
 import signal
-import random
 import subprocess
 import sys
 import threading
@@ -18,89 +18,24 @@ from pathlib import Path
 
 import pytest
 
+from helpers.net import host as socket_host
+from helpers.net import join as socket_join
+from helpers.net import play_out, reclaim
+from helpers.net import start as socket_start
+from helpers.online_pty import RESULT, SERVER_FLAGS, hosted, joined, play, player, text
+from scopa.console.announcer import Announcer
+from scopa.console.online import room_code_line
+from scopa.console.terminal import Output
+from scopa.engine import Rules
+from scopa.narration import Messages
+from scopa.net.messages import Ready as ReadyMessage
+from scopa.speech import RecordingSpeaker
+from scopa.storage import load_results
+from scopa.storage.seat_keys import SeatKey, SeatKeyStore
+
 pexpect = pytest.importorskip("pexpect")
 
-from scopa.console.online import room_code_line  # noqa: E402
-from scopa.console.announcer import Announcer  # noqa: E402
-from scopa.console.terminal import Output  # noqa: E402
-from scopa.narration import Messages  # noqa: E402
-from scopa.speech import RecordingSpeaker  # noqa: E402
-from scopa.net.messages import Ready as ReadyMessage  # noqa: E402
-from scopa.storage import load_results  # noqa: E402
-from scopa.storage.seat_keys import SeatKey, SeatKeyStore  # noqa: E402
-from scopa.engine import Rules  # noqa: E402
-from test_net_server import host as socket_host  # noqa: E402
-from test_net_server import join as socket_join  # noqa: E402
-from test_net_server import start as socket_start  # noqa: E402
-from test_net_server import play_out, reclaim, serve  # noqa: E402,F401  (serve: a real server, stopped after the test)
-
 pytestmark = pytest.mark.slow
-
-SERVER_FLAGS = ("--grace", "1", "--turn-grace", "1")
-ANSWERS = {r"Card\?": "1", r"Capture\?": "1", r"Play\?": "\r", r"Next\?": "\r"}
-PROMPTS = [*ANSWERS, r"Waiting\?", r"Ready\?", r"Start\?", pexpect.EOF, pexpect.TIMEOUT]
-RESULT = re.compile(r"(wins? the match|win the match|draw)[^\n]*", re.IGNORECASE)
-
-
-def player(tmp_path: Path, who: str, *args: str):
-    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
-    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
-    command = [sys.executable, "-m", "scopa", *args, "--no-voice", "--lang", "en",
-               "--data-dir", str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")]
-    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
-    child.logfile_read = io.StringIO()
-    child.delaybeforesend = 0.005  # the game reads keys typed ahead, so no settling time is needed
-    child.plain = "--plain" in args  # line mode: every key is followed by Enter
-    return child
-
-
-def press(child, key: str) -> None:
-    child.send(key + "\r" if child.plain and key != "\r" else key)
-
-
-def text(child) -> str:
-    """What the terminal shows, without escape sequences and the cursor moves prompt_toolkit makes."""
-    return re.sub(r"\x1b\[[?0-9;]*[a-zA-Z]|[\x00-\x09\x0b-\x1f]", "", child.logfile_read.getvalue())
-
-
-def hosted(tmp_path: Path, url: str, *flags: str):
-    host = player(tmp_path, "host", "host", "--server", url, "--name", "Ann", "--target", "single", *flags)
-    host.expect(r"Room code (\w{6})\. ((?:\w, ){5}\w)\.")
-    code, spelt = host.match.group(1), host.match.group(2)
-    assert spelt == ", ".join(code)
-    return host, code
-
-
-def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
-    """The code typed as a person might: lower case, with a dash."""
-    guest = player(tmp_path, "guest", "join", code.lower()[:3] + "-" + code.lower()[3:], "--server", url, "--name",
-                   name, *flags)
-    guest.expect(r"Ready\?")
-    guest.send("\r")  # the instant the words appear: a key typed ahead is never lost
-    return guest
-
-
-def play(children, until=lambda: False, seconds: float = 45.0) -> None:
-    """Answer every prompt of every child (first card, first capture, Enter) until all have ended."""
-    ended: set[int] = set()
-    deadline = time.monotonic() + seconds
-    while len(ended) < len(children) and not until():
-        assert time.monotonic() < deadline, "the match did not end"
-        moved = False
-        for index, child in enumerate(children):
-            if index in ended:
-                continue
-            prompt = PROMPTS[child.expect(PROMPTS, timeout=0)]
-            moved = moved or prompt is not pexpect.TIMEOUT
-            if prompt is pexpect.EOF:
-                ended.add(index)
-            elif prompt in ANSWERS:
-                press(child, ANSWERS[prompt])
-            elif prompt == r"Start\?":
-                child.send("\r")
-        if not moved:
-            time.sleep(0.01)
-
 
 PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
 
@@ -112,7 +47,7 @@ def assert_prompts_said_once(child) -> None:
     for row in rows:
         if PROMPT_LINE.search(row):
             assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
-    doubled = [a for a, b in zip(rows, rows[1:]) if a == b and PROMPT_LINE.fullmatch(a)]
+    doubled = [a for a, b in itertools.pairwise(rows) if a == b and PROMPT_LINE.fullmatch(a)]
     assert doubled == []
 
 
@@ -148,6 +83,8 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert seen.count("Card?") >= 17 and "Traceback" not in seen  # short: no "Your turn.", the hand and Card?
         assert RESULT.search(seen)
         assert f"{me} plays" not in seen  # nor told back their own plays by name
+        assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
+        assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
@@ -170,7 +107,7 @@ def assert_logged_in_each_folder(tmp_path: Path, children: dict, scores: list[in
             assert seen.index(WON_ONLINE) > RESULT.search(seen).start()  # after the result line
         stats = subprocess.run([sys.executable, "-m", "scopa", "--stats", "--lang", "en", "--data-dir",
                                 str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")],
-                               capture_output=True, text=True, timeout=60)
+                               capture_output=True, text=True, timeout=60, check=False)
         assert stats.stdout.splitlines()[0] == f"1 match played, {int(won)} won.", stats.stdout
 
 
@@ -197,6 +134,7 @@ def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):
         seen = text(child)
         assert RESULT.search(seen), seen[-1500:]
         assert seen.count("Card?") >= 8
+        assert "Shuffle checked, fair." in seen
         assert re.search(r"The match starts\.", seen)
 
 
@@ -215,7 +153,8 @@ def test_a_killed_client_is_covered_and_its_player_reclaims_the_seat_with_join_c
     guest.close(force=True)
     host.expect(r"Ben left the table\.")
     host.expect(r"Ben is away\. A computer plays for now\.")
-    back = player(tmp_path, "guest", "join", code, "--server", server.url, "--name", "Ben")  # the seat's name: no question
+    # the seat's name: no question
+    back = player(tmp_path, "guest", "join", code, "--server", server.url, "--name", "Ben")
     back.expect(r"Back in room " + code + r", seat 2\.")
     host.expect(r"Ben is back\.")
     back.expect(r"Back at the table\. Deal 1\.")  # then the plays since the seat last played, the table
@@ -279,7 +218,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     host, code = hosted(tmp_path, server.url)
     config = tmp_path / "menu" / "config"
     config.mkdir(parents=True)
-    (config / "settings.json").write_text('{"voice": false, "last_server": "%s"}' % server.url)
+    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
     menu = player(tmp_path, "menu", "--plain")
     menu.expect(r"4 play online, 5 quit\.")
     menu.send("4\r")
@@ -363,3 +302,31 @@ def test_keys_typed_the_instant_a_prompt_appears_in_a_storm_of_news_are_all_answ
         assert "Traceback" not in text(child)
         child.terminate(force=True)
     cid[0].close()
+
+
+def test_a_server_restarted_mid_match_is_said_once_and_the_match_is_played_to_its_end(serve, tmp_path):
+    """The operator stops the server with SIGTERM (an upgrade) and starts it again on the same
+    port and store: both terminals say so once, take the match up again and play it out."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = serve(*SERVER_FLAGS, "--port", str(port))
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    play([host, guest], until=lambda: text(host).count("Card?") + text(guest).count("Card?") >= 4)
+    assert server.stop() == 0
+    for child in (host, guest):
+        child.expect(r"Server restarting\. Reconnecting, for up to five minutes\. Your seat stays yours\.")
+    serve(*SERVER_FLAGS, "--port", str(port))
+    for child in (host, guest):
+        child.expect(r"Connected again\.")
+    play([host, guest])
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    assert final_scores(host) == final_scores(guest)
+    for child in (host, guest):
+        seen = text(child)
+        assert seen.count("Server restarting.") == 1 and "Traceback" not in seen
+        assert "The server is stopping" not in seen

@@ -1,7 +1,7 @@
 """An online match played to its end is kept in the player's own results log, from the seat that
 player played, once; what it earned is said once, after the result line.
 
-Against a real ``scopa serve`` (``test_net_server.serve``) with ``RemoteTable`` clients, and at
+Against a real ``scopa serve`` (the ``serve`` fixture, ``tests/conftest.py``) with ``RemoteTable`` clients, and at
 the console level with a finished match played here standing in for the server's record, so that
 who wins is known."""
 from __future__ import annotations
@@ -11,19 +11,18 @@ import re
 import threading
 import time
 
+from helpers.console import lines_of, program_for
+from helpers.net import mover_of, started_pair, until
+from helpers.record import T
 from scopa.engine import Phase, Rules
 from scopa.match import MatchRecord, SeatSetup
+from scopa.narration import Narrator
 from scopa.net.client import RemoteTable, checked_record
 from scopa.net.messages import ErrorMessage, Hello, Join, MatchRecordMessage, RoomInfo, RoomSeat
-from scopa.narration import Narrator
 from scopa.record.console import log_online, page, run_review
 from scopa.record.review import ReviewScript
 from scopa.record.stats import all_facts
 from scopa.storage import load_results, record_to_dict
-from test_console_loop import lines_of, program_for
-from test_net_client import mover_of, started_pair, tables, until  # noqa: F401  (tables: the fixture)
-from test_net_server import serve  # noqa: F401  (the fixture: a real server, stopped after the test)
-from test_record import T
 
 WON_ONLINE = T("achievement.earned", name=T("achievement.won_online"))
 TWO = (SeatSetup("Ann"), SeatSetup("Ben"))
@@ -72,7 +71,7 @@ def test_an_online_match_is_logged_once_in_each_players_folder_from_their_own_se
         # Told again (a replayed end, a client started afresh after the end): logged once.
         assert log_online(program, table) == []
         again = tables(server.url, Hello(table.code, table.key, 0))
-        until(lambda: again.has_view() and again.view(again.seat).phase is Phase.MATCH_OVER)
+        until(lambda again=again: again.has_view() and again.view(again.seat).phase is Phase.MATCH_OVER)
         assert log_online(program, again) == []
         assert len(load_results(data)) == 1 and page(data, "en").lines[0] == lines[0]
 
@@ -172,7 +171,8 @@ def test_the_review_of_an_online_match_tells_it_from_the_players_own_seat_and_co
     record = finished(0, winner=1)
     log_online(program, ServerRecord(record, seat=1))
     assert run_review(program, 1) == 0
-    told = [line for line in lines_of(out) if re.match(r"^(Your scopa! |Scopa for \w+! )?(You play |Ann plays |Ben plays )", line)]
+    told = [line for line in lines_of(out)
+            if re.match(r"^(Your scopa! |Scopa for \w+! )?(You play |Ann plays |Ben plays )", line)]
     first = record.moves[0].seat
     assert told and told[0].startswith("You play " if first == 1 else "Ann plays ")
     assert not any(line.startswith("Ben plays ") for line in told)

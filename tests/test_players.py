@@ -10,11 +10,18 @@ from enum import Enum
 import pytest
 
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, GameState, PlayerView, Rules, new_deal, parse_cards
-from scopa.players import (COMPUTER_NAMES, LEVEL_DESCRIPTIONS, LEVELS, ComputerPlayer, computer_names,
-                           make_player, suggest_move)
+from scopa.players import (
+    COMPUTER_NAMES,
+    LEVEL_DESCRIPTIONS,
+    LEVELS,
+    ComputerPlayer,
+    computer_names,
+    make_player,
+    suggest_move,
+)
 from scopa.players.expert import ExpertPlayer, sample_world
-from scopa.players.infoset import set_values
 from scopa.players.heuristic import HardPlayer
+from scopa.players.infoset import set_values
 
 RULE_SETS = {
     "two": Rules(target=None),
@@ -691,7 +698,8 @@ def test_the_partner_may_be_modelled_like_the_other_seats():
             worth = worth_tables(state.piles, state.scope, state.rules, side)
             base = material(state.piles, state.scope, state.rules, side)
 
-            def searcher(weight: float) -> _Searcher:
+            def searcher(weight: float, state: GameState = state, side: int = side, worth: list = worth,
+                         base: float = base, seat: int = seat) -> _Searcher:
                 return _Searcher(side, state.rules, worth, 0.8, base, model=0.5, piles=state.piles,
                                  scope=state.scope, partner_model=weight, seat=seat)
             children = [searcher(0.0).quick_leaf(state, m, 0.0) for m in moves]

@@ -1,16 +1,17 @@
 """Issue 18: statistics from the results log, a review of a logged match, the coach, achievements."""
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
 from dataclasses import replace
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.console import lines_of, program_for, request_for
+from helpers.i18n import english_in, fields
+from helpers.record import T, random_match
 from scopa.config import Settings
 from scopa.engine import SETTEBELLO, Phase, Rules
 from scopa.match import MatchRecord, SeatSetup
@@ -23,10 +24,7 @@ from scopa.record.stats import all_facts, best_streak, totals
 from scopa.record.text import RecordText, load_record_catalogue
 from scopa.record.words import advice_line, stats_lines
 from scopa.storage import load_results, record_result, result_of
-from test_console_loop import lines_of, program_for, request_for
-from test_i18n import english_in, fields
 
-T = RecordText("en")
 VARIANTS = {
     "two": Rules(target=None),
     "three": Rules(players=3, target=None),
@@ -34,21 +32,6 @@ VARIANTS = {
     "scopone": Rules.scopone_scientifico(target=None),
     "eleven": Rules(),
 }
-
-
-def random_match(rules: Rules, level: str, seed: int, policy: int, assisted: bool = False) -> MatchRecord:
-    """A finished match with the human at seat 0, every seat playing random legal moves."""
-    seats = (SeatSetup("Ann"),) + tuple(SeatSetup(f"C{i}", "computer", level) for i in range(1, rules.players))
-    record, _ = MatchRecord.start(rules, seats, seed)
-    rng = random.Random(policy)
-    while not record.state.is_match_over:
-        if record.state.is_deal_over:
-            record = record.next_deal()[0]
-        else:
-            if assisted and not record.assisted:
-                record = record.mark_assisted()
-            record = record.play(rng.choice(record.state.legal_moves()))[0]
-    return record
 
 
 def deal_ends(record: MatchRecord):
@@ -79,7 +62,7 @@ def test_statistics_sum_the_logged_matches(specs):
     results = [result_of(r, f"2026-01-{i + 1:02d}T10:00:00+00:00") for i, r in enumerate(records)]
     facts = all_facts(results)
     assert len(facts) == len(records)
-    fair = [(r, f) for r, f in zip(records, facts) if not r.assisted]
+    fair = [(r, f) for r, f in zip(records, facts, strict=True) if not r.assisted]
     sums = totals(f for _, f in fair)
     ends = [(r, end) for r, _ in fair for end in deal_ends(r)]
     assert sums.played == len(fair)
@@ -207,7 +190,8 @@ def test_a_match_listed_for_review_is_read_again_from_the_log_and_a_replaced_log
 
 # Review ---------------------------------------------------------------------------------------
 
-PLAY = re.compile(r"^(Your scopa! |Scopa for \w+! |You play |You take the last|\w+ plays |\w+ takes the last|Deal \d+ score\.|Deal points\. "
+PLAY = re.compile(r"^(Your scopa! |Scopa for \w+! |You play |You take the last|\w+ plays |\w+ takes the last"
+                  r"|Deal \d+ score\.|Deal points\. "
                   r"|Match\. |Cards\. |Settebello to |Primiera\. |Scope\. )")
 
 
@@ -348,8 +332,10 @@ def test_the_main_menu_offers_statistics_and_review_once_a_match_is_logged(tmp_p
 
 def test_a_new_match_earns_only_what_no_earlier_fair_match_had():
     from scopa.record.achievements import newly_earned
-    winner = next(r for seed in range(200) if (r := random_match(Rules(target=None), "easy", seed, 2)).state.winner == 0)
-    first, again = all_facts([result_of(winner, "2026-01-01T10:00:00+00:00"), result_of(winner, "2026-01-02T10:00:00+00:00")])
+    winner = next(r for seed in range(200)
+                  if (r := random_match(Rules(target=None), "easy", seed, 2)).state.winner == 0)
+    first, again = all_facts([result_of(winner, "2026-01-01T10:00:00+00:00"),
+                              result_of(winner, "2026-01-02T10:00:00+00:00")])
     keys = [e.key for e in newly_earned(first, [])]
     assert "beat_easy" in keys and keys == [e.key for e in earned([first])]
     assert newly_earned(again, [first]) == []
@@ -379,8 +365,8 @@ def test_the_coach_says_why_from_what_each_move_does():
     assert reason(position, move("6H"), move("4C")) == "threw_primiera"
     line = advice_line(replace(advise_stub(move("AD"), move("4C")), reason="threw_coin"),
                        Narrator(["A", "B"], Rules()).cards, T)
-    assert line == "The expert would have played the four of clubs. Throwing the ace of diamonds offered the next " \
-                   "player a coin."
+    assert line == ("The expert would have played the four of clubs. Throwing the ace of diamonds offered the next "
+                    "player a coin.")
 
 
 def advise_stub(played, better):

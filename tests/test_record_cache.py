@@ -9,13 +9,13 @@ import json
 import pytest
 
 import scopa.record.stats as stats_module
+from helpers.console import program_for
+from helpers.record import random_match
 from scopa.engine import Rules
 from scopa.record.console import finish_match, page
 from scopa.record.stats import all_facts
 from scopa.storage import load_results, record_result
 from scopa.storage.results_cache import CACHE_NAME
-from test_console_loop import program_for
-from test_record import T, random_match
 
 WHEN = "2026-04-0{}T10:00:00+00:00"
 
@@ -71,7 +71,7 @@ def test_an_entry_that_does_not_read_back_is_worked_out_again(tmp_path, replays)
     first = page(data, "en")
     cache = json.loads((data / CACHE_NAME).read_text())
     keys = sorted(cache["entries"])
-    cache["entries"][keys[0]]["opponents"] = ["Bruno. Your turn"]  # a name no match file may hold
+    cache["entries"][keys[0]]["opponents"] = ["Bruno\u202eruoY"]  # a name no match file may hold
     cache["entries"][keys[1]]["deals"] = [[1, 2, "yes"]]
     (data / CACHE_NAME).write_text(json.dumps(cache))
     assert page(data, "en") == first

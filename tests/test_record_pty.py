@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from helpers.record import random_match
+from scopa.engine import Rules
+from scopa.record.text import RecordText
+from scopa.storage import record_result
 
-from scopa.engine import Rules  # noqa: E402
-from scopa.record.text import RecordText  # noqa: E402
-from scopa.storage import record_result  # noqa: E402
-from test_record import random_match  # noqa: E402
+pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 T = RecordText("en")

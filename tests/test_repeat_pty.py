@@ -5,27 +5,20 @@ pressed again, steps further back; B says the last deal's score sheet again at a
 resumed match too; a resumed match says who is playing and the score."""
 from __future__ import annotations
 
-import re
-
 import pytest
+
+from helpers.pty import (
+    lines_before,
+    play_to_next_deal,
+    spawn,
+)
+from scopa.engine import Rules
+from scopa.narration import Narrator
+from scopa.storage import AutosaveStore
 
 pexpect = pytest.importorskip("pexpect")
 
-from scopa.engine import Rules  # noqa: E402
-from scopa.narration import Narrator  # noqa: E402
-from scopa.storage import AutosaveStore  # noqa: E402
-
-from test_e2e_pty import spawn  # noqa: E402  the same real program in the same pseudo-terminal
-
 pytestmark = pytest.mark.slow
-
-CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x08\r]")
-
-
-def lines_before(child, prompt: str) -> list[str]:
-    """The lines printed before the next ``prompt``, without the terminal's control codes."""
-    child.expect(prompt)
-    return [line for line in CONTROL.sub("", child.before).split("\n") if line.strip()]
 
 
 def test_repeat_gives_what_happened_since_the_move_then_steps_further_back(tmp_path):
@@ -55,24 +48,13 @@ def test_repeat_gives_what_happened_since_the_move_then_steps_further_back(tmp_p
     child.kill(9)
 
 
-def _play_to_next_deal(child) -> list[str]:
-    """First card, first capture, Enter, until the pause between deals; the lines said last."""
-    said: list[str] = []
-    while True:
-        index = child.expect([r"Card\?", r"Capture\?", r"Play\?", r"Next\?"])
-        said += [line for line in CONTROL.sub("", child.before).split("\n") if line.strip()]
-        if index == 3:
-            return said
-        child.send("1" if index < 2 else "\r")
-
-
 def test_the_deal_score_is_heard_again_with_b_and_with_repeat(tmp_path):
     child = spawn(tmp_path, "--seats", "human,computer:easy", "--seed", "8")
     child.expect(r"Card\?")
     child.send("b")
     assert lines_before(child, r"Card\?") == ["No deal has been scored yet."]
     child.send("1")
-    said = _play_to_next_deal(child)
+    said = play_to_next_deal(child)
     start = said.index("Deal 1 score.")
     sheet = said[start:said.index("Nobody has won yet. Next deal.")]
     assert sheet[1].startswith("Cards. You ") and any(line.startswith("Primiera. ") for line in sheet)
@@ -96,7 +78,7 @@ def test_the_deal_score_is_heard_again_with_b_and_with_repeat(tmp_path):
 def test_a_resumed_match_says_who_is_playing_and_the_score(tmp_path):
     child = spawn(tmp_path, "--seats", "human,computer:easy", "--seed", "8")
     child.send("1")
-    _play_to_next_deal(child)
+    play_to_next_deal(child)
     child.send("\r")
     child.expect(r"Card\?")
     child.send("q")
@@ -131,7 +113,7 @@ def _quit(child) -> None:
 def test_b_gives_the_last_deal_score_sheet_after_the_match_is_resumed(tmp_path):
     child = spawn(tmp_path, "--seats", "human,computer:easy", "--seed", "8")
     child.send("1")
-    sheet = _sheet_of(_play_to_next_deal(child))
+    sheet = _sheet_of(play_to_next_deal(child))
     _quit(child)  # at Next?: a resumed match goes on with the next deal
 
     child = spawn(tmp_path, "--resume")

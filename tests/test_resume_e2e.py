@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from scopa.narration import Narrator
+from scopa.storage import AutosaveStore
 
-from scopa.narration import Narrator  # noqa: E402
-from scopa.storage import AutosaveStore  # noqa: E402
+pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 
@@ -28,9 +28,7 @@ def _play_human_turns(child, turns: int) -> None:
     played = 0
     while played < turns:
         index = child.expect(["Card\\? ", "Capture\\? ", "Play\\? ", "Next\\? "])
-        if index == 0:
-            child.sendline("1")
-        elif index == 1:
+        if index == 0 or index == 1:
             child.sendline("1")
         elif index == 2:
             child.sendline("")

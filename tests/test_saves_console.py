@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from helpers.console import lines_of, program_for, request_for
+from helpers.storage import FOUR, TWO, finish, played
+from helpers.storage import saved as _save
 from scopa.engine import Rules
 from scopa.narration import Messages, Narrator
 from scopa.storage import SavedMatches, export_match, load_results
 from scopa.storage import saves as saves_module
 
-from test_console_loop import lines_of, program_for, request_for
-from test_saved_matches import _save
-from test_storage import FOUR, TWO, finish, played
 M = Messages("en")
 
 
@@ -49,7 +49,7 @@ def test_the_menu_lists_every_saved_match_and_resumes_the_one_picked(tmp_path: P
 
 
 def test_a_saved_match_is_deleted_only_after_confirming(tmp_path: Path) -> None:
-    older, newer = _two_saves(tmp_path)
+    _older, newer = _two_saves(tmp_path)
     # Main menu: 1 and 2 the saves, 3 new match, 4 delete. Delete the second, Escape; then Enter.
     program, out, _ = program_for(tmp_path, "4\n2\nesc\n4\n2\n\n")
     program.run()
@@ -90,7 +90,7 @@ def test_scopa_import_of_a_finished_match_exits_with_one_line_and_logs_nothing(t
     command = [sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir", str(tmp_path / "data"),
                "--config-dir", str(tmp_path / "config"), "--import", str(over)]
     for _ in range(2):
-        done = subprocess.run(command, capture_output=True, text=True, timeout=60, input="")
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, input="", check=False)
         assert done.returncode == 1 and done.stdout.splitlines() == [M("import.finished")]
     assert load_results(tmp_path / "data") == []
 
@@ -99,11 +99,11 @@ def test_resume_with_a_new_match_flag_is_a_usage_error(tmp_path: Path) -> None:
     for flags in (["--players", "2"], ["--seed", "3"]):
         done = subprocess.run([sys.executable, "-m", "scopa", "--no-voice", "--lang", "en", "--data-dir",
                                str(tmp_path / "data"), "--config-dir", str(tmp_path / "c"), "--resume", *flags],
-                              capture_output=True, text=True, timeout=60, input="")
+                              capture_output=True, text=True, timeout=60, input="", check=False)
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.splitlines() == [
-            "scopa: --resume continues a saved match, so it cannot go with flags that start a new one, "
-            "such as --players or --seed."]
+            ("scopa: --resume continues a saved match, so it cannot go with flags that start a new one, "
+             "such as --players or --seed.")]
 
 
 def test_not_saved_names_the_folder_and_quitting_says_the_older_save_is_still_there(
@@ -152,7 +152,7 @@ def test_scopa_export_to_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     done = subprocess.run([sys.executable, "-m", "scopa", "--lang", "en", "--data-dir", str(tmp_path / "data"),
                            "--config-dir", str(tmp_path / "c"), "--export", str(fifo)],
-                          capture_output=True, text=True, timeout=30)
+                          capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines() == ["scopa: Export failed. That is not a plain file. It may be a pipe or a device."]
 
@@ -166,7 +166,7 @@ def test_resume_with_a_budget_and_no_expert_says_once_that_the_budget_is_not_use
         _save(data, played(Rules(players=len(seats)), seats, 3, turns=5))
         done = subprocess.run([sys.executable, "-m", "scopa", "--no-voice", "--plain", "--lang", lang, "--data-dir",
                                str(data), "--config-dir", str(tmp_path / "c"), "--resume", "--budget", "2"],
-                              capture_output=True, text=True, timeout=60, input="")
+                              capture_output=True, text=True, timeout=60, input="", check=False)
         assert done.returncode == 0, done.stderr
         return done.stdout
 

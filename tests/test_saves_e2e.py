@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from helpers.storage import TWO, played
+from helpers.storage import saved as _save
+from scopa.engine import Rules
+from scopa.narration import Messages, Narrator
+from scopa.storage import SavedMatches
+
 pexpect = pytest.importorskip("pexpect")
-
-from scopa.engine import Rules  # noqa: E402
-from scopa.narration import Messages, Narrator  # noqa: E402
-from scopa.storage import SavedMatches  # noqa: E402
-
-from test_saved_matches import _save  # noqa: E402
-from test_storage import TWO, played  # noqa: E402
 
 pytestmark = pytest.mark.slow
 M = Messages("en")

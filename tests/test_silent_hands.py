@@ -11,33 +11,31 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import pytest
 
 import scopa.console.app as app_module
 import scopa.lessons.console as lessons_console
 import scopa.record.console as record_console
-from scopa.console.terminal import write as write_screen
+from helpers.console import request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.app import Program
 from scopa.console.game import MatchConsole
-from scopa.table.persistence import Persistence
 from scopa.console.terminal import ENTER, ESCAPE, Output
-from scopa.engine import ALL_CARDS, SETTEBELLO, Card
-from scopa.lessons import LESSON_COUNT
+from scopa.console.terminal import write as write_screen
+from scopa.engine import ALL_CARDS, SETTEBELLO, Card, Rules, new_match
+from scopa.lessons import LESSON_COUNT, tip_for
+from scopa.lessons.catalogue import load_catalogue as lessons_catalogue
 from scopa.lessons.runner import LessonSession
 from scopa.match import MatchRecord, SeatSetup
-from scopa.engine import Rules, new_match
-from scopa.lessons import tip_for
-from scopa.lessons.catalogue import load_catalogue as lessons_catalogue
 from scopa.narration import LANGUAGES, NAMINGS, Announcement, CardNames, Messages, Narrator
 from scopa.record.text import RecordText
 from scopa.speech import NullSpeaker, RecordingSpeaker
 from scopa.storage import record_result
-from tests.test_console_loop import request_for
+from scopa.table.persistence import Persistence
 
 # Every step of a turn; what is left when the card is played is dropped at the next turn.
 TURN = ["h", "r", "t", "l", "s", "p", "1", "r", ESCAPE, "r", "i", "r", ESCAPE, "r", "1", "1", "r", ENTER]
@@ -130,7 +128,8 @@ def _program(tmp_path: Path, lang: str, walker_args: tuple, speaker: HandWatcher
              first: Sequence[str] = ()) -> tuple[Program, io.StringIO]:
     out = io.StringIO()
     walker = Walker(lang, *walker_args, out=out, watcher=speaker, first=first)
-    program = Program(walker, Output(out), Settings(voice=voice, tips=True), tmp_path / "config", Persistence(tmp_path / "data"),
+    program = Program(walker, Output(out), Settings(voice=voice, tips=True), tmp_path / "config",
+                      Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, settings: speaker if on else NullSpeaker(), lang=lang)
     return program, out
 
@@ -157,7 +156,7 @@ def _walk_match(tmp_path: Path, monkeypatch, lang: str, seats: str, seed: str, a
     speaker.hands = lambda: state().hands if consoles else ()
     position = lambda: (state().deal_number, len(state().history))  # noqa: E731
     program, out = _program(tmp_path, lang, (position, turns, allow), speaker, voice, first)
-    lessons_console.attach(program)  # the lessons hand the program its tips, as the game does
+    program.extras = lessons_console.extras()  # the lessons hand the program its tips, as the game does
     program.run(request_for("--seed", seed, "--seats", seats))
     return speaker, out.getvalue()
 
@@ -172,7 +171,7 @@ def _walk_lesson(tmp_path: Path, monkeypatch, lang: str, allow: bool = False) ->
     speaker.hands = lambda: state().hands if state() is not None else ()
     position = lambda: len(state().history) if state() is not None else None  # noqa: E731
     program, out = _program(tmp_path, lang, (position, 40, allow), speaker)
-    lessons_console.attach(program)
+    program.extras = lessons_console.extras()
     assert program.run_lesson(LESSON_COUNT) == 0  # the last lesson: a whole deal with hints
     return speaker, out.getvalue()
 
@@ -218,7 +217,7 @@ def test_silent_hands_are_never_spoken_in_the_whole_deal_lesson(tmp_path, monkey
 
 def test_allowed_hands_are_read_aloud_at_the_same_prompts(tmp_path, monkeypatch):
     """The same walk with Enter at the warning: the hand, the picked card and the suggestion are heard."""
-    speaker, out = _walk_match(tmp_path, monkeypatch, "en", *MATCHES["pass_and_play"], allow=True)
+    speaker, _out = _walk_match(tmp_path, monkeypatch, "en", *MATCHES["pass_and_play"], allow=True)
     heard = " ".join(speaker.said)
     for key in ("hand.list.short", "choose.cancelled", "hint.suggestion", "choose.many"):
         assert _words("en", key) in heard, key

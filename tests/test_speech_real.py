@@ -49,7 +49,7 @@ sleep "${FAKE_PLAY_SECONDS:-0.05}"
 def sox_stat(path: Path) -> dict[str, float]:
     """Length (s) and RMS amplitude of a sound file, as `sox FILE -n stat` reports them."""
     result = subprocess.run(["sox", str(path), "-n", "stat"], capture_output=True,
-                            text=True, timeout=30)
+                            text=True, timeout=30, check=False)
     stats = {}
     for line in result.stderr.splitlines():
         match = re.match(r"^(Length \(seconds\)|RMS\s+amplitude):\s+(\S+)", line)

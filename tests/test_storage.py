@@ -6,48 +6,37 @@ import json
 import os
 import random
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scopa.engine import ALL_CARDS, Card, Rules, check_invariants
+from helpers.storage import FOUR, TWO, finish, played, saved, step, write_damaged_file
+from scopa.engine import Card, Rules, check_invariants
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import CardNames, Messages
-from scopa.storage import (EXPORT_WARNING, LEVELS, MIGRATIONS, VERSION, AutosaveStore, LoadResult, SavedMatches,
-                           SaveFileError, atomic_write_text, default_data_dir, export_match, import_match,
-                           load_results, match_from_json, match_to_json, record_from_dict, record_to_dict,
-                           record_result)
+from scopa.storage import (
+    EXPORT_WARNING,
+    LEVELS,
+    MIGRATIONS,
+    VERSION,
+    AutosaveStore,
+    LoadResult,
+    SavedMatches,
+    SaveFileError,
+    atomic_write_text,
+    default_data_dir,
+    export_match,
+    import_match,
+    load_results,
+    match_from_json,
+    match_to_json,
+    record_from_dict,
+    record_result,
+    record_to_dict,
+)
 from scopa.storage import atomic as atomic_module
-
-TWO = (SeatSetup("Ann"), SeatSetup("Bruno", "computer", "medium"))
-FOUR = (SeatSetup("Ann"), SeatSetup("Bruno", "computer", "easy"), SeatSetup("Carla", "computer", "expert"),
-        SeatSetup("Dino", "computer", "beginner"))
-
-
-def step(record: MatchRecord, rng: random.Random) -> MatchRecord:
-    """One completed turn: a random legal move, or the next deal when a deal is over."""
-    if record.state.is_deal_over:
-        return record.next_deal()[0]
-    return record.play(rng.choice(record.state.legal_moves()))[0]
-
-
-def played(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, turns: int, rng_seed: int = 1) -> MatchRecord:
-    record, _ = MatchRecord.start(rules, seats, seed)
-    rng = random.Random(rng_seed)
-    for _ in range(turns):
-        if record.state.is_match_over:
-            break
-        record = step(record, rng)
-    return record
-
-
-def finish(record: MatchRecord, rng: random.Random) -> MatchRecord:
-    while not record.state.is_match_over:
-        record = step(record, rng)
-    return record
-
 
 # Autosave and exact resume ---------------------------------------------------------------
 
@@ -72,15 +61,6 @@ def test_saved_and_resumed_match_ends_like_the_unsaved_one(tmp_path: Path, rules
     assert after_resume == never_saved
     assert after_resume.state.winner == never_saved.state.winner
     assert after_resume.state.match_scores == never_saved.state.match_scores
-
-
-def saved(folder: Path, record: MatchRecord) -> str:
-    """Save a match beside the others in ``folder``, as a new match does; its id."""
-    store = SavedMatches(folder)
-    lock = store.create(record)
-    store.save(lock.match_id, record)
-    lock.release()
-    return lock.match_id
 
 
 def test_every_completed_turn_saves_and_loads_back(tmp_path: Path) -> None:
@@ -164,7 +144,8 @@ def test_an_unreadable_save_is_set_aside_said_and_kept(tmp_path: Path) -> None:
 
     found = AutosaveStore(tmp_path).load()
     assert found.record is None and found.exists
-    assert found.problem.startswith("The saved match cannot be read. The file is not valid JSON. The error is on line 2")
+    assert found.problem.startswith("The saved match cannot be read. The file is not valid JSON. "
+                                    "The error is on line 2")
     assert "\n" not in found.problem
     assert not bad.exists() and bad.with_name("match-broken.json.bad").read_bytes() == before
 
@@ -203,8 +184,8 @@ def test_export_then_import_gives_the_same_match(tmp_path: Path) -> None:
     record = played(Rules(players=4), FOUR, 6, turns=60).mark_assisted()
     path = export_match(record, tmp_path / "match.json")
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == "scopa-match" and data["version"] == 1
-    assert set(data) == {"format", "version", "rules", "seats", "seed", "first_dealer", "moves",
+    assert data["format"] == "scopa-match" and data["version"] == VERSION
+    assert set(data) == {"format", "version", "rules", "seats", "shuffle", "seed", "first_dealer", "moves",
                          "assisted_deals", "state"}
     assert set(data["moves"][0]) == {"deal", "seat", "card", "capture"}
     assert import_match(path) == record
@@ -237,8 +218,10 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
     record = played(Rules(), TWO, 9, turns=20)
     good = _export(record)
 
-    assert _import_fails(tmp_path, '{\n"format":\n}') == "Import failed. The file is not valid JSON. The error is on line 3."
-    assert "no such file" in str(pytest.raises(SaveFileError, import_match, tmp_path / "missing.json").value)
+    assert _import_fails(tmp_path, '{\n"format":\n}') == ("Import failed. The file is not valid JSON. The error is on "
+                                                          "line 3.")
+    with pytest.raises(SaveFileError, match="no such file"):
+        import_match(tmp_path / "missing.json")
     assert "not text in UTF 8" in _import_fails(tmp_path, b"\xff\xfe\x00garbage")
     assert "is not a scopa match" in _import_fails(tmp_path, good | {"format": "chess"})
 
@@ -252,6 +235,8 @@ def test_import_names_the_check_that_failed(tmp_path: Path) -> None:
     assert "level must be beginner, easy, medium, hard or expert." in _import_fails(tmp_path, bad_level)
     no_name = copy.deepcopy(good)
     no_name["seats"][0]["name"] = "  "
+    assert "The name of seat 1 has nothing that can be seen or read." in _import_fails(tmp_path, no_name)
+    no_name["seats"][0]["name"] = ""
     assert "Seat 1 needs a name" in _import_fails(tmp_path, no_name)
     for name in ("Ann\u001b[2J", "Ann\ud800", "Ann\u2028"):  # an escape sequence, a lone surrogate, a new line
         no_name["seats"][0]["name"] = name
@@ -274,7 +259,8 @@ def test_import_rejects_an_illegal_move(tmp_path: Path) -> None:
     message = _import_fails(tmp_path, data)
     card = Card.parse(move["card"])
     assert message == (f"Import failed. Move {number} is not allowed. "
-                       f"{CardNames(Messages('en')).the(card).capitalize()} must capture. A card that can take must take.")
+                       f"{CardNames(Messages('en')).the(card).capitalize()} must capture. A card that can take must "
+                       f"take.")
 
 
 def test_a_failed_import_writes_nothing(tmp_path: Path) -> None:
@@ -334,7 +320,7 @@ def test_results_log(tmp_path: Path) -> None:
         record_result(played(Rules(), TWO, 1, turns=3), "now", tmp_path)
 
     (tmp_path / "results.json").write_text("not json")
-    with pytest.raises(SaveFileError, match="^The results log cannot be read. "):
+    with pytest.raises(SaveFileError, match=r"^The results log cannot be read\. "):
         load_results(tmp_path)
     record_result(record, "later", tmp_path)
     assert (tmp_path / "results.json.bad").read_text() == "not json"
@@ -357,7 +343,7 @@ def test_an_online_result_names_the_players_seat_and_a_result_of_here_is_written
     for bad in ("7", "-1"):  # no such seat
         (tmp_path / "results.json").write_text(text.replace(f'"seat":{humans[-1]}}}', f'"seat":{bad}}}'),
                                                encoding="utf-8")
-        with pytest.raises(SaveFileError, match="^The results log cannot be read. "):
+        with pytest.raises(SaveFileError, match=r"^The results log cannot be read\. "):
             load_results(tmp_path)
 
 
@@ -375,7 +361,7 @@ def test_the_results_log_is_read_a_result_at_a_time(tmp_path: Path) -> None:
     (tmp_path / "results.json").write_text(f"{head}\n{first}\n", encoding="utf-8")  # cut short after one
     read = iter_results(tmp_path)
     assert next(read) == results[0]  # given before the rest of the file is read
-    with pytest.raises(SaveFileError, match="^The results log cannot be read. The file is not valid JSON"):
+    with pytest.raises(SaveFileError, match=r"^The results log cannot be read\. The file is not valid JSON"):
         next(read)  # the same reason as the log read whole
     (tmp_path / "results.json").write_text(text, encoding="utf-8")
     assert result_at(tmp_path, 1) == results[1] and result_at(tmp_path, 2) is None
@@ -399,14 +385,14 @@ def test_a_results_log_laid_out_otherwise_is_still_read_whole(tmp_path: Path) ->
     assert load_results(tmp_path) == results  # blank lines and spaces between results are JSON too
 
 
-def test_a_results_log_over_the_cap_is_too_large_and_set_aside_by_the_next_result(tmp_path: Path,
-                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_results_log_over_the_cap_is_too_large_and_set_aside_by_the_next_result(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from scopa.storage import results as results_module
-    results, text = _logged_twice(tmp_path)
+    _results, text = _logged_twice(tmp_path)
     monkeypatch.setattr(results_module, "RESULTS_MAX_BYTES", 1_000_000)
     (tmp_path / "results.json").write_text(text + " " * 1_000_000, encoding="utf-8")  # JSON, over the cap
     text = (tmp_path / "results.json").read_text(encoding="utf-8")
-    with pytest.raises(SaveFileError, match="cannot be read. The log is over 1 megabytes, the most the game reads"):
+    with pytest.raises(SaveFileError, match=r"cannot be read\. The log is over 1 megabytes, the most the game reads"):
         load_results(tmp_path)
     record_result(finish(played(Rules(), TWO, 4, turns=0), random.Random(3)), "later", tmp_path)
     assert (tmp_path / "results.json.bad").read_text(encoding="utf-8") == text  # kept whole, as documented
@@ -414,93 +400,6 @@ def test_a_results_log_over_the_cap_is_too_large_and_set_aside_by_the_next_resul
 
 
 # Property: any damaged file is rejected in one line, or loads into a consistent match --------
-
-BASES = [match_to_json(played(Rules(), TWO, 21, turns=60)),
-         match_to_json(played(Rules(players=4), FOUR, 22, turns=35))]
-CARD_NAMES = [str(c) for c in ALL_CARDS]
-
-
-def _nodes(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _nodes(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _nodes(item, path + (index,))
-
-
-def _get(data: Any, path: tuple) -> Any:
-    for key in path:
-        data = data[key]
-    return data
-
-
-def _set(data: Any, path: tuple, value: Any) -> None:
-    _get(data, path[:-1])[path[-1]] = value
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 50) | st.floats(allow_nan=False) | st.text(max_size=5)
-    | st.sampled_from(CARD_NAMES + ["8D", "ZZ", ""]),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
-    max_leaves=6)
-
-
-def _mutate(draw: Any, text: str) -> str | bytes:
-    kind = draw(st.sampled_from(["drop", "retype", "card", "swap", "moves", "truncate", "bytes", "char"]))
-    if kind == "truncate":
-        return text[:draw(st.integers(0, len(text) - 1))]
-    if kind == "bytes":
-        raw = bytearray(text.encode())
-        noise = draw(st.binary(min_size=1, max_size=8))
-        at = draw(st.integers(0, len(raw)))
-        return bytes(raw[:at] + noise + raw[at:]) if draw(st.booleans()) else bytes(noise)
-    if kind == "char":
-        at = draw(st.integers(0, len(text) - 1))
-        return text[:at] + draw(st.characters()) + text[at + 1:]
-    data = json.loads(text)
-    nodes = list(_nodes(data))
-    if kind == "drop":
-        path, _ = draw(st.sampled_from([(p, v) for p, v in nodes if p and isinstance(_get(data, p[:-1]), dict)]))
-        del _get(data, path[:-1])[path[-1]]
-    elif kind == "retype":
-        path, _ = draw(st.sampled_from([(p, v) for p, v in nodes if p]))
-        _set(data, path, draw(json_values))
-    elif kind == "card":
-        path, _ = draw(st.sampled_from([(p, v) for p, v in nodes if v in CARD_NAMES]))
-        _set(data, path, draw(st.sampled_from(CARD_NAMES + ["8D", "10C", "X", "7d"])))
-    elif kind == "swap":
-        hands = [("state", "hands", h, i) for h, hand in enumerate(data["state"]["hands"]) for i in range(len(hand))]
-        others = [(p, v) for p, v in nodes if v in CARD_NAMES and len(p) > 1 and p[0] == "state"]
-        if hands and others:
-            a = draw(st.sampled_from(hands))
-            b, _ = draw(st.sampled_from(others))
-            first, second = _get(data, a), _get(data, b)
-            _set(data, a, second)
-            _set(data, b, first)
-    else:
-        moves = data["moves"]
-        choice = draw(st.sampled_from(["delete", "swap", "seat", "deal", "card", "capture"]))
-        i, j = draw(st.integers(0, len(moves) - 1)), draw(st.integers(0, len(moves) - 1))
-        if choice == "delete":
-            del moves[i]
-        elif choice == "swap":
-            moves[i], moves[j] = moves[j], moves[i]
-        elif choice in ("seat", "deal"):
-            moves[i][choice] += draw(st.sampled_from([-1, 1, 2]))
-        elif choice == "card":
-            moves[i]["card"] = draw(st.sampled_from(CARD_NAMES))
-        else:
-            moves[i]["capture"] = draw(st.lists(st.sampled_from(CARD_NAMES), max_size=3))
-    return json.dumps(data, indent=draw(st.sampled_from([None, 1])))
-
-
-def write_damaged_file(data: st.DataObject, path: Path) -> Path:
-    """Write one drawn save file, damaged by ``_mutate``, to ``path`` (bytes kept as drawn)."""
-    text = _mutate(data.draw, data.draw(st.sampled_from(BASES)))
-    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
-    return path
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,8 +5,6 @@ one line, from the catalogues in every language; the engine's English sentence i
 """
 from __future__ import annotations
 
-import builtins
-import copy
 import json
 import re
 from pathlib import Path
@@ -16,17 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.i18n import english_in
+from helpers.storage import TWO, played, write_damaged_file
 from scopa.cli import UsageError, build_parser, rules_from_args, seats_from_args, settings_from_args
 from scopa.config import Settings
-from scopa.table.persistence import Persistence
 from scopa.engine import Rules
 from scopa.narration import Messages
-from scopa.storage import (MIGRATIONS, VERSION, AutosaveStore, SaveFileError, import_match,
-                           load_results, match_to_json)
+from scopa.storage import MIGRATIONS, VERSION, AutosaveStore, SaveFileError, import_match, load_results, match_to_json
 from scopa.storage import files as files_module
-
-from test_i18n import english_in
-from test_storage import TWO, played, write_damaged_file
+from scopa.table.persistence import Persistence
 
 EN, IT = Messages("en"), Messages("it")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # a value copied from the file, such as an unknown field 'to'
@@ -122,11 +118,13 @@ def test_every_hand_made_bad_file_is_one_italian_line(tmp_path: Path, name: str)
 
 
 def test_the_english_lines_keep_their_wording(tmp_path: Path) -> None:
-    assert str(_fails(tmp_path, BAD_FILES["not json"])) == "Import failed. The file is not valid JSON. The error is on line 3."
+    assert str(_fails(tmp_path, BAD_FILES["not json"])) == ("Import failed. The file is not valid JSON. The error is "
+                                                            "on line 3.")
     assert str(_fails(tmp_path, BAD_FILES["position"])) == (
         "Import failed. The saved position is not valid. The cards do not make a whole pack. "
         "The number of cards in the position is 39, not 40.")
-    assert _fails(tmp_path, BAD_FILES["position"]).detail == "The cards do not make one 40-card pack: 39 distinct cards."
+    assert _fails(tmp_path, BAD_FILES["position"]).detail == ("The cards do not make one 40-card pack: 39 distinct "
+                                                              "cards.")
     assert str(_fails(tmp_path, BAD_FILES["different position"])).endswith("which differs in the order of the stock.")
     assert str(_fails(tmp_path, BAD_FILES["rules unknown option"])) == (
         "Import failed. The rules are not valid. The rules hold an option that scopa does not know.")
@@ -193,17 +191,17 @@ def test_an_italian_import_in_the_console(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     record, line = Persistence(tmp_path / "data", messages=lambda: IT).import_match(str(bad))
-    assert record is None and line == "Importazione non riuscita. Il file non è una partita di scopa. " \
-                                      "Manca il formato scopa-match."
+    assert record is None and line == ("Importazione non riuscita. Il file non è una partita di scopa. "
+                                       "Manca il formato scopa-match.")
     assert Persistence(tmp_path / "data").import_match(str(bad))[1] == str(_fails(tmp_path, "{}"))
 
 
 @pytest.mark.parametrize("content", ["not json", "[]", '{"format": "scopa-results", "version": 2}',
                                      '{"format": "scopa-results", "version": 1}',
                                      '{"format": "scopa-results", "version": 1, "results": [1]}',
-                                     '{"format": "scopa-results", "version": 1, "results": [{"when": 1, '
-                                     '"players": [], "winner": null, "winners": [], "scores": [], "assisted": '
-                                     'false, "deals": 1, "variant": "scopa", "target": null}]}'])
+                                     ('{"format": "scopa-results", "version": 1, "results": [{"when": 1, '
+                                      '"players": [], "winner": null, "winners": [], "scores": [], "assisted": '
+                                      'false, "deals": 1, "variant": "scopa", "target": null}]}')])
 def test_a_bad_results_log_speaks_italian(tmp_path: Path, content: str) -> None:
     (tmp_path / "results.json").write_text(content)
     with pytest.raises(SaveFileError) as caught:
@@ -253,7 +251,14 @@ def test_flag_sentences_keep_their_english_wording() -> None:
                                                                          "Set players to 4.")
     assert error("--seats", "human,easy,easy,easy,easy") == "Scopa is played by 2, 3 or 4 players, not 5."
     assert error("--options", "nonsense") == ("Unknown option 'nonsense'. The options are faces_match_only, "
-                                              "most_cards, napola, re_bello, asso_piglia_tutto.")
+                                              "most_cards, napola, re_bello, asso_piglia_tutto, win_by_two, "
+                                              "a_perdere.")
+    assert error("--variant", "cirulla", "--options", "most_cards") == ("The option most_cards is not played "
+                                                                       "with cirulla.")
+    assert error("--variant", "cirulla", "--target", "21") == ("Cirulla is played to 51 points, or a single deal; "
+                                                              "not 21.")
+    assert error("--target", "single", "--options", "win_by_two") == ("Win by two needs a match target, not a "
+                                                                     "single deal.")
     assert error("--seats", "human,robot").startswith("Unknown seat 'robot'. Write human or computer:LEVEL")
 
 

@@ -96,7 +96,7 @@ def test_wait_plays_one_computer_move_per_call_and_nothing_at_a_humans_turn():
 def test_a_whole_match_autosaves_after_every_move_and_deal_and_finishes_once():
     saved, finished = [], []
     hooks = SaveHooks(autosave=lambda record: saved.append(record) or None,
-                      finish=lambda record: finished.append(record))
+                      finish=finished.append)
     table, _ = table_for(rules=Rules(target=None), saves=hooks)
     rng = random.Random(1)
     while not table.record.state.is_match_over:

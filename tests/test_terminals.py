@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import scopa
+from scopa.bench.crash import save_match, saves_on_disk
 from scopa.console.terminal import plain_letter
 from scopa.engine import Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Messages
 from scopa.narration.problems import os_problem
-from scopa.bench.crash import save_match, saves_on_disk
 from scopa.storage import AutosaveStore
 
 M = Messages("en")
@@ -26,8 +25,9 @@ KEYS = "1\n\n" * 6  # the first card and Enter, a few times over
 
 
 def entry_command() -> list[str]:
-    """The ``scopa`` command as pip installs it: the console entry point of the source tree's pyproject."""
-    pyproject = Path(scopa.__file__).resolve().parents[2] / "pyproject.toml"
+    """The ``scopa`` command as pip installs it: the console entry point of the source tree's pyproject
+    (the tests' own, beside them, so that an installed, not editable, scopa is tested too)."""
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
     module, _, function = tomllib.loads(pyproject.read_text())["project"]["scripts"]["scopa"].partition(":")
     return [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())"]
 
@@ -50,14 +50,14 @@ def save_bytes(tmp_path: Path) -> dict[str, bytes]:
 def scopa_run(tmp_path: Path, *flags: str, shell: str = "", env: dict[str, str] | None = None,
               stdin: str = "", stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
     """The command with its folders in ``tmp_path``; ``shell`` is a redirection such as ``0<&-``."""
-    command = entry_command() + ["--no-voice", "--plain", "--data-dir", str(tmp_path / "data"),
-                                 "--config-dir", str(tmp_path / "config"), *flags]
+    command = [*entry_command(), "--no-voice", "--plain", "--data-dir", str(tmp_path / "data"),
+               "--config-dir", str(tmp_path / "config"), *flags]
     if shell:
         command = ["sh", "-c", f'exec "$@" {shell}', "sh", *command]
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIO"))}
     full_env.update(env or {})
     return subprocess.run(command, input=stdin.encode(), stdout=stdout, stderr=subprocess.PIPE, env=full_env,
-                          timeout=60)
+                          timeout=60, check=False)
 
 
 def stderr_lines(done: subprocess.CompletedProcess) -> list[str]:

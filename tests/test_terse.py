@@ -5,8 +5,10 @@ turn." when the hand and Card? follow, the key hints once used, a hand already h
 keeps today's detail. Each test here fails on the game before the change."""
 from __future__ import annotations
 
+import contextlib
 import re
 
+from helpers.console import lines_of, program_for, request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
 from scopa.console.terminal import ENTER, ESCAPE, Output
@@ -14,7 +16,6 @@ from scopa.engine import Card, Rules
 from scopa.narration import Messages, Narrator
 from scopa.narration.narrator import KEYS_LEARNT
 from scopa.speech import RecordingSpeaker
-from test_console_loop import lines_of, program_for, request_for
 
 M = Messages("en")
 KEYS = M("choose.keys")
@@ -56,7 +57,8 @@ def test_scopa_leads_its_line_and_the_players_own_scopa_is_said_alone():
     theirs = [CardsCaptured(1, six, table, True), Scopa(1, 1, 1)]
     mine = [CardsCaptured(0, six, table, True), Scopa(0, 0, 1)]
     assert [a.text for a in full.events(theirs)] == [
-        "Scopa for Giulia! Giulia plays the six of clubs and takes the whole table, the two of hearts and the four of spades."]
+        ("Scopa for Giulia! Giulia plays the six of clubs and takes the whole table, the two of hearts and the four of "
+         "spades.")]
     assert [a.text for a in short.events(theirs)] == [
         "Scopa for Giulia! Giulia plays six of clubs, takes the whole table, two of hearts and four of spades."]
     said = short.events(mine, own_move_known=True)
@@ -128,18 +130,19 @@ def test_after_a_change_the_settings_say_the_change_not_the_whole_menu(tmp_path)
 
 
 def test_tips_can_be_switched_off_and_a_tip_marks_the_deal_assisted(tmp_path):
+    from scopa.console.app import Extras
     from scopa.lessons.tips import tip_for
     from scopa.storage import AutosaveStore
     flags = ("--seed", "1", "--seats", "human,computer:beginner")
     program, out, _ = program_for(tmp_path / "on", ["1", ENTER] * 8, settings=Settings(voice=False, tips=True))
-    program.tip_source = tip_for
+    program.extras = Extras(tip_source=tip_for)
     program.run(request_for(*flags))
     tipped = [line for line in lines_of(out) if line.startswith(("Scopa chance", "Settebello chance", "Careful"))]
     assert tipped
     assert 1 in AutosaveStore(tmp_path / "on" / "data").load().record.assisted_deals
     program, out, _ = program_for(tmp_path / "off", ["o", "0", ESCAPE] + ["1", ENTER] * 8,
                                   settings=Settings(voice=False, tips=True))
-    program.tip_source = tip_for
+    program.extras = Extras(tip_source=tip_for)
     program.run(request_for(*flags))
     lines = lines_of(out)
     assert M("settings.tips.now.off") in lines
@@ -163,6 +166,7 @@ def test_the_suggest_key_during_the_turn_says_how_to_get_one(tmp_path):
 
 def test_a_wrong_card_number_is_told_in_a_sentence_even_with_one_card_left():
     from types import SimpleNamespace
+
     from scopa.console.choosing import MoveChooser
     said: list[str] = []
     tokens = iter(["5", ENTER])
@@ -178,10 +182,8 @@ def test_a_wrong_card_number_is_told_in_a_sentence_even_with_one_card_left():
 
     narrator = Narrator(["You", "Giulia"], Rules(), you=0)
     chooser = MoveChooser(read, lambda *lines: said.extend(lines), narrator, lambda token: False)
-    try:
+    with contextlib.suppress(Stop):
         chooser.move(SimpleNamespace(hand=(Card.parse("KC"),)))  # the last card of a round
-    except Stop:
-        pass
     assert said == ["No card 5. Your only card is number 1.", "Press 1 for your only card. Question mark for help."]
 
 

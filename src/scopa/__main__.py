@@ -10,7 +10,19 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from typing import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import ssl
+    from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .console.app import Extras
+    from .narration import Messages, Naming
 
 NO_TERMINAL = 1  # exit code when the input or output cannot be used
 INTERRUPTED = 130
@@ -20,7 +32,7 @@ class _Run:
     """What the top-level handlers need to word their line: the language, once the flags are read."""
 
     def __init__(self) -> None:
-        self.messages = None
+        self.messages: Messages | None = None
 
     def complain(self, key: str, **params: object) -> None:
         """One line on stderr, "scopa: ..." in the player's language (English before it is known)."""
@@ -56,22 +68,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as error:  # files are handled where they are used: what reaches here is the output
         return _output_failed(run, error)
-    except SystemExit as done:  # --help and usage errors: what argparse printed must reach the screen
-        code = _flushed(run, done.code)
-        if code != done.code:
-            return code
+    except SystemExit:  # --help and usage errors: what argparse printed must reach the screen
+        failed = _flush_failure(run)
+        if failed is not None:
+            return failed
         raise
-    return _flushed(run, code)
+    failed = _flush_failure(run)
+    return code if failed is None else failed
 
 
-def _flushed(run: _Run, code):  # type: ignore[no-untyped-def]
-    """``code``, once everything printed has reached the output; else the output failure's code."""
+def _flush_failure(run: _Run) -> int | None:
+    """None once everything printed has reached the output; else the output failure's code."""
     try:
         if sys.stdout is not None:
             sys.stdout.flush()
     except (OSError, ValueError) as error:
         return _output_failed(run, error)
-    return code
+    return None
 
 
 def _output_failed(run: _Run, problem: OSError | ValueError) -> int:
@@ -96,22 +109,38 @@ def _silence_stdout() -> None:
 
 def _main(argv: Sequence[str] | None, run: _Run) -> int:
     from . import __version__
-    from .cli import (UsageError, budget_from_args, build_parser, check_flag_combination, help_language_flags,
-                      lesson_from_args, review_from_args, rules_from_args, seats_from_args, settings_from_args,
-                      wants_new_match)
-    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .cli import (
+        UsageError,
+        budget_from_args,
+        build_parser,
+        check_flag_combination,
+        help_language_flags,
+        lesson_from_args,
+        review_from_args,
+        rules_from_args,
+        seats_from_args,
+        settings_from_args,
+        shortened,
+        wants_new_match,
+    )
+    from .config import SETTINGS_FILE, default_config_dir, load_settings
+    from .storage import default_data_dir
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
-        from .net.launch import main as serve
-        return serve(argv[1:])
-    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
-        return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
-    parser = build_parser(_messages(early.lang or settings.language))
+    parser = build_parser(_messages(early.lang or settings.language), tuple(COMMANDS))
     args = parser.parse_args(argv)
+    if args.command is not None:  # scopa serve|host|join ...: the command reads the flags after its name
+        if argv[0] != args.command:  # scopa --no-voice join: the flag would be read and then dropped
+            from .narration import run_command
+            before = argv.index(args.command)
+            example = " ".join([run_command(), args.command, *argv[:before], *argv[before + 1:]])
+            run.error_line(_messages(early.lang or settings.language)("cli.error.command_first", name=args.command,
+                                                                      example=shortened(example, 80)))
+            return 2
+        return COMMANDS[args.command](args.command_args)
     config_dir = args.config_dir or default_config_dir()
     if args.config_dir != early.config_dir:  # an abbreviation the early reading did not take
         settings, problem = load_settings(config_dir)
@@ -144,8 +173,8 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         return print_stats(data_dir, messages.lang)
 
     from .console.app import Program
-    from .table.persistence import Persistence
     from .console.terminal import Output, make_input
+    from .table.persistence import Persistence
 
     if sys.stdin is None:
         run.complain("terminal.no_input")
@@ -155,8 +184,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir, Persistence(data_dir),
                       voice_override=args.voice, lang=args.lang, naming=args.cards, verbosity=args.verbosity,
-                      budget=budget if args.budget is not None else None)
-    _attach_extras(program)
+                      budget=budget if args.budget is not None else None, extras=_extras())
     if args.import_file:
         record, message = program.persistence.import_match(args.import_file)
         output.line(message)
@@ -167,16 +195,71 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         from .record.console import run_review
         return run_review(program, review)
     if lesson is not None:
-        return program.run_lesson(lesson) if hasattr(program, "run_lesson") else 2
+        return program.run_lesson(lesson)
     return program.run(request, resume=args.resume)
+
+
+def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | None:
+    """``--cafile``: the TLS context trusting it, for a ``wss://`` server; ``UsageError`` when the file
+    is not certificates, or the server given is a plain ``ws://`` one."""
+    import ssl
+
+    from .cli import UsageError
+    from .net.client import tls_context
+    if cafile is None:
+        return None
+    if server and "://" in server and not server.lower().startswith("wss://"):
+        raise UsageError("usage.cafile_ws", server=server)
+    try:
+        return tls_context(cafile)
+    except (OSError, ssl.SSLError):
+        raise UsageError("usage.cafile", path=cafile) from None
+
+
+def _serve(argv: list[str]) -> int:
+    """``scopa serve``: the room server, with its own flags (``scopa serve --help``)."""
+    from .net.launch import main as serve
+    return serve(argv)
+
+
+def _host(argv: list[str]) -> int:
+    return _online("host", argv)
+
+
+def _join(argv: list[str]) -> int:
+    return _online("join", argv)
+
+
+def _verify(argv: list[str]) -> int:
+    """``scopa verify FILE``: the shuffle of a match file (docs/fairness.md)."""
+    from .verify import main as verify
+    return verify(argv)
+
+
+# The sub-commands: each name, and the function that runs it with the flags after its name (it
+# builds its own parser, so that ``scopa NAME --help`` is its own). A new one is one entry here,
+# its line of ``--help``, ``cli.command.NAME``, in both catalogues, and its function.
+COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "serve": _serve,
+    "host": _host,
+    "join": _join,
+    "verify": _verify,
+}
 
 
 def _online(command: str, argv: list[str]) -> int:
     """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
-    from .cli import (UsageError, build_online_parser, help_language_flags, online_seats, rules_from_args,
-                      settings_from_args)
-    from .config import SETTINGS_FILE, default_config_dir, default_data_dir, load_settings
+    from .cli import (
+        UsageError,
+        build_online_parser,
+        help_language_flags,
+        online_seats,
+        rules_from_args,
+        settings_from_args,
+    )
+    from .config import SETTINGS_FILE, default_config_dir, load_settings
     from .console.online import OnlineRequest, default_name
+    from .storage import default_data_dir
 
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
@@ -195,13 +278,21 @@ def _online(command: str, argv: list[str]) -> int:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     code = getattr(args, "code", None)
-    mode = command if command == "host" or code else "resume"  # scopa join alone: the seat sat in last
+    # scopa join alone: the seat sat in last
+    mode: Literal["host", "join", "resume"] = "host" if command == "host" else "join" if code else "resume"
     server = args.server or settings.last_server or ""
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
         return 2
-    request = OnlineRequest(mode, server, args.name or default_name(messages), code or "", rules, seats or (),
-                            getattr(args, "level", None))
+    try:
+        tls = _client_tls(args.cafile, args.server)
+    except UsageError as error:
+        print(f"scopa: {error.localised(messages)}", file=sys.stderr)
+        return 2
+    from .match import clean_name
+    name = clean_name(args.name or "") or default_name(messages)  # as a name typed in the menu
+    request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
+                            getattr(args, "level", None), tls)
 
     from .console.app import Program
     from .console.terminal import Output, make_input
@@ -211,31 +302,31 @@ def _online(command: str, argv: list[str]) -> int:
         output.line(messages("settings.unreadable", problem=problem, path=config_dir / SETTINGS_FILE))
     program = Program(make_input(args.plain), output, settings, config_dir,
                       Persistence(args.data_dir or default_data_dir()), voice_override=args.voice, lang=args.lang,
-                      naming=args.cards, verbosity=args.verbosity)
-    _attach_extras(program)
+                      naming=args.cards, verbosity=args.verbosity, extras=_extras())
     return program.run_online(request)
 
 
-def _attach_extras(program) -> None:
-    """Lessons and the rules reader, when those modules are present."""
+def _extras() -> Extras:
+    """Lessons, the rules reader and tips, when those modules are present."""
+    from .console.app import Extras
     try:
-        from .lessons.console import attach
+        from .lessons.console import extras
     except ImportError:
-        return
-    attach(program)
+        return Extras()
+    return extras()
 
 
-def _messages(lang: str | None):
+def _messages(lang: str | None) -> Messages:
     from .narration import LANGUAGES, Messages, system_language
     return Messages(lang if lang in LANGUAGES else system_language())
 
 
-def _export(data_dir, path: str, messages, run: _Run, naming: str = "french") -> int:
+def _export(data_dir: Path, path: str, messages: Messages, run: _Run, naming: Naming = "french") -> int:
     """``scopa --export FILE``: the most recently played saved match to a file, after the warning
     that it shows every hand."""
-    from .table.persistence import Persistence
     from .narration import os_problem
     from .storage import export_match
+    from .table.persistence import Persistence
     persistence = Persistence(data_dir, messages=lambda: messages, naming=lambda: naming)
     saves = persistence.saved_matches()
     for line in persistence.notices():  # anything set aside, and where it is kept

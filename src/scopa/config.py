@@ -9,7 +9,11 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .narration.cards import Naming
+    from .narration.narrator import Verbosity
 
 VERBOSITIES = ("short", "full")
 SETTINGS_FILE = "settings.json"
@@ -21,11 +25,6 @@ def default_config_dir() -> Path:
     return Path(platformdirs.user_config_dir("scopa", appauthor=False))
 
 
-def default_data_dir() -> Path:
-    import platformdirs
-    return Path(platformdirs.user_data_dir("scopa", appauthor=False))
-
-
 @dataclass(frozen=True)
 class Settings:
     """What the player chose. ``voice`` is ``None`` until the first-start question is answered."""
@@ -34,9 +33,9 @@ class Settings:
     voice_id: str | None = None
     rate: int = 175
     volume: float = 1.0
-    verbosity: str = "short"
+    verbosity: Verbosity = "short"
     language: str | None = None
-    card_names: str = "french"
+    card_names: Naming = "french"
     earcons: bool = False  # short sounds for your turn, a capture, a scopa and the settebello
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
@@ -45,7 +44,7 @@ class Settings:
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
-    def with_changes(self, **changes: Any) -> "Settings":
+    def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 
 
@@ -61,7 +60,7 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("volume must be from 0 to 1")
     for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "tips_offered"):
         if not isinstance(getattr(settings, name), bool):
-            raise ValueError(f"{name} must be true or false")
+            raise TypeError(f"{name} must be true or false")
     if settings.verbosity not in VERBOSITIES:
         raise ValueError("verbosity must be short or full")
     if settings.card_names not in NAMINGS:
@@ -96,28 +95,29 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
     try:
         data = json.loads(read_text_file(path, SETTINGS_MAX_BYTES))
         if not isinstance(data, dict):
-            raise ValueError("it is not a set of named settings")
+            raise TypeError("it is not a set of named settings")
         return _checked(data), None
     except SaveFileError as error:  # a pipe, a device, a folder, too large, not UTF-8
-        return Settings(), capitalised(error.reason_in(Messages("en")).rstrip("."))  # English, as the other reasons here
+        # In English, as the other reasons here.
+        return Settings(), capitalised(error.reason_in(Messages("en")).rstrip("."))
     except (OSError, ValueError, TypeError, RecursionError) as error:  # RecursionError: JSON nested too deep
         return Settings(), str(error) or type(error).__name__
 
 
 def save_settings(settings: Settings, config_dir: Path) -> OSError | None:
-    """Write the settings atomically; the error when they could not be saved, or None.
+    """Write the settings as saves are written (``storage.atomic``); the error when they could
+    not be saved, or None.
 
-    The caller words the error in the player's language (``narration.os_problem``)."""
+    A temporary file of its own (two copies saving at once never share one), synced, swapped in,
+    and the folder synced, so a crash or power cut leaves the old settings or the new ones. A
+    ``settings.json`` that is a symbolic link (a dotfiles folder) is written through: the file it
+    names gets the new settings and the link stays. The caller words the error in the player's
+    language (``narration.os_problem``)."""
+    from .storage.atomic import atomic_write_text
     try:
         config_dir.mkdir(parents=True, exist_ok=True)
-        path = config_dir / SETTINGS_FILE
-        tmp = path.with_suffix(".tmp")
         data = asdict(settings) | {"lessons_done": list(settings.lessons_done)}
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        atomic_write_text(config_dir / SETTINGS_FILE, json.dumps(data, indent=1))
         return None
     except OSError as error:
         return error

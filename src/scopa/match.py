@@ -5,17 +5,18 @@ autosave stores it, and import replays its move log from the seed to prove it is
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .engine import DealScored, Event, GameState, Move, Rules, new_match
+from .engine import DealScored, Event, GameState, Move, Phase, Rules, ScopaError, new_match
+from .engine.shuffle import Seed
 
 SeatKind = Literal["human", "computer"]
 
 
-NAME_LENGTH = 24  # what a player may type for a name; save files accept up to 100
+NAME_LENGTH = 24  # what a player may give as a name: the server, the client, --names, the menus
+FILE_NAME_LENGTH = 100  # what a match file may hold, so that files written by earlier versions still load
 
 
 def is_unsafe_in_name(ch: str) -> bool:
@@ -28,23 +29,31 @@ def is_unsafe_in_name(ch: str) -> bool:
 # the line it is printed in read backwards, or show a card or a score that is not there.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _INVISIBLE = ("Cc", "Cf", "Cs", "Mn", "Me", "Zs", "Zl", "Zp")
-# Sentence marks inside a name, or a question mark (every prompt ends in one), make the name
-# read as a line of the game: "Ann. Your turn", "Card?".
-_GAME_LINE = re.compile(r"[?:;]|[.!]\s+\S")
 
-NameProblem = Literal["bidi", "invisible", "game_line"]
+NameProblem = Literal["length", "control", "bidi", "invisible"]
 
 
-def name_problem(name: str) -> NameProblem | None:
-    """Why a name from a file cannot be shown at the table, beyond control characters, or None:
-    a direction override, nothing visible (only zero-width or combining characters), or a name
-    that reads like a line of the game."""
+def name_problem(name: object, longest: int = NAME_LENGTH) -> NameProblem | None:
+    """The one rule for a player's name, or None when the name may be used: what the server
+    takes in ``create_room`` and ``join``, what the client accepts in a room's seats, what a
+    save file, an export or an online record may hold (``longest``: ``FILE_NAME_LENGTH`` there).
+
+    A name is text of 1 to ``longest`` characters ("length"), with no control character or line
+    break ("control"), no direction override or isolate ("bidi"), and something visible, not
+    only spaces or zero-width and combining characters ("invisible"). Punctuation is a name's
+    own: "J. Smith", "Dr. Who" and "Ben?" are names. What could make a name pass for a line of
+    the game is refused here: a line break (a name would start a line of its own, a false
+    "Card?"), a control character (it could move the cursor over the line), a direction change
+    (the line would read in another order). Otherwise a name is only ever said inside a
+    sentence of the catalogues, on that sentence's line."""
+    if not isinstance(name, str) or not 1 <= len(name) <= longest:
+        return "length"
+    if any(is_unsafe_in_name(ch) for ch in name):
+        return "control"
     if any(ch in BIDI_CONTROLS for ch in name):
         return "bidi"
     if not any(unicodedata.category(ch) not in _INVISIBLE for ch in name):
         return "invisible"
-    if _GAME_LINE.search(name):
-        return "game_line"
     return None
 
 
@@ -78,6 +87,16 @@ class MoveRecord:
     deal_number: int
     seat: int
     move: Move
+    claim: str | None = None  # Cirulla: the bonus the seat claimed, showing its hand, just before this move
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """How an online match's seed was made (docs/fairness.md): the server's seed, which it
+    committed to before the match and reveals at its end, and each human seat's contribution."""
+
+    server_seed: bytes
+    contributions: tuple[tuple[int, bytes], ...]
 
 
 @dataclass(frozen=True)
@@ -86,11 +105,12 @@ class MatchRecord:
 
     rules: Rules
     seats: tuple[SeatSetup, ...]
-    seed: int
+    seed: Seed  # a whole number: shuffle 1 (short seeds, older records); 32 bytes: shuffle 2
     first_dealer: int
     state: GameState
     moves: tuple[MoveRecord, ...] = ()
     assisted_deals: frozenset[int] = frozenset()
+    fairness: Fairness | None = None  # an online match's seed parts, None for a match played here
     # The score of the last deal that ended, kept as the moves are played (a resumed match has
     # been played again from its seed by the load check): B reads it without another replay.
     scored: DealScored | None = field(default=None, compare=False, repr=False)
@@ -99,25 +119,33 @@ class MatchRecord:
     scored_in: GameState | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def start(cls, rules: Rules, seats: tuple[SeatSetup, ...], seed: int,
-              first_dealer: int | None = None) -> tuple["MatchRecord", list[Event]]:
+    def start(cls, rules: Rules, seats: tuple[SeatSetup, ...], seed: Seed,
+              first_dealer: int | None = None) -> tuple[MatchRecord, list[Event]]:
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} seats are needed, not {len(seats)}.")
         state, events = new_match(rules, seed, first_dealer)
         return cls(rules, tuple(seats), seed, state.dealer, state), events
 
-    def play(self, move: Move) -> tuple["MatchRecord", list[Event]]:
+    def claim(self) -> tuple[MatchRecord, list[Event]]:
+        """Cirulla: the seat to move shows its hand to claim its bonus (the engine checks it).
+
+        Logged with the seat's next move, which must follow: a claim is made before a hand's first card."""
+        state, events = self.state.claim()
+        return replace(self, state=state), events
+
+    def play(self, move: Move) -> tuple[MatchRecord, list[Event]]:
         """Apply a move for the seat to move (the engine checks it) and log it."""
         seat = self.state.to_move
+        claim = pending_claim(self.state)
         state, events = self.state.apply(move)
         played = state.history[-1] if state.history else None
         logged = Move(played.card, played.capture) if played else Move(*move)
-        record = MoveRecord(self.state.deal_number, seat, logged)
+        record = MoveRecord(self.state.deal_number, seat, logged, claim)
         ended = next((e for e in events if isinstance(e, DealScored)), None)
         scored, scored_in = (self.scored, self.scored_in) if ended is None else (ended, state)
-        return replace(self, state=state, moves=self.moves + (record,), scored=scored, scored_in=scored_in), events
+        return replace(self, state=state, moves=(*self.moves, record), scored=scored, scored_in=scored_in), events
 
-    def next_deal(self) -> tuple["MatchRecord", list[Event]]:
+    def next_deal(self) -> tuple[MatchRecord, list[Event]]:
         state, events = self.state.next_deal()
         return replace(self, state=state), events
 
@@ -128,7 +156,7 @@ class MatchRecord:
         was loaded and checked, so its record has it too, with no replay of its own."""
         return self.scored
 
-    def mark_assisted(self) -> "MatchRecord":
+    def mark_assisted(self) -> MatchRecord:
         """Record that a hint was used in the current deal."""
         return replace(self, assisted_deals=self.assisted_deals | {self.state.deal_number})
 
@@ -142,3 +170,23 @@ class MatchRecord:
     @property
     def human_seats(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.seats) if s.is_human)
+
+
+def pending_claim(state: GameState) -> str | None:
+    """The bonus the seat to move has claimed this round and not yet played a card since, if any."""
+    if not state.claims or state.phase is not Phase.PLAYING:
+        return None
+    last = state.claims[-1]
+    seat = state.to_move
+    if last.seat == seat and last.round == state.round and len(state.hands[seat]) == state.rules.hand_size:
+        return last.kind
+    return None
+
+
+def replay_claim(state: GameState, kind: str | None) -> GameState:
+    """The state after the claim a logged move carries (``ScopaError`` if it cannot be claimed)."""
+    if kind is None:
+        return state
+    if state.claimable() != kind:
+        raise ScopaError(f"The logged claim of {kind} cannot be made here.")
+    return state.claim()[0]

@@ -22,3 +22,15 @@ def decimal_number(text: str) -> float:
     if not DECIMAL_NUMBER.fullmatch(text.strip()):
         raise ValueError(text)
     return float(text.strip())
+
+
+def seed_value(text: str) -> int | bytes:
+    """A ``--seed``: a whole number as ``whole_number`` reads one (a short seed, shuffle 1), or
+    the 64 hex digits of a shuffle 2 seed, spaces, dashes or colons between groups allowed."""
+    from .engine.shuffle import parse_seed
+    if WHOLE_NUMBER.fullmatch(text.strip()):
+        return int(text.strip())
+    value = parse_seed(text)  # ValueError for anything else
+    if isinstance(value, bytes):
+        return value
+    raise ValueError(text)  # a number too long for whole_number and too short for a seed

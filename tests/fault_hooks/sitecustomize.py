@@ -10,6 +10,11 @@ timings:
 
 ``SCOPA_TEST_FAULT=stop_saving`` makes the saves silently stop moving on after the third move:
 a broken game the crash-safety checks must catch.
+
+Two dishonest room servers, which every client's shuffle check must catch (test_fairness_online.py):
+``SCOPA_TEST_FAULT=reveal_other_seed`` reveals, at the end, a server seed other than the one it
+committed to; ``SCOPA_TEST_FAULT=deal_other_deck`` deals from a seed of its own choosing and names
+the honest seed (the hash of its committed seed and the contributions) in the record.
 """
 import atexit
 import importlib.abc
@@ -36,7 +41,7 @@ class _InterruptOnImport(importlib.abc.MetaPathFinder):
         if name == self.module:
             sys.meta_path.remove(self)
             _interrupt()
-        return None
+        return
 
 
 class _PatchAfterImport(importlib.abc.MetaPathFinder):
@@ -80,9 +85,59 @@ def _stop_saving(module) -> None:  # type: ignore[no-untyped-def]
     module.SavedMatches.save = save
 
 
+def _reveal_other_seed(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server: the finished match's record names another server seed."""
+    import hashlib
+    original = module.record_to_dict
+
+    def record_to_dict(record):  # type: ignore[no-untyped-def]
+        data = original(record)
+        if "fairness" in data:
+            data["fairness"]["server_seed"] = hashlib.sha256(b"another seed").hexdigest()
+        return data
+
+    module.record_to_dict = record_to_dict
+
+
+_HONEST: dict[bytes, bytes] = {}  # the seed dealt from -> the seed the record must seem to have
+
+
+def _deal_other_deck(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.rooms: each match is dealt from a seed the server picks, not the combined one."""
+    import hashlib
+    original = module.match_seed
+
+    def match_seed(server_seed, contributions):  # type: ignore[no-untyped-def]
+        honest = original(server_seed, contributions)
+        chosen = hashlib.sha256(b"chosen" + honest).digest()
+        _HONEST[chosen] = honest
+        return chosen
+
+    module.match_seed = match_seed
+
+
+def _name_the_honest_seed(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server: the record sent at the end names the honest seed instead of the one dealt."""
+    original = module.record_to_dict
+
+    def record_to_dict(record):  # type: ignore[no-untyped-def]
+        data = original(record)
+        honest = _HONEST.get(record.seed)
+        if honest is not None:
+            data["seed"] = data["state"]["seed"] = honest.hex()
+        return data
+
+    module.record_to_dict = record_to_dict
+
+
 if _WHEN.startswith("import:"):
     sys.meta_path.insert(0, _InterruptOnImport(_WHEN.partition(":")[2]))
 elif _WHEN == "exit":
     atexit.register(_interrupt)  # registered first, so it runs last
 if _FAULT == "stop_saving":
     sys.meta_path.insert(0, _PatchAfterImport("scopa.storage.saves", _stop_saving))
+if _FAULT == "reveal_other_seed":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _reveal_other_seed))
+if _FAULT == "deal_other_deck":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.rooms", _deal_other_deck))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _name_the_honest_seed))

@@ -1,4 +1,6 @@
-"""``python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]``: benchmarks that print their figures."""
+"""``python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]``.
+
+Benchmarks that print their figures."""
 from __future__ import annotations
 
 import importlib
@@ -16,7 +18,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m scopa.bench engine|ai|judge|speech|words|record|saves|crash|server [options]")
         return 2
     module = importlib.import_module(COMMANDS[argv[0]])
-    return module.main(argv[1:])
+    result: int = module.main(argv[1:])
+    return result
 
 
 if __name__ == "__main__":

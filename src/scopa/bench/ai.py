@@ -27,7 +27,8 @@ import math
 import multiprocessing
 import statistics
 import time
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, NamedTuple
 
 from scopa.engine import GameState, Move, Rules, Variant, new_deal
 from scopa.players import LEVELS, make_player
@@ -40,8 +41,8 @@ class GameResult(NamedTuple):
     b_points: int
     a_times: list[float]
     b_times: list[float]
-    a_by_category: dict[str, int] = {}  # A's points in each scoring category (cards, coins, scope, ...)
-    b_by_category: dict[str, int] = {}
+    a_by_category: dict[str, int]  # A's points in each scoring category (cards, coins, scope, ...)
+    b_by_category: dict[str, int]
 
 
 class PairResult(NamedTuple):
@@ -61,8 +62,10 @@ def outside_factory(spec: str) -> Callable[..., Any]:
         raise ValueError(f"cannot import {module_name!r}: {error}") from None
     factory = getattr(module, attr, None)
     if not callable(factory):
-        raise ValueError(f"{module_name!r} has no callable {attr!r}")
-    return factory
+        # ValueError, as every other bad spec: the caller says each in one line.
+        raise ValueError(f"{module_name!r} has no callable {attr!r}")  # noqa: TRY004
+    made: Callable[..., Any] = factory
+    return made
 
 
 def build_player(spec: str, seed: int, budget: float) -> Any:
@@ -70,14 +73,15 @@ def build_player(spec: str, seed: int, budget: float) -> Any:
     if ":" not in spec:
         return make_player(spec, seed, budget=budget)
     factory = outside_factory(spec)
+    accepted: Collection[str]
     try:
         accepted = inspect.signature(factory).parameters
     except (TypeError, ValueError):
-        accepted = {}
+        accepted = ()
     offered = {"seed": seed, "budget": budget}
     player = factory(**{k: v for k, v in offered.items() if k in accepted})
     if not callable(getattr(player, "choose_move", None)):
-        raise ValueError(f"{spec} returned {type(player).__name__}, which has no choose_move(view)")
+        raise ValueError(f"{spec} returned {type(player).__name__}, which has no choose_move(view)")  # noqa: TRY004
     return player
 
 
@@ -93,9 +97,9 @@ def player_spec(text: str) -> str:
     return name
 
 
-def bench_rules(players: int, variant: str) -> Rules:
-    """The rules of a benchmark game: one deal, no match target."""
-    return Rules(players=players, variant=Variant(variant), target=None)
+def bench_rules(players: int, variant: str, options: Sequence[str] = ()) -> Rules:
+    """The rules of a benchmark game: one deal, no match target; ``options`` switched on (a_perdere...)."""
+    return Rules.for_variant(variant, players=players, target=None, **dict.fromkeys(options, True))
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -123,6 +127,9 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
     while not state.is_deal_over:
         seat = state.to_move
         view = state.view(seat)
+        if view.claimable():  # Cirulla: every level claims its bonus, as at the table
+            state, _ = state.claim()
+            continue
         start = time.perf_counter()
         move = players[seat].choose_move(view)
         elapsed = time.perf_counter() - start
@@ -142,10 +149,10 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
     return GameResult(sum(a_cats.values()), sum(b_cats.values()), a_times, b_times, a_cats, b_cats)
 
 
-def play_pair(task: tuple) -> PairResult:
+def play_pair(task: tuple[Any, ...]) -> PairResult:
     """Both seatings of one deal (a top-level function so worker processes can import it)."""
-    deal, seed, players, variant, a_level, b_level, budget = task
-    rules = bench_rules(players, variant)
+    deal, seed, players, variant, a_level, b_level, budget, options = task
+    rules = bench_rules(players, variant, options)
     shuffle = deal_seed(seed, deal)
     dealer = deal % players
     first = play_game(rules, shuffle, dealer, a_level, b_level, True, budget, shuffle)
@@ -171,7 +178,7 @@ def share_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
     if n < 2:
         return share, 0.0, 1.0
     mean_total = total / n
-    residuals = [(x - share * (x + y)) / mean_total for x, y in zip(a, b)]
+    residuals = [(x - share * (x + y)) / mean_total for x, y in zip(a, b, strict=True)]
     half = 1.96 * statistics.stdev(residuals) / math.sqrt(n)
     return share, max(0.0, share - half), min(1.0, share + half)
 
@@ -193,8 +200,8 @@ def matches(games: Sequence[GameResult]) -> tuple[int, int]:
 
 
 def run(a_level: str, b_level: str, deals: int, seed: int, players: int, budget: float, jobs: int,
-        variant: str = "scopa") -> list[PairResult]:
-    tasks = [(d, seed, players, variant, a_level, b_level, budget) for d in range(deals)]
+        variant: str = "scopa", options: Sequence[str] = ()) -> list[PairResult]:
+    tasks = [(d, seed, players, variant, a_level, b_level, budget, tuple(options)) for d in range(deals)]
     if jobs <= 1:
         return [play_pair(t) for t in tasks]
     context = multiprocessing.get_context("spawn")
@@ -220,24 +227,25 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
     m2 = matches(games_second)
     a_times = [t for g in games for t in g.a_times]
     b_times = [t for g in games for t in g.b_times]
-    ms = lambda t: f"{t * 1000:.1f} ms"  # noqa: E731
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:.1f} ms"
+
     timed = [x for x in (a_level, b_level) if x == "expert" or ":" in x]
     budget_note = f", budget {budget:g} s ({', '.join(timed)})" if timed else ""
-    lines = [
-        f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
-        f"{budget_note}, {seconds:.0f} s",
+    return [
+        (f"A = {a_level}, B = {b_level}: {len(results)} duplicate deals ({n_games} games), {players} players"
+         f"{budget_note}, {seconds:.0f} s"),
         f"points per deal: A {a_total / n_games:.3f}, B {b_total / n_games:.3f}",
         f"deals won: A {won}, B {lost}, level {n_games - won - lost}",
-        f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "
-        f"B {m1[1] + m2[1]}",
-        f"time per move, {a_level} (A): median {ms(statistics.median(a_times) if a_times else 0)}, "
-        f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}",
-        f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
-        f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}",
+        (f"matches to {MATCH_TARGET} (consecutive deals summed, each seating): A {m1[0] + m2[0]}, "
+         f"B {m1[1] + m2[1]}"),
+        (f"time per move, {a_level} (A): median {ms(statistics.median(a_times) if a_times else 0)}, "
+         f"p95 {ms(percentile(a_times, 0.95))}, max {ms(max(a_times, default=0))}"),
+        (f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
+         f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}"),
         by_category(games),
         f"A point share: {share:.3f} [{lo:.3f}, {hi:.3f}]",
     ]
-    return lines
 
 
 def by_category(games: Sequence[GameResult]) -> str:
@@ -255,7 +263,7 @@ def check_game_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """The checks every benchmark that plays duplicate deals makes on its --deals, --variant and --budget."""
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    if args.variant != "scopa" and args.players != 4:
+    if args.variant.startswith("scopone") and args.players != 4:
         parser.error("scopone is a four-player game: add --players 4")
     if args.budget <= 0:
         parser.error("--budget must be more than zero seconds")
@@ -276,11 +284,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, default=1.0,
                         help="seconds per move for the expert (and outside players that take budget=)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--options", default="", help="rule options on, by commas: a_perdere (fewer points "
+                        "win: A's share should then be below 0.5), napola, re_bello")
     args = parser.parse_args(argv)
     check_game_args(parser, args)
+    options = tuple(o.strip() for o in args.options.split(",") if o.strip())
+    try:
+        bench_rules(args.players, args.variant, options)
+    except (TypeError, ValueError) as error:
+        parser.error(f"--options: {error}")
     start = time.perf_counter()
     results = run(args.a, args.b, args.deals, args.seed, args.players, args.budget, max(1, args.jobs),
-                  args.variant)
+                  args.variant, options)
     for line in report(args.a, args.b, results, args.players, args.budget, time.perf_counter() - start):
         print(line)
     return 0

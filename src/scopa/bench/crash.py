@@ -31,11 +31,12 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import IO, Any
 
-from scopa.engine import Rules, Variant
+from scopa.engine import Rules
 from scopa.engine.validation import check_invariants
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Narrator
@@ -71,7 +72,7 @@ def save_match(data_dir: Path, record: MatchRecord) -> None:
 
 def _seats(players: int) -> tuple[SeatSetup, ...]:
     computers = ("Robin", "Giulia", "Elena")
-    return (SeatSetup("You"),) + tuple(SeatSetup(computers[i], "computer", "easy") for i in range(players - 1))
+    return (SeatSetup("You"), *(SeatSetup(computers[i], "computer", "easy") for i in range(players - 1)))
 
 
 def _played(rules: Rules, seed: int, moves: int, rng: random.Random) -> MatchRecord:
@@ -118,7 +119,7 @@ class Raw:
         self.text = text
 
 
-class Twice(dict):
+class Twice(dict[str, Any]):
     """An object with one key written twice: ``json.loads`` keeps the last of the two."""
 
     def __init__(self, items: dict[str, Any], key: str, other: Any) -> None:
@@ -141,23 +142,23 @@ def dumps(node: Any) -> str:
     return json.dumps(node, ensure_ascii=False)
 
 
-def _paths(node: Any, path: tuple = ()) -> list[tuple]:
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every place in the data below the top, as the keys that lead to it."""
-    found = []
+    found: list[tuple[Any, ...]] = []
     children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
     for key, child in children:
-        found.append(path + (key,))
-        found.extend(_paths(child, path + (key,)))
+        found.append((*path, key))
+        found.extend(_paths(child, (*path, key)))
     return found
 
 
-def _at(node: Any, path: tuple) -> Any:
+def _at(node: Any, path: tuple[Any, ...]) -> Any:
     for key in path:
         node = node[key]
     return node
 
 
-def _pick(rng: random.Random, data: Any, wanted: Callable[[Any], bool] = lambda value: True) -> tuple | None:
+def _pick(rng: random.Random, data: Any, wanted: Callable[[Any], bool] = lambda value: True) -> tuple[Any, ...] | None:
     paths = [p for p in _paths(data) if wanted(_at(data, p))]
     return rng.choice(paths) if paths else None
 
@@ -168,8 +169,8 @@ def _is_number(value: Any) -> bool:
 
 HUGE = ("1" + "0" * 400, "1e999", "-1e999", "NaN", "Infinity", "-1", "9223372036854775808", "2147483648", "0.5",
         "-0", "1" * 5000)
-WRONG = (None, True, False, "", "x" * 1000, [], {}, [[[]]], 0, "7", -3, 1.5, {"a": 1}, ["AC"] * 50, "\u202e",
-         "\x00")
+WRONG: tuple[Any, ...] = (None, True, False, "", "x" * 1000, [], {}, [[[]]], 0, "7", -3, 1.5, {"a": 1},
+                         ["AC"] * 50, "\u202e", "\x00")
 
 
 def flip_bytes(rng: random.Random, text: str) -> bytes:
@@ -188,6 +189,8 @@ def truncate(rng: random.Random, text: str) -> bytes:
 def delete_field(rng: random.Random, text: str) -> bytes:
     data = json.loads(text)
     path = _pick(rng, data)
+    if path is None:  # nothing below the top to delete
+        return text.encode("utf-8")
     del _at(data, path[:-1])[path[-1]]
     return dumps(data).encode("utf-8")
 
@@ -197,7 +200,7 @@ def duplicate_field(rng: random.Random, text: str) -> bytes:
     path = _pick(rng, data, lambda value: isinstance(value, dict) and bool(value))
     node = _at(data, path) if path else data
     key = rng.choice(list(node))
-    other = rng.choice(WRONG + (node[key], json.loads(text).get("state", {})))
+    other = rng.choice((*WRONG, node[key], json.loads(text).get("state", {})))
     twice = Twice(node, key, other)
     if path:
         _at(data, path[:-1])[path[-1]] = twice
@@ -209,6 +212,8 @@ def duplicate_field(rng: random.Random, text: str) -> bytes:
 def huge_number(rng: random.Random, text: str) -> bytes:
     data = json.loads(text)
     path = _pick(rng, data, _is_number) or _pick(rng, data)
+    if path is None:
+        return text.encode("utf-8")
     _at(data, path[:-1])[path[-1]] = Raw(rng.choice(HUGE))
     return dumps(data).encode("utf-8")
 
@@ -216,6 +221,8 @@ def huge_number(rng: random.Random, text: str) -> bytes:
 def wrong_type(rng: random.Random, text: str) -> bytes:
     data = json.loads(text)
     path = _pick(rng, data)
+    if path is None:
+        return text.encode("utf-8")
     _at(data, path[:-1])[path[-1]] = rng.choice(WRONG)
     return dumps(data).encode("utf-8")
 
@@ -269,6 +276,8 @@ def replayed(record: MatchRecord) -> MatchRecord:
     for logged in record.moves:
         if logged.deal_number == again.state.deal_number + 1 and again.state.is_deal_over:
             again, _ = again.next_deal()
+        if logged.claim is not None:
+            again, _ = again.claim()
         again, _ = again.play(logged.move)
     if record.state.deal_number == again.state.deal_number + 1 and again.state.is_deal_over:
         again, _ = again.next_deal()
@@ -290,7 +299,7 @@ def check_import(path: Path, import_match: Callable[[str], tuple[MatchRecord | N
     """Import one file through the console's import; True when accepted (legal), False when refused."""
     try:
         record, line = import_match(str(path))
-    except Exception as error:  # noqa: BLE001 - a crash is the finding
+    except Exception as error:  # noqa: BLE001 - any failure here is the finding
         raise CrashSafetyFailure(f"{what}: the import raised {error!r}") from None
     if record is None:
         if not line.strip() or "\n" in line or len(line) > LONGEST_REFUSAL:
@@ -307,8 +316,8 @@ def imports_in_a_match(folder: Path, refused: list[Path]) -> list[str]:
     was); the lines the program printed are returned."""
     from scopa.config import Settings
     from scopa.console.app import Program
-    from scopa.table.persistence import Persistence
     from scopa.console.terminal import LineInput, Output
+    from scopa.table.persistence import Persistence
 
     store = AutosaveStore(folder / "data")
     before = saves_on_disk(folder / "data")
@@ -328,7 +337,7 @@ class ImportFigures:
     accepted: int = 0
     refused: int = 0
     refused_in_match: int = 0  # "Import failed" or "Import refused" lines said inside the running match
-    by_mutation: Counter = field(default_factory=Counter)
+    by_mutation: Counter[tuple[str, str]] = field(default_factory=Counter)
     seconds: float = 0.0
 
 
@@ -374,7 +383,7 @@ class KillFigures:
     seconds: float = 0.0
 
 
-def _type_keys(stream) -> None:  # type: ignore[no-untyped-def]
+def _type_keys(stream: IO[bytes]) -> None:
     """Type ``KEYS`` into the program one line at a time, until it is killed."""
     try:
         for line in KEYS.splitlines(keepends=True):
@@ -386,7 +395,7 @@ def _type_keys(stream) -> None:  # type: ignore[no-untyped-def]
         pass
 
 
-def _wait_for_a_question(child: subprocess.Popen, transcript: Path, limit: float = 30.0) -> None:
+def _wait_for_a_question(child: subprocess.Popen[bytes], transcript: Path, limit: float = 30.0) -> None:
     """Until the program has asked its first question ("Card? ", any prompt), or ended."""
     deadline = time.monotonic() + limit
     while child.poll() is None and time.monotonic() < deadline:
@@ -440,7 +449,7 @@ def check_after_kill(before: MatchRecord | None, after: MatchRecord | None, tran
             narrator = Narrator([s.name for s in before.seats], before.rules, you=0, verbosity="full")
             at = transcript.index(f"Deal {before.state.deal_number} resumed.")
             said = [line.text for line in narrator.resumed(before.state.deal_number, before.state.match_scores)]
-            expected = said[1:] + [narrator.table_text(before.state.table)]  # who plays, the score, the table
+            expected = [*said[1:], narrator.table_text(before.state.table)]  # who plays, the score, the table
             if transcript[at + 1:at + 1 + len(expected)] != expected:
                 raise CrashSafetyFailure(f"{what}: resumed with another table than the saved one")
             resumed_seen = True

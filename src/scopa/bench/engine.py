@@ -33,8 +33,10 @@ def _load_naive(path: Path) -> ModuleType | None:
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location("bench_naive_deals", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     return module
 
 

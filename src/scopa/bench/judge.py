@@ -26,9 +26,9 @@ import multiprocessing
 import random
 import statistics
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from scopa.engine import GameState, Move, Variant
+from scopa.engine import Card, GameState, Move, Variant
 from scopa.players import LEVELS, make_player
 from scopa.players.expert import sample_world
 from scopa.players.heuristic import HardPlayer
@@ -49,7 +49,7 @@ class Judged(NamedTuple):
     against: Move
 
 
-def collect(task: tuple) -> list[Decision]:
+def collect(task: tuple[Any, ...]) -> list[Decision]:
     """Both seatings of one duplicate deal; every choice LEVEL made (a top-level function for workers)."""
     deal, seed, players, variant, level, against, budget = task
     rules = bench_rules(players, variant)
@@ -71,7 +71,10 @@ def rollout_value(state: GameState, side: int, seed: int) -> int:
     while not state.is_deal_over:
         seat = state.to_move
         state, _ = state.apply(players[seat].choose_move(state.view(seat)))
-    totals = state.deal_score.totals  # type: ignore[union-attr]
+    score = state.deal_score
+    if score is None:  # the deal was played to its end just above
+        raise RuntimeError("a finished deal without a score")
+    totals = score.totals
     return 2 * totals[side] - sum(totals)
 
 
@@ -89,7 +92,7 @@ def oracle_values(state: GameState, moves: list[Move], worlds: int, seed: int) -
     return [s / worlds for s in sums]
 
 
-def judge(task: tuple) -> Judged:
+def judge(task: tuple[Any, ...]) -> Judged:
     """The oracle's values at one position, with LEVEL's move and AGAINST's choice there."""
     decision, against, budget, worlds, seed = task
     state = decision.state
@@ -102,7 +105,7 @@ def regret(judged: Judged, move: Move) -> float:
     return max(judged.values) - judged.values[judged.moves.index(move)]
 
 
-def _cards(cards: tuple) -> str:
+def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(str(c) for c in cards) or "empty"
 
 
@@ -115,20 +118,21 @@ def report(level: str, against: str, judged: list[Judged], positions: list[GameS
     differ = sum(j.level != j.against for j in judged)
     lines = []
     if args.details:
-        for j, position, r in zip(judged, positions, mine):
+        for j, position, r in zip(judged, positions, mine, strict=True):
             if r > 0:
                 best = j.moves[j.values.index(max(j.values))]
                 lines.append(f"round {position.round}, stock {len(position.stock)}, table {_cards(position.table)}, "
                              f"hand {_cards(position.hands[position.to_move])}: {level} {j.level} "
                              f"(regret {r:.3f}), best {best}, {against} {j.against}")
-    return lines + [
-        f"{level} judged at {n} of its {decisions} choices in {args.deals} duplicate deals against {against}, "
-        f"{args.players} players, {args.worlds} worlds per move{budget_note}, {seconds:.0f} s",
-        f"oracle's best chosen: {level} {sum(r == 0 for r in mine)}, {against} {sum(r == 0 for r in theirs)}; "
-        f"the two differ at {differ}",
+    return [
+        *lines,
+        (f"{level} judged at {n} of its {decisions} choices in {args.deals} duplicate deals against {against}, "
+         f"{args.players} players, {args.worlds} worlds per move{budget_note}, {seconds:.0f} s"),
+        (f"oracle's best chosen: {level} {sum(r == 0 for r in mine)}, {against} {sum(r == 0 for r in theirs)}; "
+         f"the two differ at {differ}"),
         f"largest regret: {level} {max(mine, default=0):.3f}, {against} {max(theirs, default=0):.3f}",
-        f"{level} regret per decision: {statistics.fmean(mine) if mine else 0:.3f} "
-        f"({against} at the same positions: {statistics.fmean(theirs) if theirs else 0:.3f})",
+        (f"{level} regret per decision: {statistics.fmean(mine) if mine else 0:.3f} "
+         f"({against} at the same positions: {statistics.fmean(theirs) if theirs else 0:.3f})"),
     ]
 
 

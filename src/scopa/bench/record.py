@@ -15,6 +15,7 @@ import argparse
 import os
 import tempfile
 import time
+from pathlib import Path
 
 from ..engine import Rules
 from ..match import MatchRecord, SeatSetup
@@ -49,10 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for n in range(args.matches):
             record_result(played_match(args.seed + n), "2026-01-01T10:00:00+00:00", folder)
-        size = sum(len(line) for line in open(f"{folder}/results.json", encoding="utf-8"))
+        size = len(Path(folder, "results.json").read_text(encoding="utf-8"))
         stats, lines = _opening(folder)  # every match replayed, and its facts kept
         again, _ = _opening(folder)  # from the kept facts
         record = recorded_match(load_results(folder)[-1])  # the latest match, for the coach
+        if record is None:
+            raise SystemExit("the latest match of the log does not replay")
         script = ReviewScript(record, Narrator([s.name for s in record.seats], record.rules, 0), RecordText("en"))
         start = time.perf_counter()
         for deal in range(len(script.deals)):
@@ -76,14 +79,19 @@ def _reading(folder: str, megabytes: float) -> list[str]:
 
     from ..storage import iter_results
     path = f"{folder}/results.json"
-    head, *entries, tail = open(path, encoding="utf-8").read().splitlines()
+    head, *entries, tail = Path(path).read_text(encoding="utf-8").splitlines()
     entries = [line.rstrip(",") for line in entries]
     copies = max(1, int(megabytes * 1_000_000 / (sum(map(len, entries)) / len(entries))))
     with open(path, "w", encoding="utf-8") as log:
         log.write(head + "\n" + ",\n".join(entries[i % len(entries)] for i in range(copies)) + "\n" + tail + "\n")
     lines = [f"results.json filled: {os.path.getsize(path) / 1e6:.1f} MB, {copies} results"]
-    for how, read in (("a result at a time", lambda: sum(1 for _ in iter_results(folder))),
-                      ("kept as a list", lambda: len(load_results(folder)))):
+    def one_at_a_time() -> int:
+        return sum(1 for _ in iter_results(folder))
+
+    def as_a_list() -> int:
+        return len(load_results(folder))
+
+    for how, read in (("a result at a time", one_at_a_time), ("kept as a list", as_a_list)):
         start = time.perf_counter()
         read()
         seconds = time.perf_counter() - start

@@ -16,6 +16,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scopa.match import MatchRecord
 
 MEASURE = """
 import resource, sys, time
@@ -32,11 +36,11 @@ print(f"{seconds:.3f}\\t{(after - before) / 1024:.1f}\\t{verdict}")
 """
 
 
-def longest_match(tries: int):
+def longest_match(tries: int) -> MatchRecord:
     """The match with the most moves among ``tries`` random four-player matches to 21."""
     from scopa.engine import Rules
     from scopa.match import MatchRecord, SeatSetup
-    seats = (SeatSetup("Ann"),) + tuple(SeatSetup(f"C{i}", "computer", "easy") for i in range(3))
+    seats = (SeatSetup("Ann"), *(SeatSetup(f"C{i}", "computer", "easy") for i in range(3)))
     best = None
     for seed in range(tries):
         record, _ = MatchRecord.start(Rules(players=4, target=21), seats, seed)
@@ -48,6 +52,8 @@ def longest_match(tries: int):
                 record, _ = record.play(rng.choice(record.state.legal_moves()))
         if best is None or len(record.moves) > len(best.moves):
             best = record
+    if best is None:
+        raise ValueError("no match to measure: tries must be at least 1")
     return best
 
 
@@ -74,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     count = (files.MAX_FILE_BYTES - len(text)) // len("[0, 0], ")
     data["state"]["deal_totals"] = [[0, 0]] * count
     cases["deal results filling the size cap"] = json.dumps(data)
-    per_deal = None
+    per_deal: float | None = None
     for number, (name, content) in enumerate(cases.items()):
         path = folder / f"case{number}.json"
         path.write_text(content, encoding="utf-8")
@@ -83,5 +89,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {size:.2f} MB, {seconds:.3f} s, peak memory +{megabytes:.1f} MB, {verdict}")
         if per_deal is None:
             per_deal = seconds / record.state.deal_number
-    print(f"estimated for a match of {MAX_DEALS} deals: {per_deal * MAX_DEALS:.2f} s")
+    if per_deal is not None:
+        print(f"estimated for a match of {MAX_DEALS} deals: {per_deal * MAX_DEALS:.2f} s")
     return 0

@@ -8,7 +8,11 @@ seconds: each plays its first legal move as soon as its view says it is its turn
 on, and a finished match is followed by a new room. ``--think T`` makes each player wait about T
 seconds before its move (people take several), so the load is paced rather than saturating.
 ``--store redis://... --processes K`` starts K server processes on one Redis and spreads each
-room's seats over them (the host on one, the next seat on the next), as behind a load balancer. It prints the rooms, the connected clients,
+room's seats over them (the host on one, the next seat on the next), as behind a load balancer.
+``--expert-rooms N`` adds N four-seat rooms of two scripted people and two expert computers
+beside them: the round trips printed first are the other rooms' only, so they say whether the
+experts' thinking holds other rooms up; the expert rooms' own moves are counted on a line of
+their own. It prints the rooms, the connected clients,
 moves a second, a move's round trip (from the mover's send to every seat of the room having the
 card played) at p50, p95 and p99 in ms, the errors (error messages, refusals, dropped
 connections, moves not seen within 10 s), the server's resident memory (VmRSS) before filling,
@@ -22,17 +26,30 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
+import functools
 import json
 import multiprocessing
+import operator
 import os
 import random
+import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+
+    from websockets.asyncio.client import ClientConnection
+
+    from scopa.engine import Rules
 
 MOVE_TIMEOUT = 10.0  # a move whose card is not at every seat by then is an error
 
@@ -43,6 +60,7 @@ class Tally:
 
     latencies: list[float] = dataclasses.field(default_factory=list)
     moves: int = 0
+    computer_moves: int = 0
     errors: int = 0
     clients: int = 0
     matches: int = 0
@@ -57,8 +75,9 @@ class Tally:
 class Room:
     """One room's players and the move in flight (moves in a room are one at a time)."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, people: tuple[int, ...] | None = None) -> None:
         self.players = players
+        self.people = tuple(range(players)) if people is None else people  # the seats with a scripted player
         self.sent_at = 0.0
         self.after = -1  # the number the mover had when it sent; -1: no move in flight
         self.waiting: set[int] = set()
@@ -67,22 +86,23 @@ class Room:
 class Player:
     """One scripted seat: reads every frame, keeps its view, moves on its turn."""
 
-    def __init__(self, ws, room: Room, tally: Tally, measuring, think: float = 0.0) -> None:
+    def __init__(self, ws: ClientConnection, room: Room, tally: Tally, measuring: Callable[[], bool],
+                 think: float = 0.0) -> None:
         self.ws, self.room, self.tally, self.measuring, self.think = ws, room, tally, measuring, think
-        self.rules = None
+        self.rules: Rules | None = None
         self.seat = self.number = 0
-        self.code = None
-        self.view_data: dict | None = None  # the newest view as sent
+        self.code = ""
+        self.view_data: dict[str, Any] | None = None  # the newest view as sent
         self.busy = False  # a move or next deal sent, not yet answered
         self.ids = iter(range(1, 2 ** 31))
 
-    async def expect(self, test, timeout: float = 30.0):
+    async def expect(self, test: Callable[[Any], bool], timeout: float = 30.0) -> Any:
         while True:
             message = await asyncio.wait_for(self.receive(), timeout)
             if test(message):
                 return message
 
-    async def receive(self):
+    async def receive(self) -> Any:
         """The next message. An update is read as plain JSON and its view decoded only when this
         seat is to move (a real client decodes every view; the bench measures the server)."""
         from scopa.net.messages import Accepted, ErrorMessage, Refused, ResyncMessage, Welcome, parse_server_message
@@ -93,7 +113,10 @@ class Player:
             self.view_data = data["view"] or self.view_data
             event = data["event"]
             room = self.room
-            if event["kind"] == "card_played" and room.after >= 0 and self.number > room.after:
+            if event["kind"] == "card_played" and event["seat"] not in room.people and self.seat == room.people[0]:
+                if self.measuring():
+                    self.tally.computer_moves += 1
+            elif event["kind"] == "card_played" and room.after >= 0 and self.number > room.after:
                 room.waiting.discard(self.seat)
                 if not room.waiting:
                     if self.measuring():
@@ -103,7 +126,8 @@ class Player:
             return ("update", event["kind"], event.get("notice"), event.get("seat"))
         message = parse_server_message(raw, self.rules)
         if isinstance(message, Welcome):
-            self.rules, self.seat, self.code, self.number = message.info.rules, message.seat, message.code, message.number
+            self.rules, self.seat = message.info.rules, message.seat
+            self.code, self.number = message.code, message.number
         elif isinstance(message, ResyncMessage):
             self.number = message.number
             self.view_data = data["view"] or self.view_data
@@ -129,7 +153,7 @@ class Player:
                 await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
             move = decode_view(self.view_data).legal_moves()[0]
             room = self.room
-            room.sent_at, room.after, room.waiting = time.perf_counter(), self.number, set(range(room.players))
+            room.sent_at, room.after, room.waiting = time.perf_counter(), self.number, set(room.people)
             self.busy = True
             await self.ws.send(encode(MoveRequest(next(self.ids), move, self.number)))
         elif self.seat == 0 and self.phase == "deal_over":
@@ -144,32 +168,41 @@ class Player:
             await self.act()
             try:
                 await asyncio.wait_for(self.receive(), max(0.05, min(MOVE_TIMEOUT, until - time.monotonic())))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if self.room.after >= 0 and time.perf_counter() - self.room.sent_at > MOVE_TIMEOUT:
                     self.tally.error("a move not seen at every seat within 10 s")
                     self.room.after = -1
 
 
-async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring, think: float) -> list[Player]:
-    """A room with its host and the others joined, ready and dealt."""
+EXPERT_SEATS = ("human", "human", "expert", "expert")
+
+
+async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring: Callable[[], bool],
+                    think: float, expert: bool = False) -> list[Player]:
+    """A room with its host and the others joined, ready and dealt (``expert``: four seats, two
+    of them expert computers)."""
     from websockets.asyncio.client import connect
+
     from scopa.engine import Rules
-    from scopa.net.messages import CreateRoom, Join, Ready, Start, Welcome, encode
-    room = Room(players)
+    from scopa.net.messages import Contribute, CreateRoom, Join, Ready, Start, Welcome, encode
+    kinds = EXPERT_SEATS if expert else ("human",) * players
+    players = len(kinds)
+    room = Room(players, tuple(i for i, kind in enumerate(kinds) if kind == "human"))
     seated: list[Player] = []
-    for seat in range(players):
+    for seat in room.people:
         ws = await connect(urls[seat % len(urls)], max_size=2 ** 20, open_timeout=30, ping_interval=None)
         player = Player(ws, room, tally, measuring, think)
         seated.append(player)
         if seat == 0:
-            await ws.send(encode(CreateRoom("Ann", Rules(players=players), ("human",) * players, "easy")))
+            await ws.send(encode(CreateRoom("Ann", Rules(players=players), kinds, "easy")))
         else:
             await ws.send(encode(Join(seated[0].code, f"P{seat}")))
         await player.expect(lambda m: isinstance(m, Welcome))
+        await ws.send(encode(Contribute(secrets.token_bytes(32))))  # its share of the seed, as a client gives it
         if seat:
             await ws.send(encode(Ready()))
     for player in seated[1:]:
-        await seated[0].expect(lambda m: m == ("update", "notice", "ready", player.seat))
+        await seated[0].expect(functools.partial(operator.eq, ("update", "notice", "ready", player.seat)))
     await seated[0].ws.send(encode(Start()))
     for player in seated:
         await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
@@ -177,13 +210,15 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
 
 
 async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Tally, filled: asyncio.Event,
-                    go: asyncio.Event, state: dict) -> None:
+                    go: asyncio.Event, state: dict[str, Any], expert: bool = False) -> None:
     """One room slot: play matches in new rooms until the time is up."""
-    measuring = lambda: state["measuring"]  # noqa: E731
+    def measuring() -> bool:
+        return bool(state["measuring"])
+
     seated = None
     try:
-        seated = await open_room(urls, players, tally, measuring, think)
-        tally.clients += players
+        seated = await open_room(urls, players, tally, measuring, think, expert)
+        tally.clients += len(seated)
         filled.set()
         await go.wait()
         while time.monotonic() < state["until"]:
@@ -192,7 +227,7 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
                 break
             tally.matches += 1
             await asyncio.gather(*(p.ws.close() for p in seated))
-            seated = await open_room(urls, players, tally, measuring, think)
+            seated = await open_room(urls, players, tally, measuring, think, expert)
     except Exception as error:  # noqa: BLE001 -- every failure is counted and named, the bench goes on
         tally.error(f"{type(error).__name__}: {error}"[:120])
         filled.set()
@@ -201,28 +236,32 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
             await asyncio.gather(*(p.ws.close() for p in seated), return_exceptions=True)
 
 
-async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> Tally:
-    tally = Tally()
+async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
+               to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0) -> tuple[Tally, Tally]:
+    tally, experts = Tally(), Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
-    fills = [asyncio.Event() for _ in range(rooms)]
+    fills = [asyncio.Event() for _ in range(rooms + expert_rooms)]
     tasks = []
-    for number in range(rooms):
-        tasks.append(asyncio.create_task(keep_room(urls, players, think, tally, fills[number], go, state)))
+    for number in range(rooms + expert_rooms):
+        expert = number >= rooms
+        tasks.append(asyncio.create_task(keep_room(urls, players, think, experts if expert else tally, fills[number],
+                                                   go, state, expert)))
         await asyncio.sleep(0.005)  # not all at once: a server takes new connections at its own pace
     await asyncio.gather(*(f.wait() for f in fills))
-    to_main.put(("filled", tally.clients))
+    to_main.put(("filled", tally.clients + experts.clients))
     await asyncio.get_running_loop().run_in_executor(None, from_main.get)
     state["until"] = time.monotonic() + seconds
     state["measuring"] = True
     go.set()
     await asyncio.gather(*tasks)
-    return tally
+    return tally, experts
 
 
-def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main, from_main) -> None:
-    tally = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main))
-    to_main.put(("done", dataclasses.asdict(tally)))
+def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main: Queue[Any],
+           from_main: Queue[Any], expert_rooms: int = 0) -> None:
+    tally, experts = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main, expert_rooms))
+    to_main.put(("done", (dataclasses.asdict(tally), dataclasses.asdict(experts))))
 
 
 # The server under test -------------------------------------------------------------------------
@@ -272,6 +311,15 @@ def cpu_seconds(pids: tuple[int, ...]) -> float | None:
     return total
 
 
+def children(pids: tuple[int, ...]) -> tuple[int, ...]:
+    """The child processes of these (a server's computer workers)."""
+    found: list[int] = []
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError):
+            found.extend(int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
+    return tuple(found)
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -292,9 +340,16 @@ def main(argv: list[str]) -> int:
     p.add_argument("--think", type=float, default=0.0,
                    help="seconds a player waits before its move, on average (default 0: at once; people take several)")
     p.add_argument("--workers", type=int, default=2, help="client processes (default 2)")
+    p.add_argument("--expert-rooms", type=int, default=0,
+                   help="four-seat rooms of two people and two expert computers, beside the others (default 0); "
+                   "the round trips are the other rooms' only")
+    p.add_argument("--computer-workers", type=int, help="the bench's own servers' --computer-workers (default: "
+                   "theirs, one for each core; 0 thinks in the server's loop, as before the pool)")
     args = p.parse_args(argv)
     if args.rooms < 1 or args.seconds <= 0 or args.workers < 1 or args.processes < 1:
         p.error("--rooms, --seconds, --workers and --processes must be above 0")
+    if args.expert_rooms < 0:
+        p.error("--expert-rooms must be 0 or more")
     if args.processes > 1 and not args.store:
         p.error("--processes above 1 needs --store redis://...: processes share rooms only through Redis")
     servers: list[LocalServer] = []
@@ -303,7 +358,8 @@ def main(argv: list[str]) -> int:
             urls, pids = tuple(args.server.split(",")), tuple(args.server_pid)
         else:
             for _ in range(args.processes):
-                servers.append(LocalServer(["--store", args.store] if args.store else []))
+                workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
+                servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers]))
             urls, pids = tuple(s.url for s in servers), tuple(s.pid for s in servers)
         return measure(args, urls, pids)
     finally:
@@ -311,16 +367,19 @@ def main(argv: list[str]) -> int:
             server.stop()
 
 
-def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
+def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     context = multiprocessing.get_context("spawn")
     to_main = context.Queue()
     workers = min(args.workers, args.rooms)
     shares = [args.rooms // workers + (1 if i < args.rooms % workers else 0) for i in range(workers)]
+    expert_shares = [args.expert_rooms // workers + (1 if i < args.expert_rooms % workers else 0)
+                     for i in range(workers)]
     starts = [context.Queue() for _ in shares]
     time.sleep(0.5)
     before = resident_kib(pids)
-    processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main, start))
-                 for share, start in zip(shares, starts)]
+    processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main,
+                                                      start, experts))
+                 for share, start, experts in zip(shares, starts, expert_shares, strict=True)]
     for process in processes:
         process.start()
     filling = time.monotonic()
@@ -329,22 +388,30 @@ def measure(args, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
     time.sleep(0.5)
     filled = resident_kib(pids)
     cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
+    workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
     for start in starts:
         start.put("go")
-    tallies = [Tally(**to_main.get()[1]) for _ in processes]
+    done = [to_main.get()[1] for _ in processes]
+    tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
     cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
+    worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
     after = resident_kib(pids)
     for process in processes:
         process.join(30)
-    report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after), (load_before, load_after))
+    report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
+           (load_before, load_after), expert_tallies, worker_cpu)
     return 0
 
 
-def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, cpu, load) -> None:
+def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,
+           memory: tuple[int | None, int | None, int | None], cpu: tuple[float | None, float | None],
+           load: tuple[float | None, float | None], expert_tallies: list[Tally] | None = None,
+           worker_cpu: float = 0.0) -> None:
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)
-    print(f"rooms {args.rooms} of {args.players} players, filled in {filled_in:.1f} s, think {args.think:g} s, "
+    beside = f" (and {args.expert_rooms} expert rooms)" if args.expert_rooms else ""
+    print(f"rooms {args.rooms} of {args.players} players{beside}, filled in {filled_in:.1f} s, think {args.think:g} s, "
           f"{args.processes if not args.server else len(args.server.split(','))} server processes")
     print(f"connected clients {clients}")
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
@@ -358,6 +425,16 @@ def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, c
     print(f"errors {errors}")
     for problem in sorted({p for t in tallies for p in t.problems})[:5]:
         print(f"  error: {problem}")
+    if args.expert_rooms:
+        experts = expert_tallies or []
+        own = [t for tally in experts for t in tally.latencies]
+        print(f"expert rooms {args.expert_rooms} of 2 people and 2 experts: people's moves/s "
+              f"{sum(t.moves for t in experts) / args.seconds:.1f}, computer moves/s "
+              f"{sum(t.computer_moves for t in experts) / args.seconds:.1f}, errors {sum(t.errors for t in experts)}"
+              + (f", their people's round trip ms p50 {percentile(own, 0.5) * 1000:.1f} "
+                 f"p99 {percentile(own, 0.99) * 1000:.1f}" if own else ""))
+        for problem in sorted({p for t in experts for p in t.problems})[:5]:
+            print(f"  error in an expert room: {problem}")
     before, filled, after = memory
     if before is None or filled is None or after is None:
         print("memory unknown (give --server-pid for a server of your own)")
@@ -365,7 +442,8 @@ def report(args, tallies: list[Tally], clients: int, filled_in: float, memory, c
         print(f"memory MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end {after / 1024:.1f}; "
               f"KiB a room filled {(filled - before) / args.rooms:.0f} end {(after - before) / args.rooms:.0f}")
     if cpu[0] is not None and cpu[1] is not None:
-        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process)")
+        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process)"
+              + (f", its computer workers {100 * worker_cpu / args.seconds:.0f}%" if worker_cpu else ""))
     print(f"machine load {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores")
 
 

@@ -19,8 +19,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 UNLIMITED = """
 import asyncio, dataclasses, logging, sys
@@ -63,7 +63,7 @@ class ServerProcess:
             raise ServerDidNotStart("the server did not start:\n" + "".join(self.lines))
 
     def _read(self, listening: threading.Event) -> None:
-        for line in self.proc.stderr:  # type: ignore[union-attr]
+        for line in self.proc.stderr or ():  # the server's stderr is piped: there is one
             if self.keep is None or len(self.lines) < self.keep or any(word in line for word in PROBLEM_WORDS):
                 self.lines.append(line)
             found = None if listening.is_set() else LISTENING.search(line)

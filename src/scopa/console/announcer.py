@@ -9,8 +9,8 @@ private, so nothing that reaches the voice by another way may name one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
 
 from ..narration import Announcement
 from ..speech import Speaker
@@ -89,7 +89,7 @@ class Announcer:
         if past_from is not None and past is not None:
             self._stretches[-1] = [*self._stretches[-1][:past_from], past]
         if self._stretches[-1]:
-            self._stretches = self._stretches[-(self.STRETCHES - 1):] + [[]]
+            self._stretches = [*self._stretches[-(self.STRETCHES - 1):], []]
         self._back = 0
 
     def repeat(self) -> None:

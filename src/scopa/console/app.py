@@ -1,18 +1,21 @@
 """The program: first start, main menu, new match set-up, settings, and running matches."""
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..config import Settings, save_settings
-from ..engine import PlayerView, Rules, Variant
+from ..engine import ALL_OPTIONS, CIRULLA_TARGET, Event, PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
-from ..narration import Announcement, Messages, Narrator, os_problem, system_language
+from ..narration import Announcement, Messages, Naming, Narrator, Verbosity, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
-from ..table import LocalTable, SaveHooks, TableInfo, computers_for, start_match
+from ..table import LocalTable, SaveHooks, TableInfo, computers_for, fresh_seed, held_record, start_match
 from ..table.persistence import Persistence
 from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
@@ -22,11 +25,14 @@ from .settings_menu import run_settings_menu
 from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
+if TYPE_CHECKING:
+    from .online import OnlineRequest
+
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 REASON_KEYS = {"REASON_NO_PYTTSX3": "no_pyttsx3", "REASON_NO_ESPEAK": "no_espeak",
                "REASON_ENGINE_FAILED": "engine_failed", "REASON_NO_PLAYER": "no_player",
                "REASON_NO_DEVICE": "no_device"}  # scopa.speech's reasons -> catalogue keys
-OPTION_NAMES = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+OPTION_NAMES = ALL_OPTIONS
 
 
 @dataclass
@@ -35,28 +41,46 @@ class MatchRequest:
 
     rules: Rules
     seats: tuple[SeatSetup, ...]
-    seed: int | None = None
+    seed: int | bytes | None = None  # a short seed (shuffle 1) or 32 bytes (shuffle 2); None: a fresh one
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What the floors above the console give the program, which imports none of them.
+
+    ``scopa.lessons.console.extras()`` makes the real ones (``__main__`` passes them in); a
+    program without them says the lessons are not available and offers no rules reader or tips.
+    ``lessons_menu(program)``: the Lessons menu (``None`` to go back to the main menu);
+    ``run_lesson(program, n)``: ``scopa --lesson N``, its exit code; ``rules_reader(program)``:
+    the rules, section by section; ``tip_source(view, rules, narrator)``: the beginner's tip for
+    a turn, or ``None`` (asked only at beginner and easy tables)."""
+
+    lessons_menu: Callable[[Program], int | None] | None = None
+    run_lesson: Callable[[Program, int], int] | None = None
+    rules_reader: Callable[[Program], None] | None = None
+    tip_source: Callable[[PlayerView, Rules, Narrator], Announcement | None] | None = None
 
 
 class Program:
     """Owns the terminal, the voice, the settings and the saves for one run of scopa."""
 
     def __init__(self, input: Input, output: Output, settings: Settings, config_dir: Path,  # noqa: A002
-                 persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] = None,
-                 voice_override: bool | None = None, lang: str | None = None, naming: str | None = None,
-                 verbosity: str | None = None, budget: float | None = None) -> None:
+                 persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] | None = None,
+                 voice_override: bool | None = None, lang: str | None = None, naming: Naming | None = None,
+                 verbosity: Verbosity | None = None, budget: float | None = None, extras: Extras | None = None) -> None:
         self.input = input
+        self.extras = extras or Extras()
         self.output = CardSymbolsOutput(output, self._card_notation)
         self.settings = settings
         self.config_dir = config_dir
         self.persistence = persistence
         persistence.messages = lambda: self.messages
         persistence.naming = lambda: self.naming
-        self.speaker_factory = speaker_factory or (lambda on, voice: create_speaker(on, voice))
+        self.speaker_factory = speaker_factory or create_speaker
         self.voice_override = voice_override
         self.lang = lang or settings.language or system_language()
-        self.naming = naming or settings.card_names
-        self.verbosity = verbosity or settings.verbosity
+        self.naming: Naming = naming or settings.card_names
+        self.verbosity: Verbosity = verbosity or settings.verbosity
         self.budget = 1.0 if budget is None else budget
         self._budget_unused_said = budget is None  # --budget given: say once if no expert is there to use it
         self.messages = Messages(self.lang)
@@ -65,7 +89,7 @@ class Program:
         self._language_voice: str | None = None  # the voice picked for the language, if any
         self.announcer = SoundingAnnouncer(self.output, self.speaker, self._sounding)
         self.narrator: Narrator | None = None
-        self._earned: list[Announcement] = []  # achievements of the match just finished, said after it
+        self._earned: list[str] = []  # achievements of the match just finished, said after it
         self._at_table = False  # a match's table is open (its deals are told as they end)
         self._sound_folder: Path | None = None
 
@@ -107,7 +131,7 @@ class Program:
         return None
 
     # Voice ---------------------------------------------------------------------
-    def m(self, key: str, **params) -> str:
+    def m(self, key: str, **params: object) -> str:
         return self.messages(key, **params)
 
     def say(self, *lines: str | Announcement) -> None:
@@ -149,6 +173,7 @@ class Program:
 
     def voice_reason(self, reason: str | None) -> str:
         """Why the voice cannot speak, in the player's language (the speech module says it in English)."""
+        known: ModuleType | None
         try:
             from ..speech import pyttsx_speaker as known
         except ImportError:
@@ -202,7 +227,7 @@ class Program:
         (``resume``), or the main menu; then the main menu until the player quits."""
         return self._session(lambda: self._start(request, resume, imported))
 
-    def run_online(self, request) -> int:
+    def run_online(self, request: OnlineRequest) -> int:
         """``scopa host`` or ``scopa join``: the room instead of the menu."""
         from .online import play_online
         return self._session(lambda: play_online(self, request))
@@ -237,7 +262,8 @@ class Program:
             self._say_notices()
             if saved is not None:
                 return self._resume(saved) or 0
-            self.say(problem)
+            if problem is not None:
+                self.say(problem)
         return self.main_menu()
 
     def remember_server(self, server: str) -> None:
@@ -265,10 +291,10 @@ class Program:
             self._say_notices()
             actions: list[tuple[str, Callable[[], int | None]]] = [
                 (self.m("app.menu.resume_item", item=self.persistence.describe(saved)),
-                 lambda s=saved: self._resume(s)) for saved in saves]
+                 functools.partial(self._resume, saved)) for saved in saves]
             actions.append((self.m("app.menu.new"), self._new_match_questions))
             if saves:
-                actions.append((self.m("app.menu.delete"), lambda: self._delete_menu(saves)))
+                actions.append((self.m("app.menu.delete"), functools.partial(self._delete_menu, saves)))
             actions += [(self.m("app.menu.lessons"), self._lessons),
                         (self.m("app.menu.settings"), self.settings_menu)]
             if self._has_results():  # Statistics and Review once a match is logged
@@ -290,7 +316,8 @@ class Program:
         self.announcer.forget(stop_voice=False)
         record, problem = self.persistence.open(saved)
         if record is None:
-            self.say(problem)
+            if problem is not None:
+                self.say(problem)
             return None
         return self._play(record, None)
 
@@ -306,21 +333,37 @@ class Program:
         index = choose(self.input, self.announcer, self.m("saves.delete_title"), items, self.m("prompt.menu"),
                        default=0, messages=self.messages)
         if index is None:
-            return None
+            return
         self.say(self.m("saves.delete_ask", item=items[index]))
         token = self.input.read(self.m("prompt.delete") + " ")
         if token == ENTER or token.lower() in YES:
             self.say(self.persistence.delete(saves[index]))
         else:
             self.say(self.m("saves.kept"))
-        return None
+        return
 
     def _lessons(self) -> int | None:
-        runner = getattr(self, "lesson_runner", None)
-        if runner is None:
+        return self.lessons_menu()
+
+    # The lessons' entry points (Extras) --------------------------------------------------
+    def lessons_menu(self) -> int | None:
+        """The Lessons menu; ``None`` to go back to the main menu."""
+        menu = self.extras.lessons_menu
+        if menu is None:
             self.say(self.m("lessons.unavailable"))
             return None
-        return runner(self)
+        return menu(self)
+
+    def run_lesson(self, number: int) -> int:
+        """``scopa --lesson N``: its exit code (2 when there are no lessons here)."""
+        run = self.extras.run_lesson
+        return 2 if run is None else run(self, number)
+
+    @property
+    def rules_reader(self) -> Callable[[], None] | None:
+        """The rules reader for this program (the ``rules`` key), or ``None`` without the lessons."""
+        reader = self.extras.rules_reader
+        return None if reader is None else functools.partial(reader, self)
 
     def _has_results(self) -> bool:
         from ..storage import SaveFileError, iter_results
@@ -342,24 +385,28 @@ class Program:
         players = self._ask_players()
         if players is None:
             return None
-        rules = Rules(players=players)
-        if players == 4:
-            variant = choose(self.input, self.announcer, self.m("setup.variant"),
-                             [self.m(f"setup.variant.{v.value}") for v in Variant], self.m("prompt.menu"), 0,
-                             messages=self.messages)
-            if variant is None:
-                return None
-            rules = {0: rules, 1: Rules.scopone_scientifico(), 2: Rules.scopone_classico()}[variant]
+        rules = self._ask_game(players)
+        if rules is None:
+            return None
         seats = self._ask_seats(players)
         if seats is None:
             return None
-        rules = self._ask_target(rules)
-        if rules is None:
+        to_target = self._ask_target(rules)
+        if to_target is None:
             return None
-        rules = self._ask_options(rules)
-        if rules is None:
+        chosen = self._ask_options(to_target)
+        if chosen is None:
             return None
-        return self._play_new(MatchRequest(rules, seats))
+        return self._play_new(MatchRequest(chosen, seats))
+
+    def _ask_game(self, players: int) -> Rules | None:
+        """Which game: scopa, scopa a 15 and cirulla for any number, the scopone too for four
+        (Variant's order kept). None on Escape."""
+        games = [v for v in Variant if players == 4 or v in (Variant.SCOPA, Variant.SCOPA_15, Variant.CIRULLA)]
+        variant = choose(self.input, self.announcer, self.m("setup.variant"),
+                         [self.m(f"setup.variant.{v.value}") for v in games], self.m("prompt.menu"), 0,
+                         messages=self.messages)
+        return None if variant is None else Rules.for_variant(games[variant], players=players)
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))
@@ -398,29 +445,34 @@ class Program:
         return names
 
     def _ask_target(self, rules: Rules) -> Rules | None:
-        targets = [11, 16, 21, None]
+        targets: list[int | None] = [CIRULLA_TARGET, None] if rules.variant is Variant.CIRULLA else [11, 16, 21, None]
         labels = [self.m("setup.target.points", n=t) if t else self.m("setup.target.single") for t in targets]
         default = targets.index(rules.target)
         title = self.m("setup.target", default=labels[default])
         index = choose(self.input, self.announcer, title, labels, self.m("prompt.menu"), default=default,
                        messages=self.messages)
-        return None if index is None else replace(rules, target=targets[index])
+        if index is None:
+            return None
+        target = targets[index]
+        return replace(rules, target=target, win_by_two=rules.win_by_two and target is not None)
 
     def _ask_options(self, rules: Rules) -> Rules | None:
         while True:
+            names = rules.available_options()
             labels = [self.m("setup.option.on" if getattr(rules, name) else "setup.option.off",
-                             name=self.m(f"option.{name}")) for name in OPTION_NAMES]
+                             name=self.m(f"option.{name}")) for name in names]
             index = choose(self.input, self.announcer, self.m("setup.options"), labels, self.m("prompt.menu"),
                            default=-1, messages=self.messages)
             if index is None:
                 return None
             if index == -1:
                 return rules
-            name = OPTION_NAMES[index]
-            rules = replace(rules, **{name: not getattr(rules, name)})
+            name = names[index]
+            flipped: dict[str, Any] = {name: not getattr(rules, name)}
+            rules = replace(rules, **flipped)
 
     def _play_new(self, request: MatchRequest) -> int | None:
-        seed = request.seed if request.seed is not None else int.from_bytes(os.urandom(4), "big")
+        seed = request.seed if request.seed is not None else fresh_seed()  # 256 bits: nothing to guess
         record, events = start_match(request.rules, request.seats, seed)
         self.announcer.forget(stop_voice=False)  # Repeat steps back to the match's start, not into the menus
         problem = self._save_beside(record)
@@ -440,7 +492,7 @@ class Program:
     def _save_beside(self, record: object) -> str | None:
         """Save a new or imported match beside the others, never over one, and say anything set
         aside on the way; the line saying why it could not be saved, if it could not."""
-        problem = self.persistence.start_new(record)
+        problem = self.persistence.start_new(held_record(record))
         self._say_notices()
         return problem
 
@@ -457,7 +509,8 @@ class Program:
         options = (self.m("setup.summary.options", names=self.m("list.sep").join(enabled)) if enabled
                    else self.m("setup.summary.standard"))
         target = self.m("setup.single") if rules.target is None else self.m("setup.playing_to", target=rules.target)
-        parts = [self.m("setup.new"), players, self._levels(seats), target, options]
+        game = self.m(f"setup.game.{rules.variant.value}") if rules.fifteen else ""
+        parts = [self.m("setup.new"), game, players, self._levels(seats), target, options]
         return " ".join(part for part in parts if part)
 
     def _levels(self, seats: Sequence[SeatSetup]) -> str:
@@ -472,7 +525,7 @@ class Program:
         items = [self.m("setup.level.item", name=s.name, level=self.m(f"level.{s.level}")) for s in computers]
         return self.m("setup.levels.each", list=self.m("list.sep").join(items))
 
-    def _play(self, record: object, events) -> int | None:
+    def _play(self, record: object, events: Sequence[Event] | None) -> int | None:
         """Play a match record (new, resumed or imported) at a local table; None when it finished
         (back to the menu), 0 when the player quit. The program hands records on to their table
         unopened: only the table reads them."""
@@ -504,18 +557,19 @@ class Program:
             self._budget_unused_said = True
             self.say(Announcement(self.m("budget.unused"), spoken=self.m("budget.unused.spoken")))
 
-    def _local_table(self, record, opening) -> LocalTable:
+    def _local_table(self, record: object, opening: Sequence[Event]) -> LocalTable:
         """The table of a match played here: its computers, and saves through the program's persistence."""
         saves = SaveHooks(save=self.persistence.save, autosave=self.persistence.autosave,
                           finish=self._finish, release=self.persistence.close)
-        return LocalTable(record, computers_for(record, self.budget), saves, opening)
+        match = held_record(record)
+        return LocalTable(match, computers_for(match, self.budget), saves, opening)
 
-    def _finish(self, record) -> None:
+    def _finish(self, record: object) -> None:
         """The table's match is over: log it, and keep what it earned to say once the match is told."""
         from ..record.console import log_finished
-        self._earned = log_finished(self, record, played_here=self._at_table)
+        self._earned = log_finished(self, held_record(record), played_here=self._at_table)
 
-    def _deal_earned(self, table: LocalTable, deal_number: int) -> list[Announcement]:
+    def _deal_earned(self, table: LocalTable, deal_number: int) -> list[str]:
         """What the deal just ended earned (the match's own achievements wait for its end)."""
         from ..record.console import deal_achievements
         return deal_achievements(self, table.record, deal_number)
@@ -531,8 +585,8 @@ class Program:
                         export=lambda path: self.persistence.export(table.record, path),
                         export_refusal=self.persistence.export_refusal,
                         import_match=self.persistence.import_match, keep_import=self.persistence.keep,
-                        older_save_kept=self.persistence.older_save_kept, settings_menu=lambda: self.settings_menu(),
-                        rules_reader=getattr(self, "rules_reader", None), toggle_voice=self.toggle_voice,
+                        older_save_kept=self.persistence.older_save_kept, settings_menu=self.settings_menu,
+                        rules_reader=self.rules_reader, toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
                         tips=self._tips(info, narrator), tips_offer=self._tips_offer(info),
                         deal_earned=lambda deal: self._deal_earned(table, deal))
@@ -541,9 +595,9 @@ class Program:
         """Position tips for tables where every computer is a beginner or easy player, while the
         settings have them on (asked at each turn: the setting may change during the match).
 
-        The tips come from ``tip_source``, which the lessons attach to the program (the console
+        The tips come from ``extras.tip_source``, which the lessons give the program (the console
         does not import the lessons, which build on it)."""
-        source = getattr(self, "tip_source", None)
+        source = self.extras.tip_source
         if source is None or not _tip_table(info):
             return None
         return lambda view: source(view, info.rules, narrator) if self.settings.tips else None
@@ -554,7 +608,7 @@ class Program:
         the first beginner or easy match says once how to turn them on (remembered in the
         settings), instead of a question before the match can start."""
         def offer() -> Announcement | None:
-            if self.settings.tips_offered or getattr(self, "tip_source", None) is None or not _tip_table(info):
+            if self.settings.tips_offered or self.extras.tip_source is None or not _tip_table(info):
                 return None
             self.settings = self.settings.with_changes(tips_offered=True)
             self._save_settings(quiet=True)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable, TextIO
+from typing import TextIO
 
 from ..engine import Card
 from ..engine.cards import ALL_CARDS
-from ..narration import CardNames, Messages
+from ..narration import CardNames, Messages, Naming
 from ..narration.cues import template_pattern
 from .terminal import Output
 
@@ -57,8 +58,8 @@ def can_write_symbols(stream: TextIO) -> bool:
 class CardNotation:
     """Finds the table or the hand in a printed line and writes its cards compactly."""
 
-    def __init__(self, messages: Messages, naming: str) -> None:
-        names = CardNames(messages, naming)  # type: ignore[arg-type]
+    def __init__(self, messages: Messages, naming: Naming) -> None:
+        names = CardNames(messages, naming)
         self._by_name = {names.name(card).casefold(): card for card in ALL_CARDS}
         alternatives = "|".join(re.escape(name) for name in sorted(self._by_name, key=len, reverse=True))
         self._names = re.compile(rf"(?<!\w)({alternatives})(?!\w)", re.IGNORECASE)
@@ -79,15 +80,16 @@ class CardNotation:
 
 
 @lru_cache(maxsize=8)
-def card_notation(lang: str, naming: str) -> CardNotation:
+def card_notation(lang: str, naming: Naming) -> CardNotation:
     return CardNotation(Messages(lang), naming)
 
 
-class CardSymbolsOutput:
+class CardSymbolsOutput(Output):
     """The program's output: each line as it is, then, while ``notation`` gives one, the symbols
-    line for a table or a hand. Everything else is the wrapped output's."""
+    line for a table or a hand. It writes through the wrapped output, and its stream is that one's."""
 
     def __init__(self, inner: Output, notation: Callable[[], CardNotation | None]) -> None:
+        super().__init__(inner.stream)
         self.inner = inner
         self.notation = notation
 
@@ -103,6 +105,3 @@ class CardSymbolsOutput:
 
     def clear(self) -> None:
         self.inner.clear()
-
-    def __getattr__(self, name: str):  # noqa: ANN204 - the wrapped output's other attributes
-        return getattr(self.inner, name)

@@ -13,8 +13,8 @@ voice while hands are silent. The chooser never builds a line naming a card itse
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..engine import Card, Move, PlayerView, legal_captures
 from ..narration import Announcement, Narrator
@@ -129,7 +129,10 @@ class MoveChooser:
             answer = self.confirm(view.seat, len(view.hand))
             if isinstance(answer, str):
                 return answer
-            return Move(card, options[0] if options else ()) if answer else self.cancelled()
+            if not answer:
+                self.cancelled()
+                return None
+            return Move(card, options[0] if options else ())
         option = self.capture_menu(view.seat, options)
         return None if option is None else Move(card, option)
 
@@ -139,7 +142,8 @@ class MoveChooser:
         while True:
             token = self.read("prompt.capture" if chosen is None else "prompt.play")
             if token == ESCAPE:
-                return self.cancelled()
+                self.cancelled()
+                return None
             if token == ENTER and chosen is not None:
                 self.narrator.confirmed(seat)
                 return options[chosen]
@@ -178,4 +182,3 @@ class MoveChooser:
 
     def cancelled(self) -> None:
         self.say(self.message("choose.cancelled"))
-        return None

@@ -8,12 +8,13 @@ plays a local table and an online one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
-from ..narration import Announcement, Narrator, explain_illegal
+from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
 from ..players.knowledge import is_last_play, round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
@@ -45,7 +46,7 @@ class Services:
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
     tips_offer: Callable[[], Announcement | None] = lambda: None  # once: how to turn tips on (public, no help)
-    deal_earned: Callable[[int], Sequence[Announcement]] = lambda deal: ()  # achievements a deal just earned
+    deal_earned: Callable[[int], Sequence[str | Announcement]] = lambda deal: ()  # achievements a deal just earned
 
 
 class QuitMatch(Exception):
@@ -108,13 +109,13 @@ class MatchConsole:
 
     # Helpers ---------------------------------------------------------------
     @property
-    def m(self):
+    def m(self) -> Messages:
         return self.io.narrator.messages
 
     def say(self, *items: Announcement | str) -> None:
         self.io.announcer.say(list(items))
 
-    def say_lines(self, lines: list[Announcement]) -> None:
+    def say_lines(self, lines: Sequence[Announcement | str]) -> None:
         self.io.announcer.say(lines)
 
     def read(self, prompt_key: str) -> str:
@@ -169,16 +170,16 @@ class MatchConsole:
         for number, group in enumerate(transitions(updates)):
             view = next((u.view for u in reversed(group) if u.view is not None), self.view)
             events = [u.event for u in group]
-            if isinstance(events[0], Notice):
-                for notice in events:
-                    if isinstance(notice, Notice) and notice.seat == self.listener and notice.kind in (
-                            "covered", "reclaimed"):
+            if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
+                notices = [e for e in events if isinstance(e, Notice)]
+                for notice in notices:
+                    if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"
-                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events))
+                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in notices))
             else:
                 if self._covered:
                     self._note_played_for(group)
-                self._narrate_events(events, view, own_move and number == 0)
+                self._narrate_events([e for e in events if not isinstance(e, Notice)], view, own_move and number == 0)
 
     def _note_played_for(self, group: list[SeatUpdate]) -> None:
         """Keep which play of the deal a computer made for the seat here, for L to tell it so."""
@@ -288,7 +289,7 @@ class MatchConsole:
         """Hide an open pass-and-play hand and say how the match was left."""
         if self.pass_and_play and self.open_seat is not None:
             self._hide()
-        self.say(self.m(message_key))
+        self.say(self.m(message_key, command=run_command()))  # "Run scopa again to resume it."
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")
@@ -327,12 +328,33 @@ class MatchConsole:
         if offer is not None:
             lines.append(offer)
         self.say_lines(lines)
-        mark = self.io.announcer.mark()
+        if view.claimable() and self._claim_wanted(seat, view):
+            self.io.announcer.acted()
+            if self._submitted(self.table.claim(seat, self.number)):
+                view = self.table.view(seat)
+        mark = self.io.announcer.mark()  # after the claim: Repeat tells the claim as said, the move as made
         move = self._choose_move(view)
         past = self.io.narrator.past_move(seat, move, view.table, is_last_play(view))
         self.io.announcer.acted(mark, past)  # Repeat now gives what follows; further back, this move as made
         if self._submitted(self.table.submit(seat, move, self.number), own_move=True) and self.pass_and_play:
             self._close_hand()
+
+    def _claim_wanted(self, seat: int, view: PlayerView) -> bool:
+        """Cirulla: the player's choice, before the hand's first card, to claim its bonus.
+
+        Said privately (it tells what the hand holds): 1 or Enter claims and shows the hand to
+        everyone, 2 or Escape keeps it hidden; the other keys work as at any prompt."""
+        kind = view.claimable()
+        offer = Announcement(f"{self.m(f'claim.offer.{kind}')} {self.m('claim.keys')}", seat)
+        self.say(offer)
+        while True:
+            token = self.read("prompt.claim")
+            if token in (ENTER, "1"):
+                return True
+            if token in (ESCAPE, "2"):
+                return False
+            if not self._command(token):
+                self.say(offer)
 
     def _hand_known(self, view: PlayerView) -> bool:
         """One human at short verbosity: the hand of the last turn less the card played is not read again."""

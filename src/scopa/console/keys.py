@@ -13,8 +13,8 @@ ALIASES = {"last plays": "last", "my pile": "pile", "stop speech": "stop", "hint
 # The Italian words the Italian help lists; the single keys are the same in both languages.
 ITALIAN = {"tavolo": "table", "mano": "hand", "ultime": "last", "punti": "score", "prese": "pile",
            "suggerisci": "suggest", "ripeti": "repeat", "voce": "voice", "brevi": "short", "completi": "full",
-           "impostazioni": "settings", "resoconto": "breakdown", "regole": "rules", "salva": "save", "esporta": "export",
-           "importa": "import", "esci": "quit", "aiuto": "help"}
+           "impostazioni": "settings", "resoconto": "breakdown", "regole": "rules", "salva": "save",
+           "esporta": "export", "importa": "import", "esci": "quit", "aiuto": "help"}
 YES = {"y", "yes", "s", "si", "sì"}
 
 

@@ -10,7 +10,7 @@ change, so a number from any page, or from the full list, picks the same item.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..narration import Announcement, Messages
 from .announcer import Announcer
@@ -30,7 +30,7 @@ def menu_listing(items: Sequence[str], numbers: Sequence[str] | None = None) -> 
     numbers = numbers or [str(i + 1) for i in range(len(items))]
     items = [item.rstrip(".") for item in items]  # a sentence as an item: its own full stop made ".."
     crowded = any("," in item or item[:1].isdigit() or item[-1:].isdigit() for item in items)
-    parts = [f"{number}{',' if item[:1].isdigit() else ''} {item}" for number, item in zip(numbers, items)]
+    parts = [f"{number}{',' if item[:1].isdigit() else ''} {item}" for number, item in zip(numbers, items, strict=True)]
     return (". " if crowded else ", ").join(parts) + "."
 
 
@@ -44,7 +44,8 @@ class MenuPages:
 
     def __init__(self, title: str, items: Sequence[str], numbers: Sequence[str], messages: Messages,
                  size: tuple[int, int] | None) -> None:
-        self.title, self.items, self.numbers, self.messages, self.size = title, list(items), list(numbers), messages, size
+        self.title, self.items, self.numbers = title, list(items), list(numbers)
+        self.messages, self.size = messages, size
         self.found: list[int] | None = None  # the items a typed word kept, or None for all
         self.search = ""
         self.page = 0

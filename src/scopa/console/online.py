@@ -17,19 +17,70 @@ earned said after the result line (``record.console.log_online``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ..narration import Announcement, Messages, Narrator
+from ..narration import Announcement, Messages, Narrator, run_command
 from ..table import Notice, SeatUpdate
 from .announcer import Announcer
 from .game import MatchConsole, Services
 from .keys import command_of
-from .terminal import ENTER, ESCAPE, RESUMED, WOKEN, Input, InputClosed, Interrupted, Wake
+from .terminal import ENTER, ESCAPE, RESUMED, WOKEN, Input, InputClosed, Interrupted, Output, Wake
 
 if TYPE_CHECKING:
-    from ..storage.seat_keys import SeatKey
+    from ..config import Settings
+    from ..engine import Rules
+    from ..narration import Naming, Verbosity
+    from ..net.client import RemoteTable
+    from ..net.messages import RoomInfo
+    from ..speech import Speaker
+    from ..storage.seat_keys import SeatKey, SeatKeyStore
+    from ..table.persistence import Persistence
+
+
+class OnlineProgram(Protocol):
+    """What online play asks of the program (``console.app.Program`` is one). Named here because
+    the program imports this module; ``record.console.log_online`` asks some of it too."""
+
+    narrator: Narrator | None
+
+    @property
+    def input(self) -> Input: ...
+    @property
+    def output(self) -> Output: ...
+    @property
+    def announcer(self) -> Announcer: ...
+    @property
+    def speaker(self) -> Speaker: ...
+    @property
+    def persistence(self) -> Persistence: ...
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def messages(self) -> Messages: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def naming(self) -> Naming: ...
+    @property
+    def verbosity(self) -> Verbosity: ...
+    @property
+    def rules_reader(self) -> Callable[[], None] | None: ...
+
+    def m(self, key: str, **params: object) -> str: ...
+    def say(self, *lines: str | Announcement) -> None: ...
+    def settings_menu(self) -> None: ...
+    def toggle_voice(self) -> str: ...
+    def start_voice(self) -> None: ...
+    def voice_is_on(self) -> bool: ...
+    def remember_server(self, server: str) -> None: ...
+    def _ask_players(self) -> int | None: ...
+    def _ask_game(self, players: int) -> Rules | None: ...
+    def _ask_target(self, rules: Rules) -> Rules | None: ...
+
+if TYPE_CHECKING:
+    import ssl
 
 Outcome = Literal["finished", "left", "closed"]
 WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
@@ -39,12 +90,17 @@ class LeaveRoom(Exception):
     """The player chose to leave; the seat stays theirs on the server."""
 
 
-class RoomGone(Exception):
-    """The table cannot go on (the room closed, the key was refused): ``line`` says why."""
+FORGET_SEAT = frozenset({"wrong_key", "unknown_room", "room_closed"})  # problems after which the seat key is useless
 
-    def __init__(self, line: Announcement) -> None:
+
+class RoomGone(Exception):
+    """The table cannot go on (the room closed, the key was refused, the server did not come
+    back): ``line`` says why; ``keep_seat``: the seat key still takes the seat back later."""
+
+    def __init__(self, line: Announcement, keep_seat: bool = False) -> None:
         super().__init__(line.text)
         self.line = line
+        self.keep_seat = keep_seat
 
 
 def spelt(code: str) -> str:
@@ -58,7 +114,7 @@ def room_code_line(code: str, messages: Messages) -> Announcement:
                         spoken=messages("online.room_code.spoken", spelt=spelt(code)))
 
 
-def problem_line(code: str, values: dict, messages: Messages, server: str = "") -> Announcement:
+def problem_line(code: str, values: dict[str, Any], messages: Messages, server: str = "") -> Announcement:
     """One clear line for a refusal of the server (``net.messages.ERROR_CODES``) or a connection problem.
 
     A line that prints the server's address says only its host aloud ("Cannot reach the server at
@@ -66,8 +122,11 @@ def problem_line(code: str, values: dict, messages: Messages, server: str = "") 
     key = f"online.error.{code}"
     if code == "cannot_start":
         key = f"online.error.cannot_start.{values.get('reason', 'players')}"
+    elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
+        key = f"{key}.{values['reason']}"
     try:
-        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds",)})
+        text = messages(key, server=server, command=run_command(),
+                        **{k: v for k, v in values.items() if k in ("seconds", "code")})
     except KeyError:
         return Announcement(messages("online.error.other"))
     return Announcement(text, spoken=spoken_form(messages, key, server))
@@ -99,7 +158,7 @@ def spoken_host(server: str) -> str:
 class News:
     """What the table has that this console has not said: the connection, refusals, updates."""
 
-    def __init__(self, table, messages: Messages, server: str) -> None:
+    def __init__(self, table: RemoteTable, messages: Messages, server: str) -> None:
         self.table, self.m, self.server = table, messages, server
         self._connected = True
 
@@ -107,15 +166,18 @@ class News:
         """``RoomGone`` when the table cannot go on."""
         problem = self.table.problem
         if problem is not None:
-            raise RoomGone(problem_line(problem.code, problem.values, self.m, self.server))
+            values = {"code": self.table.code, **problem.values}
+            raise RoomGone(problem_line(problem.code, values, self.m, self.server), problem.code not in FORGET_SEAT)
 
     def lines(self) -> list[Announcement]:
-        """The connection lost or back, and the server's refusals since last asked."""
+        """The connection lost (or the server restarting) or back, and the server's refusals since
+        last asked. A restart is said once, when its connection drops: the tries that follow are silent."""
         self.check()
         lines: list[Announcement] = []
         if self.table.connected != self._connected:
             self._connected = self.table.connected
-            lines.append(Announcement(self.m("online.back" if self._connected else "online.lost")))
+            lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
+            lines.append(Announcement(self.m("online.back" if self._connected else lost)))
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
@@ -126,7 +188,7 @@ def notice_line(notice: Notice, messages: Messages, name: str) -> str:
 class Lobby:
     """Before the match: who sits where, ``Ready?`` for a joining player, ``Start?`` for the host."""
 
-    def __init__(self, table, input: Input, announcer: Announcer, messages: Messages,  # noqa: A002
+    def __init__(self, table: RemoteTable, input: Input, announcer: Announcer, messages: Messages,  # noqa: A002
                  wake: Wake, news: News) -> None:
         self.table, self.input, self.announcer, self.m, self.wake, self.news = (
             table, input, announcer, messages, wake, news)
@@ -147,9 +209,8 @@ class Lobby:
             with self.announcer.output.held():  # the news and the prompt after it in one write
                 self._say_news()
                 room = self.table.room()
-                if room.phase != "lobby" or self.started:
-                    if self._view_arrived():
-                        return self.after
+                if (room.phase != "lobby" or self.started) and self._view_arrived():
+                    return self.after
                 self._prompt(room)
 
     def _view_arrived(self) -> bool:
@@ -179,7 +240,7 @@ class Lobby:
         taken = self.table.room().seats[seat]
         return taken.name if taken is not None else self.m("seat.player", n=seat + 1)
 
-    def _prompt(self, room) -> None:
+    def _prompt(self, room: RoomInfo) -> None:
         me = room.seats[self.seat]
         if room.phase != "lobby":
             prompt, action = "prompt.wait", None  # started: the view is on its way
@@ -209,7 +270,7 @@ class Lobby:
 
     def _ask_leave(self) -> None:
         """Leave on Enter, as in the match; anything else stays in the lobby."""
-        self.say(self.m("online.leave_ask", code=self.table.code))
+        self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
         try:
             token = self.input.read(self.m("prompt.leave") + " ", self.wake)
         except Interrupted:
@@ -245,8 +306,9 @@ class OnlineMatch(MatchConsole):
 
     HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5")  # no save, export, import
 
-    def __init__(self, table, services: Services, seen: int, wake: Wake, news: News) -> None:
+    def __init__(self, table: RemoteTable, services: Services, seen: int, wake: Wake, news: News) -> None:
         super().__init__(table, services, seen)
+        self.remote = table  # the table, with what only an online one has (the room, its code)
         self.wake, self.news = wake, news
         self.keep_place: Callable[[int], None] = lambda number: None  # the number after each own move, kept
         self.rejoined = False  # the seat was taken back: "Back at the table." leads what it missed
@@ -285,7 +347,7 @@ class OnlineMatch(MatchConsole):
         self._narrate(self._take(self.table.updates(self.listener, self.number)))
 
     def _step(self) -> None:
-        if self.deal_over and self.table.room().host == self.listener or (
+        if (self.deal_over and self.remote.room().host == self.listener) or (
                 not self.deal_over and self.view.to_move in self.here):
             super()._step()
         else:
@@ -304,7 +366,7 @@ class OnlineMatch(MatchConsole):
             self.say(self.m("error.unknown"))
 
     def _waiting_for(self) -> str:
-        room = self.table.room()
+        room = self.remote.room()
         seat = room.host if self.deal_over else self.view.to_move
         name = self.info.seats[seat].name
         return self.m("online.waiting_next" if self.deal_over else "online.waiting_for", name=name)
@@ -332,7 +394,7 @@ class OnlineMatch(MatchConsole):
 
     def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
-        self.say(self.m("online.leave_ask", code=self.table.code))
+        self.say(self.m("online.leave_ask", code=self.remote.code, command=run_command()))
         try:
             token = self.io.input.read(self.m("prompt.leave") + " ")
         except (Interrupted, KeyboardInterrupt):
@@ -342,14 +404,15 @@ class OnlineMatch(MatchConsole):
         self.say(self.m("quit.cancelled"))
 
 
-def can_start(room) -> bool:
+def can_start(room: RoomInfo) -> bool:
     """At least two humans seated, and every one but the host ready (the server checks again)."""
     humans = [(seat, s) for seat, s in enumerate(room.seats) if s is not None and s.kind == "human"]
     return len(humans) >= 2 and all(s.ready for seat, s in humans if seat != room.host)
 
 
-def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announcement | str],
-             keep_place: Callable[[int], None] = lambda number: None, rejoined: bool = False) -> Outcome:
+def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str,
+             opening: Sequence[Announcement | str], keep_place: Callable[[int], None] = lambda number: None,
+             rejoined: bool = False) -> Outcome:
     """The lobby, then the match, for the seat of ``table``; how it ended."""
     m = program.messages
     news = News(table, m, server)
@@ -365,7 +428,7 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         program.narrator = narrator  # the settings menu updates it in place
         program.announcer.speak_hands = False
         services = Services(program.input, program.output, program.announcer, narrator,
-                            settings_menu=program.settings_menu, rules_reader=getattr(program, "rules_reader", None),
+                            settings_menu=program.settings_menu, rules_reader=program.rules_reader,
                             toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
                             hand_warning_needed=program.voice_is_on)
         match = OnlineMatch(table, services, seen, wake, news)
@@ -374,16 +437,18 @@ def run_room(program, table, wake: Wake, server: str, opening: Sequence[Announce
         if outcome != "finished":
             return "left"
         from ..record.console import log_online
-        program.say(*log_online(program, table))  # after the match's result line, as at a table here; one write
+        # After the match's result line, as at a table here, then this client's own check of the
+        # shuffle (docs/fairness.md): one write.
+        program.say(*log_online(program, table), m(f"fairness.{table.shuffle_check()}"))
         return "finished"
     except LeaveRoom:
-        program.say(m("online.left", code=table.code))
+        program.say(m("online.left", code=table.code, command=run_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
-        return "closed"
+        return "left" if gone.keep_seat else "closed"
     except InputClosed:
-        program.say(m("online.input_closed", code=table.code))
+        program.say(m("online.input_closed", code=table.code, command=run_command()))
         return "left"
     finally:
         program.narrator = None
@@ -399,9 +464,10 @@ class OnlineRequest:
     server: str = ""
     name: str = ""
     code: str = ""
-    rules: object = None          # host: the engine's Rules
+    rules: Rules | None = None    # host: the match's rules
     seats: tuple[str, ...] = ()   # host: "human" or a computer level, one per seat
     level: str | None = None      # host: the level of computers filling seats nobody took (None: ask)
+    tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
 
 
 def default_name(messages: Messages) -> str:
@@ -416,7 +482,7 @@ def default_name(messages: Messages) -> str:
     return clean_name(login[:1].upper() + login[1:]) or messages("seat.player", n=1)
 
 
-def _ask_level(program, rules) -> str | None:
+def _ask_level(program: OnlineProgram, rules: Rules) -> str | None:
     """The host's choice of level for seats nobody takes (asked only when there can be such seats)."""
     from ..players import LEVELS
     from .menus import choose
@@ -434,23 +500,23 @@ def server_address(text: str) -> str:
     return text if "://" in text else f"ws://{text}"
 
 
-def _key_store(program):
+def _key_store(program: OnlineProgram) -> SeatKeyStore:
     from ..storage import resolve_data_dir
     from ..storage.seat_keys import SeatKeyStore
     return SeatKeyStore(resolve_data_dir(program.persistence.data_dir))
 
 
-def has_seat_to_resume(program) -> bool:
+def has_seat_to_resume(program: OnlineProgram) -> bool:
     return _key_store(program).newest() is not None
 
 
-def resume_online(program) -> int | None:
+def resume_online(program: OnlineProgram) -> int | None:
     """The main menu's "Resume online match": the seat whose key was kept last. None: back to the menu."""
     play_online(program, OnlineRequest("resume"))
     return None
 
 
-def online_menu(program) -> int | None:
+def online_menu(program: OnlineProgram) -> int | None:
     """The main menu's "Play online": host or join, the server (Enter for the last one), a name."""
     from .menus import choose
     m = program.m
@@ -481,7 +547,7 @@ def online_menu(program) -> int | None:
     return None
 
 
-def _ask_server(program) -> str:
+def _ask_server(program: OnlineProgram) -> str:
     last = program.settings.last_server
     m = program.messages
     program.say(server_question(m, last))
@@ -498,16 +564,16 @@ def server_question(m: Messages, last: str | None) -> Announcement:
     return Announcement(m(key, server=last), spoken=spoken_form(m, key, last or ""))
 
 
-def _ask_rules(program):
-    """The host's match: how many players and the target, with the new-match questions."""
-    from ..engine import Rules
+def _ask_rules(program: OnlineProgram) -> Rules | None:
+    """The host's match: how many players, which game and the target, with the new-match questions."""
     players = program._ask_players()
     if players is None:
         return None
-    return program._ask_target(Rules(players=players))
+    rules = program._ask_game(players)
+    return None if rules is None else program._ask_target(rules)
 
 
-def play_online(program, request: OnlineRequest) -> int:
+def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
     """Connect, take or reclaim the seat, keep its key, and play; an exit code."""
     from ..net.client import RemoteTable, TableClosed
     from ..net.codes import normalise_code
@@ -524,6 +590,8 @@ def play_online(program, request: OnlineRequest) -> int:
     server = saved.server if saved is not None else server_address(request.server)
     name = saved.name if saved is not None else request.name
     if request.mode == "host":
+        if request.rules is None:
+            raise ValueError("hosting a room needs the match's rules")
         level = request.level or _ask_level(program, request.rules)
         if level is None:
             return 0
@@ -544,7 +612,7 @@ def play_online(program, request: OnlineRequest) -> int:
         first = Hello(code, saved.key, saved.last_number) if saved is not None else Join(code, name)
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake)
+    table = RemoteTable(server, first, wake, tls=request.tls)
     try:
         table.open()
     except TableClosed as closed:
@@ -573,7 +641,7 @@ def play_online(program, request: OnlineRequest) -> int:
     return 0
 
 
-def _take_back_or_join(program: Any, saved: SeatKey, name: str) -> str | None:
+def _take_back_or_join(program: OnlineProgram, saved: SeatKey, name: str) -> str | None:
     """This account keeps a seat of the room under another name (two terminals, one account):
     "back" takes that seat back, "new" joins as a new player, None leaves (Escape)."""
     m = program.messages
@@ -589,9 +657,11 @@ def _take_back_or_join(program: Any, saved: SeatKey, name: str) -> str | None:
         program.say(m("online.ask.take_back.keys", old=saved.name, new=name))
 
 
-def _opening(table, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
+def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
     if mode == "host":  # the command the others type, whole: a joiner needs the server too
+        command = run_command()
         return [room_code_line(table.code, m),
-                Announcement(m("online.share", code=table.code, server=server), spoken=m("online.share.spoken"))]
+                Announcement(m("online.share", code=table.code, command=command, server=server),
+                             spoken=m("online.share.spoken", command=command))]
     key = "online.reclaimed" if reclaimed else "online.seated"
     return [Announcement(m(key, code=table.code, seat=table.seat + 1))]

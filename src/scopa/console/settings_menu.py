@@ -4,13 +4,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..config import Settings
-from ..narration import LANGUAGES, Announcement, CardNames, Messages, Narrator
+from ..narration import LANGUAGES, NAMINGS, Announcement, CardNames, Messages, Narrator
+from ..narration.cards import Naming
+from ..narration.narrator import Verbosity
 from ..speech import Speaker, VoiceInfo, spoken_voice_name, voices_in_language_first
 from .announcer import Announcer
 from .menus import choose
 from .terminal import ENTER, ESCAPE, Input
-
-NAMINGS = ("french", "napoletane")
 
 
 class SettingsHost(Protocol):
@@ -18,14 +18,17 @@ class SettingsHost(Protocol):
 
     Named here so that the menu does not import the program, which opens the menu."""
 
-    input: Input
-    announcer: Announcer
-    speaker: Speaker
+    @property
+    def input(self) -> Input: ...
+    @property
+    def announcer(self) -> Announcer: ...
+    @property
+    def speaker(self) -> Speaker: ...
     settings: Settings
     messages: Messages
     lang: str
-    naming: str
-    verbosity: str
+    naming: Naming
+    verbosity: Verbosity
     narrator: Narrator | None
 
     def say(self, *lines: str | Announcement) -> None: ...

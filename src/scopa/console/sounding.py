@@ -8,9 +8,9 @@ voice alike. Nothing changes when earcons are off.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 from ..narration import Announcement
 from ..narration.cues import LineCues

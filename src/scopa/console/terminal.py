@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import codecs
+import contextlib
 import os
 import queue
 import string
@@ -35,9 +36,9 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 ENTER = "enter"
 ESCAPE = "escape"
@@ -125,7 +126,7 @@ class LineInput:
     def __init__(self, stream: TextIO | None = None, out: TextIO | None = None) -> None:
         self.stream = stream or sys.stdin
         self.out = out or sys.stdout
-        self._lines: queue.Queue[str | None | BaseException] | None = None  # from the reader thread
+        self._lines: queue.Queue[str | BaseException | None] | None = None  # from the reader thread
 
     def read(self, prompt: str, wake: Wake | None = None) -> str:
         line = self._line(prompt, wake)
@@ -180,13 +181,13 @@ class LineInput:
             if wake is not None:
                 wake.watch(None)
 
-    def _reader(self) -> "queue.Queue[str | None | BaseException]":
+    def _reader(self) -> queue.Queue[str | BaseException | None]:
         if self._lines is None:
             self._lines = queue.Queue()
             threading.Thread(target=self._read_lines, args=(self._lines,), daemon=True, name="line-reader").start()
         return self._lines
 
-    def _read_lines(self, lines: "queue.Queue[str | None | BaseException]") -> None:
+    def _read_lines(self, lines: queue.Queue[str | BaseException | None]) -> None:
         while True:
             try:
                 line = self.stream.readline()
@@ -213,8 +214,8 @@ class KeyInput:
 
         os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
         self.out = out or sys.stdout
-        options = dict(input=input, output=output, complete_while_typing=False, enable_history_search=False,
-                       mouse_support=False, erase_when_done=False, enable_suspend=False)
+        options = {"input": input, "output": output, "complete_while_typing": False, "enable_history_search": False,
+                   "mouse_support": False, "erase_when_done": False, "enable_suspend": False}
         self._session: Any = PromptSession(key_bindings=self._key_bindings(), **options)
         self._text_session: Any = PromptSession(key_bindings=self._text_bindings(), **options)
         for session in (self._session, self._text_session):
@@ -333,7 +334,8 @@ class KeyInput:
         self._let_the_line_end()
         if text == INTERRUPT:
             raise Interrupted
-        return text
+        result: str = text
+        return result
 
     def _watcher(self, session: Any, wake: Wake | None) -> Callable[[], None] | None:
         """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began."""
@@ -350,10 +352,10 @@ class KeyInput:
             loop = asyncio.get_running_loop()
 
             def end_soon() -> None:
-                try:
+                # RuntimeError: the prompt's loop closed as the news came: the wake stays raised,
+                # so the next read ends at once and the news is said.
+                with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(end_if_idle)
-                except RuntimeError:  # the prompt's loop closed as the news came: the wake stays
-                    pass              # raised, so the next read ends at once and the news is said
             wake.watch(end_soon)
             end_if_idle()  # raised between the check above and now
         return watch
@@ -430,10 +432,8 @@ def _silence_echo(stream: TextIO) -> Callable[[], None] | None:
         return None
 
     def restore() -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             termios.tcsetattr(fd, termios.TCSANOW, saved)
-        except (OSError, ValueError):
-            pass
     atexit.register(restore)
     return restore
 
@@ -447,7 +447,7 @@ class Output:
     def line(self, text: str) -> None:
         write(self.stream, text + "\n", hold=True)
 
-    def held(self) -> Any:
+    def held(self) -> contextlib.AbstractContextManager[None]:
         """A context in which every line goes out in one write (``held``)."""
         return held(self.stream)
 
@@ -489,11 +489,13 @@ def held(stream: TextIO) -> Iterator[None]:
             _write_now(stream, text)
 
 
-def write(stream: TextIO, text: str, hold: bool = False) -> None:
+def write(stream: TextIO | None, text: str, hold: bool = False) -> None:
     """Write and flush; a stream that cannot take it any more raises ``OutputClosed``.
 
     Inside ``held``, a line (``hold``) waits, and anything else (a prompt) takes the waiting
     lines with it, in one write."""
+    if stream is None:  # no stream at all (sys.stdout is None when started without one)
+        raise OutputClosed(ValueError("there is no output stream"))
     waiting = _held.get(id(stream))
     if waiting is not None:
         if hold:
@@ -613,6 +615,8 @@ def use_safe_rendering(*streams: TextIO | None) -> None:
     encode. An input stream that would refuse bytes outside its encoding keeps them instead
     (``surrogateescape``), so a typed name never stops the game."""
     for stream in streams:
+        if stream is None:
+            continue
         reconfigure = getattr(stream, "reconfigure", None)
         encoding = getattr(stream, "encoding", None) or "utf-8"
         try:

@@ -1,6 +1,6 @@
 """Which table cards a played card may take.
 
-The capture rules (rules.md, "Capturing"):
+The capture rules (docs/rules.md, "Capturing"):
 1. A card equal in value to a table card must take exactly one such card.
 2. Otherwise it may take any one group of two or more table cards whose values add up to it.
 3. Otherwise it stays on the table.
@@ -10,11 +10,12 @@ sum), *most cards* (among sums only the groups with the most cards are allowed) 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Callable, Sequence
 
 from .cards import VALUES, Card
-from .rules import Rules
+from .fifteen import FIFTEEN_MODES, fifteen_captures
+from .rules import Rules, Variant
 
 Capture = tuple[Card, ...]
 Getter = Callable[[list[Card]], Capture]  # from the table sorted, one capture
@@ -48,7 +49,10 @@ def captures_for(card: Card, table: tuple[Card, ...], mode: int) -> list[Capture
     """``legal_captures`` without its memo (``mode`` is ``Rules.capture_mode``); a new list.
 
     Playing a deal meets a new table at nearly every turn, so the engine calls this directly.
+    Scopa a 15 and Cirulla take by their own rules (``fifteen.py``).
     """
+    if mode & FIFTEEN_MODES:
+        return fifteen_captures(card, table, mode)
     ordered = sorted(table)
     ranks = tuple([c >> 2 for c in ordered])
     rank = card >> 2  # card ids run rank * 4 + suit, so comparing ids compares values
@@ -82,7 +86,8 @@ def _make_plan(ranks: tuple[int, ...], mode: int) -> Plan:
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(10)]  # index groups by the rank they make
     _collect_sums(ranks, 0, 0, (), groups)
     plan: list[list[Getter]] = []
-    for rank, found in enumerate(groups):
+    for rank, sums in enumerate(groups):
+        found = sums
         if rank == 0:  # no sum makes 1; under asso piglia tutto an ace takes the whole table
             plan.append([tuple] if mode & _ASSO_PIGLIA_TUTTO and ranks else [])
             continue
@@ -108,7 +113,7 @@ def _collect_sums(ranks: tuple[int, ...], start: int, total: int, chosen: tuple[
         reached = total + ranks[i] + 1  # value = rank + 1
         if reached > 10:
             return
-        picked = chosen + (i,)
+        picked = (*chosen, i)
         if len(picked) > 1:
             groups[reached - 1].append(picked)
         _collect_sums(ranks, i + 1, reached, picked, groups)
@@ -130,16 +135,17 @@ def _extend(pool: Sequence[Card], start: int, remaining: int, chosen: tuple[Card
         if v > remaining:
             return
         if v == remaining:
-            found.append(chosen + (c,))
+            found.append((*chosen, c))
         else:
-            _extend(pool, i + 1, remaining - v, chosen + (c,), found)
+            _extend(pool, i + 1, remaining - v, (*chosen, c), found)
 
 
 def is_sweep_capture(card: Card, capture: Capture, rules: Rules) -> bool:
     """True when this capture may count as a scopa if it clears the table.
 
-    Under asso piglia tutto an ace that takes the whole table (not a table ace) is never a scopa.
+    Under asso piglia tutto, and in Cirulla, an ace that takes the whole table (not a table ace)
+    is never a scopa.
     """
-    if card < 4 and rules.asso_piglia_tutto:
+    if card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA):
         return any(c < 4 for c in capture)
     return True

@@ -8,8 +8,8 @@ a readable ``str`` (``"7D"``) and named attributes.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
-from typing import Iterable
 
 
 class Suit(IntEnum):
@@ -39,19 +39,19 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, ident: int) -> "Card":
+    def __new__(cls, ident: int) -> Card:  # noqa: PYI034 -- always one of the 40 cached cards, never a subclass
         # Checked before indexing: ALL_CARDS[-1] would quietly give the king of batons.
         if isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident < 40:
             return ALL_CARDS[ident]
         raise ValueError(f"A card number runs from 0 to 39, not {ident!r}.")
 
     @classmethod
-    def of(cls, rank: str, suit: Suit | int) -> "Card":
+    def of(cls, rank: str, suit: Suit | int) -> Card:
         """The card of this rank ("A", "2".."7", "J", "Q", "K") and suit."""
         return ALL_CARDS[_RANK_ALIASES[rank] * 4 + int(suit)]
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Read short notation such as ``7D``, ``KC`` or ``AS`` (case and spaces ignored).
 
         Raises ``ValueError`` with a sentence a player understands.
@@ -104,7 +104,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
-    def __reduce__(self):  # pickling keeps the cached instance
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:  # pickling keeps the cached instance
         return (Card, (int(self),))
 
 

@@ -44,7 +44,7 @@ class ScopaError(ValueError):
         super().__init__(message)
         self.reason = reason
 
-    def __reduce__(self):  # keep the reason when pickled (as by a worker process)
+    def __reduce__(self) -> tuple[type[ScopaError], tuple[str, Any]]:  # keep the reason when pickled (as by a worker)
         return type(self), (str(self), self.reason)
 
     @property
@@ -61,14 +61,17 @@ class RulesError(ScopaError):
 RULES_CODES = (
     "rules_not_options",   # not a mapping of named options
     "unknown_option",      # an option the rules do not have
-    "unknown_variant",     # a game that is not scopa or one of the scopone
+    "unknown_variant",     # a game that is not one of Variant
     "players",             # not 2, 3 or 4 players
     "scopone_players",     # scopone with other than four players
     "target",              # not 11, 16, 21 or a single deal
+    "cirulla_target",      # cirulla at another target than 51 or a single deal
+    "variant_option",      # an option the variant does not have; params: option, variant
+    "win_by_two_single",   # win by two asked of a single deal
     "on_off",              # a house rule that is not true or false; params: option
 )
 
-# Why a position rebuilt from data is refused (``GameState.from_dict``, ``check_invariants``,
+# Why a position rebuilt from data is refused (``state_from_dict``, ``check_invariants``,
 # ``check_history``); ``invalid.{code}`` in the catalogues (``invalid.{code}.{where}`` for a place).
 POSITION_CODES = (
     "not_fields",          # not a mapping of named fields
@@ -114,6 +117,7 @@ POSITION_CODES = (
     "table_differs",
     "piles_differ",
     "scope_differ",
+    "claim_wrong",         # a Cirulla claim the hands and plays do not bear out; params: number
 )
 
 
@@ -127,8 +131,9 @@ MATCH_FIRST = "match_first"        # a sum was taken although an equal card is o
 CANNOT_TAKE = "cannot_take"        # any other capture the rules do not allow
 DEAL_NOT_OVER = "deal_not_over"    # next_deal() while the deal is still being played
 MATCH_OVER = "match_over"          # next_deal() after the match ended
+NO_CLAIM = "no_claim"              # claim() with no Cirulla bonus to claim now
 ILLEGAL_CODES = (DEAL_OVER, NOT_A_MOVE, NOT_IN_HAND, TAKES_NOTHING, MUST_CAPTURE, MATCH_FIRST, CANNOT_TAKE,
-                 DEAL_NOT_OVER, MATCH_OVER)
+                 DEAL_NOT_OVER, MATCH_OVER, NO_CLAIM)
 
 
 class IllegalReason(NamedTuple):
@@ -138,8 +143,8 @@ class IllegalReason(NamedTuple):
     names none), ``capture`` the table cards it was said to take, ``seat`` the seat to move."""
 
     code: str
-    card: "Card | None" = None
-    capture: "tuple[Card, ...]" = ()
+    card: Card | None = None
+    capture: tuple[Card, ...] = ()
     seat: int | None = None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -21,9 +21,10 @@ def _text_file(name: str) -> str:
     return resources.files("scopa.lessons").joinpath("text", name).read_text("utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_catalogue(lang: str) -> dict[str, str]:
-    return json.loads(_text_file(f"{lang}.json"))
+    result: dict[str, str] = json.loads(_text_file(f"{lang}.json"))
+    return result
 
 
 class LessonText:

@@ -1,38 +1,37 @@
 """Entry points for the program: the Lessons menu, ``scopa --lesson N`` and the rules reader.
 
-``attach(program)`` sets four attributes the console calls:
+``extras()`` gives the program (``scopa.console.app.Extras``) the four entry points it calls:
 
-- ``program.lesson_runner(program)``: the Lessons menu (the eight lessons with done marks, and
-  the rules); returns ``None`` to go back to the main menu.
-- ``program.run_lesson(n)``: ``scopa --lesson N``; runs lesson N (and the next ones on N), then
+- ``lessons_menu(program)``: the Lessons menu (the eight lessons with done marks, and the
+  rules); returns ``None`` to go back to the main menu.
+- ``run_lesson(program, n)``: ``scopa --lesson N``; runs lesson N (and the next ones on N), then
   returns the exit code: 0, 2 for a lesson that does not exist, 130 for Ctrl-C.
-- ``program.rules_reader()``: the rules, section by section (the ``rules`` key in a match).
-- ``program.tip_source(view, rules, narrator)``: the beginner's tip for a turn, or None (the
-  program asks it only at beginner and easy tables). The console builds on nothing of the
-  lessons, so the lessons hand it in.
+- ``read_rules(program)``: the rules, section by section (the ``rules`` key in a match).
+- ``tips.tip_for(view, rules, narrator)``: the beginner's tip for a turn, or None (the program
+  asks it only at beginner and easy tables). The console builds on nothing of the lessons, so
+  the lessons hand it in.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .catalogue import LessonText
-from .content import LESSON_COUNT
+from .content import LESSON_COUNT, LESSON_TOTAL
 from .rules_reader import read_rules
 from .runner import LessonSession
 
 if TYPE_CHECKING:
-    from ..console.app import Program
+    from ..console.app import Extras, Program
 
 
-def attach(program: "Program") -> None:
+def extras() -> Extras:
+    """The lessons' entry points, for ``Program(..., extras=extras())``."""
+    from ..console.app import Extras
     from . import tips
-    program.lesson_runner = lessons_menu
-    program.tip_source = lambda view, rules, narrator: tips.tip_for(view, rules, narrator)
-    program.run_lesson = lambda number: run_lesson(program, number)
-    program.rules_reader = lambda: read_rules(program)
+    return Extras(lessons_menu=lessons_menu, run_lesson=run_lesson, rules_reader=read_rules, tip_source=tips.tip_for)
 
 
-def lessons_menu(program: "Program") -> int | None:
+def lessons_menu(program: Program) -> int | None:
     """The Lessons menu: pick a lesson (Enter: the first not yet done), 9 the rules, Escape back."""
     from ..console.menus import choose
     session = LessonSession(program)
@@ -42,6 +41,7 @@ def lessons_menu(program: "Program") -> int | None:
         items = [text("menu.item.done" if n in done else "menu.item", title=text(f"l{n}.title"))
                  for n in range(1, LESSON_COUNT + 1)]
         items.append(text("menu.rules"))
+        items.append(text("menu.other_games"))  # the tenth item, key 0: lessons 9 and 10
         first_open = next((n for n in range(1, LESSON_COUNT + 1) if n not in done), 1)
         title = text("menu.title", done=len(done & set(range(1, LESSON_COUNT + 1))), count=LESSON_COUNT)
         index = choose(program.input, program.announcer, title, items, text("prompt.menu"),
@@ -50,16 +50,22 @@ def lessons_menu(program: "Program") -> int | None:
             return None
         if index == LESSON_COUNT:
             read_rules(program)
+        elif index == LESSON_COUNT + 1:
+            game = choose(program.input, program.announcer, text("menu.other_games.title"),
+                          [text(f"game.{name}") for name in ("scopa_15", "cirulla")], text("prompt.menu"),
+                          default=0)
+            if game is not None:
+                session.run_from(LESSON_COUNT + 1 + game)
         else:
             session.run_from(index + 1)
 
 
-def run_lesson(program: "Program", number: int) -> int:
+def run_lesson(program: Program, number: int) -> int:
     """``scopa --lesson N``: run the lesson, then exit 0; a lesson that does not exist gives 2."""
     from ..console.terminal import InputClosed, Interrupted
     text = LessonText(program.lang)
-    if not isinstance(number, int) or not 1 <= number <= LESSON_COUNT:
-        program.output.line(text("lesson.out_of_range", n=number, count=LESSON_COUNT))
+    if not isinstance(number, int) or not 1 <= number <= LESSON_TOTAL:
+        program.output.line(text("lesson.out_of_range", n=number, count=LESSON_TOTAL))
         return 2
     try:
         program.start_voice()

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 ENTER = "enter"
 ESCAPE = "escape"
-OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
 
 
 def match_section(rules: Rules, text: LessonText, in_match: bool = True) -> Section:
@@ -28,11 +27,12 @@ def match_section(rules: Rules, text: LessonText, in_match: bool = True) -> Sect
     if rules.variant is Variant.SCOPA:
         lines = [text("rules.match.players", n=rules.players)]
     else:
-        lines = [text(f"rules.match.{rules.variant.value}")]
+        lines = [text(f"rules.match.{rules.variant.value}", n=rules.players)]
     lines.append(text("rules.match.single") if rules.target is None else text("rules.match.target",
                                                                                target=rules.target))
-    on = [text(f"option.{name}") for name in OPTIONS if getattr(rules, name)]
-    off = [text(f"option.{name}") for name in OPTIONS if not getattr(rules, name)]
+    options = rules.available_options()  # only the options this game can have
+    on = [text(f"option.{name}") for name in options if getattr(rules, name)]
+    off = [text(f"option.{name}") for name in options if not getattr(rules, name)]
     sep = text("list.sep")
     lines.append(text("rules.match.on", names=capitalised(sep.join(on))) if on else text("rules.match.none_on"))
     if off:
@@ -48,14 +48,14 @@ def rules_sections(lang: str, rules: Rules | None) -> list[Section]:
     return [match_section(rules or Rules(), text, in_match=rules is not None), *sections]
 
 
-def current_rules(program: "Program") -> Rules | None:
+def current_rules(program: Program) -> Rules | None:
     """The rules of the match being played, or None outside a match."""
     narrator = getattr(program, "narrator", None)
     rules = getattr(narrator, "rules", None)
     return rules if isinstance(rules, Rules) else None
 
 
-def read_rules(program: "Program") -> None:
+def read_rules(program: Program) -> None:
     """Page through the rules until the player presses Escape."""
     text = LessonText(program.lang)
     sections = rules_sections(text.lang, current_rules(program))

@@ -14,16 +14,17 @@ silent when the learner said so.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from ..console.announcer import ask_hands_aloud
 from ..console.choosing import MoveChooser
 from ..console.keys import typed_number
 from ..console.terminal import ENTER, ESCAPE
-from ..engine import SETTEBELLO, Card, GameState, MatchWon, Move, PlayerView, Scopa
-from ..narration import Announcement, Narrator, capitalised
+from ..engine import SETTEBELLO, Card, Event, GameState, MatchWon, Move, PlayerView, Rules, Scopa
+from ..narration import Announcement, Narrator, Verbosity, capitalised
 from .catalogue import LessonText
-from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz
+from .content import LESSON_COUNT, LESSONS, VARIANT_LESSONS, Ctx, Lesson, Outcome, Practice, Quiz
 from .positions import LESSON_RULES
 
 if TYPE_CHECKING:
@@ -37,21 +38,26 @@ class Leave(Exception):
     """The learner pressed Escape to leave the lesson."""
 
 
-def lesson_narrator(program: "Program", text: LessonText) -> Narrator:
+def _lesson(number: int) -> Lesson:
+    """Lesson ``number`` (from 1): Scopa's eight, then those of the other games."""
+    return (LESSONS + VARIANT_LESSONS)[number - 1]
+
+
+def lesson_narrator(program: Program, text: LessonText, rules: Rules = LESSON_RULES) -> Narrator:
     """The game's narrator for the lesson table: you, and the lesson partner.
 
     The game's lines (plays, the table, the hand, the prompts' key hints, the score sheet)
     follow the player's verbosity as in a match; the lesson's own lines (what it teaches, the
     goal, the feedback, the hints) come from the lesson catalogue and are always said whole."""
     names = [_message(program, "seat.you", "You"), text("opponent")]
-    verbosity = getattr(program, "verbosity", "full")
+    verbosity: Verbosity = getattr(program, "verbosity", "full")
     try:
-        return Narrator(names, LESSON_RULES, you=0, lang=program.lang, naming=program.naming, verbosity=verbosity)
+        return Narrator(names, rules, you=0, lang=program.lang, naming=program.naming, verbosity=verbosity)
     except (OSError, KeyError, ValueError):  # the game has no catalogue for this language yet
-        return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming, verbosity=verbosity)
+        return Narrator(names, rules, you=0, lang="en", naming=program.naming, verbosity=verbosity)
 
 
-def _message(program: "Program", key: str, default: str) -> str:
+def _message(program: Program, key: str, default: str) -> str:
     try:
         return program.messages(key)
     except (KeyError, AttributeError):
@@ -70,12 +76,12 @@ def command_of(token: str) -> tuple[str, str] | None:
 class LessonSession:
     """Runs lessons for one program: from the Lessons menu or from ``scopa --lesson N``."""
 
-    def __init__(self, program: "Program", standalone: bool = False) -> None:
+    def __init__(self, program: Program, standalone: bool = False) -> None:
         self.program = program
         self.standalone = standalone
         self.attempts: dict[int, int] = defaultdict(int)  # per lesson: a new deal for each try of lesson 8
         self.text = LessonText(program.lang)
-        self.ctx: Ctx | None = None
+        self.ctx: Ctx | None = None  # the running lesson's, set as each lesson starts
         self.goal = ""
         self.opening_said = False
         self.state: GameState | None = None
@@ -86,10 +92,17 @@ class LessonSession:
         self._answer: str | None = None  # a number typed at Next? after a wrong move, for the try it starts
 
     # Output and input -------------------------------------------------------------------------
+    @property
+    def context(self) -> Ctx:
+        """The running lesson's context: only asked for while a lesson runs."""
+        if self.ctx is None:
+            raise RuntimeError("no lesson is running")
+        return self.ctx
+
     def say(self, *items: str | Announcement) -> None:
         self.program.announcer.say([i for i in items if i])
 
-    def say_lines(self, lines: list[str] | list[Announcement]) -> None:
+    def say_lines(self, lines: Sequence[str | Announcement]) -> None:
         if lines:
             self.program.announcer.say(list(lines))
 
@@ -116,15 +129,15 @@ class LessonSession:
             result = self.run_lesson(number)
             if result == "leave":
                 return
-            if number >= LESSON_COUNT:
+            if _lesson(number).last_of_its_course:
                 self.say(self.t("lesson.last"))
                 return
             number += 1
 
     def run_lesson(self, number: int) -> LessonResult:
-        lesson = LESSONS[number - 1]
+        lesson = _lesson(number)
         self.text = LessonText(self.program.lang)  # the language may have changed in the settings
-        self.ctx = Ctx(self.text, lesson_narrator(self.program, self.text))
+        self.ctx = Ctx(self.text, lesson_narrator(self.program, self.text, lesson.rules))
         try:
             return self._run_lesson(lesson)
         except Leave:
@@ -133,7 +146,13 @@ class LessonSession:
 
     def _run_lesson(self, lesson: Lesson) -> LessonResult:
         while True:
-            self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT, title=capitalised(self.t(lesson.title_key))))
+            if lesson.number > LESSON_COUNT:  # a lesson of another game: named with it
+                game = self.t(f"game.{lesson.rules.variant.value}")
+                self.say(self.t("lesson.heading.game", n=lesson.number, game=game,
+                                title=capitalised(self.t(lesson.title_key))))
+            else:
+                self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT,
+                                title=capitalised(self.t(lesson.title_key))))
             index, first_time = 0, True
             while index < len(lesson.steps):
                 step = lesson.steps[index]
@@ -143,13 +162,13 @@ class LessonSession:
                     if index < len(lesson.steps):
                         self._pause()
                     continue
-                choice = self._after("lesson.after_wrong", last=lesson.number == LESSON_COUNT)
+                choice = self._after("lesson.after_wrong", last=lesson.last_of_its_course)
                 if choice != "again":
                     return choice
                 first_time = False
             self.mark_done(lesson.number)
             self.say(self.t("lesson.done", n=lesson.number))
-            choice = self._after("lesson.after_done", last=lesson.number == LESSON_COUNT)
+            choice = self._after("lesson.after_done", last=lesson.last_of_its_course)
             if choice != "again":
                 return choice
 
@@ -204,8 +223,8 @@ class LessonSession:
             self.say_lines(self.t("lesson.help").split("\n"))
         elif name == "voice" and hasattr(self.program, "toggle_voice"):
             self.say(self.program.toggle_voice())
-        elif name == "rules" and getattr(self.program, "rules_reader", None):
-            self.program.rules_reader()
+        elif name == "rules" and (reader := self.program.rules_reader) is not None:
+            reader()
         elif name == "settings" and hasattr(self.program, "settings_menu"):
             self.program.settings_menu()
             if self.ctx is not None:  # the verbosity may have changed: the lesson's table follows it at once
@@ -228,7 +247,7 @@ class LessonSession:
 
     # A question ---------------------------------------------------------------------------------
     def _run_quiz(self, quiz: Quiz, first_time: bool) -> StepResult:
-        ctx = self.ctx
+        ctx = self.context
         answers = quiz.answers(ctx)
         listing = ", ".join(self.t("answer.item", number=i + 1, answer=a) for i, a in enumerate(answers))
         question = [quiz.question(ctx), listing + "."]
@@ -251,7 +270,8 @@ class LessonSession:
 
     # A position to play from ----------------------------------------------------------------------
     def _run_practice(self, step: Practice, lesson: Lesson, first_time: bool) -> StepResult:
-        ctx, narrator = self.ctx, self.ctx.narrator
+        ctx = self.context
+        narrator = ctx.narrator
         attempt = self.attempts[lesson.number]
         self.attempts[lesson.number] += 1
         state, opening = step.start(attempt)
@@ -267,7 +287,7 @@ class LessonSession:
         if step.recent:
             self.say_lines(narrator.last_plays(state.history, step.recent))
         moves: list[Move] = []
-        events: list = []
+        events: list[Event] = []
         first_turn = True
         while not state.is_deal_over:
             self.state = state
@@ -295,7 +315,7 @@ class LessonSession:
         return "right" if right else "wrong"
 
     def _learner_turn(self, state: GameState, step: Practice, first_turn: bool) -> Move:
-        narrator = self.ctx.narrator
+        narrator = self.context.narrator
         view = state.view(0)
         self._hands_heard(step)
         lines: list[str | Announcement] = [] if first_turn else [narrator.turn_line(0)]
@@ -322,17 +342,17 @@ class LessonSession:
             return
         voice_on = getattr(self.program, "voice_is_on", lambda: False)()
         if self.hands_aloud is None and voice_on:
-            narrator = self.ctx.narrator
+            narrator = self.context.narrator
             self.hands_aloud = ask_hands_aloud(announcer, lambda key: self.read(narrator.messages(key)),
                                                narrator.messages)
         announcer.speak_hands = bool(self.hands_aloud)
 
     def _hand(self, view: PlayerView) -> Announcement:
-        return self.ctx.narrator.hand(view)
+        return self.context.narrator.hand(view)
 
     def _hint(self, view: PlayerView) -> tuple[Move, Announcement | None] | None:
         """The game's suggestion (the hard level's move) and its reason in the game's words."""
-        narrator = self.ctx.narrator
+        narrator = self.context.narrator
         try:
             suggestion = getattr(narrator, "suggestion", None)
             if suggestion is not None:
@@ -349,20 +369,20 @@ class LessonSession:
         move, reason = hint
         if reason is not None:
             return reason.reworded(self.t("hint.reason", reason=reason.text))
-        names = self.ctx.names
+        names = self.context.names
         if move.capture:
             return Announcement(self.t("hint.capture", card=names.the(move.card),
                                        cards=names.list(move.capture, article=True)), 0)
         return Announcement(self.t("hint.stays", card=names.the(move.card)), 0)
 
-    def _missed_chance(self, before: GameState, move: Move, events: list) -> None:
+    def _missed_chance(self, before: GameState, move: Move, events: list[Event]) -> None:
         """Explain, without blame, a scopa or the settebello the hint would have taken.
 
         Private to the learner: the card of the hint is still in the hand."""
         if self.hint is None or self.hint[0] == move:
             return
         hint = self.hint[0]
-        names = self.ctx.names
+        names = self.context.names
         _, hint_events = before.apply(hint)
         if any(isinstance(e, Scopa) for e in hint_events) and not any(isinstance(e, Scopa) for e in events):
             self.say(Announcement(self.t("hint.missed.scopa", card=names.the(hint.card)), 0))
@@ -372,7 +392,7 @@ class LessonSession:
     # Choosing a card and a capture: the game's own keys ----------------------------------------------
     def _choose_move(self, state: GameState, step: Practice) -> Move:
         """The match's Card?, Capture? and Play? prompts; Escape at Card? leaves the lesson."""
-        narrator = self.ctx.narrator
+        narrator = self.context.narrator
         chooser = MoveChooser(lambda key: self.read(narrator.messages(key)), self.say, narrator,
                               lambda token: self._play_command(token, state, step), escape=self._leave)
         return chooser.move(state.view(0))
@@ -383,7 +403,7 @@ class LessonSession:
 
     def _play_command(self, token: str, state: GameState, step: Practice) -> bool:
         """The game's keys that make sense in a lesson: table, hand, goal, hint, and in lesson 8 the rest."""
-        narrator = self.ctx.narrator
+        narrator = self.context.narrator
         command = command_of(token)
         name = command[0] if command else token.lower()
         view = state.view(0)

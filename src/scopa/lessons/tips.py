@@ -10,7 +10,7 @@ At short verbosity each tip has a short form ("Scopa chance with four of clubs."
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine import ALL_CARDS, SETTEBELLO, Card, Move, PlayerView, Rules, legal_captures
 from ..engine.captures import is_sweep_capture
@@ -41,7 +41,7 @@ def _sweeps(move: Move, table: Sequence[Card], rules: Rules) -> bool:
 def _left(move: Move, table: Sequence[Card]) -> tuple[Card, ...]:
     if move.capture:
         return tuple(c for c in table if c not in move.capture)
-    return tuple(table) + (move.card,)
+    return (*table, move.card)
 
 
 def _card_words(the_card: str) -> dict[str, str]:

@@ -17,7 +17,8 @@ Every word comes from the message catalogue, so each language keeps its own gram
 """
 from __future__ import annotations
 
-from typing import Iterable, Literal
+from collections.abc import Iterable
+from typing import Literal
 
 from ..engine import SETTEBELLO, Card
 from ..engine.cards import RANKS

@@ -1,6 +1,6 @@
 """Why rules or a saved position are refused, in the player's words: the engine's ``Reason`` as a sentence.
 
-``RulesError`` and the checks of ``GameState.from_dict`` carry a ``Reason`` (a code and its
+``RulesError`` and the checks of ``state_from_dict`` carry a ``Reason`` (a code and its
 values) beside their English developer message. Here the code picks the catalogue sentence
 ``invalid.{code}`` (``invalid.{code}.{where}`` for a place in the position), with cards named in
 words and fields and options by their catalogue names: "The plays of this deal include the

@@ -10,18 +10,20 @@ import json
 import locale
 import os
 import re
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 LANGUAGES = ("en", "it")
 DEFAULT_LANGUAGE = "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_catalogue(lang: str) -> dict[str, str]:
     text = resources.files("scopa.narration").joinpath("catalogues", f"{lang}.json").read_text("utf-8")
-    return json.loads(text)
+    result: dict[str, str] = json.loads(text)
+    return result
 
 
 def _code(value: str) -> str:

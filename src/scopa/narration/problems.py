@@ -7,7 +7,7 @@ sentence instead, and anything rarer falls back to the system's words.
 from __future__ import annotations
 
 import errno
-from typing import Callable
+from collections.abc import Callable
 
 # errno name -> catalogue key; several codes share one plain sentence.
 _KEYS = {

@@ -10,7 +10,8 @@ The console calls this after starting the voice and again after the language cha
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .messages import Messages
 

@@ -10,9 +10,17 @@ the answer to a move.
 
 Seat keys: the key travels only in the first message of a connection (never in the URL). A
 dropped connection is taken up again by the reader thread itself: after a short, growing pause
-(``BACKOFF``), it sends ``hello`` with the room code, the seat key and the number of the last
-update it has; the server answers with the missed updates or a resync. A fatal refusal (wrong
-key, room closed) ends the retries and is kept in ``problem`` for the console to say.
+(``reconnect_pause``), it sends ``hello`` with the room code, the seat key and the number of the
+last update it has; the server answers with the missed updates or a resync. A fatal refusal
+(wrong key, room closed) ends the retries and is kept in ``problem`` for the console to say.
+
+A server that stops (SIGTERM, Ctrl-C: an upgrade, a restart) says ``server_stopping`` first:
+that is a restart, not an end. The table notes it (``restarting``, for the console's one line)
+and reconnects as after any drop, the pauses doubling up to ``RECONNECT_CAP`` and each cut by a
+random part of up to half (so that the players of a restarted server do not all come back in
+the same instant), for ``RECONNECT_FOR`` seconds; the room is in the server's store, so the
+match goes on once it is back. After that long the table gives up (``server_gone``), and the
+seat stays the player's, for ``scopa join`` later.
 
 Numbers: a fresh connection in this process (``open``) starts at the number the welcome
 gives; older updates the server may send after it are not news, only their view is kept. The
@@ -27,26 +35,109 @@ gives None, and nothing is logged.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import random
+import secrets
+import ssl
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine import DealScored, Move, Phase, PlayerView
+from ..engine.shuffle import SEED_BYTES
+
+if TYPE_CHECKING:
+    from websockets.sync.client import ClientConnection
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
+from ..storage.fairness import Observation, Verdict, check_online, observe
 from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
-from .messages import (MAX_RECORD_MESSAGE, Accepted, Assisted, ClientMessage, CreateRoom, ErrorMessage, Hello,
-                       InfoMessage, Join, MatchRecordMessage, MoveRequest, NextDealRequest, ProtocolError, Ready,
-                       RecordRequest, Refused, ResyncMessage, RoomInfo, ServerMessage, Start, UpdateMessage, Welcome,
-                       encode, parse_server_message)
+from .messages import (
+    MAX_RECORD_MESSAGE,
+    Accepted,
+    Assisted,
+    ClaimRequest,
+    ClientMessage,
+    Contribute,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    InfoMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    RoomInfo,
+    ServerMessage,
+    Start,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_server_message,
+)
 
-BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before each reconnection try; the last one repeats
+BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before the first reconnection tries; then doubling ...
+RECONNECT_CAP = 10.0             # ... up to this, each pause cut at random by up to half
+RECONNECT_FOR = 300.0            # seconds a dropped or restarting table keeps trying (docs/online.md)
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
 UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be reached at all
+GONE = "server_gone"             # ``problem`` code when it could not be reached again for RECONNECT_FOR
+# A reconnection refused so is tried again: the server is not there yet, is still stopping, or
+# closed in the middle of the TLS handshake (a certificate problem ends the tries: said at once).
+RETRIED = frozenset({UNREACHABLE, "server_stopping", "tls_failed"})
+_jitter = random.SystemRandom()  # not the game's seeded randomness: only spreads the reconnections
+
+
+# OpenSSL's verification codes (``X509_V_ERR_*``) that say what is wrong with a certificate.
+NAME_MISMATCH = frozenset({62, 64})  # HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH
+EXPIRED = frozenset({10})            # CERT_HAS_EXPIRED
+
+
+def tls_problem(error: ssl.SSLError) -> str:
+    """The ``problem`` code of a failed TLS handshake: ``certificate_name`` (the certificate is for
+    another name), ``certificate_expired``, ``certificate_untrusted`` (self-signed, or signed by an
+    authority this computer does not know: ``--cafile``), or ``tls_failed`` (no TLS there at all,
+    such as a ``ws://`` server asked for ``wss://``)."""
+    if isinstance(error, ssl.SSLCertVerificationError):
+        code = error.verify_code
+        if code in NAME_MISMATCH:
+            return "certificate_name"
+        return "certificate_expired" if code in EXPIRED else "certificate_untrusted"
+    return "tls_failed"
+
+
+def tls_context(cafile: str | os.PathLike[str]) -> ssl.SSLContext:
+    """A client context that trusts the certificates in ``cafile`` (PEM) as well as the system's:
+    ``OSError`` or ``ssl.SSLError`` when the file cannot be read as certificates."""
+    context = ssl.create_default_context()
+    context.load_verify_locations(cafile=cafile)
+    return context
+
+
+def reconnect_pause(attempt: int, backoff: Sequence[float] = BACKOFF, cap: float = RECONNECT_CAP,
+                    share: float | None = None) -> float:
+    """Seconds before reconnection try ``attempt`` (from 0): ``backoff`` first, then doubling up to
+    ``cap``, less a random part of up to half (``share``, from 0 to 1, fixes that part)."""
+    steps = len(backoff)
+    full = backoff[attempt] if attempt < steps else backoff[-1] * 2.0 ** min(attempt - steps + 1, 32)
+    return min(full, cap) * (1.0 - 0.5 * (_jitter.random() if share is None else share))
+
+
+class Waker(Protocol):
+    """What the table raises when news arrives (``console.terminal.Wake`` is one)."""
+
+    def raise_(self) -> None: ...
 
 
 class NoWake:
@@ -78,15 +169,18 @@ class RemoteTable:
     Beside the ``Table`` methods, the lobby uses ``room``, ``ready``, ``start``, and the console
     reads ``connected``, ``problem`` and ``take_errors`` (non-fatal refusals to say)."""
 
-    def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: object | None = None,
-                 backoff: Sequence[float] = BACKOFF) -> None:
+    def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
+                 backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.server = server
-        self.wake = wake if wake is not None else NoWake()
+        self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
+        self.wake: Waker = wake if wake is not None else NoWake()
         self.backoff = tuple(backoff)
+        self.reconnect_for = reconnect_for
         self._first = first
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
-        self._ws = None
+        self._ws: ClientConnection | None = None
         self._thread: threading.Thread | None = None
         self._closing = False
         self.code: str = getattr(first, "code", "")
@@ -94,6 +188,7 @@ class RemoteTable:
         self.seat = 0
         self.connected = False
         self.drops = 0  # connections lost and taken up again, for the console's "back" line
+        self.restarting = False  # the server said it is stopping: the drop that follows is a restart
         self.problem: Problem | None = None
         self._room: RoomInfo | None = None
         self._view: PlayerView | None = None
@@ -105,6 +200,14 @@ class RemoteTable:
         self._scored: DealScored | None = None  # the last deal's score: from the welcome, then the updates
         self._answers: dict[int, Accepted | Refused | MatchRecordMessage] = {}
         self._errors: list[ErrorMessage] = []
+        # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
+        # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
+        self._share = secrets.token_bytes(SEED_BYTES)
+        self._gave_share = False
+        self._heard: bytes | None = None
+        self._heard_other = False
+        self._seen: set[Observation] = set()
+        self._record_data: Mapping[str, Any] | None = None
 
     # Connecting ----------------------------------------------------------------------------
     def open(self, timeout: float = OPEN_TIMEOUT) -> Welcome:
@@ -116,18 +219,21 @@ class RemoteTable:
         if welcome.info.phase != "lobby":  # a seat taken back mid-match: its view follows the welcome,
             # after the older updates it missed, whose views are older positions
             with self._lock:
-                self._lock.wait_for(lambda: self._view is not None and self._view_at >= welcome.number
+                self._lock.wait_for(lambda: (self._view is not None and self._view_at >= welcome.number)
                                     or not self.connected, timeout)
         return welcome
 
     def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False) -> Welcome:
         from websockets.exceptions import InvalidURI, WebSocketException
         from websockets.sync.client import connect
+        context = self.tls if self.server.lower().startswith("wss:") else None  # None: the system's trust, for wss
         try:
-            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1)
+            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context)
             ws.__enter__()  # websockets 17 wants a context manager; this connection outlives the call, close() ends it
         except InvalidURI:
             raise TableClosed(Problem("bad_server", {})) from None
+        except ssl.SSLError as error:  # before OSError, which it is: the certificate, not the network
+            raise TableClosed(Problem(tls_problem(error), {})) from None
         except (OSError, TimeoutError, WebSocketException):
             raise TableClosed(Problem(UNREACHABLE, {})) from None
         try:
@@ -144,7 +250,19 @@ class RemoteTable:
         with self._lock:
             self._ws = ws
             self._welcomed(message, first_time)
+            share = self._share_due(message)
+        if share:
+            with contextlib.suppress(OSError, WebSocketException):  # else given again once reconnected
+                ws.send(encode(Contribute(self._share)))
         return message
+
+    def _share_due(self, welcome: Welcome) -> bool:
+        """Under the lock: this seat's share is to be sent (a room in its lobby that has none of it)."""
+        info = welcome.info
+        due = info.phase == "lobby" and welcome.commitment is not None and info.contributions[welcome.seat] is None
+        if due:
+            self._gave_share = True
+        return due
 
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
@@ -154,6 +272,10 @@ class RemoteTable:
         if first_time:  # a seat taken back after a restart keeps as news what followed its last own move
             start = self._first.last_number if isinstance(self._first, Hello) else 0
             self._floor = self._latest = start if 0 < start <= welcome.number else welcome.number
+        if self._heard is None and not self._heard_other:
+            self._heard = welcome.commitment
+        elif welcome.commitment != self._heard:
+            self._heard_other = True
         if welcome.last_deal is not None:  # the newest as of the welcome: what follows is newer or the same
             self._scored = welcome.last_deal.scored(welcome.info.rules)
         self.connected = True
@@ -167,6 +289,8 @@ class RemoteTable:
         from websockets.exceptions import WebSocketException
         while True:
             ws = self._ws
+            if ws is None:  # set before this thread starts, and again by each reconnection
+                return
             try:
                 while True:
                     self._handle(self._parse(ws.recv()))
@@ -183,9 +307,15 @@ class RemoteTable:
         self.wake.raise_()
 
     def _reconnect(self) -> bool:
-        """Try again and again, with growing pauses, until welcomed, refused or closed."""
+        """Try again and again, with growing pauses, until welcomed, refused, closed, or
+        ``reconnect_for`` seconds have gone (then the problem is ``server_gone``)."""
+        deadline = time.monotonic() + self.reconnect_for
         for attempt in itertools.count():
-            time.sleep(self.backoff[min(attempt, len(self.backoff) - 1)])
+            pause = reconnect_pause(attempt, self.backoff)
+            if time.monotonic() + pause > deadline:
+                self._give_up(Problem(GONE, {}))
+                return False
+            time.sleep(pause)
             with self._lock:
                 if self._closing:
                     return False
@@ -193,17 +323,21 @@ class RemoteTable:
             try:
                 self._connect(hello, OPEN_TIMEOUT)
             except TableClosed as refused:
-                if refused.problem.code == UNREACHABLE:
+                if refused.problem.code in RETRIED:
                     continue
-                with self._lock:
-                    self.problem = refused.problem
-                    self._lock.notify_all()
+                self._give_up(refused.problem)
                 return False
             with self._lock:
                 self.drops += 1
+                self.restarting = False
             self.wake.raise_()
             return True
         return False  # pragma: no cover - itertools.count never ends
+
+    def _give_up(self, problem: Problem) -> None:
+        with self._lock:
+            self.problem = problem
+            self._lock.notify_all()
 
     def _handle(self, message: ServerMessage) -> None:
         with self._lock:
@@ -220,7 +354,9 @@ class RemoteTable:
             elif isinstance(message, (Accepted, Refused, MatchRecordMessage)):
                 self._answers[message.id] = message
             elif isinstance(message, ErrorMessage):
-                if message.fatal:
+                if message.code == "server_stopping":  # a restart: the drop that follows is taken up again
+                    self.restarting = True
+                elif message.fatal:
                     self.problem = Problem(message.code, dict(message.values))
                 else:
                     self._errors.append(message)
@@ -231,6 +367,7 @@ class RemoteTable:
             self.wake.raise_()
 
     def _add(self, update: SeatUpdate) -> None:
+        self._seen.update(observe(update.event, update.view))
         if update.view is not None:
             self._view, self._view_at = update.view, update.number
         if update.number <= self._latest:
@@ -252,8 +389,11 @@ class RemoteTable:
         return True
 
     # The lobby and the console's extras ------------------------------------------------------
-    def room(self) -> RoomInfo | None:
+    def room(self) -> RoomInfo:
+        """The room as last told: the welcome gives it, so it is known once ``open`` has returned."""
         with self._lock:
+            if self._room is None:
+                raise RuntimeError("The table is not open yet.")
             return self._room
 
     def ready(self) -> bool:
@@ -330,6 +470,10 @@ class RemoteTable:
         request_id = next(self._ids)
         return self._request(MoveRequest(request_id, move, expected), request_id, expected)
 
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        request_id = next(self._ids)
+        return self._request(ClaimRequest(request_id, expected), request_id, expected)
+
     def next_deal(self, seat: int, expected: int) -> SubmitResult:
         request_id = next(self._ids)
         return self._request(NextDealRequest(request_id, expected), request_id, expected)
@@ -345,10 +489,10 @@ class RemoteTable:
             answered = self._lock.wait_for(lambda: request_id in self._answers or not self.connected,
                                            ANSWER_TIMEOUT)
             answer = self._answers.pop(request_id, None)
-            if not answered or answer is None:
-                return SubmitResult(False, refusal="unavailable")
+            if not answered or answer is None or isinstance(answer, MatchRecordMessage):
+                return SubmitResult(False, refusal="unavailable")  # a record is never a move's answer
             if isinstance(answer, Refused):
-                return SubmitResult(False, refusal=answer.kind, reason=answer.reason)  # type: ignore[arg-type]
+                return SubmitResult(False, refusal=answer.kind, reason=answer.reason)
             updates = tuple(u for u in self._log if expected < u.number <= answer.number)
             return SubmitResult(True, updates=updates)
 
@@ -369,7 +513,19 @@ class RemoteTable:
             answer = self._ask_record(deadline)
         if not isinstance(answer, MatchRecordMessage):
             return None
+        with self._lock:
+            self._record_data = answer.record
         return checked_record(answer.record, room, view)
+
+    def shuffle_check(self) -> Verdict:
+        """This client's own check of the match's shuffle, once ``finished_record`` was asked
+        (docs/fairness.md): "missing" when the server gave no record or no seed to check."""
+        with self._lock:
+            data, heard, seen = self._record_data, None if self._heard_other else self._heard, set(self._seen)
+            own = self._share if self._gave_share else None
+        if data is None:
+            return "missing"
+        return check_online(data, heard, own, self.seat, seen)
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None
@@ -389,6 +545,8 @@ class RemoteTable:
             answer = self._answers.pop(request_id, None)
             older = self._older_server()
             self._errors = [e for e in self._errors if e.code != "unknown_type"]  # not a refusal to say
+        if isinstance(answer, Accepted):  # a move's answer, never a record's
+            answer = None
         return answer or (ErrorMessage("unknown_type", {}) if older else None)
 
     def _older_server(self) -> bool:
@@ -428,7 +586,7 @@ def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView) ->
     return record
 
 
-def open_table(server: str, first: CreateRoom | Join | Hello, wake: object | None = None,
+def open_table(server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
                on_key: Callable[[RemoteTable], None] | None = None) -> RemoteTable:
     """A connected ``RemoteTable`` (``TableClosed`` when refused); ``on_key`` keeps a new seat key."""
     table = RemoteTable(server, first, wake)

@@ -27,20 +27,38 @@ What one process does by itself, the cluster does across processes:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import secrets
 import time
 from collections import defaultdict
-from typing import Any, Awaitable, Callable, Mapping, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar, cast
 
 from websockets.asyncio.server import ServerConnection
 
-from .messages import (Accepted, CreateRoom, ErrorMessage, Hello, Join, MoveRequest, NextDealRequest, ProtocolError,
-                       Refused, encode, parse_client_message)
+from ..engine import Move
+from .messages import (
+    Accepted,
+    ClaimRequest,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    Join,
+    MoveRequest,
+    NextDealRequest,
+    ProtocolError,
+    Refused,
+    encode,
+    parse_client_message,
+)
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
+from .store import LoadProblem
+from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")
@@ -51,6 +69,29 @@ class StoreDown(RoomRefusal):
 
     def __init__(self) -> None:
         super().__init__("storage")
+
+
+class SharedLimit:
+    """``server.AddressLimit`` counted in Redis, by every process together: one address's
+    guesses spread over several processes (behind a load balancer) are counted as one."""
+
+    def __init__(self, redis: RedisRoomStore, name: str, limit: int, window: float) -> None:
+        self.redis, self.name, self.limit, self.window = redis, name, limit, window
+
+    async def take(self, address: str) -> tuple[int, object]:
+        token = secrets.token_hex(8)
+        try:
+            return await self.redis.take_try(self.name, address, self.limit, self.window, token), token
+        except Exception as error:  # noqa: BLE001
+            log.error("the store cannot count the tries of an address (%s)", error)
+            return 0, None
+
+    async def give_back(self, address: str, token: object) -> None:
+        if isinstance(token, str):
+            try:
+                await self.redis.give_back_try(self.name, address, token)
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
+                log.error("the store cannot give a try back (%s)", error)
 
 
 class SessionStore:
@@ -77,11 +118,15 @@ class SessionStore:
     def delete_idle(self, before: float) -> int:
         return 0  # each process expires rooms in its tick
 
-    def load_all(self, budget: float) -> tuple[list[Room], list[Any]]:
+    def load_all(self, budget: float) -> tuple[list[Room], list[LoadProblem]]:
         return [], []  # rooms are read from Redis when first asked for
 
     def describe(self) -> str:
         return self.redis.describe()
+
+    def check_write(self) -> None:
+        """Never asked: Redis is written asynchronously, so ``ClusterServer.writable`` checks it."""
+        raise NotImplementedError("ClusterServer.writable checks Redis itself")
 
     def close(self) -> None:
         pass
@@ -90,7 +135,7 @@ class SessionStore:
 class HeldConnection(Connection):
     """A connection whose messages wait while a session is not yet stored."""
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig, server: "ClusterServer") -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, server: ClusterServer) -> None:
         super().__init__(ws, config)
         self.server = server
         self.rev = 0  # the room's rev when this connection was seated: older published changes it has
@@ -114,6 +159,8 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
+        self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
+        self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None
@@ -142,6 +189,7 @@ class ClusterServer(RoomServer):
             try:
                 acquired = await lock.acquire()
             except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
+                self.metrics.store_error()
                 log.error("room %s: the store cannot be reached (%s)", code, error)
                 raise StoreDown() from None
             if not acquired:
@@ -153,10 +201,8 @@ class ClusterServer(RoomServer):
                     await prepare()
                 return await self._run(code, action)
             finally:
-                try:
+                with contextlib.suppress(Exception):  # expired or Redis gone: the rev check guards the data
                     await lock.release()
-                except Exception:  # noqa: BLE001 -- expired or Redis gone: the rev check guards the data
-                    pass
 
     async def _refresh(self, code: str) -> None:
         """The room as stored, when another process stored it since this one last had it."""
@@ -166,6 +212,7 @@ class ClusterServer(RoomServer):
                 return
             room, rev = await self.redis.load(code, self.config.computer_budget)
         except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
             log.error("room %s: cannot be read from the store (%s)", code, error)
             raise StoreDown() from None
         if room is None:
@@ -204,9 +251,9 @@ class ClusterServer(RoomServer):
             failure = Unstored()
         if failure is not None:
             raise failure
-        return result
+        return cast(T, result)  # action() gave it: it raised nothing
 
-    async def _write(self, saved: dict[str, Room], deleted: set[str], pending: "Pending") -> bool:
+    async def _write(self, saved: dict[str, Room], deleted: set[str], pending: Pending) -> bool:
         try:
             for code, room in saved.items():
                 rev = self.revs.get(code, 0)
@@ -222,7 +269,8 @@ class ClusterServer(RoomServer):
         except StaleRoom as stale:
             log.error("room %s: stored meanwhile by another process; this change is not stored", stale)
             return False
-        except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+        except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
             log.error("rooms %s: cannot be stored (%s); the change is refused", ", ".join(saved), error)
             return False
         return True
@@ -252,14 +300,14 @@ class ClusterServer(RoomServer):
             self._message(conn, raw)  # no room: refused as a lone server refuses it
             return
         try:
-            await self.session(conn.code, lambda: self._still_held(conn) and self._message(conn, raw))
+            await self.session(conn.code, functools.partial(self._message_if_held, conn, raw))
         except StoreDown:
             Connection.send(conn, ErrorMessage("storage", {}))
             try:
                 request = parse_client_message(raw)
             except ProtocolError:
                 return
-            if isinstance(request, (MoveRequest, NextDealRequest)):  # answered at once: not done
+            if isinstance(request, (MoveRequest, NextDealRequest, ClaimRequest)):  # answered at once: not done
                 Connection.send(conn, Refused(request.id, "unavailable"))
         except Unstored:  # the room's seats were told
             pass
@@ -267,10 +315,8 @@ class ClusterServer(RoomServer):
     async def leave(self, conn: Connection) -> None:
         if conn.code is None:
             return
-        try:
+        with contextlib.suppress(RoomRefusal):
             await self.session(conn.code, lambda: self._detach(conn))
-        except RoomRefusal:
-            pass
 
     def _tell(self, room: Room, entries: list[Entry]) -> None:
         """Each seat's frames: held for a seat connected here, published for one elsewhere, and a
@@ -349,6 +395,10 @@ class ClusterServer(RoomServer):
             return False
         return True
 
+    def _message_if_held(self, conn: Connection, raw: str | bytes) -> None:
+        if self._still_held(conn):
+            self._message(conn, raw)
+
     def _replaced(self, conn: Connection) -> None:
         """The seat was taken back on another connection: closed as one process closes it."""
         log.info("room %s seat %s: taken back on another server process", conn.code, _seat(conn.seat))
@@ -372,7 +422,7 @@ class ClusterServer(RoomServer):
             return
         try:
             frames = await self.redis.log_tail(code, seat, count)
-        except Exception as error:  # noqa: BLE001 -- a resync instead
+        except Exception as error:  # noqa: BLE001
             log.error("room %s: its log cannot be read (%s)", code, error)
             return
         if len(frames) == count and _number(frames[0]) == hello.last_number + 1 and _number(frames[-1]) == room.number:
@@ -396,7 +446,7 @@ class ClusterServer(RoomServer):
                         self._deliver(message.get("data"))
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # noqa: BLE001 -- Redis restarted: listen again
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store's channel was lost (%s); listening again", error)
                 await asyncio.sleep(0.5)
 
@@ -430,8 +480,8 @@ class ClusterServer(RoomServer):
                 if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)):
                     continue
                 try:
-                    await self.session(code, lambda code=code: self._due(code, now))
-                except Exception:  # noqa: BLE001 -- logged; the other rooms are not held up
+                    await self.session(code, functools.partial(self._due, code, now))
+                except Exception:  # logged; the other rooms are not held up
                     log.exception("room %s: covering or expiring failed", code)
 
     def _due(self, code: str, now: float) -> None:
@@ -444,14 +494,37 @@ class ClusterServer(RoomServer):
             self._cover_due(room, now)
 
     async def _play_computers(self, room: Room) -> None:
+        """As one process lets them play, but the computer thinks outside the session (the room's
+        lock is not held meanwhile), on the room as last stored. Two processes may both drive a
+        room (each started by a person's move there): the one whose move for a turn was played
+        first goes on; the other, finding the turn played by someone else, stops."""
         code = room.code
         while True:
-            room = self.rooms.get(code)
-            wait = None if room is None else self._computer_wait(room)
-            if wait is None:
+            try:
+                async with self.local_locks[code]:
+                    await self._refresh(code)  # the room as stored, not this process's older copy
+            except StoreDown:
+                return  # the next person's move there drives the computers again
+            current = self.rooms.get(code)
+            wait = None if current is None else self._computer_wait(current)
+            if current is None or wait is None:
                 return
-            await asyncio.sleep(wait)
-            await self.session(code, lambda: code in self.rooms and self._computer_step(self.rooms[code]))
+            room = current
+            turn, move = await self._think(room, wait)
+            played_elsewhere = False
+
+            def step(turn: ComputerTurn | None = turn, move: Move | None = move) -> None:
+                nonlocal played_elsewhere
+                current = self.rooms.get(code)
+                if current is None:
+                    return
+                now = current.computer_turn()
+                played_elsewhere = turn is not None and now is not None and now.key != turn.key
+                if not played_elsewhere:
+                    self._computer_step(current, turn, move)
+            await self.session(code, step)
+            if played_elsewhere:
+                return
 
     # Presence: processes that died ------------------------------------------------------------
     async def keep_present(self) -> None:
@@ -467,7 +540,7 @@ class ClusterServer(RoomServer):
                     self.sweeping = asyncio.create_task(self._sweep())
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # noqa: BLE001 -- Redis away: try again
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store cannot be reached to say this process is alive (%s)", error)
 
     def _lapsed(self) -> None:
@@ -484,7 +557,7 @@ class ClusterServer(RoomServer):
         try:
             for process in await self.redis.gone_processes(self.origin):
                 await self._let_go(process)
-        except Exception as error:  # noqa: BLE001 -- logged; tried again at the next beat
+        except Exception as error:  # noqa: BLE001
             log.error("gone server processes could not be looked for (%s)", error)
 
     async def _let_go(self, process: str) -> None:
@@ -493,8 +566,8 @@ class ClusterServer(RoomServer):
         for code in await self.redis.held_rooms(process):
             now = time.monotonic()
             try:
-                await self.session(code, lambda code=code: self._gone(code, process, now))
-            except Exception:  # noqa: BLE001 -- this room is tried again at the next beat
+                await self.session(code, functools.partial(self._gone, code, process, now))
+            except Exception:  # logged; this room is tried again at the next beat
                 log.exception("room %s: the seats of a stopped process could not be let go", code)
                 done = False
         if done:
@@ -512,14 +585,21 @@ class ClusterServer(RoomServer):
                              _seat(number))
         self._drive(room)  # the computers it was playing go on here
 
+    async def writable(self) -> bool:
+        try:
+            await self.redis.check_write(self.origin)
+        except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
+            log.error("health: the store cannot be written (%s)", error)
+            return False
+        return True
+
     async def close(self) -> None:
         for task in (self.listening, self.presence, self.sweeping):
             if task is not None:
                 task.cancel()
-        try:
+        with contextlib.suppress(Exception):  # Redis gone: the presence expires by itself
             await self.redis.end_presence(self.origin)
-        except Exception:  # noqa: BLE001 -- Redis gone: the presence expires by itself
-            pass
         await self.redis.close()
 
 
@@ -536,7 +616,7 @@ async def open_cluster(config: ServerConfig) -> ClusterServer:
     server = ClusterServer(redis, config)
     try:
         await redis.beat(server.origin, config.presence_ttl)  # present before the first connection
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:  # noqa: BLE001 -- one clear line, as for a database that cannot be opened
         await redis.close()
         raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
     server.listening = asyncio.create_task(server.listen())

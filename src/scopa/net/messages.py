@@ -14,6 +14,9 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  seats one entry per seat, "human" (seat 0, the host, must be) or a computer level;
                  level: the computer level that fills human seats still empty at the start
     join         {version, code, name}                      take a free human seat
+    contribute   {value}                                    the seat's share of the match seed: 64 hex
+                 digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
+                 a second one from the same seat is ignored (docs/fairness.md)
     ready        {}                                         a joined player is ready
     start        {}                                         the host starts the match
     move         {id, card, capture, expected}              play a card; capture is a list of cards;
@@ -21,6 +24,10 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  as stale when the position changed after it (every update of one transition
                  carries the position after the whole transition; notices never make it stale)
     next_deal    {id, expected}                             the host deals the next deal
+    claim        {id, expected}                             Cirulla: the seat to move shows its hand
+                 to claim its bonus (cirulla or tris), before the hand's first card; answered as a
+                 move is (accepted, or refused: illegal when the hand is worth no bonus or it is
+                 not the time); the seat's next move follows as usual
     assisted     {}                                         a hint or tip was used in this deal
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
@@ -28,13 +35,15 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
 
 Server to client.
 
-    welcome      {version, code, seat, seat_key, number, info, last_deal}  after the first message;
+    welcome      {version, code, seat, seat_key, number, info, last_deal, commitment}  after the first message;
                  seat_key only when the seat was just given (create_room, join), never again;
                  number is the room's newest update; last_deal is the last deal that ended (null
                  before one did): {deal_number, piles, scope, match_scores}, the fields of its
                  deal_scored event, so a client started afresh has the score sheet (the B key);
                  after a hello the updates missed since last_number follow (or a resync), then
-                 the seat's own "reclaimed" notice
+                 the seat's own "reclaimed" notice; commitment is SHA-256 of the server's seed of
+                 the room, 64 hex digits, sent before any seat contributes (null only for a match
+                 begun by a server of protocol 1, dealt by shuffle 1)
     info         {info}                              the room's seats or phase changed: sent just
                  before the notice update that says so (a client ends no prompt for the info alone)
     update       {number, event, view}               one numbered thing that happened; view is the
@@ -56,14 +65,19 @@ Server to client.
     pong         {}
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
-seats, assisted_deals}, each seat null (free) or {name, kind, level, connected, covered, ready}.
+seats, assisted_deals, contributions}, each seat null (free) or {name, kind, level, connected, covered,
+ready}; contributions has one entry per seat, its contribution in hex or null (public to every seat).
 
 Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
 deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
-deal_scored, match_won, and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored``
-carries the final piles and scope of the deal instead of the whole breakdown; the receiver
-scores them again with the engine (``score_deal``), so the breakdown cannot disagree with the
-cards. Engine events never hold a hand; the receiving seat's own hand is only in its ``view``.
+deal_scored, match_won, opening_taken (Scopa a 15 and Cirulla: the dealer's first table of 15
+or 30), hand_claimed {seat, side, claim, points, cards} (Cirulla: the hand shown by its claim),
+and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored`` carries the final piles
+and scope of the deal instead of the whole breakdown, and in Cirulla ``bonus``, each side's
+points from claimed hands (only when any); the receiver scores them again with the engine
+(``score_deal``), so the breakdown cannot disagree with the cards. Engine events never hold a
+hand; the receiving seat's own hand is only in its ``view``, and a hand shown by a Cirulla
+claim, public from then on, in every seat's ``view.claims`` (never before the claim).
 A finished deal's piles hold every card of that deal, all played and counted in the open: public
 once the deal is scored, as its ``deal_scored`` event already was to every seat.
 
@@ -71,7 +85,8 @@ Privacy: a view is ``PlayerView``: its own hand, the table, the captured piles, 
 never holds another seat's hand or the stock, and the server sends a seat only its own view.
 The seed, which reveals every deal, travels only in ``match_record``, given only once the match
 is over: every card of every deal played has then been played face up, and a room plays one
-match, so nothing is ever dealt from that seed again.
+match, so nothing is ever dealt from that seed again. The record's ``fairness`` reveals the
+server's seed then, with every contribution, for each client to check its shuffle.
 
 Every parse function raises ``ProtocolError`` with one of ``ERROR_CODES`` (and the field at
 fault) for the first problem it finds: too big, not JSON, not an object, unknown type, a
@@ -80,17 +95,43 @@ missing or unknown field, a value of the wrong type or out of range.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Union
+from typing import Any, Literal, get_args
 
-from ..engine import (ALL_CARDS, CardPlayed, CardsCaptured, CardsDealt, CardStaysOnTable, Card, DealScored,
-                      DealStarted, Event, ILLEGAL_CODES, IllegalReason, LeftoversTaken, MatchWon, Move, Phase,
-                      Play, PlayerView, Rules, RulesError, Scopa, score_deal)
-from ..match import NAME_LENGTH, is_unsafe_in_name
+from ..engine import (
+    ALL_CARDS,
+    ILLEGAL_CODES,
+    Card,
+    CardPlayed,
+    CardsCaptured,
+    CardsDealt,
+    CardStaysOnTable,
+    DealScored,
+    DealStarted,
+    Event,
+    HandClaimed,
+    IllegalReason,
+    LeftoversTaken,
+    MatchWon,
+    Move,
+    OpeningTableTaken,
+    Phase,
+    Play,
+    PlayerView,
+    Rules,
+    RulesError,
+    Scopa,
+    score_deal,
+)
+from ..engine.cirulla import BONUS_KINDS, BONUS_POINTS, Claim, bonuses
+from ..engine.shuffle import SEED_HEX
+from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
+#    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -127,12 +168,12 @@ ErrorCode = Literal[
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
-ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
                           "server_stopping", "room_closed", "bad_rules", "bad_name"})
-REFUSALS: tuple[str, ...] = Refusal.__args__  # type: ignore[attr-defined]
-NOTICE_KINDS: tuple[str, ...] = NoticeKind.__args__  # type: ignore[attr-defined]
+REFUSALS: tuple[str, ...] = get_args(Refusal)
+NOTICE_KINDS: tuple[str, ...] = get_args(NoticeKind)
 
 _CARDS_BY_TEXT = {str(card): card for card in ALL_CARDS}
 
@@ -170,6 +211,11 @@ class RoomInfo:
     host: int = 0
     level: str = "easy"
     assisted_deals: frozenset[int] = frozenset()
+    contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
+
+    def __post_init__(self) -> None:
+        if not self.contributions:
+            object.__setattr__(self, "contributions", (None,) * len(self.seats))
 
     def table_info(self) -> TableInfo:
         """The ``TableInfo`` of the table protocol (a free seat shows as an unnamed human)."""
@@ -202,6 +248,11 @@ class Join:
 
 
 @dataclass(frozen=True)
+class Contribute:
+    value: bytes  # SEED_BYTES random bytes
+
+
+@dataclass(frozen=True)
 class Ready:
     pass
 
@@ -225,6 +276,14 @@ class NextDealRequest:
 
 
 @dataclass(frozen=True)
+class ClaimRequest:
+    """Cirulla: the seat shows its hand to claim its bonus, before the hand's first card."""
+
+    id: int
+    expected: int
+
+
+@dataclass(frozen=True)
 class Assisted:
     pass
 
@@ -239,8 +298,8 @@ class Ping:
     pass
 
 
-ClientMessage = Union[Hello, CreateRoom, Join, Ready, Start, MoveRequest, NextDealRequest, Assisted, RecordRequest,
-                      Ping]
+ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
+                 | Assisted | RecordRequest | Ping)
 FIRST_MESSAGES = (Hello, CreateRoom, Join)
 
 
@@ -253,9 +312,11 @@ class FinishedDeal:
     piles: tuple[tuple[Card, ...], ...]
     scope: tuple[int, ...]
     match_scores: tuple[int, ...]
+    bonus: tuple[int, ...] = ()  # Cirulla: each side's points from claimed hands (sent only when any)
 
     def scored(self, rules: Rules) -> DealScored:
-        return DealScored(self.deal_number, score_deal(self.piles, self.scope, rules), self.match_scores)
+        score = score_deal(self.piles, self.scope, rules, self.bonus or None)
+        return DealScored(self.deal_number, score, self.match_scores)
 
 
 @dataclass(frozen=True)
@@ -266,6 +327,7 @@ class Welcome:
     info: RoomInfo
     seat_key: str | None = None
     last_deal: FinishedDeal | None = None
+    commitment: bytes | None = None  # SHA-256 of the server's seed of the room
 
 
 @dataclass(frozen=True)
@@ -294,7 +356,7 @@ class Accepted:
 @dataclass(frozen=True)
 class Refused:
     id: int
-    kind: str  # a table.Refusal
+    kind: Refusal
     reason: IllegalReason | None = None
 
 
@@ -322,8 +384,8 @@ class Pong:
     pass
 
 
-ServerMessage = Union[Welcome, InfoMessage, UpdateMessage, ResyncMessage, Accepted, Refused, ErrorMessage,
-                      MatchRecordMessage, Pong]
+ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
+                 | MatchRecordMessage | Pong)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -354,7 +416,8 @@ def encode_info(info: RoomInfo) -> dict[str, Any]:
     seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "connected": s.connected,
                                      "covered": s.covered, "ready": s.ready} for s in info.seats]
     return {"code": info.code, "phase": info.phase, "host": info.host, "level": info.level,
-            "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals)}
+            "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
+            "contributions": [None if c is None else c.hex() for c in info.contributions]}
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
@@ -367,6 +430,8 @@ def encode_view(view: PlayerView) -> dict[str, Any]:
                     for p in view.history],
         "match_scores": list(view.match_scores), "deal_totals": [list(t) for t in view.deal_totals],
         "phase": view.phase.value, "winner": view.winner,
+        **({"claims": [{"seat": c.seat, "round": c.round, "kind": c.kind, "cards": _cards(c.cards)}
+                       for c in view.claims]} if view.claims else {}),  # Cirulla: public hands
     }
 
 
@@ -380,6 +445,12 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
     if isinstance(event, CardsDealt):
         return {"kind": "cards_dealt", "round": event.round, "rounds": event.rounds, "cards_each": event.cards_each,
                 "stock_left": event.stock_left, "table": None if event.table is None else _cards(event.table)}
+    if isinstance(event, HandClaimed):
+        return {"kind": "hand_claimed", "seat": event.seat, "side": event.side, "claim": event.kind,
+                "points": event.points, "cards": _cards(event.cards)}
+    if isinstance(event, OpeningTableTaken):
+        return {"kind": "opening_taken", "dealer": event.dealer, "side": event.side, "cards": _cards(event.cards),
+                "scope": event.scope}
     if isinstance(event, CardPlayed):
         return {"kind": "card_played", "seat": event.seat, "card": str(event.card)}
     if isinstance(event, CardsCaptured):
@@ -395,15 +466,19 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
         if view is None:
             raise ValueError("A deal_scored event is sent with the view it was scored in.")
         return {"kind": "deal_scored",
-                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores))}
+                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores,
+                                               tuple(s.bonus for s in event.score.sides)))}
     if isinstance(event, MatchWon):
         return {"kind": "match_won", "side": event.side, "match_scores": list(event.match_scores)}
     raise TypeError(f"Not an event: {event!r}")
 
 
 def encode_finished(deal: FinishedDeal) -> dict[str, Any]:
-    return {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
+    data = {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
             "piles": [_cards(p) for p in deal.piles], "scope": list(deal.scope)}
+    if any(deal.bonus):
+        data["bonus"] = list(deal.bonus)
+    return data
 
 
 def _update(message: UpdateMessage) -> dict[str, Any]:
@@ -426,17 +501,20 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
                                            "level": m.level}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
+    Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
                                      "expected": m.expected}),
     NextDealRequest: ("next_deal", lambda m: {"id": m.id, "expected": m.expected}),
+    ClaimRequest: ("claim", lambda m: {"id": m.id, "expected": m.expected}),
     Assisted: ("assisted", lambda m: {}),
     RecordRequest: ("record", lambda m: {"id": m.id}),
     Ping: ("ping", lambda m: {}),
     Welcome: ("welcome", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat": m.seat,
                                     "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info),
-                                    "last_deal": None if m.last_deal is None else encode_finished(m.last_deal)}),
+                                    "last_deal": None if m.last_deal is None else encode_finished(m.last_deal),
+                                    "commitment": None if m.commitment is None else m.commitment.hex()}),
     InfoMessage: ("info", lambda m: {"info": encode_info(m.info)}),
     UpdateMessage: ("update", _update),
     ResyncMessage: ("resync", lambda m: {"number": m.number, "view": None if m.view is None else encode_view(m.view),
@@ -516,17 +594,19 @@ def _int_list(value: Any, name: str, length: int, low: int = 0, high: int = MAX_
 
 
 def check_name(value: Any, name: str = "name") -> str:
-    """A player's name: 1 to ``NAME_LENGTH`` characters, no control character or line break."""
-    if not isinstance(value, str) or not value.strip() or len(value) > NAME_LENGTH \
-            or any(is_unsafe_in_name(ch) for ch in value):
-        raise ProtocolError("bad_name", field=name)
+    """A player's name, by the one rule of names (``match.name_problem``): refused as ``bad_name``
+    with the field and the reason (length, control, bidi or invisible). Runs of spaces become one."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise ProtocolError("bad_name", field=name, reason=problem)
     return " ".join(value.split())
 
 
 def _level(value: Any, name: str) -> str:
     if value not in LEVELS:
         raise ProtocolError("bad_field", field=name)
-    return value
+    result: str = value
+    return result
 
 
 def decode_rules(value: Any, name: str = "rules") -> Rules:
@@ -536,9 +616,10 @@ def decode_rules(value: Any, name: str = "rules") -> Rules:
         if isinstance(value.get(option), (bool, float)):  # the engine would take 2.0 for 2
             raise ProtocolError("bad_rules", field=f"{name}.{option}")
     try:
-        return Rules.from_dict(value)
+        rules = Rules.from_dict(value)
     except (RulesError, TypeError, ValueError):
         raise ProtocolError("bad_rules", field=name) from None
+    return rules
 
 
 def _code(value: Any, name: str = "code") -> str:
@@ -609,6 +690,13 @@ def _join(f: _Fields) -> Join:
     return Join(_code(f("code")), check_name(f("name")))
 
 
+def _hex(value: Any, name: str) -> bytes:
+    """32 bytes as 64 lowercase hex digits."""
+    if not (isinstance(value, str) and len(value) == SEED_HEX and all(c in "0123456789abcdef" for c in value)):
+        raise ProtocolError("bad_field", field=name)
+    return bytes.fromhex(value)
+
+
 def _move(f: _Fields) -> MoveRequest:
     request_id = _int(f("id"), "id")
     card = _card(f("card"), "card")
@@ -622,10 +710,12 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level"})),
     "join": (_join, frozenset()),
+    "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
     "next_deal": (lambda f: NextDealRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
+    "claim": (lambda f: ClaimRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
@@ -642,14 +732,15 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     fields = _Fields(data, "", optional)
     message = parse(fields)
     fields.done()
-    return message
+    result: ClientMessage = message
+    return result
 
 
 # Server messages, as a client reads them ---------------------------------------------------------
 
 def decode_view(value: Any, name: str = "view") -> PlayerView:
     """A seat's view, checked: seats, counts and phases in range, no card in two places."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"claims"}))
     rules = decode_rules(f("rules"), f"{name}.rules")
     players, sides = rules.players, rules.sides
     seat = _int(f("seat"), f"{name}.seat", 0, players - 1)
@@ -677,12 +768,30 @@ def decode_view(value: Any, name: str = "view") -> PlayerView:
     if phase_text not in {p.value for p in Phase}:
         raise ProtocolError("bad_field", field=f"{name}.phase")
     winner = _optional_int(f("winner"), f"{name}.winner", 0, sides - 1)
+    claims = _claims(f("claims", []), f"{name}.claims", players, rules.rounds)
     f.done()
     seen = hand + table + tuple(c for p in piles for c in p)
     if len(set(seen)) != len(seen) or hand_counts[seat] != len(hand):
         raise ProtocolError("bad_field", field=name)
     return PlayerView(rules, seat, deal_number, dealer, to_move, round_, hand, table, hand_counts, stock_count,
-                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner)
+                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner,
+                      claims)
+
+
+def _claims(value: Any, name: str, players: int, rounds: int) -> tuple[Claim, ...]:
+    """Cirulla's hands shown this deal: each a seat, a round, a bonus its three cards are worth."""
+    if not isinstance(value, list) or len(value) > players * rounds:
+        raise ProtocolError("bad_field", field=name)
+    claims = []
+    for item in value:
+        f = _Fields(item, name)
+        claim = Claim(_int(f("seat"), name, 0, players - 1), _int(f("round"), name, 1, rounds), f("kind"),
+                      _card_list(f("cards"), name, 3))
+        f.done()
+        if claim.kind not in BONUS_KINDS or claim.kind not in bonuses(claim.cards):
+            raise ProtocolError("bad_field", field=name)
+        claims.append(claim)
+    return tuple(claims)
 
 
 def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
@@ -715,8 +824,12 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
     if not isinstance(assisted, list) or len(assisted) > 10_000:
         raise ProtocolError("bad_field", field=f"{name}.assisted_deals")
     deals = frozenset(_int(d, f"{name}.assisted_deals", 1, 10_000) for d in assisted)
+    given = f("contributions")
+    if not isinstance(given, list) or len(given) != rules.players:
+        raise ProtocolError("bad_field", field=f"{name}.contributions")
+    contributions = tuple(None if c is None else _hex(c, f"{name}.contributions") for c in given)
     f.done()
-    return RoomInfo(code, phase, rules, seats, host, level, deals)
+    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions)
 
 
 def _room_seat(value: Any, name: str) -> RoomSeat:
@@ -738,7 +851,7 @@ def _room_seat(value: Any, name: str) -> RoomSeat:
 
 def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notice:
     """An event; ``rules`` to score a ``deal_scored`` again and to check seats."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"bonus"}))
     kind = f("kind")
     players, sides = rules.players, rules.sides
 
@@ -762,6 +875,14 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         table = f("table")
         event = CardsDealt(small("round", 40, 1), small("rounds", 40, 1), small("cards_each", 10, 1),
                            small("stock_left", 40), None if table is None else _card_list(table, f"{name}.table"))
+    elif kind == "hand_claimed":  # Cirulla: the hand shown, now public
+        claimed, shown = f("claim"), _card_list(f("cards"), f"{name}.cards", 3)
+        if claimed not in BONUS_KINDS or claimed not in bonuses(shown) or small("points", 10) != BONUS_POINTS[claimed]:
+            raise ProtocolError("bad_field", field=f"{name}.claim")
+        event = HandClaimed(seat("seat"), small("side", sides - 1), claimed, BONUS_POINTS[claimed], shown)
+    elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
+        event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
+                                  small("scope", 2, 1))
     elif kind == "card_played":
         event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
     elif kind == "cards_captured":
@@ -797,13 +918,15 @@ def _finished_deal(f: _Fields, name: str, rules: Rules) -> FinishedDeal:
     piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
     if len({c for p in piles for c in p}) != sum(len(p) for p in piles):
         raise ProtocolError("bad_field", field=f"{name}.piles")
-    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores)
+    bonus = f("bonus", None)
+    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores,
+                        () if bonus is None else _int_list(bonus, f"{name}.bonus", sides, 0, 200))
 
 
 def _last_deal(value: Any, rules: Rules) -> FinishedDeal | None:
     if value is None:
         return None
-    f = _Fields(value, "last_deal")
+    f = _Fields(value, "last_deal", frozenset({"bonus"}))
     deal = _finished_deal(f, "last_deal", rules)
     f.done()
     return deal
@@ -847,7 +970,9 @@ def _welcome(f: _Fields) -> Welcome:
     key = f("seat_key")
     if key is not None and not is_key_shaped(key):
         raise ProtocolError("bad_field", field="seat_key")
-    return Welcome(code, seat, _int(f("number"), "number"), info, key, _last_deal(f("last_deal"), info.rules))
+    heard = f("commitment")
+    return Welcome(code, seat, _int(f("number"), "number"), info, key, _last_deal(f("last_deal"), info.rules),
+                   None if heard is None else _hex(heard, "commitment"))
 
 
 def _refused(f: _Fields) -> Refused:

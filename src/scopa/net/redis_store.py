@@ -18,6 +18,9 @@ Keys (every name begins ``scopa:``):
     scopa:processes   a set: the ID of every process that may still hold seats
     scopa:held:ID     a set: the rooms where process ID holds (or held) a seat's connection or
                       plays the computers; the seats name their process (``holder``) in the JSON
+    scopa:limit:NAME:ADDRESS  a sorted set: one address's counted tries (NAME "tries": answers that
+                      tell whether a room code exists; "rooms": rooms created) by time, counted
+                      together by every process, each added by one script only while under the limit
 
 A change is stored by one Lua script, so it is atomic: the room is written only when its ``rev``
 is still the one the writer read (a writer whose lock ran out cannot overwrite a newer room),
@@ -28,15 +31,20 @@ one process's clock (a seat's drop, a turn's start) are kept as wall-clock times
 from __future__ import annotations
 
 import json
-import random
+import secrets
 import time
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..engine import Rules
+from ..engine.shuffle import SEED_BYTES
 from ..players import make_player
 from ..storage import record_from_dict, record_to_dict
-from .rooms import Room, Seat, match_table
+from .rooms import Room, Seat, cover_seed, match_table, seed_parts_from_data, seed_parts_to_data
+
+if TYPE_CHECKING:
+    from redis.asyncio.lock import Lock
 
 PREFIX = "scopa:"
 CHANNEL = PREFIX + "frames"
@@ -69,12 +77,31 @@ return tonumber(ARGV[2])
 """
 
 
+# KEYS: the address's tries. ARGV: now (wall clock), the window, the limit, this try's token.
+# Returns 0 (counted) or the whole seconds until the oldest try leaves the window.
+_TAKE = """
+local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return math.max(1, math.ceil(tonumber(oldest[2]) + window - now))
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
+return 0
+"""
+
+
 class StaleRoom(Exception):
     """The room was stored by another writer since it was read: this change is not stored."""
 
 
 def room_key(code: str) -> str:
     return f"{PREFIX}room:{code}"
+
+
+def limit_key(name: str, address: str) -> str:
+    return f"{PREFIX}limit:{name}:{address}"
 
 
 def log_key(code: str, seat: int) -> str:
@@ -105,7 +132,8 @@ def room_to_json(room: Room) -> str:
         "rules": room.rules.to_dict(), "phase": room.phase, "host": room.host, "level": room.level,
         "number": room.number, "position_number": room.position_number, "created": room.created,
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
-        "record": None if room.record is None else record_to_dict(room.record)}, separators=(",", ":"))
+        "record": None if room.record is None else record_to_dict(room.record),
+        "seed_parts": seed_parts_to_data(room)}, separators=(",", ":"))
 
 
 def room_from_json(code: str, text: str, budget: float) -> Room:
@@ -119,14 +147,20 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
                 None if record is None else match_table(record, budget), data["number"], data["created"],
                 data["active"], budget, position_number=data["position_number"],
                 turn_since=_monotonic(data["turn_since"]) or 0.0)
+    seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
     for number, stored in enumerate(data["seats"]):
         if stored is not None and stored["covered"] and room.table is not None:
             seat = seats[number]
             assert seat is not None
             seat.covered = True  # as Room.cover does, without a new notice: that one was told already
-            seed = random.Random(room.table.record.seed * 31 + number).getrandbits(32)
-            room.table.cover(number, make_player(room.level, seed, budget=budget))
+            room.table.cover(number, make_player(room.level, cover_seed(room.table.record.seed, number), budget=budget))
     return room
+
+
+def _texts(values: Iterable[Any]) -> list[str]:
+    """Redis's answers as the strings they are: the client decodes every reply
+    (``decode_responses=True``), which redis-py's types cannot say."""
+    return [value if isinstance(value, str) else bytes(value).decode() for value in values]
 
 
 class RedisRoomStore:
@@ -141,6 +175,7 @@ class RedisRoomStore:
                                                      decode_responses=True, health_check_interval=30)
         self.client = redis.Redis.from_pool(pool)
         self._save = self.client.register_script(_SAVE)
+        self._take = self.client.register_script(_TAKE)
 
     def describe(self) -> str:
         """The store's address without any password, for the log."""
@@ -153,7 +188,7 @@ class RedisRoomStore:
     async def close(self) -> None:
         await self.client.aclose()
 
-    def lock(self, code: str):
+    def lock(self, code: str) -> Lock:
         return self.client.lock(f"{PREFIX}lock:{code}", timeout=LOCK_SECONDS, sleep=0.002,
                                 blocking_timeout=LOCK_SECONDS)
 
@@ -163,9 +198,9 @@ class RedisRoomStore:
 
     async def load(self, code: str, budget: float) -> tuple[Room | None, int]:
         rev, text = await self.client.hmget(room_key(code), ["rev", "room"])
-        if text is None:
+        if text is None or rev is None:
             return None, 0
-        return room_from_json(code, text, budget), int(rev)
+        return room_from_json(code, _texts([text])[0], budget), int(rev)
 
     async def save(self, room: Room, rev: int, message: str = "", logs: dict[int, list[str]] | None = None,
                    process: str = "", held: bool = False, cap: int = LOG_FRAMES) -> int:
@@ -186,47 +221,63 @@ class RedisRoomStore:
 
     async def log_tail(self, code: str, seat: int, count: int) -> list[str]:
         """The last ``count`` update frames of the seat's log (fewer when it has fewer)."""
-        return list(await self.client.lrange(log_key(code, seat), -count, -1))
+        return _texts(await self.client.lrange(log_key(code, seat), -count, -1))
 
     async def delete(self, code: str) -> None:
         async with self.client.pipeline(transaction=True) as pipe:
-            await pipe.delete(room_key(code), *(log_key(code, seat) for seat in range(MAX_SEATS))).zrem(
-                PREFIX + "active", code).execute()
+            pipe.delete(room_key(code), *(log_key(code, seat) for seat in range(MAX_SEATS)))
+            pipe.zrem(PREFIX + "active", code)
+            await pipe.execute()
 
     # Presence of the server processes -------------------------------------------------------
     async def beat(self, process: str, ttl: float) -> bool:
         """Say ``process`` is alive for ``ttl`` seconds more; whether it was still taken as alive."""
         async with self.client.pipeline(transaction=True) as pipe:
-            was, _ = await pipe.set(presence_key(process), "1", px=max(1, int(ttl * 1000)), get=True).sadd(
-                PREFIX + "processes", process).execute()
+            pipe.set(presence_key(process), "1", px=max(1, int(ttl * 1000)), get=True)
+            pipe.sadd(PREFIX + "processes", process)
+            was, _ = await pipe.execute()
         return was is not None
 
     async def gone_processes(self, process: str) -> list[str]:
         """The processes, other than ``process``, whose presence expired."""
-        others = sorted(set(await self.client.smembers(PREFIX + "processes")) - {process})
+        others = sorted(set(_texts(await self.client.smembers(PREFIX + "processes"))) - {process})
         if not others:
             return []
         async with self.client.pipeline(transaction=False) as pipe:
             for other in others:
                 pipe.exists(presence_key(other))
             alive = await pipe.execute()
-        return [other for other, present in zip(others, alive) if not present]
+        return [other for other, present in zip(others, alive, strict=True) if not present]
 
     async def held_rooms(self, process: str) -> list[str]:
-        return sorted(await self.client.smembers(held_key(process)))
+        return sorted(_texts(await self.client.smembers(held_key(process))))
 
     async def forget_process(self, process: str) -> None:
         """A gone process whose seats were all let go: its records removed."""
         async with self.client.pipeline(transaction=True) as pipe:
-            await pipe.srem(PREFIX + "processes", process).delete(held_key(process)).execute()
+            pipe.srem(PREFIX + "processes", process)
+            pipe.delete(held_key(process))
+            await pipe.execute()
+
+    async def check_write(self, process: str) -> None:
+        """Write one short-lived key (``GET /healthz``): raises when Redis cannot be reached or refuses writes."""
+        await self.client.set(f"{PREFIX}health:{process}", "1", px=60_000)
 
     async def end_presence(self, process: str) -> None:
         """A process stopping: taken as gone at once (the others let go what it still held)."""
         await self.client.delete(presence_key(process))
 
+    async def take_try(self, name: str, address: str, limit: int, window: float, token: str) -> int:
+        """Count one try of ``address`` under ``name`` while it has fewer than ``limit`` in the last
+        ``window`` seconds: 0, or the seconds to wait (then nothing is counted)."""
+        return int(await self._take(keys=[limit_key(name, address)], args=[time.time(), window, limit, token]))
+
+    async def give_back_try(self, name: str, address: str, token: str) -> None:
+        await self.client.zrem(limit_key(name, address), token)
+
     async def idle_codes(self, before: float) -> list[str]:
         """Rooms with no activity since ``before`` (wall-clock time)."""
-        return list(await self.client.zrangebyscore(PREFIX + "active", "-inf", f"({before}"))
+        return _texts(await self.client.zrangebyscore(PREFIX + "active", "-inf", f"({before}"))
 
     def subscriber(self) -> Any:
         return self.client.pubsub(ignore_subscribe_messages=True)

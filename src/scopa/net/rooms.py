@@ -20,18 +20,32 @@ joining or leaving never make a move stale.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal, NamedTuple
 
 from ..engine import Event, GameState, IllegalReason, Move, Rules
-from ..match import MatchRecord, SeatSetup
+from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed, seed_text
+from ..match import NAME_LENGTH, Fairness, MatchRecord, SeatSetup
 from ..players import computer_names, make_player
-from ..table import (LocalTable, Notice, NoticeKind, Resync, SeatUpdate, SubmitResult, computers_for,
-                     start_match)
+from ..table import (
+    LocalTable,
+    Notice,
+    NoticeKind,
+    Refusal,
+    Resync,
+    SeatUpdate,
+    SubmitResult,
+    computer_seed,
+    computers_for,
+    start_match,
+)
 from .codes import key_matches
 from .messages import FinishedDeal, RoomInfo, RoomSeat
+from .thinking import ComputerTurn, think
 
 RoomPhase = Literal["lobby", "playing", "over"]
 MAX_LOG = 1000  # entries kept for reconnects; older ones are answered with a resync
@@ -79,7 +93,7 @@ class RoomRefusal(Exception):
 class MoveRefusal(Exception):
     """A move or next deal not done: a ``table.Refusal`` kind and, when illegal, the engine's reason."""
 
-    def __init__(self, kind: str, reason: IllegalReason | None = None) -> None:
+    def __init__(self, kind: Refusal, reason: IllegalReason | None = None) -> None:
         self.kind, self.reason = kind, reason
         super().__init__(kind)
 
@@ -97,9 +111,15 @@ class Room:
     created: float = 0.0
     active: float = 0.0  # wall-clock time of the last activity, for expiry
     budget: float = 0.3
+    iterations: int | None = None  # the expert's fixed samples instead of its time (tests)
     log: deque[Entry] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
     position_number: int = 0  # the first update that showed the current position
     turn_since: float = 0.0  # monotonic time the seat to move got its turn
+    # docs/fairness.md: the server's seed (drawn by the server with secrets, committed to in every
+    # welcome, revealed in the finished match's record) and each human seat's contribution.
+    # Empty for a match begun before protocol 2 (its record, of shuffle 1, has no fairness).
+    server_seed: bytes = b""
+    contributions: dict[int, bytes] = field(default_factory=dict)
 
     # Facts -------------------------------------------------------------------------------
     @property
@@ -114,7 +134,23 @@ class Room:
         seats = tuple(None if s is None else RoomSeat(s.name, s.kind, s.level, s.connected or not s.is_human,
                                                       s.covered, s.ready or not s.is_human) for s in self.seats)
         assisted = self.record.assisted_deals if self.record else frozenset()
-        return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted)
+        given = tuple(self.contributions.get(seat) for seat in range(len(self.seats)))
+        return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given)
+
+    @property
+    def commitment(self) -> bytes | None:
+        """What every welcome says of the server's seed: its SHA-256 (None: a match of shuffle 1)."""
+        return commitment(self.server_seed) if self.server_seed else None
+
+    def contribute(self, seat: int, value: bytes) -> bool:
+        """A human seat's share of the seed, taken once, in the lobby; whether it was new."""
+        if self.phase != "lobby" or not self.server_seed:
+            raise RoomRefusal("not_lobby")
+        taken = self.seats[seat]
+        if taken is None or not taken.is_human or seat in self.contributions:
+            return False
+        self.contributions[seat] = value
+        return True
 
     def finished_deal(self) -> FinishedDeal | None:
         """The last deal that ended, as the whole table saw it counted (None before one did)."""
@@ -122,7 +158,8 @@ class Room:
         if record is None or record.scored is None or record.scored_in is None:
             return None
         scored, position = record.scored, record.scored_in
-        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores)
+        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores,
+                            position.bonus_points())
 
     def seat_of_key(self, key: str) -> int | None:
         """The seat whose key this is, comparing every seat's hash in constant time."""
@@ -147,11 +184,18 @@ class Room:
         return seat, [self._notice("joined", seat)]
 
     def _unique(self, name: str) -> str:
-        """The name, with a number after it when another seat has it already."""
+        """The name, with a number after it when another seat has it already; shortened to leave
+        room for the number, so that it stays within the rule of names (``NAME_LENGTH``) that the
+        clients check."""
         taken = {s.name for s in self.seats if s is not None}
         if name not in taken:
             return name
-        return next(f"{name} {n}" for n in range(2, 10) if f"{name} {n}" not in taken)
+        for n in range(2, 10):
+            suffix = f" {n}"
+            candidate = name[:NAME_LENGTH - len(suffix)].rstrip() + suffix
+            if candidate not in taken:
+                return candidate
+        raise AssertionError("a room has at most four seats: one of nine numbers is free")
 
     def ready(self, seat: int) -> list[Entry]:
         if self.phase != "lobby":
@@ -162,7 +206,7 @@ class Room:
         taken.ready = True
         return [self._notice("ready", seat)]
 
-    def start(self, seat: int, seed: int, now: float) -> list[Entry]:
+    def start(self, seat: int, now: float) -> list[Entry]:
         if seat != self.host:
             raise RoomRefusal("not_host")
         if self.phase != "lobby":
@@ -170,15 +214,21 @@ class Room:
         humans = self.humans()
         if len(humans) < 2:
             raise RoomRefusal("cannot_start", reason="players")
-        if any(not self.seats[i].ready for i in humans if i != self.host):  # type: ignore[union-attr]
+        if any(not seat.ready for i, seat in enumerate(self.seats)
+               if seat is not None and seat.is_human and i != self.host):
             raise RoomRefusal("cannot_start", reason="not_ready")
+        if not self.server_seed or any(i not in self.contributions for i in humans):
+            raise RoomRefusal("cannot_start", reason="not_ready")  # a seat's client has not given its share
+        shares = tuple((i, self.contributions[i]) for i in humans)
+        seed = match_seed(self.server_seed, shares)
         free = [i for i, s in enumerate(self.seats) if s is None]
         used = {s.name for s in self.seats if s is not None}
-        names = [n for n in computer_names(8, seed) if n not in used]
+        names = [n for n in computer_names(8, derived_number(seed, COMPUTER_NAMES, 0)) if n not in used]
         for i, number in enumerate(free):
             self.seats[number] = Seat(names[i], "computer", self.level)
         setups = tuple(SeatSetup(s.name, s.kind, s.level) for s in self.seats if s is not None)
         record, events = start_match(self.rules, setups, seed)
+        record = replace(record, fairness=Fairness(self.server_seed, shares))
         self.table = match_table(record, self.budget)
         self.phase = "playing"
         self.turn_since = now
@@ -197,6 +247,16 @@ class Room:
             raise MoveRefusal("not_your_turn")
         return self._done(self._table.submit(seat, move, self._table.latest()), now)
 
+    def claim(self, seat: int, expected: int, now: float) -> list[Entry]:
+        """Cirulla: ``seat`` shows its hand to claim its bonus, before the hand's first card."""
+        state = self._playing()
+        self._check_fresh(expected)
+        if state.is_deal_over:
+            raise MoveRefusal("not_now")
+        if seat != state.to_move:
+            raise MoveRefusal("not_your_turn")
+        return self._done(self._table.claim(seat, self._table.latest()), now)
+
     @property
     def _table(self) -> LocalTable:
         assert self.table is not None
@@ -211,7 +271,7 @@ class Room:
         self.turn_since = now
         if self._table.record.state.is_match_over:
             self.phase = "over"
-        return self._game([update.event for update in result.updates])  # type: ignore[misc]
+        return self._game([update.event for update in result.updates])
 
     def next_deal(self, seat: int, expected: int, now: float) -> list[Entry]:
         self._playing()
@@ -261,12 +321,38 @@ class Room:
         return (self.phase == "playing" and state is not None and state.is_deal_over and not state.is_match_over
                 and host is not None and host.covered and self._anyone_here())
 
-    def computer_move(self, now: float) -> list[Entry]:
-        if self.computer_to_move() is None:
+    def computer_turn(self) -> ComputerTurn | None:
+        """What the computer to move (a covered seat counts) needs to choose its move, or None.
+        Its seed is its own for this move (``move_seed``), so the move is the same wherever it
+        is worked out: in the server's pool of worker processes or here."""
+        seat = self.computer_to_move()
+        record = self.record
+        if seat is None or record is None:
+            return None
+        key = (seat, record.state.deal_number, len(record.moves), len(record.state.claims))
+        return ComputerTurn(key, self._level_of(seat), move_seed(record.seed, seat, len(record.moves)), self.budget,
+                            record.state.view(seat), self.iterations)
+
+    def _level_of(self, seat: int) -> str:
+        taken = self.seats[seat]
+        if taken is not None and not taken.is_human:
+            return taken.level or "easy"
+        return self.level  # a covered player's seat is played at the room's level
+
+    def computer_move(self, now: float, turn: ComputerTurn | None = None, move: Move | None = None) -> list[Entry]:
+        """The computer's move: ``move``, worked out for ``turn``, when ``turn`` is still the table's;
+        without them it is worked out here. Nothing when the table changed since ``turn``. In Cirulla
+        a turn that claims (``ComputerTurn.claim``) is the claim alone, made by the table: its move is
+        the next turn's (the claim is a turn of its own, so the move is thought for the view after it)."""
+        current = self.computer_turn()
+        if current is None or (turn is not None and turn.key != current.key):
             return []
         table = self._table
         before = table.latest()
-        table.step()
+        if current.claim:
+            table.step()
+        else:
+            table.step(move if turn is not None and move is not None else think(current))
         updates = table.updates(table.seats_here()[0], before)
         assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
         return self._done(SubmitResult(True, tuple(updates)), now)
@@ -321,8 +407,7 @@ class Room:
         if taken is None or taken.covered or self.table is None:
             return []
         taken.covered = True
-        seed = random.Random(self.table.record.seed * 31 + seat).getrandbits(32)
-        self.table.cover(seat, make_player(self.level, seed, budget=self.budget))
+        self.table.cover(seat, make_player(self.level, cover_seed(self.table.record.seed, seat), budget=self.budget))
         return [self._notice("covered", seat)]
 
     def close_notice(self) -> list[Entry]:
@@ -347,7 +432,7 @@ class Room:
         taken = self.seats[seat]
         return self._add(Notice(kind, seat, taken.name if taken else ""))
 
-    def _game(self, events: list[Event]) -> list[Entry]:
+    def _game(self, events: Sequence[Event | Notice]) -> list[Entry]:
         entries = [self._add(event) for event in events]
         if entries:
             self.position_number = entries[0].number
@@ -360,6 +445,44 @@ class Room:
         return entry
 
 
+def seed_parts_to_data(room: Room) -> dict[str, object]:
+    """The room's server seed and contributions as stored (SQLite and Redis alike)."""
+    return {"server_seed": room.server_seed.hex(),
+            "contributions": {str(seat): value.hex() for seat, value in sorted(room.contributions.items())}}
+
+
+def seed_parts_from_data(room: Room, data: object, fresh: Callable[[], bytes]) -> None:
+    """Put the stored seed parts back into ``room``. A room stored before them has none: in the
+    lobby it gets a new server seed (``fresh``, the server's secrets); a match begun then has
+    none (it is of shuffle 1 and checks nothing), one begun since keeps them in its record too."""
+    if isinstance(data, dict) and data.get("server_seed"):
+        room.server_seed = bytes.fromhex(data["server_seed"])
+        room.contributions = {int(seat): bytes.fromhex(value) for seat, value in data["contributions"].items()}
+    elif room.record is not None and room.record.fairness is not None:
+        room.server_seed = room.record.fairness.server_seed
+        room.contributions = dict(room.record.fairness.contributions)
+    elif room.phase == "lobby":
+        room.server_seed = fresh()
+
+
+def cover_seed(seed: Seed, seat: int) -> int:
+    """The seed of the computer that plays for a human who left: its own labelled stream (shuffle
+    2); for a match of shuffle 1, drawn as it always was, so a stored room plays on the same."""
+    if isinstance(seed, bytes):
+        return computer_seed(seed, seat, COVER)
+    return random.Random(seed * 31 + seat).getrandbits(32)  # noqa: S311 - shuffle 1's computers, as before
+
+
+def move_seed(seed: Seed, seat: int, played: int) -> int:
+    """The seed of one computer move: the match's seed, the seat and the number of moves played
+    before it (the seed as ``shuffle.seed_text`` writes it), through SHA-256. Each move has its own,
+    so a move is the same wherever it is worked out and whatever was worked out before it (a
+    generator carried from move to move would make it depend on which process played the earlier
+    ones)."""
+    digest = hashlib.sha256(f"scopa computer move|{seed_text(seed)}|{seat}|{played}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def match_table(record: MatchRecord, budget: float) -> LocalTable:
     """The table of a room's match: every human seat is served by the room, computers play in it.
     Its saves are the room's store, which the server writes after each change."""
@@ -367,13 +490,16 @@ def match_table(record: MatchRecord, budget: float) -> LocalTable:
 
 
 def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host_key_hash: str, level: str,
-             now: float, budget: float = 0.3) -> tuple[Room, list[Entry]]:
-    """A room with its host in seat 0 and computers where ``kinds`` names a level."""
+             now: float, budget: float = 0.3, server_seed: bytes = b"") -> tuple[Room, list[Entry]]:
+    """A room with its host in seat 0 and computers where ``kinds`` names a level. ``server_seed``:
+    32 bytes the server drew with ``secrets`` (docs/fairness.md)."""
     computers = [i for i, kind in enumerate(kinds) if kind != "human"]
-    names = [n for n in computer_names(len(computers) + 1, random.Random(code).getrandbits(16)) if n != host_name]
+    # The computers' names follow from the room code, which everyone in the room is told: not a secret.
+    pick = random.Random(code).getrandbits(16)  # noqa: S311
+    names = [n for n in computer_names(len(computers) + 1, pick) if n != host_name]
     seats: list[Seat | None] = [None] * len(kinds)
     seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)
     for i, number in enumerate(computers):
         seats[number] = Seat(names[i], "computer", kinds[number])
-    room = Room(code, rules, seats, level, created=now, active=now, budget=budget)
+    room = Room(code, rules, seats, level, created=now, active=now, budget=budget, server_seed=server_seed)
     return room, [room._notice("joined", 0)]

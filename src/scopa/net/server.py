@@ -1,7 +1,9 @@
 """``scopa serve``: the room server, one asyncio event loop on the ``websockets`` library.
 
 Everything runs in the one loop, so a room is only ever changed by one piece of code at a
-time and the engine is never called from two threads. Each connection has its own bounded
+time and the engine is never called from two threads. Only the computers think elsewhere, in a
+pool of worker processes (``thinking``): the loop sends the seat's view, reads every other room
+meanwhile, and plays the move that comes back if the table is still where it was. Each connection has its own bounded
 send queue and sender task; a client that stops reading fills its queue and is dropped, so
 it never holds up its room or any other.
 
@@ -15,31 +17,66 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import ipaddress
 import logging
 import secrets
-import signal
 import sqlite3
 import ssl
 import sys
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..engine import Move
+from ..engine.shuffle import SEED_BYTES
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
-from .messages import (FATAL_ERRORS, FIRST_MESSAGES, MAX_CLIENT_MESSAGE, MAX_RECORD_MESSAGE, Accepted, Assisted,
-                       CreateRoom, ErrorMessage, Hello, InfoMessage, Join, MatchRecordMessage, MoveRequest,
-                       NextDealRequest, Ping, Pong, ProtocolError, Ready, RecordRequest, Refused, ResyncMessage, Start,
-                       UpdateMessage, Welcome, encode, parse_client_message)
+from .health import health_hook
+from .messages import (
+    FATAL_ERRORS,
+    FIRST_MESSAGES,
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    Accepted,
+    Assisted,
+    ClaimRequest,
+    Contribute,
+    CreateRoom,
+    ErrorMessage,
+    Hello,
+    InfoMessage,
+    Join,
+    MatchRecordMessage,
+    MoveRequest,
+    NextDealRequest,
+    Ping,
+    Pong,
+    ProtocolError,
+    Ready,
+    RecordRequest,
+    Refused,
+    ResyncMessage,
+    Start,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_client_message,
+)
+from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
+from .metrics import available as metrics_available
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
-from .store import DB_NAME, RoomStore
+from .signals import on_stop_signals
+from .store import DB_NAME, LoadProblem, RoomStore
+from .thinking import ComputerTurn, Thinkers, default_workers
 
 log = logging.getLogger("scopa.serve")
 
@@ -58,7 +95,9 @@ class ServerConfig:
     grace: float = 60.0          # seconds before a computer covers a dropped player
     turn_grace: float = 15.0     # the same when the table is waiting for that player
     computer_delay: float = 1.0  # seconds between a computer's moves, so people can follow
-    computer_budget: float = 0.3  # the expert's thinking time (it runs in the server's loop)
+    computer_budget: float = 0.3  # the expert's thinking time (in a worker process, off the loop)
+    computer_workers: int | None = None  # processes the computers think in (None: the cores; 0: in the loop)
+    computer_cap: float = 10.0   # a computer move not back from the pool by then is the easy level's
     message_rate: float = 10.0   # messages a second a connection may send, on average
     message_burst: int = 30      # ... and at once (three seconds' worth)
     flood_strikes: int = 20      # messages refused for flooding before the connection is closed
@@ -71,6 +110,8 @@ class ServerConfig:
     max_replay: int = 200        # a client that missed more updates gets a resync
     store: str | None = None     # redis://HOST:PORT/DB: rooms in Redis, shared by several processes
     presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
+    metrics: tuple[str, int] | None = None  # --metrics: where the Prometheus figures are served
+    trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
 
     @property
     def expiry_seconds(self) -> float:
@@ -105,48 +146,92 @@ class Bucket:
         return "warn" if self.over == 1 else "close" if self.over > self.strikes else "drop"
 
 
+class Limit(Protocol):
+    """Tries counted per address: ``AddressLimit`` (one process) or ``cluster.SharedLimit`` (Redis)."""
+
+    async def take(self, address: str) -> tuple[int, object]: ...
+
+    async def give_back(self, address: str, token: object) -> None: ...
+
+
 class AddressLimit:
-    """At most ``limit`` events (failed joins, new rooms) per address in ``window`` seconds."""
+    """At most ``limit`` counted answers (failed joins, new rooms) per address in ``window`` seconds.
+
+    ``take`` counts one before the answer is known, so that requests sent at once are counted at
+    once (counted after, a hundred parallel joins all passed the check); ``give_back`` uncounts
+    one whose answer told nothing (a player seated, a refusal before any room was looked at). One
+    process's counts are kept here; several processes count together in Redis
+    (``cluster.SharedLimit``)."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit, self.window = limit, window
         self.times: dict[str, deque[float]] = {}
 
-    def note(self, address: str) -> None:
-        self.times.setdefault(address, deque()).append(time.monotonic())
-
-    def wait(self, address: str) -> int:
-        """Seconds until this address may try again (0: now)."""
-        times = self.times.get(address)
-        if not times:
-            return 0
+    async def take(self, address: str) -> tuple[int, object]:
+        """Seconds until this address may try again (0: it may now, and this try is counted),
+        and the try's token for ``give_back``."""
         now = time.monotonic()
+        times = self.times.setdefault(address, deque())
         while times and times[0] < now - self.window:
             times.popleft()
+        if len(times) >= self.limit:
+            return max(1, int(times[0] + self.window - now + 0.999)), None
+        times.append(now)
+        return 0, now
+
+    async def give_back(self, address: str, token: object) -> None:
+        times = self.times.get(address)
+        if times is not None and token in times:
+            times.remove(token)  # type: ignore[arg-type]
         if not times:
-            del self.times[address]
-        if len(times) < self.limit:
-            return 0
-        return max(1, int(times[0] + self.window - now + 0.999))
+            self.times.pop(address, None)
+
+
+# The refusals of a first message that tell whether a room code exists: each one counts as a
+# guess. A seat taken, or a refusal given before the code is looked at, is given back.
+REVEALING = frozenset({"unknown_room", "wrong_key", "started", "room_full"})
+
+
+def client_address(ws: ServerConnection, trust_proxy: bool) -> str:
+    """The address a connection counts as: its peer's, or with ``trust_proxy`` (a reverse proxy
+    in front that sets ``X-Forwarded-For``) the last address of that header, the one the proxy
+    itself saw. Off by default: without a proxy, a client would write its own header."""
+    peer = str(ws.remote_address[0]) if ws.remote_address else "?"
+    request = ws.request if trust_proxy else None
+    if request is None:
+        return peer
+    hops = [hop.strip() for value in request.headers.get_all("X-Forwarded-For") for hop in value.split(",")]
+    try:
+        return str(ipaddress.ip_address(hops[-1])) if hops and hops[-1] else peer
+    except ValueError:
+        return peer
 
 
 class Connection:
     """One client: its queue of frames to send, and the room seat it plays once seated."""
 
+    metrics: Metrics = Metrics()  # the server's, set once connected (``RoomServer.handle``)
+    received = 0.0  # when its latest request was read (monotonic), for the move latency
+
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
-        self.address = str(ws.remote_address[0]) if ws.remote_address else "?"
+        self.address = client_address(ws, config.trust_proxy)
         self.queue: asyncio.Queue[Any] = asyncio.Queue(SEND_QUEUE)
         self.bucket = Bucket(config.message_rate, config.message_burst, config.flood_strikes)
         self.code: str | None = None
         self.seat: int | None = None
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
+        self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
 
     def send(self, message: Any) -> None:
         """Queue a message, or a frame already encoded (a ``str``), for this connection."""
         if self.closing:
             return
+        if isinstance(message, Accepted):
+            self.metrics.move("player", time.monotonic() - self.received)
+        elif isinstance(message, (Refused, ErrorMessage)):
+            self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
         try:
             self.queue.put_nowait(message if isinstance(message, str) else encode(message))
         except asyncio.QueueFull:
@@ -164,9 +249,12 @@ class Connection:
                 self.close_now(close_code, code)
 
     def close_now(self, close_code: int, reason: str) -> None:
+        """Close at once, without the frames still queued. The close runs as a task, kept here:
+        the event loop holds only a weak reference to a task, and finish() awaits it."""
         self.closing = True
         self.sender.cancel()
-        asyncio.ensure_future(self.ws.close(close_code, reason))
+        if self.closer is None:
+            self.closer = asyncio.create_task(self.ws.close(close_code, reason))
 
     async def _send_all(self) -> None:
         try:
@@ -184,21 +272,44 @@ class Connection:
             self.closing = True
             try:
                 await asyncio.wait_for(asyncio.shield(self.sender), 1.0)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 self.sender.cancel()
+        if self.closer is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self.closer), 1.0)
+            except (TimeoutError, asyncio.CancelledError):
+                self.closer.cancel()
+
+
+class Store(Protocol):
+    """What the room server asks of its store: ``store.RoomStore`` (SQLite, one process) and the
+    cluster's ``SessionStore`` (one session's changes, written to Redis) are two."""
+
+    def save(self, room: Room) -> None: ...
+    def load(self, code: str, budget: float) -> Room | None: ...
+    def delete(self, code: str) -> None: ...
+    def delete_idle(self, before: float) -> int: ...
+    def load_all(self, budget: float) -> tuple[list[Room], list[LoadProblem]]: ...
+    def describe(self) -> str: ...
+    def check_write(self) -> None: ...
+    def close(self) -> None: ...
 
 
 class RoomServer:
     """Every room in memory, backed by the store; the websocket handler and the timers."""
 
-    def __init__(self, store: RoomStore, config: ServerConfig) -> None:
+    def __init__(self, store: Store, config: ServerConfig) -> None:
         self.store, self.config = store, config
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
-        self.failures = AddressLimit(config.join_failures, config.join_window)
-        self.creations = AddressLimit(config.rooms_per_address, config.rooms_window)
+        self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
+        self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
+        self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
+        workers = default_workers() if config.computer_workers is None else config.computer_workers
+        self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
         expired = store.delete_idle(time.time() - config.expiry_seconds)
         if expired:
             log.info("%d rooms expired while the server was stopped: deleted", expired)
@@ -216,12 +327,16 @@ class RoomServer:
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
         conn = self.connect(ws)
+        conn.metrics = self.metrics
         self.connections.add(conn)
+        if self.is_stopping:  # a client reconnecting in the last moments: it tries again later
+            conn.fail("server_stopping", close_code=1001)
         try:
-            if await self._first(conn):
+            if not self.is_stopping and await self._first(conn):
                 async for raw in ws:
                     if conn.closing:
                         continue  # read on, so the client's answer to our close frame is read too
+                    conn.received = time.monotonic()
                     try:
                         await self.on_message(conn, raw)
                     except Exception:  # a bug must not take the room down: this connection is
@@ -238,7 +353,7 @@ class RoomServer:
     async def _first(self, conn: Connection) -> bool:
         try:
             raw = await asyncio.wait_for(conn.ws.recv(), self.config.first_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             conn.fail("first_message")
             return False
         try:
@@ -249,16 +364,36 @@ class RoomServer:
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
             return False
+        if isinstance(message, Hello):
+            return await self._hello(conn, message)
         limit = self.creations if isinstance(message, CreateRoom) else self.failures
-        wait = limit.wait(conn.address)
+        wait, token = await limit.take(conn.address)
         if wait:
             conn.fail("too_many_tries", {"seconds": wait})
             return False
         try:
             await self.enter(conn, message)
         except RoomRefusal as refusal:
-            if refusal.code in ("unknown_room", "wrong_key"):
-                self.failures.note(conn.address)
+            if isinstance(message, CreateRoom) or refusal.code not in REVEALING:
+                await limit.give_back(conn.address, token)  # no room made, nothing told of a code
+            conn.fail(refusal.code, refusal.values)
+            return False
+        if isinstance(message, Join):
+            await limit.give_back(conn.address, token)  # seated: a player, not a guess
+        return True
+
+    async def _hello(self, conn: Connection, message: Hello) -> bool:
+        """A seat taken back: never throttled when its key is right (behind a NAT or a proxy one
+        person guessing would lock everyone out of their seats). A wrong key or code counts as a
+        failed try; once the address has too many, that is all it is told."""
+        try:
+            await self.enter(conn, message)
+        except RoomRefusal as refusal:
+            if refusal.code in REVEALING:
+                wait, _ = await self.failures.take(conn.address)
+                if wait:
+                    conn.fail("too_many_tries", {"seconds": wait})
+                    return False
             conn.fail(refusal.code, refusal.values)
             return False
         return True
@@ -283,10 +418,8 @@ class RoomServer:
         self._message(conn, raw)
 
     async def leave(self, conn: Connection) -> None:
-        try:
+        with contextlib.suppress(RoomRefusal):  # the store failed: said to the room's other seats already
             self._detach(conn)
-        except RoomRefusal:  # the store failed: said to the room's other seats already
-            pass
 
     def _message(self, conn: Connection, raw: str | bytes) -> None:
         verdict = conn.bucket.take()
@@ -327,14 +460,20 @@ class RoomServer:
         elif isinstance(message, Ready):
             self._commit(room, room.ready(seat), "seat %s ready", _seat(seat))
         elif isinstance(message, Start):
-            self._commit(room, room.start(seat, secrets.randbits(31), now), "started by seat %s", _seat(seat))
+            self._commit(room, room.start(seat, now), "started by seat %s", _seat(seat))
+        elif isinstance(message, Contribute):
+            if room.contribute(seat, message.value):
+                self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
-        elif isinstance(message, (MoveRequest, NextDealRequest)):
+        elif isinstance(message, (MoveRequest, NextDealRequest, ClaimRequest)):
             try:
                 if isinstance(message, MoveRequest):
                     entries = room.play(seat, message.move, message.expected, now)
                     what = "move by seat %s"
+                elif isinstance(message, ClaimRequest):
+                    entries = room.claim(seat, message.expected, now)
+                    what = "claim by seat %s"
                 else:
                     entries = room.next_deal(seat, message.expected, now)
                     what = "next deal by seat %s"
@@ -351,17 +490,16 @@ class RoomServer:
         self._drive(room)
 
     def _create(self, conn: Connection, message: CreateRoom) -> None:
-        self.creations.note(conn.address)
         code = new_code()
         while code in self.rooms:
             code = new_code()
         key = new_seat_key()
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
-                                 time.time(), self.config.computer_budget)
+                                 time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES))
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
-        conn.send(Welcome(code, 0, 0, room.info(), key))
+        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
     def _join(self, conn: Connection, message: Join) -> None:
@@ -370,7 +508,7 @@ class RoomServer:
         number = room.number
         seat, entries = room.join(message.name, key_hash(key))
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, number, room.info(), key))
+        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
 
     def _reclaim(self, conn: Connection, message: Hello) -> None:
@@ -383,7 +521,8 @@ class RoomServer:
             old.fail("seat_taken")
             old.code = old.seat = None
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal()))
+        conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal(),
+                          commitment=room.commitment))
         self._catch_up(conn, room, seat, message.last_number)
         self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
         self._drive(room)
@@ -452,6 +591,7 @@ class RoomServer:
         try:
             self.store.save(room)
         except (sqlite3.Error, OSError) as error:
+            self.metrics.store_error()
             log.error("room %s: cannot be stored (%s); the change is refused", room.code, error)
             self._restore(room)
             raise Unstored() from None
@@ -464,17 +604,16 @@ class RoomServer:
         if stored is None:
             self.rooms.pop(room.code, None)
         else:
-            for number, seat in enumerate(room.seats):
-                if seat is not None and stored.seats[number] is not None:
-                    stored.seats[number].connected = seat.connected  # type: ignore[union-attr]
-                    stored.seats[number].left_at = seat.left_at  # type: ignore[union-attr]
+            for seat, kept in zip(room.seats, stored.seats, strict=True):
+                if seat is not None and kept is not None:
+                    kept.connected, kept.left_at = seat.connected, seat.left_at
             self.rooms[room.code] = stored
-        for seat in range(room.rules.players):
-            conn = self.seated.get((room.code, seat))
+        for number in range(room.rules.players):
+            conn = self.seated.get((room.code, number))
             if conn is not None:
                 conn.send(ErrorMessage("storage", {}))
                 if stored is None:
-                    del self.seated[(room.code, seat)]
+                    del self.seated[(room.code, number)]
                     conn.fail("room_closed")
 
     def _drive(self, room: Room) -> None:
@@ -497,8 +636,18 @@ class RoomServer:
             wait = self._computer_wait(room)
             if wait is None:
                 return
-            await asyncio.sleep(wait)
-            self._computer_step(room)
+            turn, move = await self._think(room, wait)
+            if self.rooms.get(room.code) is room:
+                self._computer_step(room, turn, move)
+
+    async def _think(self, room: Room, wait: float) -> tuple[ComputerTurn | None, Move | None]:
+        """The computer's move worked out in the pool (off this loop: every other room goes on
+        meanwhile), within the pause between computer moves: at least ``wait`` seconds from now."""
+        start = time.monotonic()
+        turn = room.computer_turn()
+        move = None if turn is None or turn.claim else await self.thinkers.move(turn)  # a claim needs no thought
+        await asyncio.sleep(max(0.0, wait - (time.monotonic() - start)))
+        return turn, move
 
     def _computer_wait(self, room: Room) -> float | None:
         """Seconds before the table's next own step (a computer's move, a covered host's deal); None: none."""
@@ -508,10 +657,15 @@ class RoomServer:
             return self.config.computer_delay * 3
         return None
 
-    def _computer_step(self, room: Room) -> None:
+    def _computer_step(self, room: Room, turn: ComputerTurn | None = None, move: Move | None = None) -> None:
+        """The table's own step: the computer's move thought for ``turn`` (none when the table
+        changed meanwhile: it is thought again), or the covered host's deal."""
         seat = room.computer_to_move()
         if seat is not None:
-            self._commit(room, room.computer_move(time.monotonic()), "computer move for seat %s", _seat(seat))
+            if turn is not None and (move is not None or turn.claim):
+                self._commit(room, room.computer_move(time.monotonic(), turn, move), "computer move for seat %s",
+                             _seat(seat))
+                self.metrics.move("computer")
         elif room.host_is_away():
             self._commit(room, room.deal_for_host(time.monotonic()), "next deal for the covered host")
 
@@ -551,10 +705,23 @@ class RoomServer:
                 conn.fail(code)
         log.info("room %s: expired and deleted", room.code)
 
+    async def writable(self) -> bool:
+        """Whether the store takes a write now (``GET /healthz``)."""
+        try:
+            self.store.check_write()
+        except (sqlite3.Error, OSError) as error:
+            self.metrics.store_error()
+            log.error("health: the store cannot be written (%s)", error)
+            return False
+        return True
+
     async def close(self) -> None:
+        self.thinkers.close()
         self.store.close()
 
     def stopping(self) -> None:
+        """Tell every client the server is stopping (a restart, for them: they reconnect), and stop the computers."""
+        self.is_stopping = True
         for conn in list(self.connections):
             conn.fail("server_stopping", close_code=1001)
         for task in self.drivers.values():
@@ -609,21 +776,33 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
     on its store (``launch`` picks SQLite or Redis)."""
     rooms = await open_rooms(config)
     where = rooms.store.describe()
-    stop = asyncio.get_running_loop().create_future()
     loop = asyncio.get_running_loop()
+    stop = loop.create_future()
 
     def stop_serving() -> None:
         if not stop.done():
             stop.set_result(None)
 
-    for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, stop_serving)
+    restore_signals = on_stop_signals(loop, stop_serving)
+    try:
+        if config.metrics is not None:
+            rooms.metrics = PrometheusMetrics(config.metrics, lambda: len(rooms.rooms), lambda: len(rooms.connections))
+            log.info("metrics on http://%s:%d/metrics", config.metrics[0], rooms.metrics.port)
+        return await _serve(rooms, config, where, stop, ready)
+    finally:
+        rooms.metrics.close()
+        restore_signals()
+
+
+async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyncio.Future[None],
+                 ready: asyncio.Future[int] | None) -> int:
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
     # before the library closes on anything much larger.
     async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
-                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None) as server:
+                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None,
+                     process_request=health_hook(rooms.writable, lambda: rooms.is_stopping)) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
@@ -643,7 +822,11 @@ async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
 
 
 class _Parser(argparse.ArgumentParser):
-    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title; a bad
+    flag is one line, "scopa serve: ..." (as the game's own flags), not argparse's usage synopsis first."""
+
+    def error(self, message: str):  # type: ignore[no-untyped-def]
+        self.exit(2, f"{self.prog}: {message}\n")
 
     def format_help(self) -> str:
         titles = {group.title for group in self._action_groups if group.title}
@@ -674,10 +857,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time between computer moves, 1 unless given")
     p.add_argument("--computer-budget", type=decimal_number, default=0.3, metavar="SECONDS",
                    help="time the expert level thinks per move, 0.3 unless given")
+    p.add_argument("--computer-workers", type=whole_number, metavar="N",
+                   help="processes the computers think in, off the server's loop, one for each core unless "
+                   "given, 0 to think in the loop")
+    p.add_argument("--computer-cap", type=decimal_number, default=10.0, metavar="SECONDS",
+                   help="a computer move not worked out in this time is chosen by the easy level, 10 unless given")
     p.add_argument("--message-rate", type=decimal_number, default=10.0, metavar="N",
                    help="messages a second one connection may send on average, 10 unless given")
     p.add_argument("--max-replay", type=whole_number, default=200, metavar="N",
                    help="a client that missed more updates than this gets a fresh view, 200 unless given")
+    p.add_argument("--metrics", metavar="PORT", help="serve figures for Prometheus at /metrics on this port of "
+                   "127.0.0.1, or on ADDRESS:PORT; needs the prometheus_client package, " + INSTALL)
+    p.add_argument("--trust-proxy", action="store_true",
+                   help="count each client by the last address of the X-Forwarded-For header its reverse proxy "
+                   "sets, not by the proxy's own address; only behind such a proxy, off unless given")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -687,7 +880,8 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(argv: Sequence[str]) -> ServerConfig:
     parser = build_parser()
     args = parser.parse_args(list(argv))
-    for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "message_rate"):
+    for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "computer_cap",
+                 "message_rate"):
         value = getattr(args, name)
         if not 0 <= value < 1e7:  # false for nan too
             parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
@@ -701,11 +895,18 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
         parser.error("--store and --db name two different stores: give one")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
+    metrics = None if args.metrics is None else parse_address(args.metrics)
+    if args.metrics is not None and metrics is None:
+        parser.error("--metrics takes a port from 1 to 65535, or ADDRESS:PORT")
+    if metrics is not None and not metrics_available():
+        parser.error(f"--metrics needs the prometheus_client package: {INSTALL}")
     return ServerConfig(args.host, args.port, args.db, args.certfile, args.keyfile, args.expiry_hours, args.grace,
                         min(args.turn_grace, args.grace), args.computer_delay, args.computer_budget,
                         message_rate=args.message_rate, message_burst=max(10, int(args.message_rate * 3)),
                         max_replay=max(1, args.max_replay), store=args.store,
-                        presence_ttl=args.presence_ttl)
+                        computer_workers=args.computer_workers, computer_cap=args.computer_cap,
+                        trust_proxy=args.trust_proxy,
+                        presence_ttl=args.presence_ttl, metrics=metrics)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:

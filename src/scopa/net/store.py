@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
+import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
 from ..engine import Rules
+from ..engine.shuffle import SEED_BYTES
 from ..storage import SaveFileError, record_from_dict, record_to_dict
-from .rooms import Room, Seat, match_table
+from .rooms import Room, Seat, match_table, seed_parts_from_data, seed_parts_to_data
 
 DB_NAME = "rooms.sqlite3"
 
@@ -37,7 +41,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     position_number INTEGER NOT NULL,
     created REAL NOT NULL,
     active REAL NOT NULL,
-    record TEXT
+    record TEXT,
+    seed_parts TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
@@ -48,6 +53,10 @@ CREATE TABLE IF NOT EXISTS seats (
     key_hash TEXT,
     ready INTEGER NOT NULL,
     PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS health (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL
 );
 """
 
@@ -74,6 +83,9 @@ class RoomStore:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
+        if "seed_parts" not in columns:  # a file of a server before docs/fairness.md
+            self.db.execute("ALTER TABLE rooms ADD COLUMN seed_parts TEXT")
 
     def close(self) -> None:
         self.db.close()
@@ -87,16 +99,23 @@ class RoomStore:
         with self._transaction():
             self.db.execute(
                 "INSERT INTO rooms (code, rules, phase, host, level, number, position_number, created, active, "
-                "record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET rules=excluded.rules, "
-                "phase=excluded.phase, host=excluded.host, level=excluded.level, number=excluded.number, "
-                "position_number=excluded.position_number, active=excluded.active, record=excluded.record",
+                "record, seed_parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET "
+                "rules=excluded.rules, phase=excluded.phase, host=excluded.host, level=excluded.level, "
+                "number=excluded.number, position_number=excluded.position_number, active=excluded.active, "
+                "record=excluded.record, seed_parts=excluded.seed_parts",
                 (room.code, json.dumps(room.rules.to_dict()), room.phase, room.host, room.level, room.number,
-                 room.position_number, room.created, room.active, record))
+                 room.position_number, room.created, room.active, record, json.dumps(seed_parts_to_data(room))))
             self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
             self.db.executemany(
                 "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready))
                  for number, s in enumerate(room.seats) if s is not None])
+
+    def check_write(self) -> None:
+        """Write one row and commit, as a move is written (``GET /healthz``); raises as ``save`` would."""
+        with self._transaction():
+            self.db.execute("INSERT INTO health (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at=excluded.at",
+                            (time.time(),))
 
     def delete(self, code: str) -> None:
         with self._transaction():
@@ -111,7 +130,7 @@ class RoomStore:
         """Every room, each match replayed from its record and checked."""
         rooms, problems = [], []
         for row in self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, "
-                                   "active, record FROM rooms").fetchall():
+                                   "active, record, seed_parts FROM rooms").fetchall():
             try:
                 rooms.append(self._room(row, budget))
             except (SaveFileError, ValueError, TypeError, KeyError) as error:
@@ -121,11 +140,11 @@ class RoomStore:
     def load(self, code: str, budget: float = 0.3) -> Room | None:
         """One room as stored (None: there is none)."""
         row = self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, active, "
-                              "record FROM rooms WHERE code = ?", (code,)).fetchone()
+                              "record, seed_parts FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else self._room(row, budget)
 
-    def _room(self, row: tuple, budget: float) -> Room:
-        code, rules, phase, host, level, number, position, created, active, record_text = row
+    def _room(self, row: tuple[Any, ...], budget: float) -> Room:
+        code, rules, phase, host, level, number, position, created, active, record_text, parts = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players
         for seat, name, kind, seat_level, key_hash, ready in self.db.execute(
@@ -133,8 +152,11 @@ class RoomStore:
             seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready))
         record = None if record_text is None else record_from_dict(json.loads(record_text))
         table = None if record is None else match_table(record, budget)
-        return Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
+        room = Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
                     position_number=position)
+        stored = None if parts is None else json.loads(parts)
+        seed_parts_from_data(room, stored, lambda: secrets.token_bytes(SEED_BYTES))
+        return room
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:

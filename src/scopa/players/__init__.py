@@ -24,8 +24,10 @@ from .expert import ExpertPlayer
 from .heuristic import BeginnerPlayer, EasyPlayer, HardPlayer, MediumPlayer
 from .hints import card_name, reason_text, suggest_move
 
-__all__ = ["LEVELS", "LEVEL_DESCRIPTIONS", "COMPUTER_NAMES", "ComputerPlayer", "make_player", "suggest_move",
-           "computer_names", "card_name", "reason_text"]
+__all__ = [
+    "COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "ComputerPlayer", "card_name", "computer_names",
+    "make_player", "reason_text", "suggest_move",
+]
 
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
 

@@ -9,7 +9,7 @@ Everything here reads only capture piles, which every player sees, so any level 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from scopa.engine import RE_BELLO, SETTEBELLO, Card, Rules, napola_points
 from scopa.engine.cards import PRIMIERA_VALUES
@@ -64,17 +64,17 @@ def side_points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Ru
     top = [0, 0, 0, 0]
     for suit in range(4):
         order = _SUIT_ORDER[suit]
-        for c, v in order:
-            if not taken >> c & 1:
+        for ident, v in order:  # card ids, as in ``taken``
+            if not taken >> ident & 1:
                 top[suit] = v
                 break
         for s_ in range(n):
             have = best[s_][suit]
             e, p = 0.0, 0.5
-            for c, v in order:
+            for ident, v in order:
                 if v <= have:
                     break
-                if not taken >> c & 1:
+                if not taken >> ident & 1:
                     e += p * v
                     p *= 0.5
             expect[s_] += e + 2.0 * p * have
@@ -106,7 +106,7 @@ def side_points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Ru
         mine, theirs = best[s], best[r_prim]
         open_ = 0.0
         for suit in range(4):
-            gap = top[suit] - (mine[suit] if mine[suit] < theirs[suit] else theirs[suit])
+            gap = top[suit] - (min(theirs[suit], mine[suit]))
             if gap > 0:
                 open_ += gap * gap
         if open_ == 0.0:
@@ -132,7 +132,7 @@ def worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: R
     """
     base = material(piles, scope, rules, side)
     tables = []
-    held = set()
+    held: set[Card] = set()
     for pile in piles:
         held.update(pile)
     for t in range(len(piles)):
@@ -142,7 +142,7 @@ def worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: R
             if c in held:
                 continue
             trial = list(piles)
-            trial[t] = pile + (Card(c),)
+            trial[t] = (*pile, Card(c))
             row[c] = material(trial, scope, rules, side) - base
         tables.append(row)
     return tables  # cards already in a pile stay at 0: they can never be taken again

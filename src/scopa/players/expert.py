@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
@@ -65,8 +67,11 @@ def sample_world(view: PlayerView, rng: random.Random,
     others = [s for s in range(view.rules.players) if s != view.seat]
     others.sort(key=lambda s: (s not in weights, s))
     for seat in others:
-        need = view.hand_counts[seat]
+        shown = view.shown_hand(seat) or ()  # Cirulla: a hand shown to claim a bonus is known
+        need = view.hand_counts[seat] - len(shown)
         seat_weights = weights.get(seat)
+        if shown:
+            hands[seat] = tuple(shown)
         if not need:
             continue
         if not seat_weights:
@@ -82,14 +87,14 @@ def sample_world(view: PlayerView, rng: random.Random,
                     i += 1
                     acc += w[i]
                 hand.append(pool.pop(i))
-        hands[seat] = tuple(sorted(hand))
+        hands[seat] = tuple(sorted((*shown, *hand)))
     stock = tuple(pool[:view.stock_count])
     return GameState(rules=view.rules, seed=0, deal_number=view.deal_number, dealer=view.dealer,
                      to_move=view.to_move, round=view.round, hands=tuple(hands), table=tuple(view.table),
                      stock=stock, piles=tuple(view.piles), scope=tuple(view.scope),
                      last_capturer=view.last_capturer, history=tuple(view.history),
                      match_scores=tuple(view.match_scores), deal_totals=tuple(view.deal_totals),
-                     phase=Phase.PLAYING, winner=None, redeals=0)
+                     phase=Phase.PLAYING, winner=None, redeals=0, claims=tuple(view.claims))
 
 
 def _only_one_world(view: PlayerView) -> bool:
@@ -182,7 +187,7 @@ class ExpertPlayer:
             return self.SOLVE_BUDGET
         if self.iterations is not None:
             return self.LEAF_BUDGET
-        scale = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
+        scale: float = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
         budget = self.LEAF_BUDGET * scale
         return budget * scale if not view.stock_count else budget
 
@@ -209,6 +214,12 @@ class ExpertPlayer:
         side = side_of(rules, view.seat)
         worth = worth_tables(view.piles, view.scope, rules, side)
         prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
+        if rules.a_perdere:
+            # Scopa a perdere: the search counts points won, so here the expert plays the hard
+            # level's reading turned round (the fewest points first), with no search of its own.
+            self.last_samples = 0
+            ranked = sorted(zip(moves, prior, strict=True), key=lambda pair: pair[1])
+            return [(move, -value) for move, value in ranked]
         model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
         # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
         # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
@@ -326,7 +337,7 @@ def sample_weights(log_weights: list[float], min_ess: float) -> list[float]:
 def _mean(values: list[float], weights: list[float]) -> float:
     """Weighted mean of a move's values (a dropped move has values for the first samples only)."""
     w = weights[:len(values)]
-    return sum(a * b for a, b in zip(values, w)) / sum(w)
+    return sum(a * b for a, b in zip(values, w, strict=True)) / sum(w)
 
 
 def _prune(active: list[int], values: list[list[float]], weights: list[float], z: float) -> list[int]:
@@ -343,7 +354,7 @@ def _prune(active: list[int], values: list[list[float]], weights: list[float], z
             keep.append(i)
             continue
         mean = means[best] - means[i]
-        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i])) / total
+        var = sum(x * (a - b - mean) ** 2 for x, a, b in zip(w, values[best], values[i], strict=True)) / total
         var *= ess / max(1.0, ess - 1.0)
         if mean <= z * (var / ess) ** 0.5 + 0.01:
             keep.append(i)
@@ -380,7 +391,7 @@ class _Searcher:
         self.quiet = quiet
         self.base = base
         self.four = rules.players == 4
-        self.cache: dict = {}
+        self.cache: dict[Any, Any] = {}
 
     def material(self, state: GameState) -> float:
         key = (state.piles, state.scope)
@@ -474,7 +485,7 @@ class _Searcher:
         return max(range(len(moves)), key=scores.__getitem__)
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
-                 extreme=min) -> float:
+                 extreme: Callable[[Iterable[float]], float] = min) -> float:
         """Another side's turn: the reply the hard level would make there, blended with the worst reply
         (``extreme`` is ``min``); at the partner's turn, with the best (``max``).
 
@@ -484,10 +495,7 @@ class _Searcher:
         count on help it cannot know to give.
         """
         pick = self.predicted_reply(state, moves)
-        if weight < 1.0:
-            chosen = range(len(moves))
-        else:
-            chosen = (pick,)
+        chosen = range(len(moves)) if weight < 1.0 else (pick,)
         quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
         values: dict[int, float] = {}
         for i in chosen:
@@ -513,7 +521,7 @@ class _Searcher:
             if not table and is_sweep_capture(move.card, taken, rules):
                 acc += self.scopa if mover_side == self.side else -self.scopa
         else:
-            table = table + (move.card,)
+            table = (*table, move.card)
             if len(state.hands[mover]) > 1:
                 acc += self._throw(mover_side, move.card)
         nxt = (mover - 1) % rules.players

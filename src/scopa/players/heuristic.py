@@ -7,15 +7,24 @@ ties with its own seeded random generator, so a seed always gives the same game.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from scopa.engine import RE_BELLO, SETTEBELLO, Card, Move, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import worth_tables
-from .knowledge import (VALUE_CARD, chance_holds, is_last_play, next_hand_size, next_to_move, side_of,
-                        sweep_values, throw_cost, unseen_by_value)
+from .knowledge import (
+    VALUE_CARD,
+    chance_holds,
+    is_last_play,
+    next_hand_size,
+    next_to_move,
+    side_of,
+    sweep_values,
+    throw_cost,
+    unseen_by_value,
+)
 
 
 def check_view(view: object) -> PlayerView:
@@ -35,7 +44,7 @@ def table_after(move: Move, table: Sequence[Card]) -> tuple[Card, ...]:
     if move.capture:
         taken = set(move.capture)
         return tuple(c for c in table if c not in taken)
-    return tuple(sorted(tuple(table) + (move.card,)))
+    return tuple(sorted((*table, move.card)))
 
 
 class _ScoringPlayer:
@@ -55,8 +64,10 @@ class _ScoringPlayer:
         if len(moves) == 1:
             return moves[0]
         scores = self.score_moves(view, moves)
+        if view.rules.a_perdere:  # scopa a perdere: the points a move wins are to be avoided
+            scores = [-s for s in scores]
         best = max(scores)
-        ties = [m for m, s in zip(moves, scores) if s >= best - 1e-9]
+        ties = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
         return ties[0] if len(ties) == 1 else ties[self._rng.randrange(len(ties))]
 
     def score_moves(self, view: PlayerView, moves: list[Move]) -> list[float]:
@@ -86,7 +97,7 @@ class EasyPlayer(_ScoringPlayer):
         scores = []
         for move in moves:
             if move.capture:
-                taken = move.capture + (move.card,)
+                taken = (*move.capture, move.card)
                 score = 10.0 + len(taken) + sum(2.0 for c in taken if not c & 3)
                 if SETTEBELLO in taken:
                     score += 10.0
@@ -240,10 +251,7 @@ class HardAnalyser:
     def analyse(self, move: Move) -> MoveAnalysis:
         view, rules = self.view, self.rules
         mine = self.worth[self.side]
-        if move.capture:
-            gain = mine[move.card] + sum(mine[c] for c in move.capture)
-        else:
-            gain = 0.0
+        gain = (mine[move.card] + sum(mine[c] for c in move.capture)) if move.capture else 0.0
         sweep = _is_sweep(move, view.table, rules, self.last)
         if sweep:
             gain += 1.0

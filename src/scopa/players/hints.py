@@ -55,7 +55,7 @@ def reason_text(view: PlayerView, analysis: MoveAnalysis) -> str:
         action = f"Play the {card_name(move.card)}"
     if analysis.sweep:
         return f"{action}, it clears the table for a scopa."
-    if move.capture and SETTEBELLO in move.capture + (move.card,):
+    if move.capture and SETTEBELLO in (*move.capture, move.card):
         why = "it wins the settebello, a point on its own"
     elif move.capture and not left:
         why = "it clears the table"

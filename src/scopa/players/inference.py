@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from scopa.engine import Card, Move, Phase, PlayerView, moves_for_hand
 
@@ -40,7 +41,7 @@ def past_plays(view: PlayerView) -> list[PastPlay]:
     """The other seats' plays of the current round, each with the public view it was made from."""
     rules = view.rules
     sides = rules.sides
-    table = list(sorted(initial_table(view)))
+    table = sorted(initial_table(view))
     piles: list[tuple[Card, ...]] = [()] * sides
     scope = [0] * sides
     last_capturer = None

@@ -17,12 +17,13 @@ dealt holds a different hand in each sample; there the tree stops and the leaf s
 """
 from __future__ import annotations
 
-from typing import Protocol, Union
+from typing import Any, Protocol, cast
 
 from scopa.engine import GameState, Move, Phase
 
 OURS, OTHER = 0, 1
-Tree = Union[float, tuple]  # a value; (OURS, {move: Tree}); (OTHER, same_side, weight, pick, {move: Tree})
+Node = tuple[Any, ...]
+Tree = float | Node  # a value; (OURS, {move: Tree}); (OTHER, same_side, weight, pick, {move: Tree})
 
 
 class _Search(Protocol):
@@ -71,37 +72,38 @@ def set_values(trees: list[Tree], weights: list[float]) -> list[float]:
     theirs), with the expert's choices made once for all the samples at each of its nodes."""
     first = trees[0]
     if not isinstance(first, tuple):
-        return trees  # type: ignore[return-value]
+        return cast(list[float], trees)  # one public node: leaves in every sample when in the first
+    nodes = cast(list[Node], trees)  # and inner nodes of the same kind in every sample when not
     if first[0] == OURS:
-        return _our_turn(trees, weights)
-    return _their_turn(trees, weights)
+        return _our_turn(nodes, weights)
+    return _their_turn(nodes, weights)
 
 
-def _our_turn(trees: list[Tree], weights: list[float]) -> list[float]:
+def _our_turn(trees: list[Node], weights: list[float]) -> list[float]:
     best: list[float] = []
     best_total = -float("inf")
-    for move in trees[0][1]:  # type: ignore[index]  # the same moves in every sample (same hand, table)
-        values = set_values([t[1][move] for t in trees], weights)  # type: ignore[index]
-        total = sum([v * w for v, w in zip(values, weights)])
+    for move in trees[0][1]:  # the same moves in every sample (same hand, table)
+        values = set_values([t[1][move] for t in trees], weights)
+        total = sum([v * w for v, w in zip(values, weights, strict=True)])
         if total > best_total:
             best, best_total = values, total
     return best
 
 
-def _their_turn(trees: list[Tree], weights: list[float]) -> list[float]:
+def _their_turn(trees: list[Node], weights: list[float]) -> list[float]:
     # The samples that share a reply share the node after it: read each reply's node once.
     groups: dict[Move, list[int]] = {}
     for s, tree in enumerate(trees):
-        for move in tree[4]:  # type: ignore[index]
+        for move in tree[4]:
             groups.setdefault(move, []).append(s)
     reply_values: list[dict[Move, float]] = [{} for _ in trees]
     for move, members in groups.items():
-        values = set_values([trees[s][4][move] for s in members], [weights[s] for s in members])  # type: ignore[index]
-        for s, v in zip(members, values):
+        values = set_values([trees[s][4][move] for s in members], [weights[s] for s in members])
+        for s, v in zip(members, values, strict=True):
             reply_values[s][move] = v
     out = []
-    for tree, values in zip(trees, reply_values):
-        _, same, weight, pick, _ = tree  # type: ignore[misc]
-        extreme = max(values.values()) if same else min(values.values())
-        out.append(weight * values[pick] + (1.0 - weight) * extreme)
+    for tree, replies in zip(trees, reply_values, strict=True):
+        _, same, weight, pick, _ = tree
+        extreme = max(replies.values()) if same else min(replies.values())
+        out.append(weight * replies[pick] + (1.0 - weight) * extreme)
     return out

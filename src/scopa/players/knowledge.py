@@ -5,9 +5,9 @@ level can learn another hand or the stock order through it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
-from typing import Iterable, Sequence
 
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
@@ -119,7 +119,7 @@ def inference_weights(view: PlayerView, strong: float = 0.15, mild: float = 0.6)
                 options = legal_captures(VALUE_CARD[v - 1], board, rules)
                 if not options:
                     continue
-                big = any(len(o) == len(board) and is_sweep_capture(VALUE_CARD[v - 1], o, rules)
+                big = any((len(o) == len(board) and is_sweep_capture(VALUE_CARD[v - 1], o, rules))
                           or SETTEBELLO in o for o in options)
                 per_value[v] = strong if big else mild
             if per_value:

@@ -11,8 +11,8 @@ Statistics lists it too.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Mapping, Sequence
 
 from ..players import LEVELS
 from .stats import DealFacts, MatchFacts

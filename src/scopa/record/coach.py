@@ -8,10 +8,12 @@ of the deal (at most ``MARKS_PER_DEAL``, each worth at least ``MIN_COST`` points
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
-from ..engine import SETTEBELLO, GameState, Move, Scopa
+from ..engine import SETTEBELLO, Card, GameState, Move, Scopa
+from ..engine.shuffle import Seed, seed_number
 from ..players.expert import ExpertPlayer
 from ..players.knowledge import sweep_values
 from .replay import DealReplay, Step
@@ -38,7 +40,7 @@ class Advice:
     marked: bool = False
 
 
-def coach_deal(deal: DealReplay, seats: Iterable[int], match_seed: int, samples: int = SAMPLES) -> dict[int, Advice]:
+def coach_deal(deal: DealReplay, seats: Iterable[int], match_seed: Seed, samples: int = SAMPLES) -> dict[int, Advice]:
     """Advice for every play of ``seats`` in the deal, by the play's place in the log; the most
     costly few marked."""
     seats = set(seats)
@@ -50,12 +52,12 @@ def coach_deal(deal: DealReplay, seats: Iterable[int], match_seed: int, samples:
     return advice
 
 
-def advise(step: Step, match_seed: int, samples: int = SAMPLES) -> Advice:
+def advise(step: Step, match_seed: Seed, samples: int = SAMPLES) -> Advice:
     """The expert's opinion of one play, from the view its seat had."""
     view = step.before.view(step.seat)
     # Sample by sample: the review waits for the coach, and reading public trees across samples
     # doubles its time for no gain measured at this many samples (docs/opponents.md).
-    expert = ExpertPlayer(seed=(match_seed * 1_000_003 + step.number) % 2**32, iterations=samples,
+    expert = ExpertPlayer(seed=(seed_number(match_seed) * 1_000_003 + step.number) % 2**32, iterations=samples,
                           information_sets=False)
     values = dict(expert.move_values(view))
     best = next(iter(values))
@@ -96,15 +98,15 @@ def reason(before: GameState, played: Move, better: Move) -> Reason:
     return "value"
 
 
-def _sweeps(events) -> bool:
+def _sweeps(events: Iterable[object]) -> bool:
     return any(isinstance(e, Scopa) for e in events)
 
 
-def _taken(move: Move) -> tuple:
+def _taken(move: Move) -> tuple[Card, ...]:
     return (move.card, *move.capture) if move.capture else ()
 
 
-def _takes(move: Move, card) -> bool:
+def _takes(move: Move, card: Card) -> bool:
     return card in _taken(move)
 
 

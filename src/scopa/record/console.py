@@ -13,16 +13,21 @@ W why (the coach), T the table, R repeat, ? the keys, Escape leaves.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
+from typing import NamedTuple, Protocol
 
 from ..console.announcer import Announcer, ask_hands_aloud
 from ..console.menus import choose
 from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
+from ..engine.shuffle import Seed, seed_text
 from ..match import MatchRecord
-from ..narration import Announcement, Narrator
+from ..narration import Announcement, Narrator, run_command
+from ..narration.cards import Naming
+from ..narration.narrator import Verbosity
 from ..speech import Speaker
 from ..storage import MatchResult, SaveFileError, iter_results, record_result, recorded_match, result_at
 from ..storage.announced import announce_once, read_announced
@@ -34,10 +39,11 @@ from .text import RecordText
 from .words import announcement, history_items, recent, stats_lines
 
 
-
 class _Saves(Protocol):
-    data_dir: Path | None
-    clock: Callable[[], str]  # the date now, as the results log writes it
+    @property
+    def data_dir(self) -> Path | None: ...
+    @property
+    def clock(self) -> Callable[[], str]: ...  # the date now, as the results log writes it
 
     def finish(self, record: MatchRecord) -> None: ...
 
@@ -57,14 +63,22 @@ class Program(Protocol):
 
     Named here so that this module does not import the program, which opens its menus."""
 
-    input: Input
-    announcer: Announcer
-    speaker: Speaker
-    persistence: _Saves
-    lang: str
-    naming: str
-    verbosity: str
-    say: Callable[..., None]
+    @property
+    def input(self) -> Input: ...
+    @property
+    def announcer(self) -> Announcer: ...
+    @property
+    def speaker(self) -> Speaker: ...
+    @property
+    def persistence(self) -> _Saves: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def naming(self) -> Naming: ...
+    @property
+    def verbosity(self) -> Verbosity: ...
+
+    def say(self, *lines: str | Announcement) -> None: ...
 
     def start_voice(self) -> None: ...
 
@@ -118,7 +132,7 @@ class Page(NamedTuple):
     readable: bool = True
 
 
-def page(data_dir, lang: str) -> Page:
+def page(data_dir: str | os.PathLike[str] | None, lang: str) -> Page:
     t = RecordText(lang)
     facts, count, problem = logged_facts(data_dir)
     if problem is not None:
@@ -126,19 +140,19 @@ def page(data_dir, lang: str) -> Page:
     return Page(stats_lines(facts, count, earned(facts, read_announced(data_dir)), t), facts)
 
 
-def print_stats(data_dir, lang: str) -> int:
+def print_stats(data_dir: str | os.PathLike[str] | None, lang: str) -> int:
     """``scopa --stats``: the page, then how to review a match; 1 when the log cannot be read."""
     found = page(data_dir, lang)
     for line in found.lines:
         print(line)
     if found.facts:
-        print(RecordText(lang)("stats.review_hint", command="scopa --review"))
+        print(RecordText(lang)("stats.review_hint", command=f"{run_command()} --review"))
     return 0 if found.readable else 1
 
 
 # The menus -------------------------------------------------------------------------------
 
-def statistics(program: "Program") -> None:
+def statistics(program: Program) -> None:
     """The Statistics page, then the recent matches: the one picked is reviewed."""
     lines, facts, _ = page(program.persistence.data_dir, program.lang)
     heading = RecordText(program.lang)("stats.recent")
@@ -149,13 +163,13 @@ def statistics(program: "Program") -> None:
         _pick_and_review(program, facts)
 
 
-def review_menu(program: "Program") -> None:
+def review_menu(program: Program) -> None:
     facts = _reviewable(program)
     if facts is not None:
         _pick_and_review(program, facts)
 
 
-def _reviewable(program: "Program") -> list[MatchFacts] | None:
+def _reviewable(program: Program) -> list[MatchFacts] | None:
     """The matches the log can replay; None, once it is said why, when there are none."""
     t = RecordText(program.lang)
     facts, _, problem = logged_facts(program.persistence.data_dir)
@@ -165,7 +179,7 @@ def _reviewable(program: "Program") -> list[MatchFacts] | None:
     return facts
 
 
-def _pick_and_review(program: "Program", facts: Sequence[MatchFacts]) -> None:
+def _pick_and_review(program: Program, facts: Sequence[MatchFacts]) -> None:
     t = RecordText(program.lang)
     while True:
         index = choose(program.input, program.announcer, t("review.choose"), history_items(facts, t),
@@ -175,7 +189,7 @@ def _pick_and_review(program: "Program", facts: Sequence[MatchFacts]) -> None:
         _review_listed(program, recent(facts)[index])
 
 
-def _review_listed(program: "Program", chosen: MatchFacts) -> None:
+def _review_listed(program: Program, chosen: MatchFacts) -> None:
     """Review a match listed a moment ago, read again from the log (which keeps only facts in
     memory); if another copy replaced the log meanwhile and the entry is not that match, say so."""
     try:
@@ -190,7 +204,7 @@ def _review_listed(program: "Program", chosen: MatchFacts) -> None:
 
 # One review ------------------------------------------------------------------------------
 
-def run_review(program: "Program", which: int) -> int:
+def run_review(program: Program, which: int) -> int:
     """``scopa --review N``: review the Nth latest match, then 0; 1 when there is no such match."""
     t = RecordText(program.lang)
     try:
@@ -212,7 +226,7 @@ def run_review(program: "Program", which: int) -> int:
         program.input.close()
 
 
-def review(program: "Program", result: MatchResult, facts: MatchFacts) -> None:
+def review(program: Program, result: MatchResult, facts: MatchFacts) -> None:
     """Walk through one logged match with keys; Escape (or the end of the input) leaves."""
     t = RecordText(program.lang)
     record = recorded_match(result)  # facts exist only for a match that replays
@@ -240,7 +254,7 @@ class ReviewSession:
     the hand warning is asked before the first of them, and N keeps them printed only. The hand
     open is the one of the play just told."""
 
-    def __init__(self, program: "Program", script: ReviewScript, facts: MatchFacts, text: RecordText) -> None:
+    def __init__(self, program: Program, script: ReviewScript, facts: MatchFacts, text: RecordText) -> None:
         self.program = program
         self.script = script
         self.facts = facts
@@ -321,12 +335,12 @@ class ReviewSession:
 
 # The end of a match ----------------------------------------------------------------------
 
-def finish_match(program: "Program", record: MatchRecord) -> None:
+def finish_match(program: Program, record: MatchRecord) -> None:
     """Log a finished match as before, then say each achievement it earned, one line each."""
     program.say(*log_finished(program, record))  # one write, as every announcement
 
 
-def log_finished(program: "Program", record: MatchRecord, played_here: bool = True) -> list[Announcement]:
+def log_finished(program: Program, record: MatchRecord, played_here: bool = True) -> list[str]:
     """Log a finished match as before; the lines of the achievements it earned, one each, to say.
 
     The match's table logs it the moment the last card is played, before that play is told, so
@@ -336,7 +350,7 @@ def log_finished(program: "Program", record: MatchRecord, played_here: bool = Tr
     return _log_and_earn(program, lambda: program.persistence.finish(record), played_here)
 
 
-def log_online(program: "Program", table: OnlineSeat) -> list[Announcement]:
+def log_online(program: Program, table: OnlineSeat) -> list[str]:
     """An online match this seat played to its end: logged as online, from this seat, once (its
     id names the server, the room and the match's seed, so a reconnection or a client started
     again after the end logs nothing new); the lines of the achievements it earned, to say
@@ -348,22 +362,21 @@ def log_online(program: "Program", table: OnlineSeat) -> list[Announcement]:
     match_id = online_match_id(table.server, table.code, record.seed)
 
     def log() -> None:
-        try:
+        # The results log is a nicety, as for a match played here.
+        with contextlib.suppress(SaveFileError, OSError, ValueError):
             record_result(record, program.persistence.clock(), program.persistence.data_dir, online=True,
                           match_id=match_id, seat=table.seat)
-        except (SaveFileError, OSError, ValueError):
-            pass  # the results log is a nicety, as for a match played here
 
     return _log_and_earn(program, log, played_here=False)
 
 
-def online_match_id(server: str, code: str, seed: int) -> str:
+def online_match_id(server: str, code: str, seed: Seed) -> str:
     """The id of an online match in the results log: a room plays one match, and its seed tells
     it from a later room given the same code."""
-    return f"online {server} {code} {seed}"
+    return f"online {server} {code} {seed_text(seed)}"
 
 
-def _log_and_earn(program: "Program", log: Callable[[], None], played_here: bool) -> list[Announcement]:
+def _log_and_earn(program: Program, log: Callable[[], None], played_here: bool) -> list[str]:
     """``log()`` the finished match; the lines of what it earned if that added it to the log."""
     data_dir = program.persistence.data_dir
     before, _ = _count_and_last(data_dir)
@@ -383,7 +396,7 @@ def _log_and_earn(program: "Program", log: Callable[[], None], played_here: bool
     return _announced_once(program, found)
 
 
-def deal_achievements(program: "Program", record: MatchRecord, deal_number: int) -> list[Announcement]:
+def deal_achievements(program: Program, record: MatchRecord, deal_number: int) -> list[str]:
     """The end of a deal that did not end the match: the achievements that deal earned, a line
     each, to say after its score sheet (what an earlier deal of the match earned was said then)."""
     facts = facts_so_far(record)
@@ -395,7 +408,7 @@ def deal_achievements(program: "Program", record: MatchRecord, deal_number: int)
     return _announced_once(program, found)
 
 
-def _announced_once(program: "Program", found: Sequence[Earned]) -> list[Announcement]:
+def _announced_once(program: Program, found: Sequence[Earned]) -> list[str]:
     """The lines of the achievements found that no match, finished or not, announced before;
     they are recorded as announced now."""
     t = RecordText(program.lang)
@@ -416,7 +429,7 @@ def _count_and_last(data_dir: str | os.PathLike[str] | None) -> tuple[int, Match
     """How many results the log holds and the latest one; (0, None) when it cannot be read."""
     count, last = 0, None
     try:
-        for count, last in enumerate(iter_results(data_dir), 1):
+        for count, last in enumerate(iter_results(data_dir), 1):  # noqa: B007 -- the loop keeps the last pair
             pass
     except SaveFileError:
         return 0, None

@@ -50,7 +50,7 @@ class FactsCache:
             entry = encoded(found)
             self.changed = True
         self.seen[key] = entry
-        return found  # type: ignore[return-value]
+        return found if isinstance(found, MatchFacts) else None
 
     def save(self, whole_log: bool = False) -> None:
         """Keep what was worked out. ``whole_log``: every result of the log was looked at, so
@@ -74,7 +74,7 @@ def encoded(facts: MatchFacts | None) -> Any:
             "scores": list(facts.scores), "deals": deals}
 
 
-def decoded(entry: Any, result: MatchResult, index: int) -> MatchFacts | None | object:
+def decoded(entry: Any, result: MatchResult, index: int) -> MatchFacts | object | None:
     """The facts an entry keeps for ``result``, or ``_NOT_FACTS`` when it is not an entry this
     module writes (every field is checked: a name must be one a match file may hold)."""
     if entry is None:

@@ -10,10 +10,10 @@ when the player allowed hands aloud, and prints it always.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
-from ..engine import MatchWon
+from ..engine import GameState, MatchWon
 from ..match import MatchRecord
 from ..narration import Announcement, Narrator
 from .coach import SAMPLES, Advice, coach_deal
@@ -79,7 +79,7 @@ class ReviewScript:
                 lines.append(Announcement(self.narrator.match_result(deal.result.side, deal.result.match_scores)))
         return lines
 
-    def _after(self, index: int):
+    def _after(self, index: int) -> GameState | None:
         """The position after the play at ``index`` (before the next play or deal)."""
         following = self.items[index + 1] if index + 1 < len(self.items) else None
         if following is not None and following.step is not None:
@@ -109,20 +109,27 @@ class ReviewScript:
             index -= 1
         return index if index >= 0 else None
 
+    def _step_of(self, play: int) -> Step:
+        """The play at stop ``play``, one that ``_last_play`` gave."""
+        step = self.items[play].step
+        if step is None:
+            raise ValueError(f"stop {play} is not a play")
+        return step
+
     def seat_at(self, index: int) -> int | None:
         """The seat of the play told at (or last before) stop ``index``: the hand its private lines name."""
         play = self._last_play(index)
-        return None if play is None else self.items[play].step.seat
+        return None if play is None else self._step_of(play).seat
 
     def why(self, index: int) -> Announcement:
         """The coach's opinion of the play at ``index`` (or of the play before an opening)."""
         play = self._last_play(index)
         if play is None:
             return Announcement(self.text("review.why.nothing"))
-        item = self.items[play]
-        advice = self.advice(item.deal).get(item.step.number)
+        item, step = self.items[play], self._step_of(play)
+        advice = self.advice(item.deal).get(step.number)
         if advice is None:
-            return Announcement(self.text("review.why.other", name=self.narrator.seat_names[item.step.seat]))
+            return Announcement(self.text("review.why.other", name=self.narrator.seat_names[step.seat]))
         return self.coach_line(advice)
 
     def coach_line(self, advice: Advice) -> Announcement:
@@ -132,7 +139,7 @@ class ReviewScript:
         return Announcement(self.advice_text(advice), private_to=advice.seat if held else None)
 
     def advice_text(self, advice: Advice) -> str:
-        return advice_line(advice, self.narrator.cards, self.text)
+        return advice_line(advice, self.narrator.cards, self.text, self.narrator.rules.fifteen)
 
     def next_deal(self, index: int) -> int | None:
         """The stop of the next deal's opening after ``index``, or None in the last deal."""

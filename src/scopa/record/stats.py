@@ -8,8 +8,8 @@ check) counts only in the number of matches played.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from ..engine import SETTEBELLO, CardsCaptured, Category, Scopa
 from ..match import MatchRecord
@@ -50,7 +50,7 @@ class MatchFacts:
     opponents: tuple[str, ...]  # the names on the other sides
     level: str  # a computer level, PEOPLE or MIXED
     levels: frozenset[str]  # the computer levels on the other sides
-    variant: str  # "scopa_2", "scopa_3", "scopa_4", "scopone_scientifico", "scopone_classico"
+    variant: str  # "scopa_2", "scopa_3", "scopa_4", "scopone_scientifico", "scopone_classico", "scopa_15", "cirulla"
     won: bool
     drawn: bool
     scores: tuple[int, ...]  # the player's side first, then the others in seat order
@@ -97,13 +97,15 @@ def facts_of(record: MatchRecord, deals: Sequence[DealReplay], when: str, assist
     levels = frozenset(s.level for s in kinds if not s.is_human and s.level)
     if any(s.is_human for s in kinds):
         level = PEOPLE
+    elif len(levels) == 1:
+        level = next(iter(levels))
     else:
-        level = next(iter(levels)) if len(levels) == 1 else MIXED
+        level = MIXED
     variant = rules.variant.value
     if variant == "scopa":
         variant = f"scopa_{rules.players}"
     final = record.state.match_scores
-    scores = (final[side],) + tuple(v for i, v in enumerate(final) if i != side)
+    scores = (final[side], *(v for i, v in enumerate(final) if i != side))
     winner = record.state.winner
     return MatchFacts(index, when, seat, tuple(record.seats[s].name for s in others), level, levels,
                       variant, winner == side, winner is None, scores, assisted, online,

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from ..narration import LANGUAGES, Messages
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_record_catalogue(lang: str) -> dict[str, str]:
-    return json.loads(resources.files("scopa.record").joinpath("text", f"{lang}.json").read_text("utf-8"))
+    result: dict[str, str] = (
+        json.loads(resources.files("scopa.record").joinpath("text", f"{lang}.json").read_text("utf-8")))
+    return result
 
 
 class RecordText(Messages):

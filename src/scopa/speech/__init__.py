@@ -12,22 +12,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scopa.speech.base import (Speaker, VoiceInfo, VoiceSettings, pick_voice_for_language, spoken_voice_name,
-                               voices_in_language_first)
+from scopa.speech.base import (
+    Speaker,
+    VoiceInfo,
+    VoiceSettings,
+    pick_voice_for_language,
+    spoken_voice_name,
+    voices_in_language_first,
+)
 from scopa.speech.pyttsx_speaker import PyttsxSpeaker
 from scopa.speech.simple import NullSpeaker, RecordingSpeaker, UnavailableSpeaker
 
 __all__ = [
-    "NullSpeaker",
-    "PyttsxSpeaker",
-    "RecordingSpeaker",
-    "Speaker",
-    "UnavailableSpeaker",
-    "VoiceInfo",
-    "VoiceSettings",
-    "create_speaker",
-    "pick_voice_for_language",
-    "spoken_voice_name",
+    "NullSpeaker", "PyttsxSpeaker", "RecordingSpeaker", "Speaker", "UnavailableSpeaker", "VoiceInfo",
+    "VoiceSettings", "create_speaker", "pick_voice_for_language", "spoken_voice_name",
     "voices_in_language_first",
 ]
 

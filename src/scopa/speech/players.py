@@ -6,6 +6,7 @@ at once with one ``killpg``: that is how Stop silences speech mid-word.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -62,10 +63,8 @@ def kill_group(proc: subprocess.Popen[bytes], reap_timeout: float = 1.0) -> None
                 os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError, OSError):
             pass
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=reap_timeout)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def write_silence(path: Path, seconds: float = 0.02, rate: int = 22050) -> Path:

@@ -23,13 +23,13 @@ import threading
 import time
 import traceback
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO
 
 from scopa.speech.base import VoiceInfo, VoiceSettings
-from scopa.speech.players import (find_players, first_working_player, kill_group,
-                                  popen_quietly, write_silence)
+from scopa.speech.players import find_players, first_working_player, kill_group, popen_quietly, write_silence
 from scopa.speech.synth import SynthClient, SynthError
 
 REASON_NO_PYTTSX3 = "The game voice is unavailable. The pyttsx3 package is not installed."
@@ -273,7 +273,7 @@ class PyttsxSpeaker:
             return
         try:
             self._on_player_start(pid, text)
-        except Exception:  # noqa: BLE001 - a broken hook must not leave a player unwatched
+        except Exception:  # noqa: BLE001 - Stop must never fail in the player's hands
             self._note("on_player_start failed:\n" + traceback.format_exc())
 
     def _finish_player(self, proc: subprocess.Popen[bytes], text: str, generation: int) -> None:

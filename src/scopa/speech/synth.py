@@ -45,7 +45,8 @@ class SynthClient:
         return path
 
     def voices(self) -> list[dict[str, Any]]:
-        return self._call({"op": "voices"}, timeout=10.0)["voices"]
+        result: list[dict[str, Any]] = self._call({"op": "voices"}, timeout=10.0)["voices"]
+        return result
 
     def close(self) -> None:
         """End the worker, even while a request waits on it (that request then fails)."""
@@ -114,7 +115,8 @@ class SynthClient:
     def _read_reply(self, timeout: float) -> dict[str, Any]:
         line = self._read_line(timeout)
         try:
-            return json.loads(line)
+            result: dict[str, Any] = json.loads(line)
+            return result
         except ValueError as exc:
             raise SynthError(f"bad reply from the speech worker: {line[:200]!r}") from exc
 

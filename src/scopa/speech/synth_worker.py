@@ -28,9 +28,10 @@ import threading
 import time
 import traceback
 import wave
+from typing import Any, TextIO
 
 
-def _take_stdout_for_replies():
+def _take_stdout_for_replies() -> TextIO:
     """Keep the real stdout for replies and send fd 1 (and Python's print) to stderr's target."""
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)
@@ -53,10 +54,10 @@ class Synth:
         self.default_voice = self.engine.getProperty("voice")
         self.applied: dict[str, object] = {}
 
-    def _on_error(self, name=None, exception=None, **_ignored) -> None:
+    def _on_error(self, name: object = None, exception: object = None, **_ignored: object) -> None:
         self.errors.append(repr(exception))
 
-    def _on_finished(self, name=None, completed=True, **_ignored) -> None:
+    def _on_finished(self, name: object = None, completed: object = True, **_ignored: object) -> None:
         # A spurious completed=False can follow a real completion: keep any success.
         self.completed = self.completed or bool(completed)
         self.finished.set()
@@ -66,9 +67,9 @@ class Synth:
             self.engine.setProperty(name, value)
             self.applied[name] = value
 
-    def synth(self, request: dict) -> dict:
+    def synth(self, request: dict[str, Any]) -> dict[str, Any]:
         """Write the request's text to its WAV path; retry when the engine loses the audio."""
-        reply: dict = {}
+        reply: dict[str, Any] = {}
         for attempt in range(3):
             reply = self._synth_once(request, f"{request['path']}.{attempt}.part")
             if reply["ok"] or attempt == 2:
@@ -77,7 +78,7 @@ class Synth:
             self._settle()
         return reply
 
-    def _synth_once(self, request: dict, part: str) -> dict:
+    def _synth_once(self, request: dict[str, Any], part: str) -> dict[str, Any]:
         """Synthesise into ``part``, check it, then rename it to the requested path.
 
         The rename means a player never sees a WAV that is still being written, even if
@@ -136,7 +137,7 @@ class Synth:
         with tempfile.TemporaryDirectory(prefix="scopa-warm-up-") as folder:
             self.synth({"text": "ready", "path": os.path.join(folder, "ready.wav")})
 
-    def voices(self) -> dict:
+    def voices(self) -> dict[str, Any]:
         found = []
         for voice in self.engine.getProperty("voices"):
             languages = [_language_text(lang) for lang in (voice.languages or [])]
@@ -161,7 +162,7 @@ def _language_text(language: object) -> str:
     return str(language)
 
 
-def _handle(synth: Synth, request: dict) -> dict:
+def _handle(synth: Synth, request: dict[str, Any]) -> dict[str, Any]:
     op = request.get("op")
     if op == "synth":
         return synth.synth(request)

@@ -16,22 +16,45 @@ Quick tour::
     record_result(record, when="2024-05-01 20:15", data_dir=data_dir); load_results(data_dir)
 """
 from .atomic import NotAPlainFileError, atomic_write_text
-from .codec import (EXPORT_WARNING, FORMAT, KINDS, LEVELS, MIGRATIONS, VERSION, SaveFileError, match_from_json,
-                    match_to_json, record_from_dict, record_to_dict)
-from .files import (AUTOSAVE_NAME, default_data_dir, export_match, import_match, read_match_file, resolve_data_dir,
-                    user_path)
-from .saves import (AutosaveStore, Listing, LoadResult, MatchLock, SavedMatch, SavedMatches, SaveLockedError,
-                    SetAside)
-from .results import (RESULTS_NAME, MatchResult, iter_results, load_results, record_result, recorded_match, result_at,
-                      result_of)
+from .codec import (
+    EXPORT_WARNING,
+    FORMAT,
+    KINDS,
+    LEVELS,
+    MIGRATIONS,
+    VERSION,
+    SaveFileError,
+    match_from_json,
+    match_to_json,
+    record_from_dict,
+    record_to_dict,
+)
+from .files import (
+    AUTOSAVE_NAME,
+    default_data_dir,
+    export_match,
+    import_match,
+    read_match_file,
+    resolve_data_dir,
+    user_path,
+)
+from .results import (
+    RESULTS_NAME,
+    MatchResult,
+    iter_results,
+    load_results,
+    record_result,
+    recorded_match,
+    result_at,
+    result_of,
+)
+from .saves import AutosaveStore, Listing, LoadResult, MatchLock, SavedMatch, SavedMatches, SaveLockedError, SetAside
 
 __all__ = [
-    "NotAPlainFileError", "atomic_write_text",
-    "EXPORT_WARNING", "FORMAT", "KINDS", "LEVELS", "MIGRATIONS", "VERSION", "SaveFileError", "match_from_json",
-    "match_to_json", "record_from_dict", "record_to_dict",
-    "AUTOSAVE_NAME", "default_data_dir", "export_match", "import_match", "read_match_file", "resolve_data_dir",
-    "user_path",
-    "AutosaveStore", "Listing", "LoadResult", "MatchLock", "SavedMatch", "SavedMatches", "SaveLockedError", "SetAside",
-    "RESULTS_NAME", "MatchResult", "iter_results", "load_results", "record_result", "recorded_match", "result_at",
-    "result_of",
+    "AUTOSAVE_NAME", "EXPORT_WARNING", "FORMAT", "KINDS", "LEVELS", "MIGRATIONS", "RESULTS_NAME", "VERSION",
+    "AutosaveStore", "Listing", "LoadResult", "MatchLock", "MatchResult", "NotAPlainFileError", "SaveFileError",
+    "SaveLockedError", "SavedMatch", "SavedMatches", "SetAside", "atomic_write_text", "default_data_dir",
+    "export_match", "import_match", "iter_results", "load_results", "match_from_json", "match_to_json",
+    "read_match_file", "record_from_dict", "record_result", "record_to_dict", "recorded_match",
+    "resolve_data_dir", "result_at", "result_of", "user_path",
 ]

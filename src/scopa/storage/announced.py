@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import filelock
 
@@ -52,7 +52,7 @@ def announce_once(data_dir: str | os.PathLike[str] | None, keys: Iterable[str], 
             if new:
                 if announced is None and os.path.lexists(path):
                     os.replace(path, free_bad_name(path))  # keep what could not be read
-                _write(path, (announced or {}) | {key: when for key in new})
+                _write(path, (announced or {}) | dict.fromkeys(new, when))
             return new
     except OSError:
         return keys
@@ -62,15 +62,16 @@ def announce_once(data_dir: str | os.PathLike[str] | None, keys: Iterable[str], 
 def _held(path: Path) -> Iterator[None]:
     """The lock of the file, or no lock where none can be had (it only guards a rare race)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    lock: filelock.BaseFileLock | None = filelock.FileLock(str(path) + ".lock", timeout=_WAIT)
+    lock = filelock.FileLock(str(path) + ".lock", timeout=_WAIT)
+    held = True
     try:
         lock.acquire()
     except (filelock.Timeout, OSError):
-        lock = None
+        held = False
     try:
         yield
     finally:
-        if lock is not None:
+        if held:
             lock.release()
 
 
@@ -88,7 +89,8 @@ def _read(path: Path) -> dict[str, str] | None:
     announced = data["announced"]
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in announced.items()):
         return None
-    return announced
+    result: dict[str, str] | None = announced
+    return result
 
 
 def _write(path: Path, announced: dict[str, str]) -> None:

@@ -6,7 +6,7 @@ raise ``SaveFileError`` naming the first check that failed, in any language of t
 
 1. the format name and version (older versions are brought up to date by ``MIGRATIONS``),
 2. the fields, the rules and the seats,
-3. the saved position (``GameState.from_dict``: 40 distinct cards, counts that fit the rules),
+3. the saved position (``state_from_dict``: 40 distinct cards, counts that fit the rules),
 4. the move log, replayed from the seed, must be legal and lead exactly to the saved position.
 
 Every reason is said from the catalogues, with the engine's own reason (``ScopaError.reason``)
@@ -16,18 +16,21 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError
-from ..match import MatchRecord, SeatSetup, is_unsafe_in_name, name_problem
-from ..narration import CardNames, Messages, capitalised, explain_illegal, explain_invalid
+from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError, state_from_dict
+from ..engine.shuffle import SEED_HEX, SHUFFLE_REPLAY, SHUFFLES, Seed, seed_json, shuffle_of
+from ..match import FILE_NAME_LENGTH, Fairness, MatchRecord, MoveRecord, SeatSetup, name_problem
+from ..narration import CardNames, Messages, Naming, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
-VERSION = 1
+# 2: the shuffle that deals the match is named, and an online match keeps its seed's parts (fairness);
+#    the variants scopa a 15 and cirulla, the options win by two and scopa a perdere, Cirulla's claims
+VERSION = 2
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 KINDS = ("human", "computer")
-MAX_NAME_LENGTH = 100
 # A match to 21 points lasts about ten deals; tied leaders play on, but never for long.
 # These caps keep the largest file scopa accepts quick to check (``python -m scopa.bench saves``).
 MAX_DEALS = 100
@@ -38,8 +41,11 @@ MAX_VERSION = 9_999  # a version number beyond this is not one to say back
 EXPORT_WARNING = ("The exported file shows every hand and the order of the stock: anyone who opens it "
                   "can see all the cards, including the ones still to come.")
 
-_FIELDS = ("format", "version", "rules", "seats", "seed", "first_dealer", "moves", "assisted_deals", "state")
+_FIELDS = ("format", "version", "rules", "seats", "shuffle", "seed", "first_dealer", "moves", "assisted_deals",
+           "state")
+_OPTIONAL_FIELDS = ("fairness",)  # an online match: the server's seed and every seat's contribution
 _MOVE_FIELDS = {"deal", "seat", "card", "capture"}
+_CLAIM_KINDS = ("cirulla", "tris")  # a move may carry "claim": the Cirulla bonus claimed just before it
 _SEAT_FIELDS = {"name", "kind", "level"}
 _RULE_OPTIONS = frozenset(Rules().to_dict())  # a file names every option: a missing one is no default
 _STATE_FIELDS = frozenset(GameState._fields)
@@ -47,10 +53,26 @@ _STATE_CARD_LISTS = ("table", "stock", "history")  # lists of cards or plays: at
 _STATE_NESTED_LISTS = ("hands", "piles")  # one list of cards per seat or side
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
+LoggedMove = tuple[int, int, Move, str | None]  # deal, seat, move, and the Cirulla claim made just before it
 
 # MIGRATIONS[n] turns the data of format version n into the data of version n + 1.
-# Version 1 is the first format, so the table is empty; add an entry with every new version.
-MIGRATIONS: dict[int, Migration] = {}
+# Add an entry with every new version.
+
+
+def _to_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 named the shuffle (every match of version 1 was dealt by shuffle 1, and none was
+    online), added the options win by two and scopa a perdere (both off in every older match),
+    the variants scopa a 15 and cirulla, and a move's Cirulla claim (none before)."""
+    for rules in (data.get("rules"), (data.get("state") or {}).get("rules")):
+        if isinstance(rules, dict):
+            rules.setdefault("win_by_two", False)
+            rules.setdefault("a_perdere", False)
+    if isinstance(data.get("state"), dict):
+        data["state"].setdefault("claims", [])  # no hand was ever shown
+    return data | {"shuffle": SHUFFLE_REPLAY}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _to_version_2}
 
 
 CANNOT_LOAD = "storage.heading.cannot_load"
@@ -60,7 +82,7 @@ class Term(str):
     """A catalogue key given as a parameter, so it is named in the reader's language too."""
 
 
-class Choices(tuple):
+class Choices(tuple[str, ...]):
     """Catalogue keys given as one parameter: named in the reader's language, joined with "or"."""
 
 
@@ -95,13 +117,13 @@ class SaveFileError(ValueError):
         """The engine's reason for refusing rules or a position, or ``None``."""
         return self.why if isinstance(self.why, Reason) else None
 
-    def with_heading(self, heading_key: str) -> "SaveFileError":
+    def with_heading(self, heading_key: str) -> SaveFileError:
         """The same reason under another heading, such as ``"storage.heading.import_failed"``."""
         return type(self)(self.key, heading_key, detail=self.detail, why=self.why, **self.params)
 
-    def reason_in(self, messages: Messages, naming: str = "french") -> str:
+    def reason_in(self, messages: Messages, naming: Naming = "french") -> str:
         """The reason alone, in the language of ``messages`` (cards in the ``naming`` given)."""
-        names = CardNames(messages, naming)  # type: ignore[arg-type]
+        names = CardNames(messages, naming)
         params = {name: _param(value, names) for name, value in self.params.items()}
         text = messages(self.key, **params)
         why = ""
@@ -111,7 +133,7 @@ class SaveFileError(ValueError):
             why = explain_invalid(self.why, names)
         return squash(f"{text} {why}" if why else text)
 
-    def localised(self, messages: Messages, naming: str = "french") -> str:
+    def localised(self, messages: Messages, naming: Naming = "french") -> str:
         """Heading and reason as one line in the player's language: two sentences, since a
         screen reader says the colon of "Import failed: ..." aloud. Cards are named in ``naming``
         (``"french"`` or ``"napoletane"``)."""
@@ -147,13 +169,26 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
         "version": VERSION,
         "rules": record.rules.to_dict(),
         "seats": seats,
-        "seed": record.seed,
+        "shuffle": shuffle_of(record.seed),
+        "seed": seed_json(record.seed),
         "first_dealer": record.first_dealer,
-        "moves": [{"deal": m.deal_number, "seat": m.seat, "card": str(m.move.card),
-                   "capture": [str(c) for c in m.move.capture]} for m in record.moves],
+        "moves": [_move_data(m) for m in record.moves],
         "assisted_deals": sorted(record.assisted_deals),
         "state": record.state.to_dict(),
-    }
+    } | ({} if record.fairness is None else {"fairness": fairness_to_dict(record.fairness)})
+
+
+def fairness_to_dict(fairness: Fairness) -> dict[str, Any]:
+    return {"server_seed": fairness.server_seed.hex(),
+            "contributions": [{"seat": seat, "value": value.hex()} for seat, value in fairness.contributions]}
+
+
+def _move_data(logged: MoveRecord) -> dict[str, Any]:
+    data: dict[str, Any] = {"deal": logged.deal_number, "seat": logged.seat, "card": str(logged.move.card),
+                            "capture": [str(c) for c in logged.move.capture]}
+    if logged.claim is not None:
+        data["claim"] = logged.claim
+    return data
 
 
 def match_to_json(record: MatchRecord) -> str:
@@ -182,7 +217,7 @@ def record_from_dict(data: Any) -> MatchRecord:
     _check_fields(data)
     rules = _rules(data["rules"], "rules")
     seats = _seats(data["seats"], rules.players)
-    seed = _whole(data["seed"], "seed")
+    seed = _seed(data["seed"], data["shuffle"])
     first_dealer = _whole(data["first_dealer"], "first_dealer")
     if not 0 <= first_dealer < rules.players:
         raise SaveFileError("storage.reason.first_dealer_range", players=rules.players)
@@ -193,8 +228,18 @@ def record_from_dict(data: Any) -> MatchRecord:
     if state.seed != seed:
         raise SaveFileError("storage.reason.seed_differs")
     assisted = _assisted(data["assisted_deals"], state.deal_number)
+    fairness = None if "fairness" not in data else fairness_from_dict(data["fairness"], rules.players)
     record = replay(rules, seats, seed, first_dealer, moves, state)
-    return replace(record, assisted_deals=assisted)
+    return replace(record, assisted_deals=assisted, fairness=fairness)
+
+
+def record_parts(data: Any) -> tuple[Rules, tuple[SeatSetup, ...], list[LoggedMove]]:
+    """The rules, seats and move log of match data, checked as ``record_from_dict`` checks them,
+    without playing them (``storage.fairness`` plays them from a seed of its own)."""
+    data = upgrade(data)
+    _check_fields(data)
+    rules = _rules(data["rules"], "rules")
+    return rules, _seats(data["seats"], rules.players), _moves(data["moves"], rules.players)
 
 
 def upgrade(data: Any) -> dict[str, Any]:
@@ -212,7 +257,8 @@ def upgrade(data: Any) -> dict[str, Any]:
         raise SaveFileError("storage.reason.newer", version=version, supported=VERSION)
     if version < VERSION:
         data = _migrate(copy.deepcopy(data), version)
-    return data
+    result: dict[str, Any] = data
+    return result
 
 
 def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
@@ -221,11 +267,12 @@ def _migrate(data: dict[str, Any], version: int) -> dict[str, Any]:
         if step is None:
             raise SaveFileError("storage.reason.older", version=version)
         try:
-            data = step(data)
+            migrated: object = step(data)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
-            data = None  # type: ignore[assignment]
-        if not isinstance(data, dict):
+            migrated = None
+        if not isinstance(migrated, dict):
             raise SaveFileError("storage.reason.older_failed", version=version)
+        data = migrated
         version += 1
         data["version"] = version
     return data
@@ -235,7 +282,7 @@ def _check_fields(data: Mapping[str, Any]) -> None:
     missing = [key for key in _FIELDS if key not in data]
     if missing:
         raise SaveFileError("storage.reason.missing_field", part=Term(f"storage.part.{missing[0]}"))
-    if any(key not in _FIELDS for key in data):
+    if any(key not in _FIELDS and key not in _OPTIONAL_FIELDS for key in data):
         raise SaveFileError("storage.reason.unknown_field")  # its name is not said: it is the file's text
 
 
@@ -243,6 +290,43 @@ def _whole(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise SaveFileError(f"storage.reason.{what}.not_whole")
     return value
+
+
+def _seed(value: Any, shuffle: Any) -> Seed:
+    """The seed: a whole number for shuffle 1, 64 lowercase hex digits for shuffle 2."""
+    if type(shuffle) is not int or shuffle not in SHUFFLES:  # not True, not 1.0
+        raise SaveFileError("storage.reason.shuffle")
+    if shuffle == SHUFFLE_REPLAY:
+        return _whole(value, "seed")
+    return _hex(value, "storage.reason.seed.not_hex")
+
+
+def _hex(value: Any, key: str) -> bytes:
+    if not (isinstance(value, str) and len(value) == SEED_HEX and all(c in "0123456789abcdef" for c in value)):
+        raise SaveFileError(key)
+    return bytes.fromhex(value)
+
+
+def fairness_from_dict(value: Any, players: int) -> Fairness:
+    """An online match's seed parts, checked for their shape only: ``storage.fairness`` checks
+    that they make the seed (``scopa verify`` says what does not)."""
+    if not isinstance(value, dict) or set(value) != {"server_seed", "contributions"}:
+        raise SaveFileError("storage.reason.fairness")
+    server_seed = _hex(value["server_seed"], "storage.reason.fairness")
+    items = value["contributions"]
+    if not isinstance(items, list) or len(items) > players:
+        raise SaveFileError("storage.reason.fairness")
+    contributions = []
+    for item in items:
+        if not isinstance(item, dict) or set(item) != {"seat", "value"}:
+            raise SaveFileError("storage.reason.fairness")
+        seat = item["seat"]
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise SaveFileError("storage.reason.fairness")
+        contributions.append((seat, _hex(item["value"], "storage.reason.fairness")))
+    if [seat for seat, _ in contributions] != sorted({seat for seat, _ in contributions}):
+        raise SaveFileError("storage.reason.fairness")  # one for each seat at most, in seat order
+    return Fairness(server_seed, tuple(contributions))
 
 
 def _rules(value: Any, what: str) -> Rules:
@@ -253,7 +337,7 @@ def _rules(value: Any, what: str) -> Rules:
         option = value.get(key)
         if isinstance(option, bool) or not isinstance(option, (int, type(None))):
             raise SaveFileError(f"storage.reason.{what}.option_not_whole", option=Term(f"storage.option.{key}"))
-    if not _RULE_OPTIONS <= set(value):
+    if not set(value) >= _RULE_OPTIONS:
         raise SaveFileError(f"storage.reason.{what}.missing_option")
     try:
         return Rules.from_dict(value)
@@ -272,13 +356,12 @@ def _seats(value: Any, players: int) -> tuple[SeatSetup, ...]:
 
 
 def check_seat_name(name: Any, number: int) -> None:
-    """Refuse (``SaveFileError``) a seat name a match file may not hold: not text, blank, too
-    long, with a control character, or otherwise unfit to print (``match.name_problem``)."""
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
-        raise SaveFileError("storage.reason.seat_name", number=number, most=MAX_NAME_LENGTH)
-    if any(is_unsafe_in_name(ch) for ch in name):
-        raise SaveFileError("storage.reason.seat_control", number=number)
-    problem = name_problem(name)
+    """Refuse (``SaveFileError``) a seat name a match file may not hold, by the one rule of names
+    (``match.name_problem``), up to ``FILE_NAME_LENGTH`` characters so that files written by
+    earlier versions still load."""
+    problem = name_problem(name, FILE_NAME_LENGTH)
+    if problem == "length":
+        raise SaveFileError("storage.reason.seat_name", number=number, most=FILE_NAME_LENGTH)
     if problem is not None:
         raise SaveFileError(f"storage.reason.seat_{problem}", number=number)
 
@@ -298,7 +381,7 @@ def _seat(item: Any, number: int) -> SeatSetup:
     return SeatSetup(name, kind, level)
 
 
-def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
+def _moves(value: Any, players: int) -> list[LoggedMove]:
     if not isinstance(value, list):
         raise SaveFileError("storage.reason.moves_not_list")
     if len(value) > MAX_MOVES:
@@ -306,8 +389,11 @@ def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
     return [_move(item, number, players) for number, item in enumerate(value, 1)]
 
 
-def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
-    if not isinstance(item, dict) or set(item) != _MOVE_FIELDS:
+def _move(item: Any, number: int, players: int) -> LoggedMove:
+    if not isinstance(item, dict) or set(item) - {"claim"} != _MOVE_FIELDS:
+        raise SaveFileError("storage.reason.move_fields", number=number)
+    claim = item.get("claim")
+    if claim is not None and claim not in _CLAIM_KINDS:
         raise SaveFileError("storage.reason.move_fields", number=number)
     deal, seat = item["deal"], item["seat"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (deal, seat)):
@@ -324,7 +410,7 @@ def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
         raise SaveFileError("storage.reason.move_card", number=number, detail=str(error)) from None
     if len(set(cards)) != len(cards):
         raise SaveFileError("storage.reason.move_card_twice", number=number)
-    return deal, seat, Move(cards[0], tuple(sorted(cards[1:])))
+    return deal, seat, Move(cards[0], tuple(sorted(cards[1:]))), claim
 
 
 def _state(value: Any) -> GameState:
@@ -336,7 +422,7 @@ def _state(value: Any) -> GameState:
     if "rules" in value:
         _rules(value["rules"], "state_rules")
     try:
-        return GameState.from_dict(value)
+        return state_from_dict(value)
     except ScopaError as error:
         raise SaveFileError("storage.reason.position", detail=str(error), why=error.reason) from None
 
@@ -374,24 +460,27 @@ def _assisted(value: Any, deal_number: int) -> frozenset[int]:
 
 # Replay ----------------------------------------------------------------------------------
 
-def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: int, first_dealer: int,
-           moves: list[tuple[int, int, Move]], saved: GameState) -> MatchRecord:
+def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: Seed, first_dealer: int,
+           moves: list[LoggedMove], saved: GameState) -> MatchRecord:
     """Play the logged moves from the seed; the result must be exactly the saved position."""
     try:
         record, _ = MatchRecord.start(rules, seats, seed, first_dealer)
     except ValueError as error:
         raise SaveFileError("storage.reason.restart", detail=str(error)) from None  # the checks above prevent it
-    for number, (deal, seat, move) in enumerate(moves, 1):
-        record = _replay_move(record, number, deal, seat, move)
+    for number, (deal, seat, move, claim) in enumerate(moves, 1):
+        record = _replay_move(record, number, deal, seat, move, claim)
     if saved.deal_number == record.state.deal_number + 1 and record.state.phase is Phase.DEAL_OVER:
         record, _ = record.next_deal()
+    if len(saved.claims) == len(record.state.claims) + 1 and record.state.claimable():
+        record, _ = record.claim()  # saved after a Cirulla claim, before the move that logs it
     if record.state != saved:
         field = next(f for f in GameState._fields if getattr(record.state, f) != getattr(saved, f))
         raise SaveFileError("storage.reason.different_position", field=Term(f"storage.field.{field}"))
     return record
 
 
-def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: Move) -> MatchRecord:
+def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: Move,
+                 claim: str | None = None) -> MatchRecord:
     state = record.state
     if state.is_match_over:
         raise SaveFileError("storage.reason.move_after_end", number=number)
@@ -404,6 +493,10 @@ def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: M
         raise SaveFileError("storage.reason.move_seat", number=number, seat=seat + 1,
                             to_move=record.state.to_move + 1)
     try:
+        if claim is not None:
+            if record.state.claimable() != claim:
+                raise ScopaError("The claim logged with this move cannot be made here.")
+            record, _ = record.claim()
         record, _ = record.play(move)
     except ScopaError as error:
         raise SaveFileError("storage.reason.illegal_move", number=number, detail=str(error),

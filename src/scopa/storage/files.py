@@ -9,14 +9,15 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from platformdirs import user_data_dir
 
 from ..match import MatchRecord
-from .atomic import atomic_write_text, write_target
 from ..narration.problems import problem_key
+from .atomic import atomic_write_text, write_target
 from .codec import SaveFileError, Term, match_from_json, match_to_json
 
 AUTOSAVE_NAME = "autosave.json"  # the one save of earlier versions: saves.SavedMatches moves it
@@ -73,7 +74,7 @@ def read_text_file(path: str | os.PathLike[str], limit: int | None = None) -> st
         raise SaveFileError("storage.reason.not_utf8") from None
 
 
-def read_text_lines(path: str | os.PathLike[str], limit: int) -> Iterator[str]:
+def read_text_lines(path: str | os.PathLike[str], limit: int) -> Generator[str, None, None]:
     """The lines of a text file one at a time, each with its line break, so that reading a large
     file keeps only one line in memory; the same checks and ``SaveFileError`` as ``read_text_file``
     (a file over ``limit`` bytes refused from its size alone, before a line is given)."""

@@ -26,6 +26,7 @@ earlier versions becomes one saved match the first time the folder is listed.
 """
 from __future__ import annotations
 
+import builtins
 import contextlib
 import hashlib
 import os
@@ -115,8 +116,8 @@ class SavedMatches:
     def list(self) -> Listing:
         """Every readable saved match, most recently played first; unreadable ones set aside."""
         self.migrate()
-        saves: list[SavedMatch] = []
-        set_aside: list[SetAside] = []
+        saves: builtins.list[SavedMatch] = []  # ``list`` here is this class's method
+        set_aside: builtins.list[SetAside] = []
         for path in self._files():
             remove_stale_temps(path)
             try:
@@ -172,7 +173,7 @@ class SavedMatches:
         self._checked[path] = (digest, record)
         return record
 
-    def _files(self) -> list[Path]:
+    def _files(self) -> builtins.list[Path]:
         try:
             names = sorted(os.listdir(self.folder))
         except OSError:
@@ -195,9 +196,10 @@ class SavedMatches:
         return target
 
     def _set_aside(self, path: Path, error: SaveFileError) -> SetAside:
-        kept: Path | None = free_bad_name(path)
+        target = free_bad_name(path)
+        kept: Path | None = target
         try:
-            os.replace(path, kept)
+            os.replace(path, target)
         except OSError:
             kept = None
         sync_folder(self.folder)

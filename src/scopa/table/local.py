@@ -11,10 +11,13 @@ Not thread-safe: whoever owns a table (the console, or a room) calls it from one
 """
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple, Protocol, Sequence
+from typing import NamedTuple, Protocol
 
 from ..engine import DealScored, Event, GameState, IllegalMoveError, Move, PlayerView, Rules
+from ..engine.shuffle import COMPUTER, SEED_BYTES, Seed, derived_number
 from ..match import MatchRecord, SeatSetup
 from .protocol import Refusal, Resync, SeatInfo, SeatUpdate, SubmitResult, TableEvent, TableInfo
 
@@ -53,16 +56,38 @@ class _Logged(NamedTuple):
     state: GameState
 
 
-def start_match(rules: Rules, seats: Sequence[SeatSetup], seed: int,
+def fresh_seed() -> bytes:
+    """A new match's seed when none is given: 256 bits from ``secrets``, dealt by shuffle 2."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def computer_seed(seed: Seed, seat: int, label: bytes = COMPUTER) -> int:
+    """The seed of the computer player at ``seat``: a number of its own, derived from the match
+    seed with its label (shuffle 2); the match seed plus the seat in a match of shuffle 1, as
+    before, so an older save resumes with the same computers."""
+    if isinstance(seed, bytes):
+        return derived_number(seed, label, seat)
+    return seed + seat
+
+
+def start_match(rules: Rules, seats: Sequence[SeatSetup], seed: Seed,
                 first_dealer: int | None = None) -> tuple[MatchRecord, list[Event]]:
     """A new match record and the events of its first deal (for ``LocalTable(record, opening=...)``)."""
     return MatchRecord.start(rules, tuple(seats), seed, first_dealer)
 
 
+def held_record(record: object) -> MatchRecord:
+    """A record the program held unopened (the console names no ``MatchRecord``), checked as it
+    is handed back to a table or the saves."""
+    if not isinstance(record, MatchRecord):
+        raise TypeError(f"a match record was expected, not {type(record).__name__}")
+    return record
+
+
 def computers_for(record: MatchRecord, budget: float = 1.0) -> dict[int, ComputerPlayer]:
     """The computer players of a match's computer seats, each seeded from the match and its seat."""
     from ..players import make_player
-    return {seat: make_player(s.level or "easy", seed=record.seed + seat, budget=budget)
+    return {seat: make_player(s.level or "easy", seed=computer_seed(record.seed, seat), budget=budget)
             for seat, s in enumerate(record.seats) if not s.is_human}
 
 
@@ -134,18 +159,26 @@ class LocalTable:
             return None
         return state.to_move
 
-    def step(self) -> bool:
+    def step(self, move: Move | None = None) -> bool:
         """Play one computer move if a computer is to move; whether one was played.
 
         The player thinks before anything changes, so an interruption (Ctrl-C) while it thinks
-        leaves the match as it was."""
+        leaves the match as it was. ``move``: the computer's move, chosen elsewhere (a room's
+        computers think in worker processes), played as its own would be."""
         seat = self.computer_to_move()
         if seat is None:
             state = self.record.state
             if not (self._closed or state.is_deal_over or state.to_move in self._here):
                 raise RuntimeError(f"Nobody plays seat {state.to_move + 1}: it is no seat here and has no computer.")
             return False
-        move = self.players[seat].choose_move(self.record.state.view(seat))
+        if self.record.state.claimable():  # Cirulla: every computer level claims its bonus
+            self.record, events = self.record.claim()
+            self._append(events)
+            self._autosave()
+            if move is None:
+                return True  # a step of its own: the move is chosen at the next, from the view after it
+        if move is None:
+            move = self.players[seat].choose_move(self.record.state.view(seat))
         self._play(move)
         return True
 
@@ -161,6 +194,22 @@ class LocalTable:
             self._play(move)
         except IllegalMoveError as error:
             return SubmitResult(False, refusal="illegal", reason=error.reason)
+        return self._accepted(seat, expected)
+
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        """Cirulla: ``seat`` shows its hand to claim its bonus (refused when it has none to claim now)."""
+        state = self.record.state
+        refusal = self._refusal(seat, expected, state.is_deal_over)
+        if refusal is None and state.to_move != seat:
+            refusal = "not_your_turn"
+        if refusal is not None:
+            return SubmitResult(False, refusal=refusal)
+        try:
+            self.record, events = self.record.claim()
+        except IllegalMoveError as error:
+            return SubmitResult(False, refusal="illegal", reason=error.reason)
+        self._append(events)
+        self._autosave()
         return self._accepted(seat, expected)
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:

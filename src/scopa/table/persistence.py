@@ -7,20 +7,31 @@ every other saved match is left as it is.
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from datetime import date, datetime, timedelta, timezone
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Callable
 
 from ..match import MatchRecord
-from ..narration import CardNames, Messages, os_problem
-from ..storage import (MatchLock, SavedMatch, SavedMatches, SaveFileError, SaveLockedError, SetAside, export_match,
-                       import_match, record_result, user_path)
+from ..narration import CardNames, Messages, Naming, os_problem
+from ..storage import (
+    MatchLock,
+    SavedMatch,
+    SavedMatches,
+    SaveFileError,
+    SaveLockedError,
+    SetAside,
+    export_match,
+    import_match,
+    record_result,
+    user_path,
+)
 from ..storage.atomic import write_target
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Persistence:
@@ -33,13 +44,13 @@ class Persistence:
 
     def __init__(self, data_dir: Path | None = None, clock: Callable[[], str] = _now,
                  messages: Callable[[], Messages] | None = None,
-                 naming: Callable[[], str] | None = None, today: Callable[[], date] = date.today) -> None:
+                 naming: Callable[[], Naming] | None = None, today: Callable[[], date] = date.today) -> None:
         self.store = SavedMatches(data_dir)
         self.data_dir = data_dir
         self.clock = clock
         self.today = today
         self.messages = messages or (lambda: Messages("en"))
-        self.naming = naming or (lambda: "french")
+        self.naming: Callable[[], Naming] = naming or (lambda: "french")
         self.failing: str | None = None  # why the last save failed; None when it worked
         self._open: MatchLock | None = None  # the match this copy plays, locked
         self._notices: list[str] = []  # what was set aside, still to be said
@@ -56,10 +67,8 @@ class Persistence:
         for saved in listing.saves:
             if saved.record.state.is_match_over and not saved.locked:
                 self._log_result(saved.record, saved.match_id)
-                try:
+                with contextlib.suppress(SaveLockedError, OSError):
                     self.store.delete(saved.match_id)
-                except (SaveLockedError, OSError):
-                    pass
                 continue
             saves.append(saved)
         return saves
@@ -132,7 +141,7 @@ class Persistence:
         """One menu line: who plays, the score, the deal, when last played, and a lock if any."""
         m = self.messages()
         record = saved.record
-        names = CardNames(m, self.naming())  # type: ignore[arg-type]
+        names = CardNames(m, self.naming())
         humans = record.human_seats
         if len(humans) == 1:
             you = humans[0]
@@ -205,17 +214,15 @@ class Persistence:
         match_id = self._open.match_id if self._open is not None else None
         self._log_result(record, match_id)
         if self._open is not None:
-            try:
+            # Its result is logged once whatever happens; the next listing removes it.
+            with contextlib.suppress(OSError):
                 self.store.delete(self._open.match_id, self._open)
-            except OSError:
-                pass  # its result is logged once whatever happens; the next listing removes it
             self._open = None
 
     def _log_result(self, record: MatchRecord, match_id: str | None) -> None:
-        try:
+        # The results log is a nicety; losing one entry never stops the game.
+        with contextlib.suppress(SaveFileError, OSError, ValueError):
             record_result(record, self.clock(), self.data_dir, match_id=match_id)
-        except (SaveFileError, OSError, ValueError):
-            pass  # the results log is a nicety; losing one entry never stops the game
 
     # Files ---------------------------------------------------------------------------------
     def export_refusal(self, path: str) -> str | None:
@@ -262,6 +269,6 @@ class Persistence:
         return error.localised(self.messages(), self.naming())
 
 
-def file_name(path: "str | os.PathLike[str]") -> str:
+def file_name(path: str | os.PathLike[str]) -> str:
     """The last part of a path, as the game says it: "match.json", not each folder on the way."""
     return Path(path).name or str(path)

@@ -16,10 +16,11 @@ A table never gives one seat's view to another seat's console.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import Literal, NamedTuple, Protocol, runtime_checkable
 
-from ..engine import DealScored, Event, Move, PlayerView, Reason, Rules
+from ..engine import DealScored, Event, IllegalReason, Move, PlayerView, Rules
 
 SeatKind = Literal["human", "computer"]
 
@@ -96,7 +97,7 @@ class SubmitResult:
     accepted: bool
     updates: tuple[SeatUpdate, ...] = ()
     refusal: Refusal | None = None
-    reason: Reason | None = None
+    reason: IllegalReason | None = None
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,10 @@ class Table(Protocol):
 
     def submit(self, seat: int, move: Move, expected: int) -> SubmitResult:
         """Play ``move`` for ``seat`` if it is that seat's turn and nothing happened since ``expected``."""
+        ...
+
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        """Cirulla: show ``seat``'s hand to claim its bonus, before the hand's first card."""
         ...
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:

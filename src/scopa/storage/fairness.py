@@ -1,0 +1,137 @@
+"""Checking a shuffle: what a seat saw, against what the revealed seed deals (docs/fairness.md).
+
+Pure. An online client notes what its seat saw as the updates come (``observe``: its own hands,
+each deal's first table and dealer, every card played), and keeps the commitment the server sent
+before the match and its own contribution. Once the match is over, ``check_online`` takes the
+record the server sent, with the server's seed revealed in it, and answers one ``Verdict``:
+
+1. the server's seed hashes to the commitment (``commitment``),
+2. the seat's own contribution is among the contributions (``contribution``),
+3. the match seed is the hash of the server's seed and the contributions (``seed``),
+4. that seed, with the record's moves, deals exactly what the seat saw (``deals``).
+
+``check_file`` is ``scopa verify``: a match file (or an online match kept in the results log)
+checked the same way, but for the commitment, which only the client that heard it can check.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal
+
+from ..engine import CardPlayed, CardsDealt, DealStarted, PlayerView, ScopaError
+from ..engine.shuffle import commitment as commitment_of
+from ..engine.shuffle import match_seed
+from ..match import Fairness, MatchRecord
+from .codec import SaveFileError, fairness_from_dict, record_from_dict, record_parts
+
+Verdict = Literal["fair", "commitment", "contribution", "seed", "deals", "missing", "unreadable"]
+VERDICTS: tuple[str, ...] = Verdict.__args__  # type: ignore[attr-defined]
+# What a seat saw: ("dealer", deal, seat), ("table", deal, cards), ("hand", deal, round, cards),
+# ("play", deal, seat, card), cards as their short notation.
+Observation = tuple[Any, ...]
+
+
+def observe(event: object, view: PlayerView | None) -> Iterator[Observation]:
+    """What one update shows its seat of the deal: ``view`` is the seat's view after it (the
+    position after the whole transition, so after a round's dealing its new hand)."""
+    if view is None:
+        return
+    deal = view.deal_number
+    if isinstance(event, DealStarted):
+        yield ("dealer", event.deal_number, event.dealer)
+    elif isinstance(event, CardsDealt):
+        if event.table is not None:
+            yield ("table", deal, tuple(sorted(str(c) for c in event.table)))
+        yield ("hand", deal, event.round, tuple(sorted(str(c) for c in view.hand)))
+    elif isinstance(event, CardPlayed):
+        yield ("play", deal, event.seat, str(event.card))
+
+
+def dealt(record_data: Mapping[str, Any], seed: int | bytes, seat: int) -> set[Observation]:
+    """Everything ``seat`` would have seen had the match been dealt from ``seed`` (the first dealer
+    drawn from it too) and played with the record's moves. ``ValueError`` when the moves cannot be
+    played from that seed (a card the hand does not hold: the deals were not the seed's)."""
+    rules, seats, moves = record_parts(record_data)
+    seen: set[Observation] = set()
+    try:
+        record, events = MatchRecord.start(rules, seats, seed)
+        seen.update(_observed(events, record, seat))
+        for deal, _, move, claim in moves:
+            if deal == record.state.deal_number + 1 and record.state.is_deal_over:
+                record, events = record.next_deal()
+                seen.update(_observed(events, record, seat))
+            if claim is not None:  # Cirulla: the bonus claimed just before the move
+                record, events = record.claim()
+                seen.update(_observed(events, record, seat))
+            record, events = record.play(move)
+            seen.update(_observed(events, record, seat))
+    except (ScopaError, ValueError) as error:
+        raise ValueError(str(error)) from None
+    return seen
+
+
+def _observed(events: Iterable[object], record: MatchRecord, seat: int) -> Iterator[Observation]:
+    view = record.state.view(seat)
+    for event in events:
+        yield from observe(event, view)
+
+
+def check_online(record_data: Mapping[str, Any], heard: bytes | None, own: bytes | None, seat: int,
+                 seen: Iterable[Observation]) -> Verdict:
+    """The verdict of a seat's client on the record the server sent at the end: ``heard`` is the
+    commitment it was sent before the match, ``own`` its contribution (None when this client
+    joined after giving it, started afresh), ``seen`` what it noted as the match was played."""
+    fairness = _fairness(record_data)
+    if fairness is None:
+        return "missing"
+    if heard is None or commitment_of(fairness.server_seed) != heard:
+        return "commitment"
+    return _check(record_data, fairness, seat, own, set(seen))
+
+
+def check_file(data: Any) -> tuple[Verdict, SaveFileError | None]:
+    """``scopa verify``: a match file's data. A match played here is checked to replay from its
+    seed (the seed deals every card its file shows); an online one also to have the seed made of
+    the server's seed and the contributions. The ``SaveFileError`` says why a file is unreadable."""
+    try:
+        record = record_from_dict(data)
+    except SaveFileError as error:
+        fairness = _fairness(data) if isinstance(data, dict) else None
+        if fairness is not None and match_seed(fairness.server_seed, fairness.contributions) != _seed_of(data):
+            return "seed", None
+        return "unreadable", error
+    if record.fairness is None:
+        return "fair", None
+    if match_seed(record.fairness.server_seed, record.fairness.contributions) != record.seed:
+        return "seed", None
+    return "fair", None
+
+
+def _check(data: Mapping[str, Any], fairness: Fairness, seat: int, own: bytes | None,
+           seen: set[Observation]) -> Verdict:
+    if own is not None and (seat, own) not in fairness.contributions:
+        return "contribution"
+    combined = match_seed(fairness.server_seed, fairness.contributions)
+    if _seed_of(data) != combined:
+        return "seed"
+    try:
+        expected = dealt(data, combined, seat)
+    except (ValueError, SaveFileError):
+        return "deals"
+    return "fair" if seen <= expected else "deals"
+
+
+def _fairness(data: Any) -> Fairness | None:
+    try:
+        rules, _, _ = record_parts(data)
+        return fairness_from_dict(data["fairness"], rules.players)
+    except (SaveFileError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _seed_of(data: Mapping[str, Any]) -> bytes | None:
+    seed = data.get("seed")
+    try:
+        return bytes.fromhex(seed) if isinstance(seed, str) and len(seed) == 64 else None
+    except ValueError:
+        return None
