@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import re
 import signal
+import sys
+from pathlib import Path
 
 import pytest
 
+import scopa
 from helpers.online_pty import SERVER_FLAGS, hosted, joined, play, player, text
+from scopa.narration.command import command_for
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -50,10 +54,12 @@ def test_a_player_back_from_a_closed_terminal_hears_the_plays_since_and_what_was
 def test_the_hosts_line_gives_the_whole_command_to_join(serve, tmp_path):
     server = serve(*SERVER_FLAGS)
     host, code = hosted(tmp_path, server.url)
-    host.expect(r"They type (scopa join \w+ --server \S+)\. ")
-    command = host.match.group(1)
-    assert command == f"scopa join {code} --server {server.url}"
-    guest = player(tmp_path, "guest", *command.split()[1:], "--name", "Ben")
+    host.expect(r"They type (.+?) (join \w+ --server \S+)\. ")
+    program, words = host.match.group(1), host.match.group(2)
+    main = str(Path(scopa.__file__).with_name("__main__.py"))  # the host runs as python -m scopa
+    assert program == command_for("", [main], sys.executable)  # the command that started the host
+    assert words == f"join {code} --server {server.url}"
+    guest = player(tmp_path, "guest", *words.split(), "--name", "Ben")
     guest.expect(r"You are in room " + code + r", seat 2\.")
     for child in (host, guest):
         child.terminate(force=True)
