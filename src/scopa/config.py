@@ -39,7 +39,8 @@ class Settings:
     earcons: bool = False  # short sounds for your turn, a capture, a scopa and the settebello
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
-    tips: bool = True  # a tip a turn at tables of beginner and easy computers
+    tips: bool = False  # a tip a turn at tables of beginner and easy computers: chosen, never assumed
+    tips_offered: bool = False  # the first beginner or easy match has said once how to turn tips on
     chat: bool = True  # table chat said as it comes (online; ``:chat off`` at the table)
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
@@ -58,7 +59,7 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("rate must be a whole number from 80 to 450")
     if not isinstance(settings.volume, (int, float)) or not 0 <= settings.volume <= 1:
         raise ValueError("volume must be from 0 to 1")
-    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "chat"):
+    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "tips_offered", "chat"):
         if not isinstance(getattr(settings, name), bool):
             raise TypeError(f"{name} must be true or false")
     if settings.verbosity not in VERBOSITIES:

@@ -286,8 +286,7 @@ class Program:
 
     def _say_notices(self) -> None:
         """Say what was set aside, and where it is kept, since it was last said."""
-        for line in self.persistence.notices():
-            self.say(line)
+        self.say(*self.persistence.notices())  # one write
 
     def main_menu(self) -> int:
         while True:
@@ -550,8 +549,7 @@ class Program:
                 continue
             table.close()  # a match left unfinished stays saved, and free for another copy to open
             self.narrator = None  # no match is running: the rules reader describes the defaults again
-            for line in self._earned:  # after the match's last lines, never before them
-                self.say(line)
+            self.say(*self._earned)  # after the match's last lines, never before them; one write
             self._earned = []
             return None if outcome == "finished" else 0
 
@@ -593,7 +591,8 @@ class Program:
                         older_save_kept=self.persistence.older_save_kept, settings_menu=self.settings_menu,
                         rules_reader=self.rules_reader, toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal))
+                        tips=self._tips(info, narrator), tips_offer=self._tips_offer(info),
+                        deal_earned=lambda deal: self._deal_earned(table, deal))
 
     def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
         """Position tips for tables where every computer is a beginner or easy player, while the
@@ -602,14 +601,32 @@ class Program:
         The tips come from ``extras.tip_source``, which the lessons give the program (the console
         does not import the lessons, which build on it)."""
         source = self.extras.tip_source
-        levels = {seat.level for seat in info.seats if not seat.is_human}
-        if source is None or not levels or not levels <= {"beginner", "easy"}:
+        if source is None or not _tip_table(info):
             return None
         return lambda view: source(view, info.rules, narrator) if self.settings.tips else None
+
+    def _tips_offer(self, info: TableInfo) -> Callable[[], Announcement | None]:
+        """Tips are off until the player turns them on: a tip marks its deal assisted, and a
+        deal must not count as helped when the player never asked for help. The first turn of
+        the first beginner or easy match says once how to turn them on (remembered in the
+        settings), instead of a question before the match can start."""
+        def offer() -> Announcement | None:
+            if self.settings.tips_offered or self.extras.tip_source is None or not _tip_table(info):
+                return None
+            self.settings = self.settings.with_changes(tips_offered=True)
+            self._save_settings(quiet=True)
+            return Announcement(self.m("tips.offer"))
+        return offer
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
         run_settings_menu(self)
+
+
+def _tip_table(info: TableInfo) -> bool:
+    """Every computer at the table is a beginner or easy player (and there is one)."""
+    levels = {seat.level for seat in info.seats if not seat.is_human}
+    return bool(levels) and levels <= {"beginner", "easy"}
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:
