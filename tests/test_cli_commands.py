@@ -30,8 +30,8 @@ def test_help_names_the_commands_and_how_to_get_their_options(capsys: pytest.Cap
         main(["--help"])
     assert done.value.code == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-2] == ("The commands are serve, host, join, watch, verify. "
-                         "scopa verify --help gives the options of one.")
+    assert lines[-2] == ("The commands are serve, host, join, watch, verify, leaderboard, account. "
+                         "scopa account --help gives the options of one.")
 
 
 def test_help_all_lists_each_command_with_its_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -46,7 +46,7 @@ def test_help_all_lists_each_command_with_its_line(capsys: pytest.CaptureFixture
 def test_help_is_in_italian_with_the_commands_too(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--lang", "it", "--help"])
-    assert "I comandi sono serve, host, join, watch, verify." in capsys.readouterr().out
+    assert "I comandi sono serve, host, join, watch, verify, leaderboard, account." in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name, usage", [("serve", "usage: scopa serve, then any of the flags below"),
@@ -70,7 +70,8 @@ def test_a_word_that_is_no_command_is_one_sentence_and_code_2(capsys: pytest.Cap
         main(["srve"])
     assert done.value.code == 2
     assert capsys.readouterr().err == ("scopa: srve is not a scopa command or option. The commands are serve, host, "
-                                       "join, watch, verify.\nscopa --help all lists every option.\n")
+                                       "join, watch, verify, leaderboard, account.\n"
+                                       "scopa --help all lists every option.\n")
 
 
 def test_a_flag_before_the_command_is_refused_not_dropped(capsys: pytest.CaptureFixture[str]) -> None:

@@ -73,7 +73,7 @@ def test_the_end_of_deal_sheet_has_one_category_per_line_and_says_what_comes_nex
     lines = lines_of(out)
     start = lines.index(M("score.header", number=1))
     sheet = lines[start:start + 12]
-    for label in ("Cards", "Settebello", "Primiera", "Scope", "Deal points", "Match"):
+    for label in ("Cards", "Settebello", "Primiera", "Scopas", "Deal points", "Match"):
         assert sum(line.startswith(label) for line in sheet) == 1, label
     assert M("deal.next") in sheet or M("match.tied_leaders") in sheet
     assert M("match.continue") not in lines  # short: "Press Enter for the next deal." says it once
@@ -91,7 +91,7 @@ def test_bad_keys_and_words_get_one_short_line_and_the_same_prompt(tmp_path):
     assert lines[first + 2] == "Card? z"
     assert lines[first + 3] == M("error.unknown")
     assert lines[first + 4] == "Card? :frobnicate"
-    assert lines[first + 5] == M("error.unknown_command")
+    assert lines[first + 5] == M("error.not_card_or_key")  # at Card?, a word that is no card either
     assert lines[first + 6] == "Card? "
 
 

@@ -9,6 +9,7 @@ import io
 from scopa.console.announcer import Announcer
 from scopa.console.game import MatchConsole, Services
 from scopa.console.terminal import ENTER, InputClosed, Output
+from scopa.console.terminal import write as write_screen
 from scopa.engine import PlayerView, Rules
 from scopa.match import SeatSetup
 from scopa.narration import Messages, Narrator
@@ -26,7 +27,7 @@ class Answering:
         self.out, self.left = out, limit
 
     def read(self, prompt: str) -> str:
-        self.out.write(prompt + "\n")
+        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         self.left -= 1
         if self.left < 0:
             raise InputClosed

@@ -47,7 +47,7 @@ def test_voice_flags_out_of_range_are_refused_in_one_line(flags):
 
 
 def _tipped_lines(tmp_path, level: str) -> list[str]:
-    program, out, _ = program_for(tmp_path, "q\n\n")
+    program, out, _ = program_for(tmp_path, "q\n\n", settings=Settings(voice=False, tips=True))  # chosen
     program.extras = extras()  # the lessons hand the program its tips
     program.run(request_for("--seed", "5", "--seats", f"human,computer:{level}"))
     return out.getvalue().splitlines()

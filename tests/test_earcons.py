@@ -166,15 +166,15 @@ def test_a_player_that_fails_is_not_started_again(tmp_path):
     ("en", "Your turn.", ["turn"], ""),
     ("en", "Robin, your turn.", ["turn"], "Robin, your turn."),  # the name stays: it says whose turn
     ("en", "Robin plays the king of clubs and takes the king of hearts.", ["capture"], None),
-    ("en", "Robin plays the king of clubs and takes the king of hearts. Scopa!", ["scopa"],
+    ("en", "Scopa for Robin! Robin plays the king of clubs and takes the king of hearts.", ["scopa"],
      "Robin plays the king of clubs and takes the king of hearts."),
-    ("en", "Scopa! You play the seven of clubs and take the whole table, the settebello.", ["scopa", "settebello"],
+    ("en", "Your scopa! You play the seven of clubs and take the whole table, the settebello.", ["scopa", "settebello"],
      "You play the seven of clubs and take the whole table, the settebello."),
     ("en", "You play the settebello to the table.", [], None),
     ("en", "On the table, settebello, king of clubs.", [], None),
     ("en", "Settebello to you.", [], None),
     ("it", "Tocca a te.", ["turn"], ""),
-    ("it", "Robin gioca il re di bastoni e prende il re di coppe. Scopa!", ["scopa"],
+    ("it", "Scopa di Robin! Robin gioca il re di bastoni e prende il re di coppe.", ["scopa"],
      "Robin gioca il re di bastoni e prende il re di coppe."),
     ("it", "Giochi il sette di fiori e prendi il settebello.", ["settebello"], None),
 ])
@@ -225,7 +225,7 @@ def test_a_match_with_sounds_plays_each_before_its_words(tmp_path):
     text, speaker = _seeded_deal(tmp_path, Settings(voice=False, earcons=True, verbosity="full"))
     names = earcon_names(speaker.sounds)
     assert names.count("turn") == text.count("Your turn.") == 18
-    assert names.count("scopa") == text.count("Scopa!") == 2
+    assert names.count("scopa") == len(re.findall(r"Your scopa!|Scopa for \w+!", text)) == 2
     assert "capture" in names and "settebello" in names
     timeline = speaker.timeline
     for i, item in enumerate(timeline):
@@ -238,7 +238,8 @@ def test_at_short_verbosity_the_turn_sound_plays_though_your_turn_is_not_said(tm
     text, speaker = _seeded_deal(tmp_path, Settings(voice=False, earcons=True))
     names = earcon_names(speaker.sounds)
     assert names.count("turn") == 18 and "Your turn." not in text
-    assert names.count("scopa") == text.count("Scopa!") == 2  # the player's own scopa too, its move not told back
+    # the player's own scopa too, its move not told back
+    assert names.count("scopa") == len(re.findall(r"Your scopa!|Scopa for \w+!", text)) == 2
     assert "capture" in names and "settebello" in names
 
 
@@ -251,8 +252,8 @@ def test_sounds_in_place_of_words_drop_your_turn_and_scopa_from_screen_and_voice
     text, speaker = _seeded_deal(tmp_path, Settings(voice=False, earcons=True, sounds_replace_words=True))
     names = earcon_names(speaker.sounds)
     assert names.count("turn") == 18 and names.count("scopa") == 2
-    assert "Your turn." not in text and "Scopa!" not in text
-    assert not any("Your turn." in said or "Scopa!" in said for said in speaker.said)
+    assert "Your turn." not in text and not re.search(r"Your scopa!|Scopa for \w+!", text)
+    assert not any("Your turn." in said or re.search(r"Your scopa!|Scopa for \w+!", said) for said in speaker.said)
     assert "Table, " in text and "Hand, " in text  # everything else is still said
 
 
@@ -381,7 +382,7 @@ def test_the_real_program_plays_the_earcons_sox_measures_and_drops_the_words_onc
         assert sox_info(copy)["rms"] > 0.05
     said = transcript.getvalue().count("Your turn.")
     assert 1 <= said <= 2  # said only until the first sound had been heard to its end
-    assert "Scopa!" not in transcript.getvalue()
+    assert "Your scopa!" not in transcript.getvalue() and "Scopa for" not in transcript.getvalue()
 
 
 @pytest.mark.audio

@@ -293,14 +293,14 @@ def test_italian_narration_reads_naturally():
     assert lines == ["Smazzata 1. Giulia dà le carte.",
                      "Giulia gioca il due di coppe e prende il due di spade.",
                      "Giochi l'asso di spade senza prendere.",
-                     "Scopa! Giochi il settebello e prendi il sette di spade."]
+                     "Scopa tua! Giochi il settebello e prendi il sette di spade."]
     assert n.turn(0) == "Tocca a te."
     assert n.turn(1) == "Giulia, tocca a te."
     assert [a.text for a in n.capture_choice(0, ace, [], [])] == [
         "L'asso di spade non prende nulla e resta sul tavolo. Invio per giocare, Esc per annullare."]
     short = Narrator(["Tu", "Giulia"], rules, you=0, lang="it", naming="napoletane")
     assert [a.text for a in short.events(events, own_move_known=True) if not a.unsaid] == [
-        "Smazzata 1. Giulia dà le carte.", "Giulia gioca due di coppe, prende due di spade.", "Scopa!"]
+        "Smazzata 1. Giulia dà le carte.", "Giulia gioca due di coppe, prende due di spade.", "Scopa tua!"]
     assert [a.text for a in short.capture_choice(0, ace, [], [])] == [
         "Asso di spade, nessuna presa. Invio per giocare, Esc per annullare."]
     en = Narrator(["You", "Giulia"], rules, you=0, lang="en", naming="napoletane", verbosity="full")

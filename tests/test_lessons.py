@@ -1,20 +1,17 @@
 """Lessons, tips, hints and the rules reader, driven through a scripted Input like the game's."""
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
+from helpers.lessons import Token, make_program, screen
 from scopa.config import Settings, load_settings
-from scopa.console.app import Program
-from scopa.console.terminal import InputClosed, Output
 from scopa.engine import (
     Card,
     LeftoversTaken,
@@ -29,7 +26,6 @@ from scopa.engine import (
 from scopa.engine.scoring import Category
 from scopa.lessons import LESSON_COUNT, LESSONS, tip_for
 from scopa.lessons.catalogue import LessonText, load_catalogue, rules_markdown, split_sections
-from scopa.lessons.console import extras
 from scopa.lessons.content import (
     L1_POSITION,
     L2_POSITION,
@@ -47,63 +43,11 @@ from scopa.lessons.positions import LESSON_RULES, position
 from scopa.lessons.rules_reader import rules_sections
 from scopa.narration import Announcement, Narrator
 from scopa.players import suggest_move
-from scopa.speech import RecordingSpeaker
-from scopa.table.persistence import Persistence
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = ROOT / "src" / "scopa" / "lessons" / "text"
 
-Token = str | Callable[[str], str]
 FULL = Settings(voice=False, verbosity="full")  # the game's lines in a lesson follow the verbosity: whole here
-
-
-class ScriptInput:
-    """Keys from a list, as the game's Input returns them. A callable token is given the screen so far.
-
-    With ``auto`` set, once the list is used up the prompts of a deal are answered on their own:
-    the first card, the first capture, Enter to play.
-    """
-
-    AUTO: ClassVar[dict[str, str]] = {"Card?": "1", "Capture?": "1", "Play?": "enter"}
-
-    def __init__(self, tokens: Sequence[Token], screen: io.StringIO, auto: bool = False) -> None:
-        self.tokens = list(tokens)
-        self.screen = screen
-        self.auto = auto
-        self.prompts: list[str] = []
-
-    def read(self, prompt: str) -> str:
-        self.prompts.append(prompt.strip())
-        self.screen.write(prompt + "\n")
-        if self.tokens:
-            token = self.tokens.pop(0)
-            return token(self.screen.getvalue()) if callable(token) else token
-        if self.auto and prompt.strip() in self.AUTO:
-            return self.AUTO[prompt.strip()]
-        raise InputClosed
-
-    def read_text(self, prompt: str) -> str:
-        return self.read(prompt)
-
-    def close(self) -> None:
-        pass
-
-
-def make_program(tmp_path: Path, tokens: Sequence[Token], lang: str = "en", naming: str = "french",
-                 auto: bool = False, settings: Settings | None = None) -> Program:
-    screen = io.StringIO()
-    speaker = RecordingSpeaker()
-    program = Program(ScriptInput(tokens, screen, auto), Output(screen), settings or Settings(voice=False),
-                      tmp_path / "config", Persistence(tmp_path / "data"),
-                      speaker_factory=lambda on, voice: speaker, voice_override=False, lang=lang, naming=naming)
-    program.test_screen = screen
-    program.test_speaker = speaker
-    program.extras = extras()
-    return program
-
-
-def screen(program: Program) -> str:
-    return program.test_screen.getvalue()
 
 
 # Every lesson, played through with a wrong move and then the right one ---------------------------
@@ -151,7 +95,7 @@ def test_the_last_play_of_a_deal_is_not_called_a_sweep(tmp_path: Path) -> None:
     out = screen(program)
     assert "The six of clubs takes the ace of clubs, the two of hearts and the three of spades and sweeps" in out
     assert "The six of diamonds takes the ace of spades, the two of clubs and the three of hearts. Enter" in out
-    assert "the three of hearts. Scopa!" not in out
+    assert "Your scopa! You play the four" not in out and "Your scopa! You play the six of diamonds" not in out
     assert "Lesson 5 done." in out
 
 

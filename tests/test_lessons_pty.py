@@ -35,9 +35,9 @@ def test_a_lesson_says_the_game_lines_at_the_players_verbosity_and_its_teaching_
     assert before[1:4] == TAUGHT
     assert before[-2:] == ["Table, two of hearts, three of spades and ace of clubs.",
                            "Hand, six of clubs, three of diamonds, four of hearts."]
-    assert after == ["Scopa!", RIGHT, "Enter to go on."]  # the move just confirmed is not told back
+    assert after == ["Your scopa!", RIGHT, "Enter to go on."]  # the move just confirmed is not told back
 
     before, after = _first_sweep(tmp_path / "full", "full")
     assert before[1:4] == TAUGHT
     assert before[-1] == "Your hand. 1, six of clubs, 2, three of diamonds, 3, four of hearts."
-    assert after[0].startswith("Scopa! You play the six of clubs") and after[1:] == [RIGHT, "Enter to go on."]
+    assert after[0].startswith("Your scopa! You play the six of clubs") and after[1:] == [RIGHT, "Enter to go on."]

@@ -345,7 +345,7 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                                       ("La posizione salvata non è valida. La giocata 3 di questa smazzata indica una "
                                        "carta che non esiste.")),
     "position scope": (_state(lambda s: s.update(scope=[0])), "numbers",
-                       "The saved position is not valid. The count of scope must be a list of 2 whole numbers.",
+                       "The saved position is not valid. The count of scopas must be a list of 2 whole numbers.",
                        "La posizione salvata non è valida. Per il numero di scope servono 2 numeri interi."),
     "position match scores": (_state(lambda s: s.update(match_scores=[0, -1])), "numbers",
                               "The saved position is not valid. The match scores must be a list of 2 whole numbers.",
@@ -480,7 +480,7 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                               ("La posizione salvata non è valida. Le prese non corrispondono alle giocate di questa "
                                "smazzata.")),
     "position scope differ": (_state(lambda s: s.update(scope=[1, 0])), "scope_differ",
-                              ("The saved position is not valid. The count of scope does not match the sweeps in the "
+                              ("The saved position is not valid. The count of scopas does not match the sweeps in the "
                                "plays of this deal."),
                               ("La posizione salvata non è valida. Il numero di scope non corrisponde alle giocate di "
                                "questa smazzata.")),

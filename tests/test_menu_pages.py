@@ -178,7 +178,7 @@ def test_the_real_settings_menu_is_paged_by_single_keys_on_a_small_terminal(tmp_
     child.expect("Page 2 of 2\\.")
     child.expect("Choice\\?")
     child.send("0")
-    child.expect("Tips off\\.")  # the tenth item, picked from the second page
+    child.expect("Tips on\\.")  # the tenth item, picked from the second page (tips start off)
     child.expect("Choice\\?")
     child.send("\x1b")
     child.expect("Settings closed\\.")

@@ -22,7 +22,7 @@ from helpers.net import host as socket_host
 from helpers.net import join as socket_join
 from helpers.net import play_out, reclaim
 from helpers.net import start as socket_start
-from helpers.online_pty import PROMPT_LINE, hosted, joined, player, press, text
+from helpers.online_pty import PROMPT_LINE, RESULT, SERVER_FLAGS, hosted, joined, play, player, press, text
 from scopa.console.announcer import Announcer
 from scopa.console.online import room_code_line
 from scopa.console.terminal import Output
@@ -37,32 +37,6 @@ pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
 
-SERVER_FLAGS = ("--grace", "1", "--turn-grace", "1")
-ANSWERS = {r"Card\?": "1", r"Capture\?": "1", r"Play\?": "\r", r"Next\?": "\r"}
-PROMPTS = [*ANSWERS, r"Waiting\?", r"Ready\?", r"Start\?", pexpect.EOF, pexpect.TIMEOUT]
-RESULT = re.compile(r"(wins? the match|win the match|draw)[^\n]*", re.IGNORECASE)
-
-
-def play(children, until=lambda: False, seconds: float = 45.0) -> None:
-    """Answer every prompt of every child (first card, first capture, Enter) until all have ended."""
-    ended: set[int] = set()
-    deadline = time.monotonic() + seconds
-    while len(ended) < len(children) and not until():
-        assert time.monotonic() < deadline, "the match did not end"
-        moved = False
-        for index, child in enumerate(children):
-            if index in ended:
-                continue
-            prompt = PROMPTS[child.expect(PROMPTS, timeout=0)]
-            moved = moved or prompt is not pexpect.TIMEOUT
-            if prompt is pexpect.EOF:
-                ended.add(index)
-            elif prompt in ANSWERS:
-                press(child, ANSWERS[prompt])
-            elif prompt == r"Start\?":
-                child.send("\r")
-        if not moved:
-            time.sleep(0.01)
 
 
 def assert_prompts_said_once(child) -> None:
@@ -180,7 +154,8 @@ def test_a_killed_client_is_covered_and_its_player_reclaims_the_seat_with_join_c
     guest.close(force=True)
     host.expect(r"Ben left the table\.")
     host.expect(r"Ben is away\. A computer plays for now\.")
-    back = player(tmp_path, "guest", "join", code, "--server", server.url)
+    # the seat's name: no question
+    back = player(tmp_path, "guest", "join", code, "--server", server.url, "--name", "Ben")
     back.expect(r"Back in room " + code + r", seat 2\.")
     host.expect(r"Ben is back\.")
     back.expect(r"Back at the table\. Deal 1\.")  # then the plays since the seat last played, the table
@@ -202,7 +177,7 @@ def test_b_in_a_client_started_afresh_says_the_sheet_of_the_deal_that_ended_befo
     play_out([ann, ben], ann, stop=lambda: ann.view.deal_number == 2 and ben.number == ann.number)
     scores = ann.view.match_scores
     SeatKeyStore(tmp_path / "guest" / "data").save(SeatKey(server.url, ann.code, ben.key, ben.seat, "Ben"))
-    back = player(tmp_path, "guest", "join", ann.code, "--server", server.url)
+    back = player(tmp_path, "guest", "join", ann.code, "--server", server.url, "--name", "Ben")
     back.expect(r"Back in room " + ann.code + r", seat 2\.")
     back.expect(r"Card\?|Waiting\?")
     back.send("b")
@@ -223,7 +198,8 @@ def test_an_unknown_code_a_full_room_and_a_wrong_seat_key_are_one_line_each(serv
     tries = {  # all at once: each is its own program, refused with one line
         r"No room has this code\.": player(tmp_path, "a", "join", "ACDEFG", "--server", server.url),
         r"This room is full\.": player(tmp_path, "b", "join", code, "--server", server.url, "--name", "Cid"),
-        r"The seat key is not this room's\.": player(tmp_path, "c", "join", code, "--server", server.url),
+        r"The seat key is not this room's\.": player(tmp_path, "c", "join", code, "--server", server.url, "--name",
+                                                     "Eve"),
         r"not a code is not a room code\.": player(tmp_path, "d", "join", "not a code", "--server", server.url),
         r"Cannot reach the server at ws://127\.0\.0\.1:9\.": player(tmp_path, "e", "join", code, "--server",
                                                                   "ws://127.0.0.1:9"),

@@ -171,7 +171,8 @@ def test_the_review_of_an_online_match_tells_it_from_the_players_own_seat_and_co
     record = finished(0, winner=1)
     log_online(program, ServerRecord(record, seat=1))
     assert run_review(program, 1) == 0
-    told = [line for line in lines_of(out) if re.match(r"^(Scopa! )?(You play |Ann plays |Ben plays )", line)]
+    told = [line for line in lines_of(out)
+            if re.match(r"^(Your scopa! |Scopa for \w+! )?(You play |Ann plays |Ben plays )", line)]
     first = record.moves[0].seat
     assert told and told[0].startswith("You play " if first == 1 else "Ann plays ")
     assert not any(line.startswith("Ben plays ") for line in told)

@@ -190,7 +190,8 @@ def test_a_match_listed_for_review_is_read_again_from_the_log_and_a_replaced_log
 
 # Review ---------------------------------------------------------------------------------------
 
-PLAY = re.compile(r"^(Scopa! |You play |You take the last|\w+ plays |\w+ takes the last|Deal \d+ score\.|Deal points\. "
+PLAY = re.compile(r"^(Your scopa! |Scopa for \w+! |You play |You take the last|\w+ plays |\w+ takes the last"
+                  r"|Deal \d+ score\.|Deal points\. "
                   r"|Match\. |Cards\. |Settebello to |Primiera\. |Scope\. )")
 
 
@@ -208,7 +209,7 @@ def test_a_review_tells_every_play_of_a_logged_match_as_the_match_did(tmp_path):
     lines = lines_of(out)
     told = [line for line in lines if PLAY.match(line)]
     assert told == played
-    assert sum(1 for line in told if re.match(r"^(Scopa! )?(You play |\w+ plays )", line)) == moves
+    assert sum(1 for line in told if re.match(r"^(Your scopa! |Scopa for \w+! )?(You play |\w+ plays )", line)) == moves
     assert not any(" held " in line or line.startswith(("You held", "Your hand")) for line in lines)
     assert lines[-1] == T("review.left")
 

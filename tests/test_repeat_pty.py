@@ -34,7 +34,9 @@ def test_repeat_gives_what_happened_since_the_move_then_steps_further_back(tmp_p
     child.send("r")
     assert lines_before(child, r"Card\?") == since_move  # the opponent's play, not only the table and hand
     child.send("r")
-    assert lines_before(child, r"Card\?") == opening[1:] + choice  # the deal, the hand, the card picked
+    assert choice == ["Ace of clubs takes ace of spades. Enter to play, Escape to cancel."]
+    # the deal, the hand, and the move as made, never its preview (issue 30, item 3)
+    assert lines_before(child, r"Card\?") == [*opening[1:], "You played the ace of clubs and took the ace of spades."]
     child.send("r")
     assert lines_before(child, r"Card\?") == opening[:1]  # the new match
     child.send("r")

@@ -25,6 +25,7 @@ from scopa.console.announcer import Announcer
 from scopa.console.app import Program
 from scopa.console.game import MatchConsole
 from scopa.console.terminal import ENTER, ESCAPE, Output
+from scopa.console.terminal import write as write_screen
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, Rules, new_match
 from scopa.lessons import LESSON_COUNT, tip_for
 from scopa.lessons.catalogue import load_catalogue as lessons_catalogue
@@ -101,7 +102,7 @@ class Walker:
         self.first = list(first)  # keys before the first turn's steps
 
     def read(self, prompt: str) -> str:
-        self.out.write(prompt + "\n")
+        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         self.watcher.check(prompt)
         words = prompt.strip()
         kind = self.kinds.get(words)
@@ -127,7 +128,8 @@ def _program(tmp_path: Path, lang: str, walker_args: tuple, speaker: HandWatcher
              first: Sequence[str] = ()) -> tuple[Program, io.StringIO]:
     out = io.StringIO()
     walker = Walker(lang, *walker_args, out=out, watcher=speaker, first=first)
-    program = Program(walker, Output(out), Settings(voice=voice), tmp_path / "config", Persistence(tmp_path / "data"),
+    program = Program(walker, Output(out), Settings(voice=voice, tips=True), tmp_path / "config",
+                      Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, settings: speaker if on else NullSpeaker(), lang=lang)
     return program, out
 
@@ -286,7 +288,8 @@ class ReviewWalker:
     """Answers a review: H at the first stop, then every stop's keys; N or Enter at the hand warning."""
 
     def __init__(self, lang: str, allow: bool, out: io.StringIO, watcher: HandWatcher) -> None:
-        self.prompts = {RecordText(lang)("review.prompt"): "review", Messages(lang)("prompt.allow"): "allow"}
+        self.prompts = {RecordText(lang)("review.prompt"): "review", Messages(lang)("prompt.allow"): "allow",
+                        Messages(lang)("prompt.menu"): "seat"}  # pass-and-play: whose seat to review from
         self.allow = allow
         self.out = out
         self.watcher = watcher
@@ -294,12 +297,14 @@ class ReviewWalker:
         self.asked = 0
 
     def read(self, prompt: str) -> str:
-        self.out.write(prompt + "\n")
+        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         self.watcher.check(prompt)
         kind = self.prompts.get(prompt.strip())
         if kind == "allow":
             self.asked += 1
             return ENTER if self.allow else "n"
+        if kind == "seat":
+            return "1"
         assert kind == "review", prompt
         if not self.keys:
             self.keys = list(REVIEW_STOP)

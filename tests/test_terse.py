@@ -57,13 +57,32 @@ def test_scopa_leads_its_line_and_the_players_own_scopa_is_said_alone():
     theirs = [CardsCaptured(1, six, table, True), Scopa(1, 1, 1)]
     mine = [CardsCaptured(0, six, table, True), Scopa(0, 0, 1)]
     assert [a.text for a in full.events(theirs)] == [
-        "Scopa! Giulia plays the six of clubs and takes the whole table, the two of hearts and the four of spades."]
+        ("Scopa for Giulia! Giulia plays the six of clubs and takes the whole table, the two of hearts and the four of "
+         "spades.")]
     assert [a.text for a in short.events(theirs)] == [
-        "Scopa! Giulia's six of clubs takes the whole table, two of hearts and four of spades."]
+        "Scopa for Giulia! Giulia's six of clubs takes the whole table, two of hearts and four of spades."]
     said = short.events(mine, own_move_known=True)
     assert [(a.text, a.unsaid) for a in said] == [
-        ("Scopa! You play six of clubs, take the whole table, two of hearts and four of spades.", True),
-        ("Scopa!", False)]  # the unsaid line keeps the capture's earcon
+        ("Your scopa! You play six of clubs, take the whole table, two of hearts and four of spades.", True),
+        ("Your scopa!", False)]  # the unsaid line keeps the capture's earcon
+
+
+def test_whose_scopa_it_is_comes_first_in_its_line_partners_and_italian_too():
+    """Issue 30, item 1: a bare "Scopa!" sounded the same for every seat and ran into the next line."""
+    from scopa.engine import CardsCaptured, Scopa
+    four = Rules(players=4)
+    names = ["You", "Felix", "Elena", "Rosa"]
+    six, table = Card.parse("6C"), (Card.parse("2H"), Card.parse("4S"))
+    en = Narrator(names, four, you=0)
+    first = [en.events([CardsCaptured(seat, six, table, True), Scopa(seat, seat % 2, 1)])[0].text.split("!")[0]
+             for seat in range(4)]
+    assert first == ["Your scopa", "Scopa for Felix", "Scopa for Elena, your partner", "Scopa for Rosa"]
+    it = Narrator(["Tu", "Felix", "Elena", "Rosa"], four, you=0, lang="it")
+    first = [it.events([CardsCaptured(seat, six, table, True), Scopa(seat, seat % 2, 1)])[0].text.split("!")[0]
+             for seat in range(4)]
+    assert first == ["Scopa tua", "Scopa di Felix", "Scopa di Elena, in squadra con te", "Scopa di Rosa"]
+    passed = Narrator(["Ann", "Ben"], Rules(), you=None)  # pass-and-play: everyone by name
+    assert passed.events([CardsCaptured(0, six, table, True), Scopa(0, 0, 1)])[0].text.startswith("Scopa for Ann! Ann")
 
 
 def test_the_final_score_is_said_once_at_short_and_as_before_at_full(tmp_path):
@@ -115,13 +134,14 @@ def test_tips_can_be_switched_off_and_a_tip_marks_the_deal_assisted(tmp_path):
     from scopa.lessons.tips import tip_for
     from scopa.storage import AutosaveStore
     flags = ("--seed", "1", "--seats", "human,computer:beginner")
-    program, out, _ = program_for(tmp_path / "on", ["1", ENTER] * 8)
+    program, out, _ = program_for(tmp_path / "on", ["1", ENTER] * 8, settings=Settings(voice=False, tips=True))
     program.extras = Extras(tip_source=tip_for)
     program.run(request_for(*flags))
     tipped = [line for line in lines_of(out) if line.startswith(("Scopa chance", "Settebello chance", "Careful"))]
     assert tipped
     assert 1 in AutosaveStore(tmp_path / "on" / "data").load().record.assisted_deals
-    program, out, _ = program_for(tmp_path / "off", ["o", "0", ESCAPE] + ["1", ENTER] * 8)
+    program, out, _ = program_for(tmp_path / "off", ["o", "0", ESCAPE] + ["1", ENTER] * 8,
+                                  settings=Settings(voice=False, tips=True))
     program.extras = Extras(tip_source=tip_for)
     program.run(request_for(*flags))
     lines = lines_of(out)

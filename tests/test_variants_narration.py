@@ -50,7 +50,7 @@ def test_the_capture_menu_says_each_group_makes_fifteen():
 
 @pytest.mark.parametrize("lang, lines", [
     ("en", ["Fifteen on the table. Robin deals, and takes it for a scopa.",
-            "Thirty on the table. You deal, and take it for two scope."]),
+            "Thirty on the table. You deal, and take it for two scopas."]),
     ("it", ["Quindici in tavola. Robin fa le carte e la prende, una scopa.",
             "Trenta in tavola. Fai tu le carte e la prendi, due scope."]),
 ])

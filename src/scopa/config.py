@@ -48,7 +48,8 @@ class Settings:
     earcons: bool = False  # short sounds for your turn, a capture, a scopa and the settebello
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
-    tips: bool = True  # a tip a turn at tables of beginner and easy computers
+    tips: bool = False  # a tip a turn at tables of beginner and easy computers: chosen, never assumed
+    tips_offered: bool = False  # the first beginner or easy match has said once how to turn tips on
     # The kinds of news told unasked (scopa.narration.news): other players' plays, the table after
     # each play, your hand when new cards come, the whole score sheet after a deal. None: as the
     # profile the verbosity names says (a settings file from before the switches, or a profile chosen).
@@ -78,14 +79,17 @@ class Settings:
         return replace(base, tips=self.tips, **{kind: value for kind, value in chosen.items() if value is not None})
 
     def with_news(self, news: News) -> Settings:
+        """The switches as given; tips switched here are chosen as in the settings' tips item."""
+        offered = self.tips_offered or news.tips != self.tips
         return replace(self, news_plays=news.plays, news_table=news.table, news_hand=news.hand,
-                       news_score=news.score, tips=news.tips)
+                       news_score=news.score, tips=news.tips, tips_offered=offered)
 
     def with_profile(self, profile: str) -> Settings:
-        """A profile chosen: its words and every switch (tips included) as it sets them."""
+        """A profile chosen: its words and every switch as it sets them. Tips stay as the player
+        chose them: they are never assumed (no profile turns them on, none off)."""
         name = PROFILE_OF_VERBOSITY[profile]
         return replace(self, verbosity=VERBOSITY_OF_PROFILE[name], news_plays=None, news_table=None, news_hand=None,
-                       news_score=None, tips=PROFILE_NEWS[name].tips)
+                       news_score=None)
 
 
 def _checked(data: dict[str, Any]) -> Settings:
@@ -98,7 +102,8 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("rate must be a whole number from 80 to 450")
     if not isinstance(settings.volume, (int, float)) or not 0 <= settings.volume <= 1:
         raise ValueError("volume must be from 0 to 1")
-    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "transcript_hands", "chat"):
+    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "tips_offered", "transcript_hands",
+                 "chat"):
         if not isinstance(getattr(settings, name), bool):
             raise TypeError(f"{name} must be true or false")
     for name in ("news_plays", "news_table", "news_hand", "news_score"):

@@ -9,6 +9,7 @@ from scopa.cli import build_parser, rules_from_args, seats_from_args
 from scopa.config import Settings
 from scopa.console.app import MatchRequest, Program
 from scopa.console.terminal import CLEAR_ALL, InputClosed, Interrupted, LineInput, Output
+from scopa.console.terminal import write as write_screen
 from scopa.narration import Messages
 from scopa.speech import RecordingSpeaker
 from scopa.table.persistence import Persistence
@@ -33,7 +34,7 @@ class ScriptInput:
 
     def read(self, prompt: str) -> str:
         self.prompts.append(prompt.strip())
-        self.out.write(prompt + "\n")
+        write_screen(self.out, prompt + "\n")  # a prompt takes the lines held for it (terminal.held)
         if not self.tokens:
             raise InputClosed
         token = self.tokens.pop(0)

@@ -6,11 +6,17 @@ import io
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+
+SERVER_FLAGS = ("--grace", "1", "--turn-grace", "1")
+ANSWERS = {r"Card\?": "1", r"Capture\?": "1", r"Play\?": "\r", r"Next\?": "\r"}
+PROMPTS = [*ANSWERS, r"Waiting\?", r"Ready\?", r"Start\?", pexpect.EOF, pexpect.TIMEOUT]
+RESULT = re.compile(r"(wins? the match|win the match|draw)[^\n]*", re.IGNORECASE)
 
 
 def player(tmp_path: Path, who: str, *args: str):
@@ -52,3 +58,23 @@ def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
 
 
 PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
+def play(children, until=lambda: False, seconds: float = 45.0) -> None:
+    """Answer every prompt of every child (first card, first capture, Enter) until all have ended."""
+    ended: set[int] = set()
+    deadline = time.monotonic() + seconds
+    while len(ended) < len(children) and not until():
+        assert time.monotonic() < deadline, "the match did not end"
+        moved = False
+        for index, child in enumerate(children):
+            if index in ended:
+                continue
+            prompt = PROMPTS[child.expect(PROMPTS, timeout=0)]
+            moved = moved or prompt is not pexpect.TIMEOUT
+            if prompt is pexpect.EOF:
+                ended.add(index)
+            elif prompt in ANSWERS:
+                press(child, ANSWERS[prompt])
+            elif prompt == r"Start\?":
+                child.send("\r")
+        if not moved:
+            time.sleep(0.01)

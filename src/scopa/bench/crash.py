@@ -414,9 +414,12 @@ def _command(folder: Path, resume: bool, seed: int) -> list[str]:
 
 
 def _announced_moves(transcript: list[str], record: MatchRecord) -> int:
-    """How many plays the program announced ("You play ...", "Scopa! Robin plays ...")."""
+    """How many plays the program announced ("You play ...", "Scopa for Robin! Robin plays ...")."""
     starts = tuple("You play " if seat.name == "You" else f"{seat.name} plays " for seat in record.seats)
-    return sum(1 for line in transcript if line.removeprefix("Scopa! ").startswith(starts))
+    return sum(1 for line in transcript if _SCOPA_FIRST.sub("", line).startswith(starts))
+
+
+_SCOPA_FIRST = re.compile(r"^(?:Your scopa! |Scopa for [^!]+! )")  # whose scopa, before the play it names
 
 
 def _same_match(a: MatchRecord, b: MatchRecord) -> bool:

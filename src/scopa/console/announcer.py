@@ -48,8 +48,9 @@ class Announcer:
         An unsaid line (kept only for its earcon) is neither printed, spoken nor repeated."""
         given = [item if isinstance(item, Announcement) else Announcement(item) for item in items]
         lines = [line for line in given if not line.unsaid]
-        for line in lines:
-            self.output.line(line.text)
+        with self.output.held():  # one write for the whole announcement
+            for line in lines:
+                self.output.line(line.text)
         for line in lines:
             if self.may_speak(line):
                 self.speaker.say(line.spoken or line.text)
@@ -78,8 +79,19 @@ class Announcer:
         """A public line, or a hand's line while hands may be heard and that hand is the open one."""
         return not line.private or (self.speak_hands and line.private_to == self.open_seat())
 
-    def acted(self) -> None:
-        """The player acted (a move, the next deal): what is said from now on is a new stretch."""
+    def mark(self) -> int:
+        """Where the current stretch stands now, for ``acted`` to tell a move as past from there."""
+        return len(self._stretches[-1])
+
+    def acted(self, past_from: int | None = None, past: Announcement | None = None) -> None:
+        """The player acted (a move, the next deal): what is said from now on is a new stretch.
+
+        ``past``, with the ``mark`` taken before the move was chosen, takes the place of what was
+        said while choosing it ("King of hearts takes king of spades. Enter to play..."), so a
+        Repeat that steps back tells the move as it was made: "You played the king of hearts and
+        took the king of spades.", never a preview that no longer applies."""
+        if past_from is not None and past is not None:
+            self._stretches[-1] = [*self._stretches[-1][:past_from], past]
         if self._stretches[-1]:
             self._stretches = [*self._stretches[-(self.STRETCHES - 1):], []]
         self._back = 0

@@ -295,8 +295,7 @@ class Program:
 
     def _say_notices(self) -> None:
         """Say what was set aside, and where it is kept, since it was last said."""
-        for line in self.persistence.notices():
-            self.say(line)
+        self.say(*self.persistence.notices())  # one write
 
     def main_menu(self) -> int:
         while True:
@@ -586,8 +585,7 @@ class Program:
             if transcript is not None:
                 transcript.close()
             self.narrator = None  # no match is running: the rules reader describes the defaults again
-            for line in self._earned:  # after the match's last lines, never before them
-                self.say(line)
+            self.say(*self._earned)  # after the match's last lines, never before them; one write
             self._earned = []
             return None if outcome == "finished" else 0
 
@@ -630,7 +628,8 @@ class Program:
                         older_save_kept=self.persistence.older_save_kept, settings_menu=self.settings_menu,
                         rules_reader=self.rules_reader, toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
-                        tips=self._tips(info, narrator), deal_earned=lambda deal: self._deal_earned(table, deal),
+                        tips=self._tips(info, narrator), tips_offer=self._tips_offer(info),
+                        deal_earned=lambda deal: self._deal_earned(table, deal),
                         cycle_profile=self.cycle_profile,
                         transcript=transcript.write if transcript is not None else None,
                         transcript_hands=lambda: self.settings.transcript_hands)
@@ -642,10 +641,22 @@ class Program:
         The tips come from ``extras.tip_source``, which the lessons give the program (the console
         does not import the lessons, which build on it)."""
         source = self.extras.tip_source
-        levels = {seat.level for seat in info.seats if not seat.is_human}
-        if source is None or not levels or not levels <= {"beginner", "easy"}:
+        if source is None or not _tip_table(info):
             return None
         return lambda view: source(view, info.rules, narrator) if self.settings.tips else None
+
+    def _tips_offer(self, info: TableInfo) -> Callable[[], Announcement | None]:
+        """Tips are off until the player turns them on: a tip marks its deal assisted, and a
+        deal must not count as helped when the player never asked for help. The first turn of
+        the first beginner or easy match says once how to turn them on (remembered in the
+        settings), instead of a question before the match can start."""
+        def offer() -> Announcement | None:
+            if self.settings.tips_offered or self.extras.tip_source is None or not _tip_table(info):
+                return None
+            self.settings = self.settings.with_changes(tips_offered=True)
+            self._save_settings(quiet=True)
+            return Announcement(self.m("tips.offer"))
+        return offer
 
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
@@ -656,6 +667,12 @@ class Program:
         line = cycle_profile(self)
         self._save_settings(quiet=True)
         return line
+
+
+def _tip_table(info: TableInfo) -> bool:
+    """Every computer at the table is a beginner or easy player (and there is one)."""
+    levels = {seat.level for seat in info.seats if not seat.is_human}
+    return bool(levels) and levels <= {"beginner", "easy"}
 
 
 def build_seats(kinds: Sequence[str], names: dict[int, str], seed: int) -> tuple[SeatSetup, ...]:

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import Card, Move, PlayerView, legal_captures
-from ..narration import Narrator
+from ..narration import Announcement, Narrator
+from ..narration.typed import cards_named
 from ..players.knowledge import is_last_play  # a sweep on the last play is no scopa: not called one
 from .keys import command_of, typed_number
 from .terminal import ENTER, ESCAPE
@@ -31,9 +32,12 @@ def item_number(token: str, count: int) -> int | None:
     return 10 if token == "0" and count >= 10 else typed_number(token)
 
 
-def unknown_key(token: str) -> str:
-    """The message key for a token that is neither a number nor a command: a key or a typed word."""
-    return "error.unknown" if len(token) == 1 else "error.unknown_command"
+def unknown_key(token: str, at_card: bool = False) -> str:
+    """The message key for a token that is neither a number nor a command: a key or a typed word
+    (at Card?, a typed word that is not a card's name either)."""
+    if len(token) == 1:
+        return "error.unknown"
+    return "error.not_card_or_key" if at_card else "error.unknown_command"
 
 
 def _is_suggest(token: str) -> bool:
@@ -94,8 +98,25 @@ class MoveChooser:
                         switched = answer
                     else:
                         self.cancelled()
-            elif not self.command(token):
-                self.say(self.message(unknown_key(token)))
+            elif self.command(token):
+                pass
+            elif (named := cards_named(token)) is not None and len(token) > 1:
+                switched = self.named_card(view, named)
+            else:
+                self.say(self.message(unknown_key(token, at_card=True)))
+
+    def named_card(self, view: PlayerView, named: frozenset[Card]) -> str | None:
+        """A card's name typed at Card?: its number in the hand, to pick it as that key would; else
+        None, with one line saying why (not in the hand, or which of two cards of a rank)."""
+        numbers = [i + 1 for i, card in enumerate(view.hand) if card in named]
+        if len(numbers) == 1:
+            return str(numbers[0])
+        if numbers:
+            cards = self.narrator.cards.list([view.hand[n - 1] for n in numbers])
+            self.say(Announcement(self.message("choose.which", cards=cards), view.seat))  # names the hand
+        else:
+            self.say(self.message("choose.not_in_hand"))
+        return None
 
     def capture(self, view: PlayerView, card: Card) -> Move | str | None:
         """What the card of the view's seat takes: confirm the only choice, or pick from the numbered capture menu.

@@ -16,13 +16,13 @@ from typing import Any, Literal
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
 from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
 from ..narration.narrator import KEYS_LEARNT
-from ..players.knowledge import round_start
+from ..players.knowledge import is_last_play, round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
 from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
-from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
+from .terminal import ENTER, ESCAPE, RESUMED, Input, InputClosed, Interrupted, Output
 
 Outcome = Literal["finished", "quit"]
 
@@ -46,6 +46,7 @@ class Services:
     suggest: Callable[[PlayerView], tuple[Move, Announcement]] | None = None  # the reason is private
     hand_warning_needed: Callable[[], bool] = lambda: False
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
+    tips_offer: Callable[[], Announcement | None] = lambda: None  # once: how to turn tips on (public, no help)
     deal_earned: Callable[[int], Sequence[str | Announcement]] = lambda deal: ()  # achievements a deal just earned
     cycle_profile: Callable[[], str] | None = None  # the next announcements profile, saved; the line saying it
     transcript: Callable[[str], None] | None = None  # appends one line to the match's transcript
@@ -105,6 +106,8 @@ class MatchConsole:
         self._cleared_at = (0, 0)  # (deal, plays) when pass-and-play last cleared the screen
         self._said_at: tuple[int, int] | None = None  # (deal, plays) of the lines being said, for the transcript
         self._gates: dict[int, int] = {}  # seat -> hands opened and hidden: after KEYS_LEARNT, the short gate
+        self._covered = False  # online: a computer plays the seat here while its player is away
+        self._played_for: set[tuple[int, int]] = set()  # (deal, index of the play) a computer made for the seat
         services.announcer.open_seat = lambda: self.open_seat
         self.pass_and_play = len(self.here) > 1
         if len(self.here) == 1:
@@ -122,12 +125,25 @@ class MatchConsole:
         self.io.announcer.say(lines)
 
     def read(self, prompt_key: str) -> str:
-        """One key or typed command; Ctrl-C offers to save and quit, then asks again."""
+        """One key or typed command; Ctrl-C offers to save and quit, then asks again; back from
+        Ctrl-Z (``fg``), where things stand is said, then the same prompt."""
         while True:
             try:
-                return self.io.input.read(self.m(prompt_key) + " ")
+                token = self.io.input.read(self.m(prompt_key) + " ")
             except Interrupted:
                 self._ask_quit()
+                continue
+            if token != RESUMED:
+                return token
+            self._say_where()
+
+    def _say_where(self) -> None:
+        """The position again: the table, and the hand while it is open."""
+        lines = [Announcement(self.io.narrator.table_text(self.view.table))]
+        if self.open_seat is not None and not self.deal_over:
+            lines.append(self.io.narrator.hand(self.table.view(self.open_seat)))
+        with self.io.announcer.aside():
+            self.say_lines(lines)
 
     @property
     def deal_over(self) -> bool:
@@ -162,10 +178,25 @@ class MatchConsole:
             events = [u.event for u in group]
             self._said_at = (view.deal_number, len(view.history))
             if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
-                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in events if isinstance(e, Notice)))
+                notices = [e for e in events if isinstance(e, Notice)]
+                for notice in notices:
+                    if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
+                        self._covered = notice.kind == "covered"
+                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in notices))
             else:
+                if self._covered:
+                    self._note_played_for(group)
                 self._narrate_events([e for e in events if not isinstance(e, Notice)], view, own_move and number == 0)
             self._said_at = None
+
+    def _note_played_for(self, group: list[SeatUpdate]) -> None:
+        """Keep which play of the deal a computer made for the seat here, for L to tell it so."""
+        for update in group:
+            event, view = update.event, update.view
+            if isinstance(event, CardPlayed) and event.seat == self.listener and view is not None:
+                index = max((i for i, play in enumerate(view.history) if play.card == event.card), default=None)
+                if index is not None:
+                    self._played_for.add((view.deal_number, index))
 
     def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """One transition: the play (or new deal) and, when it ended the deal, the score sheet."""
@@ -202,10 +233,11 @@ class MatchConsole:
         news = self.io.narrator.news
         self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
                                  None)
-        played = any(isinstance(e, CardPlayed) for e in events)
-        untold = played and not own_move and not news.plays
-        lines = self.io.narrator.events(events, own_move_known=own_move, untold=untold)
-        if news.table and view.phase is Phase.PLAYING and played:
+        played = next((e for e in events if isinstance(e, CardPlayed)), None)
+        for_you = self._covered and played is not None and played.seat == self.listener
+        untold = played is not None and not own_move and not for_you and not news.plays
+        lines = self.io.narrator.events(events, own_move_known=own_move, untold=untold, played_for_you=self._covered)
+        if news.table and view.phase is Phase.PLAYING and played is not None:
             lines.append(Announcement(self.io.narrator.table_text(view.table)))
             self._table_heard = view.table
         self.say_lines(lines)
@@ -252,13 +284,15 @@ class MatchConsole:
             self.io.announcer.acted()  # Repeat starts from this match
             scored = self.table.last_score()  # B: a resumed match's last sheet, none of another match
             self.io.announcer.keep_breakdown(self._score_sheet(scored) if scored is not None else [])
-            updates = self._take(self.table.updates(self.listener, self.number))
-            if updates:
-                self._narrate(updates)
-            else:
-                self._say_position()
+            with self.io.output.held():  # what one step announces goes out in one write (terminal.held)
+                updates = self._take(self.table.updates(self.listener, self.number))
+                if updates:
+                    self._narrate(updates)
+                else:
+                    self._say_position()
             while not self.match_over:
-                self._step()
+                with self.io.output.held():
+                    self._step()
             return "finished"
         except QuitMatch as leaving:  # _ask_quit has saved, or tried to
             unsaved = "quit.unsaved_older" if self.io.older_save_kept() else "quit.unsaved"
@@ -284,7 +318,9 @@ class MatchConsole:
             elif self.view.to_move in self.here:
                 self._human_turn(self.view.to_move)
             else:
-                self._narrate(self._take(self.table.wait(self.listener, self.number)))
+                updates = self._take(self.table.wait(self.listener, self.number))
+                self.io.output.pace()  # a computer's move a few milliseconds after the last news: not on top of it
+                self._narrate(updates)
         except (KeyboardInterrupt, Interrupted):
             self._ask_quit()
 
@@ -330,14 +366,19 @@ class MatchConsole:
         tip = self.io.tips(view) if self.io.tips is not None else None
         if tip is not None:
             lines.append(tip)
-            self.table.mark_assisted(seat)  # as a hint does
+            self.table.mark_assisted(seat)  # as a hint does: the player chose tips
+        offer = self.io.tips_offer()
+        if offer is not None:
+            lines.append(offer)
         self.say_lines(lines)
         if view.claimable() and self._claim_wanted(seat, view):
             self.io.announcer.acted()
             if self._submitted(self.table.claim(seat, self.number)):
                 view = self.table.view(seat)
+        mark = self.io.announcer.mark()  # after the claim: Repeat tells the claim as said, the move as made
         move = self._choose_move(view)
-        self.io.announcer.acted()  # Repeat now gives what follows this move
+        past = self.io.narrator.past_move(seat, move, view.table, is_last_play(view))
+        self.io.announcer.acted(mark, past)  # Repeat now gives what follows; further back, this move as made
         if self._submitted(self.table.submit(seat, move, self.number), own_move=True) and self.pass_and_play:
             self._close_hand()
 
@@ -505,7 +546,8 @@ class MatchConsole:
             else:
                 self.say(narrator.hand(self.table.view(view_seat)))
         elif name == "last":
-            self.say_lines(narrator.last_plays(view.history, 2 * view.rules.players))
+            played_for = {index for deal, index in self._played_for if deal == view.deal_number}
+            self.say_lines(narrator.last_plays(view.history, 2 * view.rules.players, played_for))
         elif name == "score":
             self.say_lines(narrator.running_score(view))
         elif name == "pile":

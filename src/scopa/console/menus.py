@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..narration import Announcement, Messages
 from .announcer import Announcer
 from .keys import typed_number
-from .terminal import ENTER, ESCAPE, Input, line_token, screen_size
+from .terminal import ENTER, ESCAPE, RESUMED, Input, line_token, screen_size
 
 KEY_ITEMS = 10  # up to ten items one key picks (0 is the tenth, as for cards); a longer menu's numbers are typed
 
@@ -28,6 +28,7 @@ def menu_listing(items: Sequence[str], numbers: Sequence[str] | None = None) -> 
     the next item starts: such menus get a full stop between items, and a comma after each
     number that a digit follows. ``numbers`` are the items' numbers when not 1, 2, 3 and on."""
     numbers = numbers or [str(i + 1) for i in range(len(items))]
+    items = [item.rstrip(".") for item in items]  # a sentence as an item: its own full stop made ".."
     crowded = any("," in item or item[:1].isdigit() or item[-1:].isdigit() for item in items)
     parts = [f"{number}{',' if item[:1].isdigit() else ''} {item}" for number, item in zip(numbers, items, strict=True)]
     return (". " if crowded else ", ").join(parts) + "."
@@ -145,12 +146,8 @@ def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str],
         number = typed_number(token)
         if number is not None and 1 <= number <= len(items):
             return number - 1
-        if token in {"r", "repeat"}:
-            if announce:
-                announcer.repeat()
-            else:
-                announcer.say(menu.lines(typed))
-                announce = True
+        if token in {"r", "repeat", RESUMED}:  # the menu itself, never the last hint said; or back from Ctrl-Z
+            announcer.say(menu.lines(typed))
             continue
         if token in {"x", "stop"}:
             announcer.stop()

@@ -19,16 +19,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..narration import Announcement, Messages, Narrator, run_command
-from ..table import Notice
+from ..table import Notice, SeatUpdate
 from .announcer import Announcer
 from .chat import Chat
 from .game import MatchConsole, Services
 from .keys import command_of
-from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Output, Wake
+from .terminal import ENTER, ESCAPE, RESUMED, WOKEN, Input, InputClosed, Interrupted, Output, Wake
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ..net.client import RemoteTable
     from ..net.messages import RoomInfo
     from ..speech import Speaker
-    from ..storage.seat_keys import SeatKeyStore
+    from ..storage.seat_keys import SeatKey, SeatKeyStore
     from ..table.persistence import Persistence
 
 
@@ -227,12 +227,16 @@ class Lobby:
 
     def run(self) -> int:
         """Until the match has started and this seat has its view: the number of the last update said."""
+        if self.table.room().phase != "lobby" and self.table.has_view():
+            oldest: int = self.table.oldest()  # a seat taken back mid-match: the match console tells what it missed
+            return oldest
         while True:
-            self._say_news()
-            room = self.table.room()
-            if (room.phase != "lobby" or self.started) and self._view_arrived():
-                return self.after
-            self._prompt(room)
+            with self.announcer.output.held():  # the news and the prompt after it in one write
+                self._say_news()
+                room = self.table.room()
+                if (room.phase != "lobby" or self.started) and self._view_arrived():
+                    return self.after
+                self._prompt(room)
 
     def _view_arrived(self) -> bool:
         """Wait a little for the seat's first view once the match has started, so no lobby prompt
@@ -343,15 +347,30 @@ class OnlineMatch(MatchConsole):
         self.remote = table  # the table, with what only an online one has (the room, its code)
         self.wake, self.news = wake, news
         self._choosing: tuple[int, int] | None = None  # the turn (deal, plays) being chosen, if any
+        self.keep_place: Callable[[int], None] = lambda number: None  # the number after each own move, kept
+        self.rejoined = False  # the seat was taken back: "Back at the table." leads what it missed
+
+    def _narrate(self, updates: Sequence[SeatUpdate], own_move: bool = False) -> None:
+        if self.rejoined and updates and not self.deal_over:
+            self.rejoined = False
+            self.say(self.m("online.caught_up", deal=self.view.deal_number))
+        super()._narrate(updates, own_move)
+
+    def _human_turn(self, seat: int) -> None:
+        super()._human_turn(seat)
+        self.keep_place(self.number)
 
     def read(self, prompt_key: str) -> str:
         while True:
             token = self._read_or_news(prompt_key)
-            if token != WOKEN:
+            if token == RESUMED:
+                self._say_where()
+            elif token != WOKEN:
                 return token
-            self._say_news()
-            if self._choosing is not None and self._choosing != self._turn_key():
-                raise TurnTaken  # the turn timer played for this seat: no prompt of a turn gone
+            else:
+                self._say_news()
+                if self._choosing is not None and self._choosing != self._turn_key():
+                    raise TurnTaken  # the turn timer played for this seat: no prompt of a turn gone
 
     def _turn_key(self) -> tuple[int, int]:
         return self.view.deal_number, len(self.view.history)
@@ -403,6 +422,8 @@ class OnlineMatch(MatchConsole):
         token = self._read_or_news("prompt.wait")
         if token == WOKEN:
             self._say_news()
+        elif token == RESUMED:
+            self._say_where()
         elif token == ENTER:
             self.say(self._waiting_for())
         elif not self._command(token):
@@ -435,8 +456,12 @@ class OnlineMatch(MatchConsole):
         """Taking the seat back mid-match: the deal, the plays since this seat's last one, the table."""
         if self.deal_over:
             return
+        self.rejoined = False
         lines = [Announcement(self.m("online.caught_up", deal=self.view.deal_number))]
-        lines += self._since_last_turn(self.view)
+        history = self.view.history  # too much was missed to replay: this deal's plays since the seat's last
+        last = max((i for i, play in enumerate(history) if play.seat == self.view.seat), default=-1)
+        if last + 1 < len(history):
+            lines += self.io.narrator.last_plays(history[last + 1:], len(history) - last - 1)
         lines.append(Announcement(self.io.narrator.table_text(self.view.table)))
         self._table_heard = self.view.table
         self.say_lines(lines)
@@ -503,7 +528,8 @@ def can_start(room: RoomInfo) -> bool:
 
 
 def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str,
-             opening: Sequence[Announcement | str]) -> Outcome:
+             opening: Sequence[Announcement | str], keep_place: Callable[[int], None] = lambda number: None,
+             rejoined: bool = False) -> Outcome:
     """The lobby, then the match, for the seat of ``table``; how it ended."""
     m = program.messages
 
@@ -514,23 +540,28 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
     news = News(table, m, server, Chat(table, m, lambda: program.settings.chat, chat_setting))
     program.say(*opening)
     try:
-        seen = Lobby(table, program.input, program.announcer, m, wake, news).run()
+        lobby = Lobby(table, program.input, program.announcer, m, wake, news)
+        seen = lobby.run()
         info = table.info()
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
                             program.verbosity, program.settings.news)
+        if lobby.started:  # heard "The match starts.": who sits where, partners together, as a local match says
+            program.say(narrator.players_line())
         program.narrator = narrator  # the settings menu updates it in place
         program.announcer.speak_hands = False
         services = Services(program.input, program.output, program.announcer, narrator,
                             settings_menu=program.settings_menu, rules_reader=program.rules_reader,
                             toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
                             hand_warning_needed=program.voice_is_on, cycle_profile=program.cycle_profile)
-        outcome = OnlineMatch(table, services, seen, wake, news).run()
+        match = OnlineMatch(table, services, seen, wake, news)
+        match.keep_place, match.rejoined = keep_place, rejoined
+        outcome = match.run()
         if outcome != "finished":
             return "left"
         from ..record.console import log_online
-        for line in log_online(program, table):  # after the match's result line, as at a table here
-            program.say(line)
-        program.say(m(f"fairness.{table.shuffle_check()}"))  # this client's own check (docs/fairness.md)
+        # After the match's result line, as at a table here, then this client's own check of the
+        # shuffle (docs/fairness.md): one write.
+        program.say(*log_online(program, table), m(f"fairness.{table.shuffle_check()}"))
         return "finished"
     except LeaveRoom:
         program.say(m("online.left", code=table.code, command=run_command()))
@@ -714,6 +745,7 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
 
     m = program.messages
     store = _key_store(program)
+    keep_key = True  # False: joined as a new player beside a seat whose key this account keeps
     saved = store.newest() if request.mode == "resume" else None
     if request.mode == "resume" and saved is None:
         program.say(m("online.none_to_resume"))
@@ -735,7 +767,15 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
             program.say(m("online.error.bad_code", code=request.code))
             return 2
         saved = saved or store.load(server, code)
-        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name, _player_key(program))
+        if saved is not None and request.mode == "join" and name and saved.name != name:
+            answer = _take_back_or_join(program, saved, name)
+            if answer is None:
+                return 0
+            if answer == "new":  # a second player on this account: the kept key stays the first one's
+                keep_key = False
+                saved = None
+        first = (Hello(code, saved.key, saved.last_number) if saved is not None
+                 else Join(code, name, _player_key(program)))
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
     table = RemoteTable(server, first, wake, tls=request.tls)
@@ -747,11 +787,19 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
         return 1
     try:
-        problem = store.save(SeatKey(server, table.code, table.key, table.seat, name))
+        kept = SeatKey(server, table.code, table.key, table.seat, name,
+                       last_number=saved.last_number if saved is not None else 0)
+        problem = store.save(kept) if keep_key else "not kept"
         if problem is not None:
             program.say(m("online.key_not_kept", code=table.code))
         program.remember_server(server)
-        outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m))
+
+        def keep_place(number: int) -> None:
+            """After each own move: a rejoin from a new terminal replays what followed it."""
+            if keep_key:
+                store.save(replace(kept, last_number=number, saved_at=0.0))
+        outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m, server),
+                           keep_place=keep_place, rejoined=saved is not None)
     finally:
         table.close()
     if outcome in ("finished", "closed"):
@@ -779,8 +827,27 @@ def _say_rating(program: OnlineProgram, server: str, tls: ssl.SSLContext | None)
         program.say(Announcement(you_line(answer.you, program.messages)))
 
 
-def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages) -> list[Announcement]:
-    if mode == "host":
-        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code, command=run_command()))]
+def _take_back_or_join(program: OnlineProgram, saved: SeatKey, name: str) -> str | None:
+    """This account keeps a seat of the room under another name (two terminals, one account):
+    "back" takes that seat back, "new" joins as a new player, None leaves (Escape)."""
+    m = program.messages
+    program.say(m("online.ask.take_back", code=saved.code, seat=saved.seat + 1, old=saved.name, new=name))
+    while True:
+        token = program.input.read(m("prompt.take_back") + " ")
+        if token == ENTER:
+            return "back"
+        if token.lower() in {"n", "new", "nuovo"}:
+            return "new"
+        if token == ESCAPE:
+            return None
+        program.say(m("online.ask.take_back.keys", old=saved.name, new=name))
+
+
+def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
+    if mode == "host":  # the command the others type, whole: a joiner needs the server too
+        command = run_command()
+        return [room_code_line(table.code, m),
+                Announcement(m("online.share", code=table.code, command=command, server=server),
+                             spoken=m("online.share.spoken", command=command))]
     key = "online.reclaimed" if reclaimed else "online.seated"
     return [Announcement(m(key, code=table.code, seat=table.seat + 1))]

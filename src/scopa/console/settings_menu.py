@@ -64,8 +64,10 @@ def run_settings_menu(program: SettingsHost) -> None:
         if index is None:  # Escape, as the title says: ten items, so that one key picks each
             program.say(m("settings.closed"))  # in a match only the prompt would follow
             return
+        before = program.settings
         ACTIONS[index](program)
-        program._save_settings()
+        if program.settings != before:  # "Settings saved." only for a change (not for a voice list that is off)
+            program._save_settings()
         announce = False
 
 
@@ -233,7 +235,7 @@ def _symbols(program: SettingsHost) -> None:
 
 def _tips(program: SettingsHost) -> None:
     """Tips at beginner and easy tables, on or off; from the next turn, in a match too."""
-    program.settings = program.settings.with_changes(tips=not program.settings.tips)
+    program.settings = program.settings.with_changes(tips=not program.settings.tips, tips_offered=True)
     _update_narrator(program)
     program.say(program.messages("settings.tips.now.on" if program.settings.tips else "settings.tips.now.off"))
 

@@ -36,17 +36,22 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol, TextIO
 
 ENTER = "enter"
 ESCAPE = "escape"
 WOKEN = "\x00woken"  # a read ended by a ``Wake``: news arrived, no key was taken
 INTERRUPT = "\x03"  # KeyInput's token for Ctrl-C and Ctrl-D, turned into ``Interrupted``
+REDRAW = "\x0c"  # Ctrl-L: the prompt is written again on a cleared screen
+RESUMED = "\x00resumed"  # the game was suspended with Ctrl-Z and is back (``fg``): say where things stand
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"  # home, erase screen, erase scrollback
 KEYS = string.digits + string.ascii_lowercase + "?.,"  # keys that act at once, without Enter
 ESCAPE_WAIT = 0.05  # seconds to tell a lone Escape from an escape sequence (prompt_toolkit: 0.5)
 LINE_END_PAUSE = 0.06  # seconds between a prompt's line end and the next output (see KeyInput._prompt)
+WORD_WAIT = 0.3  # seconds a letter key waits for another key: typed together, they are a word, not commands
+NEWS_GAP = 0.15  # seconds at least between two writes of news to a terminal (see ``held``)
 
 
 class InputClosed(Exception):
@@ -232,23 +237,78 @@ class KeyInput:
         self._text_session: Any = PromptSession(key_bindings=self._text_bindings(), **options)
         for session in (self._session, self._text_session):
             session.app.ttimeoutlen = ESCAPE_WAIT
+        self._letter: str | None = None  # a letter pressed at an empty prompt, waiting for the key after it
+        self._letter_timer: asyncio.TimerHandle | None = None
         self._restore_echo = _silence_echo(sys.stdin) if input is None else None
         self.pause = LINE_END_PAUSE if input is None else 0.0
 
     def _key_bindings(self) -> Any:
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
 
         bindings = KeyBindings()
-        empty = Condition(lambda: self._session.default_buffer.text == "")
+        empty = Condition(lambda: self._session.default_buffer.text == "" and self._letter is None)
+        holding = Condition(lambda: self._letter is not None)
         for key in KEYS:
-            bindings.add(key, filter=empty)(_finish(key))
+            if key in string.ascii_lowercase:
+                bindings.add(key, filter=empty)(self._hold_letter)
+            else:
+                bindings.add(key, filter=empty)(_finish(key))
         for key in string.ascii_uppercase:
-            bindings.add(key, filter=empty)(_finish(key.lower()))
-        bindings.add("escape", eager=True)(_finish(ESCAPE, clear=True))
-        bindings.add("c-c")(_finish(INTERRUPT, clear=True))
-        bindings.add("c-d")(_finish(INTERRUPT, clear=True))
+            bindings.add(key, filter=empty)(self._hold_letter)
+        bindings.add(Keys.Any, filter=holding)(self._after_letter)
+        for key in ("enter", "c-j", "backspace", "tab"):  # keys with bindings of their own, which Any loses to
+            bindings.add(key, filter=holding)(self._letter_acts)
+        bindings.add("escape", eager=True)(self._unless_letter(_finish(ESCAPE, clear=True)))
+        bindings.add("c-c")(self._unless_letter(_finish(INTERRUPT, clear=True)))
+        bindings.add("c-d")(self._unless_letter(_finish(INTERRUPT, clear=True)))
+        bindings.add("c-l")(self._unless_letter(_finish(REDRAW, clear=True)))
+        bindings.add("c-z")(self._unless_letter(_suspend))
         return bindings
+
+    # A letter pressed at an empty prompt waits WORD_WAIT for the key after it. A printable key
+    # makes the two the start of a typed word ("six", "re di spade", a pasted line), read up to
+    # Enter; anything else, or no key in time, lets the letter act as its command, and a key that
+    # followed it is kept for the next prompt. So a word is never split into key commands.
+    def _hold_letter(self, event: Any) -> None:
+        self._letter = event.data
+        app, letter = event.app, event.data
+
+        def act() -> None:
+            if self._letter == letter and app.is_running and not app.future.done():
+                self._letter = None
+                app.exit(result=letter.lower())
+        self._letter_timer = asyncio.get_running_loop().call_later(WORD_WAIT, act)
+
+    def _release_letter(self) -> str | None:
+        letter, self._letter = self._letter, None
+        if self._letter_timer is not None:
+            self._letter_timer.cancel()
+            self._letter_timer = None
+        return letter
+
+    def _after_letter(self, event: Any) -> None:
+        """The key after a held letter: a printable one starts a typed word with it."""
+        if event.data and event.data.isprintable():
+            event.current_buffer.insert_text((self._release_letter() or "") + event.data)
+            return
+        self._letter_acts(event)
+
+    def _letter_acts(self, event: Any) -> None:
+        """The held letter acts as its key; the key that came after it waits for the next prompt."""
+        letter = self._release_letter() or ""
+        for press in reversed(event.key_sequence):
+            event.app.key_processor.feed(press, first=True)
+        event.app.exit(result=letter.lower())
+
+    def _unless_letter(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
+        def handle(event: Any) -> None:
+            if self._letter is not None:
+                self._letter_acts(event)
+            else:
+                handler(event)
+        return handle
 
     @staticmethod
     def _text_bindings() -> Any:
@@ -262,7 +322,10 @@ class KeyInput:
 
     def read(self, prompt: str, wake: Wake | None = None) -> str:
         text = self._prompt(self._session, prompt, wake)
-        return text if text in (ESCAPE, WOKEN) else line_token(text)
+        while text == REDRAW:  # Ctrl-L: a cleared screen with the prompt on it, as a terminal program does
+            write(self.out, "\x1b[H\x1b[2J")
+            text = self._prompt(self._session, prompt, wake)
+        return text if text in (ESCAPE, WOKEN, RESUMED) else line_token(text)
 
     def read_text(self, prompt: str) -> str:
         """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``."""
@@ -274,6 +337,7 @@ class KeyInput:
         if wake is not None and wake.take():
             return WOKEN
         words = prompt.rstrip()
+        self._release_letter()
         write(self.out, words)
         try:
             text = session.prompt(prompt[len(words):] or " ", pre_run=self._watcher(session, wake))
@@ -294,15 +358,15 @@ class KeyInput:
         """Whether a key is waiting in the terminal, without reading it (False for a test's pipe)."""
         return self._restore_echo is not None and _readable(sys.stdin)
 
-    @staticmethod
-    def _watcher(session: Any, wake: Wake | None) -> Callable[[], None] | None:
+    def _watcher(self, session: Any, wake: Wake | None) -> Callable[[], None] | None:
         """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began."""
         if wake is None:
             return None
 
         def end_if_idle() -> None:
             app = session.app
-            if app.is_running and not app.future.done() and session.default_buffer.text == "" and wake.take():
+            idle = session.default_buffer.text == "" and self._letter is None
+            if app.is_running and not app.future.done() and idle and wake.take():
                 app.exit(result=WOKEN)
 
         def watch() -> None:
@@ -352,6 +416,25 @@ def _finish(token: str, clear: bool = False) -> Callable[[Any], None]:
     return handler
 
 
+def _suspend(event: Any) -> None:
+    """Ctrl-Z: stop as a terminal program does (the shell's ``fg`` brings it back), then end the
+    prompt with ``RESUMED``, for the console to say where things stand and ask again."""
+    import signal
+
+    from prompt_toolkit.application import run_in_terminal
+
+    stop = getattr(signal, "SIGTSTP", None)
+    if stop is None:  # Windows has no job control: nothing to suspend
+        return
+    app = event.app
+
+    async def suspend_then_resume() -> None:
+        await run_in_terminal(lambda: os.kill(0, stop))
+        if app.is_running and not app.future.done():
+            app.exit(result=RESUMED)
+    app.create_background_task(suspend_then_resume())
+
+
 def _silence_echo(stream: TextIO) -> Callable[[], None] | None:
     """Stop the terminal echoing keys typed between two prompts ("5Card?"); a restore function.
 
@@ -386,17 +469,86 @@ class Output:
         self.stream = stream or sys.stdout
 
     def line(self, text: str) -> None:
-        write(self.stream, text + "\n")
+        write(self.stream, text + "\n", hold=True)
+
+    def held(self) -> contextlib.AbstractContextManager[None]:
+        """A context in which every line goes out in one write (``held``)."""
+        return held(self.stream)
+
+    def pace(self) -> None:
+        """Wait, on a terminal, until ``NEWS_GAP`` after the last news written (see ``held``)."""
+        _pace(self.stream)
 
     def clear(self) -> None:
         """Erase the screen and the scrollback (prompt_toolkit's own clear leaves the scrollback)."""
         write(self.stream, CLEAR_ALL if _isatty(self.stream) else "")
 
 
-def write(stream: TextIO | None, text: str) -> None:
-    """Write and flush; a stream that cannot take it any more raises ``OutputClosed``."""
+_held: dict[int, list[str]] = {}  # id of a stream -> the lines held back for its next write
+_last_news: dict[int, float] = {}  # id of a terminal stream -> when news was last written to it
+
+
+@contextmanager
+def held(stream: TextIO) -> Iterator[None]:
+    """All that is said inside goes out as a single write: with the first prompt written (which
+    it comes before), or at the end.
+
+    Orca reads the screen when the terminal reports new text; two writes a few milliseconds
+    apart let the second scroll the first away before it was read (a four-player line was
+    never heard, the next spoken twice). So what one step announces is written at once, and
+    the console waits (``Output.pace``) before it tells the next step that came on its own at
+    once (a computer's move), so that two writes of news are ``NEWS_GAP`` apart at least.
+    Holds nest: the outermost one writes."""
+    key = id(stream)
+    if key in _held:
+        yield
+        return
+    _held[key] = []
+    try:
+        yield
+    finally:
+        text = "".join(_held.pop(key, []))
+        if text:
+            _news_written(stream)
+            _write_now(stream, text)
+
+
+def write(stream: TextIO | None, text: str, hold: bool = False) -> None:
+    """Write and flush; a stream that cannot take it any more raises ``OutputClosed``.
+
+    Inside ``held``, a line (``hold``) waits, and anything else (a prompt) takes the waiting
+    lines with it, in one write."""
     if stream is None:  # no stream at all (sys.stdout is None when started without one)
         raise OutputClosed(ValueError("there is no output stream"))
+    waiting = _held.get(id(stream))
+    if waiting is not None:
+        if hold:
+            waiting.append(text)
+            return
+        if waiting:
+            text = "".join(waiting) + text
+            waiting.clear()
+            _news_written(stream)
+    elif hold:
+        _news_written(stream)
+    _write_now(stream, text)
+
+
+def _news_written(stream: TextIO) -> None:
+    _last_news[id(stream)] = time.monotonic()
+
+
+def _pace(stream: TextIO) -> None:
+    """On a terminal, wait until ``NEWS_GAP`` after the last news written to it."""
+    if not _isatty(stream):
+        return
+    last = _last_news.get(id(stream))
+    wait = 0.0 if last is None else last + NEWS_GAP - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+
+
+def _write_now(stream: TextIO, text: str) -> None:
     try:
         stream.write(text)
         stream.flush()

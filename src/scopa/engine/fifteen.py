@@ -9,7 +9,7 @@ docs/rules.md, "Scopa a 15" and "Cirulla":
   it. An ace takes the whole table unless an ace lies on it; with an ace on it the played ace
   takes as any other card does.
 * In both, a card that can take must take, and the four cards first laid on the table go to
-  the dealer when they make 15 (one scopa) or 30 (two scope). In Cirulla two or more aces
+  the dealer when they make 15 (one scopa) or 30 (two scopas). In Cirulla two or more aces
   among them mean the cards are shuffled and dealt again.
 
 Like ``captures.capture_plan`` the sum search depends only on the ranks of the table, so it is

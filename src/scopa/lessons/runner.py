@@ -89,6 +89,7 @@ class LessonSession:
         self.hint: tuple[Move, Announcement | None] | None = None
         self.hands_aloud: bool | None = None  # the answer to the hand warning, once asked
         self._hand_heard: tuple[Card, ...] | None = None  # the hand read at the learner's last turn
+        self._answer: str | None = None  # a number typed at Next? after a wrong move, for the try it starts
 
     # Output and input -------------------------------------------------------------------------
     @property
@@ -106,6 +107,9 @@ class LessonSession:
             self.program.announcer.say(list(lines))
 
     def read(self, prompt: str) -> str:
+        if self._answer is not None:  # a number typed at Next? after a wrong move: the step's next answer
+            answer, self._answer = self._answer, None
+            return answer
         return self.program.input.read(prompt + " ")
 
     def t(self, key: str, **params: object) -> str:
@@ -113,7 +117,14 @@ class LessonSession:
 
     # Lessons -----------------------------------------------------------------------------------
     def run_from(self, number: int) -> None:
-        """Run lesson ``number``, then the next ones for as long as the learner presses N."""
+        """Run lesson ``number``, then the next ones for as long as the learner presses N.
+
+        What is said between two prompts goes out in one write, with the prompt (as in a match:
+        ``console.terminal.held``); a lesson's computer plays at once, so nothing waits long."""
+        with self.program.output.held():
+            self._run_from(number)
+
+    def _run_from(self, number: int) -> None:
         while True:
             result = self.run_lesson(number)
             if result == "leave":
@@ -183,6 +194,9 @@ class LessonSession:
                 return "next"
             if token == ESCAPE:
                 return "leave"
+            if key == "lesson.after_wrong" and typed_number(token) is not None:
+                self._answer = token  # not "Enter to try again" once more: the try itself
+                return "again"
             if not self._basic_command(token):
                 self.say(line)
 

@@ -7,7 +7,7 @@ naming being spoken, so the sounds follow the words wherever the words are said:
 * a chat line ("Ben says, well played.") calls for ``chat``, and only that, whatever it says;
 * the turn timer's "Ten seconds." and "Five seconds." call for ``warning``;
 * a play that takes cards calls for ``capture``; one that takes or plays the settebello for
-  ``settebello``, one with "Scopa!" for ``scopa`` (these two instead of ``capture``).
+  ``settebello``, one with "Your scopa!" or "Scopa for Felix!" for ``scopa`` (these two instead of ``capture``).
 
 Lines heard again (the last plays, Repeat) use other templates or are not passed here.
 At short verbosity "Your turn." and the player's own move are *unsaid* lines: never printed
@@ -15,8 +15,9 @@ or spoken, they are still matched here, so their sounds play (the short forms of
 are matched as well).
 
 A player who knows the sounds can have them replace words: only "Your turn." and the
-"Scopa!" sentence go (or a "Scopa!" said alone, after the player's own move), since every
-other line that sounds says more than its sound (which cards, whose turn by name).
+scopa sentence go ("Scopa for Felix!": the play that follows names the player; or "Your
+scopa!" said alone, after the player's own move), since every other line that sounds says
+more than its sound (which cards, whose turn by name).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from ..engine import SETTEBELLO
 from .cards import CardNames, Naming
 from .messages import Messages
 
+SCOPA_KEYS = ("play.scopa", "play.scopa.you", "play.scopa.partner")  # "Scopa for Felix!", "Your scopa!"
 CAPTURE_KEYS = ("play.capture", "play.capture.you", "play.whole_table", "play.whole_table.you",
                 "play.capture.short", "play.capture.short.you", "play.whole_table.short", "play.whole_table.short.you")
 
@@ -42,12 +44,12 @@ class LineCues:
 
     def __init__(self, messages: Messages, naming: Naming = "french") -> None:
         self.your_turn = messages("turn.yours")
-        self.scopa = messages("play.scopa")
+        scopa = "|".join(f"(?:{template_pattern(messages(key))})" for key in SCOPA_KEYS)
         self._named_turn = re.compile(template_pattern(messages("turn.named")) + "$")
         self._capture = re.compile("|".join(template_pattern(messages(key)) for key in CAPTURE_KEYS))
         settebello = CardNames(messages, naming).name(SETTEBELLO)
         self._settebello = re.compile(rf"(?<!\w){re.escape(settebello)}(?!\w)", re.IGNORECASE)
-        self._scopa = re.compile(rf"(?:^|(?<=\s)){re.escape(self.scopa)}(?=\s|$)")
+        self._scopa = re.compile(rf"(?:^|(?<=\s))(?:{scopa})(?=\s|$)")
         self._chat = re.compile(template_pattern(messages("chat.says")) + "$")
         self.warnings = {messages("clock.warning.10"), messages("clock.warning.5")}
 
@@ -71,7 +73,7 @@ class LineCues:
         line is said whole (its earcon stands for no word of it)."""
         if self._chat.match(text):
             return text
-        if text in (self.your_turn, self.scopa):
+        if text == self.your_turn or self._scopa.fullmatch(text):
             return ""
         if text.startswith(self.your_turn + " "):
             return text[len(self.your_turn):].strip()

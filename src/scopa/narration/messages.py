@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import locale
 import os
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -77,7 +78,8 @@ class Messages:
         template = self._catalogue.get(key)
         if template is None:
             template = self._fallback[key]  # a missing key is a bug; tests keep catalogues equal
-        return template.format(**params) if params else template
+        text = template.format(**params) if params else template
+        return _euphonic_d(text) if self.lang == "it" and params else text
 
     def plural(self, key: str, n: int, **params: Any) -> str:
         """The ``.one`` form for exactly 1, else ``.other`` (English and Italian agree on this)."""
@@ -85,6 +87,14 @@ class Messages:
 
     def has(self, key: str) -> bool:
         return key in self._catalogue
+
+
+_E_BEFORE_E = re.compile(r"(?<![\w'\u2019])([Ee]) (?=[eEèÈéÉ])")
+
+
+def _euphonic_d(text: str) -> str:
+    """Italian "e" before a word starting with e is "ed": "Tu ed Elena", never "Tu e Elena"."""
+    return _E_BEFORE_E.sub(r"\1d ", text)
 
 
 def capitalised(text: str) -> str:

@@ -8,7 +8,7 @@ caller can pass a hand on as a public line by forgetting to mark it.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -162,17 +162,22 @@ class Narrator:
 
     # Events ----------------------------------------------------------------
     def events(self, events: Sequence[Event], own_move_known: bool = False,
-               untold: bool = False) -> list[Announcement]:
+               untold: bool = False, played_for_you: bool = False) -> list[Announcement]:
         """Announcements for a transition's events, a play with its capture and scopa on one line,
-        "Scopa!" first.
+        whose scopa first ("Scopa for Felix! Felix plays ...").
 
         ``own_move_known``: the player here (addressed as you, or by name in pass-and-play) has
         just confirmed this move, so at short verbosity its line is unsaid (kept for its earcon)
-        and only a "Scopa!" it made is said. ``untold``: another player's play while their plays
-        are switched off (``News.plays``): the play and its scopa are unsaid, L tells them."""
+        and only the scopa line it made is said. ``untold``: another player's play while their plays
+        are switched off (``News.plays``): the play and its scopa are unsaid, L tells them.
+        ``played_for_you``: a computer plays the seat of "you" (online, while its player was away),
+        so its move is "Played for you, king of clubs, takes king of spades." (a comma: a colon is heard)."""
         lines: list[Announcement] = []
         for event in events:
-            text = self._event_text(event)
+            if played_for_you and isinstance(event, (CardsCaptured, CardStaysOnTable)) and event.seat == self.you:
+                text: str | None = self._played_for_you(event)
+            else:
+                text = self._event_text(event)
             if text is None:
                 continue
             if isinstance(event, Scopa) and lines:
@@ -217,7 +222,7 @@ class Narrator:
         if isinstance(event, CardStaysOnTable):
             return self._you_t("play.stays", event.seat, card=self.named(event.card))
         if isinstance(event, Scopa):
-            return m("play.scopa")
+            return self.scopa_text(event.seat)
         if isinstance(event, LeftoversTaken):
             cards = c.list(event.cards, article=True)
             if event.seat is None:
@@ -227,6 +232,23 @@ class Narrator:
             return None  # the console reads the score sheet with score_lines()
         # MatchWon is the kind left (mypy checks that no kind of Event is left out above).
         return self.match_result(event.side, event.match_scores)
+
+    def _played_for_you(self, event: CardsCaptured | CardStaysOnTable) -> str:
+        card = self.cards.name(event.card)
+        if isinstance(event, CardStaysOnTable):
+            return self.messages("play.for_you.stays", card=card)
+        key = "play.for_you.whole_table" if event.whole_table else "play.for_you.capture"
+        return self.messages(key, card=card, cards=self.cards.list(event.cards))
+
+    def scopa_text(self, seat: int) -> str:
+        """Whose scopa, first: "Your scopa!", "Scopa for Felix!", "Scopa for Elena, your partner!".
+
+        A bare "Scopa!" sounded the same for every seat, and ran into the next line heard."""
+        if seat == self.you:
+            return self.messages("play.scopa.you")
+        if self.rules.players == 4 and self.you is not None and seat == (self.you + 2) % 4:
+            return self.messages("play.scopa.partner", name=self.seat_names[seat])
+        return self.messages("play.scopa", name=self.seat_names[seat])
 
     # Positions -------------------------------------------------------------
     def makes_fifteen(self, card: Card, cards: Sequence[Card]) -> bool:
@@ -385,16 +407,18 @@ class Narrator:
             return self.messages("score.running.match.single", counts=self._counts(match_scores))
         return self.messages("score.match", counts=self._counts(match_scores), target=self.rules.target)
 
-    def resumed(self, deal_number: int, match_scores: Sequence[int]) -> list[Announcement]:
-        """A resumed match: the deal, who is playing, and the match score."""
+    def players_line(self) -> str:
+        """Who plays, partners together: "You and Elena against Giulia and Greta."."""
         names = [self.seat(i) for i in range(len(self.seat_names))]
         if len(names) == 2:
-            players = self.messages("setup.players.two", a=names[0], b=names[1])
-        elif len(names) == 3:
-            players = self.messages("setup.players.three", a=names[0], b=names[1], c=names[2])
-        else:  # partners sit opposite
-            players = self.messages("setup.players.four", a=names[0], b=names[2], c=names[1], d=names[3])
-        return [Announcement(self.messages("resume.position", deal=deal_number)), Announcement(players),
+            return self.messages("setup.players.two", a=names[0], b=names[1])
+        if len(names) == 3:
+            return self.messages("setup.players.three", a=names[0], b=names[1], c=names[2])
+        return self.messages("setup.players.four", a=names[0], b=names[2], c=names[1], d=names[3])  # opposite
+
+    def resumed(self, deal_number: int, match_scores: Sequence[int]) -> list[Announcement]:
+        """A resumed match: the deal, who is playing, and the match score."""
+        return [Announcement(self.messages("resume.position", deal=deal_number)), Announcement(self.players_line()),
                 Announcement(self.match_line(match_scores))]
 
     def match_result(self, side: int | None, scores: Sequence[int]) -> str:
@@ -443,20 +467,36 @@ class Narrator:
                               coins=m.plural(f"pile.coins.{self.cards.naming}", coins), settebello=sette,
                               primiera=prim_text))
 
-    def last_plays(self, history: Sequence[Play], count: int) -> list[Announcement]:
+    def last_plays(self, history: Sequence[Play], count: int, played_for: Collection[int] = ()) -> list[Announcement]:
         """The last few plays of the deal, oldest first; at short verbosity in the short words of
-        a play ("Ben played five of clubs, took five of hearts.")."""
+        a play ("Ben played five of clubs, took five of hearts."). ``played_for``: the indexes in
+        ``history`` of plays a computer made for "you" (online), told "Played for you, ...", not "You played"."""
         if not history:
             return [Announcement(self.messages("last.none"))]
         lines = []
-        for play in history[-count:]:
+        first = max(0, len(history) - count)
+        for index, play in enumerate(history[first:], first):
             card = self.named(play.card)
-            if play.capture:
+            if index in played_for and play.seat == self.you:
+                key = "last.for_you.capture" if play.capture else "last.for_you.stays"
+                lines.append(self.messages(key, card=card, cards=self._list(play.capture)))
+            elif play.capture:
                 key = "last.capture.scopa" if play.scopa else "last.capture"
                 lines.append(self._you_t(key, play.seat, card=card, cards=self._list(play.capture)))
             else:
                 lines.append(self._you_t("last.stays", play.seat, card=card))
         return [Announcement(t) for t in lines]
+
+    def past_move(self, seat: int, move: Move, table: Sequence[Card], last_play: bool = False) -> Announcement:
+        """A move just made, told as past for Repeat: "You played the king of hearts and took the
+        king of spades." (public: the card is on the table or in a pile now)."""
+        card = self.cards.the(move.card)
+        if not move.capture:
+            return Announcement(self._you("last.stays", seat, card=card))
+        scopa = len(move.capture) == len(table) and not last_play and is_sweep_capture(move.card, move.capture,
+                                                                                        self.rules)
+        key = "last.capture.scopa" if scopa else "last.capture"
+        return Announcement(self._you(key, seat, card=card, cards=self.cards.list(move.capture, article=True)))
 
     # Suggestions --------------------------------------------------------------------
     def suggestion(self, view: PlayerView) -> tuple[Move, Announcement]:
@@ -490,7 +530,7 @@ class Narrator:
         elif move.capture and not left:
             why = m("hint.why.clears")
         elif move.capture:
-            why = m.plural("hint.why.cards", len(move.capture) + 1)
+            why = m.plural("hint.why.cards", len(move.capture))  # the cards taken, as the player hears them
         elif any(other.capture for other in view.legal_moves()):
             why = m("hint.why.safer")
         else:

@@ -32,7 +32,7 @@ class News:
     table: bool = False  # the table after each play, yours and everyone's
     hand: bool = True  # your hand when new cards come
     score: bool = True  # the whole score sheet after a deal (off: deal points and the match only)
-    tips: bool = True  # a tip a turn at tables of beginner and easy computers
+    tips: bool = False  # a tip a turn at tables of beginner and easy computers: chosen, never assumed
 
     def switched(self, kind: str) -> News:
         """The same news with one kind turned the other way."""
@@ -44,18 +44,21 @@ class News:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+# The profiles set the four kinds of news, never tips: the player turns tips on or off (the
+# settings' tips item, or the tips switch here), and a profile keeps that choice.
 PROFILE_NEWS: dict[Profile, News] = {
-    "brief": News(plays=False, table=False, hand=True, score=False, tips=False),
+    "brief": News(plays=False, table=False, hand=True, score=False),
     "default": News(),
-    "full": News(plays=True, table=True, hand=True, score=True, tips=True),
+    "full": News(plays=True, table=True, hand=True, score=True),
 }
 WORDS_OF_PROFILE: dict[Profile, Literal["short", "full"]] = {"brief": "short", "default": "short", "full": "full"}
 
 
 def profile_of(news: News, words: str) -> Profile | None:
-    """The profile these switches and words are, or None when they were set one by one to something else."""
+    """The profile these switches and words are, or None when they were set one by one to something
+    else; tips, on or off, belong to no profile."""
     return next((name for name, preset in PROFILE_NEWS.items()
-                 if preset == news and WORDS_OF_PROFILE[name] == words), None)
+                 if replace(preset, tips=news.tips) == news and WORDS_OF_PROFILE[name] == words), None)
 
 
 def next_profile(profile: Profile | None) -> Profile:

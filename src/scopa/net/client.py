@@ -282,8 +282,9 @@ class RemoteTable:
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
         if welcome.seat_key:
             self.key = welcome.seat_key
-        if first_time:
-            self._floor = self._latest = welcome.number
+        if first_time:  # a seat taken back after a restart keeps as news what followed its last own move
+            start = self._first.last_number if isinstance(self._first, Hello) else 0
+            self._floor = self._latest = start if 0 < start <= welcome.number else welcome.number
         if self._heard is None and not self._heard_other:
             self._heard = welcome.commitment
         elif welcome.commitment != self._heard:

@@ -60,7 +60,7 @@ def reason_text(view: PlayerView, analysis: MoveAnalysis) -> str:
     elif move.capture and not left:
         why = "it clears the table"
     elif move.capture:
-        why = f"it takes {len(move.capture) + 1} cards"
+        why = f"it takes {len(move.capture)} card{'' if len(move.capture) == 1 else 's'}"
     elif any(m.capture for m in view.legal_moves()):
         why = "it is safer than any capture you could make"
     else:

@@ -233,9 +233,17 @@ def review(program: Program, result: MatchResult, facts: MatchFacts) -> None:
     assert record is not None
     humans = record.human_seats
     you = result.seat if result.seat is not None else humans[0] if len(humans) == 1 else None  # online: own seat
+    coached = None if result.seat is None else (result.seat,)
+    if you is None:  # pass-and-play: told from one player's seat, chosen, coached for that seat alone
+        index = choose(program.input, program.announcer, t("review.whose"), [record.seats[s].name for s in humans],
+                       t("prompt.menu"), messages=t)
+        if index is None:
+            program.say(t("review.left"))
+            return
+        you = humans[index]
+        coached = (you,)
     narrator = Narrator([s.name for s in record.seats], record.rules, you, program.lang, program.naming,
                         program.verbosity)
-    coached = None if result.seat is None else (result.seat,)
     ReviewSession(program, ReviewScript(record, narrator, t, coached=coached), facts, t).run()
 
 
@@ -329,8 +337,7 @@ class ReviewSession:
 
 def finish_match(program: Program, record: MatchRecord) -> None:
     """Log a finished match as before, then say each achievement it earned, one line each."""
-    for line in log_finished(program, record):
-        program.say(line)
+    program.say(*log_finished(program, record))  # one write, as every announcement
 
 
 def log_finished(program: Program, record: MatchRecord, played_here: bool = True) -> list[str]:

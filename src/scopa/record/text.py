@@ -37,5 +37,9 @@ class RecordText(Messages):
         return self("date.day", day=day.day, month=self(f"month.{day.month}"), year=day.year)
 
     def decimal(self, value: float) -> str:
-        """A number with one decimal, written the way the language writes it (0.5, 0,5)."""
-        return f"{value:.1f}".replace(".", self("decimal.point"))
+        """A number with one decimal, written the way the language writes it (0.5, 0,5), and whole
+        when it is whole: "3", not "3.0", which a voice reads as "three dot zero"."""
+        text = f"{value:.1f}"
+        if text.endswith(".0"):
+            return "0" if text[:-2] == "-0" else text[:-2]
+        return text.replace(".", self("decimal.point"))

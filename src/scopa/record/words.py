@@ -54,8 +54,10 @@ def _group_lines(name: str, group: Totals, t: RecordText) -> list[str]:
     lines = [t("stats.group.heading", group=name),
              t.plural("stats.group.matches", group.played, won=group.won, streak=group.best_streak)]
     if group.deals:
-        lines.append(t("stats.group.per_deal", points=t.decimal(group.per_deal(group.points)),
-                       scope=t.decimal(group.per_deal(group.scope))))
+        points, scope = t.decimal(group.per_deal(group.points)), t.decimal(group.per_deal(group.scope))
+        lines.append(t("stats.group.per_deal", points=t.plural("stats.group.points", 1 if points == "1" else 2,
+                                                                count=points),
+                       scope=t.plural("stats.group.scopas", 1 if scope == "1" else 2, count=scope)))
         lines.append(t("stats.group.shares", settebello=group.share(group.settebello),
                        coins=group.share(group.coins), primiera=group.share(group.primiera)))
     return lines

@@ -34,6 +34,7 @@ class SeatKey:
     seat: int
     name: str = ""
     saved_at: float = 0.0
+    last_number: int = 0  # the room's update number after this player's last own move: a rejoin replays from it
 
 
 def _server_part(server: str) -> str:
@@ -89,7 +90,7 @@ def _read(path: Path) -> SeatKey | None:
         data = json.loads(path.read_text("utf-8"))
         key = SeatKey(server=str(data["server"]), code=str(data["code"]), key=str(data["key"]),
                       seat=int(data["seat"]), name=str(data.get("name", "")),
-                      saved_at=float(data.get("saved_at", 0.0)))
+                      saved_at=float(data.get("saved_at", 0.0)), last_number=max(0, int(data.get("last_number", 0))))
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return key

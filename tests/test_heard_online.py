@@ -1,0 +1,85 @@
+"""Online, heard right (issue 30): a rejoin tells what was missed, "Played for you", the host's
+whole join command, who sits where at four. Real clients in pseudo-terminals against a real
+``scopa serve`` on a loopback port (stopped after each test)."""
+from __future__ import annotations
+
+import re
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+import scopa
+from helpers.online_pty import SERVER_FLAGS, hosted, joined, play, player, text
+from scopa.narration.command import command_for
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_player_back_from_a_closed_terminal_hears_the_plays_since_and_what_was_played_for_them(serve, tmp_path):
+    """It used to hear only "Back at the table. Deal 1." and the table; L said "You played" for the
+    card a computer had played for it."""
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    play([host, guest], until=lambda: text(guest).count("Card?") >= 2)
+    guest.kill(signal.SIGKILL)
+    guest.close(force=True)
+    from scopa.storage.seat_keys import SeatKeyStore
+    kept = SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code)
+    assert kept is not None and kept.last_number > 0  # kept after the player's last own move
+    host.expect(r"Ben is away\. A computer plays for now\.")
+    since = len(text(host))
+    play([host], until=lambda: len(re.findall(r"Ben plays ", text(host)[since:])) >= 2)
+    back = player(tmp_path, "guest", "join", code, "--server", server.url)  # no --name: the login name, not Ben
+    back.expect(r"You already have seat 2 of room " + code + r", as Ben\.")
+    back.expect(r"Seat\?")
+    back.send("\r")  # take it back
+    back.expect(r"Back in room " + code + r", seat 2\.")
+    back.expect(r"Back at the table\. Deal 1\.")
+    back.expect(r"(Card|Waiting)\?")
+    heard = text(back)
+    assert len(re.findall(r"Played for you, ", heard)) >= 2, heard[-3000:]
+    assert re.search(r"Ann plays ", heard.split("Back at the table")[1])  # the host's plays since
+    back.send("l")  # L works at Waiting? too: the same words, past, never "You played" for those cards
+    back.expect(r"Played for you, [^\n]*, (took [^\n]*|to the table)\.")
+    for child in (host, back):
+        child.terminate(force=True)
+    assert "Traceback" not in text(back) + text(host)
+
+
+def test_the_hosts_line_gives_the_whole_command_to_join(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    host.expect(r"They type (.+?) (join \w+ --server \S+)\. ")
+    program, words = host.match.group(1), host.match.group(2)
+    main = str(Path(scopa.__file__).with_name("__main__.py"))  # the host runs as python -m scopa
+    assert program == command_for("", [main], sys.executable)  # the command that started the host
+    assert words == f"join {code} --server {server.url}"
+    guest = player(tmp_path, "guest", *words.split(), "--name", "Ben")
+    guest.expect(r"You are in room " + code + r", seat 2\.")
+    for child in (host, guest):
+        child.terminate(force=True)
+
+
+def test_a_second_terminal_of_the_same_account_asks_before_taking_a_seat_back(serve, tmp_path):
+    """It used to take the host's seat back at once ("Back in room ERPTUT, seat 1") and put the host out."""
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    second = player(tmp_path, "host", "join", code, "--server", server.url, "--name", "Ben")  # the host's folders
+    second.expect(r"You already have seat 1 of room " + code + r", as Ann\. Enter takes that seat back\. "
+                  r"N joins as a new player, Ben\. Escape leaves\.")
+    second.expect(r"Seat\?")
+    second.send("n")
+    second.expect(r"You are in room " + code + r", seat 2\.")
+    host.expect(r"Ben joined the table\.")
+    assert "taken back" not in text(host)
+    from scopa.storage.seat_keys import SeatKeyStore
+    kept = SeatKeyStore(tmp_path / "host" / "data").load(server.url, code)
+    assert kept is not None and kept.seat == 0 and kept.name == "Ann"  # still the host's own key
+    for child in (host, second):
+        child.terminate(force=True)
+    assert "Traceback" not in text(second) + text(host)
