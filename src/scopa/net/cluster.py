@@ -40,7 +40,9 @@ from typing import Any, TypeVar, cast
 from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
+from .finding import open_tables
 from .messages import (
+    MAX_TABLES,
     Accepted,
     CreateRoom,
     ErrorMessage,
@@ -48,7 +50,9 @@ from .messages import (
     Join,
     MoveRequest,
     NextDealRequest,
+    OpenTable,
     ProtocolError,
+    Quick,
     Refused,
     encode,
     parse_client_message,
@@ -286,13 +290,43 @@ class ClusterServer(RoomServer):
                     Connection.send(conn, ErrorMessage("storage", {}))
 
     # The ways in, under the session ---------------------------------------------------------
-    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick) -> None:
+        if isinstance(message, Quick):
+            await self._enter_quick(conn, message)
+            return
         if isinstance(message, CreateRoom):
             await self.session(None, lambda: self._enter(conn, message))
             return
         code = message.code
         prepare = (lambda: self._fetch_missed(code, message)) if isinstance(message, Hello) else None
         await self.session(code, lambda: self._enter(conn, message), prepare)
+
+    async def _enter_quick(self, conn: Connection, message: Quick) -> None:
+        """A quick match across processes: each waiting quick room in the store's index, oldest
+        first, tried under its lock; none still waiting for these rules: a new one."""
+        try:
+            codes = await self.redis.waiting_codes("quick")
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
+            self.metrics.store_error()
+            log.error("the quick matches cannot be read from the store (%s)", error)
+            raise StoreDown() from None
+        for code in codes:
+            if await self.session(code, functools.partial(self._quick_here, conn, message, code)):
+                return
+        await self.session(None, lambda: self._enter(conn, message))
+
+    async def listed(self) -> tuple[OpenTable, ...]:
+        """The public rooms waiting, read from the store (rooms of every process)."""
+        rooms = []
+        try:
+            for code in (await self.redis.waiting_codes("public"))[:MAX_TABLES * 2]:
+                room, _ = await self.redis.load(code, self.config.computer_budget)
+                if room is not None and not self._expired(room):
+                    rooms.append(room)
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable: an empty list, logged
+            self.metrics.store_error()
+            log.error("the public rooms cannot be read from the store (%s)", error)
+        return open_tables(rooms)
 
     async def on_message(self, conn: Connection, raw: str | bytes) -> None:
         if conn.code is None:
@@ -474,9 +508,10 @@ class ClusterServer(RoomServer):
         """As a lone server's, each room's due work done in its session on the stored room."""
         while True:
             await asyncio.sleep(self.config.tick)
-            now = time.monotonic()
+            now, wall = time.monotonic(), time.time()
             for code, room in list(self.rooms.items()):
-                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)):
+                if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)
+                        or room.quick_due(wall, self.config.quick_wait)):
                     continue
                 try:
                     await self.session(code, functools.partial(self._due, code, now))
@@ -491,6 +526,7 @@ class ClusterServer(RoomServer):
             self._close_room(room, "room_closed")
         else:
             self._cover_due(room, now)
+            self._start_quick(room, time.time())
 
     async def _play_computers(self, room: Room) -> None:
         """As one process lets them play, but the computer thinks outside the session (the room's

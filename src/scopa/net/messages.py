@@ -29,6 +29,16 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  the match is over (the client logs it in the player's results)
     ping         {}                                         the server answers pong
 
+  Finding a game (protocol 3). Both are first messages, with ``"version"``:
+    quick        {version, name, rules, level}              a quick match: a seat in a quick room of the
+                 same rules still waiting for players, or a new one; the server starts it once every
+                 seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
+                 room was made, with computers of the room's ``level`` in the seats still free. A quick
+                 room is never listed and needs no ready or start; the answer is a welcome
+    tables       {version}                                  the public rooms still waiting: answered with
+                 ``tables``, then the server closes the connection
+    create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``
+
 Server to client.
 
     welcome      {version, code, seat, seat_key, number, info, last_deal, commitment}  after the first message;
@@ -59,6 +69,9 @@ Server to client.
                  would be larger is refused (unavailable). An older server answers ``record``
                  with the error unknown_type, and the client logs nothing
     pong         {}
+    tables       {rooms}                             the answer to ``tables``: at most ``MAX_TABLES`` rooms,
+                 oldest first, each {code, host, rules, free}: host the host's name, free the number
+                 of seats nobody has taken
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
 seats, assisted_deals, contributions}, each seat null (free) or {name, kind, level, connected, covered,
@@ -119,7 +132,9 @@ from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .codes import is_key_shaped, normalise_code
 
-PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md
+PROTOCOL_VERSION = 3  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
+                      # 3: quick, tables and create_room's public (finding a game)
+MAX_TABLES = 50  # rooms in one tables answer
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -227,6 +242,7 @@ class CreateRoom:
     rules: Rules
     seats: tuple[str, ...]  # "human" or a computer level, one per seat
     level: str = "easy"
+    public: bool = False  # listed by ``tables`` while it waits for players
 
 
 @dataclass(frozen=True)
@@ -278,9 +294,40 @@ class Ping:
     pass
 
 
+# Finding a game (protocol 3) ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Quick:
+    """A quick match: a seat with others waiting for the same game, or computers after the wait."""
+
+    name: str
+    rules: Rules
+    level: str = "easy"
+
+
+@dataclass(frozen=True)
+class ListTables:
+    pass
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A public room still waiting for players, as ``tables`` lists it."""
+
+    code: str
+    host: str
+    rules: Rules
+    free: int
+
+
+@dataclass(frozen=True)
+class TablesMessage:
+    rooms: tuple[OpenTable, ...]
+
+
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping)
-FIRST_MESSAGES = (Hello, CreateRoom, Join)
+                 | RecordRequest | Ping | Quick | ListTables)
+FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables)
 
 
 @dataclass(frozen=True)
@@ -363,7 +410,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong)
+                 | MatchRecordMessage | Pong | TablesMessage)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -465,7 +512,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                 "last_number": m.last_number}),
     CreateRoom: ("create_room", lambda m: {"version": PROTOCOL_VERSION, "name": m.name,
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
-                                           "level": m.level}),
+                                           "level": m.level, "public": m.public}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
@@ -489,6 +536,12 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
+    # Finding a game (protocol 3)
+    Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
+                                "level": m.level}),
+    ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
+    TablesMessage: ("tables", lambda m: {"rooms": [{"code": t.code, "host": t.host, "rules": encode_rules(t.rules),
+                                                    "free": t.free} for t in m.rooms]}),
 }
 
 
@@ -646,7 +699,31 @@ def _create_room(f: _Fields) -> CreateRoom:
     kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
-    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"))
+    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _bool(f("public", False), "public"))
+
+
+def _quick(f: _Fields) -> Quick:
+    _version(f)
+    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+
+
+def _list_tables(f: _Fields) -> ListTables:
+    _version(f)
+    return ListTables()
+
+
+def _tables(f: _Fields) -> TablesMessage:
+    rooms = f("rooms")
+    if not isinstance(rooms, list) or len(rooms) > MAX_TABLES:
+        raise ProtocolError("bad_field", field="rooms")
+    found = []
+    for item in rooms:
+        g = _Fields(item, "rooms")
+        rules = decode_rules(g("rules"), "rooms.rules")
+        found.append(OpenTable(_code(g("code"), "rooms.code"), check_name(g("host"), "rooms.host"), rules,
+                               _int(g("free"), "rooms.free", 1, rules.players - 1)))
+        g.done()
+    return TablesMessage(tuple(found))
 
 
 def _join(f: _Fields) -> Join:
@@ -672,7 +749,7 @@ def _move(f: _Fields) -> MoveRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level"})),
+    "create_room": (_create_room, frozenset({"level", "public"})),
     "join": (_join, frozenset()),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
@@ -682,6 +759,8 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "quick": (_quick, frozenset({"level"})),
+    "tables": (_list_tables, frozenset()),
 }
 
 
@@ -963,6 +1042,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = MatchRecordMessage(_int(fields("id"), "id"), record)
     elif kind == "pong":
         message = Pong()
+    elif kind == "tables":
+        message = _tables(fields)
     else:
         raise ProtocolError("unknown_type")
     fields.done()

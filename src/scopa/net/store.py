@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     created REAL NOT NULL,
     active REAL NOT NULL,
     record TEXT,
-    seed_parts TEXT
+    seed_parts TEXT,
+    listing TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
@@ -86,6 +87,8 @@ class RoomStore:
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
         if "seed_parts" not in columns:  # a file of a server before docs/fairness.md
             self.db.execute("ALTER TABLE rooms ADD COLUMN seed_parts TEXT")
+        if "listing" not in columns:  # a file of a server before quick matches and public rooms
+            self.db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self.db.close()
@@ -99,12 +102,14 @@ class RoomStore:
         with self._transaction():
             self.db.execute(
                 "INSERT INTO rooms (code, rules, phase, host, level, number, position_number, created, active, "
-                "record, seed_parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET "
+                "record, seed_parts, listing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET "
                 "rules=excluded.rules, phase=excluded.phase, host=excluded.host, level=excluded.level, "
                 "number=excluded.number, position_number=excluded.position_number, active=excluded.active, "
-                "record=excluded.record, seed_parts=excluded.seed_parts",
+                "record=excluded.record, seed_parts=excluded.seed_parts, listing=excluded.listing",
                 (room.code, json.dumps(room.rules.to_dict()), room.phase, room.host, room.level, room.number,
-                 room.position_number, room.created, room.active, record, json.dumps(seed_parts_to_data(room))))
+                 room.position_number, room.created, room.active, record, json.dumps(seed_parts_to_data(room)),
+                 room.listing))
             self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
             self.db.executemany(
                 "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -130,7 +135,7 @@ class RoomStore:
         """Every room, each match replayed from its record and checked."""
         rooms, problems = [], []
         for row in self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, "
-                                   "active, record, seed_parts FROM rooms").fetchall():
+                                   "active, record, seed_parts, listing FROM rooms").fetchall():
             try:
                 rooms.append(self._room(row, budget))
             except (SaveFileError, ValueError, TypeError, KeyError) as error:
@@ -140,11 +145,11 @@ class RoomStore:
     def load(self, code: str, budget: float = 0.3) -> Room | None:
         """One room as stored (None: there is none)."""
         row = self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, active, "
-                              "record, seed_parts FROM rooms WHERE code = ?", (code,)).fetchone()
+                              "record, seed_parts, listing FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else self._room(row, budget)
 
     def _room(self, row: tuple[Any, ...], budget: float) -> Room:
-        code, rules, phase, host, level, number, position, created, active, record_text, parts = row
+        code, rules, phase, host, level, number, position, created, active, record_text, parts, listing = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players
         for seat, name, kind, seat_level, key_hash, ready in self.db.execute(
@@ -153,7 +158,7 @@ class RoomStore:
         record = None if record_text is None else record_from_dict(json.loads(record_text))
         table = None if record is None else match_table(record, budget)
         room = Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
-                    position_number=position)
+                    position_number=position, listing=listing)
         stored = None if parts is None else json.loads(parts)
         seed_parts_from_data(room, stored, lambda: secrets.token_bytes(SEED_BYTES))
         return room
