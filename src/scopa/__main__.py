@@ -132,7 +132,7 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if argv[:1] == ["verify"]:  # check the shuffle of a match file (docs/fairness.md)
         from .verify import main as verify
         return verify(argv[1:])
-    if argv[:1] in (["host"], ["join"]):  # a room of a server, played here
+    if argv[:1] in (["host"], ["join"], ["quick"], ["tables"]):  # a room of a server, played here
         return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
@@ -215,7 +215,8 @@ def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | Non
 
 
 def _online(command: str, argv: list[str]) -> int:
-    """``scopa host`` and ``scopa join``: a room of the server, played at this terminal."""
+    """``scopa host``, ``scopa join``, ``scopa quick`` and ``scopa tables``: a room of the server,
+    played at this terminal."""
     from .cli import (
         UsageError,
         build_online_parser,
@@ -238,15 +239,21 @@ def _online(command: str, argv: list[str]) -> int:
     try:
         settings = settings_from_args(args, settings)
         rules = seats = None
-        if command == "host":
+        if command in ("host", "quick"):
             rules = rules_from_args(args)
             seats = online_seats(args, rules.players)
     except UsageError as error:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     code = getattr(args, "code", None)
+    from .net.invite import parse_invite
+    invite = parse_invite(code) if code else None  # scopa join ws://HOST:PORT/K7MQ3T: the server and the code
+    if invite is not None:
+        args.server, code = invite
     # scopa join alone: the seat sat in last
-    mode: Literal["host", "join", "resume"] = "host" if command == "host" else "join" if code else "resume"
+    mode: Literal["host", "join", "resume", "quick", "tables"] = (
+        "host" if command == "host" else "quick" if command == "quick" else "tables" if command == "tables"
+        else "join" if code else "resume")
     server = args.server or settings.last_server or ""
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
@@ -257,9 +264,10 @@ def _online(command: str, argv: list[str]) -> int:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     from .match import clean_name
-    name = clean_name(args.name or "") or default_name(messages)  # as a name typed in the menu
+    name = clean_name(getattr(args, "name", None) or "") or default_name(messages)  # as a name typed in the menu
+    level = getattr(args, "level", None) or ("easy" if mode == "quick" else None)
     request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
-                            getattr(args, "level", None), tls)
+                            level, tls, getattr(args, "public", False))
 
     from .console.app import Program
     from .console.terminal import Output, make_input
