@@ -147,3 +147,13 @@ def test_the_finding_messages_round_trip_and_are_checked_strictly():
         data["rooms"][0]["free"] = free
         with pytest.raises(ProtocolError):
             parse_server_message(json.dumps(data))
+
+
+def test_a_quick_player_seated_in_someone_elses_room_is_not_counted_as_making_one(store):
+    """One address (a whole school behind one NAT) may make 20 rooms in ten minutes; 30 quick
+    players from it make 15 and join the other 15: all are seated."""
+    server = store.serve("--quick-wait", "600")
+    players = [quick(server.url, f"P{n}") for n in range(30)]
+    assert len({p.code for p in players}) == 15
+    for client in players:
+        client.close()

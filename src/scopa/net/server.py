@@ -394,9 +394,14 @@ class RoomServer:
                 await limit.give_back(conn.address, token)  # no room made, nothing told of a code
             conn.fail(refusal.code, refusal.values)
             return False
-        if isinstance(message, Join):
-            await limit.give_back(conn.address, token)  # seated: a player, not a guess
+        if isinstance(message, Join) or (isinstance(message, Quick) and self._joined_other(conn)):
+            await limit.give_back(conn.address, token)  # seated: a player, not a guess; a quick player made no room
         return True
+
+    def _joined_other(self, conn: Connection) -> bool:
+        """The connection sits in a room someone else made (its host is another seat)."""
+        room = self.rooms.get(conn.code or "")
+        return room is not None and room.host != conn.seat
 
     async def _hello(self, conn: Connection, message: Hello) -> bool:
         """A seat taken back: never throttled when its key is right (behind a NAT or a proxy one
