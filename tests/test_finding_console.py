@@ -28,3 +28,11 @@ def test_the_list_is_one_room_per_line_and_paged_on_a_small_terminal():
     assert shown == 12 and all(len(page) <= 4 for page in menu.pages)
     whole = MenuPages("Open tables.", rows, [str(i + 1) for i in range(12)], m, None, rows=True)
     assert len(whole.lines(typed=True)) == 1 + 12 + 1  # the title, a line a room, the hint
+
+
+def test_the_quick_match_count_is_said_in_both_languages():
+    from scopa.console.online import waiting_line
+    from scopa.net.messages import RoomInfo, RoomSeat
+    room = RoomInfo("K7MQ3T", "lobby", Rules(players=4), (RoomSeat("Ann"), None, RoomSeat("Ben"), None))
+    assert waiting_line(room, Messages("en")) == "Waiting, 2 of 4 players here."
+    assert waiting_line(room, Messages("it")) == "In attesa, 2 su 4 al tavolo."

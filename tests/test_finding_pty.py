@@ -7,10 +7,10 @@ import re
 import pytest
 
 from helpers.net import Client
+from helpers.online_pty import assert_prompts_said_once, final_scores, hosted, play, player, text
 from scopa.engine import Rules
 from scopa.net.invite import invite_link, parse_invite
-from scopa.net.messages import CreateRoom, Welcome
-from test_online_pty import assert_prompts_said_once, final_scores, hosted, play, player, text
+from scopa.net.messages import CreateRoom
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -93,4 +93,3 @@ def test_invite_links_are_read_whole_and_anything_else_is_not_one():
                   "ws:///K7MQ3T", "ws://example.org:99999/K7MQ3T", "ws://example.org/K7MQ3T?x=1", ""):
         assert parse_invite(text_) is None, text_
     assert re.fullmatch(r"ws://[^/]+/\w{6}", invite_link("ws://h:1/", "K7MQ3T"))
-    assert Welcome  # imported for the reader: the link's code is the welcome's

@@ -1,6 +1,5 @@
 """Finding a game (issue 28): quick matches and public rooms, on real servers over loopback,
-each test on both stores (SQLite, and Redis with two server processes)."""
-# ruff: noqa: F811 -- the tests' store parameter is the fixture imported for it
+each test on both stores (the ``store`` fixture: SQLite, and Redis with two server processes)."""
 from __future__ import annotations
 
 import secrets
@@ -21,7 +20,6 @@ from scopa.net.messages import (
     encode,
 )
 from scopa.table import Notice
-from test_net_stores import redis_server, store  # noqa: F401 -- the two stores' fixtures
 
 TWO = Rules(target=None)
 
