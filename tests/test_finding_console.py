@@ -36,3 +36,26 @@ def test_the_quick_match_count_is_said_in_both_languages():
     room = RoomInfo("K7MQ3T", "lobby", Rules(players=4), (RoomSeat("Ann"), None, RoomSeat("Ben"), None))
     assert waiting_line(room, Messages("en")) == "Waiting, 2 of 4 players here."
     assert waiting_line(room, Messages("it")) == "In attesa, 2 su 4 al tavolo."
+
+
+def test_any_text_is_read_as_a_link_or_not_without_an_error_and_every_link_reads_back():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from scopa.net.codes import ALPHABET, CODE_LENGTH
+    from scopa.net.invite import invite_link, parse_invite
+
+    @given(st.text(max_size=80))
+    def anything(text: str) -> None:
+        found = parse_invite(text)
+        assert found is None or (found[0].startswith(("ws://", "wss://")) and len(found[1]) == CODE_LENGTH)
+
+    hosts = st.from_regex(r"[a-z][a-z0-9-]{0,20}(\.[a-z]{2,5})?", fullmatch=True)
+
+    @given(st.sampled_from(["ws", "wss"]), hosts, st.integers(1, 65535), st.text(ALPHABET, min_size=6, max_size=6))
+    def round_trip(scheme: str, host: str, port: int, code: str) -> None:
+        server = f"{scheme}://{host}:{port}"
+        assert parse_invite(invite_link(server, code)) == (server, code)
+
+    anything()
+    round_trip()
