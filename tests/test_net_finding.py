@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from helpers.net import Client, host, join, play_out
+from helpers.net import Client, host, join, play_out, until
 from scopa.engine import CardsDealt, Rules
 from scopa.net.messages import (
     PROTOCOL_VERSION,
@@ -87,6 +87,7 @@ def test_a_player_who_leaves_a_quick_match_while_waiting_gives_the_seat_up(store
     assert (carol.code, carol.seat) == (ann.code, 1)
     ann.close()
     carol.close()
+    until(lambda: any(f"room {ann.code}: expired and deleted" in line for line in server.lines))  # both leaves read
     dan = quick(server.url, "Dan", Rules(players=3, target=None))
     assert dan.code != ann.code  # everyone left: the room went with them
 
@@ -153,5 +154,37 @@ def test_a_quick_player_seated_in_someone_elses_room_is_not_counted_as_making_on
     server = store.serve("--quick-wait", "600")
     players = [quick(server.url, f"P{n}") for n in range(30)]
     assert len({p.code for p in players}) == 15
+    for client in players:
+        client.close()
+
+
+def test_quick_players_arriving_at_once_on_two_processes_meet_in_pairs(store):
+    """Twelve players at the same instant, every other one on the second process (on SQLite
+    one process): six rooms of two, none left waiting alone."""
+    import threading
+    servers = [store.serve("--quick-wait", "600")]
+    servers.append(store.serve("--quick-wait", "600") if store.kind == "redis" else servers[0])
+    players: list[Client] = []
+    go = threading.Barrier(12)
+
+    problems: list[BaseException] = []
+
+    def arrive(n: int) -> None:
+        go.wait()
+        try:
+            players.append(quick(servers[n % 2].url, f"P{n}"))
+        except Exception as problem:  # noqa: BLE001 -- said below, with the rest
+            problems.append(problem)
+
+    threads = [threading.Thread(target=arrive, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    codes = [p.code for p in players]
+    if problems:
+        print("".join(f"{i} {line}" for i, server in enumerate(servers) for line in server.lines))
+    assert problems == []
+    assert len(players) == 12 and sorted(codes.count(c) for c in set(codes)) == [2] * 6
     for client in players:
         client.close()

@@ -40,7 +40,7 @@ from typing import Any, TypeVar, cast
 from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
-from .finding import open_tables
+from .finding import open_tables, quick_room_request
 from .messages import (
     MAX_TABLES,
     Accepted,
@@ -65,6 +65,9 @@ from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")
+
+
+QUICK_LOCK = "quick"  # the lock of every quick room's making (no room code is five lower-case letters)
 
 
 class StoreDown(RoomRefusal):
@@ -303,7 +306,28 @@ class ClusterServer(RoomServer):
 
     async def _enter_quick(self, conn: Connection, message: Quick) -> None:
         """A quick match across processes: each waiting quick room in the store's index, oldest
-        first, tried under its lock; none still waiting for these rules: a new one."""
+        first, tried under its lock; none still waiting for these rules: a new one. The last
+        look and the new room are under one lock of every process's quick matches, so two
+        players arriving at once on two processes meet in one room rather than each opening one
+        (that lock is always taken before a room's, never after)."""
+        lock = self.redis.lock(QUICK_LOCK)
+        try:
+            acquired = await lock.acquire()
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
+            self.metrics.store_error()
+            log.error("the quick matches cannot be locked (%s)", error)
+            raise StoreDown() from None
+        if not acquired:
+            raise StoreDown()
+        try:
+            if not await self._seat_quick(conn, message):  # a new room: never RoomServer._quick, which
+                # would look among this process's copies of rooms, outside their locks
+                await self.session(None, lambda: self._create(conn, quick_room_request(message), "quick"))
+        finally:
+            with contextlib.suppress(Exception):
+                await lock.release()
+
+    async def _seat_quick(self, conn: Connection, message: Quick) -> bool:
         try:
             codes = await self.redis.waiting_codes("quick")
         except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
@@ -311,9 +335,18 @@ class ClusterServer(RoomServer):
             log.error("the quick matches cannot be read from the store (%s)", error)
             raise StoreDown() from None
         for code in codes:
-            if await self.session(code, functools.partial(self._quick_here, conn, message, code)):
-                return
-        await self.session(None, lambda: self._enter(conn, message))
+            try:
+                if await self.session(code, functools.partial(self._quick_here, conn, message, code),
+                                      functools.partial(self._reread, code)):
+                    return True
+            except Unstored:  # the room was stored by another process meanwhile: nothing was sent,
+                self._forget(conn)  # the seat is not this connection's; the next room is tried
+        return False
+
+    async def _reread(self, code: str) -> None:
+        """The room read again from the store, under its lock, whatever this process last had of it."""
+        self.revs.pop(code, None)
+        await self._refresh(code)
 
     async def listed(self) -> tuple[OpenTable, ...]:
         """The public rooms waiting, read from the store (rooms of every process)."""

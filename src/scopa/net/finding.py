@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..engine import Rules
-from .messages import MAX_TABLES, OpenTable
+from .messages import MAX_TABLES, CreateRoom, OpenTable, Quick
 from .rooms import Room
 
 
@@ -27,3 +27,8 @@ def open_tables(rooms: Iterable[Room]) -> tuple[OpenTable, ...]:
         host = room.seats[room.host]
         tables.append(OpenTable(room.code, host.name if host is not None else "", room.rules, room.free_seats()))
     return tuple(tables)
+
+
+def quick_room_request(message: Quick) -> CreateRoom:
+    """The room a quick player makes when none waits: every seat open to people, the player's level."""
+    return CreateRoom(message.name, message.rules, ("human",) * message.rules.players, message.level)

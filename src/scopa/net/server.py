@@ -40,7 +40,7 @@ from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .codes import key_hash, new_code, new_seat_key
-from .finding import open_tables, quick_room
+from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .messages import (
     FATAL_ERRORS,
@@ -538,8 +538,7 @@ class RoomServer:
         """A seat in a quick room of the same rules still waiting, else a new quick room."""
         room = quick_room(self.rooms.values(), message.rules, lambda r: not self._expired(r))
         if room is None:
-            self._create(conn, CreateRoom(message.name, message.rules, ("human",) * message.rules.players,
-                                          message.level), "quick")
+            self._create(conn, quick_room_request(message), "quick")
         else:
             self._join(conn, Join(room.code, message.name))
 
