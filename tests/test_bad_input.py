@@ -80,7 +80,7 @@ def test_control_characters_never_reach_a_name(tmp_path):
 
 
 def test_typed_names_lose_their_control_characters(tmp_path):
-    program, out, _ = program_for(tmp_path, "1\n2\n6\n\x01\x02\nB\x07ob\n\n\n")
+    program, out, _ = program_for(tmp_path, "1\n2\n\n6\n\x01\x02\nB\x07ob\n\n\n")
     program.run()
     new_match = next(line for line in lines_of(out) if line.startswith("New match."))
     assert new_match.startswith("New match. Player 1 against Bob.")

@@ -88,7 +88,8 @@ def test_a_flag_missing_its_value_is_reported_once(capsys, tmp_path, monkeypatch
      "--players non può essere 5. Scegli tra 2, 3, 4."),
     (["--seed", "x"], "--seed needs a number, or the sixty four hex digits of a match seed, not x.",
      "--seed vuole un numero, o le sessantaquattro cifre esadecimali del seme di una partita, non x."),
-    (["--variant", "z"], "--variant cannot be z. Choose from scopa, scopone_scientifico, scopone_classico.", None),
+    (["--variant", "z"], ("--variant cannot be z. Choose from scopa, scopone_scientifico, scopone_classico, scopa_15, "
+     "cirulla."), None),
     (["--voice", "--no-voice"], "--no-voice cannot be used together with --voice.", None),
     (["--plain=3"], "--plain takes no value.", "--plain non vuole un valore."),
     (["--zzz"], "--zzz is not a scopa option.", "--zzz non è un'opzione di scopa."),

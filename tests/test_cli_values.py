@@ -133,6 +133,6 @@ def test_a_budget_for_a_match_without_an_expert_is_refused(capsys, tmp_path):
 
 @pytest.mark.parametrize("lesson", ["0", "99", "-1"])
 def test_a_lesson_that_does_not_exist_is_a_usage_error_on_stderr(capsys, tmp_path, lesson):
-    from scopa.lessons import LESSON_COUNT
+    from scopa.lessons.content import LESSON_TOTAL
     assert usage_error(capsys, tmp_path, "--lesson", lesson) == M("usage.lesson", n=int(lesson),
-                                                                   count=LESSON_COUNT)
+                                                                   count=LESSON_TOTAL)

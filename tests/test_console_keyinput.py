@@ -13,6 +13,7 @@ from prompt_toolkit.output import DummyOutput
 from scopa.config import Settings
 from scopa.console.app import Program
 from scopa.console.terminal import ENTER, ESCAPE, InputClosed, Interrupted, KeyInput, Output
+from scopa.narration import run_command
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore
 from scopa.table.persistence import Persistence
@@ -134,7 +135,7 @@ def test_a_match_played_by_keys_at_the_key_input(pipe, tmp_path: Path):
     assert "Play?Giulia plays " in text  # the key acted at once; Enter played it (the newline is prompt_toolkit's)
     assert text.count("Table, ") >= 3  # the deal, the turn and the T key
     assert "Save and quit? Enter to save and quit, Escape to keep playing." in text
-    assert text.rstrip().endswith(program.messages("quit.saved"))
+    assert text.rstrip().endswith(program.messages("quit.saved", command=run_command()))
     saved = AutosaveStore(tmp_path / "data").load().record
     assert saved is not None and len([m for m in saved.moves if m.seat == 0]) == 1
 

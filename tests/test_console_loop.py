@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from helpers.console import M, Screen, ScriptInput, lines_of, program_for, request_for
 from scopa.config import Settings
 from scopa.console.announcer import Announcer
@@ -17,7 +19,7 @@ from scopa.console.keys import COMMAND_KEYS
 from scopa.console.terminal import CLEAR_ALL, ENTER, ESCAPE, Interrupted, LineInput, Output
 from scopa.engine import Card, Rules, parse_cards
 from scopa.match import MatchRecord, SeatSetup
-from scopa.narration import Messages, Narrator
+from scopa.narration import Messages, Narrator, run_command
 from scopa.speech import RecordingSpeaker
 from scopa.storage import AutosaveStore, SavedMatches, load_results
 from scopa.table import LocalTable, SaveHooks
@@ -207,14 +209,14 @@ def test_ctrl_c_asks_to_save_and_quit_and_escape_plays_on(tmp_path):
     assert lines.count(ask) == 2
     assert lines[lines.index(ask) + 2] == M("quit.cancelled")
     assert lines[lines.index(ask) + 3] == "Card? "  # the same prompt again
-    assert lines[-1] == M("quit.saved")
+    assert lines[-1] == M("quit.saved", command=run_command())
     assert AutosaveStore(tmp_path / "data").load().record is not None
 
 
 def test_a_second_ctrl_c_at_the_question_saves_and_quits(tmp_path):
     program, out, _ = program_for(tmp_path, [Interrupted, Interrupted])
     assert program.run(request_for("--seed", "3")) == 0
-    assert out.getvalue().splitlines()[-1] == M("quit.saved")
+    assert out.getvalue().splitlines()[-1] == M("quit.saved", command=run_command())
 
 
 def test_the_end_of_piped_input_saves_and_exits_0_with_a_line(tmp_path):
@@ -254,7 +256,7 @@ def test_quitting_when_the_save_fails_asks_again_and_escape_plays_on(tmp_path):
     assert lines[first - 1] == problem  # the reason, just before the question it explains
     assert lines[first + 2] == M("quit.cancelled")
     assert lines[-1] == M("quit.unsaved")
-    assert M("quit.saved") not in lines
+    assert M("quit.saved", command=run_command()) not in lines
 
 
 def test_an_import_that_cannot_be_saved_says_so_at_once(tmp_path):
@@ -312,7 +314,7 @@ def test_the_main_menu_offers_new_match_lessons_settings_online_and_quit(tmp_pat
 
 
 def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
-    program, out, _ = program_for(tmp_path, "1\n\n\n\n\n")
+    program, out, _ = program_for(tmp_path, "1\n\n\n\n\n\n")
     program.run()
     summary = [line for line in lines_of(out) if line.startswith("New match.")]
     assert len(summary) == 1
@@ -321,14 +323,25 @@ def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
 
 
 def test_the_new_match_questions_set_players_seats_names_target_and_options(tmp_path):
-    # 3 players; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
-    program, _out, _ = program_for(tmp_path, "1\n3\n4\n6\nAlice\nBob\n3\n4\n\n")
+    # 3 players; scopa; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
+    program, _out, _ = program_for(tmp_path, "1\n3\n\n4\n6\nAlice\nBob\n3\n4\n\n")
     program.run()
     saved = AutosaveStore(tmp_path / "data").load().record
     assert saved.rules.players == 3 and saved.rules.target == 21 and saved.rules.napola
     assert [s.kind for s in saved.seats] == ["human", "computer", "human"]
     assert saved.seats[1].level == "hard"
     assert (saved.seats[0].name, saved.seats[2].name) == ("Alice", "Bob")
+
+
+@pytest.mark.parametrize("keys, variant, target", [("2", "scopa_15", 11), ("3", "cirulla", 51)])
+def test_the_new_match_questions_offer_scopa_a_15_and_cirulla_to_two_players(tmp_path, keys, variant, target):
+    program, out, _ = program_for(tmp_path, f"1\n\n{keys}\n\n\n\n")
+    program.run()
+    saved = AutosaveStore(tmp_path / "data").load().record
+    assert saved.rules.variant.value == variant and saved.rules.target == target and saved.rules.players == 2
+    assert M(f"setup.variant.{variant}") in out.getvalue()
+    summary = next(line for line in lines_of(out) if line.startswith("New match."))
+    assert summary.startswith(f"New match. {M(f'setup.game.{variant}')} You against ")
 
 
 def test_first_start_asks_how_to_hear_the_game_and_remembers(tmp_path):

@@ -131,7 +131,8 @@ def test_targets_eleven_sixteen_twenty_one_or_single_deal(target):
     ({"target": 12}, "The match target is 11, 16 or 21 points, or a single deal; not 12."),
     ({"target": True}, "The match target is 11, 16 or 21 points"),
     ({"target": 11.0}, "The match target is 11, 16 or 21 points"),
-    ({"variant": "briscola"}, "Unknown variant 'briscola': choose scopa, scopone_scientifico, scopone_classico."),
+    ({"variant": "briscola"},
+     "Unknown variant 'briscola': choose scopa, scopone_scientifico, scopone_classico, scopa_15, cirulla."),
     ({"napola": 1}, "The option napola is on or off (true or false)."),
 ])
 def test_invalid_rules_raise_rules_error_with_clear_text(options, message):

@@ -30,6 +30,14 @@ def _data(name: str) -> dict:
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
+def _format_2(data: dict) -> dict:
+    """What the one step from format 1 to 2 writes: shuffle 1, and the variants' options win by two
+    and scopa a perdere off in the rules and in the position's rules, no Cirulla claim (issue 32)."""
+    off = {"win_by_two": False, "a_perdere": False}
+    return data | {"version": VERSION, "shuffle": SHUFFLE_REPLAY, "rules": data["rules"] | off,
+                   "state": data["state"] | {"rules": data["state"]["rules"] | off, "claims": []}}
+
+
 def test_the_old_files_are_of_the_old_format() -> None:
     for name in ("save.json", "export.json"):
         data = _data(name)
@@ -41,7 +49,7 @@ def test_an_old_save_loads_as_shuffle_one_and_writes_back_the_same_match() -> No
     record = read_match_file(FIXTURES / "save.json")
     assert record.seed == 4242 and shuffle_of(record.seed) == SHUFFLE_REPLAY
     assert record.state.deal_number == 2 and len(record.state.history) == 5
-    assert record_to_dict(record) == data | {"version": VERSION, "shuffle": SHUFFLE_REPLAY}
+    assert record_to_dict(record) == _format_2(data)
     assert match_from_json(json.dumps(record_to_dict(record))) == record
 
 
@@ -77,7 +85,7 @@ def test_an_old_results_log_loads_and_its_match_replays(tmp_path: Path) -> None:
 
 
 def test_a_file_of_format_two_names_its_shuffle_strictly() -> None:
-    data = _data("export.json") | {"version": VERSION}
+    data = _format_2(_data("export.json"))
     assert match_from_json(json.dumps(data | {"shuffle": 1})).seed == 4242
     for shuffle in (1.0, True, "1", 3, None):
         with pytest.raises(SaveFileError, match="The shuffle must be one or two"):

@@ -64,6 +64,11 @@ SAMPLES: dict[str, tuple[IllegalReason, str, str]] = {
     "deal_not_over": (IllegalReason("deal_not_over"), "The deal is still being played.",
                       "La smazzata è ancora in corso."),
     "match_over": (IllegalReason("match_over"), "The match is over.", "La partita è finita."),
+    "no_claim": (IllegalReason("no_claim", seat=0),
+                 ("There is no bonus to claim now. A cirulla or three of a kind is claimed before the hand's first "
+                 "card."),
+                 ("Ora non c'è nessun bonus da dichiarare. Una cirulla o un tris si dichiara prima della prima carta "
+                 "della mano.")),
 }
 
 

@@ -254,11 +254,59 @@ def test_lesson_8_hints_are_the_game_suggestions_and_legal() -> None:
 
 
 def test_lesson_run_out_of_range_gives_one_line_and_exit_code_2(tmp_path: Path) -> None:
-    for number in (0, 9, -1):
+    for number in (0, 11, -1):
         program = make_program(tmp_path, [])
         assert program.run_lesson(number) == 2
         lines = screen(program).strip().splitlines()
-        assert lines == [f"There is no lesson {number}. Lessons run from 1 to 8."]
+        assert lines == [f"There is no lesson {number}. Lessons run from 1 to 10."]
+
+
+# The lessons of Scopa a 15 and Cirulla (issue 32) ----------------------------------------------------
+
+def test_lesson_9_teaches_making_fifteen_and_the_first_table(tmp_path: Path) -> None:
+    # The seven takes the jack (wrong: the settebello stays), again, the three takes five and settebello.
+    program = make_program(tmp_path, ["1", "enter", "enter", "2", "enter", "enter", "2", "enter"])
+    assert program.run_lesson(9) == 0
+    out = screen(program)
+    assert "Lesson 9, scopa a 15. Making fifteen." in out
+    assert "Seven of spades takes jack of diamonds, to make fifteen." in out
+    assert "Not quite. Your seven took the jack of diamonds to make 15, but the settebello stayed." in out
+    assert "Right. With the three of hearts you took the five of clubs and the settebello." in out
+    assert "The dealer lays the ace of clubs, the two of spades, the four of hearts and the jack of diamonds" in out
+    assert "Right. One, two, four and eight make 15." in out
+    assert 9 in program.settings.lessons_done
+
+
+def test_lesson_10_teaches_the_ace_the_equal_card_or_fifteen_and_the_bonuses(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["1", "enter", "enter", "1", "1", "enter", "enter", "2", "enter"])
+    assert program.run_lesson(10) == 0
+    out = screen(program)
+    assert "Lesson 10, cirulla. The ace, fifteen and the bonuses." in out
+    assert "Right. Your ace took the whole table, the settebello with it." in out
+    assert "1, the settebello." in out and "2, three of hearts and five of spades, to make fifteen." in out
+    assert "Right. Your seven took the settebello, an equal card." in out
+    assert "Right. One, two and six make 9, a cirulla." in out
+    assert "That was the last lesson." not in out or 10 in program.settings.lessons_done
+    assert 10 in program.settings.lessons_done
+
+
+def test_the_lessons_of_the_other_games_are_the_menus_tenth_item(tmp_path: Path) -> None:
+    program = make_program(tmp_path, ["0", "2", "escape", "escape"], lang="it")
+    assert program.lessons_menu() is None
+    out = screen(program)
+    assert "lezioni di scopa a 15 e cirulla" in out
+    assert "Lezione 10, cirulla. L'asso, il quindici e i bonus." in out
+
+
+def test_the_lessons_of_the_other_games_play_their_own_rules() -> None:
+    from scopa.engine import Variant
+    from scopa.lessons.content import VARIANT_LESSONS
+    assert [lesson.rules.variant for lesson in VARIANT_LESSONS] == [Variant.SCOPA_15, Variant.CIRULLA]
+    for lesson in VARIANT_LESSONS:
+        for step in lesson.steps:
+            if hasattr(step, "start"):
+                state, _ = step.start(0)
+                assert state.rules == lesson.rules and state.legal_moves()
 
 
 def test_input_ending_in_a_lesson_exits_quietly(tmp_path: Path) -> None:
@@ -307,7 +355,7 @@ def test_lessons_menu_offers_the_rules_and_goes_on_with_n(tmp_path: Path) -> Non
     program = make_program(tmp_path, ["9", "escape", "8", "escape", "escape"])
     assert program.lessons_menu() is None
     out = screen(program)
-    assert "Rules. 13 sections." in out and "Rules closed." in out
+    assert "Rules. 16 sections." in out and "Rules closed." in out
     assert "Lesson 8 of 8." in out
 
 
@@ -316,20 +364,20 @@ def test_lessons_menu_offers_the_rules_and_goes_on_with_n(tmp_path: Path) -> Non
 def test_rules_reader_pages_through_every_section(tmp_path: Path) -> None:
     _, sections = split_sections(rules_markdown("en"), opening=False)
     count = len(sections) + 1
-    assert count == 13
+    assert count == 16
     tokens = ["enter"] * (count - 1) + ["n", "p", "p", "1", "p", "20", "r", "escape"]
     program = make_program(tmp_path, tokens)
     program.rules_reader()
     out = screen(program)
     assert f"Rules. {count} sections." in out
-    assert "The usual rules. Section 1 of 13." in out  # no match running: not "This match"
+    assert "The usual rules. Section 1 of 16." in out  # no match running: not "This match"
     for number, section in enumerate(sections, start=2):
         assert f"{section.title}. Section {number} of {count}." in out
         for line in section.lines:
             assert line in out
     assert "End of the rules." in out
     assert "This is the first section." in out
-    assert "There are 13 sections." in out
+    assert "There are 16 sections." in out
     assert out.strip().endswith("Rules closed.")
 
 
@@ -338,10 +386,10 @@ def test_rules_reader_tells_the_options_of_the_running_match(tmp_path: Path) -> 
     program.narrator = Narrator(["You", "Robin"], Rules(target=None, napola=True, asso_piglia_tutto=True), 0)
     program.rules_reader()
     out = screen(program)
-    assert "This match. Section 1 of 13." in out
+    assert "This match. Section 1 of 16." in out
     assert "2 players." in out and "A single deal." in out
     assert "Options on. Redeal for three kings, napola, asso piglia tutto." in out
-    assert "Options off. Faces match only, most cards, re bello." in out
+    assert "Options off. Faces match only, most cards, re bello, scopa a perdere." in out
 
 
 def test_rules_reader_match_section_for_scopone(tmp_path: Path) -> None:
@@ -350,12 +398,24 @@ def test_rules_reader_match_section_for_scopone(tmp_path: Path) -> None:
                                      "Playing to 21 points.", "No options are on.")
 
 
+def test_rules_reader_match_section_for_the_fifteen_games(tmp_path: Path) -> None:
+    sections = rules_sections("en", Rules.scopa_15(win_by_two=True))
+    assert sections[0].lines == ("Scopa a 15, 2 players. A card takes what makes fifteen with it.",
+                                 "Playing to 11 points.", "Options on. Redeal for three kings, win by two.",
+                                 "Options off. Napola, re bello, scopa a perdere.")
+    sections = rules_sections("it", Rules.cirulla(players=4))
+    assert sections[0].lines[:3] == (("Cirulla, in 4. Carta uguale, somma o quindici, l'asso piglia tutto, e i bonus "
+                                     "della mano."), "Si gioca a 51 punti.", "Nessuna variante attiva.")
+    titles = [s.title for s in rules_sections("en", None)]
+    assert {"Scopa a 15", "Cirulla", "Where these rules come from"} <= set(titles)
+
+
 def test_rules_reader_in_italian(tmp_path: Path) -> None:
     program = make_program(tmp_path, ["enter", "escape"], lang="it")
     program.rules_reader()
     out = screen(program)
-    assert "Le regole di base. Sezione 1 di 13." in out
-    assert "Le carte. Sezione 2 di 13." in out
+    assert "Le regole di base. Sezione 1 di 16." in out
+    assert "Le carte. Sezione 2 di 16." in out
     assert "Regole della scopa" not in out  # the document's opening is about the reader itself
 
 
@@ -377,12 +437,14 @@ SPOKEN_SYMBOLS = re.compile(r"[:;()\[\]{}|*_`#<>=/\\~^&%@]|[^\W\d_]-[^\W_]")  # 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 @pytest.mark.parametrize("rules", [None, Rules(), Rules(players=3, target=None, napola=True, re_bello=True),
-                                   Rules.scopone_scientifico(), Rules.scopone_classico(asso_piglia_tutto=True)],
-                         ids=["no match", "default", "three players, options", "scientifico", "classico"])
+                                   Rules.scopone_scientifico(), Rules.scopone_classico(asso_piglia_tutto=True),
+                                   Rules.scopa_15(players=3, win_by_two=True, a_perdere=True), Rules.cirulla()],
+                         ids=["no match", "default", "three players, options", "scientifico", "classico",
+                              "scopa a 15", "cirulla"])
 def test_every_section_the_reader_speaks_sounds_right(lang: str, rules: Rules | None) -> None:
     """Cards in words, no notation or symbols, whole sentences: each line is heard as it is."""
     sections = rules_sections(lang, rules)
-    assert len(sections) == 13
+    assert len(sections) == 16
     for section in sections:
         spoken = [section.title, *section.lines]
         assert section.title and not section.title.endswith((".", "?", "!")), section.title  # the reader adds "."

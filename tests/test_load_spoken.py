@@ -146,6 +146,20 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                      "The rules are not valid. The match target is 11, 16 or 21 points, or a single deal.",
                      ("Le regole non sono valide. Il traguardo della partita è di 11, 16 o 21 punti, oppure una sola "
                       "smazzata.")),
+    "rules cirulla target": (_changed(lambda d: d["rules"].update(variant="cirulla", kings_redeal=False)),
+                             "cirulla_target",
+                             "The rules are not valid. Cirulla is played to 51 points, or a single deal.",
+                             "Le regole non sono valide. La cirulla si gioca a 51 punti, oppure una sola smazzata."),
+    "rules variant option": (_changed(lambda d: d["rules"].update(variant="scopa_15", most_cards=True)),
+                             "variant_option", ("The rules are not valid. The option most cards is not played in this "
+                             "game."), ("Le regole non sono valide. L'opzione presa con più carte obbligatoria non si "
+                             "gioca in questo gioco.")),
+    "rules win by two single": (_changed(lambda d: d["rules"].update(target=None, win_by_two=True)),
+                                "win_by_two_single",
+                                ("The rules are not valid. Win by two needs a match target, so a single deal cannot "
+                                 "be won by two."),
+                                ("Le regole non sono valide. La vittoria con due punti di scarto richiede un "
+                                 "traguardo, e una sola smazzata non ne ha.")),
     "rules on or off": (_changed(lambda d: d["rules"].update(kings_redeal="yes")), "on_off",
                         "The rules are not valid. The option redeal for three kings must be on or off.",
                         ("Le regole non sono valide. L'opzione nuova distribuzione con tre re può essere solo attiva o "
@@ -351,6 +365,11 @@ CASES: dict[str, tuple[Callable[[], Any], str | None, str, str]] = {
                             "seats."),
                            ("La posizione salvata non è valida. Nella giocata 2 di questa smazzata il giocatore deve "
                             "essere uno dei 2 giocatori.")),
+    "position claim": (_state(lambda s: s.update(claims=[{"seat": 0, "round": 1, "kind": "cirulla",
+                                                           "cards": ["AD", "2D", "3D"]}])), "claim_wrong",
+                       "The saved position is not valid. Claim 1 of this deal does not match the hands and plays.",
+                       ("La posizione salvata non è valida. La dichiarazione 1 di questa smazzata non corrisponde "
+                       "alle mani e alle giocate.")),
     "position play scopa": (_state(_play(2, scopa="no")), "play_scopa",
                             ("The saved position is not valid. In play 2 of this deal, the scopa mark must be true or "
                              "false."),

@@ -24,13 +24,13 @@ from scopa.players import make_player
 KINDS = ("human", "human", "hard", "expert")
 
 
-def _room(seed: int) -> Room:
+def _room(seed: int, rules: Rules = Rules(players=4, target=None)) -> Room:
     """A started room whose server seed and shares follow from ``seed``, so two rooms of one seed
     deal the same match."""
     def part(label: int) -> bytes:
         return hashlib.sha256(f"{seed} {label}".encode()).digest()
 
-    room, _ = new_room("ACDEFG", Rules(players=4, target=None), KINDS, "Ann", key_hash(new_seat_key()), "medium",
+    room, _ = new_room("ACDEFG", rules, KINDS, "Ann", key_hash(new_seat_key()), "medium",
                        now=0.0, server_seed=part(-1))
     room.iterations = 6  # the expert by a fixed number of samples, not by its time: the same move every time
     seat, _ = room.join("Ben", key_hash(new_seat_key()))
@@ -41,10 +41,10 @@ def _room(seed: int) -> Room:
     return room
 
 
-async def _play_deal(room: Room, thinkers: Thinkers | None) -> list[tuple[int, str]]:
+async def _play_deal(room: Room, thinkers: Thinkers | None) -> list[tuple[int, str, str | None]]:
     """The first deal played out: the people their first legal move, the computers in ``thinkers``
     (None: in the room, in this process). Seat 1's player drops out halfway and is covered, so a
-    covered seat's moves are compared too. Every move as (seat, move)."""
+    covered seat's moves are compared too. Every move as (seat, move, the Cirulla claim made before it)."""
     now = 0.0
     while room.state is not None and not room.state.is_deal_over:
         now += 1.0
@@ -57,9 +57,9 @@ async def _play_deal(room: Room, thinkers: Thinkers | None) -> list[tuple[int, s
             room.play(state.to_move, state.legal_moves()[0], room.number, now)
         elif thinkers is None:
             assert room.computer_move(now)
-        else:
-            assert room.computer_move(now, turn, await thinkers.move(turn))
-    return [(m.seat, str(m.move)) for m in room.record.moves]
+        else:  # as the server does: a Cirulla claim asks the pool nothing
+            assert room.computer_move(now, turn, None if turn.claim else await thinkers.move(turn))
+    return [(m.seat, str(m.move), m.claim) for m in room.record.moves]
 
 
 def test_a_computer_moves_the_same_in_the_worker_processes_and_in_the_loop():
@@ -71,7 +71,44 @@ def test_a_computer_moves_the_same_in_the_worker_processes_and_in_the_loop():
         finally:
             thinkers.close()
         assert pooled == inline and thinkers.late == 0
-        assert {seat for seat, _ in inline} == {0, 1, 2, 3} and len(inline) == 36
+        assert {seat for seat, _, _ in inline} == {0, 1, 2, 3} and len(inline) == 36
+
+
+def test_the_computers_of_a_cirulla_room_claim_their_bonuses_and_move_the_same_through_the_workers():
+    """Seeds 5 and 39 deal the two computers a cirulla each, and the hard one a tris: each claims
+    it as a turn of its own (nothing thought in the pool), and then plays the move the workers
+    worked out for the view after its claim, as it would in the loop."""
+    rules = Rules.cirulla(players=4, target=None)
+    thinkers = Thinkers(2, cap=600.0)
+    try:
+        for seed, claims in ((5, [(2, "cirulla"), (3, "cirulla")]), (39, [(2, "tris")])):
+            inline = asyncio.run(_play_deal(_room(seed, rules), None))
+            pooled = asyncio.run(_play_deal(_room(seed, rules), thinkers))
+            assert pooled == inline and len(inline) == 36
+            assert [(seat, claim) for seat, _, claim in inline if claim] == claims
+    finally:
+        thinkers.close()
+    assert thinkers.late == 0
+
+
+def test_a_turn_that_claims_is_keyed_apart_from_the_move_after_the_claim():
+    room = _room(39, Rules.cirulla(players=4, target=None))
+    now = 0.0
+    while (turn := room.computer_turn()) is None or not turn.claim:
+        now += 1.0
+        state = room.state
+        if turn is None:
+            room.play(state.to_move, state.legal_moves()[0], room.number, now)
+        else:
+            room.computer_move(now)
+    seat = turn.key[0]
+    moves = len(room.record.moves)
+    assert room.computer_move(now, turn, None)  # the claim, made by the table
+    after = room.computer_turn()
+    assert after is not None and not after.claim and after.key == (seat, turn.key[1], moves, turn.key[3] + 1)
+    assert after.view.claims and len(room.record.moves) == moves  # logged with the move that follows
+    assert room.computer_move(now, turn, think(after)) == []  # a move for the turn before the claim: not played
+    assert room.computer_move(now, after, think(after)) and len(room.record.moves) == moves + 1
 
 
 def test_each_computer_move_has_a_seed_of_its_own_and_a_changed_table_is_not_played():

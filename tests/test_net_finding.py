@@ -110,7 +110,7 @@ def test_public_rooms_still_waiting_are_listed_and_a_private_or_full_one_is_not(
 def test_an_older_client_is_told_the_version_in_one_error():
     """The message an older client gets: version, with the one this server speaks."""
     from scopa.net.messages import ProtocolError, parse_client_message
-    old = encode(ListTables()).replace(f'"version":{PROTOCOL_VERSION}', '"version":2')
+    old = encode(ListTables()).replace(f'"version":{PROTOCOL_VERSION}', '"version":1')
     try:
         parse_client_message(old)
     except ProtocolError as error:

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import sqlite3
 import ssl
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
-from helpers.net import ROOT, Client, error, host, join, play_out, reclaim, start
+from helpers.net import CARD_TEXT, ROOT, Client, error, host, join, play_out, reclaim, start, stored_record
 from scopa.engine import ALL_CARDS, Move, Rules
 from scopa.net.codes import new_seat_key
 from scopa.net.messages import (
@@ -42,15 +40,6 @@ from scopa.net.messages import Ready as ReadyMessage
 from scopa.net.messages import Start as StartMessage
 from scopa.storage import record_from_dict
 from scopa.table import Notice
-
-CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
-
-
-def stored_record(db: Path, code: str) -> dict:
-    with sqlite3.connect(db) as conn:
-        (text,) = conn.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
-    return json.loads(text)
-
 
 # Whole matches -------------------------------------------------------------------------------
 

@@ -403,4 +403,4 @@ def test_serve_metrics_without_prometheus_client_says_what_to_install():
                             capture_output=True, text=True, timeout=30, check=False,
                             env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "--metrics needs the prometheus_client package: pip install 'scopa[metrics]'" in result.stderr
+    assert "--metrics needs the prometheus_client package: pipx inject scopa prometheus_client" in result.stderr

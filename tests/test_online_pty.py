@@ -74,6 +74,8 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert f"{me} plays" not in seen  # nor told back their own plays by name
         assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
         assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
+        # both hear their new rating (their player keys were sent with create_room and join; issue 29)
+        assert re.search(r"You are (1st|2nd) of 2, rating -?[0-9]+\.[0-9]\.", seen), seen[-400:]
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
@@ -209,7 +211,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu = player(tmp_path, "menu", "--plain")
     menu.expect(r"4 play online, 5 quick match, 6 quit\.")
     menu.send("4\r")
-    menu.expect(r"2 join a room with its code\.")
+    menu.expect(r"2 join a room with its code[.,] 3 quick match[\s\S]*4 open tables[\s\S]*5 see the leaderboard\.")
     menu.send("2\r")
     menu.expect(r"Enter for " + re.escape(server.url) + r"\.")
     menu.send("\r")

@@ -251,7 +251,14 @@ def test_flag_sentences_keep_their_english_wording() -> None:
                                                                          "Set players to 4.")
     assert error("--seats", "human,easy,easy,easy,easy") == "Scopa is played by 2, 3 or 4 players, not 5."
     assert error("--options", "nonsense") == ("Unknown option 'nonsense'. The options are faces_match_only, "
-                                              "most_cards, napola, re_bello, asso_piglia_tutto.")
+                                              "most_cards, napola, re_bello, asso_piglia_tutto, win_by_two, "
+                                              "a_perdere.")
+    assert error("--variant", "cirulla", "--options", "most_cards") == ("The option most_cards is not played "
+                                                                       "with cirulla.")
+    assert error("--variant", "cirulla", "--target", "21") == ("Cirulla is played to 51 points, or a single deal; "
+                                                              "not 21.")
+    assert error("--target", "single", "--options", "win_by_two") == ("Win by two needs a match target, not a "
+                                                                     "single deal.")
     assert error("--seats", "human,robot").startswith("Unknown seat 'robot'. Write human or computer:LEVEL")
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import scopa
 from scopa.bench.crash import save_match, saves_on_disk
 from scopa.console.terminal import plain_letter
 from scopa.engine import Rules
@@ -26,8 +25,9 @@ KEYS = "1\n\n" * 6  # the first card and Enter, a few times over
 
 
 def entry_command() -> list[str]:
-    """The ``scopa`` command as pip installs it: the console entry point of the source tree's pyproject."""
-    pyproject = Path(scopa.__file__).resolve().parents[2] / "pyproject.toml"
+    """The ``scopa`` command as pip installs it: the console entry point of the source tree's pyproject
+    (the tests' own, beside them, so that an installed, not editable, scopa is tested too)."""
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
     module, _, function = tomllib.loads(pyproject.read_text())["project"]["scripts"]["scopa"].partition(":")
     return [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())"]
 

@@ -10,15 +10,11 @@ if __name__ == "__main__":  # python -m scopa: Ctrl-C is quiet from here on, bef
 
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import ssl
-    from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    import ssl
     from pathlib import Path
 
     from .console.app import Extras
@@ -120,25 +116,27 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         rules_from_args,
         seats_from_args,
         settings_from_args,
+        shortened,
         wants_new_match,
     )
     from .config import SETTINGS_FILE, default_config_dir, load_settings
     from .storage import default_data_dir
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["serve"]:  # the room server: its own flags (scopa serve --help)
-        from .net.launch import main as serve
-        return serve(argv[1:])
-    if argv[:1] == ["verify"]:  # check the shuffle of a match file (docs/fairness.md)
-        from .verify import main as verify
-        return verify(argv[1:])
-    if argv[:1] in (["host"], ["join"], ["quick"], ["tables"]):  # a room of a server, played here
-        return _online(argv[0], argv[1:])
     early = help_language_flags(argv)
     settings, problem = load_settings(early.config_dir or default_config_dir())
     # --help speaks the player's language too: --lang, else the saved setting, else the system's.
-    parser = build_parser(_messages(early.lang or settings.language))
+    parser = build_parser(_messages(early.lang or settings.language), tuple(COMMANDS))
     args = parser.parse_args(argv)
+    if args.command is not None:  # scopa serve|host|join ...: the command reads the flags after its name
+        if argv[0] != args.command:  # scopa --no-voice join: the flag would be read and then dropped
+            from .narration import run_command
+            before = argv.index(args.command)
+            example = " ".join([run_command(), args.command, *argv[:before], *argv[before + 1:]])
+            run.error_line(_messages(early.lang or settings.language)("cli.error.command_first", name=args.command,
+                                                                      example=shortened(example, 80)))
+            return 2
+        return COMMANDS[args.command](args.command_args)
     config_dir = args.config_dir or default_config_dir()
     if args.config_dir != early.config_dir:  # an abbreviation the early reading did not take
         settings, problem = load_settings(config_dir)
@@ -167,8 +165,13 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
     if args.export:
         return _export(data_dir, args.export, messages, run, args.cards or settings.card_names)
     if args.stats:
+        from .console.leaderboard import stats_line
         from .record.console import print_stats
-        return print_stats(data_dir, messages.lang)
+        code = print_stats(data_dir, messages.lang)
+        rating = stats_line(data_dir, messages)
+        if rating is not None:
+            _print(rating)
+        return code
 
     from .console.app import Program
     from .console.terminal import Output, make_input
@@ -214,9 +217,72 @@ def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | Non
         raise UsageError("usage.cafile", path=cafile) from None
 
 
+def _serve(argv: list[str]) -> int:
+    """``scopa serve``: the room server, with its own flags (``scopa serve --help``)."""
+    from .net.launch import main as serve
+    return serve(argv)
+
+
+def _host(argv: list[str]) -> int:
+    return _online("host", argv)
+
+
+def _join(argv: list[str]) -> int:
+    return _online("join", argv)
+
+
+def _watch(argv: list[str]) -> int:
+    """``scopa watch CODE --server URL``: a room of the server, watched as a spectator."""
+    return _online("watch", argv)
+
+
+def _quick(argv: list[str]) -> int:
+    """``scopa quick --server URL``: the first players waiting for the same game, or computers."""
+    return _online("quick", argv)
+
+
+def _tables(argv: list[str]) -> int:
+    """``scopa tables --server URL``: the public rooms waiting, one chosen is joined."""
+    return _online("tables", argv)
+
+
+def _verify(argv: list[str]) -> int:
+    """``scopa verify FILE``: the shuffle of a match file (docs/fairness.md)."""
+    from .verify import main as verify
+    return verify(argv)
+
+
+def _leaderboard(argv: list[str]) -> int:
+    """``scopa leaderboard``: the server's best players, then this player's place."""
+    from .leaderboard import main as leaderboard
+    return leaderboard(argv)
+
+
+def _account(argv: list[str]) -> int:
+    """``scopa account export|import FILE``: move the player key (docs/statistics.md)."""
+    from .account import main as account
+    return account(argv)
+
+
+# The sub-commands: each name, and the function that runs it with the flags after its name (it
+# builds its own parser, so that ``scopa NAME --help`` is its own). A new one is one entry here,
+# its line of ``--help``, ``cli.command.NAME``, in both catalogues, and its function.
+COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "serve": _serve,
+    "host": _host,
+    "join": _join,
+    "watch": _watch,
+    "quick": _quick,
+    "tables": _tables,
+    "verify": _verify,
+    "leaderboard": _leaderboard,
+    "account": _account,
+}
+
+
 def _online(command: str, argv: list[str]) -> int:
-    """``scopa host``, ``scopa join``, ``scopa quick`` and ``scopa tables``: a room of the server,
-    played at this terminal."""
+    """``scopa host``, ``scopa join``, ``scopa watch``, ``scopa quick`` and ``scopa tables``: a room
+    of the server, played (or watched) at this terminal."""
     from .cli import (
         UsageError,
         build_online_parser,
@@ -251,9 +317,12 @@ def _online(command: str, argv: list[str]) -> int:
     if invite is not None:
         args.server, code = invite
     # scopa join alone: the seat sat in last
-    mode: Literal["host", "join", "resume", "quick", "tables"] = (
-        "host" if command == "host" else "quick" if command == "quick" else "tables" if command == "tables"
-        else "join" if code else "resume")
+    mode: Literal["host", "join", "resume", "watch", "quick", "tables"] = (
+        "host" if command == "host" else "watch" if command == "watch" else "quick" if command == "quick"
+        else "tables" if command == "tables" else "join" if code else "resume")
+    if mode == "watch" and not code:
+        print(f"scopa: {messages('online.watch_needs_code')}", file=sys.stderr)
+        return 2
     server = args.server or settings.last_server or ""
     if not server and mode != "resume":
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
@@ -267,7 +336,7 @@ def _online(command: str, argv: list[str]) -> int:
     name = clean_name(getattr(args, "name", None) or "") or default_name(messages)  # as a name typed in the menu
     level = getattr(args, "level", None) or ("easy" if mode == "quick" else None)
     request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
-                            level, tls, getattr(args, "public", False))
+                            level, tls, getattr(args, "turn_time", None), getattr(args, "public", False))
 
     from .console.app import Program
     from .console.terminal import Output, make_input

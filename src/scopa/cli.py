@@ -6,18 +6,18 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .config import Settings
 from .console.keys import typed_number
 from .engine import Rules, RulesError, Variant
 from .engine.shuffle import seed_number
 from .match import SeatSetup, clean_name
-from .narration import Messages
+from .narration import Messages, run_command
 from .numbers import decimal_number, seed_value, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
-OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto", "win_by_two", "a_perdere")
 
 
 class UsageError(ValueError):
@@ -148,9 +148,11 @@ class _Parser(argparse.ArgumentParser):
 
     help_hint = ""
     messages = Messages("en")
+    commands: _Commands | None = None
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {argparse_problem(message, self.messages)}\n{self.help_hint}\n")
+        problem = self.commands.problem(message) if self.commands is not None else None
+        self.exit(2, f"{self.prog}: {problem or argparse_problem(message, self.messages)}\n{self.help_hint}\n")
 
     def _print_message(self, message: str, file: Any = None) -> None:  # argparse's: any writer, or None
         """Help and errors through the terminal's writer: an output that fails says so
@@ -168,7 +170,11 @@ class _Parser(argparse.ArgumentParser):
             action = by_flag[flag]
             metavar = f" {action.metavar}" if action.metavar else ""
             lines.append(f"{flag}{metavar}, {action.help}")
-        lines.append(m("cli.help_hint", command="scopa --help all"))
+        if self.commands is not None and self.commands.names():
+            names = self.commands.names()
+            lines.append(m("cli.short.commands", commands=", ".join(names),
+                           example=f"{run_command()} {names[-1]} --help"))
+        lines.append(m("cli.help_hint", command=f"{run_command()} --help all"))
         return "\n".join(lines) + "\n"
 
     def format_help(self) -> str:
@@ -177,7 +183,45 @@ class _Parser(argparse.ArgumentParser):
         return "\n".join(line[:-1] if line.endswith(":") and line[:-1] in titles else line for line in lines)
 
 
-def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
+if TYPE_CHECKING:  # generic in typeshed only: at run time the class takes no parameter
+    _SubParsersAction = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsersAction = argparse._SubParsersAction
+
+
+class _Commands(_SubParsersAction):
+    """The sub-commands (``scopa serve``, ``scopa host``, ``scopa join``...), listed in ``--help`` as
+    argparse lists its own, each read by a parser of its own.
+
+    That parser is built only when its command runs, by the command itself, with the flags after
+    its name (``serve``'s needs the server's modules, which the game never loads): this action
+    only takes the command's name and what follows it, as ``args.command`` and ``args.command_args``.
+    """
+
+    messages = Messages("en")
+
+    def add_command(self, name: str, help: str) -> None:  # noqa: A002  (argparse's own word)
+        self._name_parser_map[name] = argparse.ArgumentParser(prog=name, add_help=False)  # a stand-in: never parses
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+
+    def names(self) -> list[str]:
+        return list(self._name_parser_map)
+
+    def problem(self, message: str) -> str | None:
+        """The sentence for argparse's error when it is about the command (a word that is none)."""
+        prefix = f"argument {self.metavar}: invalid choice: "
+        if not message.startswith(prefix):
+            return None
+        value = shortened(_unquoted(message[len(prefix):].split(" (choose from")[0]))
+        return self.messages("cli.error.command", value=value, choices=", ".join(self.names()))
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        assert isinstance(values, list)  # nargs=PARSER: the command's name and every word after it
+        namespace.command, namespace.command_args = values[0], list(values[1:])  # dest="command" (_add_commands)
+
+
+def build_parser(messages: Messages | None = None, commands: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The flags, with their help in the language of ``messages`` (English by default).
 
     The usage line is a short sentence rather than argparse's synopsis of every flag, which a
@@ -186,11 +230,13 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     argparse's own errors (an unknown flag, a value out of its choices) are matched to
     catalogue sentences by ``argparse_problem``.
     """
-    from .lessons import LESSON_COUNT
+    from .lessons import LESSON_TOTAL
 
     m = messages or Messages("en")
     p = _new_parser("scopa", m("cli.usage_line"), m)
-    p.help_hint = m("cli.help_hint", command="scopa --help all")
+    p.help_hint = m("cli.help_hint", command=f"{run_command()} --help all")
+    if commands:
+        _add_commands(p, m, commands)
     g = _add_match_flags(p, m, names=True)
     g.add_argument("--seed", type=seed_value, metavar=m("cli.metavar.seed"), help=m("cli.seed"))
     g.add_argument("--budget", type=decimal_number, metavar=m("cli.metavar.budget"), help=m("cli.budget"))
@@ -200,7 +246,7 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     f.add_argument("--resume", action="store_true", help=m("cli.resume"))
     f.add_argument("--export", type=file_name, metavar=file, help=m("cli.export", file=file))
     f.add_argument("--import", dest="import_file", type=file_name, metavar=file, help=m("cli.import", file=file))
-    f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_COUNT))
+    f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_TOTAL))
     f.add_argument("--stats", action="store_true", help=m("cli.stats"))
     f.add_argument("--review", type=keyword, metavar=m("cli.metavar.review"), help=m("cli.review"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
@@ -211,10 +257,22 @@ def build_parser(messages: Messages | None = None) -> argparse.ArgumentParser:
     return p
 
 
+def _add_commands(p: _Parser, m: Messages, commands: Sequence[str]) -> None:
+    """The sub-commands, each with its line of help (``cli.command.NAME``) in ``--help all``."""
+    action = p.add_subparsers(action=_Commands, dest="command", title=m("cli.group.commands"),
+                              metavar=m("cli.metavar.command"))
+    assert isinstance(action, _Commands)
+    action.messages = m
+    for name in commands:
+        action.add_command(name, m(f"cli.command.{name}"))
+    p.commands = action
+
+
 def _new_parser(prog: str, usage: str, m: Messages) -> _Parser:
     p = _Parser(prog=prog, usage=usage, description=m("cli.description"), add_help=False,
                 formatter_class=_help_formatter(m("cli.usage")))
-    p.help_hint = m("cli.help_hint", command=f"{prog} --help")
+    command = run_command() + prog.removeprefix("scopa")  # "python3 dev.py play host"
+    p.help_hint = m("cli.help_hint", command=f"{command} --help")
     p.messages = m
     return p
 
@@ -253,7 +311,7 @@ def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
                    help=m("cli.verbosity"))
 
 
-ONLINE_COMMANDS = ("host", "join")
+ONLINE_COMMANDS = ("host", "join", "watch", "quick", "tables")
 
 
 def build_online_parser(command: str, messages: Messages | None = None) -> argparse.ArgumentParser:
@@ -261,7 +319,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
     m = messages or Messages("en")
     p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
-    if command == "join":  # a code, or an invite link (net.invite) that names the server too
+    if command in ("join", "watch"):  # a code, or an invite link (net.invite) that names the server too
         p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.join.link"))
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
@@ -280,12 +338,15 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     if command in ("host", "quick"):
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
                        help=m("cli.level", levels=", ".join(LEVELS)))
+    if command == "host":
+        n.add_argument("--turn-time", type=int, choices=(20, 30, 60, 90), metavar=m("cli.metavar.turn_time"),
+                       help=m("cli.turn_time"))
     _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"scopa {command} --help"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"{run_command()} {command} --help"))
     return p
 
 
@@ -376,9 +437,9 @@ def wants_new_match(args: argparse.Namespace) -> bool:
 
 def lesson_from_args(args: argparse.Namespace) -> int | None:
     """The lesson asked for, if one is: a number from 1 to the last lesson."""
-    from .lessons import LESSON_COUNT
-    if args.lesson is not None and not 1 <= args.lesson <= LESSON_COUNT:
-        raise UsageError("usage.lesson", n=args.lesson, count=LESSON_COUNT)
+    from .lessons import LESSON_TOTAL
+    if args.lesson is not None and not 1 <= args.lesson <= LESSON_TOTAL:
+        raise UsageError("usage.lesson", n=args.lesson, count=LESSON_TOTAL)
     result: int | None = args.lesson
     return result
 
@@ -386,14 +447,13 @@ def lesson_from_args(args: argparse.Namespace) -> int | None:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     seats = args.seats.split(",") if args.seats else None
     players = args.players or (len(seats) if seats else None)
-    if args.variant and args.variant != "scopa":
+    variant = Variant(args.variant or "scopa")
+    if variant in (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO):
         players = players or 4
     players = players or 2
     options: dict[str, Any] = {"players": players}
     if args.variant:
-        options["variant"] = Variant(args.variant)
-        if args.variant != "scopa":
-            options["target"] = 21
+        options["variant"] = variant
     if args.target is not None:
         if args.target.lower() in {"single", "1", "one"}:
             options["target"] = None
@@ -409,18 +469,26 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     if args.no_kings_redeal:
         options["kings_redeal"] = False
     try:
-        return Rules(**options)
-    except RulesError:
-        raise _rules_error(options) from None
+        return Rules.for_variant(variant, **{k: v for k, v in options.items() if k != "variant"})
+    except RulesError as error:
+        raise _rules_error(options, error) from None
 
 
-def _rules_error(options: dict[str, Any]) -> UsageError:
+def _rules_error(options: dict[str, Any], error: RulesError) -> UsageError:
     """Which of the checks ``Rules`` makes the flags failed, as a sentence of the catalogue."""
     players, target = options["players"], options.get("target")
     if players not in (2, 3, 4):
         return UsageError("usage.players", players=players)
-    if options.get("variant", Variant.SCOPA) is not Variant.SCOPA and players != 4:
+    if error.code == "scopone_players":
         return UsageError("usage.scopone")
+    if error.code == "cirulla_target":
+        return UsageError("usage.cirulla_target", target=target)
+    if error.code == "variant_option":
+        variant = options.get("variant", Variant.SCOPA)
+        return UsageError("usage.variant_option", name=dict(error.reason.params).get("option"),
+                          variant=variant.value if isinstance(variant, Variant) else variant)
+    if error.code == "win_by_two_single":
+        return UsageError("usage.win_by_two_single")
     return UsageError("usage.target_points", target=target)
 
 

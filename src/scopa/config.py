@@ -40,6 +40,7 @@ class Settings:
     sounds_replace_words: bool = False  # with earcons on: "Your turn." and "Scopa!" are not said
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
     tips: bool = True  # a tip a turn at tables of beginner and easy computers
+    chat: bool = True  # table chat said as it comes (online; ``:chat off`` at the table)
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
@@ -57,7 +58,7 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("rate must be a whole number from 80 to 450")
     if not isinstance(settings.volume, (int, float)) or not 0 <= settings.volume <= 1:
         raise ValueError("volume must be from 0 to 1")
-    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips"):
+    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "chat"):
         if not isinstance(getattr(settings, name), bool):
             raise TypeError(f"{name} must be true or false")
     if settings.verbosity not in VERBOSITIES:
@@ -104,19 +105,19 @@ def load_settings(config_dir: Path) -> tuple[Settings, str | None]:
 
 
 def save_settings(settings: Settings, config_dir: Path) -> OSError | None:
-    """Write the settings atomically; the error when they could not be saved, or None.
+    """Write the settings as saves are written (``storage.atomic``); the error when they could
+    not be saved, or None.
 
-    The caller words the error in the player's language (``narration.os_problem``)."""
+    A temporary file of its own (two copies saving at once never share one), synced, swapped in,
+    and the folder synced, so a crash or power cut leaves the old settings or the new ones. A
+    ``settings.json`` that is a symbolic link (a dotfiles folder) is written through: the file it
+    names gets the new settings and the link stays. The caller words the error in the player's
+    language (``narration.os_problem``)."""
+    from .storage.atomic import atomic_write_text
     try:
         config_dir.mkdir(parents=True, exist_ok=True)
-        path = config_dir / SETTINGS_FILE
-        tmp = path.with_suffix(".tmp")
         data = asdict(settings) | {"lessons_done": list(settings.lessons_done)}
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        atomic_write_text(config_dir / SETTINGS_FILE, json.dumps(data, indent=1))
         return None
     except OSError as error:
         return error

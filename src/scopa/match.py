@@ -9,7 +9,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .engine import DealScored, Event, GameState, Move, Rules, new_match
+from .engine import DealScored, Event, GameState, Move, Phase, Rules, ScopaError, new_match
 from .engine.shuffle import Seed
 
 SeatKind = Literal["human", "computer"]
@@ -87,6 +87,7 @@ class MoveRecord:
     deal_number: int
     seat: int
     move: Move
+    claim: str | None = None  # Cirulla: the bonus the seat claimed, showing its hand, just before this move
 
 
 @dataclass(frozen=True)
@@ -125,13 +126,21 @@ class MatchRecord:
         state, events = new_match(rules, seed, first_dealer)
         return cls(rules, tuple(seats), seed, state.dealer, state), events
 
+    def claim(self) -> tuple[MatchRecord, list[Event]]:
+        """Cirulla: the seat to move shows its hand to claim its bonus (the engine checks it).
+
+        Logged with the seat's next move, which must follow: a claim is made before a hand's first card."""
+        state, events = self.state.claim()
+        return replace(self, state=state), events
+
     def play(self, move: Move) -> tuple[MatchRecord, list[Event]]:
         """Apply a move for the seat to move (the engine checks it) and log it."""
         seat = self.state.to_move
+        claim = pending_claim(self.state)
         state, events = self.state.apply(move)
         played = state.history[-1] if state.history else None
         logged = Move(played.card, played.capture) if played else Move(*move)
-        record = MoveRecord(self.state.deal_number, seat, logged)
+        record = MoveRecord(self.state.deal_number, seat, logged, claim)
         ended = next((e for e in events if isinstance(e, DealScored)), None)
         scored, scored_in = (self.scored, self.scored_in) if ended is None else (ended, state)
         return replace(self, state=state, moves=(*self.moves, record), scored=scored, scored_in=scored_in), events
@@ -161,3 +170,23 @@ class MatchRecord:
     @property
     def human_seats(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.seats) if s.is_human)
+
+
+def pending_claim(state: GameState) -> str | None:
+    """The bonus the seat to move has claimed this round and not yet played a card since, if any."""
+    if not state.claims or state.phase is not Phase.PLAYING:
+        return None
+    last = state.claims[-1]
+    seat = state.to_move
+    if last.seat == seat and last.round == state.round and len(state.hands[seat]) == state.rules.hand_size:
+        return last.kind
+    return None
+
+
+def replay_claim(state: GameState, kind: str | None) -> GameState:
+    """The state after the claim a logged move carries (``ScopaError`` if it cannot be claimed)."""
+    if kind is None:
+        return state
+    if state.claimable() != kind:
+        raise ScopaError(f"The logged claim of {kind} cannot be made here.")
+    return state.claim()[0]

@@ -14,6 +14,7 @@ scopa, so that it loads first.
 """
 import os
 import signal
+import stat
 from collections.abc import Callable
 
 INTERRUPTED = 130
@@ -21,7 +22,7 @@ STANDARD_STREAMS = (0, 1, 2)
 
 
 def _say_interrupted() -> None:
-    try:  # noqa: SIM105 -- not contextlib.suppress: this module loads first and imports only os and signal
+    try:  # noqa: SIM105 -- not contextlib.suppress: this module loads first, with as few imports as it can
         os.write(2, b"scopa: Interrupted.\n")
     except OSError:
         pass
@@ -33,6 +34,24 @@ def _interrupted_early(signum: int, frame: object) -> None:
 
 
 signal.signal(signal.SIGINT, _interrupted_early)
+
+
+def _tell_the_starter() -> None:
+    """``python3 dev.py play`` starts the game with Ctrl-C ignored, so that Python's own start-up
+    cannot turn one into a traceback, and waits on a pipe to hear that it is handled from now on
+    (a Ctrl-C pressed meanwhile is passed on then). Started otherwise, there is no such pipe."""
+    fd = os.environ.pop("SCOPA_STARTED_FD", "")
+    if not fd.isdigit() or int(fd) in STANDARD_STREAMS:  # never a byte into the game's own output
+        return
+    try:
+        if stat.S_ISFIFO(os.fstat(int(fd)).st_mode):
+            os.write(int(fd), b".")
+            os.close(int(fd))
+    except OSError:
+        pass
+
+
+_tell_the_starter()
 
 
 def run(load_main: Callable[[], Callable[[], int]]) -> int:

@@ -56,6 +56,9 @@ def main(argv: Sequence[str]) -> int:
         lang = args[at + 1].strip().lower() if at + 1 < len(args) else ""
         del args[at:at + 2]
     messages = Messages(lang if lang in LANGUAGES else system_language())
+    if args in (["--help"], ["-h"]):  # scopa verify --help, as every command has
+        print(messages("verify.usage"))
+        return CHECKED
     if len(args) != 1 or args[0].startswith("-") or (lang is not None and lang not in LANGUAGES):
         print(f"scopa: {messages('verify.usage')}", file=sys.stderr)
         return USAGE

@@ -1,7 +1,10 @@
 """A real room server on a free loopback port and scripted websocket clients of it."""
 from __future__ import annotations
 
+import json
+import re
 import secrets
+import sqlite3
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -35,6 +38,14 @@ from scopa.net.messages import Start as StartMessage
 from scopa.table import Notice
 
 ROOT = Path(__file__).resolve().parents[1]
+CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
+
+
+def stored_record(db: Path, code: str) -> dict:
+    """The match record of room ``code`` as the server stored it in the SQLite file ``db``."""
+    with sqlite3.connect(db) as conn:
+        (text,) = conn.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
+    return json.loads(text)
 
 
 class Server(ServerProcess):

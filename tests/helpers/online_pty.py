@@ -1,5 +1,6 @@
-"""The online console in pseudo-terminals: a player's program, its keys, what it showed, and a
-whole match answered prompt by prompt (test_online_pty, test_finding_pty)."""
+"""``scopa host``, ``join`` and ``watch`` in pseudo-terminals (pexpect): a player's program, its keys,
+what it showed, and a whole match answered prompt by prompt; shared by the online end-to-end tests
+(test_online_pty, test_chat_pty, test_net_watch, test_finding_pty)."""
 from __future__ import annotations
 
 import io

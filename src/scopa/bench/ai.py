@@ -97,9 +97,9 @@ def player_spec(text: str) -> str:
     return name
 
 
-def bench_rules(players: int, variant: str) -> Rules:
-    """The rules of a benchmark game: one deal, no match target."""
-    return Rules(players=players, variant=Variant(variant), target=None)
+def bench_rules(players: int, variant: str, options: Sequence[str] = ()) -> Rules:
+    """The rules of a benchmark game: one deal, no match target; ``options`` switched on (a_perdere...)."""
+    return Rules.for_variant(variant, players=players, target=None, **dict.fromkeys(options, True))
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -127,6 +127,9 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
     while not state.is_deal_over:
         seat = state.to_move
         view = state.view(seat)
+        if view.claimable():  # Cirulla: every level claims its bonus, as at the table
+            state, _ = state.claim()
+            continue
         start = time.perf_counter()
         move = players[seat].choose_move(view)
         elapsed = time.perf_counter() - start
@@ -148,8 +151,8 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
 
 def play_pair(task: tuple[Any, ...]) -> PairResult:
     """Both seatings of one deal (a top-level function so worker processes can import it)."""
-    deal, seed, players, variant, a_level, b_level, budget = task
-    rules = bench_rules(players, variant)
+    deal, seed, players, variant, a_level, b_level, budget, options = task
+    rules = bench_rules(players, variant, options)
     shuffle = deal_seed(seed, deal)
     dealer = deal % players
     first = play_game(rules, shuffle, dealer, a_level, b_level, True, budget, shuffle)
@@ -197,8 +200,8 @@ def matches(games: Sequence[GameResult]) -> tuple[int, int]:
 
 
 def run(a_level: str, b_level: str, deals: int, seed: int, players: int, budget: float, jobs: int,
-        variant: str = "scopa") -> list[PairResult]:
-    tasks = [(d, seed, players, variant, a_level, b_level, budget) for d in range(deals)]
+        variant: str = "scopa", options: Sequence[str] = ()) -> list[PairResult]:
+    tasks = [(d, seed, players, variant, a_level, b_level, budget, tuple(options)) for d in range(deals)]
     if jobs <= 1:
         return [play_pair(t) for t in tasks]
     context = multiprocessing.get_context("spawn")
@@ -260,7 +263,7 @@ def check_game_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """The checks every benchmark that plays duplicate deals makes on its --deals, --variant and --budget."""
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    if args.variant != "scopa" and args.players != 4:
+    if args.variant.startswith("scopone") and args.players != 4:
         parser.error("scopone is a four-player game: add --players 4")
     if args.budget <= 0:
         parser.error("--budget must be more than zero seconds")
@@ -281,11 +284,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, default=1.0,
                         help="seconds per move for the expert (and outside players that take budget=)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--options", default="", help="rule options on, by commas: a_perdere (fewer points "
+                        "win: A's share should then be below 0.5), napola, re_bello")
     args = parser.parse_args(argv)
     check_game_args(parser, args)
+    options = tuple(o.strip() for o in args.options.split(",") if o.strip())
+    try:
+        bench_rules(args.players, args.variant, options)
+    except (TypeError, ValueError) as error:
+        parser.error(f"--options: {error}")
     start = time.perf_counter()
     results = run(args.a, args.b, args.deals, args.seed, args.players, args.budget, max(1, args.jobs),
-                  args.variant)
+                  args.variant, options)
     for line in report(args.a, args.b, results, args.players, args.budget, time.perf_counter() - start):
         print(line)
     return 0

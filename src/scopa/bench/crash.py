@@ -276,6 +276,8 @@ def replayed(record: MatchRecord) -> MatchRecord:
     for logged in record.moves:
         if logged.deal_number == again.state.deal_number + 1 and again.state.is_deal_over:
             again, _ = again.next_deal()
+        if logged.claim is not None:
+            again, _ = again.claim()
         again, _ = again.play(logged.move)
     if record.state.deal_number == again.state.deal_number + 1 and again.state.is_deal_over:
         again, _ = again.next_deal()
@@ -297,7 +299,7 @@ def check_import(path: Path, import_match: Callable[[str], tuple[MatchRecord | N
     """Import one file through the console's import; True when accepted (legal), False when refused."""
     try:
         record, line = import_match(str(path))
-    except Exception as error:  # noqa: BLE001 - a crash is the finding
+    except Exception as error:  # noqa: BLE001 - any failure here is the finding
         raise CrashSafetyFailure(f"{what}: the import raised {error!r}") from None
     if record is None:
         if not line.strip() or "\n" in line or len(line) > LONGEST_REFUSAL:

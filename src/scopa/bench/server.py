@@ -209,20 +209,63 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
     return seated
 
 
+async def spectate(url: str, code: str, name: str, tally: Tally) -> None:
+    """One spectator of the room: watches and reads every frame until closed (issue 28)."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from scopa.net.messages import Watch, encode
+    async with connect(url, max_size=2 ** 20, open_timeout=30, ping_interval=None) as ws:
+        await ws.send(encode(Watch(code, name)))
+        try:
+            async for raw in ws:
+                if '"type":"error"' in str(raw) and '"spectator"' not in str(raw):
+                    tally.error(f"spectator {json.loads(raw)['code']}")
+        except ConnectionClosed:
+            pass
+
+
+async def chatter(seated: list[Player], rate: float, until: float, measuring: Callable[[], bool]) -> None:
+    """About ``rate`` chat lines a second in the room, from its players in turn (each within its own limit)."""
+    from scopa.net.messages import ChatRequest, encode
+    lines = 0
+    while time.monotonic() < until:
+        await asyncio.sleep(random.expovariate(rate))
+        player = seated[lines % len(seated)]
+        lines += 1
+        await player.ws.send(encode(ChatRequest(text=f"line {lines} from the bench, text only")))
+
+
+async def table_extras(urls: tuple[str, ...], seated: list[Player], tally: Tally, extras: tuple[float, int],
+                       until: float, measuring: Callable[[], bool]) -> list[asyncio.Task[None]]:
+    """The room's chat and spectators, as ``--chat`` and ``--spectators`` ask."""
+    rate, spectators = extras
+    tasks = [asyncio.create_task(spectate(urls[n % len(urls)], seated[0].code, f"W{n}", tally))
+             for n in range(spectators)]
+    if rate > 0:
+        tasks.append(asyncio.create_task(chatter(seated, rate, until, measuring)))
+    return tasks
+
+
 async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Tally, filled: asyncio.Event,
-                    go: asyncio.Event, state: dict[str, Any], expert: bool = False) -> None:
+                    go: asyncio.Event, state: dict[str, Any], expert: bool = False,
+                    extras: tuple[float, int] = (0.0, 0)) -> None:
     """One room slot: play matches in new rooms until the time is up."""
     def measuring() -> bool:
         return bool(state["measuring"])
 
     seated = None
+    around: list[asyncio.Task[None]] = []
     try:
         seated = await open_room(urls, players, tally, measuring, think, expert)
         tally.clients += len(seated)
         filled.set()
         await go.wait()
         while time.monotonic() < state["until"]:
+            around = await table_extras(urls, seated, tally, extras, state["until"], measuring)
             await asyncio.gather(*(p.play(state["until"]) for p in seated))
+            for task in around:
+                task.cancel()
             if time.monotonic() >= state["until"]:
                 break
             tally.matches += 1
@@ -232,12 +275,15 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
         tally.error(f"{type(error).__name__}: {error}"[:120])
         filled.set()
     finally:
+        for task in around:
+            task.cancel()
         if seated:
             await asyncio.gather(*(p.ws.close() for p in seated), return_exceptions=True)
 
 
 async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
-               to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0) -> tuple[Tally, Tally]:
+               to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0,
+               extras: tuple[float, int] = (0.0, 0)) -> tuple[Tally, Tally]:
     tally, experts = Tally(), Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
@@ -246,7 +292,7 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
     for number in range(rooms + expert_rooms):
         expert = number >= rooms
         tasks.append(asyncio.create_task(keep_room(urls, players, think, experts if expert else tally, fills[number],
-                                                   go, state, expert)))
+                                                   go, state, expert, (0.0, 0) if expert else extras)))
         await asyncio.sleep(0.005)  # not all at once: a server takes new connections at its own pace
     await asyncio.gather(*(f.wait() for f in fills))
     to_main.put(("filled", tally.clients + experts.clients))
@@ -259,8 +305,9 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
 
 
 def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main: Queue[Any],
-           from_main: Queue[Any], expert_rooms: int = 0) -> None:
-    tally, experts = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main, expert_rooms))
+           from_main: Queue[Any], expert_rooms: int = 0, extras: tuple[float, int] = (0.0, 0)) -> None:
+    tally, experts = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main, expert_rooms,
+                                      extras))
     to_main.put(("done", (dataclasses.asdict(tally), dataclasses.asdict(experts))))
 
 
@@ -345,7 +392,13 @@ def main(argv: list[str]) -> int:
                    "the round trips are the other rooms' only")
     p.add_argument("--computer-workers", type=int, help="the bench's own servers' --computer-workers (default: "
                    "theirs, one for each core; 0 thinks in the server's loop, as before the pool)")
+    p.add_argument("--chat", type=float, default=0.0, metavar="RATE",
+                   help="chat lines a second in each room, from its players in turn (default 0: none)")
+    p.add_argument("--spectators", type=int, default=0, metavar="N",
+                   help="spectators watching each room, reading every frame (default 0)")
     args = p.parse_args(argv)
+    if args.chat < 0 or args.spectators < 0:
+        p.error("--chat and --spectators must be 0 or more")
     if args.rooms < 1 or args.seconds <= 0 or args.workers < 1 or args.processes < 1:
         p.error("--rooms, --seconds, --workers and --processes must be above 0")
     if args.expert_rooms < 0:
@@ -378,7 +431,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     time.sleep(0.5)
     before = resident_kib(pids)
     processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main,
-                                                      start, experts))
+                                                      start, experts, (args.chat, args.spectators)))
                  for share, start, experts in zip(shares, starts, expert_shares, strict=True)]
     for process in processes:
         process.start()
@@ -413,7 +466,8 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
     beside = f" (and {args.expert_rooms} expert rooms)" if args.expert_rooms else ""
     print(f"rooms {args.rooms} of {args.players} players{beside}, filled in {filled_in:.1f} s, think {args.think:g} s, "
           f"{args.processes if not args.server else len(args.server.split(','))} server processes")
-    print(f"connected clients {clients}")
+    print(f"connected clients {clients}" + (f", chat {args.chat:g} lines/s a room" if args.chat else "")
+          + (f", {args.spectators} spectators a room" if args.spectators else ""))
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
           f"{sum(t.matches for t in tallies)} matches finished)")
     if latencies:

@@ -9,6 +9,9 @@ key to the next ``Card?`` prompt, that prompt included: what a screen reader say
 two decisions. Prints the median and 90th percentile of words per turn, the words of the
 whole match, and the speaking time at ``--rate`` words per minute (Orca's default is about
 170). The figures are for the issue's targets; nothing here asserts them.
+
+It needs pexpect, one of the test tools (``scopa[test]``; ``python3 dev.py bench words`` has
+it), not a dependency of the game: without it the command says so in one line, exit code 2.
 """
 from __future__ import annotations
 
@@ -17,15 +20,25 @@ import re
 import statistics
 import sys
 import tempfile
-
-import pexpect
+from typing import Any
 
 PROMPTS = {"Card?": "1", "Capture?": "1", "Play?": ""}  # any other prompt takes Enter
 PROMPT_PATTERN = r"(\S+\?) $"
 
 
+NO_PEXPECT = ("scopa: the words bench drives the game with pexpect, which is not installed here. Install it "
+              "beside scopa (pipx inject scopa pexpect, or pip install pexpect), or run python3 dev.py bench words "
+              "in the scopa folder.")
+
+
+def _pexpect() -> Any:
+    import pexpect
+    return pexpect
+
+
 def play(seed: int, level: str, verbosity: str, timeout: float = 30.0) -> list[str]:
     """Every printed line of one match, prompts as their own lines ("Card?"), typed keys left out."""
+    pexpect = _pexpect()
     with tempfile.TemporaryDirectory() as data:
         args = ["-m", "scopa", "--plain", "--no-voice", "--seats", f"human,computer:{level}", "--seed", str(seed),
                 "--verbosity", verbosity, "--data-dir", data, "--config-dir", data]
@@ -73,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbosity", default="short")
     parser.add_argument("--rate", type=float, default=170.0, help="words per minute of the listener's reader")
     args = parser.parse_args(argv)
+    try:
+        _pexpect()
+    except ImportError:
+        print(NO_PEXPECT, file=sys.stderr)
+        return 2
     lines = play(args.seed, args.level, args.verbosity)
     turns = words_per_turn(lines)
     total = sum(len(line.split()) for line in lines)

@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..config import Settings, save_settings
-from ..engine import Event, PlayerView, Rules, Variant
+from ..engine import ALL_OPTIONS, CIRULLA_TARGET, Event, PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Naming, Narrator, Verbosity, os_problem, system_language
 from ..speech import Speaker, VoiceSettings, create_speaker
@@ -32,7 +32,7 @@ LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 REASON_KEYS = {"REASON_NO_PYTTSX3": "no_pyttsx3", "REASON_NO_ESPEAK": "no_espeak",
                "REASON_ENGINE_FAILED": "engine_failed", "REASON_NO_PLAYER": "no_player",
                "REASON_NO_DEVICE": "no_device"}  # scopa.speech's reasons -> catalogue keys
-OPTION_NAMES = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
+OPTION_NAMES = ALL_OPTIONS
 
 
 @dataclass
@@ -230,6 +230,9 @@ class Program:
     def run_online(self, request: OnlineRequest) -> int:
         """``scopa host`` or ``scopa join``: the room instead of the menu."""
         from .finding import open_tables
+        if request.mode == "watch":
+            from .watch import watch_room
+            return self._session(lambda: watch_room(self, request))
         from .online import play_online
         if request.mode == "tables":  # the list first; a room chosen in it is joined by its code
             return self._session(lambda: open_tables(self, request))
@@ -391,14 +394,9 @@ class Program:
         players = self._ask_players()
         if players is None:
             return None
-        rules = Rules(players=players)
-        if players == 4:
-            variant = choose(self.input, self.announcer, self.m("setup.variant"),
-                             [self.m(f"setup.variant.{v.value}") for v in Variant], self.m("prompt.menu"), 0,
-                             messages=self.messages)
-            if variant is None:
-                return None
-            rules = {0: rules, 1: Rules.scopone_scientifico(), 2: Rules.scopone_classico()}[variant]
+        rules = self._ask_game(players)
+        if rules is None:
+            return None
         seats = self._ask_seats(players)
         if seats is None:
             return None
@@ -409,6 +407,15 @@ class Program:
         if chosen is None:
             return None
         return self._play_new(MatchRequest(chosen, seats))
+
+    def _ask_game(self, players: int) -> Rules | None:
+        """Which game: scopa, scopa a 15 and cirulla for any number, the scopone too for four
+        (Variant's order kept). None on Escape."""
+        games = [v for v in Variant if players == 4 or v in (Variant.SCOPA, Variant.SCOPA_15, Variant.CIRULLA)]
+        variant = choose(self.input, self.announcer, self.m("setup.variant"),
+                         [self.m(f"setup.variant.{v.value}") for v in games], self.m("prompt.menu"), 0,
+                         messages=self.messages)
+        return None if variant is None else Rules.for_variant(games[variant], players=players)
 
     def _ask_players(self) -> int | None:
         self.say(self.m("setup.players"))
@@ -447,25 +454,29 @@ class Program:
         return names
 
     def _ask_target(self, rules: Rules) -> Rules | None:
-        targets = [11, 16, 21, None]
+        targets: list[int | None] = [CIRULLA_TARGET, None] if rules.variant is Variant.CIRULLA else [11, 16, 21, None]
         labels = [self.m("setup.target.points", n=t) if t else self.m("setup.target.single") for t in targets]
         default = targets.index(rules.target)
         title = self.m("setup.target", default=labels[default])
         index = choose(self.input, self.announcer, title, labels, self.m("prompt.menu"), default=default,
                        messages=self.messages)
-        return None if index is None else replace(rules, target=targets[index])
+        if index is None:
+            return None
+        target = targets[index]
+        return replace(rules, target=target, win_by_two=rules.win_by_two and target is not None)
 
     def _ask_options(self, rules: Rules) -> Rules | None:
         while True:
+            names = rules.available_options()
             labels = [self.m("setup.option.on" if getattr(rules, name) else "setup.option.off",
-                             name=self.m(f"option.{name}")) for name in OPTION_NAMES]
+                             name=self.m(f"option.{name}")) for name in names]
             index = choose(self.input, self.announcer, self.m("setup.options"), labels, self.m("prompt.menu"),
                            default=-1, messages=self.messages)
             if index is None:
                 return None
             if index == -1:
                 return rules
-            name = OPTION_NAMES[index]
+            name = names[index]
             flipped: dict[str, Any] = {name: not getattr(rules, name)}
             rules = replace(rules, **flipped)
 
@@ -507,7 +518,8 @@ class Program:
         options = (self.m("setup.summary.options", names=self.m("list.sep").join(enabled)) if enabled
                    else self.m("setup.summary.standard"))
         target = self.m("setup.single") if rules.target is None else self.m("setup.playing_to", target=rules.target)
-        parts = [self.m("setup.new"), players, self._levels(seats), target, options]
+        game = self.m(f"setup.game.{rules.variant.value}") if rules.fifteen else ""
+        parts = [self.m("setup.new"), game, players, self._levels(seats), target, options]
         return " ".join(part for part in parts if part)
 
     def _levels(self, seats: Sequence[SeatSetup]) -> str:

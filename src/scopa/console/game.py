@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
-from ..narration import Announcement, Messages, Narrator, explain_illegal
+from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
 from ..players.knowledge import round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
 from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
-from .terminal import ENTER, Input, InputClosed, Interrupted, Output
+from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
 Outcome = Literal["finished", "quit"]
 
@@ -84,7 +84,7 @@ class MatchConsole:
 
     ``seen`` is the number of the last update already narrated (0: narrate from the start)."""
 
-    HELP_KEYS = ("help.1", "help.2", "help.3", "help.4", "help.5")  # the lines the question mark says
+    HELP_KEYS: tuple[str, ...] = ("help.1", "help.2", "help.3", "help.4", "help.5")  # the lines the question mark says
 
     def __init__(self, table: Table, services: Services, seen: int = 0) -> None:
         self.table = table
@@ -254,7 +254,7 @@ class MatchConsole:
         """Hide an open pass-and-play hand and say how the match was left."""
         if self.pass_and_play and self.open_seat is not None:
             self._hide()
-        self.say(self.m(message_key))
+        self.say(self.m(message_key, command=run_command()))  # "Run scopa again to resume it."
 
     def _between_deals(self) -> None:
         self.read_until_enter("prompt.next_deal", "deal.next")
@@ -290,10 +290,31 @@ class MatchConsole:
             lines.append(tip)
             self.table.mark_assisted(seat)  # as a hint does
         self.say_lines(lines)
+        if view.claimable() and self._claim_wanted(seat, view):
+            self.io.announcer.acted()
+            if self._submitted(self.table.claim(seat, self.number)):
+                view = self.table.view(seat)
         move = self._choose_move(view)
         self.io.announcer.acted()  # Repeat now gives what follows this move
         if self._submitted(self.table.submit(seat, move, self.number), own_move=True) and self.pass_and_play:
             self._close_hand()
+
+    def _claim_wanted(self, seat: int, view: PlayerView) -> bool:
+        """Cirulla: the player's choice, before the hand's first card, to claim its bonus.
+
+        Said privately (it tells what the hand holds): 1 or Enter claims and shows the hand to
+        everyone, 2 or Escape keeps it hidden; the other keys work as at any prompt."""
+        kind = view.claimable()
+        offer = Announcement(f"{self.m(f'claim.offer.{kind}')} {self.m('claim.keys')}", seat)
+        self.say(offer)
+        while True:
+            token = self.read("prompt.claim")
+            if token in (ENTER, "1"):
+                return True
+            if token in (ESCAPE, "2"):
+                return False
+            if not self._command(token):
+                self.say(offer)
 
     def _hand_known(self, view: PlayerView) -> bool:
         """One human at short verbosity: the hand of the last turn less the card played is not read again."""

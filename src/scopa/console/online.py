@@ -21,9 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ..narration import Announcement, Messages, Narrator
+from ..narration import Announcement, Messages, Narrator, run_command
 from ..table import Notice
 from .announcer import Announcer
+from .chat import Chat
 from .game import MatchConsole, Services
 from .keys import command_of
 from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Output, Wake
@@ -55,8 +56,7 @@ class OnlineProgram(Protocol):
     def speaker(self) -> Speaker: ...
     @property
     def persistence(self) -> Persistence: ...
-    @property
-    def settings(self) -> Settings: ...
+    settings: Settings
     @property
     def messages(self) -> Messages: ...
     @property
@@ -75,7 +75,9 @@ class OnlineProgram(Protocol):
     def start_voice(self) -> None: ...
     def voice_is_on(self) -> bool: ...
     def remember_server(self, server: str) -> None: ...
+    def _save_settings(self, quiet: bool = False) -> None: ...
     def _ask_players(self) -> int | None: ...
+    def _ask_game(self, players: int) -> Rules | None: ...
     def _ask_target(self, rules: Rules) -> Rules | None: ...
 
 if TYPE_CHECKING:
@@ -90,6 +92,10 @@ class LeaveRoom(Exception):
 
 
 FORGET_SEAT = frozenset({"wrong_key", "unknown_room", "room_closed"})  # problems after which the seat key is useless
+
+
+class TurnTaken(Exception):
+    """The turn being chosen is over: the turn timer played a card for the seat."""
 
 
 class RoomGone(Exception):
@@ -119,12 +125,13 @@ def problem_line(code: str, values: dict[str, Any], messages: Messages, server: 
     A line that prints the server's address says only its host aloud ("Cannot reach the server at
     localhost."): a voice reads "ws://" and the port one character at a time."""
     key = f"online.error.{code}"
-    if code == "cannot_start":
-        key = f"online.error.cannot_start.{values.get('reason', 'players')}"
+    if code in ("cannot_start", "chat_refused"):
+        key = f"online.error.{code}.{values.get('reason', 'players' if code == 'cannot_start' else 'other')}"
     elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
         key = f"{key}.{values['reason']}"
     try:
-        text = messages(key, server=server, **{k: v for k, v in values.items() if k in ("seconds", "code")})
+        text = messages(key, server=server, command=run_command(),
+                        **{k: v for k, v in values.items() if k in ("seconds", "code")})
     except KeyError:
         return Announcement(messages("online.error.other"))
     return Announcement(text, spoken=spoken_form(messages, key, server))
@@ -156,8 +163,9 @@ def spoken_host(server: str) -> str:
 class News:
     """What the table has that this console has not said: the connection, refusals, updates."""
 
-    def __init__(self, table: RemoteTable, messages: Messages, server: str) -> None:
+    def __init__(self, table: RemoteTable, messages: Messages, server: str, chat: Chat | None = None) -> None:
         self.table, self.m, self.server = table, messages, server
+        self.chat = chat if chat is not None else Chat(table, messages, lambda: True, lambda on: None)
         self._connected = True
 
     def check(self) -> None:
@@ -176,6 +184,11 @@ class News:
             self._connected = self.table.connected
             lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
             lines.append(Announcement(self.m("online.back" if self._connected else lost)))
+        take = getattr(self.table, "take_warnings", None)
+        for warning in take() if take is not None else []:  # said to the seat to move only
+            if warning.seat == self.table.seat and warning.seconds in (10, 5):
+                lines.append(Announcement(self.m(f"clock.warning.{warning.seconds}")))
+        lines += self.chat.lines()
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
@@ -264,12 +277,22 @@ class Lobby:
             self._ask_leave()
         elif command_of(token) == ("repeat", ""):
             self.announcer.repeat()
+        elif (change := seat_command(token, len(room.seats))) is not None:
+            if room.host != self.seat:
+                self.say(problem_line("not_host", {}, self.m))
+            else:
+                self.table.set_seat(*change)
+                self.table.wait(self.seat, self.after, timeout=1.0)
+        elif command_of(token) == ("last", ""):
+            self.say(*(self.news.chat.recent() or [Announcement(self.m("chat.none"))]))
+        elif (said := self.news.chat.command(token, self.input, lambda lines: self.say(*lines))) is not None:
+            self.say(*said)
         else:
             self.say(*self.status())
 
     def _ask_leave(self) -> None:
         """Leave on Enter, as in the match; anything else stays in the lobby."""
-        self.say(self.m("online.leave_ask", code=self.table.code))
+        self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
         try:
             token = self.input.read(self.m("prompt.leave") + " ", self.wake)
         except Interrupted:
@@ -305,12 +328,14 @@ class OnlineMatch(MatchConsole):
     """The match console for one online seat: news at any prompt, ``Waiting?`` between own turns,
     only the host deals, Q leaves the room (the server keeps the match and the seat)."""
 
-    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5")  # no save, export, import
+    # no save, export, import; the chat's keys
+    HELP_KEYS = ("help.1", "help.2", "help.3", "help.online.4", "help.online.5", "help.online.6", "help.online.7")
 
     def __init__(self, table: RemoteTable, services: Services, seen: int, wake: Wake, news: News) -> None:
         super().__init__(table, services, seen)
         self.remote = table  # the table, with what only an online one has (the room, its code)
         self.wake, self.news = wake, news
+        self._choosing: tuple[int, int] | None = None  # the turn (deal, plays) being chosen, if any
 
     def read(self, prompt_key: str) -> str:
         while True:
@@ -318,13 +343,28 @@ class OnlineMatch(MatchConsole):
             if token != WOKEN:
                 return token
             self._say_news()
+            if self._choosing is not None and self._choosing != self._turn_key():
+                raise TurnTaken  # the turn timer played for this seat: no prompt of a turn gone
+
+    def _turn_key(self) -> tuple[int, int]:
+        return self.view.deal_number, len(self.view.history)
 
     def _read_or_news(self, prompt_key: str) -> str:
         while True:
             try:
-                return self.io.input.read(self.m(prompt_key) + " ", self.wake)
+                token = self.io.input.read(self.m(prompt_key) + " ", self.wake)
             except Interrupted:
                 self._ask_quit()
+                continue
+            if token != WOKEN:
+                self._back_if_away()
+            return token
+
+    def _back_if_away(self) -> None:
+        """A key pressed by a player the turn timer took as away (covered while connected): back."""
+        me = self.remote.room().seats[self.listener]
+        if me is not None and me.covered and self.remote.connected:
+            self.remote.back()
 
     def _say_news(self) -> None:
         lines = self.news.lines()
@@ -335,7 +375,13 @@ class OnlineMatch(MatchConsole):
     def _step(self) -> None:
         if (self.deal_over and self.remote.room().host == self.listener) or (
                 not self.deal_over and self.view.to_move in self.here):
-            super()._step()
+            self._choosing = None if self.deal_over else self._turn_key()
+            try:
+                super()._step()
+            except TurnTaken:
+                pass  # said already: the card played for the seat, and what follows
+            finally:
+                self._choosing = None
         else:
             self._waiting()
 
@@ -370,11 +416,28 @@ class OnlineMatch(MatchConsole):
         if command is not None and command[0] in ("save", "export", "import"):
             self.say(self.m("online.not_here"))
             return True
-        return super()._command(token, allow_private)
+        if token == "m":  # more time: the notice that follows says it to everyone, this seat too
+            after = self.remote.latest()
+            if self.remote.more_time():
+                self.remote.wait(self.listener, after, timeout=1.0)  # a refusal is no update: not long
+            self._say_news()  # the notice, or why not
+            return True
+        with self.io.announcer.aside():
+            said = self.news.chat.command(token, self.io.input, self.say_lines)
+        if said is not None:
+            if said:
+                with self.io.announcer.aside():
+                    self.say_lines(said)
+            return True
+        done = super()._command(token, allow_private)
+        if command == ("last", ""):
+            with self.io.announcer.aside():
+                self.say_lines(self.news.chat.recent())  # L brings chat back too
+        return done
 
     def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
-        self.say(self.m("online.leave_ask", code=self.remote.code))
+        self.say(self.m("online.leave_ask", code=self.remote.code, command=run_command()))
         try:
             token = self.io.input.read(self.m("prompt.leave") + " ")
         except (Interrupted, KeyboardInterrupt):
@@ -388,6 +451,23 @@ def waiting_line(room: RoomInfo, m: Messages) -> str:
     """How many are waiting in a quick match: "Quick match: 2 of 4 players here."."""
     here = sum(1 for s in room.seats if s is not None)
     return m("online.quick.waiting", here=here, players=len(room.seats))
+SEAT_WORDS = {"open": "open", "libera": "open", "computer": "easy"}
+
+
+def seat_command(token: str, seats: int) -> tuple[int, str] | None:
+    """The host's lobby commands: ``open 3`` (``libera 3``) frees a computer's seat for a person,
+    ``computer 3`` (or ``computer 3 medium``) gives a free seat to a computer; seats counted from 1."""
+    from ..net.messages import LEVELS
+    words = token.lower().split()
+    if len(words) not in (2, 3) or words[0] not in SEAT_WORDS or not words[1].isdigit():
+        return None
+    seat = int(words[1]) - 1
+    kind = SEAT_WORDS[words[0]]
+    if len(words) == 3:
+        if kind == "open" or words[2] not in LEVELS:
+            return None
+        kind = words[2]
+    return (seat, kind) if 0 <= seat < seats else None
 
 
 def can_start(room: RoomInfo) -> bool:
@@ -400,7 +480,12 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
              opening: Sequence[Announcement | str], quick: bool = False) -> Outcome:
     """The lobby, then the match, for the seat of ``table``; how it ended."""
     m = program.messages
-    news = News(table, m, server)
+
+    def chat_setting(on: bool) -> None:
+        program.settings = program.settings.with_changes(chat=on)
+        program._save_settings(quiet=True)
+
+    news = News(table, m, server, Chat(table, m, lambda: program.settings.chat, chat_setting))
     program.say(*opening)
     try:
         seen = Lobby(table, program.input, program.announcer, m, wake, news, quick).run()
@@ -423,13 +508,14 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
         return "finished"
     except LeaveRoom:
         quick_left = quick and table.room().phase == "lobby"  # the seat was given up: nothing to take back
-        program.say(m("online.quick.left" if quick_left else "online.left", code=table.code))
+        program.say(m("online.quick.left", code=table.code) if quick_left
+                    else m("online.left", code=table.code, command=run_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
         return "left" if gone.keep_seat else "closed"
     except InputClosed:
-        program.say(m("online.input_closed", code=table.code))
+        program.say(m("online.input_closed", code=table.code, command=run_command()))
         return "left"
     finally:
         program.narrator = None
@@ -441,7 +527,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
 class OnlineRequest:
     """What ``scopa host``, ``scopa join`` or the menu asked for."""
 
-    mode: Literal["host", "join", "resume", "quick", "tables"]
+    mode: Literal["host", "join", "resume", "watch", "quick", "tables"]
     server: str = ""
     name: str = ""
     code: str = ""
@@ -449,6 +535,7 @@ class OnlineRequest:
     seats: tuple[str, ...] = ()   # host: "human" or a computer level, one per seat
     level: str | None = None      # host, quick: the level of computers filling seats nobody took (None: ask)
     tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
+    turn_time: int | None = None  # host: --turn-time, seconds a turn (None: no timer)
     public: bool = False          # host: the room is listed by scopa tables while it waits
 
 
@@ -482,6 +569,13 @@ def server_address(text: str) -> str:
     return text if "://" in text else f"ws://{text}"
 
 
+def _player_key(program: OnlineProgram) -> str | None:
+    """This player's key (made now on the first online action), None when it cannot be kept."""
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore
+    return PlayerKeyStore(resolve_data_dir(program.persistence.data_dir)).load_or_make()
+
+
 def _key_store(program: OnlineProgram) -> SeatKeyStore:
     from ..storage import resolve_data_dir
     from ..storage.seat_keys import SeatKeyStore
@@ -507,12 +601,15 @@ def online_menu(program: OnlineProgram, extra: Sequence[MenuExtra] = ()) -> int 
     from .menus import choose
     m = program.m
     index = choose(program.input, program.announcer, m("online.menu.title"),
-                   [m("online.menu.host"), m("online.menu.join"), *(label for label, _ in extra)],
-                   m("prompt.menu"), default=0, messages=program.messages)
+                   [m("online.menu.host"), m("online.menu.join"), *(label for label, _ in extra),
+                    m("online.menu.leaderboard")], m("prompt.menu"), default=0, messages=program.messages)
     if index is None:
         return None
     server = ask_server(program)
     if not server:
+        return None
+    if index == 2 + len(extra):  # the leaderboard, last: no name needed
+        leaderboard_menu(program, server)
         return None
     name = ask_name(program)
     if name is None:
@@ -530,6 +627,36 @@ def online_menu(program: OnlineProgram, extra: Sequence[MenuExtra] = ()) -> int 
     if rules is not None:
         play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players))
     return None
+
+
+def board_problem_line(code: str, values: dict[str, Any], messages: Messages, server: str) -> Announcement:
+    """Why the board was not said: as any refusal, but asked too often is said as such (not as codes guessed)."""
+    if code == "too_many_tries":
+        return Announcement(messages("leaderboard.wait", seconds=values.get("seconds", 60)))
+    return problem_line(code, values, messages, server)
+
+
+def leaderboard_menu(program: OnlineProgram, server: str) -> None:
+    """The server's board read as a menu, one player an item, rank first, paged like the other
+    long menus; the player's own place is its last item. Choosing an item, or Escape, goes back."""
+    from ..net.board import fetch_board
+    from ..net.messages import MAX_TOP, Leaderboard
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore, remember_rating
+    from .leaderboard import board_lines
+    from .menus import choose
+    m = program.messages
+    data_dir = resolve_data_dir(program.persistence.data_dir)
+    key = PlayerKeyStore(data_dir).load()
+    program.say(m("online.connecting"))
+    answer = fetch_board(server, MAX_TOP, key)
+    if not isinstance(answer, Leaderboard):
+        program.say(board_problem_line(answer.code, answer.values, m, server))
+        return
+    if answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+    items = [line.removesuffix(".") for line in board_lines(answer, m, key is not None)]  # the listing punctuates
+    choose(program.input, program.announcer, m("leaderboard.title"), items, m("prompt.menu"), messages=m)
 
 
 def ask_name(program: OnlineProgram) -> str | None:
@@ -560,12 +687,12 @@ def server_question(m: Messages, last: str | None) -> Announcement:
 
 
 def _ask_rules(program: OnlineProgram) -> Rules | None:
-    """The host's match: how many players and the target, with the new-match questions."""
-    from ..engine import Rules
+    """The host's match: how many players, which game and the target, with the new-match questions."""
     players = program._ask_players()
     if players is None:
         return None
-    return program._ask_target(Rules(players=players))
+    rules = program._ask_game(players)
+    return None if rules is None else program._ask_target(rules)
 
 
 def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
@@ -590,7 +717,8 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         if level is None:
             return 0
         first: CreateRoom | Join | Hello | Quick = CreateRoom(name, request.rules, tuple(request.seats), level,
-                                                              request.public)
+                                                              player_key=_player_key(program),
+                                                              turn_time=request.turn_time, public=request.public)
     elif request.mode == "quick":
         if request.rules is None:
             raise ValueError("a quick match needs the match's rules")
@@ -601,7 +729,7 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
             program.say(m("online.error.bad_code", code=request.code))
             return 2
         saved = saved or store.load(server, code)
-        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name)
+        first = Hello(code, saved.key, 0) if saved is not None else Join(code, name, _player_key(program))
     program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
     table = RemoteTable(server, first, wake, tls=request.tls)
@@ -624,12 +752,32 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         table.close()
     if outcome in ("finished", "closed") or given_up:
         store.forget(server, table.code)
+    if outcome == "finished":
+        _say_rating(program, server, request.tls)
     return 0
+
+
+def _say_rating(program: OnlineProgram, server: str, tls: ssl.SSLContext | None) -> None:
+    """After a finished match, the player's new place and rating on the server (kept for
+    ``scopa --stats``); nothing when they have none there or the server cannot say."""
+    from ..net.board import fetch_board
+    from ..net.messages import Leaderboard
+    from ..storage import resolve_data_dir
+    from ..storage.player_key import PlayerKeyStore, remember_rating
+    from .leaderboard import you_line
+    data_dir = resolve_data_dir(program.persistence.data_dir)
+    key = PlayerKeyStore(data_dir).load()
+    if key is None:
+        return
+    answer = fetch_board(server, 1, key, tls)
+    if isinstance(answer, Leaderboard) and answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+        program.say(Announcement(you_line(answer.you, program.messages)))
 
 
 def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
     if mode == "host":
-        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code)),
+        return [room_code_line(table.code, m), Announcement(m("online.share", code=table.code, command=run_command())),
                 invite_line(server, table.code, m)]
     if mode == "quick":
         return [Announcement(m("online.quick.opening")), Announcement(waiting_line(table.room(), m)),

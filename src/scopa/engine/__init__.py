@@ -13,6 +13,7 @@ Nothing here prints, reads the clock, or draws randomness other than from the ma
 """
 from .captures import Capture, legal_captures, sum_groups
 from .cards import ALL_CARDS, DECK, RE_BELLO, SETTEBELLO, Card, Suit, cards_str, parse_cards
+from .cirulla import BONUS_POINTS, MATTA, Claim, bonuses
 from .errors import (
     ILLEGAL_CODES,
     POSITION_CODES,
@@ -31,11 +32,13 @@ from .events import (
     DealScored,
     DealStarted,
     Event,
+    HandClaimed,
     LeftoversTaken,
     MatchWon,
+    OpeningTableTaken,
     Scopa,
 )
-from .rules import TARGETS, Rules, Variant
+from .rules import ALL_OPTIONS, CIRULLA_TARGET, TARGETS, Rules, Variant
 from .scoring import Category, DealScore, Primiera, SideScore, napola_points, primiera, score_deal
 from .state import (
     FORMAT_VERSION,
@@ -53,11 +56,12 @@ from .state import (
 from .validation import check_history, check_invariants, state_from_dict
 
 __all__ = [
-    "ALL_CARDS", "DECK", "FORMAT_VERSION", "ILLEGAL_CODES", "POSITION_CODES", "RE_BELLO", "RULES_CODES",
-    "SETTEBELLO", "TARGETS", "Capture", "Card", "CardPlayed", "CardStaysOnTable", "CardsCaptured", "CardsDealt",
-    "Category", "DealScore", "DealScored", "DealStarted", "Event", "GameState", "IllegalMoveError",
-    "IllegalReason", "LeftoversTaken", "MatchWon", "Move", "Phase", "Play", "PlayerView", "Primiera", "Reason",
-    "Rules", "RulesError", "Scopa", "ScopaError", "SideScore", "Suit", "Variant", "cards_str", "check_history",
-    "check_invariants", "legal_captures", "match_result", "moves_for_hand", "napola_points", "new_deal",
-    "new_match", "next_seat", "parse_cards", "primiera", "score_deal", "state_from_dict", "sum_groups",
+    "ALL_CARDS", "ALL_OPTIONS", "BONUS_POINTS", "CIRULLA_TARGET", "DECK", "FORMAT_VERSION", "ILLEGAL_CODES", "MATTA",
+    "POSITION_CODES", "RE_BELLO", "RULES_CODES", "SETTEBELLO", "TARGETS", "Capture", "Card", "CardPlayed",
+    "CardStaysOnTable", "CardsCaptured", "CardsDealt", "Category", "Claim", "DealScore", "DealScored", "DealStarted",
+    "Event", "GameState", "HandClaimed", "IllegalMoveError", "IllegalReason", "LeftoversTaken", "MatchWon", "Move",
+    "OpeningTableTaken", "Phase", "Play", "PlayerView", "Primiera", "Reason", "Rules", "RulesError", "Scopa",
+    "ScopaError", "SideScore", "Suit", "Variant", "bonuses", "cards_str", "check_history", "check_invariants",
+    "legal_captures", "match_result", "moves_for_hand", "napola_points", "new_deal", "new_match", "next_seat",
+    "parse_cards", "primiera", "score_deal", "state_from_dict", "sum_groups",
 ]

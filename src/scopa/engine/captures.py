@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from .cards import VALUES, Card
-from .rules import Rules
+from .fifteen import FIFTEEN_MODES, fifteen_captures
+from .rules import Rules, Variant
 
 Capture = tuple[Card, ...]
 Getter = Callable[[list[Card]], Capture]  # from the table sorted, one capture
@@ -48,7 +49,10 @@ def captures_for(card: Card, table: tuple[Card, ...], mode: int) -> list[Capture
     """``legal_captures`` without its memo (``mode`` is ``Rules.capture_mode``); a new list.
 
     Playing a deal meets a new table at nearly every turn, so the engine calls this directly.
+    Scopa a 15 and Cirulla take by their own rules (``fifteen.py``).
     """
+    if mode & FIFTEEN_MODES:
+        return fifteen_captures(card, table, mode)
     ordered = sorted(table)
     ranks = tuple([c >> 2 for c in ordered])
     rank = card >> 2  # card ids run rank * 4 + suit, so comparing ids compares values
@@ -139,8 +143,9 @@ def _extend(pool: Sequence[Card], start: int, remaining: int, chosen: tuple[Card
 def is_sweep_capture(card: Card, capture: Capture, rules: Rules) -> bool:
     """True when this capture may count as a scopa if it clears the table.
 
-    Under asso piglia tutto an ace that takes the whole table (not a table ace) is never a scopa.
+    Under asso piglia tutto, and in Cirulla, an ace that takes the whole table (not a table ace)
+    is never a scopa.
     """
-    if card < 4 and rules.asso_piglia_tutto:
+    if card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA):
         return any(c < 4 for c in capture)
     return True

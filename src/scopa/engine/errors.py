@@ -61,10 +61,13 @@ class RulesError(ScopaError):
 RULES_CODES = (
     "rules_not_options",   # not a mapping of named options
     "unknown_option",      # an option the rules do not have
-    "unknown_variant",     # a game that is not scopa or one of the scopone
+    "unknown_variant",     # a game that is not one of Variant
     "players",             # not 2, 3 or 4 players
     "scopone_players",     # scopone with other than four players
     "target",              # not 11, 16, 21 or a single deal
+    "cirulla_target",      # cirulla at another target than 51 or a single deal
+    "variant_option",      # an option the variant does not have; params: option, variant
+    "win_by_two_single",   # win by two asked of a single deal
     "on_off",              # a house rule that is not true or false; params: option
 )
 
@@ -114,6 +117,7 @@ POSITION_CODES = (
     "table_differs",
     "piles_differ",
     "scope_differ",
+    "claim_wrong",         # a Cirulla claim the hands and plays do not bear out; params: number
 )
 
 
@@ -127,8 +131,9 @@ MATCH_FIRST = "match_first"        # a sum was taken although an equal card is o
 CANNOT_TAKE = "cannot_take"        # any other capture the rules do not allow
 DEAL_NOT_OVER = "deal_not_over"    # next_deal() while the deal is still being played
 MATCH_OVER = "match_over"          # next_deal() after the match ended
+NO_CLAIM = "no_claim"              # claim() with no Cirulla bonus to claim now
 ILLEGAL_CODES = (DEAL_OVER, NOT_A_MOVE, NOT_IN_HAND, TAKES_NOTHING, MUST_CAPTURE, MATCH_FIRST, CANNOT_TAKE,
-                 DEAL_NOT_OVER, MATCH_OVER)
+                 DEAL_NOT_OVER, MATCH_OVER, NO_CLAIM)
 
 
 class IllegalReason(NamedTuple):

@@ -17,7 +17,7 @@ class DealStarted(NamedTuple):
     deal_number: int
     dealer: int
     leader: int
-    redeals: int  # how many times the table was redealt for three or four kings
+    redeals: int  # how many times the table was redealt: three or four kings, or in cirulla two aces
 
 
 class CardsDealt(NamedTuple):
@@ -28,6 +28,25 @@ class CardsDealt(NamedTuple):
     cards_each: int
     stock_left: int
     table: tuple[Card, ...] | None = None
+
+
+class OpeningTableTaken(NamedTuple):
+    """Scopa a 15 and Cirulla: the first table made 15 (one scopa) or 30 (two); the dealer took it."""
+
+    dealer: int
+    side: int
+    cards: tuple[Card, ...]
+    scope: int
+
+
+class HandClaimed(NamedTuple):
+    """Cirulla: ``seat`` showed its hand, ``cards``, to claim a bonus; from now on everyone sees it."""
+
+    seat: int
+    side: int
+    kind: str  # "cirulla" (worth 9 or less, 3 points) or "tris" (three of a kind, 10)
+    points: int
+    cards: tuple[Card, ...]
 
 
 class CardPlayed(NamedTuple):
@@ -74,5 +93,5 @@ class MatchWon(NamedTuple):
     match_scores: tuple[int, ...]
 
 
-Event = (DealStarted | CardsDealt | CardPlayed | CardsCaptured | CardStaysOnTable | Scopa | LeftoversTaken
-         | DealScored | MatchWon)
+Event = (DealStarted | CardsDealt | OpeningTableTaken | HandClaimed | CardPlayed | CardsCaptured | CardStaysOnTable
+         | Scopa | LeftoversTaken | DealScored | MatchWon)

@@ -10,14 +10,26 @@ from typing import Any
 from .errors import RulesError, reason
 
 TARGETS = (11, 16, 21)
+CIRULLA_TARGET = 51  # Cirulla's only target (docs/rules.md): its bonuses make a deal worth far more
 
 
 class Variant(StrEnum):
-    """Which game: scopa (2, 3 or 4 players) or one of the two scopone deals (4 players)."""
+    """Which game: scopa, scopa a 15 or cirulla (2, 3 or 4 players), or a scopone deal (4 players)."""
 
     SCOPA = "scopa"
     SCOPONE_SCIENTIFICO = "scopone_scientifico"
     SCOPONE_CLASSICO = "scopone_classico"
+    SCOPA_15 = "scopa_15"
+    CIRULLA = "cirulla"
+
+
+SCOPONE = (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO)
+FIFTEEN = (Variant.SCOPA_15, Variant.CIRULLA)  # the games that capture by making fifteen
+# Scopa's capture options: the fifteen games have capture rules of their own.
+SCOPA_CAPTURE_OPTIONS = ("faces_match_only", "most_cards", "asso_piglia_tutto")
+# Every on-off option, in the order menus and summaries list them.
+ALL_OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto",
+               "win_by_two", "a_perdere")
 
 
 def _is_int(value: Any) -> bool:
@@ -42,6 +54,8 @@ class Rules:
     napola: bool = False
     re_bello: bool = False
     asso_piglia_tutto: bool = False
+    win_by_two: bool = False
+    a_perdere: bool = False
     capture_mode: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
@@ -54,23 +68,29 @@ class Rules:
             object.__setattr__(self, "variant", known[variant])
         if not _is_int(self.players) or self.players not in (2, 3, 4):
             raise RulesError(f"Scopa is played by 2, 3 or 4 players, not {self.players!r}.", reason("players"))
-        if self.variant is not Variant.SCOPA and self.players != 4:
+        if self.variant in SCOPONE and self.players != 4:
             raise RulesError("Scopone is a four-player game: set players to 4.", reason("scopone_players"))
-        if self.target is not None and (not _is_int(self.target) or self.target not in TARGETS):
+        if self.variant is Variant.CIRULLA:
+            if self.target is not None and (not _is_int(self.target) or self.target != CIRULLA_TARGET):
+                raise RulesError(f"Cirulla is played to 51 points, or a single deal; not {self.target!r}.",
+                                reason("cirulla_target"))
+        elif self.target is not None and (not _is_int(self.target) or self.target not in TARGETS):
             raise RulesError(f"The match target is 11, 16 or 21 points, or a single deal; not {self.target!r}.",
                             reason("target"))
         for f in fields(self):
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
                 raise RulesError(f"The option {f.name} is on or off (true or false).", reason("on_off", option=f.name))
+        _check_variant_options(self)
         # A small number naming the options that change captures: a cheap cache key.
-        mode = self.faces_match_only | self.most_cards << 1 | self.asso_piglia_tutto << 2
+        mode = (self.faces_match_only | self.most_cards << 1 | self.asso_piglia_tutto << 2
+                | (self.variant is Variant.SCOPA_15) << 3 | (self.variant is Variant.CIRULLA) << 4)
         object.__setattr__(self, "capture_mode", mode)
 
     # Derived shape of a deal -------------------------------------------------
     # Cached: every deal reads them, and a cached_property is then a plain attribute.
     @cached_property
     def hand_size(self) -> int:
-        return {Variant.SCOPA: 3, Variant.SCOPONE_SCIENTIFICO: 10, Variant.SCOPONE_CLASSICO: 9}[self.variant]
+        return {Variant.SCOPONE_SCIENTIFICO: 10, Variant.SCOPONE_CLASSICO: 9}.get(self.variant, 3)
 
     @cached_property
     def table_size(self) -> int:
@@ -107,6 +127,35 @@ class Rules:
         defaults: dict[str, Any] = {"players": 4, "variant": Variant.SCOPONE_CLASSICO, "target": 21}
         return cls(**(defaults | options))
 
+    @classmethod
+    def scopa_15(cls, **options: Any) -> Rules:
+        """Scopa a 15 (Escoba): a card takes what makes fifteen with it; Scopa's targets and scoring."""
+        base: dict[str, Any] = {"variant": Variant.SCOPA_15}
+        return cls(**(base | options))
+
+    @classmethod
+    def cirulla(cls, **options: Any) -> Rules:
+        """Cirulla: match, sum or fifteen, the ace takes all, hand bonuses; to 51, no kings redeal."""
+        base: dict[str, Any] = {"variant": Variant.CIRULLA, "target": CIRULLA_TARGET, "kings_redeal": False}
+        return cls(**(base | options))
+
+    @classmethod
+    def for_variant(cls, variant: Variant | str, **options: Any) -> Rules:
+        """The rules of a variant with that variant's own defaults (target, redeal), then ``options``."""
+        try:
+            known = Variant(variant)
+        except ValueError:
+            unknown: dict[str, Any] = {"variant": variant}
+            return cls(**(unknown | options))  # refused by the checks, with their reason
+        factory = {Variant.SCOPONE_SCIENTIFICO: cls.scopone_scientifico, Variant.SCOPONE_CLASSICO: cls.scopone_classico,
+                   Variant.SCOPA_15: cls.scopa_15, Variant.CIRULLA: cls.cirulla}.get(known)
+        return factory(**options) if factory else cls(variant=known, **options)
+
+    @property
+    def fifteen(self) -> bool:
+        """A game that captures by making fifteen (scopa a 15, cirulla): the opening table rule too."""
+        return self.variant in FIFTEEN
+
     def with_options(self, **options: Any) -> Rules:
         return replace(self, **options)
 
@@ -127,10 +176,38 @@ class Rules:
             raise RulesError(f"Unknown rule option {unknown[0]!r}.", reason("unknown_option"))
         return cls(**dict(data))
 
+    def available_options(self) -> tuple[str, ...]:
+        """The on-off options this variant and target can have, in the order menus list them.
+
+        The fifteen games have their own captures (no Scopa capture options), a perdere is for
+        Scopa and Scopa a 15, and win by two needs a target."""
+        names: tuple[str, ...] = ALL_OPTIONS
+        if self.variant in FIFTEEN:
+            names = tuple(n for n in names if n not in SCOPA_CAPTURE_OPTIONS)
+        if self.variant not in (Variant.SCOPA, Variant.SCOPA_15):
+            names = tuple(n for n in names if n != "a_perdere")
+        if self.target is None:
+            names = tuple(n for n in names if n != "win_by_two")
+        return names
+
     def enabled_options(self) -> tuple[str, ...]:
         """Names of the house-rule options that are on, in a fixed order."""
-        names = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
-        return tuple(name for name in names if getattr(self, name))
+        return tuple(name for name in ALL_OPTIONS if getattr(self, name))
+
+
+def _check_variant_options(rules: Rules) -> None:
+    """Options that only some variants have: Scopa's capture options, a perdere, win by two."""
+    if rules.variant in FIFTEEN:
+        for name in SCOPA_CAPTURE_OPTIONS:
+            if getattr(rules, name):
+                raise RulesError(f"The option {name} changes Scopa's captures; {rules.variant.value} has its own.",
+                                reason("variant_option", option=name))
+    if rules.a_perdere and rules.variant not in (Variant.SCOPA, Variant.SCOPA_15):
+        raise RulesError("Scopa a perdere is played with Scopa or Scopa a 15 rules only.",
+                        reason("variant_option", option="a_perdere"))
+    if rules.win_by_two and rules.target is None:
+        raise RulesError("Win by two needs a match target: a single deal has no next deal to play.",
+                        reason("win_by_two_single"))
 
 
 _OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.init)

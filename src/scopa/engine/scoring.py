@@ -27,6 +27,7 @@ class Category(StrEnum):
     SCOPE = "scope"
     NAPOLA = "napola"
     RE_BELLO = "re_bello"
+    BONUS = "bonus"  # Cirulla's hand bonuses claimed in the deal
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class SideScore:
     napola: int
     re_bello: bool
     points: dict[Category, int]
+    bonus: int = 0  # Cirulla: the points of the hands this side claimed
 
     @property
     def total(self) -> int:
@@ -133,11 +135,14 @@ def _holder(held: list[set[Card]], card: Card) -> int | None:
     return None
 
 
-_CARDS, _COINS_CAT, _SETTEBELLO, _PRIMIERA, _SCOPE, _NAPOLA, _RE_BELLO = Category
+_CARDS, _COINS_CAT, _SETTEBELLO, _PRIMIERA, _SCOPE, _NAPOLA, _RE_BELLO, _BONUS = Category
 
 
-def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules) -> DealScore:
-    """Score complete capture piles (leftovers already taken) with each side's scope count."""
+def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules,
+               bonus: Sequence[int] | None = None) -> DealScore:
+    """Score complete capture piles (leftovers already taken) with each side's scope count.
+
+    ``bonus``: each side's points from Cirulla's claimed hands (a category of Cirulla's sheet)."""
     held = [set(p) for p in piles]  # a pile holds each card once
     cards = [len(p) for p in piles]
     coins = [len(h & _COINS) for h in held]
@@ -160,6 +165,10 @@ def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rul
     if rules.re_bello:
         categories.append(_RE_BELLO)
         awarded[_RE_BELLO] = holder_k
+    cirulla = rules.variant.value == "cirulla"
+    bonus = tuple(bonus) if bonus is not None else (0,) * len(piles)
+    if cirulla:
+        categories.append(_BONUS)
 
     sides = []
     for side in range(len(piles)):
@@ -170,6 +179,8 @@ def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rul
             points[_NAPOLA] = napola[side]
         if rules.re_bello:
             points[_RE_BELLO] = int(holder_k == side)
+        if cirulla:
+            points[_BONUS] = bonus[side]
         sides.append(SideScore(side, cards[side], coins[side], holder_7 == side, prims[side],
-                               scope[side], napola[side], holder_k == side, points))
+                               scope[side], napola[side], holder_k == side, points, bonus[side]))
     return DealScore(tuple(sides), awarded, tuple(categories))

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, cast
 
 from .captures import capture_plan, captures_for, is_sweep_capture
 from .cards import ALL_CARDS, Card
+from .cirulla import Claim, best_bonus, shown_cards
 from .errors import (
     CANNOT_TAKE,
     DEAL_NOT_OVER,
@@ -25,6 +26,7 @@ from .errors import (
     MATCH_FIRST,
     MATCH_OVER,
     MUST_CAPTURE,
+    NO_CLAIM,
     NOT_A_MOVE,
     NOT_IN_HAND,
     TAKES_NOTHING,
@@ -40,10 +42,13 @@ from .events import (
     DealScored,
     DealStarted,
     Event,
+    HandClaimed,
     LeftoversTaken,
     MatchWon,
+    OpeningTableTaken,
     Scopa,
 )
+from .fifteen import FIFTEEN_MODES, fifteen_captures, opening_scope, variant_redeal
 from .rules import Rules
 from .scoring import DealScore, score_deal
 from .shuffle import Seed, deck_orders, is_seed, seed_json
@@ -117,7 +122,8 @@ def _shuffled_deal(rules: Rules, seed: Seed, deal_number: int) -> tuple[list[Car
     """The deck order for a deal and how many times it was reshuffled for kings on the table."""
     for redeals, deck in enumerate(deck_orders(seed, deal_number)):
         table = deck[:rules.table_size]
-        if not (rules.kings_redeal and sum(1 for c in table if c >= _FIRST_KING) >= 3):
+        if (not (rules.kings_redeal and sum(1 for c in table if c >= _FIRST_KING) >= 3)
+                and not variant_redeal(table, rules)):
             return deck, redeals
     raise AssertionError("deck_orders never ends")
 
@@ -151,6 +157,7 @@ class GameState(NamedTuple):
     phase: Phase
     winner: int | None
     redeals: int
+    claims: tuple[Claim, ...] = ()  # Cirulla: the hands shown to claim a bonus in this deal
 
     # Queries ----------------------------------------------------------------
     @property
@@ -177,7 +184,40 @@ class GameState(NamedTuple):
         piles, scope, rules, score = _LAST_SCORE
         if piles is self.piles and scope is self.scope and rules is self.rules:
             return score  # the deal just finished: the very piles it was scored from
-        return score_deal(self.piles, self.scope, self.rules)
+        return score_deal(self.piles, self.scope, self.rules, self.bonus_points())
+
+    def bonus_points(self) -> tuple[int, ...]:
+        """Each side's points from the Cirulla bonuses claimed in this deal."""
+        points = [0] * self.rules.sides
+        for claim in self.claims:
+            points[self.rules.side_of(claim.seat)] += claim.points
+        return tuple(points)
+
+    def claimable(self) -> str | None:
+        """Cirulla: the bonus the seat to move may claim now ("cirulla" or "tris"), else None.
+
+        Only before the first card of a hand is played, once a hand, and only for a hand worth it."""
+        if self.rules.variant.value != "cirulla" or self.phase is not _PLAYING:
+            return None
+        hand = self.hands[self.to_move]
+        if len(hand) != self.rules.hand_size:
+            return None
+        if any(c.seat == self.to_move and c.round == self.round for c in self.claims):
+            return None
+        return best_bonus(hand)
+
+    def claim(self) -> tuple[GameState, list[Event]]:
+        """The seat to move shows its hand to claim its Cirulla bonus; ``IllegalMoveError`` if it has none.
+
+        The seat is still to move: it plays a card next, its hand now public."""
+        kind = self.claimable()
+        if kind is None:
+            raise IllegalMoveError("There is no bonus to claim now: a cirulla or three of a kind, shown "
+                                   "before the hand's first card.", IllegalReason(NO_CLAIM, seat=self.to_move))
+        seat = self.to_move
+        claim = Claim(seat, self.round, kind, self.hands[seat])
+        event = HandClaimed(seat, self.rules.side_of(seat), kind, claim.points, claim.cards)
+        return self._replace(claims=(*self.claims, claim)), [event]
 
     def side_of(self, seat: int) -> int:
         return self.rules.side_of(seat)
@@ -198,14 +238,14 @@ class GameState(NamedTuple):
         return PlayerView(self.rules, seat, self.deal_number, self.dealer, self.to_move, self.round,
                           self.hands[seat], self.table, tuple(len(h) for h in self.hands), len(self.stock),
                           self.piles, self.scope, self.last_capturer, self.history, self.match_scores,
-                          self.deal_totals, self.phase, self.winner)
+                          self.deal_totals, self.phase, self.winner, self.claims)
 
     # Transitions ------------------------------------------------------------
     def apply(self, move: Move | tuple[Card, Iterable[Card]]) -> tuple[GameState, list[Event]]:
         """Play a move for the seat to move. An illegal move raises ``IllegalMoveError``."""
         # One unpacking instead of a dozen field lookups (each a descriptor call on a named tuple).
         (rules, seed, deal_number, dealer, seat, round_, hands, table, stock, piles, scope, last_capturer,
-         history, match_scores, deal_totals, phase, _, redeals) = self
+         history, match_scores, deal_totals, phase, _, redeals, claims) = self
         if phase is not _PLAYING:
             raise IllegalMoveError("The deal is over: no card can be played until the next deal.",
                                    IllegalReason(DEAL_OVER, seat=seat))
@@ -245,7 +285,7 @@ class GameState(NamedTuple):
         history = (*history, _make(Play, (seat, card, capture, scopa)))
         state = _make(GameState, (rules, seed, deal_number, dealer, (seat - 1) % rules.players, round_, hands,
                                   table, stock, piles, scope, last_capturer, history, match_scores, deal_totals,
-                                  _PLAYING, None, redeals))
+                                  _PLAYING, None, redeals, claims))
         if last_play:
             return state._finish_deal(events)
         if not hands_left:
@@ -295,7 +335,7 @@ class GameState(NamedTuple):
         return (_make(GameState, (rules, self.seed, self.deal_number, self.dealer, leader, self.round + 1,
                                   tuple(hands), self.table, stock, self.piles, self.scope, self.last_capturer,
                                   self.history, self.match_scores, self.deal_totals, Phase.PLAYING, None,
-                                  self.redeals)), events)
+                                  self.redeals, self.claims)), events)
 
     def _finish_deal(self, events: list[Event]) -> tuple[GameState, list[Event]]:
         rules = self.rules
@@ -308,7 +348,7 @@ class GameState(NamedTuple):
         elif table:
             events.append(LeftoversTaken(None, None, tuple(sorted(table))))
         global _LAST_SCORE  # noqa: PLW0603 -- a module-wide memo on purpose (docs/architecture.md)
-        score = score_deal(piles, self.scope, rules)
+        score = score_deal(piles, self.scope, rules, self.bonus_points())
         _LAST_SCORE = (piles, self.scope, rules, score)
         totals = tuple(a + b for a, b in zip(self.match_scores, score.totals, strict=True))
         events.append(DealScored(self.deal_number, score, totals))
@@ -318,7 +358,7 @@ class GameState(NamedTuple):
         state = GameState(rules, self.seed, self.deal_number, self.dealer, self.to_move, self.round,
                           self.hands, table, self.stock, piles, self.scope, self.last_capturer, self.history,
                           totals, (*self.deal_totals, score.totals),
-                          Phase.MATCH_OVER if over else Phase.DEAL_OVER, winner, self.redeals)
+                          Phase.MATCH_OVER if over else Phase.DEAL_OVER, winner, self.redeals, self.claims)
         return state, events
 
     # Serialisation ------------------------------------------------------------
@@ -337,6 +377,8 @@ class GameState(NamedTuple):
                         for p in self.history],
             "match_scores": list(self.match_scores), "deal_totals": [list(t) for t in self.deal_totals],
             "phase": self.phase.value, "winner": self.winner, "redeals": self.redeals,
+            "claims": [{"seat": c.seat, "round": c.round, "kind": c.kind, "cards": cards(c.cards)}
+                       for c in self.claims],
         }
 
     # ``state_from_dict(data)`` (``scopa.engine``, from ``validation``) rebuilds a state from
@@ -373,7 +415,7 @@ def _illegal_capture(card: Card, capture: tuple[Card, ...], options: list[tuple[
         code, text = TAKES_NOTHING, f"{card} takes nothing here: it stays on the table."
     elif not capture:
         code, text = MUST_CAPTURE, f"{card} must capture: a card that can take must take."
-    elif len(options[0]) == 1 and len(capture) > 1:
+    elif len(options[0]) == 1 and len(capture) > 1 and options[0][0] >> 2 == card >> 2:
         code, text = MATCH_FIRST, f"{card} must take a single equal card: a match comes before a sum."
     else:
         code, text = CANNOT_TAKE, f"{card} cannot take {' '.join(map(str, capture))}."
@@ -384,6 +426,8 @@ def moves_for_hand(hand: Iterable[Card], table: tuple[Card, ...], rules: Rules) 
     """Every legal move for a hand on a table."""
     moves: list[Move] = []
     table = tuple(table)
+    if rules.capture_mode & FIFTEEN_MODES:
+        return _fifteen_moves(hand, table, rules.capture_mode)
     ordered = sorted(table)
     ranks = tuple([c >> 2 for c in ordered])
     plan = capture_plan(ranks, rules.capture_mode)  # as captures_for, once for the whole hand
@@ -404,6 +448,19 @@ def moves_for_hand(hand: Iterable[Card], table: tuple[Card, ...], rules: Rules) 
     return moves
 
 
+def _fifteen_moves(hand: Iterable[Card], table: tuple[Card, ...], mode: int) -> list[Move]:
+    """``moves_for_hand`` in Scopa a 15 and Cirulla (fifteen.py has their captures)."""
+    moves: list[Move] = []
+    for card in hand:
+        captures = fifteen_captures(card, table, mode)
+        if captures:
+            for capture in captures:
+                moves.append(_make(Move, (card, capture)))
+        else:
+            moves.append(_STAY_MOVES[card])
+    return moves
+
+
 # Moves are immutable, so the commonest ones are made once: a card that stays on the table, and
 # a card taking one table card of its rank (_MATCH_MOVES[card][table_card]).
 _STAY_MOVES = tuple(_make(Move, (card, ())) for card in ALL_CARDS)
@@ -412,14 +469,22 @@ _MATCH_MOVES = tuple({other: _make(Move, (card, (other,))) for other in ALL_CARD
 
 
 def match_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, bool]:
-    """(winning side or None, whether the match is over) after a complete deal."""
-    best = max(totals)
-    leaders = [side for side, t in enumerate(totals) if t == best]
+    """(winning side or None, whether the match is over) after a complete deal.
+
+    The leader is the side with the highest total, or with *a perdere* the lowest. A match
+    ends once some side has reached the target and one side alone leads, by two points or
+    more under *win by two* (which a single deal never has).
+    """
+    standing = [-t for t in totals] if rules.a_perdere else list(totals)
+    best = max(standing)
+    leaders = [side for side, t in enumerate(standing) if t == best]
     if rules.target is None:
         return (leaders[0] if len(leaders) == 1 else None), True
-    if best >= rules.target and len(leaders) == 1:
-        return leaders[0], True
-    return None, False
+    if max(totals) < rules.target or len(leaders) != 1:
+        return None, False
+    if rules.win_by_two and best - max(t for side, t in enumerate(standing) if side != leaders[0]) < 2:
+        return None, False
+    return leaders[0], True
 
 
 def _start_deal(rules: Rules, seed: Seed, deal_number: int, dealer: int, match_scores: tuple[int, ...],
@@ -437,6 +502,13 @@ def _start_deal(rules: Rules, seed: Seed, deal_number: int, dealer: int, match_s
     state, events = state._deal_round(events)
     first = cast(CardsDealt, events[-1])  # _deal_round ends with the round it dealt
     events[-1] = CardsDealt(first.round, first.rounds, first.cards_each, first.stock_left, table)
+    scope = opening_scope(table, rules)
+    if scope:  # Scopa a 15 and Cirulla: a first table making 15 or 30 goes to the dealer
+        side = rules.side_of(dealer)
+        piles = tuple(table if s == side else () for s in range(rules.sides))
+        scores = tuple(scope if s == side else 0 for s in range(rules.sides))
+        state = state._replace(table=(), piles=piles, scope=scores, last_capturer=dealer)
+        events.append(OpeningTableTaken(dealer, side, tuple(sorted(table)), scope))
     return state, events
 
 
@@ -487,6 +559,7 @@ class PlayerView:
     deal_totals: tuple[tuple[int, ...], ...]
     phase: Phase
     winner: int | None
+    claims: tuple[Claim, ...] = ()  # Cirulla: hands shown to claim a bonus, public to every seat
 
     @property
     def side(self) -> int:
@@ -502,9 +575,26 @@ class PlayerView:
             return []
         return moves_for_hand(self.hand, self.table, self.rules)
 
+    def claimable(self) -> str | None:
+        """Cirulla: the bonus this seat may claim now, as ``GameState.claimable`` says, from its own view."""
+        if self.rules.variant.value != "cirulla" or not self.is_my_turn or len(self.hand) != self.rules.hand_size:
+            return None
+        if any(c.seat == self.seat and c.round == self.round for c in self.claims):
+            return None
+        return best_bonus(self.hand)
+
+    def shown_hand(self, seat: int) -> tuple[Card, ...] | None:
+        """Cirulla: what ``seat`` still holds of a hand it showed to claim a bonus this round, else None."""
+        if not self.claims:
+            return None
+        return shown_cards(self.claims, seat, self.round, {p.card for p in self.history})
+
     def unseen_cards(self) -> frozenset[Card]:
-        """Cards this seat has not seen: the other hands and the stock together."""
+        """Cards this seat has not seen: the other hands and the stock together (less any hand shown)."""
         seen = set(self.hand) | set(self.table)
         for pile in self.piles:
             seen.update(pile)
+        for other in range(self.rules.players):
+            if other != self.seat:
+                seen.update(self.shown_hand(other) or ())
         return frozenset(c for c in ALL_CARDS if c not in seen)

@@ -10,7 +10,9 @@ from typing import Any, Literal, overload
 
 from .captures import is_sweep_capture, legal_captures
 from .cards import Card
+from .cirulla import BONUS_KINDS, Claim, bonuses
 from .errors import ScopaError, reason
+from .fifteen import opening_scope
 from .rules import Rules
 from .shuffle import SEED_HEX
 from .state import GameState, Phase, Play, next_seat
@@ -131,10 +133,53 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
                           for i, t in enumerate(deal_totals, 1)),
         phase=phase, winner=_int(data, "winner", 0, sides - 1, optional=True, why=reason("winner", count=sides)),
         redeals=_int(data, "redeals", 0, 1000),
+        claims=_claims(data.get("claims", []), n, rules.rounds),  # older files have none
     )
     check_invariants(state)
     check_history(state)
+    check_claims(state)
     return state
+
+
+def _claims(value: Any, players: int, rounds: int) -> tuple[Claim, ...]:
+    """Cirulla's claims of the deal: seat, round, kind and the three cards shown."""
+    if not isinstance(value, list) or len(value) > players * rounds:
+        raise ScopaError("claims must be a list of claimed hands.", reason("claim_wrong", number=1))
+    claims = []
+    for number, item in enumerate(value, 1):
+        wrong = ScopaError(f"Claim {number} is not a claimed hand.", reason("claim_wrong", number=number))
+        if not isinstance(item, Mapping) or set(item) != {"seat", "round", "kind", "cards"}:
+            raise wrong
+        if not _whole(item["seat"], 0, players - 1) or not _whole(item["round"], 1, rounds):
+            raise wrong
+        if item["kind"] not in BONUS_KINDS:
+            raise wrong
+        cards = _cards(item["cards"], "A claimed hand", "play_card", number)
+        claims.append(Claim(item["seat"], item["round"], item["kind"], cards))
+    return tuple(claims)
+
+
+def check_claims(state: GameState) -> None:
+    """Each claim is Cirulla's, once a seat and round, of a hand worth it that the seat held then.
+
+    The hand shown is the seat's: the cards it still holds or has played since, this round."""
+    seen: set[tuple[int, int]] = set()
+    rules = state.rules
+    for number, claim in enumerate(state.claims, 1):
+        wrong = ScopaError(f"Claim {number} is not borne out by the hands and plays.",
+                           reason("claim_wrong", number=number))
+        if rules.variant.value != "cirulla" or (claim.seat, claim.round) in seen:
+            raise wrong
+        seen.add((claim.seat, claim.round))
+        if claim.kind not in bonuses(claim.cards) or len(set(claim.cards)) != 3 or claim.round > state.round:
+            raise wrong
+        # The plays of that round: each round is players * hand_size plays, from the leader.
+        size = rules.players * rules.hand_size
+        plays = state.history[(claim.round - 1) * size:claim.round * size]
+        played = {p.card for p in plays if p.seat == claim.seat}
+        held = set(state.hands[claim.seat]) if claim.round == state.round else set()
+        if set(claim.cards) != played | held:  # the hand shown is the one it played that round
+            raise wrong
 
 
 def check_invariants(state: GameState) -> None:
@@ -245,6 +290,11 @@ def check_history(state: GameState) -> None:
     scope = [0] * rules.sides
     plays_in_deal = 40 - rules.table_size
     last_capturer = None
+    taken = opening_scope(table, rules)
+    if taken:  # Scopa a 15 and Cirulla: a first table of 15 or 30 went to the dealer
+        piles[rules.side_of(state.dealer)] += table
+        scope[rules.side_of(state.dealer)] += taken
+        table, last_capturer = [], state.dealer
     for index, play in enumerate(state.history):
         side = rules.side_of(play.seat)
         scopa = False

@@ -7,7 +7,7 @@ The console calls ``scopa.lessons.console.attach(program)``; ``tip_for`` gives a
 tip a turn at the beginner and easy levels. The texts live in ``text/`` (English and Italian).
 """
 from .catalogue import LessonText, rules_markdown, split_sections
-from .content import LESSON_COUNT, LESSONS
+from .content import LESSON_COUNT, LESSON_TOTAL, LESSONS
 from .tips import tip_for
 
-__all__ = ["LESSONS", "LESSON_COUNT", "LessonText", "rules_markdown", "split_sections", "tip_for"]
+__all__ = ["LESSONS", "LESSON_COUNT", "LESSON_TOTAL", "LessonText", "rules_markdown", "split_sections", "tip_for"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .catalogue import LessonText
-from .content import LESSON_COUNT
+from .content import LESSON_COUNT, LESSON_TOTAL
 from .rules_reader import read_rules
 from .runner import LessonSession
 
@@ -41,6 +41,7 @@ def lessons_menu(program: Program) -> int | None:
         items = [text("menu.item.done" if n in done else "menu.item", title=text(f"l{n}.title"))
                  for n in range(1, LESSON_COUNT + 1)]
         items.append(text("menu.rules"))
+        items.append(text("menu.other_games"))  # the tenth item, key 0: lessons 9 and 10
         first_open = next((n for n in range(1, LESSON_COUNT + 1) if n not in done), 1)
         title = text("menu.title", done=len(done & set(range(1, LESSON_COUNT + 1))), count=LESSON_COUNT)
         index = choose(program.input, program.announcer, title, items, text("prompt.menu"),
@@ -49,6 +50,12 @@ def lessons_menu(program: Program) -> int | None:
             return None
         if index == LESSON_COUNT:
             read_rules(program)
+        elif index == LESSON_COUNT + 1:
+            game = choose(program.input, program.announcer, text("menu.other_games.title"),
+                          [text(f"game.{name}") for name in ("scopa_15", "cirulla")], text("prompt.menu"),
+                          default=0)
+            if game is not None:
+                session.run_from(LESSON_COUNT + 1 + game)
         else:
             session.run_from(index + 1)
 
@@ -57,8 +64,8 @@ def run_lesson(program: Program, number: int) -> int:
     """``scopa --lesson N``: run the lesson, then exit 0; a lesson that does not exist gives 2."""
     from ..console.terminal import InputClosed, Interrupted
     text = LessonText(program.lang)
-    if not isinstance(number, int) or not 1 <= number <= LESSON_COUNT:
-        program.output.line(text("lesson.out_of_range", n=number, count=LESSON_COUNT))
+    if not isinstance(number, int) or not 1 <= number <= LESSON_TOTAL:
+        program.output.line(text("lesson.out_of_range", n=number, count=LESSON_TOTAL))
         return 2
     try:
         program.start_voice()

@@ -1,4 +1,4 @@
-"""The eight lessons: explanations, goals, prepared positions, questions and feedback.
+"""The lessons: the eight of Scopa, then one each for Scopa a 15 and Cirulla (9 and 10).
 
 A lesson is a list of steps. A ``Practice`` step is a position to play from; its ``judge``
 looks at what happened and returns the feedback lines. A ``Quiz`` step asks one question with
@@ -14,11 +14,13 @@ from typing import Any
 from ..engine import (
     SETTEBELLO,
     Card,
+    CardsCaptured,
     DealScore,
     Event,
     GameState,
     LeftoversTaken,
     Move,
+    Rules,
     Scopa,
     Suit,
     new_deal,
@@ -30,7 +32,8 @@ from ..narration import Narrator
 from .catalogue import LessonText
 from .positions import LESSON_RULES, position
 
-LESSON_COUNT = 8
+LESSON_COUNT = 8  # the Scopa course; the lessons of the other games follow it
+LESSON_TOTAL = 10
 
 
 class Ctx:
@@ -148,10 +151,16 @@ Step = Practice | Quiz
 class Lesson:
     number: int
     steps: tuple[Step, ...] = field(default_factory=tuple)
+    rules: Rules = LESSON_RULES  # the game it teaches, which the lesson's table plays and says
 
     @property
     def title_key(self) -> str:
         return f"l{self.number}.title"
+
+    @property
+    def last_of_its_course(self) -> bool:
+        """The last Scopa lesson, or the last lesson of all: N has no next lesson to go to."""
+        return self.number in (LESSON_COUNT, LESSON_TOTAL)
 
 
 def _fixed(state_fn: Callable[[], GameState]) -> Callable[[int], tuple[GameState, list[Event]]]:
@@ -425,3 +434,76 @@ LESSON_8 = Lesson(8, (
 ))
 
 LESSONS: tuple[Lesson, ...] = (LESSON_1, LESSON_2, LESSON_3, LESSON_4, LESSON_5, LESSON_6, LESSON_7, LESSON_8)
+
+
+# Lesson 9: Scopa a 15, taking what makes fifteen --------------------------------------------------
+
+FIFTEEN_RULES = Rules.scopa_15(target=None)
+L9_POSITION = {"hand": "7S 3H QC", "table": "JD 5C 7D 2S", "other_hand": "KH 6S 4D", "rules": FIFTEEN_RULES}
+
+
+def _l9_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
+    move = out.first
+    if SETTEBELLO in move.capture:
+        return True, ctx.right("l9.right", card=ctx.the(move.card), cards=ctx.cards(move.capture))
+    if move.card.rank == "7":
+        return False, ctx.wrong("l9.wrong.seven", card=ctx.the(move.card), cards=ctx.cards(move.capture),
+                                three=ctx.the("3H"))
+    return False, ctx.wrong("l9.wrong.other", card=ctx.the(move.card), three=ctx.the("3H"))
+
+
+def _l9_quiz_feedback(ctx: Ctx, index: int) -> list[str]:
+    return ctx.right("l9.quiz.right") if index == 1 else ctx.wrong("l9.quiz.wrong")
+
+
+LESSON_9 = Lesson(9, (
+    Practice(lambda ctx: ctx.lines("l9.intro"), lambda ctx: ctx.say("l9.goal"),
+             _fixed(lambda: position(**L9_POSITION)), _l9_judge),  # type: ignore[arg-type]
+    Quiz(lambda ctx: ctx.lines("l9.quiz.intro"),
+         lambda ctx: ctx.say("l9.quiz.question", cards=ctx.cards(["AC", "2S", "4H", "JD"])),
+         lambda ctx: [ctx.say("l9.quiz.nothing"), ctx.say("l9.quiz.dealer"), ctx.say("l9.quiz.redeal")], 1,
+         _l9_quiz_feedback),
+), FIFTEEN_RULES)
+
+
+# Lesson 10: Cirulla, the ace, the equal card or fifteen, and the hand bonuses ----------------------
+
+CIRULLA_RULES = Rules.cirulla(target=None)
+L10_ACE = {"hand": "AC 5H KD", "table": "7D 3S JC 2H", "other_hand": "4S 6C QH", "rules": CIRULLA_RULES}
+L10_SEVEN = {"hand": "7S 4C 6H", "table": "3H 5S 6D 7D", "other_hand": "2C KS QD", "rules": CIRULLA_RULES}
+
+
+def _l10_ace_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
+    move = out.first
+    whole = any(isinstance(e, CardsCaptured) and e.whole_table for e in out.events)
+    if whole:
+        return True, ctx.right("l10.ace.right")
+    return False, ctx.wrong("l10.ace.wrong", card=ctx.the(move.card), ace=ctx.the("AC"))
+
+
+def _l10_seven_judge(ctx: Ctx, out: Outcome) -> tuple[bool, list[str]]:
+    move = out.first
+    if SETTEBELLO in move.capture:
+        return True, ctx.right("l10.seven.right")
+    if move.card.rank == "7":
+        return False, ctx.wrong("l10.seven.fifteen", cards=ctx.cards(move.capture))
+    return False, ctx.wrong("l10.seven.other", card=ctx.the(move.card), seven=ctx.the("7S"))
+
+
+def _l10_quiz_feedback(ctx: Ctx, index: int) -> list[str]:
+    return ctx.right("l10.quiz.right") if index == 1 else ctx.wrong("l10.quiz.wrong")
+
+
+LESSON_10 = Lesson(10, (
+    Practice(lambda ctx: ctx.lines("l10.ace.intro"), lambda ctx: ctx.say("l10.ace.goal"),
+             _fixed(lambda: position(**L10_ACE)), _l10_ace_judge),  # type: ignore[arg-type]
+    Practice(lambda ctx: ctx.lines("l10.seven.intro"), lambda ctx: ctx.say("l10.seven.goal"),
+             _fixed(lambda: position(**L10_SEVEN)), _l10_seven_judge),  # type: ignore[arg-type]
+    Quiz(lambda ctx: ctx.lines("l10.quiz.intro", matta=ctx.plain_name("7H")),
+         lambda ctx: ctx.say("l10.quiz.question", cards=ctx.cards(["AH", "2S", "6C"])),
+         lambda ctx: [ctx.say("l10.quiz.nothing"), ctx.say("l10.quiz.cirulla"), ctx.say("l10.quiz.tris")], 1,
+         _l10_quiz_feedback),
+), CIRULLA_RULES)
+
+VARIANT_LESSONS: tuple[Lesson, ...] = (LESSON_9, LESSON_10)
+ALL_LESSONS: tuple[Lesson, ...] = LESSONS + VARIANT_LESSONS

@@ -45,7 +45,7 @@ def position(hand: str, table: str, other_hand: str, *, round_number: int = 1, y
     state = state._replace(hands=hands, table=table_cards, stock=stock,
                            piles=(tuple(piles[0]), tuple(piles[1])), round=round_number,
                            history=tuple(earlier + plays), to_move=0, last_capturer=last_capturer,
-                           phase=Phase.PLAYING)
+                           phase=Phase.PLAYING, scope=(0,) * rules.sides)  # no first table taken
     check_invariants(state)
     return state
 

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 ENTER = "enter"
 ESCAPE = "escape"
-OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto")
 
 
 def match_section(rules: Rules, text: LessonText, in_match: bool = True) -> Section:
@@ -28,11 +27,12 @@ def match_section(rules: Rules, text: LessonText, in_match: bool = True) -> Sect
     if rules.variant is Variant.SCOPA:
         lines = [text("rules.match.players", n=rules.players)]
     else:
-        lines = [text(f"rules.match.{rules.variant.value}")]
+        lines = [text(f"rules.match.{rules.variant.value}", n=rules.players)]
     lines.append(text("rules.match.single") if rules.target is None else text("rules.match.target",
                                                                                target=rules.target))
-    on = [text(f"option.{name}") for name in OPTIONS if getattr(rules, name)]
-    off = [text(f"option.{name}") for name in OPTIONS if not getattr(rules, name)]
+    options = rules.available_options()  # only the options this game can have
+    on = [text(f"option.{name}") for name in options if getattr(rules, name)]
+    off = [text(f"option.{name}") for name in options if not getattr(rules, name)]
     sep = text("list.sep")
     lines.append(text("rules.match.on", names=capitalised(sep.join(on))) if on else text("rules.match.none_on"))
     if off:

@@ -21,10 +21,10 @@ from ..console.announcer import ask_hands_aloud
 from ..console.choosing import MoveChooser
 from ..console.keys import typed_number
 from ..console.terminal import ENTER, ESCAPE
-from ..engine import SETTEBELLO, Card, Event, GameState, MatchWon, Move, PlayerView, Scopa
+from ..engine import SETTEBELLO, Card, Event, GameState, MatchWon, Move, PlayerView, Rules, Scopa
 from ..narration import Announcement, Narrator, Verbosity, capitalised
 from .catalogue import LessonText
-from .content import LESSON_COUNT, LESSONS, Ctx, Lesson, Outcome, Practice, Quiz
+from .content import LESSON_COUNT, LESSONS, VARIANT_LESSONS, Ctx, Lesson, Outcome, Practice, Quiz
 from .positions import LESSON_RULES
 
 if TYPE_CHECKING:
@@ -38,7 +38,12 @@ class Leave(Exception):
     """The learner pressed Escape to leave the lesson."""
 
 
-def lesson_narrator(program: Program, text: LessonText) -> Narrator:
+def _lesson(number: int) -> Lesson:
+    """Lesson ``number`` (from 1): Scopa's eight, then those of the other games."""
+    return (LESSONS + VARIANT_LESSONS)[number - 1]
+
+
+def lesson_narrator(program: Program, text: LessonText, rules: Rules = LESSON_RULES) -> Narrator:
     """The game's narrator for the lesson table: you, and the lesson partner.
 
     The game's lines (plays, the table, the hand, the prompts' key hints, the score sheet)
@@ -47,9 +52,9 @@ def lesson_narrator(program: Program, text: LessonText) -> Narrator:
     names = [_message(program, "seat.you", "You"), text("opponent")]
     verbosity: Verbosity = getattr(program, "verbosity", "full")
     try:
-        return Narrator(names, LESSON_RULES, you=0, lang=program.lang, naming=program.naming, verbosity=verbosity)
+        return Narrator(names, rules, you=0, lang=program.lang, naming=program.naming, verbosity=verbosity)
     except (OSError, KeyError, ValueError):  # the game has no catalogue for this language yet
-        return Narrator(names, LESSON_RULES, you=0, lang="en", naming=program.naming, verbosity=verbosity)
+        return Narrator(names, rules, you=0, lang="en", naming=program.naming, verbosity=verbosity)
 
 
 def _message(program: Program, key: str, default: str) -> str:
@@ -113,15 +118,15 @@ class LessonSession:
             result = self.run_lesson(number)
             if result == "leave":
                 return
-            if number >= LESSON_COUNT:
+            if _lesson(number).last_of_its_course:
                 self.say(self.t("lesson.last"))
                 return
             number += 1
 
     def run_lesson(self, number: int) -> LessonResult:
-        lesson = LESSONS[number - 1]
+        lesson = _lesson(number)
         self.text = LessonText(self.program.lang)  # the language may have changed in the settings
-        self.ctx = Ctx(self.text, lesson_narrator(self.program, self.text))
+        self.ctx = Ctx(self.text, lesson_narrator(self.program, self.text, lesson.rules))
         try:
             return self._run_lesson(lesson)
         except Leave:
@@ -130,8 +135,13 @@ class LessonSession:
 
     def _run_lesson(self, lesson: Lesson) -> LessonResult:
         while True:
-            self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT,
-                            title=capitalised(self.t(lesson.title_key))))
+            if lesson.number > LESSON_COUNT:  # a lesson of another game: named with it
+                game = self.t(f"game.{lesson.rules.variant.value}")
+                self.say(self.t("lesson.heading.game", n=lesson.number, game=game,
+                                title=capitalised(self.t(lesson.title_key))))
+            else:
+                self.say(self.t("lesson.heading", n=lesson.number, count=LESSON_COUNT,
+                                title=capitalised(self.t(lesson.title_key))))
             index, first_time = 0, True
             while index < len(lesson.steps):
                 step = lesson.steps[index]
@@ -141,13 +151,13 @@ class LessonSession:
                     if index < len(lesson.steps):
                         self._pause()
                     continue
-                choice = self._after("lesson.after_wrong", last=lesson.number == LESSON_COUNT)
+                choice = self._after("lesson.after_wrong", last=lesson.last_of_its_course)
                 if choice != "again":
                     return choice
                 first_time = False
             self.mark_done(lesson.number)
             self.say(self.t("lesson.done", n=lesson.number))
-            choice = self._after("lesson.after_done", last=lesson.number == LESSON_COUNT)
+            choice = self._after("lesson.after_done", last=lesson.last_of_its_course)
             if choice != "again":
                 return choice
 

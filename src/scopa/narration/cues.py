@@ -4,6 +4,8 @@ The lines are recognised by the catalogue's own templates, in the language and c
 naming being spoken, so the sounds follow the words wherever the words are said:
 
 * "Your turn." (and "Robin, your turn." in pass-and-play) calls for ``turn``;
+* a chat line ("Ben says, well played.") calls for ``chat``, and only that, whatever it says;
+* the turn timer's "Ten seconds." and "Five seconds." call for ``warning``;
 * a play that takes cards calls for ``capture``; one that takes or plays the settebello for
   ``settebello``, one with "Scopa!" for ``scopa`` (these two instead of ``capture``).
 
@@ -46,9 +48,16 @@ class LineCues:
         settebello = CardNames(messages, naming).name(SETTEBELLO)
         self._settebello = re.compile(rf"(?<!\w){re.escape(settebello)}(?!\w)", re.IGNORECASE)
         self._scopa = re.compile(rf"(?:^|(?<=\s)){re.escape(self.scopa)}(?=\s|$)")
+        self._chat = re.compile(template_pattern(messages("chat.says")) + "$")
+        self.warnings = {messages("clock.warning.10"), messages("clock.warning.5")}
 
     def cues(self, text: str) -> list[str]:
-        """The earcons for this line, most important first; none for most lines."""
+        """The earcons for this line, most important first; none for most lines. A chat line has
+        its own, whatever its words: a player's text never sounds like a turn or a capture."""
+        if self._chat.match(text):
+            return ["chat"]
+        if text in self.warnings:
+            return ["warning"]
         if text == self.your_turn or text.startswith(self.your_turn + " ") or self._named_turn.match(text):
             return ["turn"]
         if not self._capture.search(text):
@@ -58,7 +67,10 @@ class LineCues:
         return found or ["capture"]
 
     def without_replaced_words(self, text: str) -> str:
-        """The line without the words its sound stands for ("" when nothing is left)."""
+        """The line without the words its sound stands for ("" when nothing is left); a chat
+        line is said whole (its earcon stands for no word of it)."""
+        if self._chat.match(text):
+            return text
         if text in (self.your_turn, self.scopa):
             return ""
         if text.startswith(self.your_turn + " "):

@@ -24,12 +24,15 @@ from ..engine import (
     DealScored,
     DealStarted,
     Event,
+    HandClaimed,
     LeftoversTaken,
     Move,
+    OpeningTableTaken,
     Play,
     PlayerView,
     Rules,
     Scopa,
+    Variant,
     match_result,
     primiera,
 )
@@ -182,8 +185,13 @@ class Narrator:
         if isinstance(event, DealStarted):
             text = self._you("deal.started", event.dealer, number=event.deal_number, dealer=self.seat(event.dealer))
             if event.redeals:
-                text += " " + m.plural("deal.redealt", event.redeals)
+                key = "deal.redealt.aces" if self.rules.variant is Variant.CIRULLA else "deal.redealt"
+                text += " " + m.plural(key, event.redeals)
             return text
+        if isinstance(event, OpeningTableTaken):
+            return self._you("opening.thirty" if event.scope == 2 else "opening.fifteen", event.dealer)
+        if isinstance(event, HandClaimed):  # public from now on: said to everyone, with the cards
+            return self._you(f"claim.{event.kind}", event.seat, cards=self.cards.list(event.cards))
         if isinstance(event, CardsDealt):
             if event.table is not None:
                 table = self.table_text(event.table)
@@ -196,7 +204,8 @@ class Narrator:
         if isinstance(event, CardPlayed):
             return None  # told together with what the card did
         if isinstance(event, CardsCaptured):
-            key = "play.whole_table" if event.whole_table else "play.capture"
+            key = ("play.whole_table" if event.whole_table
+                   else "play.capture.fifteen" if self.makes_fifteen(event.card, event.cards) else "play.capture")
             return self._you_t(key, event.seat, card=self.named(event.card), cards=self._list(event.cards))
         if isinstance(event, CardStaysOnTable):
             return self._you_t("play.stays", event.seat, card=self.named(event.card))
@@ -213,6 +222,10 @@ class Narrator:
         return self.match_result(event.side, event.match_scores)
 
     # Positions -------------------------------------------------------------
+    def makes_fifteen(self, card: Card, cards: Sequence[Card]) -> bool:
+        """Scopa a 15 and Cirulla: the capture makes fifteen with the card played (said so)."""
+        return self.rules.fifteen and card.value + sum(c.value for c in cards) == 15
+
     def table_text(self, table: Sequence[Card]) -> str:
         if not table:
             return self.messages("table.empty")
@@ -265,11 +278,13 @@ class Narrator:
         elif len(options) == 1:
             sweeps = (len(options[0]) == len(table) and not last_play
                       and is_sweep_capture(card, options[0], self.rules))
-            key = "choose.one.scopa" if sweeps else "choose.one"
+            key = ("choose.one.scopa" if sweeps else "choose.one.fifteen" if self.makes_fifteen(card, options[0])
+                   else "choose.one")
             lines = [self._with_keys(seat, capitalised(self._t(key, card=card_name, cards=self._list(options[0]))))]
         else:
             lines = [self._with_keys(seat, capitalised(m("choose.many", card=card_name)), "choose.keys.pick")]
-            lines += [m("choose.option", number=i + 1, cards=self._list(opt)) for i, opt in enumerate(options)]
+            lines += [m("choose.option.fifteen" if self.makes_fifteen(card, opt) else "choose.option", number=i + 1,
+                        cards=self._list(opt)) for i, opt in enumerate(options)]
         return [Announcement(text, seat) for text in lines]
 
     def picked_option(self, seat: int, number: int, option: Sequence[Card]) -> Announcement:
@@ -316,6 +331,8 @@ class Narrator:
             holder = score.awarded[Category.RE_BELLO]
             lines.append(m("score.re_bello.nobody") if holder is None
                          else m("score.re_bello", name=self.side(holder, capital=False, object_form=True)))
+        if Category.BONUS in score.categories:
+            lines.append(m("score.bonus", counts=self._counts([s.bonus for s in sides])))
         lines.append(m("score.deal_points", counts=self._counts([s.total for s in sides])))
         if not (self.terse and match_result(tuple(match_scores), self.rules)[1]):
             lines.append(self.match_line(match_scores))
@@ -442,7 +459,8 @@ class Narrator:
         m, c = self.messages, self.cards
         move, left = analysis.move, analysis.table_left
         if move.capture:
-            action = m("hint.take", cards=c.list(move.capture, article=True), card=c.the(move.card, "your"))
+            key = "hint.take.fifteen" if self.makes_fifteen(move.card, move.capture) else "hint.take"
+            action = m(key, cards=c.list(move.capture, article=True), card=c.the(move.card, "your"))
         else:
             action = m("hint.play", card=c.the(move.card))
         if analysis.sweep:
@@ -470,7 +488,7 @@ class Narrator:
                 tail = m.plural("hint.tail.risky", sum(unseen[v] for v in risky), total=total, unseen=words)
             else:
                 tail = m("hint.tail.safe", total=total)
-        elif total > 10:
+        elif total > (14 if view.rules.fifteen else 10):  # no card makes the sum (or 15 with it)
             tail = m("hint.tail.too_much", total=total)
         else:
             tail = m("hint.tail.no_single", total=total)

@@ -60,7 +60,12 @@ from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
     Assisted,
+    Back,
+    ChatMessage,
+    ChatRequest,
+    ClaimRequest,
     ClientMessage,
+    ClockMessage,
     Contribute,
     CreateRoom,
     ErrorMessage,
@@ -69,6 +74,7 @@ from .messages import (
     Join,
     ListTables,
     MatchRecordMessage,
+    MoreTime,
     MoveRequest,
     NextDealRequest,
     OpenTable,
@@ -79,6 +85,7 @@ from .messages import (
     Refused,
     ResyncMessage,
     RoomInfo,
+    SeatKind,
     ServerMessage,
     Start,
     TablesMessage,
@@ -94,6 +101,7 @@ RECONNECT_FOR = 300.0            # seconds a dropped or restarting table keeps t
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
+CHAT_KEPT = 50                   # chat lines kept for the console between two looks (a flood drops the oldest)
 UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be reached at all
 GONE = "server_gone"             # ``problem`` code when it could not be reached again for RECONNECT_FOR
 # A reconnection refused so is tried again: the server is not there yet, is still stopping, or
@@ -203,6 +211,12 @@ class RemoteTable:
         self._scored: DealScored | None = None  # the last deal's score: from the welcome, then the updates
         self._answers: dict[int, Accepted | Refused | MatchRecordMessage] = {}
         self._errors: list[ErrorMessage] = []
+        self._chat: list[ChatMessage] = []  # chat lines heard and not yet taken by the console
+        self._warnings: list[ClockMessage] = []  # the turn timer's warnings not yet said
+        self._answered_chat = 0  # this seat's chat lines echoed or refused by the server
+        # whether a chat line is to be said now (the console's mutes): one that is not is kept for
+        # L without ending the prompt open (ended for nothing, the prompt would be read twice)
+        self.chat_wakes: Callable[[ChatMessage], bool] = lambda message: True
         # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
         self._share = secrets.token_bytes(SEED_BYTES)
@@ -362,9 +376,19 @@ class RemoteTable:
                     self.problem = Problem(message.code, dict(message.values))
                 else:
                     self._errors.append(message)
+                    self._answered_chat += message.code == "chat_refused"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
+            elif isinstance(message, ClockMessage) and message.seat == self.seat:
+                self._warnings = [*self._warnings, message][-4:]
+            elif isinstance(message, ChatMessage):
+                self._chat = [*self._chat, message][-CHAT_KEPT:]
+                self._answered_chat += message.seat == self.seat
             self._lock.notify_all()
+        if isinstance(message, ChatMessage) and not self.chat_wakes(message):
+            return  # muted: kept for L, nothing to say now
+        if isinstance(message, ClockMessage) and message.seat != self.seat:
+            return  # another seat's warning: said to that seat only
         if not isinstance(message, InfoMessage):  # kept for the update that follows it: nothing to say
             self.wake.raise_()
 
@@ -409,6 +433,48 @@ class RemoteTable:
         with self._lock:
             errors, self._errors = self._errors, []
             return errors
+
+    def say(self, text: str) -> bool:
+        """Send a typed chat line (the server cleans and checks it; a refusal comes as an error)."""
+        return self._send(ChatRequest(text=text))
+
+    def say_preset(self, preset: str) -> bool:
+        """Send one of the preset chat lines (``net.chat.PRESETS``) by its name."""
+        return self._send(ChatRequest(preset=preset))
+
+    def set_seat(self, seat: int, kind: str) -> bool:
+        """The host, in the lobby: open a computer's seat ("open") or give a free one to a computer (a level)."""
+        return self._send(SeatKind(seat, kind))
+
+    def more_time(self) -> bool:
+        """Ask for the turn timer's more time (once a deal, on this seat's turn)."""
+        return self._send(MoreTime())
+
+    def back(self) -> bool:
+        """This seat's player pressed a key after being taken as away: the seat is theirs again."""
+        return self._send(Back())
+
+    def take_warnings(self) -> list[ClockMessage]:
+        with self._lock:
+            warnings, self._warnings = self._warnings, []
+            return warnings
+
+    def chat_mark(self) -> int:
+        """A mark to wait from for the answer to a chat line about to be sent (``wait_chat``)."""
+        with self._lock:
+            return self._answered_chat
+
+    def wait_chat(self, mark: int, timeout: float) -> bool:
+        """Wait up to ``timeout`` for the server's answer to a chat line sent after ``mark``: its
+        echo (this seat's own line) or a refusal. Whether it came."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._answered_chat > mark or not self.connected, timeout)
+
+    def take_chat(self) -> list[ChatMessage]:
+        """The chat lines heard since the last call, oldest first."""
+        with self._lock:
+            chat, self._chat = self._chat, []
+            return chat
 
     def take_resync(self) -> bool:
         """True once after the server sent a fresh view instead of the missed updates."""
@@ -471,6 +537,10 @@ class RemoteTable:
     def submit(self, seat: int, move: Move, expected: int) -> SubmitResult:
         request_id = next(self._ids)
         return self._request(MoveRequest(request_id, move, expected), request_id, expected)
+
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        request_id = next(self._ids)
+        return self._request(ClaimRequest(request_id, expected), request_id, expected)
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:
         request_id = next(self._ids)

@@ -41,9 +41,11 @@ from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
 from .finding import open_tables, quick_room_request
+from .identity import player_hash
 from .messages import (
     MAX_TABLES,
     Accepted,
+    ClaimRequest,
     CreateRoom,
     ErrorMessage,
     Hello,
@@ -57,6 +59,7 @@ from .messages import (
     encode,
     parse_client_message,
 )
+from .redis_players import RedisPlayers
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
 from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
@@ -64,6 +67,7 @@ from .store import LoadProblem
 from .thinking import ComputerTurn
 
 log = logging.getLogger("scopa.serve")
+WATCHERS = "w"  # the key of the spectators' frames among a published change's seats
 T = TypeVar("T")
 
 
@@ -88,7 +92,7 @@ class SharedLimit:
         token = secrets.token_hex(8)
         try:
             return await self.redis.take_try(self.name, address, self.limit, self.window, token), token
-        except Exception as error:  # noqa: BLE001 -- Redis away: the request fails on the store anyway
+        except Exception as error:  # noqa: BLE001
             log.error("the store cannot count the tries of an address (%s)", error)
             return 0, None
 
@@ -96,7 +100,7 @@ class SharedLimit:
         if isinstance(token, str):
             try:
                 await self.redis.give_back_try(self.name, address, token)
-            except Exception as error:  # noqa: BLE001 -- it ages out of the window by itself
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store cannot give a try back (%s)", error)
 
 
@@ -165,14 +169,16 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
+        self.book = RedisPlayers(redis.client)  # names and ratings (net.redis_players)
         self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
         self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
         self.revs: dict[str, int] = {}
         self.held: list[tuple[HeldConnection, str, Any]] | None = None
-        self.frames: dict[str, dict[int, list[str]]] = {}  # a session's frames for seats on other processes
+        self.frames: dict[str, dict[int | str, list[str]]] = {}  # a session's frames for seats on other processes
         self.logs: dict[str, dict[int, list[str]]] = {}  # ... and every human seat's update frames
         self.taken: dict[str, set[int]] = {}  # ... and the seats it connected here
+        self.said: dict[str, dict[int | str, list[str]]] = {}  # ... and its chat frames for seats elsewhere
         self.replays: dict[tuple[str, int, int], list[str]] = {}  # (code, seat, last number): missed frames
         self.local_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.listening: asyncio.Task[None] | None = None
@@ -230,6 +236,7 @@ class ClusterServer(RoomServer):
     async def _run(self, code: str | None, action: Callable[[], T]) -> T:
         store = self.store
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        self.said = {}
         self.held = []
         failure: BaseException | None = None
         result: Any = None
@@ -241,8 +248,11 @@ class ClusterServer(RoomServer):
         saved, deleted = store.saved, store.deleted
         pending = Pending(self.frames, self.logs, self.taken)
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        said, self.said = self.said, {}
         self.replays.clear()
-        stored = await self._write(saved, deleted, pending)
+        stored = await self._write(saved, deleted, pending) and await self._publish_chat(said)
+        if stored and any(room.phase == "over" for room in saved.values()):
+            await self.rate_pending()
         if stored:
             for conn, kind, value in held:
                 if kind == "send":
@@ -275,11 +285,39 @@ class ClusterServer(RoomServer):
         except StaleRoom as stale:
             log.error("room %s: stored meanwhile by another process; this change is not stored", stale)
             return False
-        except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+        except Exception as error:  # noqa: BLE001
             self.metrics.store_error()
             log.error("rooms %s: cannot be stored (%s); the change is refused", ", ".join(saved), error)
             return False
         return True
+
+    async def _publish_chat(self, said: dict[str, dict[int | str, list[str]]]) -> bool:
+        """A session's chat lines for seats on other processes: published, nothing stored (a chat
+        line changes no room). Redis unreachable: the line is not said anywhere, and refused."""
+        try:
+            for code, frames in said.items():
+                await self.redis.publish(json.dumps({"origin": self.origin, "code": code, "chat": frames},
+                                                    separators=(",", ":")))
+        except Exception as error:  # noqa: BLE001
+            self.metrics.store_error()
+            log.error("room %s: a chat line cannot be published (%s)", ", ".join(said), error)
+            return False
+        return True
+
+    def _broadcast(self, room: Room, frame: str) -> None:
+        """A chat frame: held for the seats connected here, published for the human seats elsewhere."""
+        if self.held is None:
+            super()._broadcast(room, frame)
+            return
+        for seat in range(room.rules.players):
+            taken, conn = room.seats[seat], self.seated.get((room.code, seat))
+            if isinstance(conn, HeldConnection):
+                conn.send(frame)
+            elif conn is None and taken is not None and taken.is_human and taken.connected:
+                self.said.setdefault(room.code, {}).setdefault(seat, []).append(frame)
+        for watcher in list(self.watchers.get(room.code, ())):
+            watcher.send(frame)
+        self.said.setdefault(room.code, {}).setdefault(WATCHERS, []).append(frame)
 
     def _refused(self, saved: dict[str, Room]) -> None:
         """Nothing of the session was sent: the rooms are read back as stored by the next session,
@@ -297,6 +335,15 @@ class ClusterServer(RoomServer):
         if isinstance(message, Quick):
             await self._enter_quick(conn, message)
             return
+        if isinstance(message, (CreateRoom, Join)):  # the name claimed in Redis before the room logic runs
+            player = None if message.player_key is None else player_hash(message.player_key)
+            try:
+                free = await self.book.claim(player, message.name)
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
+                log.error("the store cannot check a name (%s)", error)
+                raise StoreDown() from None
+            if not free:
+                raise RoomRefusal("name_taken")
         if isinstance(message, CreateRoom):
             await self.session(None, lambda: self._enter(conn, message))
             return
@@ -373,12 +420,18 @@ class ClusterServer(RoomServer):
                 request = parse_client_message(raw)
             except ProtocolError:
                 return
-            if isinstance(request, (MoveRequest, NextDealRequest)):  # answered at once: not done
+            if isinstance(request, (MoveRequest, NextDealRequest, ClaimRequest)):  # answered at once: not done
                 Connection.send(conn, Refused(request.id, "unavailable"))
         except Unstored:  # the room's seats were told
             pass
 
+    async def in_room(self, code: str, action: Callable[[], None]) -> None:
+        await self.session(code, action)
+
     async def leave(self, conn: Connection) -> None:
+        if conn.watcher is not None:
+            await super().leave(conn)
+            return
         if conn.code is None:
             return
         with contextlib.suppress(RoomRefusal):
@@ -403,6 +456,11 @@ class ClusterServer(RoomServer):
                     conn.send(frame)
             elif conn is None:
                 published.setdefault(seat, []).extend(frames)
+        watched = self._watcher_frames(room, entries)  # for the spectators here (held) and elsewhere
+        for watcher in list(self.watchers.get(room.code, ())):
+            for frame in watched:
+                watcher.send(frame)
+        published.setdefault(WATCHERS, []).extend(watched)
 
     def _save(self, room: Room) -> None:
         self.store.save(room)  # written by the session; its failure is handled there
@@ -488,7 +546,7 @@ class ClusterServer(RoomServer):
             return
         try:
             frames = await self.redis.log_tail(code, seat, count)
-        except Exception as error:  # noqa: BLE001 -- a resync instead
+        except Exception as error:  # noqa: BLE001
             log.error("room %s: its log cannot be read (%s)", code, error)
             return
         if len(frames) == count and _number(frames[0]) == hello.last_number + 1 and _number(frames[-1]) == room.number:
@@ -512,7 +570,7 @@ class ClusterServer(RoomServer):
                         self._deliver(message.get("data"))
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # noqa: BLE001 -- Redis restarted: listen again
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store's channel was lost (%s); listening again", error)
                 await asyncio.sleep(0.5)
 
@@ -523,18 +581,38 @@ class ClusterServer(RoomServer):
             published = json.loads(data)
             if published["origin"] == self.origin:
                 return
-            code, rev = published["code"], int(published["rev"])
+            code = published["code"]
+            if "chat" in published:  # stores nothing: every seat connected here hears it
+                for seat, frames in published["chat"].items():
+                    if seat == WATCHERS:
+                        self._to_watchers(code, frames)
+                        continue
+                    conn = self.seated.get((code, int(seat)))
+                    if isinstance(conn, HeldConnection):
+                        for frame in frames:
+                            Connection.send(conn, frame)
+                return
+            rev = int(published["rev"])
             for seat in published["taken"]:
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     self._replaced(conn)
             for seat, frames in published["frames"].items():
+                if seat == WATCHERS:
+                    self._to_watchers(code, frames)
+                    continue
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
                     for frame in frames:
                         Connection.send(conn, frame)  # stored by the other process: not held
         except (TypeError, ValueError, KeyError) as error:
             log.warning("a frame on the store's channel was not understood (%s)", error)
+
+    def _to_watchers(self, code: str, frames: list[str]) -> None:
+        """Another process's public frames, to the spectators of the room connected here."""
+        for watcher in list(self.watchers.get(code, ())):
+            for frame in frames:
+                Connection.send(watcher, frame)
 
     # Timers ---------------------------------------------------------------------------------
     async def tick(self) -> None:
@@ -544,7 +622,8 @@ class ClusterServer(RoomServer):
             now, wall = time.monotonic(), time.time()
             for code, room in list(self.rooms.items()):
                 if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)
-                        or room.quick_due(wall, self.config.quick_wait)):
+                        or room.quick_due(wall, self.config.quick_wait)
+                        or room.clock_due(now, self.config.clock_scale)):
                     continue
                 try:
                     await self.session(code, functools.partial(self._due, code, now))
@@ -559,6 +638,7 @@ class ClusterServer(RoomServer):
             self._close_room(room, "room_closed")
         else:
             self._cover_due(room, now)
+            self._clock_due(room, now)
             self._start_quick(room, time.time())
 
     async def _play_computers(self, room: Room) -> None:
@@ -608,7 +688,7 @@ class ClusterServer(RoomServer):
                     self.sweeping = asyncio.create_task(self._sweep())
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # noqa: BLE001 -- Redis away: try again
+            except Exception as error:  # noqa: BLE001 -- Redis unreachable or full: the request is not done
                 log.error("the store cannot be reached to say this process is alive (%s)", error)
 
     def _lapsed(self) -> None:
@@ -621,11 +701,23 @@ class ClusterServer(RoomServer):
         for conn in list(self.seated.values()):
             conn.close_now(1012, "reconnect")
 
+    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        return await self.book.leaderboard(top, player)
+
+    async def rate_pending(self) -> None:
+        """Rate the finished matches waiting in Redis (this one's, or a killed process's)."""
+        try:
+            await self.book.rate_pending()
+        except Exception as error:  # noqa: BLE001 -- they wait in Redis: tried again at the next sweep
+            log.error("finished matches could not be rated now (%s)", error)
+
     async def _sweep(self) -> None:
+        await self.rate_pending()
         try:
             for process in await self.redis.gone_processes(self.origin):
                 await self._let_go(process)
-        except Exception as error:  # noqa: BLE001 -- logged; tried again at the next beat
+        except Exception as error:  # noqa: BLE001
             log.error("gone server processes could not be looked for (%s)", error)
 
     async def _let_go(self, process: str) -> None:
@@ -656,7 +748,7 @@ class ClusterServer(RoomServer):
     async def writable(self) -> bool:
         try:
             await self.redis.check_write(self.origin)
-        except Exception as error:  # noqa: BLE001 -- Redis unreachable, out of memory, read-only replica
+        except Exception as error:  # noqa: BLE001
             self.metrics.store_error()
             log.error("health: the store cannot be written (%s)", error)
             return False
@@ -684,9 +776,10 @@ async def open_cluster(config: ServerConfig) -> ClusterServer:
     server = ClusterServer(redis, config)
     try:
         await redis.beat(server.origin, config.presence_ttl)  # present before the first connection
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:  # noqa: BLE001 -- one clear line, as for a database that cannot be opened
         await redis.close()
         raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
+    await server.rate_pending()  # a match whose end a killed process stored, rated now
     server.listening = asyncio.create_task(server.listen())
     server.presence = asyncio.create_task(server.keep_present())
     return server
@@ -696,7 +789,7 @@ class Pending:
     """What a session sends through Redis with its stored rooms: the frames to publish, each
     seat's new update frames for its log, and the seats it connected."""
 
-    def __init__(self, frames: dict[str, dict[int, list[str]]], logs: dict[str, dict[int, list[str]]],
+    def __init__(self, frames: dict[str, dict[int | str, list[str]]], logs: dict[str, dict[int, list[str]]],
                  taken: dict[str, set[int]]) -> None:
         self.frames, self.logs, self.taken = frames, logs, taken
 

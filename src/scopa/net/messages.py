@@ -5,15 +5,30 @@ counted from 0 on the wire (as in the engine); cards are short notation (``"7D"`
 ``str(card)`` writes them. A message from a client is at most ``MAX_CLIENT_MESSAGE`` bytes; one
 from the server at most ``MAX_SERVER_MESSAGE``.
 
-Client to server. The first message of a connection is one of ``hello``, ``create_room`` or
-``join``, each with ``"version": PROTOCOL_VERSION``; any other first message is refused.
+Client to server. The first message of a connection is one of ``hello``, ``create_room``,
+``join``, ``watch``, ``leaderboard``, ``quick`` or ``tables``, each with ``"version": PROTOCOL_VERSION``;
+any other first message is refused. Protocol 2 is one version: the fairness messages, the variants
+and ``claim``, chat, the turn timer, spectators, the lobby's ``seat_kind``, player keys and the
+leaderboard, quick matches, the ``tables`` of public rooms and create_room's ``public`` all belong
+to it. A player key (``player_key``, 64 hex digits, ``net.identity``) travels only in a
+first message (create_room, join, leaderboard), never in any other; the server keeps only its
+SHA-256, and the field is optional everywhere (a client without a key plays unrated).
 
     hello        {version, code, seat_key, last_number}   take back a seat (after a drop or crash);
                  last_number is the number of the last update the client has (0: none)
-    create_room  {version, name, rules, seats, level}      host a room: rules as Rules.to_dict;
-                 seats one entry per seat, "human" (seat 0, the host, must be) or a computer level;
-                 level: the computer level that fills human seats still empty at the start
-    join         {version, code, name}                      take a free human seat
+    create_room  {version, name, rules, seats, level, player_key, turn_time}  host a room: rules as
+                 Rules.to_dict; seats one entry per seat, "human" (seat 0, the host, must be) or a
+                 computer level; level: the computer level that fills human seats still empty at the
+                 start; player_key (optional, 64 hex digits): the player's key (``net.identity``),
+                 sent in this first message only, the name then belongs to it on this server;
+                 turn_time (optional): the turn timer's seconds, one of ``net.clock.TURN_TIMES``
+    join         {version, code, name, player_key}           take a free human seat; player_key
+                 (optional) as in create_room: a name whose look-alike belongs to another key is
+                 refused as name_taken, and a finished match of keyed players is rated
+    watch        {version, code, name}                      watch the room as a spectator, no seat: every
+                 public update (view null, no hand); a move, ready or start is refused (spectator);
+                 chat only where the room allows it (``Room.watchers_chat``, off: no message sets
+                 it yet), else chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
     contribute   {value}                                    the seat's share of the match seed: 64 hex
                  digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
                  a second one from the same seat is ignored (docs/fairness.md)
@@ -24,12 +39,32 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
                  as stale when the position changed after it (every update of one transition
                  carries the position after the whole transition; notices never make it stale)
     next_deal    {id, expected}                             the host deals the next deal
+    claim        {id, expected}                             Cirulla: the seat to move shows its hand
+                 to claim its bonus (cirulla or tris), before the hand's first card; answered as a
+                 move is (accepted, or refused: illegal when the hand is worth no bonus or it is
+                 not the time); the seat's next move follows as usual
     assisted     {}                                         a hint or tip was used in this deal
     record       {id}                                       the finished match's record, asked once
                  the match is over (the client logs it in the player's results)
+    leaderboard  {version, top, player_key}                  a first message of its own (issue 29): the
+                 top players (1 to MAX_TOP, 10 unless given) and, with the key, the asker's place;
+                 answered with ``leaderboard`` (below), then the server closes the connection;
+                 at most 60 a minute from one address (net.server.BOARD_LIMIT), then the error
+                 too_many_tries {seconds}
     ping         {}                                         the server answers pong
+    seat_kind    {seat, kind}                               the host, in the lobby: kind "open" makes a
+                 computer's seat free for a person, a level puts a computer in a free seat; refused
+                 as not_host, not_lobby or bad_seat (the host's own seat, a person's, a taken one)
+    more_time    {}                                         the seat to move asks for MORE_TIME seconds more,
+                 once per deal, in a room with a turn timer (``net.clock``); else no_more_time
+    back         {}                                         a player covered after running out of time
+                 twice in a row pressed a key: the seat is theirs again
+    chat         {text} or {preset}                         a chat line to the table (``net.chat``): text
+                 typed (cleaned, at most MAX_CHAT characters) or one of ``PRESETS`` by name;
+                 refused with the error chat_refused {reason}: empty, too_long, too_fast (a spectator:
+                 not_allowed)
 
-  Finding a game (protocol 3). Both are first messages, with ``"version"``:
+  Finding a game (issue 28). Both are first messages, with ``"version"``:
     quick        {version, name, rules, level}              a quick match: a seat in a quick room of the
                  same rules still waiting for players, or a new one; the server starts it once every
                  seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
@@ -50,6 +85,8 @@ Server to client.
                  the seat's own "reclaimed" notice; commitment is SHA-256 of the server's seed of
                  the room, 64 hex digits, sent before any seat contributes (null only for a match
                  begun by a server of protocol 1, dealt by shuffle 1)
+    watching     {version, code, number, info, table, to_move, deal_number, match_scores}  a spectator's
+                 welcome: the room's newest update and its public position (the cards on the table)
     info         {info}                              the room's seats or phase changed: sent just
                  before the notice update that says so (a client ends no prompt for the info alone)
     update       {number, event, view}               one numbered thing that happened; view is the
@@ -72,17 +109,33 @@ Server to client.
     tables       {rooms}                             the answer to ``tables``: at most ``MAX_TABLES`` rooms,
                  oldest first, each {code, host, rules, free}: host the host's name, free the number
                  of seats nobody has taken
+    leaderboard  {rows, you}                          the answer to a first ``leaderboard``, then the
+                 connection is closed: rows [{rank, name, rating, matches}] best first (rank from
+                 1, rating the openskill ordinal mu − 3 sigma, matches the rated ones); you {rank, of,
+                 rating} the asker's place among the ``of`` rated players, or null (no key sent,
+                 or the key never rated)
+    clock        {seat, seconds}                       the turn timer's warning: seconds left to the seat
+                 to move (10, then 5); not numbered. Its timeout and more time are notices
+                 (timed_out, more_time), numbered and kept as every notice is
+    chat         {seat, name, text, preset}            a chat line said at the table, to every seat
+                 (the sender too): text (cleaned) or preset (a ``PRESETS`` name), the other null;
+                 not numbered, not stored, never a move: the client cleans the text again
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
-seats, assisted_deals, contributions}, each seat null (free) or {name, kind, level, connected, covered,
-ready}; contributions has one entry per seat, its contribution in hex or null (public to every seat).
+seats, assisted_deals, contributions, turn_time (only in a room with a turn timer)}, each seat
+null (free) or {name, kind, level, connected, covered, ready}; contributions has one entry per
+seat, its contribution in hex or null (public to every seat).
 
 Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
 deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
-deal_scored, match_won, and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored``
-carries the final piles and scope of the deal instead of the whole breakdown; the receiver
-scores them again with the engine (``score_deal``), so the breakdown cannot disagree with the
-cards. Engine events never hold a hand; the receiving seat's own hand is only in its ``view``.
+deal_scored, match_won, opening_taken (Scopa a 15 and Cirulla: the dealer's first table of 15
+or 30), hand_claimed {seat, side, claim, points, cards} (Cirulla: the hand shown by its claim),
+and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored`` carries the final piles
+and scope of the deal instead of the whole breakdown, and in Cirulla ``bonus``, each side's
+points from claimed hands (only when any); the receiver scores them again with the engine
+(``score_deal``), so the breakdown cannot disagree with the cards. Engine events never hold a
+hand; the receiving seat's own hand is only in its ``view``, and a hand shown by a Cirulla
+claim, public from then on, in every seat's ``view.claims`` (never before the claim).
 A finished deal's piles hold every card of that deal, all played and counted in the open: public
 once the deal is scored, as its ``deal_scored`` event already was to every seat.
 
@@ -115,10 +168,12 @@ from ..engine import (
     DealScored,
     DealStarted,
     Event,
+    HandClaimed,
     IllegalReason,
     LeftoversTaken,
     MatchWon,
     Move,
+    OpeningTableTaken,
     Phase,
     Play,
     PlayerView,
@@ -127,13 +182,19 @@ from ..engine import (
     Scopa,
     score_deal,
 )
+from ..engine.cirulla import BONUS_KINDS, BONUS_POINTS, Claim, bonuses
 from ..engine.shuffle import SEED_HEX
 from ..match import name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
+from .chat import MAX_CHAT, PRESETS, chat_problem, clean_chat
+from .clock import TURN_TIMES
 from .codes import is_key_shaped, normalise_code
+from .identity import is_player_key
 
-PROTOCOL_VERSION = 3  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
-                      # 3: quick, tables and create_room's public (finding a game)
+PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
+#    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message; table chat, the turn
+#    timer (clock, more_time, back), spectators (watch, watching) and the host's seat_kind in the lobby;
+#    player_key in create_room and join, and the leaderboard messages (issue 29)
 MAX_TABLES = 50  # rooms in one tables answer
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
@@ -153,7 +214,7 @@ ErrorCode = Literal[
     "bad_rules",       # the rules of a create_room are not rules the engine plays
     "bad_name",        # a name that is empty, too long or holds control characters
     "version",         # a protocol version this server does not speak; values: supported
-    "first_message",   # the first message must be hello, create_room or join
+    "first_message",   # the first message must be hello, create_room, join or leaderboard
     "already_seated",  # hello, create_room or join again on a seated connection
     "unknown_room",    # no room with this code (never made, or expired and deleted)
     "wrong_key",       # the seat key is not this room's
@@ -168,13 +229,20 @@ ErrorCode = Literal[
     "seat_taken",      # the seat was taken back on another connection
     "server_stopping", # the server is shutting down
     "room_closed",     # the room expired or was deleted
+    "name_taken",      # the name, or one that looks like it, belongs to another player key
+    "no_more_time",    # more time asked when it cannot be had (no timer, not your turn, asked this deal)
+    "bad_seat",        # a seat_kind the seat cannot take (the host's, a person's, a taken or free one)
+    "watchers_full",   # the room has as many spectators as it takes
+    "spectator",       # a spectator's message that only a seat may send (a move, ready, start...)
+    "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
-FATAL_ERRORS = frozenset({"too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
+FATAL_ERRORS = frozenset({"watchers_full",
+                          "too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
-                          "server_stopping", "room_closed", "bad_rules", "bad_name"})
+                          "server_stopping", "room_closed", "bad_rules", "bad_name", "name_taken"})
 REFUSALS: tuple[str, ...] = get_args(Refusal)
 NOTICE_KINDS: tuple[str, ...] = get_args(NoticeKind)
 
@@ -215,6 +283,7 @@ class RoomInfo:
     level: str = "easy"
     assisted_deals: frozenset[int] = frozenset()
     contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
+    turn_time: int | None = None  # the turn timer's seconds (``net.clock``); None: off
 
     def __post_init__(self) -> None:
         if not self.contributions:
@@ -242,6 +311,8 @@ class CreateRoom:
     rules: Rules
     seats: tuple[str, ...]  # "human" or a computer level, one per seat
     level: str = "easy"
+    player_key: str | None = None  # net.identity: the player's name and rating on this server
+    turn_time: int | None = None  # seconds a turn, one of ``net.clock.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
 
 
@@ -249,6 +320,7 @@ class CreateRoom:
 class Join:
     code: str
     name: str
+    player_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -280,6 +352,14 @@ class NextDealRequest:
 
 
 @dataclass(frozen=True)
+class ClaimRequest:
+    """Cirulla: the seat shows its hand to claim its bonus, before the hand's first card."""
+
+    id: int
+    expected: int
+
+
+@dataclass(frozen=True)
 class Assisted:
     pass
 
@@ -294,7 +374,87 @@ class Ping:
     pass
 
 
-# Finding a game (protocol 3) ------------------------------------------------------------------
+# Player keys, ratings and the leaderboard (issue 29; net.identity, net.ratings) --------------
+
+MAX_TOP = 100  # players in one leaderboard answer
+
+
+@dataclass(frozen=True)
+class LeaderboardRequest:
+    """A first message of its own: the server answers ``leaderboard`` and closes the connection."""
+
+    top: int = 10
+    player_key: str | None = None  # to hear the asker's own place
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    name: str
+    rating: float
+    matches: int
+
+
+@dataclass(frozen=True)
+class BoardPlace:
+    rank: int
+    of: int
+    rating: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    rows: tuple[BoardRow, ...]
+    you: BoardPlace | None = None
+
+
+
+# Table chat (issue 28) ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """A chat line sent: typed ``text`` or a ``preset`` name, exactly one of the two."""
+
+    text: str | None = None
+    preset: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatKind:
+    """The host's change of a lobby seat: "open" or a computer level."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Watch:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Watching:
+    """A spectator's welcome: the public position, never a hand."""
+
+    code: str
+    number: int
+    info: RoomInfo
+    table: tuple[Card, ...] = ()
+    to_move: int | None = None
+    deal_number: int = 0
+    match_scores: tuple[int, ...] = ()
+
+
+MAX_WATCHERS = 8  # spectators a room takes
+
+
+@dataclass(frozen=True)
+class MoreTime:
+    pass
+
+
+# Finding a game (issue 28) ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Quick:
@@ -308,6 +468,29 @@ class Quick:
 @dataclass(frozen=True)
 class ListTables:
     pass
+
+
+@dataclass(frozen=True)
+class Back:
+    pass
+
+
+@dataclass(frozen=True)
+class ClockMessage:
+    """The turn timer's warning: ``seconds`` left to ``seat``, the seat to move."""
+
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """A chat line said at the table by ``seat`` (named ``name``): ``text`` or ``preset``."""
+
+    seat: int
+    name: str
+    text: str | None = None
+    preset: str | None = None
 
 
 @dataclass(frozen=True)
@@ -325,8 +508,9 @@ class TablesMessage:
     rooms: tuple[OpenTable, ...]
 
 
-ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | Assisted
-                 | RecordRequest | Ping | Quick | ListTables)
+ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
+                 | Assisted | RecordRequest | Ping | LeaderboardRequest | ChatRequest | MoreTime | Back | Watch
+                 | SeatKind | Quick | ListTables)
 FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables)
 
 
@@ -339,9 +523,11 @@ class FinishedDeal:
     piles: tuple[tuple[Card, ...], ...]
     scope: tuple[int, ...]
     match_scores: tuple[int, ...]
+    bonus: tuple[int, ...] = ()  # Cirulla: each side's points from claimed hands (sent only when any)
 
     def scored(self, rules: Rules) -> DealScored:
-        return DealScored(self.deal_number, score_deal(self.piles, self.scope, rules), self.match_scores)
+        score = score_deal(self.piles, self.scope, rules, self.bonus or None)
+        return DealScored(self.deal_number, score, self.match_scores)
 
 
 @dataclass(frozen=True)
@@ -410,7 +596,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong | TablesMessage)
+                 | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -442,7 +628,8 @@ def encode_info(info: RoomInfo) -> dict[str, Any]:
                                      "covered": s.covered, "ready": s.ready} for s in info.seats]
     return {"code": info.code, "phase": info.phase, "host": info.host, "level": info.level,
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
-            "contributions": [None if c is None else c.hex() for c in info.contributions]}
+            "contributions": [None if c is None else c.hex() for c in info.contributions],
+            **({} if info.turn_time is None else {"turn_time": info.turn_time})}
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
@@ -455,6 +642,8 @@ def encode_view(view: PlayerView) -> dict[str, Any]:
                     for p in view.history],
         "match_scores": list(view.match_scores), "deal_totals": [list(t) for t in view.deal_totals],
         "phase": view.phase.value, "winner": view.winner,
+        **({"claims": [{"seat": c.seat, "round": c.round, "kind": c.kind, "cards": _cards(c.cards)}
+                       for c in view.claims]} if view.claims else {}),  # Cirulla: public hands
     }
 
 
@@ -468,6 +657,12 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
     if isinstance(event, CardsDealt):
         return {"kind": "cards_dealt", "round": event.round, "rounds": event.rounds, "cards_each": event.cards_each,
                 "stock_left": event.stock_left, "table": None if event.table is None else _cards(event.table)}
+    if isinstance(event, HandClaimed):
+        return {"kind": "hand_claimed", "seat": event.seat, "side": event.side, "claim": event.kind,
+                "points": event.points, "cards": _cards(event.cards)}
+    if isinstance(event, OpeningTableTaken):
+        return {"kind": "opening_taken", "dealer": event.dealer, "side": event.side, "cards": _cards(event.cards),
+                "scope": event.scope}
     if isinstance(event, CardPlayed):
         return {"kind": "card_played", "seat": event.seat, "card": str(event.card)}
     if isinstance(event, CardsCaptured):
@@ -483,15 +678,19 @@ def encode_event(event: Event | Notice, view: PlayerView | None = None) -> dict[
         if view is None:
             raise ValueError("A deal_scored event is sent with the view it was scored in.")
         return {"kind": "deal_scored",
-                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores))}
+                **encode_finished(FinishedDeal(event.deal_number, view.piles, view.scope, event.match_scores,
+                                               tuple(s.bonus for s in event.score.sides)))}
     if isinstance(event, MatchWon):
         return {"kind": "match_won", "side": event.side, "match_scores": list(event.match_scores)}
     raise TypeError(f"Not an event: {event!r}")
 
 
 def encode_finished(deal: FinishedDeal) -> dict[str, Any]:
-    return {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
+    data = {"deal_number": deal.deal_number, "match_scores": list(deal.match_scores),
             "piles": [_cards(p) for p in deal.piles], "scope": list(deal.scope)}
+    if any(deal.bonus):
+        data["bonus"] = list(deal.bonus)
+    return data
 
 
 def _update(message: UpdateMessage) -> dict[str, Any]:
@@ -507,19 +706,27 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
             "capture": _cards(reason.capture), "seat": reason.seat}
 
 
+def _player_key(message: CreateRoom | Join | LeaderboardRequest) -> dict[str, str]:
+    """The player key, only when the client has one (a server before player keys never sees the field)."""
+    return {} if message.player_key is None else {"player_key": message.player_key}
+
+
 _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Hello: ("hello", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat_key": m.seat_key,
                                 "last_number": m.last_number}),
     CreateRoom: ("create_room", lambda m: {"version": PROTOCOL_VERSION, "name": m.name,
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
-                                           "level": m.level, "public": m.public}),
-    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
+                                           "level": m.level, **_player_key(m),
+                                           **({} if m.turn_time is None else {"turn_time": m.turn_time}),
+                                           "public": m.public}),
+    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
                                      "expected": m.expected}),
     NextDealRequest: ("next_deal", lambda m: {"id": m.id, "expected": m.expected}),
+    ClaimRequest: ("claim", lambda m: {"id": m.id, "expected": m.expected}),
     Assisted: ("assisted", lambda m: {}),
     RecordRequest: ("record", lambda m: {"id": m.id}),
     Ping: ("ping", lambda m: {}),
@@ -536,7 +743,21 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
     Pong: ("pong", lambda m: {}),
-    # Finding a game (protocol 3)
+    LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m)}),
+    Leaderboard: ("leaderboard", lambda m: {
+        "rows": [{"rank": r.rank, "name": r.name, "rating": r.rating, "matches": r.matches} for r in m.rows],
+        "you": None if m.you is None else {"rank": m.you.rank, "of": m.you.of, "rating": m.you.rating}}),
+    SeatKind: ("seat_kind", lambda m: {"seat": m.seat, "kind": m.kind}),
+    Watch: ("watch", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
+    Watching: ("watching", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "number": m.number,
+                                      "info": encode_info(m.info), "table": _cards(m.table), "to_move": m.to_move,
+                                      "deal_number": m.deal_number, "match_scores": list(m.match_scores)}),
+    MoreTime: ("more_time", lambda m: {}),
+    Back: ("back", lambda m: {}),
+    ClockMessage: ("clock", lambda m: {"seat": m.seat, "seconds": m.seconds}),
+    ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
+    ChatMessage: ("chat", lambda m: {"seat": m.seat, "name": m.name, "text": m.text, "preset": m.preset}),
+    # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
                                 "level": m.level}),
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
@@ -634,9 +855,10 @@ def decode_rules(value: Any, name: str = "rules") -> Rules:
         if isinstance(value.get(option), (bool, float)):  # the engine would take 2.0 for 2
             raise ProtocolError("bad_rules", field=f"{name}.{option}")
     try:
-        return Rules.from_dict(value)
+        rules = Rules.from_dict(value)
     except (RulesError, TypeError, ValueError):
         raise ProtocolError("bad_rules", field=name) from None
+    return rules
 
 
 def _code(value: Any, name: str = "code") -> str:
@@ -699,7 +921,22 @@ def _create_room(f: _Fields) -> CreateRoom:
     kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
-    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _bool(f("public", False), "public"))
+    return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
+                      _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"))
+
+
+def _turn_time(value: Any, name: str) -> int | None:
+    """None (no timer) or one of ``TURN_TIMES``, a whole number (not 20.0, not true)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value not in TURN_TIMES:
+        raise ProtocolError("bad_field", field=name)
+    return value
+
+
+def _watch(f: _Fields) -> Watch:
+    _version(f)
+    return Watch(_code(f("code")), check_name(f("name")))
 
 
 def _quick(f: _Fields) -> Quick:
@@ -728,7 +965,15 @@ def _tables(f: _Fields) -> TablesMessage:
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name")))
+    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f))
+
+
+def _optional_player_key(f: _Fields) -> str | None:
+    key = f("player_key")
+    if key is not None and not is_player_key(key):
+        raise ProtocolError("bad_field", field="player_key")
+    result: str | None = key
+    return result
 
 
 def _hex(value: Any, name: str) -> bytes:
@@ -747,21 +992,70 @@ def _move(f: _Fields) -> MoveRequest:
     return MoveRequest(request_id, Move(card, tuple(sorted(capture))), _int(f("expected"), "expected"))
 
 
+def _leaderboard_request(f: _Fields) -> LeaderboardRequest:
+    _version(f)
+    return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f))
+def _chat_request(f: _Fields) -> ChatRequest:
+    """Text or a preset, one of the two; the text is checked by the server (``net.chat``), not here."""
+    text, preset = f("text"), f("preset")
+    if (text is None) == (preset is None):
+        raise ProtocolError("missing_field" if text is None else "bad_field", field="text")
+    if text is not None and not isinstance(text, str):
+        raise ProtocolError("bad_field", field="text")
+    if preset is not None and preset not in PRESETS:
+        raise ProtocolError("bad_field", field="preset")
+    return ChatRequest(text, preset)
+
+
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level", "public"})),
-    "join": (_join, frozenset()),
+    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public"})),
+    "join": (_join, frozenset({"player_key"})),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
     "next_deal": (lambda f: NextDealRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
+    "claim": (lambda f: ClaimRequest(_int(f("id"), "id"), _int(f("expected"), "expected")), frozenset()),
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "watch": (_watch, frozenset()),
+    "seat_kind": (lambda f: SeatKind(_int(f("seat"), "seat", 0, 3),
+                                     "open" if f("kind") == "open" else _level(f("kind"), "kind")), frozenset()),
+    "more_time": (lambda f: MoreTime(), frozenset()),
+    "back": (lambda f: Back(), frozenset()),
+    "chat": (_chat_request, frozenset({"text", "preset"})),
+    "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
     "quick": (_quick, frozenset({"level"})),
     "tables": (_list_tables, frozenset()),
 }
+
+
+def _rating(value: Any, name: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not -1000.0 <= value <= 1000.0:
+        raise ProtocolError("bad_field", field=name)
+    return float(value)
+
+
+def _leaderboard(f: _Fields) -> Leaderboard:
+    rows_data = f("rows")
+    if not isinstance(rows_data, list) or len(rows_data) > MAX_TOP:
+        raise ProtocolError("bad_field", field="rows")
+    rows = []
+    for item in rows_data:
+        row = _Fields(item, "rows")
+        rows.append(BoardRow(_int(row("rank"), "rows.rank", 1), check_name(row("name"), "rows.name"),
+                             _rating(row("rating"), "rows.rating"), _int(row("matches"), "rows.matches")))
+        row.done()
+    you_data = f("you")
+    you = None
+    if you_data is not None:
+        mine = _Fields(you_data, "you")
+        you = BoardPlace(_int(mine("rank"), "you.rank", 1), _int(mine("of"), "you.of", 1),
+                         _rating(mine("rating"), "you.rating"))
+        mine.done()
+    return Leaderboard(tuple(rows), you)
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -782,7 +1076,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
 
 def decode_view(value: Any, name: str = "view") -> PlayerView:
     """A seat's view, checked: seats, counts and phases in range, no card in two places."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"claims"}))
     rules = decode_rules(f("rules"), f"{name}.rules")
     players, sides = rules.players, rules.sides
     seat = _int(f("seat"), f"{name}.seat", 0, players - 1)
@@ -810,12 +1104,30 @@ def decode_view(value: Any, name: str = "view") -> PlayerView:
     if phase_text not in {p.value for p in Phase}:
         raise ProtocolError("bad_field", field=f"{name}.phase")
     winner = _optional_int(f("winner"), f"{name}.winner", 0, sides - 1)
+    claims = _claims(f("claims", []), f"{name}.claims", players, rules.rounds)
     f.done()
     seen = hand + table + tuple(c for p in piles for c in p)
     if len(set(seen)) != len(seen) or hand_counts[seat] != len(hand):
         raise ProtocolError("bad_field", field=name)
     return PlayerView(rules, seat, deal_number, dealer, to_move, round_, hand, table, hand_counts, stock_count,
-                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner)
+                      piles, scope, last_capturer, history, match_scores, deal_totals, Phase(phase_text), winner,
+                      claims)
+
+
+def _claims(value: Any, name: str, players: int, rounds: int) -> tuple[Claim, ...]:
+    """Cirulla's hands shown this deal: each a seat, a round, a bonus its three cards are worth."""
+    if not isinstance(value, list) or len(value) > players * rounds:
+        raise ProtocolError("bad_field", field=name)
+    claims = []
+    for item in value:
+        f = _Fields(item, name)
+        claim = Claim(_int(f("seat"), name, 0, players - 1), _int(f("round"), name, 1, rounds), f("kind"),
+                      _card_list(f("cards"), name, 3))
+        f.done()
+        if claim.kind not in BONUS_KINDS or claim.kind not in bonuses(claim.cards):
+            raise ProtocolError("bad_field", field=name)
+        claims.append(claim)
+    return tuple(claims)
 
 
 def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
@@ -832,7 +1144,7 @@ def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
 
 
 def decode_info(value: Any, name: str = "info") -> RoomInfo:
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"turn_time"}))  # a room without a timer sends none
     code = _code(f("code"), f"{name}.code")
     phase = f("phase")
     if phase not in ROOM_PHASES:
@@ -852,8 +1164,9 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
     if not isinstance(given, list) or len(given) != rules.players:
         raise ProtocolError("bad_field", field=f"{name}.contributions")
     contributions = tuple(None if c is None else _hex(c, f"{name}.contributions") for c in given)
+    turn_time = _turn_time(f("turn_time"), f"{name}.turn_time")
     f.done()
-    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions)
+    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time)
 
 
 def _room_seat(value: Any, name: str) -> RoomSeat:
@@ -875,7 +1188,7 @@ def _room_seat(value: Any, name: str) -> RoomSeat:
 
 def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notice:
     """An event; ``rules`` to score a ``deal_scored`` again and to check seats."""
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"bonus"}))
     kind = f("kind")
     players, sides = rules.players, rules.sides
 
@@ -899,6 +1212,14 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         table = f("table")
         event = CardsDealt(small("round", 40, 1), small("rounds", 40, 1), small("cards_each", 10, 1),
                            small("stock_left", 40), None if table is None else _card_list(table, f"{name}.table"))
+    elif kind == "hand_claimed":  # Cirulla: the hand shown, now public
+        claimed, shown = f("claim"), _card_list(f("cards"), f"{name}.cards", 3)
+        if claimed not in BONUS_KINDS or claimed not in bonuses(shown) or small("points", 10) != BONUS_POINTS[claimed]:
+            raise ProtocolError("bad_field", field=f"{name}.claim")
+        event = HandClaimed(seat("seat"), small("side", sides - 1), claimed, BONUS_POINTS[claimed], shown)
+    elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
+        event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
+                                  small("scope", 2, 1))
     elif kind == "card_played":
         event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
     elif kind == "cards_captured":
@@ -934,13 +1255,15 @@ def _finished_deal(f: _Fields, name: str, rules: Rules) -> FinishedDeal:
     piles = tuple(_card_list(p, f"{name}.piles") for p in piles_data)
     if len({c for p in piles for c in p}) != sum(len(p) for p in piles):
         raise ProtocolError("bad_field", field=f"{name}.piles")
-    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores)
+    bonus = f("bonus", None)
+    return FinishedDeal(number, piles, _int_list(f("scope"), f"{name}.scope", sides, 0, 40), scores,
+                        () if bonus is None else _int_list(bonus, f"{name}.bonus", sides, 0, 200))
 
 
 def _last_deal(value: Any, rules: Rules) -> FinishedDeal | None:
     if value is None:
         return None
-    f = _Fields(value, "last_deal")
+    f = _Fields(value, "last_deal", frozenset({"bonus"}))
     deal = _finished_deal(f, "last_deal", rules)
     f.done()
     return deal
@@ -960,7 +1283,7 @@ def _illegal_reason(value: Any) -> IllegalReason | None:
     return reason
 
 
-def _server_update(f: _Fields, rules: Rules | None) -> UpdateMessage:
+def _server_update(f: _Fields, rules: Rules | None, spectator: bool = False) -> UpdateMessage:
     number = _int(f("number"), "number", 1)
     view_data = f("view")
     view = None if view_data is None else decode_view(view_data)
@@ -971,7 +1294,7 @@ def _server_update(f: _Fields, rules: Rules | None) -> UpdateMessage:
             raise ProtocolError("bad_field", field="view")  # a game event always comes with a view
         event_rules = Rules()
     event = decode_event(event_data, event_rules)
-    if not isinstance(event, Notice) and view is None:
+    if not isinstance(event, Notice) and view is None and not spectator:  # a spectator has no view
         raise ProtocolError("bad_field", field="view")
     return UpdateMessage(SeatUpdate(number, event, view))
 
@@ -1009,9 +1332,9 @@ def _error(f: _Fields) -> ErrorMessage:
     return ErrorMessage(code, values)
 
 
-def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> ServerMessage:
+def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator: bool = False) -> ServerMessage:
     """A server's message, checked whole; ``rules`` (from the welcome) reads notices that come
-    without a view. Raises ``ProtocolError``."""
+    without a view, and a ``spectator``'s game events, which never have one. Raises ``ProtocolError``."""
     data = _load(raw, MAX_RECORD_MESSAGE)
     kind = data["type"]
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
@@ -1024,7 +1347,7 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
     elif kind == "info":
         message = InfoMessage(decode_info(fields("info")))
     elif kind == "update":
-        message = _server_update(fields, rules)
+        message = _server_update(fields, rules, spectator)
     elif kind == "resync":
         view_data = fields("view")
         message = ResyncMessage(_int(fields("number"), "number"),
@@ -1044,8 +1367,55 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None) -> Server
         message = Pong()
     elif kind == "tables":
         message = _tables(fields)
+    elif kind == "leaderboard":
+        message = _leaderboard(fields)
+    elif kind == "chat":
+        message = _chat_message(fields, rules)
+    elif kind == "watching":
+        _version(fields)
+        info = decode_info(fields("info"))
+        players = info.rules.players
+        message = Watching(_code(fields("code")), _int(fields("number"), "number"), info,
+                           _card_list(fields("table"), "table"), _optional_int(fields("to_move"), "to_move", 0,
+                                                                                players - 1),
+                           _int(fields("deal_number"), "deal_number", 0, 10_000),
+                           tuple(_int(s, "match_scores") for s in _list(fields("match_scores"), "match_scores", 2)))
+    elif kind == "clock":
+        players = rules.players if rules is not None else 4
+        message = ClockMessage(_int(fields("seat"), "seat", 0, players - 1), _int(fields("seconds"), "seconds", 1, 90))
     else:
         raise ProtocolError("unknown_type")
     fields.done()
     return message
 
+
+
+def _chat_message(f: _Fields, rules: Rules | None) -> ChatMessage:
+    """A chat line heard: the seat in range, the name a name, the text cleaned again (whatever
+    the server did, nothing that moves the cursor or turns the line reaches the screen)."""
+    players = rules.players if rules is not None else 4
+    seat = _int(f("seat"), "seat", 0, players - 1)
+    name = check_name(f("name"))
+    text, preset = f("text"), f("preset")
+    if (text is None) == (preset is None) or (preset is not None and preset not in PRESETS):
+        raise ProtocolError("bad_field", field="preset")
+    if text is not None:
+        if not isinstance(text, str) or len(text) > 4 * MAX_CHAT:
+            raise ProtocolError("bad_field", field="text")
+        text = clean_chat(text)
+        if chat_problem(text) is not None:
+            raise ProtocolError("bad_field", field="text")
+    return ChatMessage(seat, name, text, preset)
+
+
+def _list(value: Any, name: str, most: int) -> list[Any]:
+    if not isinstance(value, list) or len(value) > most:
+        raise ProtocolError("bad_field", field=name)
+    return value
+
+
+def spectator_update(number: int, event: Any, scored_view: PlayerView | None) -> str:
+    """An update frame for spectators: the public event, view null. ``scored_view`` (any seat's)
+    is read only for a ``deal_scored``'s piles and scope, public once the deal is scored."""
+    return json.dumps({"type": "update", "number": number, "event": encode_event(event, scored_view), "view": None},
+                      ensure_ascii=False, separators=(",", ":"))

@@ -13,7 +13,7 @@ The figures (one process's; Prometheus adds the processes of a Redis store up):
                                  ``too_many_tries``, ``slow_down``, ``storage`` ...)
     scopa_store_errors_total     counter: writes and reads of the store that failed
 
-``prometheus_client`` is an extra (``pip install 'scopa[metrics]'``), imported only when the flag
+``prometheus_client`` is an extra (``scopa[metrics]``), imported only when the flag
 is given: without it ``scopa serve --metrics`` says what to install. The figures are served by
 ``prometheus_client``'s own HTTP server, in a thread, from this process's own registry; the
 gauges are read when scraped. ``Metrics``, which counts nothing, stands in when the flag is not
@@ -29,7 +29,9 @@ from collections.abc import Callable
 from typing import Any
 
 PACKAGE = "prometheus_client"
-INSTALL = "pip install 'scopa[metrics]'"
+# scopa is not on PyPI: "pip install 'scopa[metrics]'" would fetch whatever PyPI holds under that name.
+INSTALL = ("pipx inject scopa prometheus_client, pip install prometheus_client, or pipx install '.[metrics]' "
+           "in the scopa folder")
 RATE_WINDOW = 10.0  # seconds of moves scopa_moves_per_second counts
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 

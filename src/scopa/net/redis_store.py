@@ -41,6 +41,8 @@ from ..engine import Rules
 from ..engine.shuffle import SEED_BYTES
 from ..players import make_player
 from ..storage import record_from_dict, record_to_dict
+from .clock import clock_from_data
+from .ratings import pending
 from .rooms import Room, Seat, cover_seed, match_table, seed_parts_from_data, seed_parts_to_data
 
 if TYPE_CHECKING:
@@ -53,19 +55,22 @@ POOL_SIZE = 32  # connections of one process to Redis (one more is its pub/sub l
 LOG_FRAMES = 64  # update frames kept per seat (about 1.5 KiB each); a longer gap gets a resync
 MAX_SEATS = 4
 
-# KEYS: the room, the active set, the writer's held rooms, then each seat's log.
+# KEYS: the room, the active set, the writer's held rooms, the matches to rate, then each seat's log.
 # ARGV: rev read, new rev, room JSON, activity, code, message to publish, channel, whether the
-# writer holds a seat of the room, the log cap, then one count per seat's log, then the frames.
+# writer holds a seat of the room, the log cap, the finished match's id and its rating's input
+# (redis_players: '' when the room's match is not a finished rated one), then one count per
+# seat's log, then the frames.
 _SAVE = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if (rev or '0') ~= ARGV[1] then return -1 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'room', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 if ARGV[8] == '1' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[4], ARGV[10], ARGV[11]) end
 local cap = tonumber(ARGV[9])
-local at = 10 + #KEYS - 3
-for i = 4, #KEYS do
-  local count = tonumber(ARGV[10 + i - 4])
+local at = 12 + #KEYS - 4
+for i = 5, #KEYS do
+  local count = tonumber(ARGV[12 + i - 5])
   if count > 0 then
     redis.call('RPUSH', KEYS[i], unpack(ARGV, at, at + count - 1))
     redis.call('LTRIM', KEYS[i], -cap, -1)
@@ -133,20 +138,23 @@ def _monotonic(wall: float | None) -> float | None:
 def room_to_json(room: Room) -> str:
     seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "key_hash": s.key_hash,
                                      "ready": s.ready, "connected": s.connected, "covered": s.covered,
-                                     "left_at": _wall(s.left_at), "holder": s.holder} for s in room.seats]
+                                     "left_at": _wall(s.left_at), "holder": s.holder, "player": s.player,
+                                     "covered_in": s.covered_in} for s in room.seats]
     return json.dumps({
         "rules": room.rules.to_dict(), "phase": room.phase, "host": room.host, "level": room.level,
         "number": room.number, "position_number": room.position_number, "created": room.created,
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
         "record": None if room.record is None else record_to_dict(room.record),
-        "seed_parts": seed_parts_to_data(room), "listing": room.listing}, separators=(",", ":"))
+        "seed_parts": seed_parts_to_data(room), "listing": room.listing,
+        "clock": None if room.clock is None else room.clock.to_data()}, separators=(",", ":"))
 
 
 def room_from_json(code: str, text: str, budget: float) -> Room:
     """The room as stored; its match replayed from the record and checked, covered seats covered."""
     data = json.loads(text)
     seats = [None if s is None else Seat(s["name"], s["kind"], s["level"], s["key_hash"], s["ready"],
-                                         s["connected"], False, _monotonic(s["left_at"]), s.get("holder"))
+                                         s["connected"], False, _monotonic(s["left_at"]), s.get("holder"),
+                                         s.get("player"), [int(d) for d in s.get("covered_in", [])])
              for s in data["seats"]]
     record = None if data["record"] is None else record_from_dict(data["record"])
     room = Room(code, Rules.from_dict(data["rules"]), seats, data["level"], data["host"], data["phase"],
@@ -154,6 +162,7 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
                 data["active"], budget, position_number=data["position_number"],
                 turn_since=_monotonic(data["turn_since"]) or 0.0, listing=data.get("listing", ""))
     seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
+    room.clock = clock_from_data(data.get("clock"))
     for number, stored in enumerate(data["seats"]):
         if stored is not None and stored["covered"] and room.table is not None:
             seat = seats[number]
@@ -215,10 +224,12 @@ class RedisRoomStore:
         the room noted among the rooms of ``process`` when ``held`` (taken off them when not)."""
         logs = {seat: frames for seat, frames in (logs or {}).items() if frames}
         seats = sorted(logs)
-        new = await self._save(keys=[room_key(room.code), PREFIX + "active", held_key(process),
+        match = pending(room)
+        new = await self._save(keys=[room_key(room.code), PREFIX + "active", held_key(process), PREFIX + "to_rate",
                                      *(log_key(room.code, seat) for seat in seats)],
                                args=[str(rev), str(rev + 1), room_to_json(room), room.active, room.code, message,
                                      CHANNEL, "1" if held else "0", str(max(1, cap)),
+                                     "" if match is None else match.id, "" if match is None else match.to_json(),
                                      *(str(len(logs[seat])) for seat in seats),
                                      *(frame for seat in seats for frame in logs[seat])])
         if int(new) < 0:
@@ -238,6 +249,9 @@ class RedisRoomStore:
     async def waiting_codes(self, listing: str) -> list[str]:
         """The codes of the rooms of ``listing`` waiting for players, oldest first."""
         return _texts(await self.client.zrange(waiting_key(listing), 0, -1))
+    async def publish(self, message: str) -> None:
+        """A message on the frames channel that stores nothing (a chat line: ``cluster``)."""
+        await self.client.publish(CHANNEL, message)
 
     async def log_tail(self, code: str, seat: int, count: int) -> list[str]:
         """The last ``count`` update frames of the seat's log (fewer when it has fewer)."""

@@ -43,6 +43,7 @@ from ..table import (
     computers_for,
     start_match,
 )
+from .clock import AWAY_AFTER, MORE_TIME, ClockEvent, TurnClock
 from .codes import key_matches
 from .messages import FinishedDeal, RoomInfo, RoomSeat
 from .thinking import ComputerTurn, think
@@ -76,6 +77,8 @@ class Seat:
     covered: bool = False
     left_at: float | None = None  # monotonic time the connection dropped
     holder: str | None = None  # with several server processes: the one whose connection plays the seat
+    player: str | None = None  # the hash of the player key that took the seat (net.identity), if any
+    covered_in: list[int] = field(default_factory=list)  # the deals a computer played some of it (net.ratings)
 
     @property
     def is_human(self) -> bool:
@@ -123,6 +126,8 @@ class Room:
     # Finding a game: "" a room found by its code only, "public" listed by ``tables`` while it
     # waits, "quick" a quick match's room (docs/online.md), which the server starts itself.
     listing: str = ""
+    watchers_chat: bool = False  # whether spectators may chat (the host's choice)
+    clock: TurnClock | None = None  # the turn timer (``net.clock``), the host's choice; None: off
 
     # Facts -------------------------------------------------------------------------------
     @property
@@ -138,7 +143,8 @@ class Room:
                                                       s.covered, s.ready or not s.is_human) for s in self.seats)
         assisted = self.record.assisted_deals if self.record else frozenset()
         given = tuple(self.contributions.get(seat) for seat in range(len(self.seats)))
-        return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given)
+        return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given,
+                        None if self.clock is None else self.clock.turn_time)
 
     @property
     def commitment(self) -> bytes | None:
@@ -161,7 +167,8 @@ class Room:
         if record is None or record.scored is None or record.scored_in is None:
             return None
         scored, position = record.scored, record.scored_in
-        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores)
+        return FinishedDeal(scored.deal_number, position.piles, position.scope, scored.match_scores,
+                            position.bonus_points())
 
     def seat_of_key(self, key: str) -> int | None:
         """The seat whose key this is, comparing every seat's hash in constant time."""
@@ -175,12 +182,22 @@ class Room:
         return [i for i, s in enumerate(self.seats) if s is not None and s.is_human]
 
     # Lobby -------------------------------------------------------------------------------
-    def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
+    def check_joinable(self) -> None:
+        """Raise what ``join`` would refuse for the room itself (started, full)."""
         if self.phase != "lobby":
             raise RoomRefusal("started")
-        free = [i for i, s in enumerate(self.seats) if s is None]
-        if not free:
+        if all(s is not None for s in self.seats):
             raise RoomRefusal("room_full")
+
+    def seat_player(self, seat: int, player: str | None) -> None:
+        """Note the hash of the player key that took the seat (net.identity)."""
+        taken = self.seats[seat]
+        if taken is not None:
+            taken.player = player
+
+    def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
+        self.check_joinable()
+        free = [i for i, s in enumerate(self.seats) if s is None]
         seat = free[0]
         # A quick match has no ready question: whoever takes its seat is ready.
         self.seats[seat] = Seat(self._unique(name), key_hash=key_hash, connected=True, ready=self.listing == "quick")
@@ -228,6 +245,30 @@ class Room:
             if candidate not in taken:
                 return candidate
         raise AssertionError("a room has at most four seats: one of nine numbers is free")
+
+    def set_seat(self, by: int, seat: int, kind: str) -> list[Entry]:
+        """The host turns a computer seat into an open seat for a person (``kind`` "open") or a
+        free seat into a computer at a level (``kind`` a level), in the lobby; everyone hears it."""
+        if by != self.host:
+            raise RoomRefusal("not_host")
+        if self.phase != "lobby":
+            raise RoomRefusal("not_lobby")
+        if not 0 <= seat < len(self.seats) or seat == self.host:
+            raise RoomRefusal("bad_seat")
+        taken = self.seats[seat]
+        if kind == "open":
+            if taken is None or taken.is_human:
+                raise RoomRefusal("bad_seat")  # only a computer's seat is opened: a person keeps theirs
+            self.seats[seat] = None
+            self.contributions.pop(seat, None)
+            return [self._add(Notice("seat_opened", seat, taken.name))]
+        if taken is not None:
+            raise RoomRefusal("bad_seat")
+        used = {s.name for s in self.seats if s is not None}
+        pick = random.Random(f"{self.code}{seat}").getrandbits(16)  # noqa: S311 -- a name, not a secret
+        name = next(n for n in computer_names(len(self.seats) + 4, pick) if n not in used)
+        self.seats[seat] = Seat(name, "computer", kind)
+        return [self._notice("seat_computer", seat)]
 
     def ready(self, seat: int) -> list[Entry]:
         if self.phase != "lobby":
@@ -279,6 +320,22 @@ class Room:
         if seat != state.to_move:
             raise MoveRefusal("not_your_turn")
         return self._done(self._table.submit(seat, move, self._table.latest()), now)
+
+    def human_play(self, seat: int, move: Move, expected: int, now: float) -> list[Entry]:
+        """A person's own move: played, and the turn timer's count of turns run out cleared."""
+        entries = self.play(seat, move, expected, now)
+        self.played_in_time(seat)
+        return entries
+
+    def claim(self, seat: int, expected: int, now: float) -> list[Entry]:
+        """Cirulla: ``seat`` shows its hand to claim its bonus, before the hand's first card."""
+        state = self._playing()
+        self._check_fresh(expected)
+        if state.is_deal_over:
+            raise MoveRefusal("not_now")
+        if seat != state.to_move:
+            raise MoveRefusal("not_your_turn")
+        return self._done(self._table.claim(seat, self._table.latest()), now)
 
     @property
     def _table(self) -> LocalTable:
@@ -352,7 +409,7 @@ class Room:
         record = self.record
         if seat is None or record is None:
             return None
-        key = (seat, record.state.deal_number, len(record.moves))
+        key = (seat, record.state.deal_number, len(record.moves), len(record.state.claims))
         return ComputerTurn(key, self._level_of(seat), move_seed(record.seed, seat, len(record.moves)), self.budget,
                             record.state.view(seat), self.iterations)
 
@@ -364,15 +421,18 @@ class Room:
 
     def computer_move(self, now: float, turn: ComputerTurn | None = None, move: Move | None = None) -> list[Entry]:
         """The computer's move: ``move``, worked out for ``turn``, when ``turn`` is still the table's;
-        without them it is worked out here. Nothing when the table changed since ``turn``."""
+        without them it is worked out here. Nothing when the table changed since ``turn``. In Cirulla
+        a turn that claims (``ComputerTurn.claim``) is the claim alone, made by the table: its move is
+        the next turn's (the claim is a turn of its own, so the move is thought for the view after it)."""
         current = self.computer_turn()
         if current is None or (turn is not None and turn.key != current.key):
             return []
-        if turn is None or move is None:
-            move = think(current)
         table = self._table
         before = table.latest()
-        table.step(move)
+        if current.claim:
+            table.step()
+        else:
+            table.step(move if turn is not None and move is not None else think(current))
         updates = table.updates(table.seats_here()[0], before)
         assert not isinstance(updates, Resync)  # the table's own numbers, a moment old
         return self._done(SubmitResult(True, tuple(updates)), now)
@@ -389,6 +449,8 @@ class Room:
         taken.connected, taken.left_at = True, None
         if taken.covered:
             taken.covered = False
+            if taken.covered_in and self.table is not None:
+                taken.covered_in.extend(range(taken.covered_in[-1] + 1, self.table.record.state.deal_number + 1))
             self._table.uncover(seat)
         return [self._notice("reclaimed", seat)] if was_away else []
 
@@ -427,8 +489,83 @@ class Room:
         if taken is None or taken.covered or self.table is None:
             return []
         taken.covered = True
+        taken.covered_in.append(self.table.record.state.deal_number)
         self.table.cover(seat, make_player(self.level, cover_seed(self.table.record.seed, seat), budget=self.budget))
         return [self._notice("covered", seat)]
+
+    # The turn timer (issue 28) -------------------------------------------------------------
+    def clock_seat(self) -> int | None:
+        """The seat whose turn the timer counts: a human to move, connected, not covered."""
+        state = self.state
+        if self.clock is None or self.phase != "playing" or state is None or state.is_deal_over:
+            return None
+        taken = self.seats[state.to_move]
+        if taken is None or not taken.is_human or not taken.connected or taken.covered:
+            return None
+        return state.to_move
+
+    def _turn_key(self) -> tuple[int, int]:
+        record = self.record
+        return (0, 0) if record is None else (record.state.deal_number, len(record.moves))
+
+    def clock_due(self, now: float, scale: float = 1.0) -> tuple[ClockEvent, int] | None:
+        """A warning (its seconds) or the timeout due now for the seat the timer counts, or None."""
+        if self.clock is None or self.clock_seat() is None:
+            return None
+        self.clock.new_turn(self._turn_key())
+        return self.clock.due(self.turn_since, now, scale)
+
+    def timeout_turn(self) -> ComputerTurn | None:
+        """What the easy level needs to choose the card of a seat whose time ran out."""
+        seat, record = self.clock_seat(), self.record
+        if seat is None or record is None:
+            return None
+        key = (seat, record.state.deal_number, len(record.moves), len(record.state.claims))  # as computer_turn's
+        return ComputerTurn(key, "easy", move_seed(record.seed, seat, len(record.moves)), self.budget,
+                            record.state.view(seat), self.iterations)
+
+    def timed_out(self, turn: ComputerTurn, move: Move, now: float) -> list[Entry]:
+        """The card chosen for ``turn`` played for the seat, after a notice saying so; a second
+        turn run out in a row covers the seat. Nothing when the table moved on since ``turn``."""
+        current = self.timeout_turn()
+        if self.clock is None or current is None or current.key != turn.key:
+            return []
+        seat = current.key[0]
+        entries = [self._notice("timed_out", seat), *self.play(seat, move, self.number, now)]
+        self.clock.misses[seat] = self.clock.misses.get(seat, 0) + 1
+        if self.clock.misses[seat] >= AWAY_AFTER:
+            entries += self.cover(seat)
+        return entries
+
+    def more_time(self, seat: int) -> list[Entry]:
+        """Once per deal a seat to move adds ``MORE_TIME`` seconds to its turn, said to all."""
+        state = self.state
+        if self.clock is None or state is None or self.clock_seat() != seat:
+            raise RoomRefusal("no_more_time")
+        asked = (seat, state.deal_number)
+        if asked in self.clock.extended:
+            raise RoomRefusal("no_more_time")
+        self.clock.new_turn(self._turn_key())
+        self.clock.extended.add(asked)
+        self.clock.bonus += MORE_TIME
+        return [self._notice("more_time", seat)]
+
+    def played_in_time(self, seat: int) -> None:
+        """A person played: the turns run out in a row start again from none."""
+        if self.clock is not None:
+            self.clock.misses.pop(seat, None)
+
+    def back_from_away(self, seat: int, now: float) -> list[Entry]:
+        """A connected player covered after running out of time pressed a key: the seat is theirs again."""
+        taken = self.seats[seat]
+        if taken is None or not taken.connected or not taken.covered:
+            return []
+        if self.clock is not None:
+            self.clock.misses.pop(seat, None)
+        entries = self.connected(seat)
+        if self.clock_seat() == seat:
+            self.turn_since = now  # a whole turn from now
+        return entries
 
     def close_notice(self) -> list[Entry]:
         return [self._notice("closed", self.host)]
@@ -448,6 +585,10 @@ class Room:
         return [entry.for_seat(seat) for entry in self.log if entry.number > after]
 
     # Numbering ---------------------------------------------------------------------------
+    def _notice_named(self, kind: NoticeKind, name: str) -> Entry:
+        """A notice about someone without a seat (a spectator), told under the host's seat number."""
+        return self._add(Notice(kind, self.host, name))
+
     def _notice(self, kind: NoticeKind, seat: int) -> Entry:
         taken = self.seats[seat]
         return self._add(Notice(kind, seat, taken.name if taken else ""))

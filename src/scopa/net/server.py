@@ -39,24 +39,38 @@ from ..engine.shuffle import SEED_BYTES
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
+from .chat import ChatLimit, chat_problem, clean_chat
+from .clock import TurnClock
 from .codes import key_hash, new_code, new_seat_key
 from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
+from .identity import NameTaken, PlayerBook, player_hash
 from .messages import (
     FATAL_ERRORS,
     FIRST_MESSAGES,
     MAX_CLIENT_MESSAGE,
     MAX_RECORD_MESSAGE,
+    MAX_WATCHERS,
     Accepted,
     Assisted,
+    Back,
+    BoardPlace,
+    BoardRow,
+    ChatMessage,
+    ChatRequest,
+    ClaimRequest,
+    ClockMessage,
     Contribute,
     CreateRoom,
     ErrorMessage,
     Hello,
     InfoMessage,
     Join,
+    Leaderboard,
+    LeaderboardRequest,
     ListTables,
     MatchRecordMessage,
+    MoreTime,
     MoveRequest,
     NextDealRequest,
     OpenTable,
@@ -68,12 +82,16 @@ from .messages import (
     RecordRequest,
     Refused,
     ResyncMessage,
+    SeatKind,
     Start,
     TablesMessage,
     UpdateMessage,
+    Watch,
+    Watching,
     Welcome,
     encode,
     parse_client_message,
+    spectator_update,
 )
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
@@ -83,6 +101,7 @@ from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
 
 log = logging.getLogger("scopa.serve")
+BOARD_LIMIT = (60, 60.0)  # leaderboards one address may ask for, and in how many seconds
 
 _CLOSE = object()  # put on a send queue: close the connection after what is before it
 SEND_QUEUE = 256  # messages waiting for one client; a client this far behind is dropped
@@ -116,6 +135,7 @@ class ServerConfig:
     presence_ttl: float = 10.0   # with Redis: a process not heard from this long is taken as gone
     metrics: tuple[str, int] | None = None  # --metrics: where the Prometheus figures are served
     trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
+    clock_scale: float = 1.0     # the turn timer's seconds are multiplied by this (tests run it faster)
     quick_wait: float = 20.0     # seconds a quick match waits for people before computers take the free seats
 
     @property
@@ -225,6 +245,7 @@ class Connection:
         self.bucket = Bucket(config.message_rate, config.message_burst, config.flood_strikes)
         self.code: str | None = None
         self.seat: int | None = None
+        self.watcher: str | None = None  # a spectator's name (then seat stays None)
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
         self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
@@ -253,13 +274,19 @@ class Connection:
             except asyncio.QueueFull:
                 self.close_now(close_code, code)
 
+    def end(self) -> None:
+        """Close normally once the queued frames are sent (an answer that needs no seat)."""
+        if not self.closing:
+            self.closing = True
+            try:
+                self.queue.put_nowait((_CLOSE, 1000, "done"))
+            except asyncio.QueueFull:
+                self.close_now(1000, "done")
+
     def answer_and_close(self, message: Any) -> None:
         """Send one answer (``tables``) and close the connection after it, as a normal close."""
         self.send(message)
-        if not self.closing:
-            self.closing = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait((_CLOSE, 1000, "done"))
+        self.end()
 
     def close_now(self, close_code: int, reason: str) -> None:
         """Close at once, without the frames still queued. The close runs as a task, kept here:
@@ -311,14 +338,19 @@ class Store(Protocol):
 class RoomServer:
     """Every room in memory, backed by the store; the websocket handler and the timers."""
 
-    def __init__(self, store: Store, config: ServerConfig) -> None:
+    def __init__(self, store: Store, config: ServerConfig, players: PlayerBook | None = None) -> None:
         self.store, self.config = store, config
+        self.players = players  # names of player keys (net.identity); None: names are not kept
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
         self.failures: Limit = AddressLimit(config.join_failures, config.join_window)
         self.creations: Limit = AddressLimit(config.rooms_per_address, config.rooms_window)
+        self.boards: Limit = AddressLimit(*BOARD_LIMIT)  # each board is a query on the store: not unbounded
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.timeouts: dict[str, asyncio.Task[None]] = {}  # a room's card being chosen for a seat out of time
+        self.chat_limits: dict[tuple[str, int | str], ChatLimit] = {}  # each seat's (or spectator's) chat rate
+        self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         workers = default_workers() if config.computer_workers is None else config.computer_workers
@@ -374,6 +406,11 @@ class RoomServer:
         except ProtocolError as error:
             conn.fail(error.code, error.values)
             return False
+        if isinstance(message, LeaderboardRequest):
+            await self._answer_board(conn, message)
+            return False
+        if isinstance(message, Watch):
+            return await self._watch_first(conn, message)
         if not isinstance(message, FIRST_MESSAGES):
             conn.fail("first_message")
             return False
@@ -419,6 +456,70 @@ class RoomServer:
             return False
         return True
 
+    # Spectators (issue 28) ----------------------------------------------------------------------
+    async def _watch_first(self, conn: Connection, message: Watch) -> bool:
+        """A spectator's way in: a code guessed wrong counts as a failed try, as a join's does."""
+        wait, token = await self.failures.take(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
+            return False
+        try:
+            await self.in_room(message.code, lambda: self._watch(conn, message))
+        except RoomRefusal as refusal:
+            if refusal.code not in REVEALING:
+                await self.failures.give_back(conn.address, token)
+            conn.fail(refusal.code, refusal.values)
+            return False
+        await self.failures.give_back(conn.address, token)
+        return True
+
+    def _watch(self, conn: Connection, message: Watch) -> None:
+        room = self._room(message.code)
+        watchers = self.watchers.setdefault(room.code, set())
+        if len(watchers) >= MAX_WATCHERS:
+            raise RoomRefusal("watchers_full")
+        conn.code, conn.watcher = room.code, message.name
+        watchers.add(conn)
+        state = room.state
+        conn.send(Watching(room.code, room.number, room.info(),
+                           () if state is None else state.table, None if state is None else state.to_move,
+                           0 if state is None else state.deal_number,
+                           () if state is None else tuple(state.match_scores)))
+        self._commit(room, [room._notice_named("watching", message.name)], "a spectator came")
+
+    def _watcher_message(self, conn: Connection, message: Any) -> None:
+        """A spectator may ping, and chat when the host allowed it; anything else is refused."""
+        room = self.rooms.get(conn.code or "")
+        if room is None:
+            conn.fail("room_closed")
+        elif isinstance(message, Ping):
+            conn.send(Pong())
+        elif isinstance(message, ChatRequest) and not room.watchers_chat:
+            conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
+        elif isinstance(message, ChatRequest):
+            try:
+                self._chat(room, None, message, conn.watcher or "")
+            except RoomRefusal as refusal:
+                conn.send(ErrorMessage(refusal.code, refusal.values))
+        else:
+            conn.send(ErrorMessage("spectator", {}))
+
+    def _tell_watchers(self, room: Room, entries: list[Entry]) -> None:
+        """The public updates of a change, the same frames for every spectator: no view, no hand."""
+        watchers = self.watchers.get(room.code)
+        if watchers:
+            for frame in self._watcher_frames(room, entries):
+                for conn in list(watchers):
+                    conn.send(frame)
+
+    @staticmethod
+    def _watcher_frames(room: Room, entries: list[Entry]) -> list[str]:
+        frames = [spectator_update(entry.number, entry.event, None if entry.state is None else entry.state.view(0))
+                  for entry in entries]
+        if any(isinstance(entry.event, Notice) for entry in entries):
+            frames.insert(0, encode(InfoMessage(room.info())))
+        return frames
+
     # The three ways into a room; a store shared by several processes (``cluster``) wraps them
     # in that room's lock.
     def connect(self, ws: ServerConnection) -> Connection:
@@ -441,6 +542,9 @@ class RoomServer:
         self._message(conn, raw)
 
     async def leave(self, conn: Connection) -> None:
+        if conn.watcher is not None:
+            self.watchers.get(conn.code or "", set()).discard(conn)
+            return
         with contextlib.suppress(RoomRefusal):  # the store failed: said to the room's other seats already
             self._detach(conn)
 
@@ -461,6 +565,9 @@ class RoomServer:
             else:
                 conn.send(ErrorMessage(error.code, error.values))
             return
+        if conn.watcher is not None:
+            self._watcher_message(conn, message)
+            return
         room = self.rooms.get(conn.code or "")
         if room is None or conn.seat is None:
             conn.fail("room_closed")
@@ -480,6 +587,16 @@ class RoomServer:
             conn.send(finished_record(room, message.id))
         elif isinstance(message, FIRST_MESSAGES):
             raise RoomRefusal("already_seated")
+        elif isinstance(message, ChatRequest):
+            self._chat(room, seat, message)
+            return
+        elif isinstance(message, SeatKind):
+            self._commit(room, room.set_seat(seat, message.seat, message.kind), "seat %s changed by the host",
+                         _seat(message.seat))
+        elif isinstance(message, MoreTime):
+            self._commit(room, room.more_time(seat), "seat %s asked for more time", _seat(seat))
+        elif isinstance(message, Back):
+            self._commit(room, room.back_from_away(seat, now), "seat %s back from away", _seat(seat))
         elif isinstance(message, Ready):
             self._commit(room, room.ready(seat), "seat %s ready", _seat(seat))
         elif isinstance(message, Start):
@@ -489,11 +606,14 @@ class RoomServer:
                 self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
-        elif isinstance(message, (MoveRequest, NextDealRequest)):
+        elif isinstance(message, (MoveRequest, NextDealRequest, ClaimRequest)):
             try:
                 if isinstance(message, MoveRequest):
-                    entries = room.play(seat, message.move, message.expected, now)
+                    entries = room.human_play(seat, message.move, message.expected, now)
                     what = "move by seat %s"
+                elif isinstance(message, ClaimRequest):
+                    entries = room.claim(seat, message.expected, now)
+                    what = "claim by seat %s"
                 else:
                     entries = room.next_deal(seat, message.expected, now)
                     what = "next deal by seat %s"
@@ -509,15 +629,44 @@ class RoomServer:
             conn.send(Accepted(message.id, room.number))
         self._drive(room)
 
+    # Table chat (issue 28) ------------------------------------------------------------------------
+    def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "") -> None:
+        """A chat line to every seat of the room, the sender's too; refused (``chat_refused``) when
+        empty, too long or too fast. Text only, never stored, never a move: the room is unchanged."""
+        text = None if message.text is None else clean_chat(message.text)
+        problem = None if text is None else chat_problem(text)
+        limit = self.chat_limits.setdefault((room.code, watcher if seat is None else seat), ChatLimit())
+        if problem is None and not limit.take():
+            problem = "too_fast"
+        if problem is not None:
+            raise RoomRefusal("chat_refused", reason=problem)
+        taken = None if seat is None else room.seats[seat]
+        name = watcher if taken is None else taken.name
+        self._broadcast(room, encode(ChatMessage(room.host if seat is None else seat, name, text, message.preset)))
+        log.info("room %s: seat %s said a chat line", room.code, _seat(seat))
+
+    def _broadcast(self, room: Room, frame: str) -> None:
+        """One frame to every seat of the room connected, and its spectators (on this process:
+        the cluster overrides)."""
+        for seat in range(room.rules.players):
+            conn = self.seated.get((room.code, seat))
+            if conn is not None:
+                conn.send(frame)
+        for conn in list(self.watchers.get(room.code, ())):
+            conn.send(frame)
+
     def _create(self, conn: Connection, message: CreateRoom, listing: str | None = None) -> None:
         code = new_code()
         while code in self.rooms:
             code = new_code()
+        player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         if listing is None:
             listing = "public" if message.public else ""
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
                                  time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES), listing)
+        room.seat_player(0, player)
+        room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
@@ -526,9 +675,12 @@ class RoomServer:
 
     def _join(self, conn: Connection, message: Join) -> None:
         room = self._room(message.code)
+        room.check_joinable()
+        player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         number = room.number
         seat, entries = room.join(message.name, key_hash(key))
+        room.seat_player(seat, player)
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
@@ -560,6 +712,42 @@ class RoomServer:
             self._commit(room, room.start(room.host, time.monotonic(), least=1), "quick match started")
             self._drive(room)
 
+    def _claim(self, player_key: str | None, name: str) -> str | None:
+        """The hash of the player key that may play as ``name`` (None: no key), or "name_taken"."""
+        player = None if player_key is None else player_hash(player_key)
+        if self.players is None:  # claimed already, where the store is another's (cluster.ClusterServer.enter)
+            return player
+        try:
+            self.players.claim(player, name)
+        except NameTaken:
+            raise RoomRefusal("name_taken") from None
+        except sqlite3.Error as error:  # a full or read-only disk: refused as any write would be
+            self.metrics.store_error()
+            log.error("a name cannot be stored (%s); the request is refused", error)
+            raise RoomRefusal("storage") from None
+        return player
+
+    async def _answer_board(self, conn: Connection, message: LeaderboardRequest) -> None:
+        """The leaderboard, then the connection closed (no seat is taken)."""
+        wait, _ = await self.boards.take(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
+            return
+        player = None if message.player_key is None else player_hash(message.player_key)
+        try:
+            rows, you = await self.board(message.top, player)
+        except Exception as error:  # noqa: BLE001 -- the store failed: said in one line, nothing else
+            log.error("the leaderboard cannot be read (%s)", error)
+            conn.fail("storage")
+            return
+        conn.send(Leaderboard(tuple(BoardRow(*row) for row in rows), None if you is None else BoardPlace(*you)))
+        conn.end()
+
+    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
+                                                                 tuple[int, int, float] | None]:
+        """The top players and the asker's place, from the store's book (none kept: an empty board)."""
+        return ([], None) if self.players is None else self.players.leaderboard(top, player)
+
     def _reclaim(self, conn: Connection, message: Hello) -> None:
         room = self._room(message.code)
         seat = room.seat_of_key(message.seat_key)
@@ -573,7 +761,11 @@ class RoomServer:
         conn.send(Welcome(room.code, seat, room.number, room.info(), last_deal=room.finished_deal(),
                           commitment=room.commitment))
         self._catch_up(conn, room, seat, message.last_number)
-        self._commit(room, room.connected(seat), "seat %s back", _seat(seat))
+        entries = room.connected(seat)
+        if room.clock is not None and room.clock_seat() == seat:  # the timer waited: a whole turn from now
+            room.turn_since = time.monotonic()
+            room.clock.warned.clear()
+        self._commit(room, entries, "seat %s back", _seat(seat))
         self._drive(room)
 
     def _catch_up(self, conn: Connection, room: Room, seat: int, last_number: int) -> None:
@@ -618,12 +810,13 @@ class RoomServer:
         self._tell(room, entries)
 
     def _tell(self, room: Room, entries: list[Entry]) -> None:
-        """Send each connected seat its messages of a stored change."""
+        """Send each connected seat its messages of a stored change, and the spectators theirs."""
         for seat in range(room.rules.players):
             conn = self.seated.get((room.code, seat))
             if conn is not None:
                 for message in self._messages_for(room, entries, seat):
                     conn.send(message)
+        self._tell_watchers(room, entries)
 
     @staticmethod
     def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage]:
@@ -698,7 +891,7 @@ class RoomServer:
         meanwhile), within the pause between computer moves: at least ``wait`` seconds from now."""
         start = time.monotonic()
         turn = room.computer_turn()
-        move = None if turn is None else await self.thinkers.move(turn)
+        move = None if turn is None or turn.claim else await self.thinkers.move(turn)  # a claim needs no thought
         await asyncio.sleep(max(0.0, wait - (time.monotonic() - start)))
         return turn, move
 
@@ -715,7 +908,7 @@ class RoomServer:
         changed meanwhile: it is thought again), or the covered host's deal."""
         seat = room.computer_to_move()
         if seat is not None:
-            if turn is not None and move is not None:
+            if turn is not None and (move is not None or turn.claim):
                 self._commit(room, room.computer_move(time.monotonic(), turn, move), "computer move for seat %s",
                              _seat(seat))
                 self.metrics.move("computer")
@@ -731,6 +924,7 @@ class RoomServer:
             for room in list(self.rooms.values()):
                 try:
                     self._cover_due(room, now)
+                    self._clock_due(room, now)
                     self._start_quick(room, wall)
                 except RoomRefusal:  # not stored (said to its seats): tried again at the next tick
                     pass
@@ -746,16 +940,61 @@ class RoomServer:
             self._commit(room, room.cover(seat), "seat %s covered by a computer", _seat(seat))
             self._drive(room)
 
+    # The turn timer (issue 28) ------------------------------------------------------------------
+    def _clock_due(self, room: Room, now: float) -> None:
+        """A warning to the table, or the seat's card chosen off the loop once its time is up."""
+        due = room.clock_due(now, self.config.clock_scale)
+        seat = room.clock_seat()
+        if due is None or seat is None or room.clock is None:
+            return
+        kind, seconds = due
+        if kind == "warning":
+            room.clock.warned.append(seconds)
+            self._save(room)  # with several processes: warned once, whichever process looks
+            self._broadcast(room, encode(ClockMessage(seat, seconds)))
+            return
+        running = self.timeouts.get(room.code)
+        if running is None or running.done():
+            self.timeouts[room.code] = asyncio.create_task(self._time_out(room.code))
+
+    async def _time_out(self, code: str) -> None:
+        """The easy level's card for the seat out of time, worked out in the pool, then played in the room."""
+        try:
+            room = self.rooms.get(code)
+            turn = None if room is None else room.timeout_turn()
+            if turn is None:
+                return
+            move = await self.thinkers.move(turn)
+            await self.in_room(code, lambda: self._time_out_step(code, turn, move))
+        except Exception:  # logged; the room goes on (the next tick tries again)
+            log.exception("room %s: playing for a seat out of time failed", code)
+
+    def _time_out_step(self, code: str, turn: ComputerTurn, move: Move) -> None:
+        room = self.rooms.get(code)
+        if room is None:
+            return
+        self._commit(room, room.timed_out(turn, move, time.monotonic()), "seat %s ran out of time",
+                     _seat(turn.key[0]))
+        self._drive(room)
+
+    async def in_room(self, code: str, action: Callable[[], None]) -> None:
+        """Run ``action`` on the room: at once here; in the cluster, in the room's session."""
+        action()
+
     def _expired(self, room: Room) -> bool:
         return time.time() - room.active > self.config.expiry_seconds
 
     def _close_room(self, room: Room, code: str) -> None:
         del self.rooms[room.code]
         self.store.delete(room.code)
-        task = self.drivers.pop(room.code, None)
-        if task is not None:
-            task.cancel()
+        for watcher in self.watchers.pop(room.code, set()):
+            watcher.fail(code)
+        for tasks in (self.drivers, self.timeouts):
+            task = tasks.pop(room.code, None)
+            if task is not None:
+                task.cancel()
         for seat in range(room.rules.players):
+            self.chat_limits.pop((room.code, seat), None)
             conn = self.seated.pop((room.code, seat), None)
             if conn is not None:
                 conn.fail(code)
@@ -823,7 +1062,8 @@ OpenRooms = Callable[[ServerConfig], Awaitable[RoomServer]]
 
 
 async def sqlite_rooms(config: ServerConfig) -> RoomServer:
-    return RoomServer(RoomStore(config.db or default_db()), config)
+    store = RoomStore(config.db or default_db())
+    return RoomServer(store, config, store.players)
 
 
 async def run(config: ServerConfig, ready: asyncio.Future[int] | None = None,
@@ -878,7 +1118,11 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
 
 
 class _Parser(argparse.ArgumentParser):
-    """Help a screen reader can read: a sentence for the usage line, no colon after a title."""
+    """Help a screen reader can read: a sentence for the usage line, no colon after a title; a bad
+    flag is one line, "scopa serve: ..." (as the game's own flags), not argparse's usage synopsis first."""
+
+    def error(self, message: str):  # type: ignore[no-untyped-def]
+        self.exit(2, f"{self.prog}: {message}\n")
 
     def format_help(self) -> str:
         titles = {group.title for group in self._action_groups if group.title}
@@ -925,6 +1169,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "sets, not by the proxy's own address; only behind such a proxy, off unless given")
     p.add_argument("--quick-wait", type=decimal_number, default=20.0, metavar="SECONDS",
                    help="time a quick match waits for people before computers take its free seats, 20 unless given")
+    p.add_argument("--clock-scale", type=decimal_number, default=1.0, metavar="FACTOR",
+                   help="multiply every turn timer's seconds by this, for tests, 1 unless given")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -960,7 +1206,8 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         max_replay=max(1, args.max_replay), store=args.store,
                         computer_workers=args.computer_workers, computer_cap=args.computer_cap,
                         trust_proxy=args.trust_proxy,
-                        presence_ttl=args.presence_ttl, metrics=metrics, quick_wait=args.quick_wait)
+                        presence_ttl=args.presence_ttl, metrics=metrics, quick_wait=args.quick_wait,
+                        clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:

@@ -26,6 +26,9 @@ from typing import Any
 from ..engine import Rules
 from ..engine.shuffle import SEED_BYTES
 from ..storage import SaveFileError, record_from_dict, record_to_dict
+from .clock import clock_from_data
+from .identity import SqlitePlayers
+from .ratings import RATED_SCHEMA, rate_room
 from .rooms import Room, Seat, match_table, seed_parts_from_data, seed_parts_to_data
 
 DB_NAME = "rooms.sqlite3"
@@ -43,6 +46,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     active REAL NOT NULL,
     record TEXT,
     seed_parts TEXT,
+    clock TEXT,
     listing TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS seats (
@@ -53,6 +57,8 @@ CREATE TABLE IF NOT EXISTS seats (
     level TEXT,
     key_hash TEXT,
     ready INTEGER NOT NULL,
+    player TEXT,
+    covered_in TEXT,
     PRIMARY KEY (code, seat)
 );
 CREATE TABLE IF NOT EXISTS health (
@@ -87,6 +93,14 @@ class RoomStore:
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
         if "seed_parts" not in columns:  # a file of a server before docs/fairness.md
             self.db.execute("ALTER TABLE rooms ADD COLUMN seed_parts TEXT")
+        seat_columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
+        for column in ("player", "covered_in"):  # a file of a server before player keys
+            if column not in seat_columns:
+                self.db.execute(f"ALTER TABLE seats ADD COLUMN {column} TEXT")
+        self.players = SqlitePlayers(self.db)
+        self.db.executescript(RATED_SCHEMA)
+        if "clock" not in columns:  # a file of a server before the turn timer
+            self.db.execute("ALTER TABLE rooms ADD COLUMN clock TEXT")
         if "listing" not in columns:  # a file of a server before quick matches and public rooms
             self.db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT NOT NULL DEFAULT ''")
 
@@ -102,19 +116,23 @@ class RoomStore:
         with self._transaction():
             self.db.execute(
                 "INSERT INTO rooms (code, rules, phase, host, level, number, position_number, created, active, "
-                "record, seed_parts, listing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(code) DO UPDATE SET "
-                "rules=excluded.rules, phase=excluded.phase, host=excluded.host, level=excluded.level, "
+                "record, seed_parts, clock, listing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET rules=excluded.rules, phase=excluded.phase, host=excluded.host, "
+                "level=excluded.level, "
                 "number=excluded.number, position_number=excluded.position_number, active=excluded.active, "
-                "record=excluded.record, seed_parts=excluded.seed_parts, listing=excluded.listing",
+                "record=excluded.record, seed_parts=excluded.seed_parts, clock=excluded.clock, "
+                "listing=excluded.listing",
                 (room.code, json.dumps(room.rules.to_dict()), room.phase, room.host, room.level, room.number,
                  room.position_number, room.created, room.active, record, json.dumps(seed_parts_to_data(room)),
-                 room.listing))
+                 None if room.clock is None else json.dumps(room.clock.to_data()), room.listing))
             self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
             self.db.executemany(
-                "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready))
-                 for number, s in enumerate(room.seats) if s is not None])
+                "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready), s.player,
+                  json.dumps(s.covered_in)) for number, s in enumerate(room.seats) if s is not None])
+            if room.phase == "over":
+                rate_room(self.players, room)  # in this transaction: written with the match's end or not at all
 
     def check_write(self) -> None:
         """Write one row and commit, as a move is written (``GET /healthz``); raises as ``save`` would."""
@@ -135,7 +153,7 @@ class RoomStore:
         """Every room, each match replayed from its record and checked."""
         rooms, problems = [], []
         for row in self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, "
-                                   "active, record, seed_parts, listing FROM rooms").fetchall():
+                                   "active, record, seed_parts, clock, listing FROM rooms").fetchall():
             try:
                 rooms.append(self._room(row, budget))
             except (SaveFileError, ValueError, TypeError, KeyError) as error:
@@ -145,22 +163,25 @@ class RoomStore:
     def load(self, code: str, budget: float = 0.3) -> Room | None:
         """One room as stored (None: there is none)."""
         row = self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, active, "
-                              "record, seed_parts, listing FROM rooms WHERE code = ?", (code,)).fetchone()
+                              "record, seed_parts, clock, listing FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else self._room(row, budget)
 
     def _room(self, row: tuple[Any, ...], budget: float) -> Room:
-        code, rules, phase, host, level, number, position, created, active, record_text, parts, listing = row
+        code, rules, phase, host, level, number, position, created, active, record_text, parts, clock, listing = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players
-        for seat, name, kind, seat_level, key_hash, ready in self.db.execute(
-                "SELECT seat, name, kind, level, key_hash, ready FROM seats WHERE code = ?", (code,)):
-            seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready))
+        for seat, name, kind, seat_level, key_hash, ready, player, covered_in in self.db.execute(
+                "SELECT seat, name, kind, level, key_hash, ready, player, covered_in FROM seats WHERE code = ?",
+                (code,)):
+            seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready), player=player,
+                               covered_in=[int(d) for d in json.loads(covered_in or "[]")])
         record = None if record_text is None else record_from_dict(json.loads(record_text))
         table = None if record is None else match_table(record, budget)
         room = Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
                     position_number=position, listing=listing)
         stored = None if parts is None else json.loads(parts)
         seed_parts_from_data(room, stored, lambda: secrets.token_bytes(SEED_BYTES))
+        room.clock = None if clock is None else clock_from_data(json.loads(clock))
         return room
 
     @contextmanager

@@ -40,16 +40,23 @@ class ComputerTurn:
     """Everything a computer's move depends on. ``key`` says which position it is for, so a move
     worked out while the table changed (a player came back, a deal was dealt) is not played."""
 
-    key: tuple[int, int, int]  # seat, deal number, moves played in the match
+    key: tuple[int, int, int, int]  # seat, deal number, moves played in the match, hands shown this deal
     level: str
     seed: int
     budget: float
     view: PlayerView
     iterations: int | None = None  # a fixed number of samples for the expert (tests), instead of its time
 
+    @property
+    def claim(self) -> bool:
+        """Cirulla: the seat's hand is worth a bonus before its first card. Every level claims it,
+        a step of its own with nothing to think: the table makes it, the pool is not asked."""
+        return self.view.claimable() is not None
+
 
 def think(turn: ComputerTurn) -> Move:
-    """The move of ``turn``: a fresh player of its level, seeded for this move alone."""
+    """The move of ``turn``: a fresh player of its level, seeded for this move alone (for a turn
+    that claims, the move that follows the claim: the claim changes no hand and no table)."""
     player = make_player(turn.level, turn.seed, budget=turn.budget, iterations=turn.iterations)
     return player.choose_move(turn.view)
 

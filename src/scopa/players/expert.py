@@ -67,8 +67,11 @@ def sample_world(view: PlayerView, rng: random.Random,
     others = [s for s in range(view.rules.players) if s != view.seat]
     others.sort(key=lambda s: (s not in weights, s))
     for seat in others:
-        need = view.hand_counts[seat]
+        shown = view.shown_hand(seat) or ()  # Cirulla: a hand shown to claim a bonus is known
+        need = view.hand_counts[seat] - len(shown)
         seat_weights = weights.get(seat)
+        if shown:
+            hands[seat] = tuple(shown)
         if not need:
             continue
         if not seat_weights:
@@ -84,14 +87,14 @@ def sample_world(view: PlayerView, rng: random.Random,
                     i += 1
                     acc += w[i]
                 hand.append(pool.pop(i))
-        hands[seat] = tuple(sorted(hand))
+        hands[seat] = tuple(sorted((*shown, *hand)))
     stock = tuple(pool[:view.stock_count])
     return GameState(rules=view.rules, seed=0, deal_number=view.deal_number, dealer=view.dealer,
                      to_move=view.to_move, round=view.round, hands=tuple(hands), table=tuple(view.table),
                      stock=stock, piles=tuple(view.piles), scope=tuple(view.scope),
                      last_capturer=view.last_capturer, history=tuple(view.history),
                      match_scores=tuple(view.match_scores), deal_totals=tuple(view.deal_totals),
-                     phase=Phase.PLAYING, winner=None, redeals=0)
+                     phase=Phase.PLAYING, winner=None, redeals=0, claims=tuple(view.claims))
 
 
 def _only_one_world(view: PlayerView) -> bool:
@@ -211,6 +214,12 @@ class ExpertPlayer:
         side = side_of(rules, view.seat)
         worth = worth_tables(view.piles, view.scope, rules, side)
         prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
+        if rules.a_perdere:
+            # Scopa a perdere: the search counts points won, so here the expert plays the hard
+            # level's reading turned round (the fewest points first), with no search of its own.
+            self.last_samples = 0
+            ranked = sorted(zip(moves, prior, strict=True), key=lambda pair: pair[1])
+            return [(move, -value) for move, value in ranked]
         model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
         # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
         # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).

@@ -64,6 +64,8 @@ class _ScoringPlayer:
         if len(moves) == 1:
             return moves[0]
         scores = self.score_moves(view, moves)
+        if view.rules.a_perdere:  # scopa a perdere: the points a move wins are to be avoided
+            scores = [-s for s in scores]
         best = max(scores)
         ties = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
         return ties[0] if len(ties) == 1 else ties[self._rng.randrange(len(ties))]

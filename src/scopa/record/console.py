@@ -25,7 +25,7 @@ from ..console.menus import choose
 from ..console.terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
 from ..engine.shuffle import Seed, seed_text
 from ..match import MatchRecord
-from ..narration import Announcement, Narrator
+from ..narration import Announcement, Narrator, run_command
 from ..narration.cards import Naming
 from ..narration.narrator import Verbosity
 from ..speech import Speaker
@@ -146,7 +146,7 @@ def print_stats(data_dir: str | os.PathLike[str] | None, lang: str) -> int:
     for line in found.lines:
         print(line)
     if found.facts:
-        print(RecordText(lang)("stats.review_hint", command="scopa --review"))
+        print(RecordText(lang)("stats.review_hint", command=f"{run_command()} --review"))
     return 0 if found.readable else 1
 
 

@@ -55,8 +55,13 @@ def replay_match(record: MatchRecord) -> tuple[DealReplay, ...]:
         if logged.deal_number != state.deal_number or logged.seat != state.to_move:
             raise ValueError(f"Move {number + 1} does not belong where the log puts it.")
         before = state
+        claimed: list[Event] = []
+        if logged.claim is not None:  # Cirulla: the hand was shown just before this move
+            if state.claimable() != logged.claim:
+                raise ValueError(f"Move {number + 1} carries a claim that cannot be made there.")
+            state, claimed = state.claim()
         state, events = state.apply(logged.move)
-        steps.append(Step(number, logged.seat, logged.move, before, tuple(events)))
+        steps.append(Step(number, logged.seat, logged.move, before, tuple(claimed + events)))
     if not state.is_deal_over:
         raise ValueError("The move log stops before the end of a deal.")
     deals.append(_deal(state, opening, steps, record))

@@ -139,7 +139,7 @@ class ReviewScript:
         return Announcement(self.advice_text(advice), private_to=advice.seat if held else None)
 
     def advice_text(self, advice: Advice) -> str:
-        return advice_line(advice, self.narrator.cards, self.text)
+        return advice_line(advice, self.narrator.cards, self.text, self.narrator.rules.fifteen)
 
     def next_deal(self, index: int) -> int | None:
         """The stop of the next deal's opening after ``index``, or None in the last deal."""

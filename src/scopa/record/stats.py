@@ -50,7 +50,7 @@ class MatchFacts:
     opponents: tuple[str, ...]  # the names on the other sides
     level: str  # a computer level, PEOPLE or MIXED
     levels: frozenset[str]  # the computer levels on the other sides
-    variant: str  # "scopa_2", "scopa_3", "scopa_4", "scopone_scientifico", "scopone_classico"
+    variant: str  # "scopa_2", "scopa_3", "scopa_4", "scopone_scientifico", "scopone_classico", "scopa_15", "cirulla"
     won: bool
     drawn: bool
     scores: tuple[int, ...]  # the player's side first, then the others in seat order

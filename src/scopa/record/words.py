@@ -15,7 +15,7 @@ from .text import RecordText
 
 RECENT = 10  # matches in the history
 LEVEL_ORDER = (*LEVELS, PEOPLE, MIXED)
-VARIANT_ORDER = ("scopa_2", "scopa_3", "scopa_4", "scopone_scientifico", "scopone_classico")
+VARIANT_ORDER = ("scopa_2", "scopa_3", "scopa_4", "scopone_scientifico", "scopone_classico", "scopa_15", "cirulla")
 
 
 def stats_lines(facts: Sequence[MatchFacts], logged: int, earned: Sequence[Earned], t: RecordText) -> list[str]:
@@ -91,14 +91,17 @@ def match_item(match: MatchFacts, t: RecordText) -> str:
     return f"{item} {t('history.assisted')}" if match.assisted else item
 
 
-def advice_line(advice: Advice, cards: CardNames, t: RecordText) -> str:
-    """One sentence (or two) saying what the expert would have played and why."""
+def advice_line(advice: Advice, cards: CardNames, t: RecordText, fifteen: bool = False) -> str:
+    """One sentence (or two) saying what the expert would have played and why.
+
+    ``fifteen``: a game that captures by making fifteen (scopa a 15, cirulla), said of such a capture."""
     better = advice.better
     if better is None:
         return t("coach.same")
     if better.capture:
-        action = t("coach.better.take", cards=cards.list(better.capture, article=True),
-                   card=cards.the(better.card, "your"))
+        makes = fifteen and better.card.value + sum(c.value for c in better.capture) == 15
+        action = t("coach.better.take.fifteen" if makes else "coach.better.take",
+                   cards=cards.list(better.capture, article=True), card=cards.the(better.card, "your"))
     else:
         action = t("coach.better.play", card=cards.the(better.card))
     why = t(f"coach.why.{advice.reason}", points=t.decimal(advice.cost), card=cards.the(advice.played.card))

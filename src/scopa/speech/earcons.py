@@ -1,13 +1,14 @@
-"""Earcons: four short sounds made here, from a few sine waves, with the standard library only.
+"""Earcons: six short sounds made here, from a few sine waves, with the standard library only.
 
     path = earcon_file("scopa", folder, volume=0.8)   # written once, then reused
 
 ``turn`` (two soft rising notes), ``capture`` (one low plucked note), ``scopa`` (a quick
-rising arpeggio) and ``settebello`` (a bell). Each is under half a second, mono, 16 bit,
-22050 Hz, and the same bytes every time: there is no randomness and no recording, so the
-sounds are the project's own code under its licence and nothing has to be downloaded or
-committed as a binary. A file's name carries a digest of its samples, so a changed sound
-is written again under a new name.
+rising arpeggio), ``settebello`` (a bell), ``chat`` (two quick falling notes: a voice at the
+table) and ``warning`` (one reedy note three times: the turn timer running out). Each is under half
+a second, mono, 16 bit, 22050 Hz, and the same bytes every time: there is no randomness and no
+recording, so the sounds are the project's own code under its licence and nothing has to be
+downloaded or committed as a binary. A file's name carries a digest of its samples, so a
+changed sound is written again under a new name.
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ class Tone:
     decay: float = 6.0  # per second, exponential
 
 
+_REED = ((1.0, 1.0), (3.0, 0.3))  # a reedy tone: odd partials
 _BELL = ((1.0, 1.0), (2.76, 0.45), (5.40, 0.22), (8.93, 0.10))  # a struck bar's inharmonic partials
 EARCONS: dict[str, tuple[Tone, ...]] = {
     "turn": (Tone(440.00, 0.07, decay=10), Tone(659.26, 0.10, decay=10)),
@@ -44,6 +46,8 @@ EARCONS: dict[str, tuple[Tone, ...]] = {
     "scopa": (Tone(523.25, 0.06), Tone(659.26, 0.06), Tone(783.99, 0.06),
               Tone(1046.50, 0.18, ((1.0, 1.0), (2.0, 0.25)), decay=8)),
     "settebello": (Tone(1174.66, 0.45, _BELL, decay=7),),
+    "chat": (Tone(1046.50, 0.05, decay=14), Tone(783.99, 0.08, decay=14)),
+    "warning": (Tone(493.88, 0.07, _REED, decay=9),) * 3,
 }
 
 

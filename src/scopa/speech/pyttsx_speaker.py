@@ -273,7 +273,7 @@ class PyttsxSpeaker:
             return
         try:
             self._on_player_start(pid, text)
-        except Exception:  # noqa: BLE001 - a broken hook must not leave a player unwatched
+        except Exception:  # noqa: BLE001 - Stop must never fail in the player's hands
             self._note("on_player_start failed:\n" + traceback.format_exc())
 
     def _finish_player(self, proc: subprocess.Popen[bytes], text: str, generation: int) -> None:

@@ -22,11 +22,13 @@ from typing import Any
 
 from ..engine import Card, GameState, IllegalReason, Move, Phase, Reason, Rules, ScopaError, state_from_dict
 from ..engine.shuffle import SEED_HEX, SHUFFLE_REPLAY, SHUFFLES, Seed, seed_json, shuffle_of
-from ..match import FILE_NAME_LENGTH, Fairness, MatchRecord, SeatSetup, name_problem
+from ..match import FILE_NAME_LENGTH, Fairness, MatchRecord, MoveRecord, SeatSetup, name_problem
 from ..narration import CardNames, Messages, Naming, capitalised, explain_illegal, explain_invalid
 
 FORMAT = "scopa-match"
-VERSION = 2  # 2: the shuffle that deals the match is named, and an online match keeps its seed's parts
+# 2: the shuffle that deals the match is named, and an online match keeps its seed's parts (fairness);
+#    the variants scopa a 15 and cirulla, the options win by two and scopa a perdere, Cirulla's claims
+VERSION = 2
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 KINDS = ("human", "computer")
 # A match to 21 points lasts about ten deals; tied leaders play on, but never for long.
@@ -43,6 +45,7 @@ _FIELDS = ("format", "version", "rules", "seats", "shuffle", "seed", "first_deal
            "state")
 _OPTIONAL_FIELDS = ("fairness",)  # an online match: the server's seed and every seat's contribution
 _MOVE_FIELDS = {"deal", "seat", "card", "capture"}
+_CLAIM_KINDS = ("cirulla", "tris")  # a move may carry "claim": the Cirulla bonus claimed just before it
 _SEAT_FIELDS = {"name", "kind", "level"}
 _RULE_OPTIONS = frozenset(Rules().to_dict())  # a file names every option: a missing one is no default
 _STATE_FIELDS = frozenset(GameState._fields)
@@ -50,12 +53,26 @@ _STATE_CARD_LISTS = ("table", "stock", "history")  # lists of cards or plays: at
 _STATE_NESTED_LISTS = ("hands", "piles")  # one list of cards per seat or side
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
+LoggedMove = tuple[int, int, Move, str | None]  # deal, seat, move, and the Cirulla claim made just before it
 
 # MIGRATIONS[n] turns the data of format version n into the data of version n + 1.
 # Add an entry with every new version.
-MIGRATIONS: dict[int, Migration] = {
-    1: lambda data: data | {"shuffle": SHUFFLE_REPLAY},  # every match of version 1 was dealt by shuffle 1
-}
+
+
+def _to_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 named the shuffle (every match of version 1 was dealt by shuffle 1, and none was
+    online), added the options win by two and scopa a perdere (both off in every older match),
+    the variants scopa a 15 and cirulla, and a move's Cirulla claim (none before)."""
+    for rules in (data.get("rules"), (data.get("state") or {}).get("rules")):
+        if isinstance(rules, dict):
+            rules.setdefault("win_by_two", False)
+            rules.setdefault("a_perdere", False)
+    if isinstance(data.get("state"), dict):
+        data["state"].setdefault("claims", [])  # no hand was ever shown
+    return data | {"shuffle": SHUFFLE_REPLAY}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _to_version_2}
 
 
 CANNOT_LOAD = "storage.heading.cannot_load"
@@ -155,8 +172,7 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
         "shuffle": shuffle_of(record.seed),
         "seed": seed_json(record.seed),
         "first_dealer": record.first_dealer,
-        "moves": [{"deal": m.deal_number, "seat": m.seat, "card": str(m.move.card),
-                   "capture": [str(c) for c in m.move.capture]} for m in record.moves],
+        "moves": [_move_data(m) for m in record.moves],
         "assisted_deals": sorted(record.assisted_deals),
         "state": record.state.to_dict(),
     } | ({} if record.fairness is None else {"fairness": fairness_to_dict(record.fairness)})
@@ -165,6 +181,14 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
 def fairness_to_dict(fairness: Fairness) -> dict[str, Any]:
     return {"server_seed": fairness.server_seed.hex(),
             "contributions": [{"seat": seat, "value": value.hex()} for seat, value in fairness.contributions]}
+
+
+def _move_data(logged: MoveRecord) -> dict[str, Any]:
+    data: dict[str, Any] = {"deal": logged.deal_number, "seat": logged.seat, "card": str(logged.move.card),
+                            "capture": [str(c) for c in logged.move.capture]}
+    if logged.claim is not None:
+        data["claim"] = logged.claim
+    return data
 
 
 def match_to_json(record: MatchRecord) -> str:
@@ -209,7 +233,7 @@ def record_from_dict(data: Any) -> MatchRecord:
     return replace(record, assisted_deals=assisted, fairness=fairness)
 
 
-def record_parts(data: Any) -> tuple[Rules, tuple[SeatSetup, ...], list[tuple[int, int, Move]]]:
+def record_parts(data: Any) -> tuple[Rules, tuple[SeatSetup, ...], list[LoggedMove]]:
     """The rules, seats and move log of match data, checked as ``record_from_dict`` checks them,
     without playing them (``storage.fairness`` plays them from a seed of its own)."""
     data = upgrade(data)
@@ -357,7 +381,7 @@ def _seat(item: Any, number: int) -> SeatSetup:
     return SeatSetup(name, kind, level)
 
 
-def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
+def _moves(value: Any, players: int) -> list[LoggedMove]:
     if not isinstance(value, list):
         raise SaveFileError("storage.reason.moves_not_list")
     if len(value) > MAX_MOVES:
@@ -365,8 +389,11 @@ def _moves(value: Any, players: int) -> list[tuple[int, int, Move]]:
     return [_move(item, number, players) for number, item in enumerate(value, 1)]
 
 
-def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
-    if not isinstance(item, dict) or set(item) != _MOVE_FIELDS:
+def _move(item: Any, number: int, players: int) -> LoggedMove:
+    if not isinstance(item, dict) or set(item) - {"claim"} != _MOVE_FIELDS:
+        raise SaveFileError("storage.reason.move_fields", number=number)
+    claim = item.get("claim")
+    if claim is not None and claim not in _CLAIM_KINDS:
         raise SaveFileError("storage.reason.move_fields", number=number)
     deal, seat = item["deal"], item["seat"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (deal, seat)):
@@ -383,7 +410,7 @@ def _move(item: Any, number: int, players: int) -> tuple[int, int, Move]:
         raise SaveFileError("storage.reason.move_card", number=number, detail=str(error)) from None
     if len(set(cards)) != len(cards):
         raise SaveFileError("storage.reason.move_card_twice", number=number)
-    return deal, seat, Move(cards[0], tuple(sorted(cards[1:])))
+    return deal, seat, Move(cards[0], tuple(sorted(cards[1:]))), claim
 
 
 def _state(value: Any) -> GameState:
@@ -434,23 +461,26 @@ def _assisted(value: Any, deal_number: int) -> frozenset[int]:
 # Replay ----------------------------------------------------------------------------------
 
 def replay(rules: Rules, seats: tuple[SeatSetup, ...], seed: Seed, first_dealer: int,
-           moves: list[tuple[int, int, Move]], saved: GameState) -> MatchRecord:
+           moves: list[LoggedMove], saved: GameState) -> MatchRecord:
     """Play the logged moves from the seed; the result must be exactly the saved position."""
     try:
         record, _ = MatchRecord.start(rules, seats, seed, first_dealer)
     except ValueError as error:
         raise SaveFileError("storage.reason.restart", detail=str(error)) from None  # the checks above prevent it
-    for number, (deal, seat, move) in enumerate(moves, 1):
-        record = _replay_move(record, number, deal, seat, move)
+    for number, (deal, seat, move, claim) in enumerate(moves, 1):
+        record = _replay_move(record, number, deal, seat, move, claim)
     if saved.deal_number == record.state.deal_number + 1 and record.state.phase is Phase.DEAL_OVER:
         record, _ = record.next_deal()
+    if len(saved.claims) == len(record.state.claims) + 1 and record.state.claimable():
+        record, _ = record.claim()  # saved after a Cirulla claim, before the move that logs it
     if record.state != saved:
         field = next(f for f in GameState._fields if getattr(record.state, f) != getattr(saved, f))
         raise SaveFileError("storage.reason.different_position", field=Term(f"storage.field.{field}"))
     return record
 
 
-def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: Move) -> MatchRecord:
+def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: Move,
+                 claim: str | None = None) -> MatchRecord:
     state = record.state
     if state.is_match_over:
         raise SaveFileError("storage.reason.move_after_end", number=number)
@@ -463,6 +493,10 @@ def _replay_move(record: MatchRecord, number: int, deal: int, seat: int, move: M
         raise SaveFileError("storage.reason.move_seat", number=number, seat=seat + 1,
                             to_move=record.state.to_move + 1)
     try:
+        if claim is not None:
+            if record.state.claimable() != claim:
+                raise ScopaError("The claim logged with this move cannot be made here.")
+            record, _ = record.claim()
         record, _ = record.play(move)
     except ScopaError as error:
         raise SaveFileError("storage.reason.illegal_move", number=number, detail=str(error),

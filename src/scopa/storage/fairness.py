@@ -56,9 +56,12 @@ def dealt(record_data: Mapping[str, Any], seed: int | bytes, seat: int) -> set[O
     try:
         record, events = MatchRecord.start(rules, seats, seed)
         seen.update(_observed(events, record, seat))
-        for deal, _, move in moves:
+        for deal, _, move, claim in moves:
             if deal == record.state.deal_number + 1 and record.state.is_deal_over:
                 record, events = record.next_deal()
+                seen.update(_observed(events, record, seat))
+            if claim is not None:  # Cirulla: the bonus claimed just before the move
+                record, events = record.claim()
                 seen.update(_observed(events, record, seat))
             record, events = record.play(move)
             seen.update(_observed(events, record, seat))

@@ -13,6 +13,12 @@ seat, the player of every match played here). A result recorded with a ``match_i
 recorded once: a second call for the same match, after a crash between logging it and removing
 its save for instance, or an online match told again after a reconnection, changes nothing.
 Reading never changes the log.
+
+Adding a result reads the log and writes it anew, so two copies of the game ending a match at
+the same moment would each write the log they read and one result would be lost. That step is
+taken under a lock (``results.json.lock``, an operating-system lock through ``filelock``, as
+saved matches are locked): a second copy waits for the first to finish, then reads the log with
+its result. The system lets go of the lock when a process ends in any way, a kill included.
 """
 from __future__ import annotations
 
@@ -25,6 +31,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import filelock
+
 from ..match import MatchRecord
 from .atomic import atomic_write_text
 from .codec import SaveFileError, record_from_dict, record_to_dict
@@ -34,6 +42,8 @@ RESULTS_NAME = "results.json"
 RESULTS_FORMAT = "scopa-results"
 RESULTS_VERSION = 1
 RESULTS_MAX_BYTES = 20_000_000  # the player's own log of tens of thousands of matches, not an import
+LOCK_SUFFIX = ".lock"
+LOCK_WAIT = 30.0  # seconds to wait for another copy logging its own result (a full log is written in well under one)
 
 
 @dataclass(frozen=True)
@@ -97,18 +107,20 @@ def record_result(record: MatchRecord, when: str, data_dir: str | os.PathLike[st
     for a match with people at other machines."""
     result = result_of(record, when, online, match_id, seat)
     path = resolve_data_dir(data_dir) / RESULTS_NAME
-    lines: list[str] = []  # the results as their lines: the log is rewritten whole, but read a result at a time
-    try:
-        for logged in _read_results(path):
-            if match_id is not None and logged.match_id == match_id:
-                return logged
-            lines.append(_line(logged))
-    except SaveFileError:
-        os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
-        lines = []
-    lines.append(_line(result))
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, _log_text(lines))
+    # filelock.Timeout is an OSError too: a copy that waited LOCK_WAIT in vain says the result was not logged.
+    with filelock.FileLock(str(path) + LOCK_SUFFIX, timeout=LOCK_WAIT):
+        lines: list[str] = []  # the results as their lines: the log is rewritten whole, but read a result at a time
+        try:
+            for logged in _read_results(path):
+                if match_id is not None and logged.match_id == match_id:
+                    return logged
+                lines.append(_line(logged))
+        except SaveFileError:
+            os.replace(path, free_bad_name(path))  # keep the unreadable log; start a new one
+            lines = []
+        lines.append(_line(result))
+        atomic_write_text(path, _log_text(lines))
     return result
 
 

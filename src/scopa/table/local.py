@@ -171,6 +171,12 @@ class LocalTable:
             if not (self._closed or state.is_deal_over or state.to_move in self._here):
                 raise RuntimeError(f"Nobody plays seat {state.to_move + 1}: it is no seat here and has no computer.")
             return False
+        if self.record.state.claimable():  # Cirulla: every computer level claims its bonus
+            self.record, events = self.record.claim()
+            self._append(events)
+            self._autosave()
+            if move is None:
+                return True  # a step of its own: the move is chosen at the next, from the view after it
         if move is None:
             move = self.players[seat].choose_move(self.record.state.view(seat))
         self._play(move)
@@ -188,6 +194,22 @@ class LocalTable:
             self._play(move)
         except IllegalMoveError as error:
             return SubmitResult(False, refusal="illegal", reason=error.reason)
+        return self._accepted(seat, expected)
+
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        """Cirulla: ``seat`` shows its hand to claim its bonus (refused when it has none to claim now)."""
+        state = self.record.state
+        refusal = self._refusal(seat, expected, state.is_deal_over)
+        if refusal is None and state.to_move != seat:
+            refusal = "not_your_turn"
+        if refusal is not None:
+            return SubmitResult(False, refusal=refusal)
+        try:
+            self.record, events = self.record.claim()
+        except IllegalMoveError as error:
+            return SubmitResult(False, refusal="illegal", reason=error.reason)
+        self._append(events)
+        self._autosave()
         return self._accepted(seat, expected)
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:

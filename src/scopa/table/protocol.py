@@ -33,6 +33,11 @@ NoticeKind = Literal[
     "started",     # the host started the match
     "assisted",    # a hint or tip was used in this deal by the seat named
     "closed",      # the room or table is closed (expired, deleted, server stopping)
+    "timed_out",   # the seat's turn time ran out: the server played a card for it (online turn timer)
+    "more_time",   # the seat asked for more time this deal (online turn timer)
+    "watching",    # a spectator (named) came to watch the room online
+    "seat_opened", # the host opened a computer's seat (named) for a person, in an online lobby
+    "seat_computer",  # the host gave a free seat to a computer (named), in an online lobby
 ]
 
 
@@ -149,6 +154,10 @@ class Table(Protocol):
 
     def submit(self, seat: int, move: Move, expected: int) -> SubmitResult:
         """Play ``move`` for ``seat`` if it is that seat's turn and nothing happened since ``expected``."""
+        ...
+
+    def claim(self, seat: int, expected: int) -> SubmitResult:
+        """Cirulla: show ``seat``'s hand to claim its bonus, before the hand's first card."""
         ...
 
     def next_deal(self, seat: int, expected: int) -> SubmitResult:

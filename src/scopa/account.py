@@ -1,0 +1,67 @@
+"""``scopa account export FILE`` and ``scopa account import FILE``: move the player key.
+
+The player key (``storage.player_key``) is this player's name and rating on every room server.
+Both commands say first, before anything is written, that anyone with the file can play as the
+player; then one line of what was done. Exit code 0 when done, 1 when not, 2 for a command
+that cannot be used.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .narration import LANGUAGES, Messages, system_language
+from .storage import default_data_dir
+from .storage.player_key import PlayerKeyStore
+
+DONE, NOT_DONE, USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="scopa account", add_help=False)
+    parser.add_argument("action", choices=("export", "import"))
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--lang", choices=LANGUAGES, default=None)
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """``scopa account export|import FILE [--data-dir DIR] [--lang en|it]``."""
+    if "--help" in argv or "-h" in argv:
+        print(Messages(system_language())("account.usage"))
+        return DONE
+    try:
+        args = _parser().parse_args(list(argv))
+    except ValueError:
+        print(f"scopa: {Messages(system_language())('account.usage')}", file=sys.stderr)
+        return USAGE
+    messages = Messages(args.lang or system_language())
+    store = PlayerKeyStore(args.data_dir or default_data_dir())
+    print(messages("account.warning"), flush=True)  # said first, before anything is written
+    if args.action == "export":
+        problem = store.export(args.file)
+        if problem == "none":
+            print(messages("account.no_key"))
+            return NOT_DONE
+        if isinstance(problem, OSError):
+            print(messages("account.not_written", file=str(args.file), reason=problem.strerror or str(problem)))
+            return NOT_DONE
+        print(messages("account.exported", file=str(args.file)))
+        return DONE
+    problem = store.import_(args.file)
+    if problem == "broken":
+        print(messages("account.broken", file=str(args.file)))
+        return NOT_DONE
+    if isinstance(problem, OSError):
+        print(messages("account.not_written", file=str(store.path), reason=problem.strerror or str(problem)))
+        return NOT_DONE
+    print(messages("account.imported"))
+    return DONE

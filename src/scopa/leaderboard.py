@@ -1,0 +1,71 @@
+"""``scopa leaderboard [--server URL] [--top N]``: the server's best players, then this player's place.
+
+One line a player, rank first ("1st, Ann, rating 27.4, 12 matches."), then "You are 42nd of
+310, rating 27.4." when this player has a rating there. The server is the last one played on
+unless ``--server`` names another. The place heard is kept for ``scopa --stats``.
+Exit code 0 when the board was read, 1 when the server could not say it, 2 for a bad command.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .console.leaderboard import board_lines
+from .narration import LANGUAGES, Messages, system_language
+from .net.messages import MAX_TOP, Leaderboard
+from .storage import default_data_dir
+from .storage.player_key import PlayerKeyStore, remember_rating
+
+READ, NOT_READ, USAGE = 0, 1, 2
+
+
+def _top(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= MAX_TOP:
+        raise ValueError(text)
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def main(argv: Sequence[str]) -> int:
+    """``scopa leaderboard [--server URL] [--top N] [--lang en|it] [--data-dir DIR]``."""
+    from .config import default_config_dir, load_settings
+    from .console.online import board_problem_line, server_address
+    from .net.board import fetch_board
+    if "--help" in argv or "-h" in argv:
+        print(Messages(system_language())("leaderboard.usage", most=MAX_TOP))
+        return READ
+    parser = _Parser(prog="scopa leaderboard", add_help=False)
+    parser.add_argument("--server", default=None)
+    parser.add_argument("--top", type=_top, default=10)
+    parser.add_argument("--lang", choices=LANGUAGES, default=None)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--config-dir", type=Path, default=None)
+    try:
+        args = parser.parse_args(list(argv))
+    except ValueError:
+        print(f"scopa: {Messages(system_language())('leaderboard.usage', most=MAX_TOP)}", file=sys.stderr)
+        return USAGE
+    settings, _ = load_settings(args.config_dir or default_config_dir())
+    messages = Messages(args.lang or settings.language or system_language())
+    server = server_address(args.server) if args.server else settings.last_server
+    if not server:
+        print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
+        return USAGE
+    data_dir = args.data_dir or default_data_dir()
+    key = PlayerKeyStore(data_dir).load()
+    answer = fetch_board(server, args.top, key)
+    if not isinstance(answer, Leaderboard):
+        print(board_problem_line(answer.code, answer.values, messages, server).text)
+        return NOT_READ
+    for line in board_lines(answer, messages, key is not None):
+        print(line)
+    if answer.you is not None:
+        remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
+    return READ

@@ -1,0 +1,83 @@
+"""Table chat's console side without a server: the chat earcon, mutes, the setting, L's history."""
+from __future__ import annotations
+
+import pytest
+
+from scopa.console.chat import Chat, chat_token
+from scopa.engine import Rules
+from scopa.narration import Messages
+from scopa.narration.cues import LineCues
+from scopa.net.messages import ChatMessage, RoomInfo, RoomSeat
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_chat_line_has_its_own_earcon_whatever_its_words(lang):
+    m = Messages(lang)
+    cues = LineCues(m)
+    line = m("chat.says", name="Ben", text=m("play.capture", name="Ben", card="x", cards="y") + " " + m("play.scopa"))
+    assert cues.cues(line) == ["chat"]  # not capture, not scopa: a player typed those words
+    assert cues.cues(m("chat.says", name="Ben", text=m("turn.named", name="Ann"))) == ["chat"]
+    assert cues.without_replaced_words(line) == line  # said whole
+    assert cues.cues(m("turn.yours")) == ["turn"]
+
+
+class FakeTable:
+    seat = 0
+
+    def __init__(self) -> None:
+        self.pending: list[ChatMessage] = []
+        self.sent: list[tuple[str, str]] = []
+        self.chat_wakes = lambda message: True
+
+    def take_chat(self):
+        taken, self.pending = self.pending, []
+        return taken
+
+    def room(self):
+        return RoomInfo("K7MQ3T", "lobby", Rules(), (RoomSeat("Ann"), RoomSeat("Ben")))
+
+    def chat_mark(self):
+        return 0
+
+    def wait_chat(self, mark, timeout):
+        return True
+
+    def say(self, text):
+        self.sent.append(("text", text))
+        return True
+
+    def say_preset(self, preset):
+        self.sent.append(("preset", preset))
+        return True
+
+
+def test_mutes_the_setting_and_l():
+    table, setting = FakeTable(), {"on": True}
+    chat = Chat(table, Messages("en"), lambda: setting["on"], lambda on: setting.update(on=on))
+    assert table.chat_wakes is not None and table.chat_wakes == chat.heard_now
+    table.pending = [ChatMessage(1, "Ben", None, "hello"), ChatMessage(0, "Ann", "hi", None)]
+    assert [a.text for a in chat.lines()] == ["Ben says, hello.", "You say, hi"]
+    assert [a.text for a in chat.command("mute BEN", None, print)] == [
+        "Ben muted. Colon unmute Ben to hear them again."]
+    table.pending = [ChatMessage(1, "Ben", "psst", None)]
+    assert not chat.heard_now(table.pending[0]) and chat.lines() == []
+    assert [a.text for a in chat.recent()][-1] == "Ben says, psst"  # L brings it back
+    chat.command("unmute ben", None, print)
+    chat.command("chat off", None, print)
+    assert setting["on"] is False
+    table.pending = [ChatMessage(1, "Ben", "later", None)]
+    assert chat.lines() == [] and chat.recent()[-1].text == "Ben says, later"
+    assert [a.text for a in chat.command("mute Zed", None, print)] == ["Nobody called Zed at this table."]
+    chat.command("c 3", None, print)
+    chat.command("chat hello all", None, print)
+    assert table.sent == [("preset", "one_moment"), ("text", "hello all")]
+    assert [a.text for a in chat.command("c 11", None, print)] == ["No such phrase. Pick 1 to 10."]
+    assert chat_token("cards") is None and chat_token("chat off") is None and chat_token("C") == ""
+
+
+def test_the_hosts_seat_commands():
+    from scopa.console.online import seat_command
+    assert seat_command("open 3", 4) == (2, "open") and seat_command("libera 2", 4) == (1, "open")
+    assert seat_command("computer 4", 4) == (3, "easy") and seat_command("computer 4 hard", 4) == (3, "hard")
+    assert seat_command("computer 5", 4) is None and seat_command("open 3 hard", 4) is None
+    assert seat_command("open", 4) is None and seat_command("computer 2 genius", 4) is None

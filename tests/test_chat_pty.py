@@ -1,0 +1,141 @@
+"""Table chat at the real console (issue 28): ``scopa host`` in a pseudo-terminal against a real
+``scopa serve``, the other seat a scripted websocket client. English and Italian, a phrase and a
+typed line both ways, muting, L bringing chat back, a line too long, news arriving while a
+message is typed, and every chat line and prompt on the screen once."""
+from __future__ import annotations
+
+import io
+import itertools
+import os
+import sys
+import time
+
+import pytest
+
+from helpers.net import join as socket_join
+from helpers.online_pty import PROMPT_LINE, hosted, text
+from scopa.net.messages import ChatMessage, ChatRequest
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.slow
+
+
+def assert_prompts_said_once(child) -> None:
+    """No prompt twice in a row with nothing between (what Orca would read twice); a prompt's line
+    may hold what the player typed at it (a typed command, a message), and nothing else."""
+    rows = [row.strip() for row in text(child).splitlines() if row.strip()]
+    prompts = []
+    for row in rows:
+        found = PROMPT_LINE.match(row)
+        assert found or not PROMPT_LINE.search(row), f"text before a prompt on its line: {row!r}"
+        prompts.append(found.group(0) if found and row[found.end():].strip() == "" else row)
+    doubled = [a for a, b in itertools.pairwise(prompts) if a == b and PROMPT_LINE.fullmatch(a)]
+    assert doubled == []
+
+
+def italian_host(tmp_path, url):
+    """``scopa host`` as ``helpers.online_pty.player`` starts it, in Italian."""
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
+    env.pop("PROMPT_TOOLKIT_NO_CPR", None)
+    args = ["-m", "scopa", "host", "--server", url, "--name", "Ann", "--target", "single", "--no-voice",
+            "--lang", "it", "--data-dir", str(tmp_path / "data"), "--config-dir", str(tmp_path / "config")]
+    child = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child.logfile_read = io.StringIO()
+    return child
+
+
+def heard(client, text_: str | None = None):
+    return client.until(lambda m: isinstance(m, ChatMessage) and (text_ is None or m.text == text_))
+
+
+def test_chat_both_ways_muted_and_brought_back_by_l(serve, tmp_path):
+    server = serve()
+    ann, code = hosted(tmp_path, server.url)
+    ben = socket_join(server.url, code, name="Ben")
+    ann.expect(r"Start\?")
+    ben.send(ChatRequest(preset="well_played"))
+    ann.expect("Ben says, well played.")
+    ann.expect(r"Start\?")  # the prompt again, after the line
+    ann.send("c")
+    ann.expect(r"Message\?")
+    ben.send(ChatRequest(text="while you type"))  # news while a message is typed: the line is not ended
+    heard(ben, "while you type")
+    time.sleep(0.3)
+    ann.send("hello Ben\r")
+    assert heard(ben, "hello Ben") == ChatMessage(0, "Ann", "hello Ben", None)
+    ann.expect("You say, hello Ben")
+    ann.expect(r"Start\?")
+    screen = text(ann)
+    assert screen.index("Message?") < screen.index("hello Ben") < screen.index("Ben says, while you type")
+    assert screen.count("Ben says, while you type") == 1 and screen.count("You say, hello Ben") == 1
+    ann.send(":mute ben\r")
+    ann.expect("Ben muted.")
+    ann.expect(r"Start\?")
+    ben.send(ChatRequest(text="you cannot hear me"))
+    heard(ben, "you cannot hear me")
+    time.sleep(0.5)
+    assert "you cannot hear me" not in text(ann)
+    ann.send("l")
+    ann.expect("Chat, latest lines.")
+    ann.expect("Ben says, you cannot hear me")
+    ann.expect(r"Start\?")
+    ann.send(":c " + "x" * 201 + "\r")
+    ann.expect("Not sent. A message is at most two hundred characters.")
+    ann.expect(r"Start\?")
+    ann.send(":c 5\r")  # phrase five, at once
+    assert ben.until(lambda m: isinstance(m, ChatMessage) and m.seat == 0).preset == "thanks"
+    ann.expect("You say, thanks.")
+    ann.expect(r"Start\?")
+    screen = text(ann)
+    assert screen.count("Ben says, well played.") == 2  # heard once as it came, once more from L
+    assert screen.count("Ben says, you cannot hear me") == 1  # only from L
+    assert_prompts_said_once(ann)
+    ann.sendcontrol("c")
+    ann.close()
+
+
+def test_chat_in_italian(serve, tmp_path):
+    server = serve()
+    ann = italian_host(tmp_path, server.url)
+    ann.expect(r"(\w{6})\. ((?:\w, ){5}\w)\.")
+    code = ann.match.group(1)
+    ben = socket_join(server.url, code, name="Ben")
+    ann.expect(r"Iniziare\?")
+    ben.send(ChatRequest(preset="well_played"))
+    ann.expect("Ben dice, ben giocato.")
+    ann.send("c")
+    ann.expect(r"Messaggio\?")
+    ann.send("?\r")
+    ann.expect("10, ciao, alla prossima.")
+    ann.send("1\r")
+    assert ben.until(lambda m: isinstance(m, ChatMessage) and m.seat == 0).preset == "good_game"
+    ann.expect("Tu dici, bella partita.")
+    ann.sendcontrol("c")
+    ann.close()
+
+
+def test_the_turn_timer_at_the_console(serve, tmp_path):
+    """A 20-second turn (two seconds here): the seat to move hears the warnings, M adds time said
+    to all, and when the time is up the card is played for the player, said so first."""
+    server = serve("--clock-scale", "0.1")
+    ann, code = hosted(tmp_path, server.url, "--turn-time", "20")
+    ben = socket_join(server.url, code, name="Ben")  # never plays: the timer plays for Ben
+    ann.expect(r"Start\?")
+    ann.send("\r")
+    ann.expect(r"Card\?", timeout=30)  # Ann's turn (after Ben's card was played for him, if he led)
+    ann.send("m")
+    ann.expect("Ann asks for more time. Thirty seconds more.")
+    ann.expect("Ten seconds.", timeout=20)
+    ann.expect("Five seconds.")
+    ann.expect("Time. A card is played for Ann.")
+    ann.expect(r"Waiting\?")  # Ben's turn now: no Card? of a turn gone
+    screen = text(ann)
+    assert screen.count("Ann asks for more time.") == 1
+    if "Time. A card is played for Ben." in screen:  # Ben led: his warnings are not said to Ann
+        assert screen.index("Time. A card is played for Ben.") < screen.index("Ten seconds.")
+    assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
+    assert_prompts_said_once(ann)
+    ben.close()
+    ann.sendcontrol("c")
+    ann.close()

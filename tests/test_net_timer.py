@@ -1,0 +1,131 @@
+"""The turn timer over loopback (issue 28): real servers on both stores, with Redis the two
+players on two processes. ``--clock-scale 0.1`` makes a 20-second turn two seconds; nothing here
+asserts a time, only what was said and played, in order."""
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from helpers.net import Client, error, join, start
+from scopa.engine import CardPlayed, Rules
+from scopa.net.messages import (
+    Back,
+    ClockMessage,
+    Contribute,
+    CreateRoom,
+    ErrorMessage,
+    MoreTime,
+    MoveRequest,
+    ProtocolError,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_client_message,
+)
+from scopa.table import Notice
+
+FAST = ("--clock-scale", "0.1")
+
+
+def timed_host(url: str, turn_time: int = 20) -> Client:
+    client = Client(url)
+    client.send(CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy", turn_time=turn_time))
+    welcome = client.until(lambda m: isinstance(m, Welcome))
+    assert welcome.info.turn_time == turn_time
+    client.send(Contribute(secrets.token_bytes(32)))
+    return client
+
+
+def timed_pair(store):
+    first = store.serve(*FAST)
+    second = store.serve(*FAST) if store.kind == "redis" else first
+    ann = timed_host(first.url)
+    bob = join(second.url, ann.code)
+    start(ann, bob)
+    return ann, bob
+
+
+def notice(kind: str):
+    return lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice) and m.update.event.kind == kind
+
+
+def heard_until_played(client, seat: int, timeout: float = 20.0) -> list[str]:
+    """What ``client`` heard of the timer until ``seat``'s card was played: "warn 10", notices, "played"."""
+    said: list[str] = []
+
+    def step(m) -> bool:
+        if isinstance(m, ClockMessage):
+            said.append(f"warn {m.seconds}")
+        elif isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice):
+            said.append(m.update.event.kind)
+        elif isinstance(m, UpdateMessage) and isinstance(m.update.event, CardPlayed) and m.update.event.seat == seat:
+            said.append("played")
+            return True
+        return False
+    client.until(step, timeout)
+    return said
+
+
+def test_warnings_then_the_easy_card_is_played_and_two_in_a_row_is_away(store):
+    ann, bob = timed_pair(store)
+    mover, other = (ann, bob) if ann.view.is_my_turn else (bob, ann)
+    seat = mover.seat
+    assert heard_until_played(other, seat) == ["warn 10", "warn 5", "timed_out", "played"]
+    assert heard_until_played(mover, seat) == ["warn 10", "warn 5", "timed_out", "played"]
+    other.poll(0.2)
+    mover.poll(0.2)
+    other.send(MoveRequest(1, other.view.legal_moves()[0], other.number))  # in time
+    heard_until_played(mover, other.seat)
+    assert heard_until_played(other, seat) == ["warn 10", "warn 5", "timed_out", "played"]
+    other.until(notice("covered"))  # two in a row: away, a computer covers the seat
+    assert [n.kind for n in other.notices if n.seat == seat][-3:] == ["timed_out", "timed_out", "covered"]
+    mover.poll(0.5)
+    mover.send(Back())  # a key pressed: the seat is the player's again
+    assert other.until(notice("reclaimed")).update.event.seat == seat
+
+
+def test_more_time_is_given_once_a_deal_and_said_to_all(store):
+    ann, bob = timed_pair(store)
+    mover, other = (ann, bob) if ann.view.is_my_turn else (bob, ann)
+    waiting = other
+    waiting.send(MoreTime())  # not its turn
+    assert error(waiting) == ErrorMessage("no_more_time", {})
+    mover.send(MoreTime())
+    said = other.until(notice("more_time"))
+    assert said.update.event.seat == mover.seat
+    mover.until(notice("more_time"))
+    mover.send(MoreTime())  # once a deal
+    assert error(mover) == ErrorMessage("no_more_time", {})
+    mover.send(MoveRequest(9, mover.view.legal_moves()[0], mover.number))  # played in time: no timeout
+    other.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, CardPlayed))
+    assert not [n for n in other.notices if n.kind == "timed_out"]
+
+
+def test_a_room_without_a_timer_never_times_out(serve):
+    server = serve(*FAST)
+    from helpers.net import host
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    start(ann, bob)
+    mover = ann if ann.view.is_my_turn else bob
+    mover.send(MoreTime())
+    assert error(mover) == ErrorMessage("no_more_time", {})
+    other = bob if mover is ann else ann
+    other.poll(3.0)  # longer than a fast 20-second turn
+    assert not any('"clock"' in frame for frame in other.frames)
+    assert not [n for n in other.notices if n.kind == "timed_out"]
+
+
+def test_only_the_offered_turn_times():
+    base = {"type": "create_room", "version": 2, "name": "A", "rules": {}, "seats": ["human", "human"]}
+    for bad in (0, 15, 21, True, "20", 90.0):
+        with pytest.raises(ProtocolError):
+            parse_client_message(encode_dict({**base, "turn_time": bad}))
+    assert parse_client_message(encode_dict({**base, "turn_time": 60})).turn_time == 60
+    assert parse_client_message(encode(CreateRoom("A", Rules(), ("human", "human")))).turn_time is None
+
+
+def encode_dict(data) -> str:
+    import json
+    return json.dumps(data)

@@ -1,0 +1,138 @@
+"""Spectators over loopback (issue 28), both stores; with Redis the spectator is on a third
+process. A spectator watches a whole match and every frame it gets is checked against the real
+deal: no card that is in any hand at that moment, never a view."""
+from __future__ import annotations
+
+import json
+
+from helpers.net import Client, host, join, play_out, start
+from scopa.engine import ALL_CARDS, Move
+from scopa.net.messages import (
+    MAX_WATCHERS,
+    ChatRequest,
+    ErrorMessage,
+    MoveRequest,
+    Ready,
+    UpdateMessage,
+    Watch,
+    Watching,
+    parse_server_message,
+)
+from scopa.table import Notice
+
+CARDS = {str(card) for card in ALL_CARDS}
+
+
+def watcher(url: str, code: str, name: str = "Carla") -> Client:
+    """A spectator, read as raw frames (``frames``), each parsed as a spectator's client parses it."""
+    client = Client(url)
+    client.send(Watch(code, name))
+    welcome = parse_server_message(raw(client))
+    assert isinstance(welcome, Watching)
+    client.rules = welcome.info.rules
+    return client
+
+
+def raw(client: Client, timeout: float = 5.0) -> str:
+    frame = client.ws.recv(timeout=timeout)
+    client.frames.append(frame)
+    parse_server_message(frame, client.rules, spectator=True)  # every frame a spectator's client accepts
+    return frame
+
+
+def drain(client: Client, seconds: float = 1.0) -> None:
+    try:
+        while True:
+            raw(client, seconds)
+    except TimeoutError:
+        pass
+
+
+def cards_in(data) -> set[str]:
+    """Every card named anywhere in a frame's JSON."""
+    if isinstance(data, str):
+        return {data} & CARDS
+    if isinstance(data, list):
+        return set().union(*map(cards_in, data)) if data else set()
+    if isinstance(data, dict):
+        return set().union(*map(cards_in, data.values())) if data else set()
+    return set()
+
+
+def hands_after(clients: list[Client]) -> dict[int, set[str]]:
+    """Update number -> the cards in every hand just after it, from the players' own frames."""
+    hands: dict[int, set[str]] = {}
+    for client in clients:
+        for frame in map(json.loads, client.frames):
+            if frame["type"] == "update" and frame["view"] is not None:
+                hands.setdefault(frame["number"], set()).update(frame["view"]["hand"])
+    return hands
+
+
+def test_a_spectator_sees_a_whole_match_and_no_card_of_any_hand(store):
+    first = store.serve()
+    other = store.serve() if store.kind == "redis" else first
+    ann = host(first.url)
+    bob = join(first.url, ann.code)
+    carla = watcher(other.url, ann.code)
+    heard = ann.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice)
+                      and m.update.event.kind == "watching")
+    assert heard.update.event.name == "Carla"  # "Carla is watching."
+    start(ann, bob)
+    carla.send(MoveRequest(1, Move(ann.view.hand[0]), 0))  # refused as a move
+    carla.send(Ready())
+    carla.send(ChatRequest(text="hi"))  # the host did not allow spectators' chat
+    play_out([ann, bob], ann)
+    drain(carla)
+    frames = [json.loads(f) for f in carla.frames]
+    errors = [f for f in frames if f["type"] == "error"]
+    assert [e["code"] for e in errors] == ["spectator", "spectator", "chat_refused"]
+    updates = [f for f in frames if f["type"] == "update"]
+    assert updates and all(f["view"] is None for f in updates)
+    assert not any("hand" in json.dumps(f) for f in frames)
+    kinds = [f["event"]["kind"] for f in updates]
+    assert "match_won" in kinds and kinds.count("card_played") == 36  # every public event of the match
+    hands = hands_after([ann, bob])
+    for frame in updates:
+        assert not cards_in(frame) & hands.get(frame["number"], set()), frame
+    assert not any(isinstance(m, ErrorMessage) for m in ann.errors if m.code == "spectator")
+
+
+def test_spectators_are_capped_per_room(serve):
+    server = serve()
+    ann = host(server.url)
+    watchers = [watcher(server.url, ann.code, f"W{n}") for n in range(MAX_WATCHERS)]
+    late = Client(server.url)
+    late.send(Watch(ann.code, "Late"))
+    assert json.loads(late.ws.recv(timeout=5))["code"] == "watchers_full"
+    assert late.closed()
+    for client in watchers:
+        client.close()
+
+
+def test_scopa_watch_says_the_match_as_it_is_played(serve, tmp_path):
+    """The real ``scopa watch`` in a pseudo-terminal while two scripted players play a match: the
+    players hear "Carla is watching.", the spectator every play and the result, never a hand."""
+    import threading
+
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    from helpers.online_pty import player, text
+
+    server = serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla")
+    carla.expect("Watching room")
+    ann.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice)
+              and m.update.event.kind == "watching")
+    start(ann, bob)
+    done = threading.Thread(target=play_out, args=([ann, bob], ann), daemon=True)
+    done.start()
+    carla.expect("No longer watching.", timeout=90)
+    done.join(30)
+    carla.expect(pexpect.EOF)
+    screen = text(carla)
+    assert "Carla is watching." in screen
+    assert screen.count(" plays ") >= 36 and ("wins the match" in screen or "draw" in screen.lower())
+    assert "Hand," not in screen and "Card?" not in screen
