@@ -305,11 +305,11 @@ def test_a_quit_match_resumes_from_the_main_menu(tmp_path):
 # The main menu and the new-match questions ----------------------------------------------------------
 
 def test_the_main_menu_offers_new_match_lessons_settings_online_and_quit(tmp_path):
-    program, out, _ = program_for(tmp_path, "5\n")
+    program, out, _ = program_for(tmp_path, "6\n")
     assert program.run() == 0
     lines = lines_of(out)
     items = [M("app.menu.new"), M("app.menu.lessons"), M("app.menu.settings"), M("app.menu.online"),
-             M("app.menu.quit")]
+             M("app.menu.quick"), M("app.menu.quit")]
     assert lines[1] == ", ".join(f"{i} {item}" for i, item in enumerate(items, 1)) + "."
     assert lines[-1] == M("app.bye")
 
@@ -468,7 +468,7 @@ def test_the_new_match_questions_leave_the_saved_match_alone(tmp_path):
     program, _, _ = program_for(tmp_path, "1\n\nq\n\n")
     program.run(request_for("--seed", "3"))
     saved = AutosaveStore(tmp_path / "data").load().record
-    program, out, _ = program_for(tmp_path, "2\nesc\n5\n")  # new match, Escape at the first question, quit
+    program, out, _ = program_for(tmp_path, "2\nesc\n6\n")  # new match, Escape at the first question, quit
     program.run()
     lines = lines_of(out)
     assert lines[lines.index("Choice? 2") + 1] == M("setup.players")  # no word of replacing anything
@@ -559,8 +559,8 @@ def test_menus_read_numbers_and_items_apart():
 def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tmp_path):
     speaker = RecordingSpeaker(available=False, unavailable_reason="no sound device")
     out = io.StringIO()
-    # main menu 3 settings, 1 voice (on: unavailable), 1 voice again, Escape back, 4 quit
-    program = Program(LineInput(io.StringIO("3\n1\n1\n\x1b\n4\n"), out), Output(out), Settings(voice=False),
+    # main menu 3 settings, 1 voice (on: unavailable), 1 voice again, Escape back, 5 quit
+    program = Program(LineInput(io.StringIO("3\n1\n1\n\x1b\n5\n"), out), Output(out), Settings(voice=False),
                       tmp_path / "config", Persistence(tmp_path / "data"),
                       speaker_factory=lambda on, voice: speaker, lang="en")
     assert program.run() == 0

@@ -6,7 +6,6 @@ is killed and who takes the seat back with ``scopa join CODE``, and the one-line
 from __future__ import annotations
 
 import io
-import itertools
 import random
 import re
 import signal
@@ -22,7 +21,18 @@ from helpers.net import host as socket_host
 from helpers.net import join as socket_join
 from helpers.net import play_out, reclaim
 from helpers.net import start as socket_start
-from helpers.online_pty import PROMPT_LINE, RESULT, SERVER_FLAGS, hosted, joined, play, player, press, text
+from helpers.online_pty import (
+    RESULT,
+    SERVER_FLAGS,
+    assert_prompts_said_once,
+    final_scores,
+    hosted,
+    joined,
+    play,
+    player,
+    press,
+    text,
+)
 from scopa.console.announcer import Announcer
 from scopa.console.online import room_code_line
 from scopa.console.terminal import Output
@@ -36,25 +46,6 @@ from scopa.storage.seat_keys import SeatKey, SeatKeyStore
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
-
-
-
-def assert_prompts_said_once(child) -> None:
-    """Every prompt alone on its line (news never runs on after it), never twice in a row with
-    nothing between: what Orca reads once per prompt (heard so with screen-reader-capture.sh)."""
-    rows = [row.strip() for row in text(child).splitlines() if row.strip()]
-    for row in rows:
-        if PROMPT_LINE.search(row):
-            assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
-    doubled = [a for a, b in itertools.pairwise(rows) if a == b and PROMPT_LINE.fullmatch(a)]
-    assert doubled == []
-
-
-def final_scores(child) -> list[int]:
-    found = re.findall(r"Final score\. (\w+) (\d+), (\w+) (\d+)\.", text(child))
-    assert found, text(child)[-2000:]
-    return [int(found[-1][1]), int(found[-1][3])]
-
 
 def test_the_room_code_is_shown_whole_and_spoken_character_by_character():
     speaker = RecordingSpeaker()
@@ -221,9 +212,9 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     config.mkdir(parents=True)
     (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
     menu = player(tmp_path, "menu", "--plain")
-    menu.expect(r"4 play online, 5 quit\.")
+    menu.expect(r"4 play online, 5 quick match, 6 quit\.")
     menu.send("4\r")
-    menu.expect(r"2 join a room with its code, 3 see the leaderboard\.")
+    menu.expect(r"2 join a room with its code[.,] 3 quick match[\s\S]*4 open tables[\s\S]*5 see the leaderboard\.")
     menu.send("2\r")
     menu.expect(r"Enter for " + re.escape(server.url) + r"\.")
     menu.send("\r")
@@ -240,7 +231,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu.send("\r")
     menu.expect(r"You left the room\.")
     host.expect(r"Bea left the table\.")
-    menu.expect(r"4 resume online match, 5 play online, 6 quit\.")
+    menu.expect(r"4 resume online match, 5 play online, 6 quick match, 7 quit\.")
     menu.send("4\r")
     menu.expect(r"Back in room " + code + r", seat 2\.")
     host.expect(r"Bea is back\.")
@@ -248,8 +239,8 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu.send("q\r")
     menu.expect(r"Leave\? ")
     menu.send("\r")
-    menu.expect(r"6 quit\.")
-    menu.send("6\r")
+    menu.expect(r"7 quit\.")
+    menu.send("7\r")
     menu.expect(pexpect.EOF)
     menu.close()
     assert menu.exitstatus == 0

@@ -313,12 +313,12 @@ def test_dates_and_numbers_are_said_in_words():
 def test_the_main_menu_offers_statistics_and_review_once_a_match_is_logged(tmp_path):
     record = random_match(Rules(), "easy", 8, 3)
     record_result(record, "2026-05-01T10:00:00+00:00", tmp_path / "data")
-    program, out, _ = program_for(tmp_path, "4\n1\n\nesc\nesc\n5\n\nesc\nesc\n7\n")
+    program, out, _ = program_for(tmp_path, "4\n1\n\nesc\nesc\n5\n\nesc\nesc\n8\n")
     assert program.run() == 0
     lines = lines_of(out)
     M = program.messages
     items = [M("app.menu.new"), M("app.menu.lessons"), M("app.menu.settings"), M("app.menu.statistics"),
-             M("app.menu.review"), M("app.menu.online"), M("app.menu.quit")]
+             M("app.menu.review"), M("app.menu.online"), M("app.menu.quick"), M("app.menu.quit")]
     assert lines[1] == ", ".join(f"{i} {item}" for i, item in enumerate(items, 1)) + "."
     page = lines.index(T.plural("stats.played", 1, won=int(record.state.winner == 0)))
     assert lines[page - 1] == M("prompt.menu") + " 4"

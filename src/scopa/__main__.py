@@ -247,6 +247,16 @@ def _watch(argv: list[str]) -> int:
     return _online("watch", argv)
 
 
+def _quick(argv: list[str]) -> int:
+    """``scopa quick --server URL``: the first players waiting for the same game, or computers."""
+    return _online("quick", argv)
+
+
+def _tables(argv: list[str]) -> int:
+    """``scopa tables --server URL``: the public rooms waiting, one chosen is joined."""
+    return _online("tables", argv)
+
+
 def _verify(argv: list[str]) -> int:
     """``scopa verify FILE``: the shuffle of a match file (docs/fairness.md)."""
     from .verify import main as verify
@@ -273,6 +283,8 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "host": _host,
     "join": _join,
     "watch": _watch,
+    "quick": _quick,
+    "tables": _tables,
     "verify": _verify,
     "leaderboard": _leaderboard,
     "account": _account,
@@ -280,8 +292,8 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
 
 
 def _online(command: str, argv: list[str]) -> int:
-    """``scopa host``, ``scopa join`` and ``scopa watch``: a room of the server, played (or watched)
-    at this terminal."""
+    """``scopa host``, ``scopa join``, ``scopa watch``, ``scopa quick`` and ``scopa tables``: a room
+    of the server, played (or watched) at this terminal."""
     from .cli import (
         UsageError,
         build_online_parser,
@@ -304,16 +316,21 @@ def _online(command: str, argv: list[str]) -> int:
     try:
         settings = settings_from_args(args, settings)
         rules = seats = None
-        if command == "host":
+        if command in ("host", "quick"):
             rules = rules_from_args(args)
             seats = online_seats(args, rules.players)
     except UsageError as error:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     code = getattr(args, "code", None)
+    from .net.invite import parse_invite
+    invite = parse_invite(code) if code else None  # scopa join ws://HOST:PORT/K7MQ3T: the server and the code
+    if invite is not None:
+        args.server, code = invite
     # scopa join alone: the seat sat in last
-    mode: Literal["host", "join", "resume", "watch"] = (
-        "host" if command == "host" else "watch" if command == "watch" else "join" if code else "resume")
+    mode: Literal["host", "join", "resume", "watch", "quick", "tables"] = (
+        "host" if command == "host" else "watch" if command == "watch" else "quick" if command == "quick"
+        else "tables" if command == "tables" else "join" if code else "resume")
     if mode == "watch" and not code:
         print(f"scopa: {messages('online.watch_needs_code')}", file=sys.stderr)
         return 2
@@ -327,9 +344,10 @@ def _online(command: str, argv: list[str]) -> int:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     from .match import clean_name
-    name = clean_name(args.name or "") or default_name(messages)  # as a name typed in the menu
+    name = clean_name(getattr(args, "name", None) or "") or default_name(messages)  # as a name typed in the menu
+    level = getattr(args, "level", None) or ("easy" if mode == "quick" else None)
     request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
-                            getattr(args, "level", None), tls, getattr(args, "turn_time", None))
+                            level, tls, getattr(args, "turn_time", None), getattr(args, "public", False))
 
     from .console.app import Program
     from .console.terminal import Output, make_input

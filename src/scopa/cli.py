@@ -312,7 +312,7 @@ def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
                    metavar=m("cli.metavar.verbosity"), help=m("cli.verbosity"))
 
 
-ONLINE_COMMANDS = ("host", "join", "watch")
+ONLINE_COMMANDS = ("host", "join", "watch", "quick", "tables")
 
 
 def build_online_parser(command: str, messages: Messages | None = None) -> argparse.ArgumentParser:
@@ -320,16 +320,26 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
     m = messages or Messages("en")
     p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
-    if command in ("join", "watch"):
-        p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.code"))
+    if command in ("join", "watch"):  # a code, or an invite link (net.invite) that names the server too
+        p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.join.link"))
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
     n.add_argument("--name", type=trimmed, metavar=m("cli.metavar.name"), help=m("cli.name"))
     n.add_argument("--cafile", type=folder, metavar=m("cli.metavar.cafile"), help=m("cli.cafile"))
     if command == "host":
         _add_match_flags(p, m)
+        n.add_argument("--public", action="store_true", help=m("cli.public"))
+    if command == "quick":  # the game to be matched for: players, variant and target, no seats
+        g = p.add_argument_group(m("cli.group.match"))
+        g.add_argument("--players", type=whole_number, choices=(2, 4), metavar="N", help=m("cli.quick_players"))
+        g.add_argument("--target", type=keyword, metavar=m("cli.metavar.target"), help=m("cli.target"))
+        g.add_argument("--variant", type=keyword, choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
+                       help=m("cli.variant"))
+        p.set_defaults(seats=None, options=None, no_kings_redeal=False)  # what rules_from_args reads besides
+    if command in ("host", "quick"):
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
                        help=m("cli.level", levels=", ".join(LEVELS)))
+    if command == "host":
         n.add_argument("--turn-time", type=int, choices=(20, 30, 60, 90), metavar=m("cli.metavar.turn_time"),
                        help=m("cli.turn_time"))
     _add_sound_flags(p, m)

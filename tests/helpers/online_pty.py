@@ -1,8 +1,10 @@
-"""``scopa host``, ``join`` and ``watch`` in pseudo-terminals (pexpect): shared by the online
-end-to-end tests (test_online_pty, test_chat_pty, test_net_watch)."""
+"""``scopa host``, ``join`` and ``watch`` in pseudo-terminals (pexpect): a player's program, its keys,
+what it showed, and a whole match answered prompt by prompt; shared by the online end-to-end tests
+(test_online_pty, test_chat_pty, test_net_watch, test_finding_pty)."""
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import sys
@@ -57,7 +59,6 @@ def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
     return guest
 
 
-PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
 def play(children, until=lambda: False, seconds: float = 45.0) -> None:
     """Answer every prompt of every child (first card, first capture, Enter) until all have ended."""
     ended: set[int] = set()
@@ -78,3 +79,25 @@ def play(children, until=lambda: False, seconds: float = 45.0) -> None:
                 child.send("\r")
         if not moved:
             time.sleep(0.01)
+
+
+
+
+PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
+
+
+def assert_prompts_said_once(child) -> None:
+    """Every prompt alone on its line (news never runs on after it), never twice in a row with
+    nothing between: what Orca reads once per prompt (heard so with screen-reader-capture.sh)."""
+    rows = [row.strip() for row in text(child).splitlines() if row.strip()]
+    for row in rows:
+        if PROMPT_LINE.search(row):
+            assert PROMPT_LINE.fullmatch(row), f"text on a prompt's line: {row!r}"
+    doubled = [a for a, b in itertools.pairwise(rows) if a == b and PROMPT_LINE.fullmatch(a)]
+    assert doubled == []
+
+
+def final_scores(child) -> list[int]:
+    found = re.findall(r"Final score\. (\w+) (\d+), (\w+) (\d+)\.", text(child))
+    assert found, text(child)[-2000:]
+    return [int(found[-1][1]), int(found[-1][3])]

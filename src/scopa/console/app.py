@@ -238,10 +238,13 @@ class Program:
 
     def run_online(self, request: OnlineRequest) -> int:
         """``scopa host`` or ``scopa join``: the room instead of the menu."""
+        from .finding import open_tables
         if request.mode == "watch":
             from .watch import watch_room
             return self._session(lambda: watch_room(self, request))
         from .online import play_online
+        if request.mode == "tables":  # the list first; a room chosen in it is joined by its code
+            return self._session(lambda: open_tables(self, request))
         return self._session(lambda: play_online(self, request))
 
     def _session(self, action: Callable[[], int]) -> int:
@@ -290,7 +293,9 @@ class Program:
         actions: list[tuple[str, Callable[[], int | None]]] = []
         if has_seat_to_resume(self):
             actions.append((self.m("app.menu.resume_online"), lambda: resume_online(self)))
-        actions.append((self.m("app.menu.online"), lambda: online_menu(self)))
+        from .finding import menu_extras, quick_menu
+        actions.append((self.m("app.menu.online"), lambda: online_menu(self, menu_extras(self.messages))))
+        actions.append((self.m("app.menu.quick"), lambda: quick_menu(self)))
         return actions
 
     def _say_notices(self) -> None:

@@ -43,8 +43,9 @@ class MenuPages:
     """Which items a menu shows now: a page of them, maybe only those a typed word finds."""
 
     def __init__(self, title: str, items: Sequence[str], numbers: Sequence[str], messages: Messages,
-                 size: tuple[int, int] | None) -> None:
+                 size: tuple[int, int] | None, rows: bool = False) -> None:
         self.title, self.items, self.numbers = title, list(items), list(numbers)
+        self.rows = rows  # one item per line (a list of rooms), not the items on one line
         self.messages, self.size = messages, size
         self.found: list[int] | None = None  # the items a typed word kept, or None for all
         self.search = ""
@@ -61,7 +62,9 @@ class MenuPages:
         pages: list[list[int]] = [[]]
         for index in shown:
             page = pages[-1] + [index]
-            if pages[-1] and rows_taken(self._listing(page), columns) > room:
+            taken = (sum(rows_taken(line, columns) for line in self._rows(page)) if self.rows
+                     else rows_taken(self._listing(page), columns))
+            if pages[-1] and taken > room:
                 pages.append([index])
             else:
                 pages[-1] = page
@@ -69,6 +72,9 @@ class MenuPages:
 
     def _listing(self, indices: list[int]) -> str:
         return menu_listing([self.items[i] for i in indices], [self.numbers[i] for i in indices])
+
+    def _rows(self, indices: list[int]) -> list[str]:
+        return [f"{self.numbers[i]}, {self.items[i]}." for i in indices]
 
     @property
     def paged(self) -> bool:
@@ -78,7 +84,9 @@ class MenuPages:
         title = self.title
         if self.found is not None:
             title = self.messages.plural("menu.found", len(self.found), text=self.search)
-        lines = [Announcement(title), Announcement(self._listing(self.pages[self.page]))]
+        shown = self.pages[self.page]
+        listing = self._rows(shown) if self.rows else [self._listing(shown)]
+        lines = [Announcement(title), *(Announcement(line) for line in listing)]
         if self.paged:
             key = "menu.page" if typed else "menu.page.keys"  # a short menu's keys act without Enter
             lines.append(Announcement(self.messages(key, page=self.page + 1, pages=len(self.pages))))
@@ -118,17 +126,18 @@ def _words(messages: Messages, key: str) -> set[str]:
 
 def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str], prompt: str,  # noqa: A002
            default: int | None = None, invalid: str = "", messages: Messages | None = None,
-           announce: bool = True) -> int | None:
+           announce: bool = True, rows: bool = False) -> int | None:
     """The index of the chosen item (Enter takes ``default``), or None for Escape.
 
-    ``announce=False`` asks again without reading the menu (after a change was said); R then reads it."""
+    ``announce=False`` asks again without reading the menu (after a change was said); R then reads it.
+    ``rows``: each item on a line of its own (a list of rooms), paged the same way."""
     messages = messages or Messages()
     typed = len(items) > KEY_ITEMS
     ten_keys = len(items) == KEY_ITEMS  # 1 to 9, and 0 for the tenth
     numbers = [str((i + 1) % 10) if ten_keys else str(i + 1) for i in range(len(items))]
     invalid = invalid or (messages("menu.invalid.ten") if ten_keys
                           else messages.plural("menu.invalid", len(items), count=len(items)))
-    menu = MenuPages(title, items, numbers, messages, screen_size())
+    menu = MenuPages(title, items, numbers, messages, screen_size(), rows)
     if announce:
         announcer.say(menu.lines(typed))
     while True:

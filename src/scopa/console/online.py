@@ -214,9 +214,10 @@ class Lobby:
     """Before the match: who sits where, ``Ready?`` for a joining player, ``Start?`` for the host."""
 
     def __init__(self, table: RemoteTable, input: Input, announcer: Announcer, messages: Messages,  # noqa: A002
-                 wake: Wake, news: News) -> None:
+                 wake: Wake, news: News, quick: bool = False) -> None:
         self.table, self.input, self.announcer, self.m, self.wake, self.news = (
             table, input, announcer, messages, wake, news)
+        self.quick = quick  # a quick match: the server starts it, nobody is asked ready or start
         self.seat = table.seat
         self.after = table.latest()
         self.started = False  # the match has started: its first deal is on its way, no prompt before it
@@ -258,6 +259,8 @@ class Lobby:
             self.started = self.started or update.event.kind == "started"
             if update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat)))
+                if self.quick and update.event.kind in ("joined", "left"):
+                    lines.append(waiting_line(self.table.room(), self.m))
             self.after = update.number
         self.say(*lines)
 
@@ -267,8 +270,8 @@ class Lobby:
 
     def _prompt(self, room: RoomInfo) -> None:
         me = room.seats[self.seat]
-        if room.phase != "lobby":
-            prompt, action = "prompt.wait", None  # started: the view is on its way
+        if room.phase != "lobby" or self.quick:
+            prompt, action = "prompt.wait", None  # started: the view is on its way; quick: the server starts it
         elif room.host == self.seat:
             prompt, action = ("prompt.start", self.table.start) if can_start(room) else ("prompt.wait", None)
         elif me is not None and not me.ready:
@@ -286,6 +289,8 @@ class Lobby:
             self.table.wait(self.seat, self.after, timeout=WAIT_AFTER_REQUEST)
         elif token == ENTER:
             self.say(*self.status())
+        elif self.quick and token == ESCAPE:
+            raise LeaveRoom  # nothing is lost: the quick match has not started
         elif token in ("q", ESCAPE) or command_of(token) == ("quit", ""):
             self._ask_leave()
         elif command_of(token) == ("repeat", ""):
@@ -318,6 +323,8 @@ class Lobby:
     def status(self) -> list[str]:
         """One line a seat, then what the host can do."""
         room = self.table.room()
+        if self.quick and room.phase == "lobby":
+            return [waiting_line(room, self.m), self.m("online.quick.leave")]
         lines = []
         for seat, taken in enumerate(room.seats):
             if taken is None:
@@ -502,6 +509,10 @@ class OnlineMatch(MatchConsole):
         self.say(self.m("quit.cancelled"))
 
 
+def waiting_line(room: RoomInfo, m: Messages) -> str:
+    """How many are waiting in a quick match: "Quick match: 2 of 4 players here."."""
+    here = sum(1 for s in room.seats if s is not None)
+    return m("online.quick.waiting", here=here, players=len(room.seats))
 SEAT_WORDS = {"open": "open", "libera": "open", "computer": "easy"}
 
 
@@ -529,7 +540,7 @@ def can_start(room: RoomInfo) -> bool:
 
 def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str,
              opening: Sequence[Announcement | str], keep_place: Callable[[int], None] = lambda number: None,
-             rejoined: bool = False) -> Outcome:
+             rejoined: bool = False, quick: bool = False) -> Outcome:
     """The lobby, then the match, for the seat of ``table``; how it ended."""
     m = program.messages
 
@@ -540,7 +551,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
     news = News(table, m, server, Chat(table, m, lambda: program.settings.chat, chat_setting))
     program.say(*opening)
     try:
-        lobby = Lobby(table, program.input, program.announcer, m, wake, news)
+        lobby = Lobby(table, program.input, program.announcer, m, wake, news, quick)
         seen = lobby.run()
         info = table.info()
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
@@ -564,7 +575,9 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
         program.say(*log_online(program, table), m(f"fairness.{table.shuffle_check()}"))
         return "finished"
     except LeaveRoom:
-        program.say(m("online.left", code=table.code, command=run_command()))
+        quick_left = quick and table.room().phase == "lobby"  # the seat was given up: nothing to take back
+        program.say(m("online.quick.left", code=table.code) if quick_left
+                    else m("online.left", code=table.code, command=run_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
@@ -582,15 +595,16 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
 class OnlineRequest:
     """What ``scopa host``, ``scopa join`` or the menu asked for."""
 
-    mode: Literal["host", "join", "resume", "watch"]
+    mode: Literal["host", "join", "resume", "watch", "quick", "tables"]
     server: str = ""
     name: str = ""
     code: str = ""
     rules: Rules | None = None    # host: the match's rules
     seats: tuple[str, ...] = ()   # host: "human" or a computer level, one per seat
-    level: str | None = None      # host: the level of computers filling seats nobody took (None: ask)
+    level: str | None = None      # host, quick: the level of computers filling seats nobody took (None: ask)
     tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
     turn_time: int | None = None  # host: --turn-time, seconds a turn (None: no timer)
+    public: bool = False          # host: the room is listed by scopa tables while it waits
 
 
 def default_name(messages: Messages) -> str:
@@ -646,27 +660,30 @@ def resume_online(program: OnlineProgram) -> int | None:
     return None
 
 
-def online_menu(program: OnlineProgram) -> int | None:
+# A further choice of the "Play online" menu: its label, and what it does with the server and name.
+MenuExtra = tuple[str, Callable[[OnlineProgram, str, str], int | None]]
+
+
+def online_menu(program: OnlineProgram, extra: Sequence[MenuExtra] = ()) -> int | None:
     """The main menu's "Play online": host or join, the server (Enter for the last one), a name."""
     from .menus import choose
     m = program.m
     index = choose(program.input, program.announcer, m("online.menu.title"),
-                   [m("online.menu.host"), m("online.menu.join"), m("online.menu.leaderboard")], m("prompt.menu"),
-                   default=0, messages=program.messages)
+                   [m("online.menu.host"), m("online.menu.join"), *(label for label, _ in extra),
+                    m("online.menu.leaderboard")], m("prompt.menu"), default=0, messages=program.messages)
     if index is None:
         return None
-    server = _ask_server(program)
+    server = ask_server(program)
     if not server:
         return None
-    if index == 2:
+    if index == 2 + len(extra):  # the leaderboard, last: no name needed
         leaderboard_menu(program, server)
         return None
-    default = default_name(program.messages)
-    typed = program.input.read_text(m("online.ask.name", default=default) + " ")
-    if typed == ESCAPE:
+    name = ask_name(program)
+    if name is None:
         return None
-    from ..match import clean_name
-    name = clean_name(typed) or default
+    if index >= 2:
+        return extra[index - 2][1](program, server, name)
     if index == 1:
         program.say(m("online.ask.code"))
         code = program.input.read_text(m("prompt.code") + " ")
@@ -710,7 +727,17 @@ def leaderboard_menu(program: OnlineProgram, server: str) -> None:
     choose(program.input, program.announcer, m("leaderboard.title"), items, m("prompt.menu"), messages=m)
 
 
-def _ask_server(program: OnlineProgram) -> str:
+def ask_name(program: OnlineProgram) -> str | None:
+    """The player's name at the table (Enter for the login name); None for Escape."""
+    default = default_name(program.messages)
+    typed = program.input.read_text(program.m("online.ask.name", default=default) + " ")
+    if typed == ESCAPE:
+        return None
+    from ..match import clean_name
+    return clean_name(typed) or default
+
+
+def ask_server(program: OnlineProgram) -> str:
     last = program.settings.last_server
     m = program.messages
     program.say(server_question(m, last))
@@ -740,7 +767,7 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
     """Connect, take or reclaim the seat, keep its key, and play; an exit code."""
     from ..net.client import RemoteTable, TableClosed
     from ..net.codes import normalise_code
-    from ..net.messages import CreateRoom, Hello, Join
+    from ..net.messages import CreateRoom, Hello, Join, Quick
     from ..storage.seat_keys import SeatKey
 
     m = program.messages
@@ -758,9 +785,13 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         level = request.level or _ask_level(program, request.rules)
         if level is None:
             return 0
-        first: CreateRoom | Join | Hello = CreateRoom(name, request.rules, tuple(request.seats), level,
-                                                      player_key=_player_key(program),
-                                                      turn_time=request.turn_time)
+        first: CreateRoom | Join | Hello | Quick = CreateRoom(name, request.rules, tuple(request.seats), level,
+                                                              player_key=_player_key(program),
+                                                              turn_time=request.turn_time, public=request.public)
+    elif request.mode == "quick":
+        if request.rules is None:
+            raise ValueError("a quick match needs the match's rules")
+        first = Quick(name, request.rules, request.level or "easy")
     else:
         code = saved.code if saved is not None else normalise_code(request.code)
         if code is None:
@@ -799,10 +830,12 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
             if keep_key:
                 store.save(replace(kept, last_number=number, saved_at=0.0))
         outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m, server),
-                           keep_place=keep_place, rejoined=saved is not None)
+                           keep_place=keep_place, rejoined=saved is not None,
+                           quick=request.mode == "quick")
+        given_up = request.mode == "quick" and table.room().phase == "lobby"  # the server freed the seat
     finally:
         table.close()
-    if outcome in ("finished", "closed"):
+    if outcome in ("finished", "closed") or given_up:
         store.forget(server, table.code)
     if outcome == "finished":
         _say_rating(program, server, request.tls)
@@ -848,6 +881,17 @@ def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server
         command = run_command()
         return [room_code_line(table.code, m),
                 Announcement(m("online.share", code=table.code, command=command, server=server),
-                             spoken=m("online.share.spoken", command=command))]
+                             spoken=m("online.share.spoken", command=command)),
+                invite_line(server, table.code, m)]
+    if mode == "quick":
+        return [Announcement(m("online.quick.opening")), Announcement(waiting_line(table.room(), m)),
+                Announcement(m("online.quick.leave"))]
     key = "online.reclaimed" if reclaimed else "online.seated"
     return [Announcement(m(key, code=table.code, seat=table.seat + 1))]
+
+
+def invite_line(server: str, code: str, m: Messages) -> Announcement:
+    """The invite link, printed whole for pasting; the voice says only that it is there (it
+    spells the code in the room's line, never an address a character at a time)."""
+    from ..net.invite import invite_link
+    return Announcement(m("online.invite", link=invite_link(server, code)), spoken=m("online.invite.spoken"))

@@ -72,11 +72,14 @@ from .messages import (
     Hello,
     InfoMessage,
     Join,
+    ListTables,
     MatchRecordMessage,
     MoreTime,
     MoveRequest,
     NextDealRequest,
+    OpenTable,
     ProtocolError,
+    Quick,
     Ready,
     RecordRequest,
     Refused,
@@ -85,6 +88,7 @@ from .messages import (
     SeatKind,
     ServerMessage,
     Start,
+    TablesMessage,
     UpdateMessage,
     Welcome,
     encode,
@@ -176,7 +180,7 @@ class RemoteTable:
     Beside the ``Table`` methods, the lobby uses ``room``, ``ready``, ``start``, and the console
     reads ``connected``, ``problem`` and ``take_errors`` (non-fatal refusals to say)."""
 
-    def __init__(self, server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
+    def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
                  tls: ssl.SSLContext | None = None) -> None:
         self.server = server
@@ -649,6 +653,29 @@ def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView) ->
             or state.winner != view.winner):
         return None
     return record
+
+
+def list_tables(server: str, tls: ssl.SSLContext | None = None, timeout: float = OPEN_TIMEOUT) -> tuple[OpenTable, ...]:
+    """The server's public rooms still waiting for players (``tables``); ``TableClosed`` when the
+    server cannot be reached or refuses (an older server: the version problem)."""
+    from websockets.exceptions import InvalidURI, WebSocketException
+    from websockets.sync.client import connect
+    context = tls if server.lower().startswith("wss:") else None
+    try:
+        with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context) as ws:
+            ws.send(encode(ListTables()))
+            message = parse_server_message(ws.recv(timeout=timeout))
+    except InvalidURI:
+        raise TableClosed(Problem("bad_server", {})) from None
+    except ssl.SSLError as error:
+        raise TableClosed(Problem(tls_problem(error), {})) from None
+    except (OSError, TimeoutError, WebSocketException, ProtocolError):
+        raise TableClosed(Problem(UNREACHABLE, {})) from None
+    if isinstance(message, ErrorMessage):
+        raise TableClosed(Problem(message.code, dict(message.values)))
+    if not isinstance(message, TablesMessage):
+        raise TableClosed(Problem(UNREACHABLE, {}))
+    return message.rooms
 
 
 def open_table(server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,

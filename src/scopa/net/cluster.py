@@ -40,8 +40,10 @@ from typing import Any, TypeVar, cast
 from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
+from .finding import open_tables, quick_room_request
 from .identity import player_hash
 from .messages import (
+    MAX_TABLES,
     Accepted,
     ClaimRequest,
     CreateRoom,
@@ -50,7 +52,9 @@ from .messages import (
     Join,
     MoveRequest,
     NextDealRequest,
+    OpenTable,
     ProtocolError,
+    Quick,
     Refused,
     encode,
     parse_client_message,
@@ -65,6 +69,9 @@ from .thinking import ComputerTurn
 log = logging.getLogger("scopa.serve")
 WATCHERS = "w"  # the key of the spectators' frames among a published change's seats
 T = TypeVar("T")
+
+
+QUICK_LOCK = "quick"  # the lock of every quick room's making (no room code is five lower-case letters)
 
 
 class StoreDown(RoomRefusal):
@@ -324,7 +331,10 @@ class ClusterServer(RoomServer):
                     Connection.send(conn, ErrorMessage("storage", {}))
 
     # The ways in, under the session ---------------------------------------------------------
-    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick) -> None:
+        if isinstance(message, Quick):
+            await self._enter_quick(conn, message)
+            return
         if isinstance(message, (CreateRoom, Join)):  # the name claimed in Redis before the room logic runs
             player = None if message.player_key is None else player_hash(message.player_key)
             try:
@@ -340,6 +350,63 @@ class ClusterServer(RoomServer):
         code = message.code
         prepare = (lambda: self._fetch_missed(code, message)) if isinstance(message, Hello) else None
         await self.session(code, lambda: self._enter(conn, message), prepare)
+
+    async def _enter_quick(self, conn: Connection, message: Quick) -> None:
+        """A quick match across processes: each waiting quick room in the store's index, oldest
+        first, tried under its lock; none still waiting for these rules: a new one. The last
+        look and the new room are under one lock of every process's quick matches, so two
+        players arriving at once on two processes meet in one room rather than each opening one
+        (that lock is always taken before a room's, never after)."""
+        lock = self.redis.lock(QUICK_LOCK)
+        try:
+            acquired = await lock.acquire()
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
+            self.metrics.store_error()
+            log.error("the quick matches cannot be locked (%s)", error)
+            raise StoreDown() from None
+        if not acquired:
+            raise StoreDown()
+        try:
+            if not await self._seat_quick(conn, message):  # a new room: never RoomServer._quick, which
+                # would look among this process's copies of rooms, outside their locks
+                await self.session(None, lambda: self._create(conn, quick_room_request(message), "quick"))
+        finally:
+            with contextlib.suppress(Exception):
+                await lock.release()
+
+    async def _seat_quick(self, conn: Connection, message: Quick) -> bool:
+        try:
+            codes = await self.redis.waiting_codes("quick")
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
+            self.metrics.store_error()
+            log.error("the quick matches cannot be read from the store (%s)", error)
+            raise StoreDown() from None
+        for code in codes:
+            try:
+                if await self.session(code, functools.partial(self._quick_here, conn, message, code),
+                                      functools.partial(self._reread, code)):
+                    return True
+            except Unstored:  # the room was stored by another process meanwhile: nothing was sent,
+                self._forget(conn)  # the seat is not this connection's; the next room is tried
+        return False
+
+    async def _reread(self, code: str) -> None:
+        """The room read again from the store, under its lock, whatever this process last had of it."""
+        self.revs.pop(code, None)
+        await self._refresh(code)
+
+    async def listed(self) -> tuple[OpenTable, ...]:
+        """The public rooms waiting, read from the store (rooms of every process)."""
+        rooms = []
+        try:
+            for code in (await self.redis.waiting_codes("public"))[:MAX_TABLES * 2]:
+                room, _ = await self.redis.load(code, self.config.computer_budget)
+                if room is not None and not self._expired(room):
+                    rooms.append(room)
+        except Exception as error:  # noqa: BLE001 -- Redis unreachable: an empty list, logged
+            self.metrics.store_error()
+            log.error("the public rooms cannot be read from the store (%s)", error)
+        return open_tables(rooms)
 
     async def on_message(self, conn: Connection, raw: str | bytes) -> None:
         if conn.code is None:
@@ -552,9 +619,10 @@ class ClusterServer(RoomServer):
         """As a lone server's, each room's due work done in its session on the stored room."""
         while True:
             await asyncio.sleep(self.config.tick)
-            now = time.monotonic()
+            now, wall = time.monotonic(), time.time()
             for code, room in list(self.rooms.items()):
                 if not (self._expired(room) or room.cover_due(now, self.config.grace, self.config.turn_grace)
+                        or room.quick_due(wall, self.config.quick_wait)
                         or room.clock_due(now, self.config.clock_scale)):
                     continue
                 try:
@@ -571,6 +639,7 @@ class ClusterServer(RoomServer):
         else:
             self._cover_due(room, now)
             self._clock_due(room, now)
+            self._start_quick(room, time.time())
 
     async def _play_computers(self, room: Room) -> None:
         """As one process lets them play, but the computer thinks outside the session (the room's

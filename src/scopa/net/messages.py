@@ -6,10 +6,11 @@ counted from 0 on the wire (as in the engine); cards are short notation (``"7D"`
 from the server at most ``MAX_SERVER_MESSAGE``.
 
 Client to server. The first message of a connection is one of ``hello``, ``create_room``,
-``join``, ``watch`` or ``leaderboard``, each with ``"version": PROTOCOL_VERSION``; any other first
-message is refused. Protocol 2 is one version: the fairness messages, the variants and ``claim``,
-chat, the turn timer, spectators, the lobby's ``seat_kind``, player keys and the leaderboard all
-belong to it. A player key (``player_key``, 64 hex digits, ``net.identity``) travels only in a
+``join``, ``watch``, ``leaderboard``, ``quick`` or ``tables``, each with ``"version": PROTOCOL_VERSION``;
+any other first message is refused. Protocol 2 is one version: the fairness messages, the variants
+and ``claim``, chat, the turn timer, spectators, the lobby's ``seat_kind``, player keys and the
+leaderboard, quick matches, the ``tables`` of public rooms and create_room's ``public`` all belong
+to it. A player key (``player_key``, 64 hex digits, ``net.identity``) travels only in a
 first message (create_room, join, leaderboard), never in any other; the server keeps only its
 SHA-256, and the field is optional everywhere (a client without a key plays unrated).
 
@@ -63,6 +64,16 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  refused with the error chat_refused {reason}: empty, too_long, too_fast (a spectator:
                  not_allowed)
 
+  Finding a game (issue 28). Both are first messages, with ``"version"``:
+    quick        {version, name, rules, level}              a quick match: a seat in a quick room of the
+                 same rules still waiting for players, or a new one; the server starts it once every
+                 seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
+                 room was made, with computers of the room's ``level`` in the seats still free. A quick
+                 room is never listed and needs no ready or start; the answer is a welcome
+    tables       {version}                                  the public rooms still waiting: answered with
+                 ``tables``, then the server closes the connection
+    create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``
+
 Server to client.
 
     welcome      {version, code, seat, seat_key, number, info, last_deal, commitment}  after the first message;
@@ -95,6 +106,9 @@ Server to client.
                  would be larger is refused (unavailable). An older server answers ``record``
                  with the error unknown_type, and the client logs nothing
     pong         {}
+    tables       {rooms}                             the answer to ``tables``: at most ``MAX_TABLES`` rooms,
+                 oldest first, each {code, host, rules, free}: host the host's name, free the number
+                 of seats nobody has taken
     leaderboard  {rows, you}                          the answer to a first ``leaderboard``, then the
                  connection is closed: rows [{rank, name, rating, matches}] best first (rank from
                  1, rating the openskill ordinal mu − 3 sigma, matches the rated ones); you {rank, of,
@@ -181,6 +195,7 @@ PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of d
 #    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message; table chat, the turn
 #    timer (clock, more_time, back), spectators (watch, watching) and the host's seat_kind in the lobby;
 #    player_key in create_room and join, and the leaderboard messages (issue 29)
+MAX_TABLES = 50  # rooms in one tables answer
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
 MAX_RECORD_MESSAGE = 262144    # bytes: a match_record (about 2.5 KB a deal; a match to 21 is some 20 KB)
@@ -298,6 +313,7 @@ class CreateRoom:
     level: str = "easy"
     player_key: str | None = None  # net.identity: the player's name and rating on this server
     turn_time: int | None = None  # seconds a turn, one of ``net.clock.TURN_TIMES``; None: no timer
+    public: bool = False  # listed by ``tables`` while it waits for players
 
 
 @dataclass(frozen=True)
@@ -438,6 +454,22 @@ class MoreTime:
     pass
 
 
+# Finding a game (issue 28) ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Quick:
+    """A quick match: a seat with others waiting for the same game, or computers after the wait."""
+
+    name: str
+    rules: Rules
+    level: str = "easy"
+
+
+@dataclass(frozen=True)
+class ListTables:
+    pass
+
+
 @dataclass(frozen=True)
 class Back:
     pass
@@ -461,10 +493,25 @@ class ChatMessage:
     preset: str | None = None
 
 
+@dataclass(frozen=True)
+class OpenTable:
+    """A public room still waiting for players, as ``tables`` lists it."""
+
+    code: str
+    host: str
+    rules: Rules
+    free: int
+
+
+@dataclass(frozen=True)
+class TablesMessage:
+    rooms: tuple[OpenTable, ...]
+
+
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
                  | Assisted | RecordRequest | Ping | LeaderboardRequest | ChatRequest | MoreTime | Back | Watch
-                 | SeatKind)
-FIRST_MESSAGES = (Hello, CreateRoom, Join)
+                 | SeatKind | Quick | ListTables)
+FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables)
 
 
 @dataclass(frozen=True)
@@ -549,7 +596,7 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching)
+                 | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -670,7 +717,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     CreateRoom: ("create_room", lambda m: {"version": PROTOCOL_VERSION, "name": m.name,
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
                                            "level": m.level, **_player_key(m),
-                                           **({} if m.turn_time is None else {"turn_time": m.turn_time})}),
+                                           **({} if m.turn_time is None else {"turn_time": m.turn_time}),
+                                           "public": m.public}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
@@ -709,6 +757,12 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ClockMessage: ("clock", lambda m: {"seat": m.seat, "seconds": m.seconds}),
     ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
     ChatMessage: ("chat", lambda m: {"seat": m.seat, "name": m.name, "text": m.text, "preset": m.preset}),
+    # Finding a game (issue 28)
+    Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
+                                "level": m.level}),
+    ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
+    TablesMessage: ("tables", lambda m: {"rooms": [{"code": t.code, "host": t.host, "rules": encode_rules(t.rules),
+                                                    "free": t.free} for t in m.rooms]}),
 }
 
 
@@ -868,7 +922,8 @@ def _create_room(f: _Fields) -> CreateRoom:
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
-                      _turn_time(f("turn_time"), "turn_time"))
+                      _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"))
+
 
 def _turn_time(value: Any, name: str) -> int | None:
     """None (no timer) or one of ``TURN_TIMES``, a whole number (not 20.0, not true)."""
@@ -882,6 +937,30 @@ def _turn_time(value: Any, name: str) -> int | None:
 def _watch(f: _Fields) -> Watch:
     _version(f)
     return Watch(_code(f("code")), check_name(f("name")))
+
+
+def _quick(f: _Fields) -> Quick:
+    _version(f)
+    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+
+
+def _list_tables(f: _Fields) -> ListTables:
+    _version(f)
+    return ListTables()
+
+
+def _tables(f: _Fields) -> TablesMessage:
+    rooms = f("rooms")
+    if not isinstance(rooms, list) or len(rooms) > MAX_TABLES:
+        raise ProtocolError("bad_field", field="rooms")
+    found = []
+    for item in rooms:
+        g = _Fields(item, "rooms")
+        rules = decode_rules(g("rules"), "rooms.rules")
+        found.append(OpenTable(_code(g("code"), "rooms.code"), check_name(g("host"), "rooms.host"), rules,
+                               _int(g("free"), "rooms.free", 1, rules.players - 1)))
+        g.done()
+    return TablesMessage(tuple(found))
 
 
 def _join(f: _Fields) -> Join:
@@ -930,7 +1009,7 @@ def _chat_request(f: _Fields) -> ChatRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time"})),
+    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public"})),
     "join": (_join, frozenset({"player_key"})),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
@@ -948,6 +1027,8 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
     "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
+    "quick": (_quick, frozenset({"level"})),
+    "tables": (_list_tables, frozenset()),
 }
 
 
@@ -1284,6 +1365,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
         message = MatchRecordMessage(_int(fields("id"), "id"), record)
     elif kind == "pong":
         message = Pong()
+    elif kind == "tables":
+        message = _tables(fields)
     elif kind == "leaderboard":
         message = _leaderboard(fields)
     elif kind == "chat":

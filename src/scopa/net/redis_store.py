@@ -113,6 +113,12 @@ def log_key(code: str, seat: int) -> str:
     return f"{PREFIX}log:{code}:{seat}"
 
 
+def waiting_key(listing: str) -> str:
+    """The sorted set of the rooms listed as ``listing`` ("quick", "public") that wait for players,
+    scored by when each was made: an index, each room checked again under its lock when used."""
+    return f"{PREFIX}waiting:{listing}"
+
+
 def presence_key(process: str) -> str:
     return f"{PREFIX}process:{process}"
 
@@ -139,7 +145,7 @@ def room_to_json(room: Room) -> str:
         "number": room.number, "position_number": room.position_number, "created": room.created,
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
         "record": None if room.record is None else record_to_dict(room.record),
-        "seed_parts": seed_parts_to_data(room),
+        "seed_parts": seed_parts_to_data(room), "listing": room.listing,
         "clock": None if room.clock is None else room.clock.to_data()}, separators=(",", ":"))
 
 
@@ -154,7 +160,7 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
     room = Room(code, Rules.from_dict(data["rules"]), seats, data["level"], data["host"], data["phase"],
                 None if record is None else match_table(record, budget), data["number"], data["created"],
                 data["active"], budget, position_number=data["position_number"],
-                turn_since=_monotonic(data["turn_since"]) or 0.0)
+                turn_since=_monotonic(data["turn_since"]) or 0.0, listing=data.get("listing", ""))
     seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
     room.clock = clock_from_data(data.get("clock"))
     for number, stored in enumerate(data["seats"]):
@@ -228,8 +234,21 @@ class RedisRoomStore:
                                      *(frame for seat in seats for frame in logs[seat])])
         if int(new) < 0:
             raise StaleRoom(room.code)
+        await self._index(room)
         return int(new)
 
+    async def _index(self, room: Room) -> None:
+        """Keep the room in the waiting index of its listing while it waits for players, out of it after."""
+        if not room.listing:
+            return
+        if room.waiting(room.listing):
+            await self.client.zadd(waiting_key(room.listing), {room.code: room.created})
+        else:
+            await self.client.zrem(waiting_key(room.listing), room.code)
+
+    async def waiting_codes(self, listing: str) -> list[str]:
+        """The codes of the rooms of ``listing`` waiting for players, oldest first."""
+        return _texts(await self.client.zrange(waiting_key(listing), 0, -1))
     async def publish(self, message: str) -> None:
         """A message on the frames channel that stores nothing (a chat line: ``cluster``)."""
         await self.client.publish(CHANNEL, message)
@@ -242,6 +261,8 @@ class RedisRoomStore:
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.delete(room_key(code), *(log_key(code, seat) for seat in range(MAX_SEATS)))
             pipe.zrem(PREFIX + "active", code)
+            pipe.zrem(waiting_key("quick"), code)
+            pipe.zrem(waiting_key("public"), code)
             await pipe.execute()
 
     # Presence of the server processes -------------------------------------------------------

@@ -123,6 +123,9 @@ class Room:
     # Empty for a match begun before protocol 2 (its record, of shuffle 1, has no fairness).
     server_seed: bytes = b""
     contributions: dict[int, bytes] = field(default_factory=dict)
+    # Finding a game: "" a room found by its code only, "public" listed by ``tables`` while it
+    # waits, "quick" a quick match's room (docs/online.md), which the server starts itself.
+    listing: str = ""
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
     clock: TurnClock | None = None  # the turn timer (``net.clock``), the host's choice; None: off
 
@@ -196,8 +199,38 @@ class Room:
         self.check_joinable()
         free = [i for i, s in enumerate(self.seats) if s is None]
         seat = free[0]
-        self.seats[seat] = Seat(self._unique(name), key_hash=key_hash, connected=True)
+        # A quick match has no ready question: whoever takes its seat is ready.
+        self.seats[seat] = Seat(self._unique(name), key_hash=key_hash, connected=True, ready=self.listing == "quick")
         return seat, [self._notice("joined", seat)]
+
+    # Finding a game ----------------------------------------------------------------------
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if s is None)
+
+    def waiting(self, listing: str) -> bool:
+        """Listed as ``listing`` and still waiting for players in its lobby."""
+        return self.listing == listing and self.phase == "lobby" and self.free_seats() > 0
+
+    def quick_due(self, wall: float, wait: float) -> bool:
+        """A quick room to start now: every seat taken, or the wait since it was made is over;
+        and every human seat has given its share of the seed."""
+        if self.listing != "quick" or self.phase != "lobby" or not self.humans():
+            return False
+        if not self.server_seed or any(i not in self.contributions for i in self.humans()):
+            return False
+        return self.free_seats() == 0 or wall - self.created >= wait
+
+    def vacate(self, seat: int) -> list[Entry]:
+        """A player who left a quick room's lobby gives the seat up: a quick match waits for
+        people who are there (no seat is kept for them to take back)."""
+        if self.listing != "quick" or self.phase != "lobby" or self.seats[seat] is None:
+            return []
+        entry = self._notice("left", seat)
+        self.seats[seat] = None
+        self.contributions.pop(seat, None)
+        if seat == self.host and self.humans():
+            self.host = self.humans()[0]
+        return [entry]
 
     def _unique(self, name: str) -> str:
         """The name, with a number after it when another seat has it already; shortened to leave
@@ -246,13 +279,14 @@ class Room:
         taken.ready = True
         return [self._notice("ready", seat)]
 
-    def start(self, seat: int, now: float) -> list[Entry]:
+    def start(self, seat: int, now: float, least: int = 2) -> list[Entry]:
+        """The match begun by the host (``least``: the humans it needs; a quick match needs one)."""
         if seat != self.host:
             raise RoomRefusal("not_host")
         if self.phase != "lobby":
             raise RoomRefusal("not_lobby")
         humans = self.humans()
-        if len(humans) < 2:
+        if len(humans) < least:
             raise RoomRefusal("cannot_start", reason="players")
         if any(not seat.ready for i, seat in enumerate(self.seats)
                if seat is not None and seat.is_human and i != self.host):
@@ -617,7 +651,7 @@ def match_table(record: MatchRecord, budget: float) -> LocalTable:
 
 
 def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host_key_hash: str, level: str,
-             now: float, budget: float = 0.3, server_seed: bytes = b"") -> tuple[Room, list[Entry]]:
+             now: float, budget: float = 0.3, server_seed: bytes = b"", listing: str = "") -> tuple[Room, list[Entry]]:
     """A room with its host in seat 0 and computers where ``kinds`` names a level. ``server_seed``:
     32 bytes the server drew with ``secrets`` (docs/fairness.md)."""
     computers = [i for i, kind in enumerate(kinds) if kind != "human"]
@@ -628,5 +662,6 @@ def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host
     seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)
     for i, number in enumerate(computers):
         seats[number] = Seat(names[i], "computer", kinds[number])
-    room = Room(code, rules, seats, level, created=now, active=now, budget=budget, server_seed=server_seed)
+    room = Room(code, rules, seats, level, created=now, active=now, budget=budget, server_seed=server_seed,
+                listing=listing)
     return room, [room._notice("joined", 0)]

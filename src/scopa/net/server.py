@@ -42,6 +42,7 @@ from ..table import Notice, Resync
 from .chat import ChatLimit, chat_problem, clean_chat
 from .clock import TurnClock
 from .codes import key_hash, new_code, new_seat_key
+from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
 from .messages import (
@@ -67,19 +68,23 @@ from .messages import (
     Join,
     Leaderboard,
     LeaderboardRequest,
+    ListTables,
     MatchRecordMessage,
     MoreTime,
     MoveRequest,
     NextDealRequest,
+    OpenTable,
     Ping,
     Pong,
     ProtocolError,
+    Quick,
     Ready,
     RecordRequest,
     Refused,
     ResyncMessage,
     SeatKind,
     Start,
+    TablesMessage,
     UpdateMessage,
     Watch,
     Watching,
@@ -131,6 +136,7 @@ class ServerConfig:
     metrics: tuple[str, int] | None = None  # --metrics: where the Prometheus figures are served
     trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
     clock_scale: float = 1.0     # the turn timer's seconds are multiplied by this (tests run it faster)
+    quick_wait: float = 20.0     # seconds a quick match waits for people before computers take the free seats
 
     @property
     def expiry_seconds(self) -> float:
@@ -277,6 +283,11 @@ class Connection:
             except asyncio.QueueFull:
                 self.close_now(1000, "done")
 
+    def answer_and_close(self, message: Any) -> None:
+        """Send one answer (``tables``) and close the connection after it, as a normal close."""
+        self.send(message)
+        self.end()
+
     def close_now(self, close_code: int, reason: str) -> None:
         """Close at once, without the frames still queued. The close runs as a task, kept here:
         the event loop holds only a weak reference to a task, and finish() awaits it."""
@@ -405,7 +416,10 @@ class RoomServer:
             return False
         if isinstance(message, Hello):
             return await self._hello(conn, message)
-        limit = self.creations if isinstance(message, CreateRoom) else self.failures
+        if isinstance(message, ListTables):
+            conn.answer_and_close(TablesMessage(await self.listed()))
+            return False
+        limit = self.creations if isinstance(message, (CreateRoom, Quick)) else self.failures
         wait, token = await limit.take(conn.address)
         if wait:
             conn.fail("too_many_tries", {"seconds": wait})
@@ -413,13 +427,18 @@ class RoomServer:
         try:
             await self.enter(conn, message)
         except RoomRefusal as refusal:
-            if isinstance(message, CreateRoom) or refusal.code not in REVEALING:
+            if isinstance(message, (CreateRoom, Quick)) or refusal.code not in REVEALING:
                 await limit.give_back(conn.address, token)  # no room made, nothing told of a code
             conn.fail(refusal.code, refusal.values)
             return False
-        if isinstance(message, Join):
-            await limit.give_back(conn.address, token)  # seated: a player, not a guess
+        if isinstance(message, Join) or (isinstance(message, Quick) and self._joined_other(conn)):
+            await limit.give_back(conn.address, token)  # seated: a player, not a guess; a quick player made no room
         return True
+
+    def _joined_other(self, conn: Connection) -> bool:
+        """The connection sits in a room someone else made (its host is another seat)."""
+        room = self.rooms.get(conn.code or "")
+        return room is not None and room.host != conn.seat
 
     async def _hello(self, conn: Connection, message: Hello) -> bool:
         """A seat taken back: never throttled when its key is right (behind a NAT or a proxy one
@@ -506,11 +525,13 @@ class RoomServer:
     def connect(self, ws: ServerConnection) -> Connection:
         return Connection(ws, self.config)
 
-    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
+    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick) -> None:
         self._enter(conn, message)
 
-    def _enter(self, conn: Connection, message: CreateRoom | Join | Hello) -> None:
-        if isinstance(message, CreateRoom):
+    def _enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick) -> None:
+        if isinstance(message, Quick):
+            self._quick(conn, message)
+        elif isinstance(message, CreateRoom):
             self._create(conn, message)
         elif isinstance(message, Join):
             self._join(conn, message)
@@ -634,14 +655,16 @@ class RoomServer:
         for conn in list(self.watchers.get(room.code, ())):
             conn.send(frame)
 
-    def _create(self, conn: Connection, message: CreateRoom) -> None:
+    def _create(self, conn: Connection, message: CreateRoom, listing: str | None = None) -> None:
         code = new_code()
         while code in self.rooms:
             code = new_code()
         player = self._claim(message.player_key, message.name)
         key = new_seat_key()
+        if listing is None:
+            listing = "public" if message.public else ""
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
-                                 time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES))
+                                 time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES), listing)
         room.seat_player(0, player)
         room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
         self.rooms[code] = room
@@ -661,6 +684,33 @@ class RoomServer:
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
+
+    # Finding a game: quick matches and public rooms (docs/online.md) ------------------------------
+    def _quick(self, conn: Connection, message: Quick) -> None:
+        """A seat in a quick room of the same rules still waiting, else a new quick room."""
+        room = quick_room(self.rooms.values(), message.rules, lambda r: not self._expired(r))
+        if room is None:
+            self._create(conn, quick_room_request(message), "quick")
+        else:
+            self._join(conn, Join(room.code, message.name))
+
+    def _quick_here(self, conn: Connection, message: Quick, code: str) -> bool:
+        """Seat the quick player in the room ``code`` if it still waits for these rules; whether it did."""
+        room = self.rooms.get(code)
+        if room is None or quick_room([room], message.rules, lambda r: not self._expired(r)) is None:
+            return False
+        self._join(conn, Join(room.code, message.name))
+        return True
+
+    async def listed(self) -> tuple[OpenTable, ...]:
+        """The public rooms still waiting for players (``tables``)."""
+        return open_tables(r for r in self.rooms.values() if not self._expired(r))
+
+    def _start_quick(self, room: Room, wall: float) -> None:
+        """Start a quick room that is full, or has waited long enough: computers take the free seats."""
+        if room.quick_due(wall, self.config.quick_wait):
+            self._commit(room, room.start(room.host, time.monotonic(), least=1), "quick match started")
+            self._drive(room)
 
     def _claim(self, player_key: str | None, name: str) -> str | None:
         """The hash of the player key that may play as ``name`` (None: no key), or "name_taken"."""
@@ -742,7 +792,11 @@ class RoomServer:
             return
         del self.seated[(conn.code, conn.seat)]
         room = self.rooms.get(conn.code)
-        if room is not None:
+        if room is not None and room.listing == "quick" and room.phase == "lobby":
+            self._commit(room, room.vacate(conn.seat), "seat %s left the quick match", _seat(conn.seat))
+            if not room.humans():
+                self._close_room(room, "room_closed")
+        elif room is not None:
             self._commit(room, room.disconnected(conn.seat, time.monotonic()), "seat %s left", _seat(conn.seat))
 
     # Changes -------------------------------------------------------------------------------
@@ -866,11 +920,14 @@ class RoomServer:
         last_expiry = 0.0
         while True:
             await asyncio.sleep(self.config.tick)
-            now = time.monotonic()
+            now, wall = time.monotonic(), time.time()
             for room in list(self.rooms.values()):
                 try:
                     self._cover_due(room, now)
                     self._clock_due(room, now)
+                    self._start_quick(room, wall)
+                except RoomRefusal:  # not stored (said to its seats): tried again at the next tick
+                    pass
                 except Exception:  # logged; the other rooms are not held up
                     log.exception("room %s: covering a seat failed", room.code)
             if now - last_expiry >= 1.0 or self.config.expiry_seconds < 10:
@@ -1110,6 +1167,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trust-proxy", action="store_true",
                    help="count each client by the last address of the X-Forwarded-For header its reverse proxy "
                    "sets, not by the proxy's own address; only behind such a proxy, off unless given")
+    p.add_argument("--quick-wait", type=decimal_number, default=20.0, metavar="SECONDS",
+                   help="time a quick match waits for people before computers take its free seats, 20 unless given")
     p.add_argument("--clock-scale", type=decimal_number, default=1.0, metavar="FACTOR",
                    help="multiply every turn timer's seconds by this, for tests, 1 unless given")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
@@ -1122,7 +1181,7 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
     parser = build_parser()
     args = parser.parse_args(list(argv))
     for name in ("expiry_hours", "grace", "turn_grace", "computer_delay", "computer_budget", "computer_cap",
-                 "message_rate"):
+                 "message_rate", "quick_wait"):
         value = getattr(args, name)
         if not 0 <= value < 1e7:  # false for nan too
             parser.error(f"--{name.replace('_', '-')} must be a number of 0 or more")
@@ -1147,7 +1206,7 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         max_replay=max(1, args.max_replay), store=args.store,
                         computer_workers=args.computer_workers, computer_cap=args.computer_cap,
                         trust_proxy=args.trust_proxy,
-                        presence_ttl=args.presence_ttl, metrics=metrics,
+                        presence_ttl=args.presence_ttl, metrics=metrics, quick_wait=args.quick_wait,
                         clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0)
 
 

@@ -1,0 +1,34 @@
+"""Finding a game: which waiting room a quick match joins, and the public rooms ``tables`` lists.
+
+Pure functions of the rooms a server holds (one process's, or those read from Redis), so that
+both stores choose the same way: the oldest room first, so that the person who has waited
+longest gets a partner first.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..engine import Rules
+from .messages import MAX_TABLES, CreateRoom, OpenTable, Quick
+from .rooms import Room
+
+
+def quick_room(rooms: Iterable[Room], rules: Rules, alive: Callable[[Room], bool]) -> Room | None:
+    """The oldest quick room of exactly these rules still waiting for a player (None: none)."""
+    waiting = [r for r in rooms if r.waiting("quick") and r.rules == rules and alive(r)]
+    return min(waiting, key=lambda r: (r.created, r.code), default=None)
+
+
+def open_tables(rooms: Iterable[Room]) -> tuple[OpenTable, ...]:
+    """The public rooms still waiting for players, oldest first, at most ``MAX_TABLES``."""
+    waiting = sorted((r for r in rooms if r.waiting("public")), key=lambda r: (r.created, r.code))
+    tables = []
+    for room in waiting[:MAX_TABLES]:
+        host = room.seats[room.host]
+        tables.append(OpenTable(room.code, host.name if host is not None else "", room.rules, room.free_seats()))
+    return tuple(tables)
+
+
+def quick_room_request(message: Quick) -> CreateRoom:
+    """The room a quick player makes when none waits: every seat open to people, the player's level."""
+    return CreateRoom(message.name, message.rules, ("human",) * message.rules.players, message.level)
