@@ -307,7 +307,7 @@ def test_italian_narration_reads_naturally():
     assert en.events([CardsCaptured(1, card, (two,))])[0].text == ("Giulia plays the two of cups and takes the two "
                                                                    "of swords.")
     en.verbosity = "short"
-    assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia plays two of cups, takes two of swords."
+    assert en.events([CardsCaptured(1, card, (two,))])[0].text == "Giulia's two of cups takes two of swords."
 
 
 def test_scores_name_you_in_the_right_form():

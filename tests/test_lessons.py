@@ -153,7 +153,7 @@ def test_lesson_8_at_short_verbosity_reads_the_hand_once_a_round_and_every_turn_
 
 
 def test_the_verbosity_changed_in_the_settings_during_a_lesson_applies_at_once(tmp_path: Path) -> None:
-    program = make_program(tmp_path, ["h", "o", "5", "escape", "h", "escape"])  # short, then full
+    program = make_program(tmp_path, ["h", "o", "5", "1", "escape", "escape", "h", "escape"])  # short, then full
     program.run_lesson(2)
     hands = re.findall(r"^.*hand.*seven of spades.*$", screen(program), re.IGNORECASE | re.MULTILINE)
     assert hands[0].startswith("Hand, seven of spades") and hands[-1].startswith("Your hand. 1, seven of spades")

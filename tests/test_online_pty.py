@@ -30,6 +30,7 @@ from helpers.online_pty import (
     joined,
     play,
     player,
+    press,
     text,
 )
 from scopa.console.announcer import Announcer
@@ -293,6 +294,39 @@ def test_keys_typed_the_instant_a_prompt_appears_in_a_storm_of_news_are_all_answ
         assert "Traceback" not in text(child)
         child.terminate(force=True)
     cid[0].close()
+
+
+def test_waiting_is_said_only_when_asked_for_not_after_every_play(serve, tmp_path, monkeypatch):
+    """Issue 30: "Waiting?" was printed, and read, after every play, a moment before the reply.
+    With a wait too long for any reply to reach it, a whole match shows no "Waiting?" after the
+    start, unless a key is pressed while another seat is to move: then the prompt comes at once,
+    the key is answered, and Enter says whose turn it is."""
+    monkeypatch.setenv("SCOPA_WAITING_DELAY", "600")
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code, "--plain")
+    host.expect(r"Ben is ready\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    dealt = host.expect([r"Deal 1\. You deal\.", r"Deal 1\. Ben deals\."])
+    waiter, mover = (host, guest) if dealt == 0 else (guest, host)  # the dealer waits for the lead
+    mover.expect(r"Card\?")
+    press(waiter, "t")  # with no prompt open: a single key at Ann's terminal, a line at Ben's
+    waiter.expect(r"Waiting\?")
+    waiter.expect(r"Table, ")
+    press(waiter, "\r")
+    waiter.expect(r"Waiting for (Ann|Ben) to play\.")
+    press(mover, "1")  # the Card? that play() would answer was read above
+    play([host, guest], seconds=90)
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    for child in (waiter, mover):
+        seen = text(child)
+        started = seen[seen.index("The match starts."):]
+        # before: "Waiting?" after every one of their plays (as many as their Card?); now only
+        # for a key: the two pressed above, and the few the harness types ahead of a prompt
+        assert started.count("Card?") >= 17 and started.count("Waiting?") <= started.count("Card?") // 4, started
+    assert re.search(r"Waiting for (Ann|Ben) to play\.", text(waiter))
 
 
 def test_a_server_restarted_mid_match_is_said_once_and_the_match_is_played_to_its_end(serve, tmp_path):

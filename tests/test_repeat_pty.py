@@ -56,7 +56,7 @@ def test_the_deal_score_is_heard_again_with_b_and_with_repeat(tmp_path):
     child.send("1")
     said = play_to_next_deal(child)
     start = said.index("Deal 1 score.")
-    sheet = said[start:said.index("Nobody has won yet. Next deal.")]
+    sheet = said[start:said.index("Press Enter for the next deal.")]
     assert sheet[1].startswith("Cards. You ") and any(line.startswith("Primiera. ") for line in sheet)
     assert any(" with " in line for line in sheet)  # the primiera's cards and their values
 
@@ -100,7 +100,7 @@ def test_a_resumed_match_says_who_is_playing_and_the_score(tmp_path):
 
 def _sheet_of(said: list[str]) -> list[str]:
     """The score sheet among the lines said at the end of a deal."""
-    return said[said.index("Deal 1 score."):said.index("Nobody has won yet. Next deal.")]
+    return said[said.index("Deal 1 score."):said.index("Press Enter for the next deal.")]
 
 
 def _quit(child) -> None:

@@ -196,7 +196,8 @@ def test_silent_hands_are_never_spoken_at_any_prompt_of_a_match(tmp_path, monkey
     seats, seed = MATCHES[table]
     speaker, out = _walk_match(tmp_path, monkeypatch, lang, seats, seed)
     assert speaker.leaks == []
-    _printed(out, lang, "voice.hand_silent", "hand.list.short", "choose.cancelled", "hint.suggestion", "choose.many")
+    _printed(out, lang, "voice.hand_silent", "hand.list.short", "choose.cancelled", "hint.suggestion",
+             "choose.many.short")
     assert Messages(lang)("voice.hand_silent") in speaker.said  # the voice was on all along
     if table == "beginner_tips":
         tips = [line for line in out.splitlines() if line.startswith(TIP_STARTS[lang])]
@@ -219,7 +220,7 @@ def test_allowed_hands_are_read_aloud_at_the_same_prompts(tmp_path, monkeypatch)
     """The same walk with Enter at the warning: the hand, the picked card and the suggestion are heard."""
     speaker, _out = _walk_match(tmp_path, monkeypatch, "en", *MATCHES["pass_and_play"], allow=True)
     heard = " ".join(speaker.said)
-    for key in ("hand.list.short", "choose.cancelled", "hint.suggestion", "choose.many"):
+    for key in ("hand.list.short", "choose.cancelled", "hint.suggestion", "choose.many.short"):
         assert _words("en", key) in heard, key
     assert speaker.leaks  # the watcher does see hand cards when they are spoken
 

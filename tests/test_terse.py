@@ -42,7 +42,7 @@ def test_short_does_not_tell_back_the_move_just_confirmed_but_full_does(tmp_path
     short = _turns(tmp_path / "s", ["1", ENTER], "--seed", "3")
     assert not any(line.startswith("You play") for line in short)
     at = short.index("Play? ")
-    assert short[at + 1].startswith("Giulia plays ")  # straight on to the reply
+    assert short[at + 1].startswith(("Giulia plays ", "Giulia's "))  # straight on to the reply
     full = _turns(tmp_path / "f", ["1", ENTER], "--seed", "3", settings=Settings(voice=False, verbosity="full"))
     at = full.index("Play? ")
     assert full[at + 1].startswith("You play the ")
@@ -60,7 +60,7 @@ def test_scopa_leads_its_line_and_the_players_own_scopa_is_said_alone():
         ("Scopa for Giulia! Giulia plays the six of clubs and takes the whole table, the two of hearts and the four of "
          "spades.")]
     assert [a.text for a in short.events(theirs)] == [
-        "Scopa for Giulia! Giulia plays six of clubs, takes the whole table, two of hearts and four of spades."]
+        "Scopa for Giulia! Giulia's six of clubs takes the whole table, two of hearts and four of spades."]
     said = short.events(mine, own_move_known=True)
     assert [(a.text, a.unsaid) for a in said] == [
         ("Your scopa! You play six of clubs, take the whole table, two of hearts and four of spades.", True),
@@ -121,12 +121,12 @@ def test_escape_twice_in_the_settings_goes_back_to_the_menu_not_out(tmp_path):
 
 
 def test_after_a_change_the_settings_say_the_change_not_the_whole_menu(tmp_path):
-    program, out, _ = program_for(tmp_path, ["3", "5", "5", ESCAPE, "4"])
+    program, out, _ = program_for(tmp_path, ["3", "7", "7", ESCAPE, "4"])
     program.run()
     lines = lines_of(out)
     assert lines.count("Settings. Escape goes back.") == 1
-    at = lines.index(M("verbosity.full"))
-    assert lines[at + 1:at + 4] == [M("settings.saved"), "Choice? ", M("verbosity.short")]
+    at = lines.index(M("settings.cards.now", value=M("naming.napoletane")))
+    assert lines[at + 1:at + 4] == [M("settings.saved"), "Choice? ", M("settings.cards.now", value=M("naming.french"))]
 
 
 def test_tips_can_be_switched_off_and_a_tip_marks_the_deal_assisted(tmp_path):
@@ -205,10 +205,11 @@ def test_no_voices_found_is_not_said_when_the_voice_is_merely_off(tmp_path):
 def test_pass_and_play_tells_a_computers_play_between_two_humans_once(tmp_path):
     lines = _turns(tmp_path, "\n1\n\n\n" * 3, "--players", "3", "--seats", "human,computer:easy,human",
                    "--names", "Ann,Bob", "--seed", "4")
-    assert lines.count("Rosa plays settebello, takes seven of clubs.") == 1
-    assert not any(line.startswith("Rosa played the settebello") for line in lines)  # not again in the catch-up
-    ann = len(lines) - 1 - lines[::-1].index("Ann, your turn.")
-    assert lines[ann + 1] == "Bob played the five of clubs and took the five of diamonds."
+    assert lines.count("Rosa's settebello takes seven of clubs.") == 1
+    assert not any(line.startswith("Rosa's settebello took") for line in lines)  # not again in the catch-up
+    gate = max(i for i, line in enumerate(lines) if line.startswith("Pass to Ann."))
+    # the short turn says no "Ann, your turn." after Open?: the gate has just named her
+    assert lines[gate + 1:gate + 3] == ["Open? ", "Bob's five of clubs took five of diamonds."]
 
 
 def test_repeat_steps_back_one_stretch_at_a_time_and_keeps_a_hand_to_its_seat():

@@ -153,6 +153,8 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         settings = settings_from_args(args, settings)
         lesson = lesson_from_args(args)
         review = review_from_args(args)
+        if args.transcript is not None and args.transcript not in ("last", "ultima"):
+            raise UsageError("usage.transcript")
         request = None
         if wants_new_match(args):
             from .console.app import MatchRequest
@@ -172,6 +174,15 @@ def _main(argv: Sequence[str] | None, run: _Run) -> int:
         if rating is not None:
             _print(rating)
         return code
+    if args.transcript:
+        from .storage.saves import SavedMatches
+        from .storage.transcripts import latest_transcript
+        found = latest_transcript(SavedMatches(data_dir).folder)
+        if found is None:
+            _print(messages("transcript.none"))
+            return 1
+        _print(str(found))
+        return 0
 
     from .console.app import Program
     from .console.terminal import Output, make_input

@@ -249,6 +249,7 @@ def build_parser(messages: Messages | None = None, commands: Sequence[str] = ())
     f.add_argument("--lesson", type=whole_number, metavar="N", help=m("cli.lesson", lessons=LESSON_TOTAL))
     f.add_argument("--stats", action="store_true", help=m("cli.stats"))
     f.add_argument("--review", type=keyword, metavar=m("cli.metavar.review"), help=m("cli.review"))
+    f.add_argument("--transcript", type=keyword, metavar="last", help=m("cli.transcript"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
@@ -307,8 +308,8 @@ def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
     o.add_argument("--lang", type=keyword, choices=("en", "it"), metavar=m("cli.metavar.lang"), help=m("cli.lang"))
     o.add_argument("--cards", type=keyword, choices=("french", "napoletane"), metavar=m("cli.metavar.cards"),
                    help=m("cli.cards"))
-    o.add_argument("--verbosity", type=keyword, choices=("short", "full"), metavar=m("cli.metavar.verbosity"),
-                   help=m("cli.verbosity"))
+    o.add_argument("--verbosity", type=keyword, choices=("brief", "default", "short", "full"),
+                   metavar=m("cli.metavar.verbosity"), help=m("cli.verbosity"))
 
 
 ONLINE_COMMANDS = ("host", "join", "watch", "quick", "tables")
@@ -384,7 +385,7 @@ NEW_MATCH_FLAGS = ("players", "seats", "names", "target", "variant", "options", 
 # a resumed or imported match has its own seats and rules; an export, a lesson, the statistics
 # and a review play nothing with the computers' thinking time. Two of these modes at once are
 # refused too.
-MODES = ("resume", "import_file", "export", "lesson", "stats", "review")
+MODES = ("resume", "import_file", "export", "lesson", "stats", "review", "transcript")
 REFUSED_WITH = {
     "resume": NEW_MATCH_FLAGS,
     "import_file": NEW_MATCH_FLAGS,
@@ -392,6 +393,7 @@ REFUSED_WITH = {
     "lesson": (*NEW_MATCH_FLAGS, "budget"),
     "stats": (*NEW_MATCH_FLAGS, "budget"),
     "review": (*NEW_MATCH_FLAGS, "budget"),
+    "transcript": (*NEW_MATCH_FLAGS, "budget"),
 }
 FLAG_NAMES = {"import_file": "--import"}  # dest -> the flag as typed, where they differ
 
@@ -584,6 +586,6 @@ def settings_from_args(args: argparse.Namespace, settings: Settings) -> Settings
         changes["volume"] = args.volume / 100
     if args.voice_id:
         changes["voice_id"] = args.voice_id
-    if args.verbosity:
-        changes["verbosity"] = args.verbosity
+    if args.verbosity:  # a profile: its words and every switch it sets, tips too
+        settings = settings.with_profile(args.verbosity)
     return settings.with_changes(**changes) if changes else settings

@@ -11,11 +11,20 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .narration.news import (
+    PROFILE_NEWS,
+    PROFILE_OF_VERBOSITY,
+    VERBOSITY_OF_PROFILE,
+    WORDS_OF_PROFILE,
+    News,
+    VerbosityName,
+)
+
 if TYPE_CHECKING:
     from .narration.cards import Naming
     from .narration.narrator import Verbosity
 
-VERBOSITIES = ("short", "full")
+VERBOSITIES = ("brief", "short", "full")  # the profiles brief, default and full (scopa.narration.news)
 SETTINGS_FILE = "settings.json"
 NAMINGS = ("french", "napoletane")
 
@@ -33,7 +42,7 @@ class Settings:
     voice_id: str | None = None
     rate: int = 175
     volume: float = 1.0
-    verbosity: Verbosity = "short"
+    verbosity: VerbosityName = "short"  # the profile: brief, short (the default) or full
     language: str | None = None
     card_names: Naming = "french"
     earcons: bool = False  # short sounds for your turn, a capture, a scopa and the settebello
@@ -41,12 +50,46 @@ class Settings:
     card_symbols: bool = False  # an extra printed line "7♦ K♣" for the table and the hand; never spoken
     tips: bool = False  # a tip a turn at tables of beginner and easy computers: chosen, never assumed
     tips_offered: bool = False  # the first beginner or easy match has said once how to turn tips on
+    # The kinds of news told unasked (scopa.narration.news): other players' plays, the table after
+    # each play, your hand when new cards come, the whole score sheet after a deal. None: as the
+    # profile the verbosity names says (a settings file from before the switches, or a profile chosen).
+    news_plays: bool | None = None
+    news_table: bool | None = None
+    news_hand: bool | None = None
+    news_score: bool | None = None
+    transcript_hands: bool = False  # pass-and-play: the players chose to keep hands in the match's transcript
     chat: bool = True  # table chat said as it comes (online; ``:chat off`` at the table)
     lessons_done: tuple[int, ...] = field(default_factory=tuple)
     last_server: str | None = None  # the room server played on last, offered again by "Play online"
 
     def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)
+
+    @property
+    def words(self) -> Verbosity:
+        """The length of the lines, "short" or "full", as the narrator takes it."""
+        return WORDS_OF_PROFILE[PROFILE_OF_VERBOSITY[self.verbosity]]
+
+    @property
+    def news(self) -> News:
+        """The switches, each as chosen or else as the verbosity's profile sets it; tips as chosen."""
+        base = PROFILE_NEWS[PROFILE_OF_VERBOSITY[self.verbosity]]
+        chosen = {"plays": self.news_plays, "table": self.news_table, "hand": self.news_hand,
+                  "score": self.news_score}
+        return replace(base, tips=self.tips, **{kind: value for kind, value in chosen.items() if value is not None})
+
+    def with_news(self, news: News) -> Settings:
+        """The switches as given; tips switched here are chosen as in the settings' tips item."""
+        offered = self.tips_offered or news.tips != self.tips
+        return replace(self, news_plays=news.plays, news_table=news.table, news_hand=news.hand,
+                       news_score=news.score, tips=news.tips, tips_offered=offered)
+
+    def with_profile(self, profile: str) -> Settings:
+        """A profile chosen: its words and every switch as it sets them. Tips stay as the player
+        chose them: they are never assumed (no profile turns them on, none off)."""
+        name = PROFILE_OF_VERBOSITY[profile]
+        return replace(self, verbosity=VERBOSITY_OF_PROFILE[name], news_plays=None, news_table=None, news_hand=None,
+                       news_score=None)
 
 
 def _checked(data: dict[str, Any]) -> Settings:
@@ -59,11 +102,15 @@ def _checked(data: dict[str, Any]) -> Settings:
         raise ValueError("rate must be a whole number from 80 to 450")
     if not isinstance(settings.volume, (int, float)) or not 0 <= settings.volume <= 1:
         raise ValueError("volume must be from 0 to 1")
-    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "tips_offered", "chat"):
+    for name in ("earcons", "sounds_replace_words", "card_symbols", "tips", "tips_offered", "transcript_hands",
+                 "chat"):
         if not isinstance(getattr(settings, name), bool):
             raise TypeError(f"{name} must be true or false")
+    for name in ("news_plays", "news_table", "news_hand", "news_score"):
+        if getattr(settings, name) is not None and not isinstance(getattr(settings, name), bool):
+            raise TypeError(f"{name} must be true, false or null")
     if settings.verbosity not in VERBOSITIES:
-        raise ValueError("verbosity must be short or full")
+        raise ValueError("verbosity must be brief, short or full")
     if settings.card_names not in NAMINGS:
         raise ValueError("card_names must be french or napoletane")
     from .narration.messages import LANGUAGES

@@ -52,12 +52,15 @@ class CrashSafetyFailure(AssertionError):
 
 
 def saves_on_disk(data_dir: Path) -> dict[str, bytes]:
-    """Every saved match file in the data folder, by name, as bytes: to tell whether any changed."""
+    """Every saved match file in the data folder, by name, as bytes: to tell whether any changed.
+
+    A match's transcript is no save: it grows with every line the game says."""
+    from scopa.storage.transcripts import TRANSCRIPT_SUFFIX
     folder = SavedMatches(data_dir).folder
     if not folder.is_dir():
         return {}
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir())
-            if path.is_file() and not path.name.endswith(".lock")}
+            if path.is_file() and not path.name.endswith((".lock", TRANSCRIPT_SUFFIX))}
 
 
 def save_match(data_dir: Path, record: MatchRecord) -> None:

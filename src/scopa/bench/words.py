@@ -1,14 +1,18 @@
-"""Words a listener hears: a seeded match against a computer, played by keys, counted per turn.
+"""Words a listener hears: seeded matches played by keys, counted per turn.
 
-``python -m scopa.bench words [--seed 8] [--level easy] [--verbosity short] [--rate 170]``
+``python -m scopa.bench words [--seed 8] [--matches 1] [--verbosity short] [--rate 170] [--only 2p|4p|pass]``
 
 It runs the real program (``scopa --plain --no-voice``) in a pseudo-terminal, answers each
-prompt as a player would (the first card, the first capture, Enter to confirm and go on),
-and counts the words of every line the program prints. A *turn* runs from the player's card
-key to the next ``Card?`` prompt, that prompt included: what a screen reader says between
-two decisions. Prints the median and 90th percentile of words per turn, the words of the
-whole match, and the speaking time at ``--rate`` words per minute (Orca's default is about
-170). The figures are for the issue's targets; nothing here asserts them.
+prompt as a player would (the first card, the first capture, Enter to confirm, to open or
+hide a hand and to go on), and counts the words of every line the program prints. A *turn*
+runs from the player's card key to the next ``Card?`` prompt, that prompt included: what a
+screen reader says between two decisions. For each table (two players, four players against
+three computers, and pass-and-play: two people at one keyboard) it plays ``--matches``
+matches from ``--seed`` on (seeds counted up by one) and prints the median and 90th
+percentile of words per turn over all their turns, the words of the whole match, and the speaking time at
+``--rate`` words per minute (Orca's default is about 170). In pass-and-play it also counts
+hands heard between a gate and the Enter that opens it (there must be none). The figures are
+for the issue's targets; nothing here asserts them.
 
 It needs pexpect, one of the test tools (``scopa[test]``; ``python3 dev.py bench words`` has
 it), not a dependency of the game: without it the command says so in one line, exit code 2.
@@ -20,10 +24,27 @@ import re
 import statistics
 import sys
 import tempfile
+from dataclasses import dataclass
 from typing import Any
 
 PROMPTS = {"Card?": "1", "Capture?": "1", "Play?": ""}  # any other prompt takes Enter
 PROMPT_PATTERN = r"(\S+\?) $"
+ESCAPES = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # the pass-and-play gate clears the screen
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table the bench plays: its name in the report and the flags that set it up."""
+
+    name: str
+    flags: tuple[str, ...]
+
+
+TABLES = (
+    Table("2p", ("--seats", "human,computer:easy")),
+    Table("4p", ("--players", "4", "--seats", "human,computer:easy,computer:medium,computer:hard")),
+    Table("pass", ("--seats", "human,human", "--names", "Ann,Ben")),
+)
 
 
 NO_PEXPECT = ("scopa: the words bench drives the game with pexpect, which is not installed here. Install it "
@@ -36,18 +57,19 @@ def _pexpect() -> Any:
     return pexpect
 
 
-def play(seed: int, level: str, verbosity: str, timeout: float = 30.0) -> list[str]:
+def play(seed: int, flags: tuple[str, ...], verbosity: str, timeout: float = 60.0) -> list[str]:
     """Every printed line of one match, prompts as their own lines ("Card?"), typed keys left out."""
     pexpect = _pexpect()
     with tempfile.TemporaryDirectory() as data:
-        args = ["-m", "scopa", "--plain", "--no-voice", "--seats", f"human,computer:{level}", "--seed", str(seed),
+        args = ["-m", "scopa", "--plain", "--no-voice", *flags, "--seed", str(seed),
                 "--verbosity", verbosity, "--data-dir", data, "--config-dir", data]
         child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=timeout,
                               env={"NO_COLOR": "1", "TERM": "dumb", "PYTHONUNBUFFERED": "1"})
         lines: list[str] = []
         while True:
             index = child.expect([PROMPT_PATTERN, pexpect.EOF])
-            lines += [line for line in str(child.before).replace("\r", "").split("\n") if line.strip()]
+            printed = ESCAPES.sub("", str(child.before).replace("\r", ""))
+            lines += [line for line in printed.split("\n") if line.strip()]
             if index == 1:
                 return lines
             found = child.match
@@ -74,37 +96,64 @@ def words_per_turn(lines: list[str]) -> list[int]:
     return turns
 
 
+def hands_before_gate(lines: list[str]) -> int:
+    """Hand lines printed while a pass-and-play hand is closed: from a gate's "Pass to" to its ``Open?``."""
+    closed, count = False, 0
+    for line in lines:
+        if line.startswith("Pass to "):
+            closed = True
+        elif line == "Open?":
+            closed = False
+        elif closed and line.startswith(("Hand,", "Your hand.")):
+            count += 1
+    return count
+
+
 def percentile(values: list[int], share: float) -> float:
     ordered = sorted(values)
     return float(ordered[min(len(ordered) - 1, int(share * len(ordered)))])
 
 
+def report(table: Table, matches: list[list[str]], rate: float) -> list[str]:
+    """The figures of one table's matches, one line each, the table's name first."""
+    turns = [words for lines in matches for words in words_per_turn(lines)]
+    lines = [line for match in matches for line in match]
+    if not turns:
+        return [f"{table.name} errors: no turn was played"]
+    total = sum(len(line.split()) for line in lines)
+    median, p90 = statistics.median(turns), percentile(turns, 0.9)
+    figures = [f"{table.name} turns: {len(turns)} in {len(matches)} matches",
+               f"{table.name} words per turn: median {median:g}, p90 {p90:g}, max {max(turns)}",
+               (f"{table.name} seconds per turn at {rate:g} wpm: median {median * 60 / rate:.1f}, "
+                f"p90 {p90 * 60 / rate:.1f}"),
+               f"{table.name} words a match: {total / len(matches):.0f} ({total / len(matches) / rate:.1f} minutes)"]
+    if any(line.startswith("Pass to ") for line in lines):
+        figures.append(f"{table.name} hands heard before a gate opened: {hands_before_gate(lines)}")
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scopa.bench words", description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=8)
-    parser.add_argument("--level", default="easy")
+    parser.add_argument("--matches", type=int, default=1, help="matches per table, from --seed on")
     parser.add_argument("--verbosity", default="short")
     parser.add_argument("--rate", type=float, default=170.0, help="words per minute of the listener's reader")
+    parser.add_argument("--only", choices=[t.name for t in TABLES], help="one table instead of all three")
     args = parser.parse_args(argv)
     try:
         _pexpect()
     except ImportError:
         print(NO_PEXPECT, file=sys.stderr)
         return 2
-    lines = play(args.seed, args.level, args.verbosity)
-    turns = words_per_turn(lines)
-    total = sum(len(line.split()) for line in lines)
-    if not turns:
-        print("errors: no turn was played")
-        return 1
-    median = statistics.median(turns)
-    p90 = percentile(turns, 0.9)
-    print(f"turns: {len(turns)}")
-    print(f"words per turn: median {median:g}, p90 {p90:g}, max {max(turns)}")
-    print(f"seconds per turn at {args.rate:g} wpm: median {median * 60 / args.rate:.1f}, "
-          f"p90 {p90 * 60 / args.rate:.1f}")
-    print(f"words in the match: {total} ({total / args.rate:.1f} minutes)")
-    return 0
+    failed = False
+    for table in TABLES:
+        if args.only and table.name != args.only:
+            continue
+        matches = [play(args.seed + n, table.flags, args.verbosity) for n in range(max(1, args.matches))]
+        figures = report(table, matches, args.rate)
+        failed = failed or "errors" in figures[0]
+        print("\n".join(figures), flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -40,19 +40,23 @@ class Announcer:
         self._back = 0  # stretches stepped back by the Repeats pressed one after another
         self._answering = 0  # inside aside(): answers to commands are not part of a stretch
         self.breakdown: list[Announcement] = []  # the last deal's score sheet
+        self.on_said: Callable[[Announcement], None] | None = None  # a match's transcript: each line said
 
     def say(self, items: Sequence[Announcement | str], remember: bool = True) -> None:
         """Print each line, then queue it for the voice; what is remembered is part of the current stretch.
 
         An unsaid line (kept only for its earcon) is neither printed, spoken nor repeated."""
-        lines = [item if isinstance(item, Announcement) else Announcement(item) for item in items]
-        lines = [line for line in lines if not line.unsaid]
+        given = [item if isinstance(item, Announcement) else Announcement(item) for item in items]
+        lines = [line for line in given if not line.unsaid]
         with self.output.held():  # one write for the whole announcement
             for line in lines:
                 self.output.line(line.text)
         for line in lines:
             if self.may_speak(line):
                 self.speaker.say(line.spoken or line.text)
+        if remember and not self._answering and self.on_said is not None:
+            for line in given:  # what happened, unsaid lines too; not the answers to keys, nor repeats
+                self.on_said(line)
         if remember and lines:
             self._latest = lines
             if not any(line.private for line in lines):

@@ -13,15 +13,18 @@ from ..config import Settings, save_settings
 from ..engine import ALL_OPTIONS, CIRULLA_TARGET, Event, PlayerView, Rules, Variant
 from ..match import SeatSetup, clean_name
 from ..narration import Announcement, Messages, Naming, Narrator, Verbosity, os_problem, system_language
+from ..narration.news import News
+from ..players.expert import DEFAULT_BUDGET
 from ..speech import Speaker, VoiceSettings, create_speaker
 from ..storage import SavedMatch
+from ..storage.transcripts import Transcript
 from ..table import LocalTable, SaveHooks, TableInfo, computers_for, fresh_seed, held_record, start_match
 from ..table.persistence import Persistence
 from .card_symbols import CardNotation, CardSymbolsOutput, card_notation
 from .game import MatchConsole, ReplaceMatch, Services
 from .keys import YES
 from .menus import choose
-from .settings_menu import run_settings_menu
+from .settings_menu import cycle_profile, run_settings_menu
 from .sounding import Sounding, SoundingAnnouncer
 from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted, Output
 
@@ -67,7 +70,7 @@ class Program:
     def __init__(self, input: Input, output: Output, settings: Settings, config_dir: Path,  # noqa: A002
                  persistence: Persistence, speaker_factory: Callable[[bool, VoiceSettings], Speaker] | None = None,
                  voice_override: bool | None = None, lang: str | None = None, naming: Naming | None = None,
-                 verbosity: Verbosity | None = None, budget: float | None = None, extras: Extras | None = None) -> None:
+                 verbosity: str | None = None, budget: float | None = None, extras: Extras | None = None) -> None:
         self.input = input
         self.extras = extras or Extras()
         self.output = CardSymbolsOutput(output, self._card_notation)
@@ -80,8 +83,9 @@ class Program:
         self.voice_override = voice_override
         self.lang = lang or settings.language or system_language()
         self.naming: Naming = naming or settings.card_names
-        self.verbosity: Verbosity = verbosity or settings.verbosity
-        self.budget = 1.0 if budget is None else budget
+        self.verbosity: Verbosity = settings.words if verbosity is None else settings.with_profile(
+            verbosity).words  # the words: short or full
+        self.budget = DEFAULT_BUDGET if budget is None else budget
         self._budget_unused_said = budget is None  # --budget given: say once if no expert is there to use it
         self.messages = Messages(self.lang)
         self.speaker: Speaker = self.speaker_factory(False, VoiceSettings())
@@ -92,6 +96,11 @@ class Program:
         self._earned: list[str] = []  # achievements of the match just finished, said after it
         self._at_table = False  # a match's table is open (its deals are told as they end)
         self._sound_folder: Path | None = None
+        self._opening_line = ""  # a new match's summary, the first line of its transcript
+
+    def news(self) -> News:
+        """The kinds of news told unasked, from the settings; the words follow this run's verbosity."""
+        return self.settings.news
 
     def screen_reader_mode(self) -> bool:
         """The player listens with a screen reader: the game voice was chosen off (at the first
@@ -303,6 +312,8 @@ class Program:
             actions.append((self.m("app.menu.new"), self._new_match_questions))
             if saves:
                 actions.append((self.m("app.menu.delete"), functools.partial(self._delete_menu, saves)))
+            if self.persistence.latest_transcript() is not None:
+                actions.append((self.m("app.menu.transcript"), self._read_transcript))
             actions += [(self.m("app.menu.lessons"), self._lessons),
                         (self.m("app.menu.settings"), self.settings_menu)]
             if self._has_results():  # Statistics and Review once a match is logged
@@ -349,6 +360,22 @@ class Program:
         else:
             self.say(self.m("saves.kept"))
         return
+
+    def _read_transcript(self) -> None:
+        """The last match's transcript, a page at a time (``console.pager``)."""
+        from ..storage import SaveFileError
+        from ..storage.files import read_text_file
+        from .pager import read_pages
+        path = self.persistence.latest_transcript()
+        if path is None:
+            self.say(self.m("transcript.none"))
+            return
+        try:
+            lines = [line for line in read_text_file(path).splitlines() if line.strip()]
+        except SaveFileError as error:
+            self.say(self.m("transcript.unreadable", problem=error.reason_in(self.messages).rstrip(".")))
+            return
+        read_pages(self.input, self.announcer, self.messages, self.m("transcript.title", count=len(lines)), lines)
 
     def _lessons(self) -> int | None:
         return self.lessons_menu()
@@ -484,7 +511,8 @@ class Program:
         record, events = start_match(request.rules, request.seats, seed)
         self.announcer.forget(stop_voice=False)  # Repeat steps back to the match's start, not into the menus
         problem = self._save_beside(record)
-        self.say(self._summary(request.rules, request.seats))
+        self._opening_line = self._summary(request.rules, request.seats)
+        self.say(self._opening_line)
         if problem:
             self.say(problem)
         return self._play(record, events)
@@ -542,17 +570,25 @@ class Program:
             table = self._local_table(record, events or ())
             self._say_if_budget_unused(table.info())
             self._at_table = True
-            console = MatchConsole(table, self._services(table))
+            transcript = self.persistence.transcript()
+            if transcript is not None and self._opening_line:
+                transcript.write(self._opening_line)
+            self._opening_line = ""
+            console = MatchConsole(table, self._services(table, transcript))
             try:
                 outcome = console.run()
             except ReplaceMatch as replacement:  # the match left is kept, saved as it was
                 table.close()
+                if transcript is not None:
+                    transcript.close()
                 record, events = replacement.replacement, None
                 problem = self._save_beside(record)
                 if problem:  # said here: the autosaves that follow repeat only a new problem
                     self.say(problem)
                 continue
             table.close()  # a match left unfinished stays saved, and free for another copy to open
+            if transcript is not None:
+                transcript.close()
             self.narrator = None  # no match is running: the rules reader describes the defaults again
             self.say(*self._earned)  # after the match's last lines, never before them; one write
             self._earned = []
@@ -582,11 +618,12 @@ class Program:
         from ..record.console import deal_achievements
         return deal_achievements(self, table.record, deal_number)
 
-    def _services(self, table: LocalTable) -> Services:
+    def _services(self, table: LocalTable, transcript: Transcript | None = None) -> Services:
         info = table.info()
         here = table.seats_here()
         you = here[0] if len(here) == 1 else None
-        narrator = Narrator([s.name for s in info.seats], info.rules, you, self.lang, self.naming, self.verbosity)
+        narrator = Narrator([s.name for s in info.seats], info.rules, you, self.lang, self.naming, self.verbosity,
+                            self.news())
         self.narrator = narrator  # the settings menu updates it in place
         self.announcer.speak_hands = False
         return Services(self.input, self.output, self.announcer, narrator,
@@ -597,7 +634,10 @@ class Program:
                         rules_reader=self.rules_reader, toggle_voice=self.toggle_voice,
                         suggest=narrator.suggestion, hand_warning_needed=self.voice_is_on,
                         tips=self._tips(info, narrator), tips_offer=self._tips_offer(info),
-                        deal_earned=lambda deal: self._deal_earned(table, deal))
+                        deal_earned=lambda deal: self._deal_earned(table, deal),
+                        cycle_profile=self.cycle_profile,
+                        transcript=transcript.write if transcript is not None else None,
+                        transcript_hands=lambda: self.settings.transcript_hands)
 
     def _tips(self, info: TableInfo, narrator: Narrator) -> Callable[[PlayerView], Announcement | None] | None:
         """Position tips for tables where every computer is a beginner or easy player, while the
@@ -626,6 +666,12 @@ class Program:
     # Settings ---------------------------------------------------------------------------
     def settings_menu(self) -> None:
         run_settings_menu(self)
+
+    def cycle_profile(self) -> str:
+        """The A key: the next announcements profile, saved at once; the line that says which is on."""
+        line = cycle_profile(self)
+        self._save_settings(quiet=True)
+        return line
 
 
 def _tip_table(info: TableInfo) -> bool:

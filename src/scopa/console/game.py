@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
 from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
+from ..narration.narrator import KEYS_LEARNT
 from ..players.knowledge import is_last_play, round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
@@ -47,6 +48,9 @@ class Services:
     tips: Callable[[PlayerView], Announcement | None] | None = None  # beginner and easy tables; private
     tips_offer: Callable[[], Announcement | None] = lambda: None  # once: how to turn tips on (public, no help)
     deal_earned: Callable[[int], Sequence[str | Announcement]] = lambda deal: ()  # achievements a deal just earned
+    cycle_profile: Callable[[], str] | None = None  # the next announcements profile, saved; the line saying it
+    transcript: Callable[[str], None] | None = None  # appends one line to the match's transcript
+    transcript_hands: Callable[[], bool] = lambda: False  # pass-and-play: the players chose to keep hands in it
 
 
 class QuitMatch(Exception):
@@ -100,6 +104,8 @@ class MatchConsole:
         self.hand_aloud_asked = False
         self._hand_heard: tuple[Card, ...] | None = None  # the hand read at the last turn (one human)
         self._cleared_at = (0, 0)  # (deal, plays) when pass-and-play last cleared the screen
+        self._said_at: tuple[int, int] | None = None  # (deal, plays) of the lines being said, for the transcript
+        self._gates: dict[int, int] = {}  # seat -> hands opened and hidden: after KEYS_LEARNT, the short gate
         self._covered = False  # online: a computer plays the seat here while its player is away
         self._played_for: set[tuple[int, int]] = set()  # (deal, index of the play) a computer made for the seat
         services.announcer.open_seat = lambda: self.open_seat
@@ -170,6 +176,7 @@ class MatchConsole:
         for number, group in enumerate(transitions(updates)):
             view = next((u.view for u in reversed(group) if u.view is not None), self.view)
             events = [u.event for u in group]
+            self._said_at = (view.deal_number, len(view.history))
             if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
                 notices = [e for e in events if isinstance(e, Notice)]
                 for notice in notices:
@@ -180,6 +187,7 @@ class MatchConsole:
                 if self._covered:
                     self._note_played_for(group)
                 self._narrate_events([e for e in events if not isinstance(e, Notice)], view, own_move and number == 0)
+            self._said_at = None
 
     def _note_played_for(self, group: list[SeatUpdate]) -> None:
         """Keep which play of the deal a computer made for the seat here, for L to tell it so."""
@@ -196,7 +204,9 @@ class MatchConsole:
         scored = next((e for e in events if isinstance(e, DealScored)), None)
         if scored is None:
             return
-        self.io.announcer.say_breakdown(self._score_sheet(scored))
+        sheet = self._score_sheet(scored)
+        self.io.announcer.keep_breakdown(sheet)  # B gives it whole, whatever is said now
+        self.say_lines(sheet if self.io.narrator.news.score else self._score_sheet(scored, whole=False))
         won = next((e for e in events if isinstance(e, MatchWon)), None)
         if won is not None:  # what the match earned is said after it
             self.say(self.io.narrator.match_result(won.side, won.match_scores))
@@ -204,23 +214,30 @@ class MatchConsole:
             self.say_lines(list(self.io.deal_earned(scored.deal_number)))
             target = self.info.rules.target or 0
             tied = max(scored.match_scores) >= target  # reached, yet not over: leaders tied
-            self.say(self.m("match.tied_leaders") if tied else self.m("match.continue"))
+            if tied:
+                self.say(self.m("match.tied_leaders"))
+            elif not self.io.narrator.terse:  # short: "Press Enter for the next deal." follows and says it
+                self.say(self.m("match.continue"))
 
-    def _score_sheet(self, scored: DealScored) -> list[Announcement]:
+    def _score_sheet(self, scored: DealScored, whole: bool = True) -> list[Announcement]:
         assisted = scored.deal_number in self.table.info().assisted_deals
-        return self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted)
+        return self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted, whole)
 
     def _say_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """Announce events; remember a table just dealt, so the turn does not read it twice.
 
-        At full verbosity each play is followed by the table it leaves (then not read again
-        when a turn starts). The player's own move, just confirmed, is not told back at short
-        verbosity."""
+        With the table after each play switched on (the full profile) each play is followed by
+        the table it leaves (then not read again when a turn starts). The player's own move,
+        just confirmed, is not told back at short verbosity; other players' plays are not told
+        while they are switched off."""
+        news = self.io.narrator.news
         self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
                                  None)
-        lines = self.io.narrator.events(events, own_move_known=own_move, played_for_you=self._covered)
-        if (self.io.narrator.verbosity == "full" and view.phase is Phase.PLAYING
-                and any(isinstance(e, CardPlayed) for e in events)):
+        played = next((e for e in events if isinstance(e, CardPlayed)), None)
+        for_you = self._covered and played is not None and played.seat == self.listener
+        untold = played is not None and not own_move and not for_you and not news.plays
+        lines = self.io.narrator.events(events, own_move_known=own_move, untold=untold, played_for_you=self._covered)
+        if news.table and view.phase is Phase.PLAYING and played is not None:
             lines.append(Announcement(self.io.narrator.table_text(view.table)))
             self._table_heard = view.table
         self.say_lines(lines)
@@ -241,6 +258,28 @@ class MatchConsole:
     # The match ---------------------------------------------------------------
     def run(self) -> Outcome:
         """Play until the match ends: first what the table has that was not narrated yet."""
+        if self.io.transcript is not None:
+            self.io.announcer.on_said = self._transcribe
+        try:
+            return self._run()
+        finally:
+            self.io.announcer.on_said = None
+
+    def _transcribe(self, line: Announcement) -> None:
+        """One line said, into the transcript with its deal and the plays made so far in it.
+
+        A hand's line is said only while its owner's hand is open, so one human's transcript
+        has their hand as they heard it; in pass-and-play no hand goes in unless the players
+        chose to keep them (each would read the others')."""
+        if self.io.transcript is None or (line.private and self.pass_and_play and not self.io.transcript_hands()):
+            return
+        if line.unsaid and line.text in {self.io.narrator.turn(seat) for seat in range(len(self.info.seats))}:
+            return  # "Your turn." kept for its sound; the player's own move, unsaid, is part of the match
+        deal, plays = self._said_at or (self.view.deal_number, len(self.view.history))
+        key = "transcript.line" if plays else "transcript.line.deal"
+        self.io.transcript(self.m(key, deal=deal, turn=plays, text=line.text))
+
+    def _run(self) -> Outcome:
         try:
             self.io.announcer.acted()  # Repeat starts from this match
             scored = self.table.last_score()  # B: a resumed match's last sheet, none of another match
@@ -310,15 +349,19 @@ class MatchConsole:
         if self.pass_and_play:
             self._gate(seat)
         view = self.table.view(seat)  # the hand is read only now, the gate open
-        lines = [self.io.narrator.turn_line(seat)]
-        if self.pass_and_play:
+        narrator = self.io.narrator
+        turn = narrator.turn_line(seat)
+        if self.pass_and_play and narrator.terse:  # the gate has just named the player: its sound alone
+            turn = Announcement(turn.text, unsaid=True)
+        lines = [turn]
+        if self.pass_and_play and narrator.news.plays:
             lines += self._since_last_turn(view)
-        if self.pass_and_play or view.table != self._table_heard:
-            lines.append(Announcement(self.io.narrator.table_text(view.table)))  # not when just dealt
+        if self._table_news(view):
+            lines.append(Announcement(narrator.table_text(view.table)))
             self._table_heard = view.table
         self._maybe_ask_hand_aloud()
         if not self._hand_known(view):
-            lines.append(self.io.narrator.hand(view))
+            lines.append(narrator.hand(view))
         self._hand_heard = view.hand
         tip = self.io.tips(view) if self.io.tips is not None else None
         if tip is not None:
@@ -339,6 +382,23 @@ class MatchConsole:
         if self._submitted(self.table.submit(seat, move, self.number), own_move=True) and self.pass_and_play:
             self._close_hand()
 
+    def _table_news(self, view: PlayerView) -> bool:
+        """Whether the turn says the table: when it changed since it was last said, unless the
+        listener can follow it from what they just heard (two or more plays of others, each told:
+        three or four players; a table swept empty by a scopa just told). In pass-and-play the screen was
+        cleared, so the table is said again after one play too. T reads it at any time."""
+        news = self.io.narrator.news
+        if view.table == self._table_heard and not self.pass_and_play:
+            return False  # just dealt, or said after each play
+        if not news.plays:
+            return True
+        last = max((i for i, play in enumerate(view.history) if play.seat == view.seat), default=-1)
+        since = view.history[last + 1:]
+        # the table was said at this seat's last turn, or with the deal or the resumed position (one
+        # human: nothing cleared it away since)
+        told = last >= 0 or not self.pass_and_play
+        return not (told and len(since) >= 2)
+
     def _claim_wanted(self, seat: int, view: PlayerView) -> bool:
         """Cirulla: the player's choice, before the hand's first card, to claim its bonus.
 
@@ -357,7 +417,10 @@ class MatchConsole:
                 self.say(offer)
 
     def _hand_known(self, view: PlayerView) -> bool:
-        """One human at short verbosity: the hand of the last turn less the card played is not read again."""
+        """Whether the turn leaves the hand out: the new hand switched off, or one human at short
+        verbosity with the hand of the last turn less the card played (H reads it)."""
+        if not self.io.narrator.news.hand:
+            return True
         return not self.pass_and_play and self.io.narrator.hand_known(self._hand_heard, view.hand)
 
     def _close_hand(self) -> None:
@@ -368,8 +431,19 @@ class MatchConsole:
         if self.deal_over:
             self.open_seat = None
             return
-        self.read_until_enter("prompt.hide", "gate.hide")
+        seat = self.open_seat
+        if self._gate_learnt(seat):  # "Hide?" alone: the player has hidden their hand a few times
+            self._read_enter("prompt.hide", "gate.hide")
+        else:
+            self.read_until_enter("prompt.hide", "gate.hide")
+        if seat is not None:
+            self._gates[seat] = self._gates.get(seat, 0) + 1
         self._hide()
+
+    def _gate_learnt(self, seat: int | None) -> bool:
+        """Short verbosity, and ``seat``'s player has opened and hidden their hand KEYS_LEARNT times:
+        the gate says only "Pass to Ann.", and "Hide?" comes without its sentence."""
+        return seat is not None and self.io.narrator.terse and self._gates.get(seat, 0) >= KEYS_LEARNT
 
     def _since_last_turn(self, view: PlayerView) -> list[Announcement]:
         """Pass-and-play catch-up: the plays since this seat last played, and a new round dealt
@@ -398,7 +472,7 @@ class MatchConsole:
             self._hide()
         self.io.announcer.forget(stop_voice=False)
         name = self.info.seats[seat].name
-        self.say(self.m("gate.pass", name=name))
+        self.say(self.m("gate.pass.short" if self._gate_learnt(seat) else "gate.pass", name=name))
         while True:
             token = self.read("prompt.open")
             if token == ENTER:
@@ -439,6 +513,10 @@ class MatchConsole:
 
     def read_until_enter(self, prompt_key: str, message_key: str) -> None:
         self.say(self.m(message_key))
+        self._read_enter(prompt_key, message_key)
+
+    def _read_enter(self, prompt_key: str, message_key: str) -> None:
+        """Read until Enter, running commands; anything else says ``message_key``."""
         while True:
             token = self.read(prompt_key)
             if token == ENTER:
@@ -490,6 +568,8 @@ class MatchConsole:
         elif name in ("verbose", "full", "short"):
             narrator.verbosity = "short" if name == "short" else "full"
             self.say(self.m(f"verbosity.{narrator.verbosity}"))
+        elif name == "announcements":
+            self.say(self.io.cycle_profile() if self.io.cycle_profile is not None else self.m("error.unknown"))
         elif name == "settings":
             self._optional(self.io.settings_menu)
         elif name == "rules":

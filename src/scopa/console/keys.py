@@ -5,7 +5,7 @@ from __future__ import annotations
 COMMAND_KEYS = {
     "t": "table", "h": "hand", "l": "last", "s": "score", "p": "pile", "i": "suggest",
     "r": "repeat", "x": "stop", "v": "voice", "o": "settings", "u": "rules", "w": "save",
-    "q": "quit", "?": "help", "b": "breakdown",
+    "q": "quit", "?": "help", "b": "breakdown", "a": "announcements",
 }
 WORDS = set(COMMAND_KEYS.values()) | {"export", "import", "verbose", "short", "full"}
 ALIASES = {"last plays": "last", "my pile": "pile", "stop speech": "stop", "hint": "suggest",
@@ -14,7 +14,8 @@ ALIASES = {"last plays": "last", "my pile": "pile", "stop speech": "stop", "hint
 ITALIAN = {"tavolo": "table", "mano": "hand", "ultime": "last", "punti": "score", "prese": "pile",
            "suggerisci": "suggest", "ripeti": "repeat", "voce": "voice", "brevi": "short", "completi": "full",
            "impostazioni": "settings", "resoconto": "breakdown", "regole": "rules", "salva": "save",
-           "esporta": "export", "importa": "import", "esci": "quit", "aiuto": "help"}
+           "esporta": "export", "importa": "import", "esci": "quit", "aiuto": "help",
+           "annunci": "announcements"}
 YES = {"y", "yes", "s", "si", "sì"}
 
 

@@ -16,6 +16,7 @@ earned said after the result line (``record.console.log_online``).
 """
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -72,6 +73,7 @@ class OnlineProgram(Protocol):
     def say(self, *lines: str | Announcement) -> None: ...
     def settings_menu(self) -> None: ...
     def toggle_voice(self) -> str: ...
+    def cycle_profile(self) -> str: ...
     def start_voice(self) -> None: ...
     def voice_is_on(self) -> bool: ...
     def remember_server(self, server: str) -> None: ...
@@ -85,6 +87,18 @@ if TYPE_CHECKING:
 
 Outcome = Literal["finished", "left", "closed"]
 WAIT_AFTER_REQUEST = 3.0  # seconds to wait for the server to answer ready or start before asking again
+# Seconds of another seat's turn before "Waiting?" is printed: a computer's play comes sooner.
+# SCOPA_WAITING_DELAY sets another (the tests make it long, so that no prompt depends on timing).
+def _waiting_delay(default: float = 2.0) -> float:
+    try:
+        value = float(os.environ.get("SCOPA_WAITING_DELAY", "") or default)
+    except ValueError:
+        return default
+    return value if 0 <= value < 3600 else default
+
+
+WAITING_DELAY = _waiting_delay()
+WAITING_POLL = 0.02  # how often the quiet wait looks for news or a key
 
 
 class LeaveRoom(Exception):
@@ -405,7 +419,13 @@ class OnlineMatch(MatchConsole):
             self._waiting()
 
     def _waiting(self) -> None:
-        """Another seat's turn (or the host's next deal): keys work until news ends the prompt."""
+        """Another seat's turn (or the host's next deal): keys work until news ends the prompt.
+
+        ``Waiting?`` is printed only once the wait has lasted ``WAITING_DELAY``, or as soon as a
+        key is pressed: news that comes sooner (a computer's play, about 0.3 s after yours) is
+        said with no prompt before it, so the prompt is not printed and read after every play."""
+        if self._quiet_wait():
+            return
         token = self._read_or_news("prompt.wait")
         if token == WOKEN:
             self._say_news()
@@ -415,6 +435,23 @@ class OnlineMatch(MatchConsole):
             self.say(self._waiting_for())
         elif not self._command(token):
             self.say(self.m("error.unknown"))
+
+    def _quiet_wait(self) -> bool:
+        """Wait up to ``WAITING_DELAY`` for news, printing nothing; True when news came and was said.
+
+        A key pressed meanwhile ends the wait at once (the prompt then reads it), so no key waits
+        for the delay; an input that cannot tell (a script, a test's pipe) waits in full."""
+        pending = getattr(self.io.input, "pending", None)
+        deadline = time.monotonic() + WAITING_DELAY
+        while True:
+            if self.wake.take():
+                self._say_news()
+                return True
+            if pending is not None and pending():
+                return False
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(WAITING_POLL)
 
     def _waiting_for(self) -> str:
         room = self.remote.room()
@@ -518,7 +555,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
         seen = lobby.run()
         info = table.info()
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
-                            program.verbosity)
+                            program.verbosity, program.settings.news)
         if lobby.started:  # heard "The match starts.": who sits where, partners together, as a local match says
             program.say(narrator.players_line())
         program.narrator = narrator  # the settings menu updates it in place
@@ -526,7 +563,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
         services = Services(program.input, program.output, program.announcer, narrator,
                             settings_menu=program.settings_menu, rules_reader=program.rules_reader,
                             toggle_voice=program.toggle_voice, suggest=narrator.suggestion,
-                            hand_warning_needed=program.voice_is_on)
+                            hand_warning_needed=program.voice_is_on, cycle_profile=program.cycle_profile)
         match = OnlineMatch(table, services, seen, wake, news)
         match.keep_place, match.rejoined = keep_place, rejoined
         outcome = match.run()

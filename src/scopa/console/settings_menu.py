@@ -7,6 +7,7 @@ from ..config import Settings
 from ..narration import LANGUAGES, NAMINGS, Announcement, CardNames, Messages, Narrator
 from ..narration.cards import Naming
 from ..narration.narrator import Verbosity
+from ..narration.news import KINDS, next_profile, profile_of
 from ..speech import Speaker, VoiceInfo, spoken_voice_name, voices_in_language_first
 from .announcer import Announcer
 from .menus import choose
@@ -52,7 +53,7 @@ def run_settings_menu(program: SettingsHost) -> None:
                  m("settings.voice_choice", name=_voice_name(program)),
                  m("settings.rate", value=s.rate),
                  m("settings.volume", value=round(s.volume * 100)),
-                 m("settings.verbosity", value=m(f"verbosity.value.{program.verbosity}")),
+                 m("settings.verbosity", value=m(f"profile.value.{profile_name(program.settings)}")),
                  m("settings.language", value=m(f"language.{program.lang}")),
                  m("settings.cards", value=m(f"naming.{program.naming}")),
                  m("settings.sounds", value=m(f"settings.sounds.{_sounds_state(s)}")),
@@ -130,11 +131,51 @@ def _volume(program: SettingsHost) -> None:
     _adjust(program, "volume", 0.1, 0.0, 1.0, "settings.volume.prompt")
 
 
-def _verbosity(program: SettingsHost) -> None:
-    program.verbosity = "full" if program.verbosity == "short" else "short"
-    program.settings = program.settings.with_changes(verbosity=program.verbosity)
+def profile_name(settings: Settings) -> str:
+    """brief, default or full; "own" when the switches were set one by one to something else."""
+    return profile_of(settings.news, settings.words) or "own"
+
+
+def cycle_profile(program: SettingsHost) -> str:
+    """The next profile (brief, default, full, brief...) with every switch it sets; the line saying it.
+
+    The A key of a match and the first item of the announcements menu; the caller saves."""
+    current = profile_of(program.settings.news, program.settings.words)
+    program.settings = program.settings.with_profile(next_profile(current))
+    program.verbosity = program.settings.words
     _update_narrator(program)
-    program.say(program.messages(f"verbosity.{program.verbosity}"))
+    return program.messages(f"profile.{profile_name(program.settings)}")
+
+
+def _verbosity(program: SettingsHost) -> None:
+    """The announcements: the profile, then one switch for each kind of news; Escape goes back."""
+    announce = True
+    while True:
+        m, news = program.messages, program.settings.news
+        items = [m("settings.news.profile", value=m(f"profile.value.{profile_name(program.settings)}"))]
+        items += [m(f"settings.news.{kind}", state=m(f"settings.news.{'on' if getattr(news, kind) else 'off'}"))
+                  for kind in KINDS]
+        hands = program.settings.transcript_hands
+        items.append(m("settings.transcript_hands", state=m("settings.news.on" if hands else "settings.news.off")))
+        index = choose(program.input, program.announcer, m("settings.news.title"), items, m("prompt.menu"),
+                       messages=m, announce=announce)
+        if index is None:
+            program.say(m("settings.news.closed"))
+            return
+        if index == 0:
+            program.say(cycle_profile(program))
+        elif index == len(items) - 1:  # not news: what a pass-and-play transcript keeps
+            hands = not program.settings.transcript_hands
+            program.settings = program.settings.with_changes(transcript_hands=hands)
+            program.say(m("settings.transcript_hands.now.on" if hands else "settings.transcript_hands.now.off"))
+        else:
+            kind = KINDS[index - 1]
+            program.settings = program.settings.with_news(news.switched(kind))
+            _update_narrator(program)
+            state = "on" if getattr(program.settings.news, kind) else "off"
+            program.say(m(f"settings.news.{kind}.now", state=m(f"settings.news.{state}")))
+        program._save_settings(quiet=True)
+        announce = False
 
 
 def _language(program: SettingsHost) -> None:
@@ -161,6 +202,7 @@ def _update_narrator(program: SettingsHost) -> None:
     if narrator is None:
         return
     narrator.verbosity = program.verbosity
+    narrator.news = program.settings.news
     narrator.messages = program.messages
     narrator.cards = CardNames(program.messages, program.naming)
 
@@ -194,6 +236,7 @@ def _symbols(program: SettingsHost) -> None:
 def _tips(program: SettingsHost) -> None:
     """Tips at beginner and easy tables, on or off; from the next turn, in a match too."""
     program.settings = program.settings.with_changes(tips=not program.settings.tips, tips_offered=True)
+    _update_narrator(program)
     program.say(program.messages("settings.tips.now.on" if program.settings.tips else "settings.tips.now.off"))
 
 

@@ -73,6 +73,15 @@ class Interrupted(Exception):
     """Ctrl-C (or Ctrl-D at a key prompt): the player wants out; the caller offers to save and quit."""
 
 
+def _readable(stream: Any) -> bool:
+    """A terminal or pipe with input ready now; False for what has no file descriptor (a StringIO)."""
+    import select
+    try:
+        return bool(select.select([stream.fileno()], [], [], 0)[0])
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both of the first two
+        return False
+
+
 class Wake:
     """A flag another thread raises to end the prompt open now, or the next one, with ``WOKEN``.
 
@@ -155,6 +164,14 @@ class LineInput:
         if not _isatty(self.stream):
             write(self.out, line if line.endswith("\n") else line + "\n")  # echo scripted keys
         return line
+
+    def pending(self) -> bool:
+        """Whether a line is waiting to be read (typed ahead), without reading it; a wake left in
+        the reader's queue by an earlier prompt is no line."""
+        if self._lines is not None:
+            with self._lines.mutex:
+                return any(item != WOKEN for item in self._lines.queue)
+        return _readable(self.stream)
 
     def _waited_line(self, wake: Wake | None) -> str:
         """The next line from the reader thread, or ``WOKEN`` (after a line end) if woken first.
@@ -337,6 +354,10 @@ class KeyInput:
         result: str = text
         return result
 
+    def pending(self) -> bool:
+        """Whether a key is waiting in the terminal, without reading it (False for a test's pipe)."""
+        return self._restore_echo is not None and _readable(sys.stdin)
+
     def _watcher(self, session: Any, wake: Wake | None) -> Callable[[], None] | None:
         """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began."""
         if wake is None:
@@ -419,14 +440,17 @@ def _silence_echo(stream: TextIO) -> Callable[[], None] | None:
 
     prompt_toolkit puts the terminal in raw mode while a prompt is open and then restores the
     settings it found, so with echo off here, keys typed ahead stay silent until the next prompt
-    reads them. The original settings come back on ``close`` and at exit.
+    reads them. Line editing is off too, so that a single key typed ahead can be seen waiting
+    (``KeyInput.pending``: the online wait opens its prompt for it at once). The original
+    settings come back on ``close`` and at exit.
     """
     try:
         import termios
         fd = stream.fileno()
         saved = termios.tcgetattr(fd)
         quiet = termios.tcgetattr(fd)
-        quiet[3] &= ~termios.ECHO
+        quiet[3] &= ~(termios.ECHO | termios.ICANON)
+        quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 1, 0
         termios.tcsetattr(fd, termios.TCSANOW, quiet)
     except (ImportError, OSError, ValueError, AttributeError):
         return None

@@ -40,6 +40,7 @@ from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from .cards import CardNames, Naming
 from .messages import Messages, capitalised
+from .news import News
 
 if TYPE_CHECKING:
     from ..players.heuristic import MoveAnalysis
@@ -79,13 +80,14 @@ class Narrator:
     """
 
     def __init__(self, seat_names: Sequence[str], rules: Rules, you: int | None = None, lang: str = "en",
-                 naming: Naming = "french", verbosity: Verbosity = "short") -> None:
+                 naming: Naming = "french", verbosity: Verbosity = "short", news: News | None = None) -> None:
         self.seat_names = tuple(seat_names)
         self.rules = rules
         self.you = you
         self.messages = Messages(lang)
         self.cards = CardNames(self.messages, naming)
         self.verbosity = verbosity
+        self.news = news or News()  # what the match tells unasked; the settings change it in place
         self._confirmed: dict[int, int] = {}  # seat -> moves confirmed with Enter: after KEYS_LEARNT, no key hints
 
     @property
@@ -160,12 +162,14 @@ class Narrator:
 
     # Events ----------------------------------------------------------------
     def events(self, events: Sequence[Event], own_move_known: bool = False,
-               played_for_you: bool = False) -> list[Announcement]:
+               untold: bool = False, played_for_you: bool = False) -> list[Announcement]:
         """Announcements for a transition's events, a play with its capture and scopa on one line,
         whose scopa first ("Scopa for Felix! Felix plays ...").
 
-        ``own_move_known``: the player addressed as you has just confirmed this move, so at short
-        verbosity its line is unsaid (kept for its earcon) and only a "Scopa!" it made is said.
+        ``own_move_known``: the player here (addressed as you, or by name in pass-and-play) has
+        just confirmed this move, so at short verbosity its line is unsaid (kept for its earcon)
+        and only the scopa line it made is said. ``untold``: another player's play while their plays
+        are switched off (``News.plays``): the play and its scopa are unsaid, L tells them.
         ``played_for_you``: a computer plays the seat of "you" (online, while its player was away),
         so its move is "Played for you, king of clubs, takes king of spades." (a comma: a colon is heard)."""
         lines: list[Announcement] = []
@@ -178,11 +182,13 @@ class Narrator:
                 continue
             if isinstance(event, Scopa) and lines:
                 lines[-1] = replace(lines[-1], text=f"{text} {lines[-1].text}")
-                if lines[-1].unsaid:
+                if lines[-1].unsaid and not untold:
                     lines.append(Announcement(text))
             else:
-                known = (own_move_known and self.terse and self.you is not None
-                         and isinstance(event, (CardsCaptured, CardStaysOnTable)) and event.seat == self.you)
+                play = isinstance(event, (CardsCaptured, CardStaysOnTable))
+                mine = isinstance(event, (CardsCaptured, CardStaysOnTable)) and (
+                    self.you is None or event.seat == self.you)  # pass-and-play: the move is the mover's
+                known = play and (untold or (own_move_known and self.terse and mine))
                 lines.append(Announcement(text, unsaid=known))
         return lines
 
@@ -305,14 +311,16 @@ class Narrator:
                    else "choose.one")
             lines = [self._with_keys(seat, capitalised(self._t(key, card=card_name, cards=self._list(options[0]))))]
         else:
-            lines = [self._with_keys(seat, capitalised(m("choose.many", card=card_name)), "choose.keys.pick")]
+            lines = [self._with_keys(seat, capitalised(self._t("choose.many", card=card_name)), "choose.keys.pick")]
             lines += [m("choose.option.fifteen" if self.makes_fifteen(card, opt) else "choose.option", number=i + 1,
                         cards=self._list(opt)) for i, opt in enumerate(options)]
         return [Announcement(text, seat) for text in lines]
 
     def picked_option(self, seat: int, number: int, option: Sequence[Card]) -> Announcement:
-        """The capture picked from the menu, private to ``seat``: what it takes tells the card's value."""
-        text = self.messages("choose.picked", number=number, cards=self._list(option))
+        """The capture picked from the menu, private to ``seat``: what it takes tells the card's value.
+
+        At short verbosity only its number: the menu was read just before."""
+        text = self._t("choose.picked", number=number, cards=self._list(option))
         return Announcement(self._with_keys(seat, text), seat)
 
     def _with_keys(self, seat: int, text: str, keys: str = "choose.keys") -> str:
@@ -331,13 +339,23 @@ class Narrator:
         return self.messages("score.point_to", name=self.side(side, capital=False, object_form=True))
 
     def score_lines(self, deal_number: int, score: DealScore, match_scores: Sequence[int],
-                    assisted: bool = False) -> list[Announcement]:
+                    assisted: bool = False, whole: bool = True) -> list[Announcement]:
         """The end-of-deal score sheet, one category per line, then deal points and match totals.
 
         At short verbosity the match totals are left out when the deal ends the match: the
-        result line that follows says the final score, and the score is said once."""
+        result line that follows says the final score, and the score is said once. ``whole``
+        false: only the header, the deal points, the match and the assisted mark (the whole
+        score after a deal switched off; B says the sheet)."""
         m = self.messages
         sides = score.sides
+        if not whole:
+            lines = [m("score.header", number=deal_number),
+                     m("score.deal_points", counts=self._counts([s.total for s in sides]))]
+            if not (self.terse and match_result(tuple(match_scores), self.rules)[1]):
+                lines.append(self.match_line(match_scores))
+            if assisted:
+                lines.append(m("score.assisted"))
+            return [Announcement(text) for text in lines]
         lines = [m("score.header", number=deal_number),
                  m("score.cards", counts=self._counts([s.cards for s in sides]),
                    result=self._award(score.awarded[Category.CARDS])),
@@ -450,22 +468,23 @@ class Narrator:
                               primiera=prim_text))
 
     def last_plays(self, history: Sequence[Play], count: int, played_for: Collection[int] = ()) -> list[Announcement]:
-        """The last few plays of the deal, oldest first; ``played_for``: the indexes in ``history``
-        of plays a computer made for "you" (online), told "Played for you, ...", not "You played"."""
+        """The last few plays of the deal, oldest first; at short verbosity in the short words of
+        a play ("Ben played five of clubs, took five of hearts."). ``played_for``: the indexes in
+        ``history`` of plays a computer made for "you" (online), told "Played for you, ...", not "You played"."""
         if not history:
             return [Announcement(self.messages("last.none"))]
         lines = []
         first = max(0, len(history) - count)
         for index, play in enumerate(history[first:], first):
-            card = self.cards.the(play.card)
+            card = self.named(play.card)
             if index in played_for and play.seat == self.you:
                 key = "last.for_you.capture" if play.capture else "last.for_you.stays"
-                lines.append(self.messages(key, card=card, cards=self.cards.list(play.capture, article=True)))
+                lines.append(self.messages(key, card=card, cards=self._list(play.capture)))
             elif play.capture:
                 key = "last.capture.scopa" if play.scopa else "last.capture"
-                lines.append(self._you(key, play.seat, card=card, cards=self.cards.list(play.capture, article=True)))
+                lines.append(self._you_t(key, play.seat, card=card, cards=self._list(play.capture)))
             else:
-                lines.append(self._you("last.stays", play.seat, card=card))
+                lines.append(self._you_t("last.stays", play.seat, card=card))
         return [Announcement(t) for t in lines]
 
     def past_move(self, seat: int, move: Move, table: Sequence[Card], last_play: bool = False) -> Announcement:

@@ -20,13 +20,13 @@ from typing import Protocol, runtime_checkable
 
 from scopa.engine import Move, PlayerView
 
-from .expert import ExpertPlayer
+from .expert import DEFAULT_BUDGET, ExpertPlayer
 from .heuristic import BeginnerPlayer, EasyPlayer, HardPlayer, MediumPlayer
 from .hints import card_name, reason_text, suggest_move
 
 __all__ = [
-    "COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "ComputerPlayer", "card_name", "computer_names",
-    "make_player", "reason_text", "suggest_move",
+    "COMPUTER_NAMES", "DEFAULT_BUDGET", "LEVELS", "LEVEL_DESCRIPTIONS", "ComputerPlayer", "card_name",
+    "computer_names", "make_player", "reason_text", "suggest_move",
 ]
 
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
@@ -60,7 +60,7 @@ class ComputerPlayer(Protocol):
 _CLASSES = {"beginner": BeginnerPlayer, "easy": EasyPlayer, "medium": MediumPlayer, "hard": HardPlayer}
 
 
-def make_player(level: str, seed: int = 0, *, budget: float = 1.0, iterations: int | None = None
+def make_player(level: str, seed: int = 0, *, budget: float = DEFAULT_BUDGET, iterations: int | None = None
                 ) -> ComputerPlayer:
     """A computer player of this level, deterministic for a seed.
 

@@ -132,6 +132,9 @@ def search_depth(view: PlayerView, leaf_budget: float) -> int:
         depth += 1
 
 
+DEFAULT_BUDGET = 0.1  # seconds a move: measured as strong as 1 s (0.502 and 0.515 of the points, docs/opponents.md)
+
+
 class ExpertPlayer:
     """Determinised search within a time budget per move (or a fixed number of samples)."""
 
@@ -158,7 +161,7 @@ class ExpertPlayer:
     INFORMATION_SETS = True  # two players: its own later plays chosen once for all alike samples
     SET_DEPTH = 4         # plays looked at then: its move, the reply, its next play, the next reply
 
-    def __init__(self, seed: int = 0, budget: float = 1.0, iterations: int | None = None,
+    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET, iterations: int | None = None,
                  infer: bool | None = None, information_sets: bool | None = None) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1.")

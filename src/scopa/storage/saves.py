@@ -41,6 +41,7 @@ from ..match import MatchRecord
 from .atomic import atomic_write_text, remove_stale_temps, sync_folder
 from .codec import SaveFileError, match_from_json, match_to_json
 from .files import AUTOSAVE_NAME, free_bad_name, read_text_file, resolve_data_dir
+from .transcripts import prune_finished, remove_transcript
 
 SAVES_FOLDER = "saves"
 SAVE_SUFFIX = ".json"
@@ -132,6 +133,7 @@ class SavedMatches:
             saves.append(SavedMatch(match_id, path, record, played, self.is_locked(match_id)))
         saves.sort(key=lambda saved: saved.played, reverse=True)
         self._remove_stale_locks()
+        prune_finished(self.folder, {saved.match_id for saved in saves} | {s.path.name for s in set_aside})
         return Listing(saves, set_aside)
 
     def _remove_stale_locks(self) -> None:
@@ -253,9 +255,10 @@ class SavedMatches:
         atomic_write_text(path, text)
         return path
 
-    def delete(self, match_id: str, lock: MatchLock | None = None) -> bool:
-        """Remove a saved match; ``SaveLockedError`` while another copy has it open. With ``lock``
-        (this copy's own hold on it) the match is removed and the hold let go."""
+    def delete(self, match_id: str, lock: MatchLock | None = None, keep_transcript: bool = False) -> bool:
+        """Remove a saved match and its transcript; ``SaveLockedError`` while another copy has it
+        open. With ``lock`` (this copy's own hold on it) the match is removed and the hold let go.
+        ``keep_transcript``: a finished match, whose transcript stays to be read."""
         own = lock if lock is not None else self.lock(match_id)
         try:
             self.path_of(match_id).unlink()
@@ -263,6 +266,9 @@ class SavedMatches:
         except FileNotFoundError:
             removed = False
         finally:
+            if not keep_transcript:
+                with contextlib.suppress(OSError):
+                    remove_transcript(self.folder, match_id)
             self._remove_lock_file(match_id, own)
             own.release()
         sync_folder(self.folder)

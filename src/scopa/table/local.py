@@ -84,9 +84,11 @@ def held_record(record: object) -> MatchRecord:
     return record
 
 
-def computers_for(record: MatchRecord, budget: float = 1.0) -> dict[int, ComputerPlayer]:
-    """The computer players of a match's computer seats, each seeded from the match and its seat."""
-    from ..players import make_player
+def computers_for(record: MatchRecord, budget: float | None = None) -> dict[int, ComputerPlayer]:
+    """The computer players of a match's computer seats, each seeded from the match and its seat;
+    the expert thinks ``budget`` seconds a move (None: ``players.expert.DEFAULT_BUDGET``)."""
+    from ..players import DEFAULT_BUDGET, make_player
+    budget = DEFAULT_BUDGET if budget is None else budget
     return {seat: make_player(s.level or "easy", seed=computer_seed(record.seed, seat), budget=budget)
             for seat, s in enumerate(record.seats) if not s.is_human}
 

@@ -28,6 +28,7 @@ from ..storage import (
     user_path,
 )
 from ..storage.atomic import write_target
+from ..storage.transcripts import Transcript, latest_transcript, transcript_path
 
 
 def _now() -> str:
@@ -68,7 +69,7 @@ class Persistence:
             if saved.record.state.is_match_over and not saved.locked:
                 self._log_result(saved.record, saved.match_id)
                 with contextlib.suppress(SaveLockedError, OSError):
-                    self.store.delete(saved.match_id)
+                    self.store.delete(saved.match_id, keep_transcript=True)
                 continue
             saves.append(saved)
         return saves
@@ -205,6 +206,16 @@ class Persistence:
             return None
         return problem or self.messages()("save.recovered")
 
+    def transcript(self) -> Transcript | None:
+        """The writer of the open match's transcript, beside its save; None with no match open."""
+        if self._open is None:
+            return None
+        return Transcript(transcript_path(self.store.folder, self._open.match_id))
+
+    def latest_transcript(self) -> Path | None:
+        """The transcript written last (of a match saved or finished), or None."""
+        return latest_transcript(self.store.folder)
+
     def older_save_kept(self) -> bool:
         """Whether the open match has a save on disk (from before the save that just failed)."""
         return self._open is not None and os.path.isfile(self.store.path_of(self._open.match_id))
@@ -216,7 +227,7 @@ class Persistence:
         if self._open is not None:
             # Its result is logged once whatever happens; the next listing removes it.
             with contextlib.suppress(OSError):
-                self.store.delete(self._open.match_id, self._open)
+                self.store.delete(self._open.match_id, self._open, keep_transcript=True)
             self._open = None
 
     def _log_result(self, record: MatchRecord, match_id: str | None) -> None:
