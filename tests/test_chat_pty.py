@@ -129,8 +129,10 @@ def test_the_turn_timer_at_the_console(serve, tmp_path):
     ann.expect("Ten seconds.", timeout=20)
     ann.expect("Five seconds.")
     ann.expect("Time. A card is played for Ann.")
-    ann.expect(r"Waiting\?")  # Ben's turn now: no Card? of a turn gone
+    ann.expect("Time. A card is played for Ben.", timeout=20)  # Ben's turn came and went
     screen = text(ann)
+    gone = screen[screen.rindex("Time. A card is played for Ann."):screen.rindex("Time. A card is played for Ben.")]
+    assert "Card?" not in gone  # no Card? of a turn gone
     assert screen.count("Ann asks for more time.") == 1
     if "Time. A card is played for Ben." in screen:  # Ben led: his warnings are not said to Ann
         assert screen.index("Time. A card is played for Ben.") < screen.index("Ten seconds.")
