@@ -130,12 +130,14 @@ def test_the_turn_timer_at_the_console(serve, tmp_path):
     ann.expect("Five seconds.")
     ann.expect("Time. A card is played for Ann.")
     ann.expect("Time. A card is played for Ben.", timeout=20)  # Ben's turn came and went
-    screen = text(ann)
-    gone = screen[screen.rindex("Time. A card is played for Ann."):screen.rindex("Time. A card is played for Ben.")]
-    assert "Card?" not in gone  # no Card? of a turn gone
+    whole = text(ann)
+    screen = whole[:whole.rindex("Time. A card is played for Ben.")]  # up to Ben's turn after Ann's
+    ann_time = screen.rindex("Time. A card is played for Ann.")
+    assert "Card?" not in screen[ann_time:]  # no Card? of a turn gone
     assert screen.count("Ann asks for more time.") == 1
-    if "Time. A card is played for Ben." in screen:  # Ben led: his warnings are not said to Ann
-        assert screen.index("Time. A card is played for Ben.") < screen.index("Ten seconds.")
+    led = screen[:ann_time]
+    if "Time. A card is played for Ben." in led:  # Ben led: his warnings are not said to Ann
+        assert led.index("Time. A card is played for Ben.") < led.index("Ten seconds.")
     assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
     assert_prompts_said_once(ann)
     ben.close()
