@@ -22,11 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from ..engine import Event, MatchWon, PlayerView
 from ..narration import Announcement, Messages, Narrator, run_command
 from ..table import Notice, SeatUpdate
 from .announcer import Announcer
 from .chat import Chat
 from .game import MatchConsole, Services
+from .game import Outcome as MatchOutcome
 from .keys import command_of
 from .terminal import ENTER, ESCAPE, RESUMED, WOKEN, Input, InputClosed, Interrupted, Output, Wake
 
@@ -356,6 +358,7 @@ class OnlineMatch(MatchConsole):
         self._choosing: tuple[int, int] | None = None  # the turn (deal, plays) being chosen, if any
         self.keep_place: Callable[[int], None] = lambda number: None  # the number after each own move, kept
         self.rejoined = False  # the seat was taken back: "Back at the table." leads what it missed
+        self._result_told = False  # the match's result was said, from the update that ended it
 
     def _narrate(self, updates: Sequence[SeatUpdate], own_move: bool = False) -> None:
         if self.rejoined and updates and not self.deal_over:
@@ -471,6 +474,30 @@ class OnlineMatch(MatchConsole):
             lines += self.io.narrator.last_plays(history[last + 1:], len(history) - last - 1)
         lines.append(Announcement(self.io.narrator.table_text(self.view.table)))
         self._table_heard = self.view.table
+        self.say_lines(lines)
+
+    def run(self) -> MatchOutcome:
+        """The match as the base console plays it; then, if its end came in a fresh view (a
+        resync, when more was missed than the server replays) instead of the updates that say it,
+        the last deal's score sheet and the result: else a player back after the end, or whose
+        connection dropped as it ended, heard nothing of how the match ended."""
+        outcome = super().run()
+        if outcome == "finished" and not self._result_told:
+            with self.io.output.held():
+                self._say_result()
+        return outcome
+
+    def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
+        self._result_told = self._result_told or any(isinstance(event, MatchWon) for event in events)
+        super()._narrate_events(events, view, own_move)
+
+    def _say_result(self) -> None:
+        """The last deal's score sheet, as news of a deal's end says it, then the match's result."""
+        scored = self.table.last_score()
+        lines: list[Announcement] = []
+        if scored is not None:
+            lines += self._score_sheet(scored, whole=self.io.narrator.news.score)
+        lines.append(Announcement(self.io.narrator.match_result(self.view.winner, self.view.match_scores)))
         self.say_lines(lines)
 
     def _command(self, token: str, allow_private: bool = True) -> bool:
