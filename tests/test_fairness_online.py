@@ -18,7 +18,7 @@ from scopa.engine import Phase, Rules
 from scopa.engine.shuffle import commitment, match_seed
 from scopa.narration import Messages
 from scopa.net.client import RemoteTable, TableClosed
-from scopa.net.messages import PROTOCOL_VERSION, CreateRoom, Join, Welcome, encode, parse_server_message
+from scopa.net.messages import PROTOCOL_VERSION, CreateRoom, Hello, Join, Welcome, encode, parse_server_message
 
 HOOKS = Path(__file__).parent / "fault_hooks"
 EN, IT = Messages("en"), Messages("it")
@@ -98,6 +98,20 @@ def test_two_processes_on_redis_keep_the_commitment_and_the_shares(processes, ta
     assert len({t._heard for t in everyone}) == 1 and everyone[0]._heard is not None
     play_to_end(everyone)
     assert verdicts(everyone) == ["fair"] * 3
+
+
+def test_a_seat_taken_back_mid_match_hears_the_commitment_again_and_checks_the_shuffle(serve, tables):
+    """A seat whose client was closed mid-match and started afresh (a crash, another machine)
+    gets the commitment in its welcome, and that client checks the shuffle at the end too."""
+    server = serve()
+    host, guest = seated(server.url, tables, Rules(target=None), ("human", "human"))
+    promised = host._heard
+    guest.close()
+    back = tables(server.url, Hello(host.code, guest.key, 0))
+    assert back.seat == guest.seat and promised is not None and back._heard == promised
+    until(back.has_view)
+    play_to_end([host, back])
+    assert verdicts([host, back]) == ["fair", "fair"]
 
 
 @pytest.mark.parametrize("fault, verdict, line", [

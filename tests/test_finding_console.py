@@ -1,7 +1,10 @@
 """The open tables as the console reads them: one room per line, host first, paged (issue 28)."""
 from __future__ import annotations
 
-from scopa.console.finding import table_row
+import pytest
+
+from helpers.console import program_for
+from scopa.console.finding import ask_rules, table_row
 from scopa.console.menus import MenuPages
 from scopa.engine import Rules, Variant
 from scopa.narration import Messages
@@ -59,3 +62,13 @@ def test_any_text_is_read_as_a_link_or_not_without_an_error_and_every_link_reads
 
     anything()
     round_trip()
+
+
+@pytest.mark.parametrize("keys, variant, target", [("\n\n", "scopa", 11), ("\n2\n\n", "scopa_15", 11),
+                                                   ("\n3\n", "cirulla", 51), ("4\n2\n\n", "scopone_scientifico", 21)])
+def test_the_menus_quick_match_asks_the_game_as_hosting_does(tmp_path, keys, variant, target):
+    """Issue 32: quick match offers the variants, from the menu as with scopa quick --variant."""
+    program, out, _ = program_for(tmp_path, keys + "\n\n\n")
+    rules = ask_rules(program)
+    assert rules is not None and rules.variant.value == variant and rules.target == target
+    assert Messages("en")("setup.variant.scopa_15") in out.getvalue()

@@ -1,13 +1,15 @@
 """The turn timer over loopback (issue 28): real servers on both stores, with Redis the two
 players on two processes. ``--clock-scale 0.1`` makes a 20-second turn two seconds; nothing here
-asserts a time, only what was said and played, in order."""
+asserts a time but one lower bound (a slow machine only makes it longer), only what was said and
+played, in order."""
 from __future__ import annotations
 
 import secrets
+import time
 
 import pytest
 
-from helpers.net import Client, error, join, start
+from helpers.net import Client, error, join, reclaim, start
 from scopa.engine import CardPlayed, Rules
 from scopa.net.messages import (
     Back,
@@ -22,6 +24,7 @@ from scopa.net.messages import (
     Welcome,
     encode,
     parse_client_message,
+    parse_server_message,
 )
 from scopa.table import Notice
 
@@ -100,6 +103,39 @@ def test_more_time_is_given_once_a_deal_and_said_to_all(store):
     mover.send(MoveRequest(9, mover.view.legal_moves()[0], mover.number))  # played in time: no timeout
     other.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, CardPlayed))
     assert not [n for n in other.notices if n.kind == "timed_out"]
+
+
+def test_a_dropped_players_turn_waits_and_starts_again_in_full_when_they_are_back(store):
+    """The timer pauses while a player is disconnected and under the grace rules (60 s and 15 s
+    here, not scaled: far longer than the test): nothing is warned or played for the seat while it
+    is away, and back in its seat the player has a whole turn again, warnings and all."""
+    first = store.serve(*FAST)
+    second = store.serve(*FAST) if store.kind == "redis" else first
+    ann = timed_host(first.url)
+    bob = join(second.url, ann.code)
+    start(ann, bob)
+    (mover, url), other = ((ann, first.url), bob) if ann.view.is_my_turn else ((bob, second.url), ann)
+    seat, before = mover.seat, len(other.frames)
+    mover.close()
+    away_until = time.monotonic() + 4.0  # twice a fast 20-second turn
+    while time.monotonic() < away_until:
+        other.poll(0.2)
+    away = [parse_frame(frame) for frame in other.frames[before:]]
+    assert not [m for m in away if isinstance(m, ClockMessage) and m.seat == seat]
+    assert not [n for n in other.notices if n.kind in ("timed_out", "covered")]
+    assert not [m for m in away if isinstance(m, UpdateMessage) and isinstance(m.update.event, CardPlayed)]
+    returned = time.monotonic()
+    back = reclaim(url, mover)
+    heard = [said for said in heard_until_played(other, seat) if said.startswith("warn") or said == "played"
+             or said == "timed_out"]
+    assert heard == ["warn 10", "warn 5", "timed_out", "played"]
+    assert time.monotonic() - returned >= 1.5  # a whole fast turn (2 s), not the end of the one before the drop
+    back.close()
+
+
+def parse_frame(frame: str):
+    """A frame another seat received, read again (the rules of a two-player single deal)."""
+    return parse_server_message(frame, Rules(target=None))
 
 
 def test_a_room_without_a_timer_never_times_out(serve):

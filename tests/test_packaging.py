@@ -150,13 +150,13 @@ def test_serve_without_redis_still_serves_its_sqlite_rooms_and_checks_its_flags(
     assert result.returncode == 2 and "--port must be from 0 to 65535" in result.stderr
 
 
-@needs_source_tree
-def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_wheel_only_the_game(
-        tmp_path: Path) -> None:
-    """The sdist's own tests must run from it unpacked (``python3 dev.py test``): they take their
-    helpers from tests/helpers/ and their fixtures from tests/conftest.py, two test files need
-    tests/fault_hooks/sitecustomize.py, the README links docs/, CI's script is .ci/run."""
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The sdist and the wheel, built once for this module, offline."""
+    if not PYPROJECT.exists() or not LOWEST.exists():
+        pytest.skip("pyproject.toml and .ci/ beside the tests")
     pytest.importorskip("build")
+    tmp_path = tmp_path_factory.mktemp("built")
     # From a copy as a fresh checkout has it: setuptools also takes every file an old
     # src/scopa.egg-info/SOURCES.txt lists, which would hide a file MANIFEST.in no longer names.
     source = tmp_path / "source"
@@ -166,6 +166,16 @@ def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_w
                             str(source)], capture_output=True, text=True, timeout=600, check=False)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     (sdist,) = (tmp_path / "dist").glob("scopa-*.tar.gz")
+    (wheel,) = (tmp_path / "dist").glob("scopa-*.whl")
+    return sdist, wheel
+
+
+def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_wheel_only_the_game(
+        built: tuple[Path, Path]) -> None:
+    """The sdist's own tests must run from it unpacked (``python3 dev.py test``): they take their
+    helpers from tests/helpers/ and their fixtures from tests/conftest.py, two test files need
+    tests/fault_hooks/sitecustomize.py, the README links docs/, CI's script is .ci/run."""
+    sdist, wheel = built
     with tarfile.open(sdist) as tar:
         names = {name.partition("/")[2] for name in tar.getnames()}
     assert {"LICENSE", "README.md", "dev.py", "pyproject.toml", ".ci/run", ".ci/lowest-versions.txt",
@@ -175,7 +185,6 @@ def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_w
     helpers = {str(path.relative_to(ROOT)) for path in (ROOT / "tests" / "helpers").glob("*.py")}
     assert "tests/helpers/__init__.py" in helpers and helpers | {"tests/conftest.py"} <= names
     assert not [name for name in names if "__pycache__" in name or name.startswith((".venv", ".git/"))]
-    (wheel,) = (tmp_path / "dist").glob("scopa-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         files = set(archive.namelist())
         metadata = archive.read(f"scopa-{scopa.__version__}.dist-info/METADATA").decode()
@@ -185,3 +194,26 @@ def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_w
     assert "License-Expression: MIT" in metadata
     requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist: redis")]
     assert requires == ['Requires-Dist: redis>=5.0.1; extra == "redis"']  # an extra, not a dependency
+
+
+def test_the_unpacked_sdist_runs_its_own_tests(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """Issue 31: "The sdist's own tests pass from an unpacked sdist". A sample that needs what only
+    the sdist brings besides the code: the fault hooks (test_crash_safety), the old-format fixtures
+    (test_fairness_records), pyproject.toml and .ci/ (the floors and the version), tests/helpers/
+    and tests/conftest.py (every one). The sdist's own src/ comes first on the path, so its code is
+    the one tested. The whole suite from the sdist is ``python3 dev.py test`` in it (ten minutes)."""
+    sdist, _ = built
+    with tarfile.open(sdist) as tar:
+        tar.extractall(tmp_path, filter="data")
+    (unpacked,) = tmp_path.glob("scopa-*")
+    sample = ["tests/test_crash_safety.py", "tests/test_fairness_records.py",
+              "tests/test_packaging.py::test_every_floor_is_pinned_in_the_lowest_versions_ci_installs",
+              "tests/test_packaging.py::test_the_floors_the_code_is_known_to_need"]
+    env = dict(os.environ, PYTHONPATH=str(unpacked / "src"))
+    found = subprocess.run([sys.executable, "-c", "import scopa; print(scopa.__file__)"], cwd=unpacked, env=env,
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert found.stdout.strip() == str(unpacked / "src" / "scopa" / "__init__.py"), found.stdout + found.stderr
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *sample],
+                         cwd=unpacked, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:]
+    assert re.search(r"^\d+ passed", ran.stdout, re.MULTILINE) and "skipped" not in ran.stdout, ran.stdout[-1000:]

@@ -34,6 +34,10 @@ RULE_SETS = {
     "asso": Rules(asso_piglia_tutto=True, players=4, target=None),
     "all-options": Rules(players=3, faces_match_only=True, napola=True, re_bello=True, asso_piglia_tutto=True,
                          kings_redeal=False, target=None),
+    "scopa_15": Rules.scopa_15(target=None),
+    "scopa_15-four": Rules.scopa_15(players=4, target=None),
+    "cirulla": Rules.cirulla(target=None),
+    "cirulla-three": Rules.cirulla(players=3, target=None),
 }
 
 
@@ -165,7 +169,7 @@ def test_choose_move_takes_only_a_view():
             p.choose_move(state)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", ["two", "three", "four", "classico", "all-options"])
+@pytest.mark.parametrize("name", ["two", "three", "four", "classico", "all-options", "scopa_15", "cirulla"])
 def test_hidden_cards_do_not_change_any_choice(name):
     rules = RULE_SETS[name]
     rng = random.Random(7)

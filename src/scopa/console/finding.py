@@ -59,8 +59,8 @@ def menu_extras(m: Messages) -> list[MenuExtra]:
 
 
 def quick_menu(program: OnlineProgram) -> int | None:
-    """The main menu's "Quick match": the server (Enter for the last one), a name, the players
-    and target, the computers' level; then the match. None: back to the menu."""
+    """The main menu's "Quick match": the server (Enter for the last one), a name, the players,
+    the game and the target, the computers' level; then the match. None: back to the menu."""
     from .online import ask_name, ask_server
     server = ask_server(program)
     if not server:
@@ -91,11 +91,13 @@ def tables_menu(program: OnlineProgram, server: str, name: str) -> int | None:
 
 
 def ask_rules(program: OnlineProgram) -> Rules | None:
-    from ..engine import Rules
+    """The quick match's game: the players, which game (scopa, scopa a 15, cirulla, and the
+    scopone for four), the target, as the host's questions ask them. None on Escape."""
     players = program._ask_players()
     if players is None:
         return None
-    return program._ask_target(Rules(players=players))
+    rules = program._ask_game(players)
+    return None if rules is None else program._ask_target(rules)
 
 
 def ask_quick_level(program: OnlineProgram) -> str | None:
