@@ -3,6 +3,7 @@ after, the same deals for everyone, par worked out once, the first match countin
 practice, the day's board; on real servers over loopback, each test on both stores."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -70,10 +71,8 @@ def play_deal(url: str, name: str, key: str | None, deal: int = 1, last: bool = 
             answer = client.until(lambda m: note(m) or isinstance(m, (Accepted, Refused)))
             assert isinstance(answer, Accepted) or answer.kind == "stale", answer
         else:
-            try:
+            with contextlib.suppress(TimeoutError):
                 note(client.recv(0.5))
-            except TimeoutError:
-                pass
     return client, hands
 
 

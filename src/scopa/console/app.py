@@ -245,6 +245,9 @@ class Program:
         from .online import play_online
         if request.mode == "tables":  # the list first; a room chosen in it is joined by its code
             return self._session(lambda: open_tables(self, request))
+        if request.mode == "daily":  # the day's deals one after the other, then the day's board
+            from .daily import play_daily
+            return self._session(lambda: play_daily(self, request))
         return self._session(lambda: play_online(self, request))
 
     def _session(self, action: Callable[[], int]) -> int:
@@ -296,6 +299,8 @@ class Program:
         from .finding import menu_extras, quick_menu
         actions.append((self.m("app.menu.online"), lambda: online_menu(self, menu_extras(self.messages))))
         actions.append((self.m("app.menu.quick"), lambda: quick_menu(self)))
+        from .daily import daily_menu
+        actions.append((self.m("app.menu.daily"), lambda: daily_menu(self)))
         return actions
 
     def _say_notices(self) -> None:

@@ -109,6 +109,14 @@ def day_par(day_seed: bytes, deals: int, iterations: int = PAR_ITERATIONS) -> li
     return [deal_par(seed, iterations) for seed in deal_seeds(day_seed, deals)]
 
 
+def day_checks(day_seed: bytes, heard: bytes, deals_heard: dict[int, bytes]) -> bool:
+    """A revealed day seed against what a client heard: the day's commitment, and each deal's
+    (the SHA-256 of the server seed it was dealt from). True: every deal played was the day's."""
+    if commitment(day_seed) != heard:
+        return False
+    return all(1 <= n <= MAX_DEALS and commitment(deal_seed(day_seed, n)) == given for n, given in deals_heard.items())
+
+
 @dataclass(frozen=True)
 class DailyResult:
     """One finished daily room: whose, which deal, the player's points and par, counted or practice."""

@@ -1,0 +1,40 @@
+"""``scopa daily`` in a pseudo-terminal against a real ``scopa serve`` on loopback (issue 29):
+a whole short daily match, its duplicate score and place heard, a second run heard as practice."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers.online_pty import assert_prompts_said_once, play, player, text
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.slow
+
+SCORE = r"(?:\d+ (?:over|under) par|level with par)"
+
+
+def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tmp_path):
+    server = serve("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2",
+                   "--computer-workers", "0")
+    ann = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")
+    ann.expect(r"Daily deal\. 2 deals against the expert, the same for everyone today\.")
+    ann.expect(r"Deal 1 of 2\.")
+    play([ann], seconds=90)
+    ann.close()
+    said = text(ann)
+    assert ann.exitstatus == 0, said[-2000:]
+    assert "Deal 2 of 2." in said and said.count("Shuffle checked, fair.") == 2
+    assert re.search(rf"Your score today: {SCORE}\.", said), said[-2000:]
+    assert re.search(rf"1st, Ann, {SCORE}\.", said)
+    assert re.search(rf"You are 1st of 1, {SCORE}\.", said)
+    assert re.search(rf"Your best deal, {SCORE}, deal [12]\. Your worst, {SCORE}, deal [12]\.", said)
+    assert_prompts_said_once(ann)
+    assert "Traceback" not in said
+    again = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")  # the same key: practice
+    again.expect(r"You have played today's deals: these are practice, not on the board\.")
+    play([again], seconds=90)
+    again.close()
+    assert re.search(rf"Practice: {SCORE}\. Only your first try of each deal counts\.", text(again))
+    assert "Traceback" not in text(again)
