@@ -75,7 +75,7 @@ def test_a_word_that_is_no_command_is_one_sentence_and_code_2(capsys: pytest.Cap
         main(["srve"])
     assert done.value.code == 2
     assert capsys.readouterr().err == ("scopa: srve is not a scopa command or option. The commands are serve, host, "
-                                       "join, watch, quick, tables, verify, leaderboard, account.\n"
+                                       "join, watch, quick, tables, daily, verify, leaderboard, account.\n"
                                        "scopa --help all lists every option.\n")
 
 

@@ -26,15 +26,15 @@ def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tm
     said = text(ann)
     assert ann.exitstatus == 0, said[-2000:]
     assert "Deal 2 of 2." in said and said.count("Shuffle checked, fair.") == 2
-    assert re.search(rf"Your score today: {SCORE}\.", said), said[-2000:]
+    assert re.search(rf"Your score today, {SCORE}\.", said), said[-2000:]
     assert re.search(rf"1st, Ann, {SCORE}\.", said)
     assert re.search(rf"You are 1st of 1, {SCORE}\.", said)
     assert re.search(rf"Your best deal, {SCORE}, deal [12]\. Your worst, {SCORE}, deal [12]\.", said)
     assert_prompts_said_once(ann)
     assert "Traceback" not in said
     again = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")  # the same key: practice
-    again.expect(r"You have played today's deals: these are practice, not on the board\.")
+    again.expect(r"You have played today's deals, so these are practice, not on the board\.")
     play([again], seconds=90)
     again.close()
-    assert re.search(rf"Practice: {SCORE}\. Only your first try of each deal counts\.", text(again))
+    assert re.search(rf"Practice, {SCORE}\. Only your first try of each deal counts\.", text(again))
     assert "Traceback" not in text(again)
