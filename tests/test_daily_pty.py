@@ -7,6 +7,7 @@ import re
 import pytest
 
 from helpers.online_pty import assert_prompts_said_once, play, player, text
+from helpers.redis import free_port
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -15,9 +16,12 @@ pytestmark = pytest.mark.slow
 SCORE = r"(?:\d+ (?:over|under) par|level with par)"
 
 
+FAST = ("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2", "--computer-workers", "0")
+
+
 def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tmp_path):
-    server = serve("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2",
-                   "--computer-workers", "0")
+    port = str(free_port())  # the same address the next day: what a player heard is kept by server address
+    server = serve(*FAST, "--daily-date", "2030-01-01", "--port", port)
     ann = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")
     ann.expect(r"Daily deal\. 2 deals against the expert, the same for everyone today\.")
     ann.expect(r"Deal 1 of 2\.")
@@ -38,3 +42,9 @@ def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tm
     again.close()
     assert re.search(rf"Practice, {SCORE}\. Only your first try of each deal counts\.", text(again))
     assert "Traceback" not in text(again)
+    server.stop()
+    later = serve(*FAST, "--daily-date", "2030-01-02", "--port", port, db=tmp_path / "rooms.sqlite3")  # next day
+    after = player(tmp_path, "ann", "daily", "--server", later.url, "--name", "Ann")
+    after.expect(r"Daily deal of 2030-01-01 checked, fair\.")  # the day seed revealed, checked by the client
+    after.expect(r"Deal 1 of 2\.")
+    after.close(force=True)

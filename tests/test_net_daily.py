@@ -11,7 +11,7 @@ import time
 
 from helpers.net import Client
 from scopa.engine import CardsDealt
-from scopa.net.daily import day_par, deal_seed
+from scopa.net.daily import day_checks, day_par, deal_seed
 from scopa.net.messages import (
     PROTOCOL_VERSION,
     Accepted,
@@ -158,3 +158,28 @@ def test_a_result_is_never_taken_from_the_client(store):
         assert refused.code in ("unknown_field", "bad_field")
         assert client.closed()
     assert ask(server.url).rows == ()  # nothing on the board from any of them
+
+
+def test_a_client_checks_a_revealed_day_seed_against_what_it_heard():
+    seed = secrets.token_bytes(32)
+    heard = hashlib.sha256(seed).digest()
+    deals = {n: hashlib.sha256(deal_seed(seed, n)).digest() for n in (1, 3)}
+    assert day_checks(seed, heard, deals)
+    assert not day_checks(secrets.token_bytes(32), heard, deals)  # another seed than the one promised
+    assert not day_checks(seed, heard, {1: deals[3]})  # a deal not dealt from the day seed
+    assert deal_seed(seed, 1) != deal_seed(seed, 2) and len(deal_seed(seed, 1)) == 32
+
+
+def test_the_day_board_is_said_rank_first_then_place_best_and_worst():
+    from scopa.console.daily import result_lines
+    from scopa.narration import Messages
+    from scopa.net.messages import DailyPlace, DailyPlayed, DailyRow
+    answer = DailyAnswer(DAY, 3, None, rows=(DailyRow(1, "Ann", 3), DailyRow(2, "Ben", -1)),
+                         you=DailyPlace(2, 2, -1, (-2, 1, 0)),
+                         played=(DailyPlayed(1, -2, False), DailyPlayed(2, 1, False), DailyPlayed(3, 0, False)))
+    assert result_lines(answer, Messages("en")) == [
+        "Your score today, 1 under par.", "1st, Ann, 3 over par.", "2nd, Ben, 1 under par.",
+        "You are 2nd of 2, 1 under par.", "Your best deal, 1 over par, deal 2. Your worst, 2 under par, deal 1."]
+    practice = DailyAnswer(DAY, 1, None, played=(DailyPlayed(1, 0, True),))
+    assert result_lines(practice, Messages("en")) == [
+        "Practice, level with par. Only your first try of each deal counts.", "Nobody has finished today's deals yet."]

@@ -212,7 +212,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     config.mkdir(parents=True)
     (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
     menu = player(tmp_path, "menu", "--plain")
-    menu.expect(r"4 play online, 5 quick match, 6 quit\.")
+    menu.expect(r"4 play online, 5 quick match, 6 daily deal, 7 quit\.")
     menu.send("4\r")
     menu.expect(r"2 join a room with its code[.,] 3 quick match[\s\S]*4 open tables[\s\S]*5 see the leaderboard\.")
     menu.send("2\r")

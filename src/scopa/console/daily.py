@@ -82,8 +82,9 @@ def play_daily(program: OnlineProgram, request: OnlineRequest) -> int:
     key = player_key(program)
     program.say(m("online.connecting"))
     day = fetch_daily(server, None, key, request.tls)
-    if not isinstance(day, DailyAnswer):
-        program.say(board_problem_line(day.code, day.values, m, server))
+    if not isinstance(day, DailyAnswer):  # a server before the daily deal does not know the request
+        program.say(m("daily.unsupported") if day.code == "unknown_type"
+                    else board_problem_line(day.code, day.values, m, server))
         return 1
     program.remember_server(server)
     check_past_days(program, server, data_dir, day.day)
