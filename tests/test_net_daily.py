@@ -19,6 +19,8 @@ from scopa.net.messages import (
     DailyDeal,
     DailyRequest,
     ErrorMessage,
+    Leaderboard,
+    LeaderboardRequest,
     MoveRequest,
     Refused,
     UpdateMessage,
@@ -145,6 +147,10 @@ def test_the_first_daily_match_counts_and_a_second_is_practice(store):
     assert [(p.deal, p.practice) for p in second.played] == [(1, True)]
     assert second.you == first.you and second.rows == first.rows  # the board keeps the first
     assert len(second.rows) == 1
+    board = Client(server.url)
+    board.send(LeaderboardRequest(10, key))
+    rated = board.until(lambda m: isinstance(m, Leaderboard))
+    assert rated.rows == () and rated.you is None  # scored against par, never rated
 
 
 def test_a_result_is_never_taken_from_the_client(store):
