@@ -183,7 +183,7 @@ def test_the_real_settings_menu_is_paged_by_single_keys_on_a_small_terminal(tmp_
     child.send("\x1b")
     child.expect("Settings closed\\.")
     child.expect("Choice\\?")
-    child.send("7")  # quit, after play online, quick match and daily deal
+    child.send("6")  # quit, after play online and quick match
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -299,8 +299,6 @@ class Program:
         from .finding import menu_extras, quick_menu
         actions.append((self.m("app.menu.online"), lambda: online_menu(self, menu_extras(self.messages))))
         actions.append((self.m("app.menu.quick"), lambda: quick_menu(self)))
-        from .daily import daily_menu
-        actions.append((self.m("app.menu.daily"), lambda: daily_menu(self)))
         return actions
 
     def _say_notices(self) -> None:

@@ -1,4 +1,4 @@
-"""The daily deal at the console (``scopa daily`` and the main menu's "Daily deal"; docs/online.md).
+"""The daily deal at the console (``scopa daily`` and "daily deal" in "play online"; docs/online.md).
 
 The day's deals are played one after the other against the expert, each a room of one deal the
 server begins at once. Then the day's board is read as the leaderboard is, one line a player,
@@ -104,18 +104,6 @@ def play_daily(program: OnlineProgram, request: OnlineRequest) -> int:
         return 1
     program.say(*result_lines(after, m))
     return 0
-
-
-def daily_menu(program: OnlineProgram) -> int | None:
-    """The main menu's "Daily deal": the server (Enter for the last one), a name, then the day's deals."""
-    from .online import ask_name, ask_server
-    server = ask_server(program)
-    if not server:
-        return None
-    name = ask_name(program)
-    if name is None:
-        return None
-    return daily_for(program, server, name)
 
 
 def daily_for(program: OnlineProgram, server: str, name: str) -> int | None:
