@@ -189,3 +189,29 @@ def test_the_day_board_is_said_rank_first_then_place_best_and_worst():
     practice = DailyAnswer(DAY, 1, None, played=(DailyPlayed(1, 0, True),))
     assert result_lines(practice, Messages("en")) == [
         "Practice, level with par. Only your first try of each deal counts.", "Nobody has finished today's deals yet."]
+
+
+def test_the_daily_messages_go_over_the_wire_and_back_checked():
+    from scopa.net.messages import (
+        DailyPlace,
+        DailyPlayed,
+        DailyRow,
+        ProtocolError,
+        encode,
+        parse_client_message,
+        parse_server_message,
+    )
+    for message in (DailyRequest(), DailyRequest(DAY, "a" * 64, 5), DailyDeal("Ann", 3, "b" * 64)):
+        assert parse_client_message(encode(message)) == message
+    answer = DailyAnswer(DAY, 2, b"\x01" * 32, b"\x02" * 32, None, (DailyRow(1, "Ann", -3),),
+                         DailyPlace(1, 1, -3, (-1, -2)), (DailyPlayed(2, -2, True),))
+    assert parse_server_message(encode(answer)) == answer
+    for bad in ({"type": "daily", "version": PROTOCOL_VERSION, "day": "2030-02-30"},
+                {"type": "daily", "version": PROTOCOL_VERSION, "day": "tomorrow"},
+                {"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann", "deal": 0}):
+        try:
+            parse_client_message(json.dumps(bad))
+        except ProtocolError as error:
+            assert error.code == "bad_field"
+        else:
+            raise AssertionError(bad)
