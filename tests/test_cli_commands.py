@@ -30,7 +30,8 @@ def test_help_names_the_commands_and_how_to_get_their_options(capsys: pytest.Cap
         main(["--help"])
     assert done.value.code == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-2] == ("The commands are serve, host, join, watch, quick, tables, verify, leaderboard, account. "
+    assert lines[-2] == ("The commands are serve, host, join, watch, quick, tables, daily, verify, leaderboard, "
+                         "account. "
                          "scopa account --help gives the options of one.")
 
 
@@ -47,7 +48,7 @@ def test_help_is_in_italian_with_the_commands_too(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         main(["--lang", "it", "--help"])
     out = capsys.readouterr().out
-    assert "I comandi sono serve, host, join, watch, quick, tables, verify, leaderboard, account." in out
+    assert "I comandi sono serve, host, join, watch, quick, tables, daily, verify, leaderboard, account." in out
 
 
 @pytest.mark.parametrize("name, usage", [("serve", "usage: scopa serve, then any of the flags below"),
@@ -56,6 +57,7 @@ def test_help_is_in_italian_with_the_commands_too(capsys: pytest.CaptureFixture[
                                          ("watch", "usage scopa watch, the room code, then any of the options below"),
                                          ("quick", "usage scopa quick followed by any of the options below"),
                                          ("tables", "usage scopa tables followed by any of the options below"),
+                                         ("daily", "usage scopa daily followed by any of the options below"),
                                          ("verify", M("verify.usage"))])
 def test_each_command_has_its_own_help(name: str, usage: str) -> None:
     result = run_scopa(name, "--help")
@@ -73,7 +75,7 @@ def test_a_word_that_is_no_command_is_one_sentence_and_code_2(capsys: pytest.Cap
         main(["srve"])
     assert done.value.code == 2
     assert capsys.readouterr().err == ("scopa: srve is not a scopa command or option. The commands are serve, host, "
-                                       "join, watch, quick, tables, verify, leaderboard, account.\n"
+                                       "join, watch, quick, tables, daily, verify, leaderboard, account.\n"
                                        "scopa --help all lists every option.\n")
 
 

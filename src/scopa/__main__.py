@@ -257,6 +257,11 @@ def _tables(argv: list[str]) -> int:
     return _online("tables", argv)
 
 
+def _daily(argv: list[str]) -> int:
+    """``scopa daily --server URL``: the day's deals against the expert, then the day's board."""
+    return _online("daily", argv)
+
+
 def _verify(argv: list[str]) -> int:
     """``scopa verify FILE``: the shuffle of a match file (docs/fairness.md)."""
     from .verify import main as verify
@@ -285,6 +290,7 @@ COMMANDS: dict[str, Callable[[list[str]], int]] = {
     "watch": _watch,
     "quick": _quick,
     "tables": _tables,
+    "daily": _daily,
     "verify": _verify,
     "leaderboard": _leaderboard,
     "account": _account,
@@ -328,9 +334,9 @@ def _online(command: str, argv: list[str]) -> int:
     if invite is not None:
         args.server, code = invite
     # scopa join alone: the seat sat in last
-    mode: Literal["host", "join", "resume", "watch", "quick", "tables"] = (
+    mode: Literal["host", "join", "resume", "watch", "quick", "tables", "daily"] = (
         "host" if command == "host" else "watch" if command == "watch" else "quick" if command == "quick"
-        else "tables" if command == "tables" else "join" if code else "resume")
+        else "tables" if command == "tables" else "daily" if command == "daily" else "join" if code else "resume")
     if mode == "watch" and not code:
         print(f"scopa: {messages('online.watch_needs_code')}", file=sys.stderr)
         return 2

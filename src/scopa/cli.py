@@ -312,7 +312,7 @@ def _add_sound_flags(p: argparse.ArgumentParser, m: Messages) -> None:
                    metavar=m("cli.metavar.verbosity"), help=m("cli.verbosity"))
 
 
-ONLINE_COMMANDS = ("host", "join", "watch", "quick", "tables")
+ONLINE_COMMANDS = ("host", "join", "watch", "quick", "tables", "daily")
 
 
 def build_online_parser(command: str, messages: Messages | None = None) -> argparse.ArgumentParser:

@@ -245,6 +245,9 @@ class Program:
         from .online import play_online
         if request.mode == "tables":  # the list first; a room chosen in it is joined by its code
             return self._session(lambda: open_tables(self, request))
+        if request.mode == "daily":  # the day's deals one after the other, then the day's board
+            from .daily import play_daily
+            return self._session(lambda: play_daily(self, request))
         return self._session(lambda: play_online(self, request))
 
     def _session(self, action: Callable[[], int]) -> int:

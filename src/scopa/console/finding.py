@@ -54,8 +54,11 @@ def open_tables(program: OnlineProgram, request: OnlineRequest) -> int:
 
 
 def menu_extras(m: Messages) -> list[MenuExtra]:
-    """The "Play online" menu's quick match and open tables, after host and join."""
-    return [(m("online.menu.quick"), quick_for), (m("online.menu.tables"), tables_menu)]
+    """The "Play online" menu's quick match, open tables and the daily deal, after host and join
+    (the leaderboard comes last)."""
+    from .daily import daily_for
+    return [(m("online.menu.quick"), quick_for), (m("online.menu.tables"), tables_menu),
+            (m("online.menu.daily"), daily_for)]
 
 
 def quick_menu(program: OnlineProgram) -> int | None:

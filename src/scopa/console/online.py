@@ -622,7 +622,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
 class OnlineRequest:
     """What ``scopa host``, ``scopa join`` or the menu asked for."""
 
-    mode: Literal["host", "join", "resume", "watch", "quick", "tables"]
+    mode: Literal["host", "join", "resume", "watch", "quick", "tables", "daily"]
     server: str = ""
     name: str = ""
     code: str = ""
@@ -632,6 +632,9 @@ class OnlineRequest:
     tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
     turn_time: int | None = None  # host: --turn-time, seconds a turn (None: no timer)
     public: bool = False          # host: the room is listed by scopa tables while it waits
+    deal: int = 0                 # daily: the day's deal to play (from 1)
+    deals: int = 0                # daily: how many deals the day has
+    day: str = ""                 # daily: the UTC day, as the server named it
 
 
 def default_name(messages: Messages) -> str:
@@ -664,7 +667,7 @@ def server_address(text: str) -> str:
     return text if "://" in text else f"ws://{text}"
 
 
-def _player_key(program: OnlineProgram) -> str | None:
+def player_key(program: OnlineProgram) -> str | None:
     """This player's key (made now on the first online action), None when it cannot be kept."""
     from ..storage import resolve_data_dir
     from ..storage.player_key import PlayerKeyStore
@@ -792,9 +795,14 @@ def _ask_rules(program: OnlineProgram) -> Rules | None:
 
 def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
     """Connect, take or reclaim the seat, keep its key, and play; an exit code."""
+    return play_room(program, request)[0]
+
+
+def play_room(program: OnlineProgram, request: OnlineRequest) -> tuple[int, Outcome | None]:
+    """``play_online``, and how the room ended (None: it was never entered)."""
     from ..net.client import RemoteTable, TableClosed
     from ..net.codes import normalise_code
-    from ..net.messages import CreateRoom, Hello, Join, Quick
+    from ..net.messages import CreateRoom, DailyDeal, Hello, Join, Quick
     from ..storage.seat_keys import SeatKey
 
     m = program.messages
@@ -803,7 +811,7 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
     saved = store.newest() if request.mode == "resume" else None
     if request.mode == "resume" and saved is None:
         program.say(m("online.none_to_resume"))
-        return 1
+        return 1, None
     server = saved.server if saved is not None else server_address(request.server)
     name = saved.name if saved is not None else request.name
     if request.mode == "host":
@@ -811,30 +819,33 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
             raise ValueError("hosting a room needs the match's rules")
         level = request.level or _ask_level(program, request.rules)
         if level is None:
-            return 0
-        first: CreateRoom | Join | Hello | Quick = CreateRoom(name, request.rules, tuple(request.seats), level,
-                                                              player_key=_player_key(program),
-                                                              turn_time=request.turn_time, public=request.public)
+            return 0, None
+        first: CreateRoom | Join | Hello | Quick | DailyDeal = CreateRoom(
+            name, request.rules, tuple(request.seats), level, player_key=player_key(program),
+            turn_time=request.turn_time, public=request.public)
     elif request.mode == "quick":
         if request.rules is None:
             raise ValueError("a quick match needs the match's rules")
         first = Quick(name, request.rules, request.level or "easy")
+    elif request.mode == "daily":
+        first = DailyDeal(name, request.deal, player_key(program))
     else:
         code = saved.code if saved is not None else normalise_code(request.code)
         if code is None:
             program.say(m("online.error.bad_code", code=request.code))
-            return 2
+            return 2, None
         saved = saved or store.load(server, code)
         if saved is not None and request.mode == "join" and name and saved.name != name:
             answer = _take_back_or_join(program, saved, name)
             if answer is None:
-                return 0
+                return 0, None
             if answer == "new":  # a second player on this account: the kept key stays the first one's
                 keep_key = False
                 saved = None
         first = (Hello(code, saved.key, saved.last_number) if saved is not None
-                 else Join(code, name, _player_key(program)))
-    program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
+                 else Join(code, name, player_key(program)))
+    if request.mode != "daily":  # a daily deal: said once for the day, before its first deal
+        program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
     table = RemoteTable(server, first, wake, tls=request.tls)
     try:
@@ -843,7 +854,12 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         if saved is not None and closed.problem.code in ("wrong_key", "unknown_room", "room_closed"):
             store.forget(saved.server, saved.code)
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
-        return 1
+        return 1, None
+    heard = table.commitment_heard()
+    if request.mode == "daily" and heard is not None:  # checked against the day seed once it is revealed
+        from ..storage import resolve_data_dir
+        from ..storage.daily_heard import remember_deal
+        remember_deal(resolve_data_dir(program.persistence.data_dir), server, request.day, request.deal, heard)
     try:
         kept = SeatKey(server, table.code, table.key, table.seat, name,
                        last_number=saved.last_number if saved is not None else 0)
@@ -856,7 +872,9 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
             """After each own move: a rejoin from a new terminal replays what followed it."""
             if keep_key:
                 store.save(replace(kept, last_number=number, saved_at=0.0))
-        outcome = run_room(program, table, wake, server, _opening(table, request.mode, saved is not None, m, server),
+        opening = ([Announcement(m("daily.deal", n=request.deal, of=request.deals))] if request.mode == "daily"
+                   else _opening(table, request.mode, saved is not None, m, server))
+        outcome = run_room(program, table, wake, server, opening,
                            keep_place=keep_place, rejoined=saved is not None,
                            quick=request.mode == "quick")
         given_up = request.mode == "quick" and table.room().phase == "lobby"  # the server freed the seat
@@ -864,9 +882,9 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
         table.close()
     if outcome in ("finished", "closed") or given_up:
         store.forget(server, table.code)
-    if outcome == "finished":
+    if outcome == "finished" and request.mode != "daily":  # a daily deal is scored against par, never rated
         _say_rating(program, server, request.tls)
-    return 0
+    return 0, outcome
 
 
 def _say_rating(program: OnlineProgram, server: str, tls: ssl.SSLContext | None) -> None:

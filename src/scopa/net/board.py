@@ -1,4 +1,5 @@
-"""The leaderboard of a room server, asked over one short connection (``scopa leaderboard``)."""
+"""The leaderboard of a room server, and the day's daily deal, each asked over one short
+connection (``scopa leaderboard``, ``scopa daily``)."""
 from __future__ import annotations
 
 import ssl
@@ -6,6 +7,8 @@ import ssl
 from .client import UNREACHABLE, Problem, tls_problem
 from .messages import (
     MAX_RECORD_MESSAGE,
+    DailyAnswer,
+    DailyRequest,
     ErrorMessage,
     Leaderboard,
     LeaderboardRequest,
@@ -20,12 +23,27 @@ TIMEOUT = 10.0
 def fetch_board(server: str, top: int, player_key: str | None, tls: ssl.SSLContext | None = None,
                 timeout: float = TIMEOUT) -> Leaderboard | Problem:
     """The server's top ``top`` players and, with the key, this player's place; or the problem."""
+    answer = _ask(server, LeaderboardRequest(top, player_key), tls, timeout)
+    return answer if isinstance(answer, (Leaderboard, Problem)) else Problem(UNREACHABLE, {})
+
+
+def fetch_daily(server: str, day: str | None, player_key: str | None, tls: ssl.SSLContext | None = None,
+                timeout: float = TIMEOUT) -> DailyAnswer | Problem:
+    """The daily deal of ``day`` (None: today): its commitments, its seed once revealed, its board
+    and, with the key, this player's place and scores; or the problem."""
+    answer = _ask(server, DailyRequest(day, player_key), tls, timeout)
+    return answer if isinstance(answer, (DailyAnswer, Problem)) else Problem(UNREACHABLE, {})
+
+
+def _ask(server: str, request: LeaderboardRequest | DailyRequest, tls: ssl.SSLContext | None,
+         timeout: float) -> object:
+    """One request's answer over a connection of its own, or the problem."""
     from websockets.exceptions import InvalidURI, WebSocketException
     from websockets.sync.client import connect
     context = tls if server.lower().startswith("wss:") else None
     try:
         with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context) as ws:
-            ws.send(encode(LeaderboardRequest(top, player_key)))
+            ws.send(encode(request))
             message = parse_server_message(ws.recv(timeout=timeout))
     except InvalidURI:
         return Problem("bad_server", {})
@@ -35,6 +53,4 @@ def fetch_board(server: str, top: int, player_key: str | None, tls: ssl.SSLConte
         return Problem(UNREACHABLE, {})
     if isinstance(message, ErrorMessage):
         return Problem(message.code, dict(message.values))
-    if not isinstance(message, Leaderboard):
-        return Problem(UNREACHABLE, {})
     return message

@@ -68,6 +68,7 @@ from .messages import (
     ClockMessage,
     Contribute,
     CreateRoom,
+    DailyDeal,
     ErrorMessage,
     Hello,
     InfoMessage,
@@ -180,7 +181,7 @@ class RemoteTable:
     Beside the ``Table`` methods, the lobby uses ``room``, ``ready``, ``start``, and the console
     reads ``connected``, ``problem`` and ``take_errors`` (non-fatal refusals to say)."""
 
-    def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick, wake: Waker | None = None,
+    def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick | DailyDeal, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
                  tls: ssl.SSLContext | None = None) -> None:
         self.server = server
@@ -585,6 +586,12 @@ class RemoteTable:
         with self._lock:
             self._record_data = answer.record
         return checked_record(answer.record, room, view)
+
+    def commitment_heard(self) -> bytes | None:
+        """The commitment of the first welcome (None: none, or a later welcome named another):
+        ``scopa daily`` keeps it, to check it against the day seed once that is revealed."""
+        with self._lock:
+            return None if self._heard_other else self._heard
 
     def shuffle_check(self) -> Verdict:
         """This client's own check of the match's shuffle, once ``finished_record`` was asked

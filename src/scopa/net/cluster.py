@@ -40,6 +40,7 @@ from typing import Any, TypeVar, cast
 from websockets.asyncio.server import ServerConnection
 
 from ..engine import Move
+from ..engine.shuffle import SEED_BYTES
 from .finding import open_tables, quick_room_request
 from .identity import player_hash
 from .messages import (
@@ -47,6 +48,7 @@ from .messages import (
     Accepted,
     ClaimRequest,
     CreateRoom,
+    DailyDeal,
     ErrorMessage,
     Hello,
     Join,
@@ -59,6 +61,7 @@ from .messages import (
     encode,
     parse_client_message,
 )
+from .redis_daily import RedisDaily
 from .redis_players import RedisPlayers
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
@@ -170,6 +173,8 @@ class ClusterServer(RoomServer):
         super().__init__(SessionStore(redis), config)
         self.redis = redis
         self.book = RedisPlayers(redis.client)  # names and ratings (net.redis_players)
+        self.redis_daily = RedisDaily(redis.client, lambda: secrets.token_bytes(SEED_BYTES))  # net.daily
+        self.daily = self.redis_daily
         self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
         self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
         self.origin = secrets.token_hex(8)  # this process, in the frames it publishes
@@ -253,6 +258,7 @@ class ClusterServer(RoomServer):
         stored = await self._write(saved, deleted, pending) and await self._publish_chat(said)
         if stored and any(room.phase == "over" for room in saved.values()):
             await self.rate_pending()
+            await self._record_daily(saved)  # before the seat here is told the deal is over
         if stored:
             for conn, kind, value in held:
                 if kind == "send":
@@ -331,11 +337,11 @@ class ClusterServer(RoomServer):
                     Connection.send(conn, ErrorMessage("storage", {}))
 
     # The ways in, under the session ---------------------------------------------------------
-    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick) -> None:
+    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick | DailyDeal) -> None:
         if isinstance(message, Quick):
             await self._enter_quick(conn, message)
             return
-        if isinstance(message, (CreateRoom, Join)):  # the name claimed in Redis before the room logic runs
+        if isinstance(message, (CreateRoom, Join, DailyDeal)):  # the name claimed in Redis before the room logic runs
             player = None if message.player_key is None else player_hash(message.player_key)
             try:
                 free = await self.book.claim(player, message.name)
@@ -347,9 +353,21 @@ class ClusterServer(RoomServer):
         if isinstance(message, CreateRoom):
             await self.session(None, lambda: self._enter(conn, message))
             return
+        if isinstance(message, DailyDeal):
+            day, server_seed = await self._daily_ready(message.deal)
+            await self.session(None, lambda: self._create_daily(conn, message, day, server_seed))
+            return
         code = message.code
         prepare = (lambda: self._fetch_missed(code, message)) if isinstance(message, Hello) else None
         await self.session(code, lambda: self._enter(conn, message), prepare)
+
+    async def _record_daily(self, saved: dict[str, Room]) -> None:
+        """The result of each daily room whose end was just stored (written once: net.redis_daily)."""
+        for room in saved.values():
+            try:
+                await self.redis_daily.record(room)
+            except Exception as error:  # noqa: BLE001 -- logged; the room's end is stored whatever
+                log.error("room %s: the daily result could not be kept (%s)", room.code, error)
 
     async def _enter_quick(self, conn: Connection, message: Quick) -> None:
         """A quick match across processes: each waiting quick room in the store's index, oldest

@@ -74,6 +74,14 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  ``tables``, then the server closes the connection
     create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``
 
+  The daily deal (issue 29, ``net.daily``, docs/online.md). Both are first messages, with ``"version"``:
+    daily        {version, day, player_key}                 the day's facts and board: day (optional,
+                 "YYYY-MM-DD", today in UTC unless given, at most tomorrow); answered with ``daily``, then
+                 the server closes the connection; at most 60 a minute from one address, as leaderboard
+    daily_deal   {version, name, player_key, deal}          play today's deal ``deal`` (1 to the day's
+                 deals) against the expert: a new room, already begun (its welcome says "playing"), dealt
+                 from the deal's server seed with no contribution; the result is the server's own record
+
 Server to client.
 
     welcome      {version, code, seat, seat_key, number, info, last_deal, commitment}  after the first message;
@@ -114,6 +122,13 @@ Server to client.
                  1, rating the openskill ordinal mu − 3 sigma, matches the rated ones); you {rank, of,
                  rating} the asker's place among the ``of`` rated players, or null (no key sent,
                  or the key never rated)
+    daily        {day, deals, commitment, next_commitment, seed, rows, you, played}  the answer to a first
+                 ``daily``: commitment the SHA-256 of the day's seed (null: no daily that day), next_commitment
+                 the next day's (null unless the day asked is today), seed the day seed in hex only once the
+                 day has ended (else null); rows [{rank, name, score}] best first, score the summed duplicate
+                 score of a player who finished every deal; you {rank, of, score, deals} the asker's place
+                 and each deal's score (null: not on the board); played [{deal, score, practice}] the
+                 asker's latest room of each deal, practice true when it did not count
     clock        {seat, seconds}                       the turn timer's warning: seconds left to the seat
                  to move (10, then 5); not numbered. Its timeout and more time are notices
                  (timed_out, more_time), numbered and kept as every notice is
@@ -409,6 +424,63 @@ class Leaderboard:
 
 
 
+# The daily deal (issue 29; net.daily) -------------------------------------------------------
+
+MAX_DAILY_DEALS = 10
+
+
+@dataclass(frozen=True)
+class DailyRequest:
+    """A first message of its own: the day's commitments, its seed once revealed, and its board."""
+
+    day: str | None = None  # None: today (UTC)
+    player_key: str | None = None  # to hear the asker's own place and scores
+    top: int = 10
+
+
+@dataclass(frozen=True)
+class DailyDeal:
+    """A first message: play today's deal ``deal`` against the expert (a room already begun)."""
+
+    name: str
+    deal: int
+    player_key: str | None = None
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    rank: int
+    name: str
+    score: int
+
+
+@dataclass(frozen=True)
+class DailyPlace:
+    rank: int
+    of: int
+    score: int
+    deals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DailyPlayed:
+    deal: int
+    score: int
+    practice: bool
+
+
+@dataclass(frozen=True)
+class DailyAnswer:
+    day: str
+    deals: int
+    commitment: bytes | None
+    next_commitment: bytes | None = None
+    seed: bytes | None = None
+    rows: tuple[DailyRow, ...] = ()
+    you: DailyPlace | None = None
+    played: tuple[DailyPlayed, ...] = ()
+
+
 # Table chat (issue 28) ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -510,8 +582,8 @@ class TablesMessage:
 
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
                  | Assisted | RecordRequest | Ping | LeaderboardRequest | ChatRequest | MoreTime | Back | Watch
-                 | SeatKind | Quick | ListTables)
-FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables)
+                 | SeatKind | Quick | ListTables | DailyRequest | DailyDeal)
+FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 
 
 @dataclass(frozen=True)
@@ -596,7 +668,8 @@ class Pong:
 
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
-                 | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage)
+                 | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage
+                 | DailyAnswer)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -706,7 +779,7 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
             "capture": _cards(reason.capture), "seat": reason.seat}
 
 
-def _player_key(message: CreateRoom | Join | LeaderboardRequest) -> dict[str, str]:
+def _player_key(message: CreateRoom | Join | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
     """The player key, only when the client has one (a server before player keys never sees the field)."""
     return {} if message.player_key is None else {"player_key": message.player_key}
 
@@ -763,7 +836,23 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
     TablesMessage: ("tables", lambda m: {"rooms": [{"code": t.code, "host": t.host, "rules": encode_rules(t.rules),
                                                     "free": t.free} for t in m.rooms]}),
+    # The daily deal (issue 29)
+    DailyRequest: ("daily", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
+                                       **({} if m.day is None else {"day": m.day})}),
+    DailyDeal: ("daily_deal", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "deal": m.deal,
+                                         **_player_key(m)}),
+    DailyAnswer: ("daily", lambda m: {
+        "day": m.day, "deals": m.deals, "commitment": _optional_hex(m.commitment),
+        "next_commitment": _optional_hex(m.next_commitment), "seed": _optional_hex(m.seed),
+        "rows": [{"rank": r.rank, "name": r.name, "score": r.score} for r in m.rows],
+        "you": None if m.you is None else {"rank": m.you.rank, "of": m.you.of, "score": m.you.score,
+                                           "deals": list(m.you.deals)},
+        "played": [{"deal": p.deal, "score": p.score, "practice": p.practice} for p in m.played]}),
 }
+
+
+def _optional_hex(value: bytes | None) -> str | None:
+    return None if value is None else value.hex()
 
 
 # Checking ------------------------------------------------------------------------------------
@@ -995,6 +1084,63 @@ def _move(f: _Fields) -> MoveRequest:
 def _leaderboard_request(f: _Fields) -> LeaderboardRequest:
     _version(f)
     return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f))
+
+
+def _day(value: Any, name: str = "day") -> str:
+    if not (isinstance(value, str) and len(value) == 10 and value[4] == "-" and value[7] == "-"
+            and value.replace("-", "").isdigit()):
+        raise ProtocolError("bad_field", field=name)
+    import datetime
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ProtocolError("bad_field", field=name) from None
+    return value
+
+
+def _daily_request(f: _Fields) -> DailyRequest:
+    _version(f)
+    day = f("day")
+    return DailyRequest(None if day is None else _day(day), _optional_player_key(f),
+                        _int(f("top", 10), "top", 1, MAX_TOP))
+
+
+def _daily_deal(f: _Fields) -> DailyDeal:
+    _version(f)
+    return DailyDeal(check_name(f("name")), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS), _optional_player_key(f))
+
+
+def _score(value: Any, name: str) -> int:
+    return _int(value, name, -10_000, 10_000)
+
+
+def _daily_answer(f: _Fields) -> DailyAnswer:
+    day = _day(f("day"))
+    deals = _int(f("deals"), "deals", 1, MAX_DAILY_DEALS)
+    hexes = {key: None if f(key) is None else _hex(f(key), key) for key in ("commitment", "next_commitment", "seed")}
+    rows = []
+    for item in _list(f("rows"), "rows", MAX_TOP):
+        row = _Fields(item, "rows")
+        rows.append(DailyRow(_int(row("rank"), "rows.rank", 1), check_name(row("name"), "rows.name"),
+                             _score(row("score"), "rows.score")))
+        row.done()
+    you_data, you = f("you"), None
+    if you_data is not None:
+        mine = _Fields(you_data, "you")
+        you = DailyPlace(_int(mine("rank"), "you.rank", 1), _int(mine("of"), "you.of", 1),
+                         _score(mine("score"), "you.score"),
+                         tuple(_score(d, "you.deals") for d in _list(mine("deals"), "you.deals", deals)))
+        mine.done()
+    played = []
+    for item in _list(f("played"), "played", deals):
+        entry = _Fields(item, "played")
+        played.append(DailyPlayed(_int(entry("deal"), "played.deal", 1, deals), _score(entry("score"), "played.score"),
+                                  _bool(entry("practice"), "played.practice")))
+        entry.done()
+    return DailyAnswer(day, deals, hexes["commitment"], hexes["next_commitment"], hexes["seed"], tuple(rows), you,
+                       tuple(played))
+
+
 def _chat_request(f: _Fields) -> ChatRequest:
     """Text or a preset, one of the two; the text is checked by the server (``net.chat``), not here."""
     text, preset = f("text"), f("preset")
@@ -1029,6 +1175,8 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
     "quick": (_quick, frozenset({"level"})),
     "tables": (_list_tables, frozenset()),
+    "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
+    "daily_deal": (_daily_deal, frozenset({"player_key"})),
 }
 
 
@@ -1369,6 +1517,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
         message = _tables(fields)
     elif kind == "leaderboard":
         message = _leaderboard(fields)
+    elif kind == "daily":
+        message = _daily_answer(fields)
     elif kind == "chat":
         message = _chat_message(fields, rules)
     elif kind == "watching":

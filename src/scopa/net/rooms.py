@@ -311,6 +311,22 @@ class Room:
         self.position_number = started.number
         return entries
 
+    def start_daily(self, now: float) -> list[Entry]:
+        """A daily deal's room begun at once (``net.daily``): dealt from the server seed alone, no
+        seat's contribution (everyone must get the same deal), the computers as ``new_room`` named them."""
+        if self.phase != "lobby" or not self.server_seed:
+            raise RoomRefusal("not_lobby")
+        seed = match_seed(self.server_seed, ())
+        setups = tuple(SeatSetup(s.name, s.kind, s.level) for s in self.seats if s is not None)
+        record, events = start_match(self.rules, setups, seed)
+        record = replace(record, fairness=Fairness(self.server_seed, ()))
+        self.table = match_table(record, self.budget)
+        self.phase = "playing"
+        self.turn_since = now
+        started = self._notice("started", self.host)
+        self.position_number = started.number
+        return [started, *self._game(events)]
+
     # Play --------------------------------------------------------------------------------
     def play(self, seat: int, move: Move, expected: int, now: float) -> list[Entry]:
         state = self._playing()

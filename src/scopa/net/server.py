@@ -35,13 +35,28 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from ..engine import Move
-from ..engine.shuffle import SEED_BYTES
+from ..engine.shuffle import SEED_BYTES, commitment
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
 from ..table import Notice, Resync
 from .chat import ChatLimit, chat_problem, clean_chat
 from .clock import TurnClock
 from .codes import key_hash, new_code, new_seat_key
+from .daily import (
+    DAILY_LEVEL,
+    DAILY_RULES,
+    DEFAULT_DEALS,
+    MAX_DEALS,
+    PAR_ITERATIONS,
+    DailyBook,
+    day_of,
+    day_par,
+    deal_seed,
+    is_day,
+    listing,
+    next_day,
+    rank_day,
+)
 from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
@@ -62,6 +77,12 @@ from .messages import (
     ClockMessage,
     Contribute,
     CreateRoom,
+    DailyAnswer,
+    DailyDeal,
+    DailyPlace,
+    DailyPlayed,
+    DailyRequest,
+    DailyRow,
     ErrorMessage,
     Hello,
     InfoMessage,
@@ -137,6 +158,9 @@ class ServerConfig:
     trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
     clock_scale: float = 1.0     # the turn timer's seconds are multiplied by this (tests run it faster)
     quick_wait: float = 20.0     # seconds a quick match waits for people before computers take the free seats
+    daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.daily)
+    daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
+    daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
 
     @property
     def expiry_seconds(self) -> float:
@@ -353,6 +377,8 @@ class RoomServer:
         self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
+        self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.daily
+        self.par_locks: dict[str, asyncio.Lock] = {}  # one working out of a day's par at a time
         workers = default_workers() if config.computer_workers is None else config.computer_workers
         self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
         expired = store.delete_idle(time.time() - config.expiry_seconds)
@@ -409,6 +435,9 @@ class RoomServer:
         if isinstance(message, LeaderboardRequest):
             await self._answer_board(conn, message)
             return False
+        if isinstance(message, DailyRequest):
+            await self._answer_daily(conn, message)
+            return False
         if isinstance(message, Watch):
             return await self._watch_first(conn, message)
         if not isinstance(message, FIRST_MESSAGES):
@@ -419,7 +448,7 @@ class RoomServer:
         if isinstance(message, ListTables):
             conn.answer_and_close(TablesMessage(await self.listed()))
             return False
-        limit = self.creations if isinstance(message, (CreateRoom, Quick)) else self.failures
+        limit = self.creations if isinstance(message, (CreateRoom, Quick, DailyDeal)) else self.failures
         wait, token = await limit.take(conn.address)
         if wait:
             conn.fail("too_many_tries", {"seconds": wait})
@@ -427,7 +456,7 @@ class RoomServer:
         try:
             await self.enter(conn, message)
         except RoomRefusal as refusal:
-            if isinstance(message, (CreateRoom, Quick)) or refusal.code not in REVEALING:
+            if isinstance(message, (CreateRoom, Quick, DailyDeal)) or refusal.code not in REVEALING:
                 await limit.give_back(conn.address, token)  # no room made, nothing told of a code
             conn.fail(refusal.code, refusal.values)
             return False
@@ -525,7 +554,11 @@ class RoomServer:
     def connect(self, ws: ServerConnection) -> Connection:
         return Connection(ws, self.config)
 
-    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick) -> None:
+    async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick | DailyDeal) -> None:
+        if isinstance(message, DailyDeal):
+            day, server_seed = await self._daily_ready(message.deal)
+            self._create_daily(conn, message, day, server_seed)
+            return
         self._enter(conn, message)
 
     def _enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick) -> None:
@@ -747,6 +780,105 @@ class RoomServer:
                                                                  tuple[int, int, float] | None]:
         """The top players and the asker's place, from the store's book (none kept: an empty board)."""
         return ([], None) if self.players is None else self.players.leaderboard(top, player)
+
+    # The daily deal (issue 29, net.daily) --------------------------------------------------------
+    def today(self) -> str:
+        """The UTC day now (``--daily-date`` fixes it, for tests of a day's end without waiting a day)."""
+        return self.config.daily_date or day_of(time.time())
+
+    def _daily_book(self) -> DailyBook:
+        if self.daily is None:
+            raise RoomRefusal("storage")
+        return self.daily
+
+    async def _daily_ready(self, deal: int) -> tuple[str, bytes]:
+        """Today and the server seed of its deal ``deal``: the day seed kept (drawn now when the day
+        has none) and the day's par worked out, before the room is made."""
+        if not 1 <= deal <= self.config.daily_deals:
+            raise RoomRefusal("bad_field", field="deal")
+        day, book = self.today(), self._daily_book()
+        try:
+            seed = await book.seed(day, True)
+            if seed is None:
+                raise RoomRefusal("storage")
+            await self.day_par(day, seed)
+        except RoomRefusal:
+            raise
+        except Exception as error:  # noqa: BLE001 -- the store failed: the request is not done
+            self.metrics.store_error()
+            log.error("the daily deal cannot be read or kept (%s)", error)
+            raise RoomRefusal("storage") from None
+        return day, deal_seed(seed, deal)
+
+    async def day_par(self, day: str, seed: bytes) -> list[int]:
+        """The day's par, worked out once (in a thread, off this loop) and kept in the store."""
+        book = self._daily_book()
+        async with self.par_locks.setdefault(day, asyncio.Lock()):
+            kept = await book.par(day)
+            if kept is not None:
+                return kept
+            par = await asyncio.to_thread(day_par, seed, self.config.daily_deals, self.config.daily_iterations)
+            log.info("daily %s: par worked out for %d deals", day, len(par))
+            return await book.keep_par(day, par)
+
+    def _create_daily(self, conn: Connection, message: DailyDeal, day: str, server_seed: bytes) -> None:
+        """A room of the day's deal: the player in seat 0, the expert in seat 1, begun at once (the
+        welcome says "playing", so the client gives no share of the seed)."""
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        player = self._claim(message.player_key, message.name)
+        key = new_seat_key()
+        room, entries = new_room(code, DAILY_RULES, ("human", DAILY_LEVEL), message.name, key_hash(key), DAILY_LEVEL,
+                                 time.time(), self.config.computer_budget, server_seed, listing(day, message.deal))
+        room.seat_player(0, player)
+        entries += room.start_daily(time.monotonic())
+        self.rooms[code] = room
+        self._seat_connection(conn, room, 0)
+        self._save(room)
+        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment))
+        self._commit(room, entries, "daily deal %d of %s begun by %s", message.deal, day, conn.address)
+        self._drive(room)
+
+    async def _answer_daily(self, conn: Connection, message: DailyRequest) -> None:
+        """The day's commitments, its seed once the day has ended, and its board; then the connection closed."""
+        wait, _ = await self.boards.take(conn.address)
+        if wait:
+            conn.fail("too_many_tries", {"seconds": wait})
+            return
+        today = self.today()
+        day = message.day or today
+        if not is_day(day) or day > next_day(today):
+            conn.fail("bad_field", {"field": "day"})
+            return
+        player = None if message.player_key is None else player_hash(message.player_key)
+        try:
+            answer = await self._daily_answer(day, today, message.top, player)
+        except RoomRefusal as refusal:
+            conn.fail(refusal.code, refusal.values)
+            return
+        except Exception as error:  # noqa: BLE001 -- the store failed: said in one line, nothing else
+            self.metrics.store_error()
+            log.error("the daily deal cannot be read (%s)", error)
+            conn.fail("storage")
+            return
+        conn.send(answer)
+        conn.end()
+
+    async def _daily_answer(self, day: str, today: str, top: int, player: str | None) -> DailyAnswer:
+        book = self._daily_book()
+        seed = await book.seed(day, day >= today)  # today's and tomorrow's are drawn when first asked
+        following = await book.seed(next_day(day), True) if day == today else None
+        par = await book.par(day)
+        deals = len(par) if par else self.config.daily_deals
+        board = rank_day(await book.results(day), deals, top, player)
+        return DailyAnswer(
+            day, deals, None if seed is None else commitment(seed),
+            None if following is None else commitment(following),
+            seed if seed is not None and day < today else None,  # revealed only once the day has ended
+            tuple(DailyRow(*row) for row in board.rows),
+            None if board.you is None else DailyPlace(*board.you),
+            tuple(DailyPlayed(*entry) for entry in board.played))
 
     def _reclaim(self, conn: Connection, message: Hello) -> None:
         room = self._room(message.code)
@@ -1171,6 +1303,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time a quick match waits for people before computers take its free seats, 20 unless given")
     p.add_argument("--clock-scale", type=decimal_number, default=1.0, metavar="FACTOR",
                    help="multiply every turn timer's seconds by this, for tests, 1 unless given")
+    p.add_argument("--daily-deals", type=whole_number, default=DEFAULT_DEALS, metavar="N",
+                   help=f"deals of the daily deal, from 1 to {MAX_DEALS}, {DEFAULT_DEALS} unless given")
+    p.add_argument("--daily-par-samples", type=whole_number, default=PAR_ITERATIONS, metavar="N",
+                   help=f"samples a move of the expert that works out the day's par, {PAR_ITERATIONS} unless given")
+    p.add_argument("--daily-date", metavar="YYYY-MM-DD", help=argparse.SUPPRESS)  # tests: the day taken as today
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -1195,6 +1332,12 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
         parser.error("--store and --db name two different stores: give one")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
+    if not 1 <= args.daily_deals <= MAX_DEALS:
+        parser.error(f"--daily-deals must be from 1 to {MAX_DEALS}")
+    if args.daily_par_samples < 1:
+        parser.error("--daily-par-samples must be 1 or more")
+    if args.daily_date is not None and not is_day(args.daily_date):
+        parser.error("--daily-date must be a day written YYYY-MM-DD")
     metrics = None if args.metrics is None else parse_address(args.metrics)
     if args.metrics is not None and metrics is None:
         parser.error("--metrics takes a port from 1 to 65535, or ADDRESS:PORT")
@@ -1207,7 +1350,9 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         computer_workers=args.computer_workers, computer_cap=args.computer_cap,
                         trust_proxy=args.trust_proxy,
                         presence_ttl=args.presence_ttl, metrics=metrics, quick_wait=args.quick_wait,
-                        clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0)
+                        clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0,
+                        daily_deals=args.daily_deals, daily_iterations=args.daily_par_samples,
+                        daily_date=args.daily_date)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:

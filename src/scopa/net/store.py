@@ -27,6 +27,7 @@ from ..engine import Rules
 from ..engine.shuffle import SEED_BYTES
 from ..storage import SaveFileError, record_from_dict, record_to_dict
 from .clock import clock_from_data
+from .daily import SqliteDaily, record_result_sqlite
 from .identity import SqlitePlayers
 from .ratings import RATED_SCHEMA, rate_room
 from .rooms import Room, Seat, match_table, seed_parts_from_data, seed_parts_to_data
@@ -103,6 +104,7 @@ class RoomStore:
             self.db.execute("ALTER TABLE rooms ADD COLUMN clock TEXT")
         if "listing" not in columns:  # a file of a server before quick matches and public rooms
             self.db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT NOT NULL DEFAULT ''")
+        self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.daily)
 
     def close(self) -> None:
         self.db.close()
@@ -133,6 +135,7 @@ class RoomStore:
                   json.dumps(s.covered_in)) for number, s in enumerate(room.seats) if s is not None])
             if room.phase == "over":
                 rate_room(self.players, room)  # in this transaction: written with the match's end or not at all
+                record_result_sqlite(self.db, room)  # a daily deal's result, likewise
 
     def check_write(self) -> None:
         """Write one row and commit, as a move is written (``GET /healthz``); raises as ``save`` would."""

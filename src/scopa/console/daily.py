@@ -1,0 +1,112 @@
+"""The daily deal at the console (``scopa daily`` and "daily deal" in "play online"; docs/online.md).
+
+The day's deals are played one after the other against the expert, each a room of one deal the
+server begins at once. Then the day's board is read as the leaderboard is, one line a player,
+rank first ("1st, Ann, 3 over par."), then the player's own place and their best and worst deal
+against par. Before the day's deals, any earlier day this player heard and whose seed the
+server now reveals is checked: its commitment, and each deal's ("Daily deal of 2026-12-04
+checked, fair.").
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .leaderboard import place
+
+if TYPE_CHECKING:
+    from ..narration import Messages
+    from ..net.messages import DailyAnswer
+    from .online import OnlineProgram, OnlineRequest
+
+
+def par_words(score: int, m: Messages) -> str:
+    """A duplicate score as said: "3 over par", "1 under par", "level with par"."""
+    if score > 0:
+        return m("daily.over", n=score)
+    if score < 0:
+        return m("daily.under", n=-score)
+    return m("daily.level")
+
+
+def result_lines(answer: DailyAnswer, m: Messages) -> list[str]:
+    """What the player hears after the day's deals: their score (practice said so), the board
+    one player a line, their place, their best and worst deal against par."""
+    lines = []
+    if answer.played:
+        total = par_words(sum(p.score for p in answer.played), m)
+        practice = all(p.practice for p in answer.played)
+        lines.append(m("daily.practice" if practice else "daily.score", score=total))
+    rows = [m("daily.row", rank=place(r.rank, m.lang), name=r.name, score=par_words(r.score, m)) for r in answer.rows]
+    lines += rows or [m("daily.empty")]
+    you = answer.you
+    if you is not None:
+        lines.append(m("daily.you", rank=place(you.rank, m.lang), of=you.of, score=par_words(you.score, m)))
+        if len(you.deals) > 1:
+            best = max(range(len(you.deals)), key=lambda i: (you.deals[i], -i))
+            worst = min(range(len(you.deals)), key=lambda i: (you.deals[i], i))
+            lines.append(m("daily.best_worst", best=par_words(you.deals[best], m), best_deal=best + 1,
+                           worst=par_words(you.deals[worst], m), worst_deal=worst + 1))
+    return lines
+
+
+def check_past_days(program: OnlineProgram, server: str, data_dir: Path, today: str) -> None:
+    """Check each earlier day heard on ``server`` whose seed is now revealed; say each verdict once."""
+    from ..net.board import fetch_daily
+    from ..net.daily import day_checks
+    from ..storage.daily_heard import forget_day, heard_days
+    for day, (heard, deals) in sorted(heard_days(data_dir, server).items()):
+        if day >= today:
+            continue
+        answer = fetch_daily(server, day, None)
+        seed = getattr(answer, "seed", None)
+        if seed is None:
+            continue  # not told now (the server could not say): checked next time
+        fair = day_checks(seed, heard, deals)
+        program.say(program.m("daily.checked" if fair else "daily.unfair", day=day))
+        forget_day(data_dir, server, day)
+
+
+def play_daily(program: OnlineProgram, request: OnlineRequest) -> int:
+    """The day's deals against the expert, then the day's board; an exit code."""
+    from dataclasses import replace
+
+    from ..net.board import fetch_daily
+    from ..net.messages import DailyAnswer
+    from ..storage import resolve_data_dir
+    from ..storage.daily_heard import remember_day
+    from .online import board_problem_line, play_room, player_key, server_address
+    m = program.messages
+    server = server_address(request.server)
+    data_dir = resolve_data_dir(program.persistence.data_dir)
+    key = player_key(program)
+    program.say(m("online.connecting"))
+    day = fetch_daily(server, None, key, request.tls)
+    if not isinstance(day, DailyAnswer):  # a server before the daily deal does not know the request
+        program.say(m("daily.unsupported") if day.code == "unknown_type"
+                    else board_problem_line(day.code, day.values, m, server))
+        return 1
+    program.remember_server(server)
+    check_past_days(program, server, data_dir, day.day)
+    if day.commitment is not None:
+        remember_day(data_dir, server, day.day, day.commitment)
+    played_before = {p.deal for p in day.played}
+    program.say(m.plural("daily.opening", day.deals),
+                *([m("daily.practice_ahead")] if len(played_before) == day.deals else []))
+    for deal in range(1, day.deals + 1):
+        code, outcome = play_room(program, replace(request, mode="daily", server=server, deal=deal,
+                                                   deals=day.deals, day=day.day))
+        if outcome != "finished":
+            return code
+    after = fetch_daily(server, None, key, request.tls)
+    if not isinstance(after, DailyAnswer):
+        program.say(board_problem_line(after.code, after.values, m, server))
+        return 1
+    program.say(*result_lines(after, m))
+    return 0
+
+
+def daily_for(program: OnlineProgram, server: str, name: str) -> int | None:
+    from .online import OnlineRequest
+    play_daily(program, OnlineRequest("daily", server, name))
+    return None

@@ -1,0 +1,56 @@
+"""``scopa daily`` in a pseudo-terminal against a real ``scopa serve`` on loopback (issue 29):
+a whole short daily match, its duplicate score and place heard, a second run heard as practice."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers.online_pty import assert_prompts_said_once, play, player, text
+from helpers.redis import free_port
+from test_net_daily import play_deal
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.slow
+
+BEN = "b" * 64
+SCORE = r"(?:\d+ (?:over|under) par|level with par)"
+
+
+FAST = ("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2", "--computer-workers", "0")
+
+
+def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tmp_path):
+    port = str(free_port())  # the same address the next day: what a player heard is kept by server address
+    server = serve(*FAST, "--daily-date", "2030-01-01", "--port", port)
+    for deal in (1, 2):  # Ben, a scripted client with a key of his own, plays the day's deals first
+        play_deal(server.url, "Ben", BEN, deal)
+    ann = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")
+    ann.expect(r"Daily deal\. 2 deals against the expert, the same for everyone today\.")
+    ann.expect(r"Deal 1 of 2\.")
+    play([ann], seconds=90)
+    ann.close()
+    said = text(ann)
+    assert ann.exitstatus == 0, said[-2000:]
+    assert "Deal 2 of 2." in said and said.count("Shuffle checked, fair.") == 2
+    assert re.search(rf"Your score today, {SCORE}\.", said), said[-2000:]
+    board = re.search(rf"1st, (Ann|Ben), {SCORE}\.\s+2nd, (Ann|Ben), {SCORE}\.\s+"
+                      rf"You are (1st|2nd) of 2, {SCORE}\.", said)
+    assert board and {board.group(1), board.group(2)} == {"Ann", "Ben"}, said[-2000:]
+    assert board.group(3) == ("1st" if board.group(1) == "Ann" else "2nd")
+    assert re.search(rf"Your best deal, {SCORE}, deal [12]\. Your worst, {SCORE}, deal [12]\.", said)
+    assert_prompts_said_once(ann)
+    assert "Traceback" not in said
+    again = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")  # the same key: practice
+    again.expect(r"You have played today's deals, so these are practice, not on the board\.")
+    play([again], seconds=90)
+    again.close()
+    assert re.search(rf"Practice, {SCORE}\. Only your first try of each deal counts\.", text(again))
+    assert "Traceback" not in text(again)
+    server.stop()
+    later = serve(*FAST, "--daily-date", "2030-01-02", "--port", port, db=tmp_path / "rooms.sqlite3")  # next day
+    after = player(tmp_path, "ann", "daily", "--server", later.url, "--name", "Ann")
+    after.expect(r"Daily deal of 2030-01-01 checked, fair\.")  # the day seed revealed, checked by the client
+    after.expect(r"Deal 1 of 2\.")
+    after.close(force=True)

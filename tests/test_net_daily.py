@@ -1,0 +1,217 @@
+"""The daily deal (issue 29): one seed a UTC day, its hash published before and the seed revealed
+after, the same deals for everyone, par worked out once, the first match counting and later ones
+practice, the day's board; on real servers over loopback, each test on both stores."""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import secrets
+import time
+
+from helpers.net import Client
+from scopa.engine import CardsDealt
+from scopa.net.daily import day_checks, day_par, deal_seed
+from scopa.net.messages import (
+    PROTOCOL_VERSION,
+    Accepted,
+    DailyAnswer,
+    DailyDeal,
+    DailyRequest,
+    ErrorMessage,
+    Leaderboard,
+    LeaderboardRequest,
+    MoveRequest,
+    Refused,
+    UpdateMessage,
+    Welcome,
+)
+
+DAY, NEXT, AFTER = "2030-01-01", "2030-01-02", "2030-01-03"
+SAMPLES = "2"  # the expert's samples a move for par: quick, and the same par anywhere
+FAST = ("--computer-budget", "0.01", "--daily-par-samples", SAMPLES, "--computer-workers", "0")
+
+
+def ask(url: str, day: str | None = None, key: str | None = None) -> DailyAnswer:
+    client = Client(url)
+    client.send(DailyRequest(day, key))
+    answer = client.until(lambda m: isinstance(m, (DailyAnswer, ErrorMessage)))
+    assert client.closed()  # one answer, then the server closes
+    assert isinstance(answer, DailyAnswer), answer
+    return answer
+
+
+def play_deal(url: str, name: str, key: str | None, deal: int = 1, last: bool = False) -> tuple[Client, list]:
+    """Play the day's deal ``deal`` to its end (the first legal move each turn, or the last one);
+    the client, and the cards of each hand the player was dealt."""
+    client = Client(url)
+    client.send(DailyDeal(name, deal, key))
+    welcome = client.until(lambda m: isinstance(m, (Welcome, ErrorMessage)))
+    assert isinstance(welcome, Welcome), welcome
+    assert welcome.info.phase == "playing" and welcome.commitment is not None
+    client.commitment = welcome.commitment
+    hands: list = []
+
+    def note(message) -> bool:
+        if isinstance(message, UpdateMessage) and isinstance(message.update.event, CardsDealt):
+            hands.append(tuple(sorted(str(c) for c in message.update.view.hand)))
+        return False
+
+    ids = iter(range(1, 10 ** 6))
+    end = time.monotonic() + 60
+    while client.view is None or client.view.phase.value != "match_over":
+        assert time.monotonic() < end, "the daily deal did not end in time"
+        while True:  # read whatever is waiting: a move is made from the newest position
+            try:
+                note(client.recv(0.05))
+            except TimeoutError:
+                break
+        view = client.view
+        if view is not None and view.is_my_turn:
+            moves = view.legal_moves()
+            client.send(MoveRequest(next(ids), moves[-1] if last else moves[0], client.number))
+            answer = client.until(lambda m: note(m) or isinstance(m, (Accepted, Refused)))
+            assert isinstance(answer, Accepted) or answer.kind == "stale", answer
+        else:
+            with contextlib.suppress(TimeoutError):
+                note(client.recv(0.5))
+    return client, hands
+
+
+def test_a_day_has_one_seed_its_hash_published_before_and_revealed_only_after(store):
+    first = store.serve(*FAST, "--daily-date", DAY)
+    tomorrow = ask(first.url, NEXT)
+    today = ask(first.url)
+    assert today.day == DAY and today.commitment is not None and today.seed is None  # today's seed: not told
+    assert tomorrow.commitment is not None and tomorrow.seed is None
+    assert today.next_commitment == tomorrow.commitment  # published the day before
+    assert ask(first.url).commitment == today.commitment  # asked again: the same day seed
+    far = Client(first.url)
+    far.send(DailyRequest(AFTER))  # two days ahead: nothing is published that far
+    assert isinstance(far.until(lambda m: isinstance(m, ErrorMessage)), ErrorMessage)
+    first.stop()
+    later = store.serve(*FAST, "--daily-date", NEXT)  # a day later, on the same store
+    now = ask(later.url)
+    assert now.commitment == tomorrow.commitment and now.seed is None
+    past = ask(later.url, DAY)
+    assert past.seed is not None and hashlib.sha256(past.seed).digest() == today.commitment  # revealed, and checks
+
+
+def test_two_servers_on_one_redis_agree_on_one_day_seed(processes):
+    one, two = processes(2, *FAST, "--daily-date", DAY)
+    assert ask(one.url).commitment == ask(two.url).commitment
+    ann, _ = play_deal(one.url, "Ann", secrets.token_hex(32))
+    bob, _ = play_deal(two.url, "Bob", secrets.token_hex(32))
+    assert ann.commitment == bob.commitment  # the same deal from either process
+
+
+def test_two_players_get_the_same_deals_par_once_and_the_board_ranks_them(store):
+    server = store.serve(*FAST, "--daily-date", DAY, "--daily-deals", "2")
+    keys = {"Ann": secrets.token_hex(32), "Bob": secrets.token_hex(32)}
+    points: dict[str, list[int]] = {"Ann": [], "Bob": []}
+    dealt: dict[str, list] = {"Ann": [], "Bob": []}
+    for deal in (1, 2):
+        for name in ("Ann", "Bob"):
+            client, hands = play_deal(server.url, name, keys[name], deal, last=name == "Bob")
+            points[name].append(client.view.match_scores[0])
+            dealt[name].append((client.commitment, hands[0]))
+    assert dealt["Ann"] == dealt["Bob"]  # the same deals, the same first hand of each
+    assert dealt["Ann"][0] != dealt["Ann"][1]  # and each deal its own
+    assert sum("par worked out" in line for line in server.lines) == 1  # once a day, not once a player
+    board = ask(server.url, key=keys["Ann"])
+    assert [row.name for row in board.rows] in (["Ann", "Bob"], ["Bob", "Ann"])
+    assert [row.rank for row in board.rows] == [1, 2] and board.rows[0].score >= board.rows[1].score
+    assert board.you is not None and board.you.of == 2 and board.rows[board.you.rank - 1].name == "Ann"
+    assert [p.practice for p in board.played] == [False, False]
+    server.stop()
+    later = store.serve(*FAST, "--daily-date", NEXT)
+    seed = ask(later.url, DAY).seed
+    assert seed is not None
+    assert [hashlib.sha256(deal_seed(seed, n)).digest() for n in (1, 2)] == [c for c, _ in dealt["Ann"]]
+    par = day_par(seed, 2, int(SAMPLES))  # the server's own scoring, worked out again here
+    scores = {row.name: row.score for row in board.rows}
+    for name in ("Ann", "Bob"):
+        assert scores[name] == sum(p - q for p, q in zip(points[name], par, strict=True))
+    assert board.you.deals == tuple(p - q for p, q in zip(points["Ann"], par, strict=True))
+
+
+def test_the_first_daily_match_counts_and_a_second_is_practice(store):
+    server = store.serve(*FAST, "--daily-date", DAY, "--daily-deals", "1")
+    key = secrets.token_hex(32)
+    play_deal(server.url, "Ann", key)
+    first = ask(server.url, key=key)
+    assert [(p.deal, p.practice) for p in first.played] == [(1, False)]
+    assert first.you is not None and first.you.rank == 1
+    play_deal(server.url, "Ann", key, last=True)  # played again: practice, told its own score
+    second = ask(server.url, key=key)
+    assert [(p.deal, p.practice) for p in second.played] == [(1, True)]
+    assert second.you == first.you and second.rows == first.rows  # the board keeps the first
+    assert len(second.rows) == 1
+    board = Client(server.url)
+    board.send(LeaderboardRequest(10, key))
+    rated = board.until(lambda m: isinstance(m, Leaderboard))
+    assert rated.rows == () and rated.you is None  # scored against par, never rated
+
+
+def test_a_result_is_never_taken_from_the_client(store):
+    server = store.serve(*FAST, "--daily-date", DAY, "--daily-deals", "1")
+    for raw in ({"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann", "deal": 1, "score": 40},
+                {"type": "daily", "version": PROTOCOL_VERSION, "score": 40},
+                {"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann", "deal": 9}):
+        client = Client(server.url)
+        client.send(json.dumps(raw))
+        refused = client.until(lambda m: isinstance(m, ErrorMessage))
+        assert refused.code in ("unknown_field", "bad_field")
+        assert client.closed()
+    assert ask(server.url).rows == ()  # nothing on the board from any of them
+
+
+def test_a_client_checks_a_revealed_day_seed_against_what_it_heard():
+    seed = secrets.token_bytes(32)
+    heard = hashlib.sha256(seed).digest()
+    deals = {n: hashlib.sha256(deal_seed(seed, n)).digest() for n in (1, 3)}
+    assert day_checks(seed, heard, deals)
+    assert not day_checks(secrets.token_bytes(32), heard, deals)  # another seed than the one promised
+    assert not day_checks(seed, heard, {1: deals[3]})  # a deal not dealt from the day seed
+    assert deal_seed(seed, 1) != deal_seed(seed, 2) and len(deal_seed(seed, 1)) == 32
+
+
+def test_the_day_board_is_said_rank_first_then_place_best_and_worst():
+    from scopa.console.daily import result_lines
+    from scopa.narration import Messages
+    from scopa.net.messages import DailyPlace, DailyPlayed, DailyRow
+    answer = DailyAnswer(DAY, 3, None, rows=(DailyRow(1, "Ann", 3), DailyRow(2, "Ben", -1)),
+                         you=DailyPlace(2, 2, -1, (-2, 1, 0)),
+                         played=(DailyPlayed(1, -2, False), DailyPlayed(2, 1, False), DailyPlayed(3, 0, False)))
+    assert result_lines(answer, Messages("en")) == [
+        "Your score today, 1 under par.", "1st, Ann, 3 over par.", "2nd, Ben, 1 under par.",
+        "You are 2nd of 2, 1 under par.", "Your best deal, 1 over par, deal 2. Your worst, 2 under par, deal 1."]
+    practice = DailyAnswer(DAY, 1, None, played=(DailyPlayed(1, 0, True),))
+    assert result_lines(practice, Messages("en")) == [
+        "Practice, level with par. Only your first try of each deal counts.", "Nobody has finished today's deals yet."]
+
+
+def test_the_daily_messages_go_over_the_wire_and_back_checked():
+    from scopa.net.messages import (
+        DailyPlace,
+        DailyPlayed,
+        DailyRow,
+        ProtocolError,
+        encode,
+        parse_client_message,
+        parse_server_message,
+    )
+    for message in (DailyRequest(), DailyRequest(DAY, "a" * 64, 5), DailyDeal("Ann", 3, "b" * 64)):
+        assert parse_client_message(encode(message)) == message
+    answer = DailyAnswer(DAY, 2, b"\x01" * 32, b"\x02" * 32, None, (DailyRow(1, "Ann", -3),),
+                         DailyPlace(1, 1, -3, (-1, -2)), (DailyPlayed(2, -2, True),))
+    assert parse_server_message(encode(answer)) == answer
+    for bad in ({"type": "daily", "version": PROTOCOL_VERSION, "day": "2030-02-30"},
+                {"type": "daily", "version": PROTOCOL_VERSION, "day": "tomorrow"},
+                {"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann", "deal": 0}):
+        try:
+            parse_client_message(json.dumps(bad))
+        except ProtocolError as error:
+            assert error.code == "bad_field"
+        else:
+            raise AssertionError(bad)
