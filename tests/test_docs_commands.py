@@ -24,6 +24,7 @@ import pytest
 from scopa.__main__ import COMMANDS
 from scopa.bench.__main__ import COMMANDS as BENCHES
 from scopa.cli import (
+    ONLINE_COMMANDS,
     UsageError,
     budget_from_args,
     build_online_parser,
@@ -46,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 DEV_COMMANDS = re.search(r'^COMMANDS = \((.*)\)$', (ROOT / "dev.py").read_text("utf-8"), re.MULTILINE)
 RUN = ("verify", "account", "leaderboard")  # run for real: their own small readers of argv
-ONLINE = ("host", "join", "watch", "quick", "tables")
+ONLINE = ONLINE_COMMANDS
 EN = Messages("en")
 
 
