@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.console.chat import Chat, chat_token
+from scopa.console.chat import Chat, chat_line, chat_token
 from scopa.engine import Rules
 from scopa.narration import Messages
 from scopa.narration.cues import LineCues
@@ -51,22 +51,31 @@ class FakeTable:
         return True
 
 
+@pytest.mark.parametrize(("typed", "heard"), [
+    ("hello Ben", "Ben says, hello Ben."), ("one more after this?", "Ben says, one more after this?"),
+    ("ciao!", "Ben says, ciao!"), ("ok. ", "Ben says, ok."), ("gg :)", "Ben says, gg :)"),
+])
+def test_typed_chat_ends_as_a_sentence_so_it_does_not_run_into_the_next_line(typed, heard):
+    """Heard under Orca: "You say, hello Ben Time." A line without a final stop ran on."""
+    assert chat_line(ChatMessage(1, "Ben", typed, None), Messages("en")).text == heard
+
+
 def test_mutes_the_setting_and_l():
     table, setting = FakeTable(), {"on": True}
     chat = Chat(table, Messages("en"), lambda: setting["on"], lambda on: setting.update(on=on))
     assert table.chat_wakes is not None and table.chat_wakes == chat.heard_now
     table.pending = [ChatMessage(1, "Ben", None, "hello"), ChatMessage(0, "Ann", "hi", None)]
-    assert [a.text for a in chat.lines()] == ["Ben says, hello.", "You say, hi"]
+    assert [a.text for a in chat.lines()] == ["Ben says, hello.", "You say, hi."]
     assert [a.text for a in chat.command("mute BEN", None, print)] == [
         "Ben muted. Colon unmute Ben to hear them again."]
     table.pending = [ChatMessage(1, "Ben", "psst", None)]
     assert not chat.heard_now(table.pending[0]) and chat.lines() == []
-    assert [a.text for a in chat.recent()][-1] == "Ben says, psst"  # L brings it back
+    assert [a.text for a in chat.recent()][-1] == "Ben says, psst."  # L brings it back
     chat.command("unmute ben", None, print)
     chat.command("chat off", None, print)
     assert setting["on"] is False
     table.pending = [ChatMessage(1, "Ben", "later", None)]
-    assert chat.lines() == [] and chat.recent()[-1].text == "Ben says, later"
+    assert chat.lines() == [] and chat.recent()[-1].text == "Ben says, later."
     assert [a.text for a in chat.command("mute Zed", None, print)] == ["Nobody called Zed at this table."]
     chat.command("c 3", None, print)
     chat.command("chat hello all", None, print)

@@ -47,6 +47,21 @@ def chat_token(token: str) -> str | None:
     return None
 
 
+def chat_text(said: ChatMessage, m: Messages) -> str:
+    """What a chat line says: a preset phrase in the listener's language, or the player's words
+    ending as a sentence. A line typed without a final stop ("hello Ben") ran into the line after
+    it under Orca: "You say, hello Ben Time."."""
+    if said.preset is not None:
+        return m(f"chat.preset.{said.preset}")
+    text = (said.text or "").rstrip()
+    return text + "." if text and text[-1].isalnum() else text
+
+
+def chat_line(said: ChatMessage, m: Messages) -> Announcement:
+    """Another player's (or a spectator's) line: "Ben says, well played."."""
+    return Announcement(m("chat.says", name=said.name, text=chat_text(said, m)))
+
+
 class Chat:
     """One seat's chat: what it sends, what it has heard, and whom it has muted."""
 
@@ -66,10 +81,9 @@ class Chat:
 
     # Heard --------------------------------------------------------------------------------
     def line(self, said: ChatMessage) -> Announcement:
-        text = self.m(f"chat.preset.{said.preset}") if said.preset is not None else said.text or ""
         if said.seat == self.table.seat:
-            return Announcement(self.m("chat.says.you", text=text))
-        return Announcement(self.m("chat.says", name=said.name, text=text))
+            return Announcement(self.m("chat.says.you", text=chat_text(said, self.m)))
+        return chat_line(said, self.m)
 
     def lines(self) -> list[Announcement]:
         """The lines heard since last asked that are to be said now (chat on, the player not muted)."""

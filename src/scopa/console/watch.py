@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..narration import Announcement, Narrator
+from ..narration import Narrator
+from .chat import chat_line
 
 if TYPE_CHECKING:
     from .online import OnlineProgram, OnlineRequest
@@ -76,8 +77,7 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
                     names[:] = [s.name if s is not None else names[n] for n, s in enumerate(message.info.seats)]
                     narrator = Narrator(names, rules, None, program.lang, program.naming, program.verbosity)
                 elif isinstance(message, ChatMessage):
-                    text = m(f"chat.preset.{message.preset}") if message.preset else message.text or ""
-                    program.say(Announcement(m("chat.says", name=message.name, text=text)))
+                    program.say(chat_line(message, m))
                 elif isinstance(message, ErrorMessage) and message.fatal:
                     program.say(problem_line(message.code, {"code": code}, m, server))
                     return 1
