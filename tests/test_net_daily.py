@@ -10,6 +10,7 @@ import secrets
 import time
 
 from helpers.net import Client
+from helpers.redis import redis_cli
 from scopa.engine import CardsDealt
 from scopa.net.daily import day_checks, day_par, deal_seed
 from scopa.net.messages import (
@@ -103,6 +104,32 @@ def test_two_servers_on_one_redis_agree_on_one_day_seed(processes):
     ann, _ = play_deal(one.url, "Ann", secrets.token_hex(32))
     bob, _ = play_deal(two.url, "Bob", secrets.token_hex(32))
     assert ann.commitment == bob.commitment  # the same deal from either process
+
+
+def test_a_daily_result_left_waiting_by_a_killed_process_is_written_once_by_the_next(processes, redis_server):
+    """With Redis the end of a daily room and its result are two steps: the rooms' script puts the
+    result in scopa:daily:todo with the end, and a process then writes it. A process killed between
+    the two left the result lost before; now the next process writes it, and only once."""
+    one_deal = (*FAST, "--daily-date", DAY, "--daily-deals", "1")  # a day of one deal: on the board once played
+    (one,) = processes(1, *one_deal)
+    key = secrets.token_hex(32)
+    play_deal(one.url, "Ann", key)
+    results = redis_cli(redis_server, "HGETALL", f"scopa:daily:results:{DAY}")
+    assert len(results) == 1 and redis_cli(redis_server, "HLEN", "scopa:daily:todo") == 0  # written, todo empty
+    ((match, text),) = results.items()
+    written = json.loads(text)
+    one.kill()  # as if killed after the end was stored, before its result was written:
+    redis_cli(redis_server, "DEL", f"scopa:daily:results:{DAY}", f"scopa:daily:counted:{DAY}")
+    waiting = {"day": DAY, "deal": written["deal"], "player": written["player"], "name": written["name"],
+               "points": written["points"], "match": match}
+    redis_cli(redis_server, "HSET", "scopa:daily:todo", match, json.dumps(waiting))
+    (two,) = processes(1, *one_deal)
+    board = ask(two.url, key=key)
+    assert [(row.name, row.rank) for row in board.rows] == [("Ann", 1)]
+    assert redis_cli(redis_server, "HLEN", "scopa:daily:todo") == 0
+    (three,) = processes(1, *one_deal)  # started again: nothing written twice
+    assert redis_cli(redis_server, "HLEN", f"scopa:daily:results:{DAY}") == 1
+    assert [row.name for row in ask(three.url, key=key).rows] == ["Ann"]
 
 
 def test_two_players_get_the_same_deals_par_once_and_the_board_ranks_them(store):

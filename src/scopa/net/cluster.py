@@ -258,7 +258,7 @@ class ClusterServer(RoomServer):
         stored = await self._write(saved, deleted, pending) and await self._publish_chat(said)
         if stored and any(room.phase == "over" for room in saved.values()):
             await self.rate_pending()
-            await self._record_daily(saved)  # before the seat here is told the deal is over
+            await self.record_daily()  # before the seat here is told the deal is over
         if stored:
             for conn, kind, value in held:
                 if kind == "send":
@@ -361,13 +361,13 @@ class ClusterServer(RoomServer):
         prepare = (lambda: self._fetch_missed(code, message)) if isinstance(message, Hello) else None
         await self.session(code, lambda: self._enter(conn, message), prepare)
 
-    async def _record_daily(self, saved: dict[str, Room]) -> None:
-        """The result of each daily room whose end was just stored (written once: net.redis_daily)."""
-        for room in saved.values():
-            try:
-                await self.redis_daily.record(room)
-            except Exception as error:  # noqa: BLE001 -- logged; the room's end is stored whatever
-                log.error("room %s: the daily result could not be kept (%s)", room.code, error)
+    async def record_daily(self) -> None:
+        """Write the daily results waiting in Redis (this process's end just stored, or a killed
+        process's): written once each (net.redis_daily)."""
+        try:
+            await self.redis_daily.record_pending()
+        except Exception as error:  # noqa: BLE001 -- they wait in Redis: tried again at the next sweep
+            log.error("daily results could not be written now (%s)", error)
 
     async def _enter_quick(self, conn: Connection, message: Quick) -> None:
         """A quick match across processes: each waiting quick room in the store's index, oldest
@@ -732,6 +732,7 @@ class ClusterServer(RoomServer):
 
     async def _sweep(self) -> None:
         await self.rate_pending()
+        await self.record_daily()
         try:
             for process in await self.redis.gone_processes(self.origin):
                 await self._let_go(process)
@@ -798,6 +799,7 @@ async def open_cluster(config: ServerConfig) -> ClusterServer:
         await redis.close()
         raise OSError(f"the store {redis.describe()} cannot be reached: {error}") from None
     await server.rate_pending()  # a match whose end a killed process stored, rated now
+    await server.record_daily()  # and a daily result it left waiting, written now
     server.listening = asyncio.create_task(server.listen())
     server.presence = asyncio.create_task(server.keep_present())
     return server

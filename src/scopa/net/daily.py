@@ -19,7 +19,9 @@ day, best result first. Pure functions here; the stores keep the days and the re
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -105,7 +107,7 @@ def deal_par(server_seed: bytes, iterations: int = PAR_ITERATIONS) -> int:
 
 
 def day_par(day_seed: bytes, deals: int, iterations: int = PAR_ITERATIONS) -> list[int]:
-    """Par of every deal of the day (blocking: the server runs it in a thread)."""
+    """Par of every deal of the day (blocking: the server runs it in the computers' pool)."""
     return [deal_par(seed, iterations) for seed in deal_seeds(day_seed, deals)]
 
 
@@ -240,6 +242,16 @@ class Finished:
     name: str
     points: int
     match: str
+
+
+def finished_to_json(done: Finished) -> str:
+    return json.dumps(dataclasses.asdict(done), separators=(",", ":"))
+
+
+def finished_from_json(text: str) -> Finished:
+    data = json.loads(text)
+    return Finished(str(data["day"]), int(data["deal"]), str(data["player"]), str(data["name"]),
+                    int(data["points"]), str(data["match"]))
 
 
 def room_result(room: Room) -> Finished | None:

@@ -7,8 +7,14 @@ Keys (beside the rooms' of ``redis_store``):
     scopa:daily:results:DAY  a hash: each finished daily room's match id to its result (JSON)
     scopa:daily:counted:DAY  a hash: "PLAYER:DEAL" to the match id that counts (set only if absent)
 
-A result is written by one script: nothing when the match id is there already (a second save of
-the same end), else its counted room is set if the player had none for that deal, in one step.
+    scopa:daily:todo         a hash: each finished daily room's result still to write (JSON), by match id
+
+The end of a daily room is stored by the rooms' script (``redis_store``), which in the same step
+puts its result in ``scopa:daily:todo``; a process then writes it with one script: nothing when
+the match id is there already (a second save of the same end), else its counted room is set if
+the player had none for that deal, and the entry leaves the todo, in one step. Every process
+writes what waits there after each end it stores and in its sweep, so a process killed between
+the two steps leaves the result to the next: it is never lost, and never written twice.
 """
 from __future__ import annotations
 
@@ -17,19 +23,21 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .daily import DailyResult, room_result
+from .daily import DailyResult, Finished, finished_from_json
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from .rooms import Room
 
 PREFIX = "scopa:daily:"
 DAY_SECONDS = 40 * 24 * 3600  # a day's results and seed are kept this long (the seed is revealed after)
 
-# KEYS: results, counted. ARGV: match id, "PLAYER:DEAL", the result's JSON without "counted".
-# 1: written and counted, 2: written as practice, 0: written before.
+DAILY_TODO = PREFIX + "todo"
+
+# KEYS: results, counted, todo. ARGV: match id, "PLAYER:DEAL", the result's JSON without "counted".
+# 1: written and counted, 2: written as practice, 0: written before. The todo entry goes in any case.
 _RECORD = """
+redis.call('HDEL', KEYS[3], ARGV[1])
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
 local counted = redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
@@ -76,17 +84,24 @@ class RedisDaily:
                                      float(data["at"])))
         return found
 
-    async def record(self, room: Room) -> None:
-        """Write a finished daily room's result once (see the module's docstring)."""
-        done = room_result(room)
-        if done is None:
-            return
+    async def record_pending(self) -> int:
+        """Write every daily result waiting in ``scopa:daily:todo`` (see the module's docstring);
+        how many were written now."""
+        waiting: dict[Any, Any] = await self.client.hgetall(DAILY_TODO)
+        written = 0
+        for match, text in waiting.items():
+            written += await self._write(str(match), finished_from_json(str(text)))
+        return written
+
+    async def _write(self, match: str, done: Finished) -> int:
         par = await self.par(done.day)
-        if par is None or not 1 <= done.deal <= len(par):
-            return
+        if par is None or not 1 <= done.deal <= len(par):  # not a room of this book's days: nothing to rank
+            await self.client.hdel(DAILY_TODO, match)
+            return 0
         data = json.dumps({"deal": done.deal, "player": done.player, "name": done.name, "points": done.points,
                            "par": par[done.deal - 1], "at": time.time()}, separators=(",", ":"))
-        keys = [_key("results", done.day), _key("counted", done.day)]
-        await self._record(keys=keys, args=[done.match, f"{done.player}:{done.deal}", data])
-        for key in keys:
+        keys = [_key("results", done.day), _key("counted", done.day), DAILY_TODO]
+        written = await self._record(keys=keys, args=[match, f"{done.player}:{done.deal}", data])
+        for key in keys[:2]:
             await self.client.expire(key, DAY_SECONDS)
+        return int(written != 0)

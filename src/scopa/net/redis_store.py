@@ -42,7 +42,9 @@ from ..engine.shuffle import SEED_BYTES
 from ..players import make_player
 from ..storage import record_from_dict, record_to_dict
 from .clock import clock_from_data
+from .daily import finished_to_json, room_result
 from .ratings import pending
+from .redis_daily import DAILY_TODO
 from .rooms import Room, Seat, cover_seed, match_table, seed_parts_from_data, seed_parts_to_data
 
 if TYPE_CHECKING:
@@ -95,6 +97,20 @@ redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
 return 0
 """
+
+
+def _waiting_work(room: Room) -> tuple[str, str, str]:
+    """What a stored end leaves waiting, written by the same script as the end itself: a rated
+    match's rating (``scopa:to_rate``, ``redis_players``) or a daily room's result
+    (``scopa:daily:todo``, ``redis_daily``); the hash, the entry's id and its JSON ("" when none).
+    A daily room is never rated, so one slot serves both."""
+    match = pending(room)
+    if match is not None:
+        return PREFIX + "to_rate", match.id, match.to_json()
+    done = room_result(room)
+    if done is not None:
+        return DAILY_TODO, done.match, finished_to_json(done)
+    return PREFIX + "to_rate", "", ""
 
 
 class StaleRoom(Exception):
@@ -224,12 +240,11 @@ class RedisRoomStore:
         the room noted among the rooms of ``process`` when ``held`` (taken off them when not)."""
         logs = {seat: frames for seat, frames in (logs or {}).items() if frames}
         seats = sorted(logs)
-        match = pending(room)
-        new = await self._save(keys=[room_key(room.code), PREFIX + "active", held_key(process), PREFIX + "to_rate",
+        waiting, entry, data = _waiting_work(room)
+        new = await self._save(keys=[room_key(room.code), PREFIX + "active", held_key(process), waiting,
                                      *(log_key(room.code, seat) for seat in seats)],
                                args=[str(rev), str(rev + 1), room_to_json(room), room.active, room.code, message,
-                                     CHANNEL, "1" if held else "0", str(max(1, cap)),
-                                     "" if match is None else match.id, "" if match is None else match.to_json(),
+                                     CHANNEL, "1" if held else "0", str(max(1, cap)), entry, data,
                                      *(str(len(logs[seat])) for seat in seats),
                                      *(frame for seat in seats for frame in logs[seat])])
         if int(new) < 0:

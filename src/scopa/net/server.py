@@ -811,13 +811,13 @@ class RoomServer:
         return day, deal_seed(seed, deal)
 
     async def day_par(self, day: str, seed: bytes) -> list[int]:
-        """The day's par, worked out once (in a thread, off this loop) and kept in the store."""
+        """The day's par, worked out once (in the computers' pool, off this loop) and kept in the store."""
         book = self._daily_book()
         async with self.par_locks.setdefault(day, asyncio.Lock()):
             kept = await book.par(day)
             if kept is not None:
                 return kept
-            par = await asyncio.to_thread(day_par, seed, self.config.daily_deals, self.config.daily_iterations)
+            par = await self.thinkers.work(day_par, seed, self.config.daily_deals, self.config.daily_iterations)
             log.info("daily %s: par worked out for %d deals", day, len(par))
             return await book.keep_par(day, par)
 

@@ -21,14 +21,17 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ..engine import Move, PlayerView
 from ..players import make_player
 
 log = logging.getLogger("scopa.serve")
+T = TypeVar("T")
 
 WORKER_NICE = 10  # how much lower the workers' priority is than the server's
 PARENT_CHECK = 0.5  # seconds between a worker's checks that the server still runs
@@ -121,6 +124,14 @@ class Thinkers:
             log.error("a computer worker process died: the pool is started again")
             self.close()
         return fallback(turn)
+
+    async def work(self, job: Callable[..., T], *args: Any) -> T:
+        """A longer piece of computer play (the daily deal's par: a few seconds) in the pool, so
+        that it holds neither the loop nor, through the GIL, the loop's thread; in a thread when
+        there is no pool (``workers`` 0). No cap: its caller waits for it whole."""
+        if self.workers <= 0:
+            return await asyncio.to_thread(job, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), job, *args)
 
     def close(self) -> None:
         pool, self.pool = self.pool, None
