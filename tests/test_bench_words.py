@@ -26,3 +26,11 @@ def test_top_shows_the_wordiest_turns_text_wordiest_first() -> None:
                                ["King of clubs takes king of hearts.", "Play?", "Card?"]]
     shown = longest([match], 1)
     assert shown == ["--- 9 words (match 1)", "    King of clubs takes king of hearts.", "    Play?", "    Card?"]
+
+
+def test_the_report_counts_the_turns_that_end_a_deal() -> None:
+    from scopa.bench.words import TABLES, report
+    match = ["Card?", "King of clubs takes king of hearts.", "Play?", "Deal 1 score.", "Next?", "Deal 2.", "Card?",
+             "Five of clubs, no capture.", "Play?", "Card?"]
+    figures = report(TABLES[0], [match], 170.0)
+    assert "2p turns that end a deal (score sheet and new deal): 1 (50%), the wordiest turns" in figures

@@ -12,8 +12,10 @@ matches from ``--seed`` on (seeds counted up by one) and prints the median and 9
 percentile of words per turn over all their turns, the words of the whole match, and the speaking time at
 ``--rate`` words per minute (Orca's default is about 170). In pass-and-play it also counts
 hands heard between a gate and the Enter that opens it (there must be none). The figures are
-for the issue's targets; nothing here asserts them. ``--top N`` prints the text of each table's N
-wordiest turns too, the ones that set the 90th percentile.
+for the issue's targets; nothing here asserts them. It also counts the turns that end a deal
+(the score sheet, then the new deal's table and first plays), the wordiest: with four players
+they are about one turn in eleven, so the 90th percentile is close to the wordiest of the other
+turns. ``--top N`` prints the text of each table's N wordiest turns too.
 
 It needs pexpect, one of the test tools (``scopa[test]``; ``python3 dev.py bench words`` has
 it), not a dependency of the game: without it the command says so in one line, exit code 2.
@@ -30,6 +32,7 @@ from typing import Any
 
 PROMPTS = {"Card?": "1", "Capture?": "1", "Play?": ""}  # any other prompt takes Enter
 PROMPT_PATTERN = r"(\S+\?) $"
+NEXT_DEAL = "Next?"  # the prompt between deals: a turn holding it ends a deal
 ESCAPES = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # the pass-and-play gate clears the screen
 
 
@@ -145,6 +148,9 @@ def report(table: Table, matches: list[list[str]], rate: float) -> list[str]:
                (f"{table.name} seconds per turn at {rate:g} wpm: median {median * 60 / rate:.1f}, "
                 f"p90 {p90 * 60 / rate:.1f}"),
                f"{table.name} words a match: {total / len(matches):.0f} ({total / len(matches) / rate:.1f} minutes)"]
+    ends = sum(1 for lines in matches for turn in turns_of(lines) if NEXT_DEAL in turn)
+    figures.append(f"{table.name} turns that end a deal (score sheet and new deal): {ends} "
+                   f"({100 * ends / len(turns):.0f}%), the wordiest turns")
     if any(line.startswith("Pass to ") for line in lines):
         figures.append(f"{table.name} hands heard before a gate opened: {hands_before_gate(lines)}")
     return figures
