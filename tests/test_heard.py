@@ -241,3 +241,16 @@ def test_a_pass_and_play_review_asks_whose_seat_and_tells_the_match_from_it(tmp_
     assert any(line.startswith(("You play ", "Your scopa! You play ")) for line in lines)  # Ben's plays, as his
     assert any(line.startswith(("Ann plays ", "Scopa for Ann! Ann plays ")) for line in lines)
     assert not any(line.startswith("Ben plays ") for line in lines)
+
+
+def test_who_plays_says_you_in_capitals_only_first_and_after_against_in_the_object_form():
+    """An online guest across the table heard "Ann and Bruno against You and Paolo."."""
+    from scopa.engine import Rules
+    from scopa.narration import Narrator
+    names = ["Ann", "Ben", "Bruno", "Paolo"]
+    assert Narrator(names, Rules(players=4), 1).players_line() == "Ann and Bruno against you and Paolo."
+    assert Narrator(names, Rules(players=4), 1, "it").players_line() == "Ann e Bruno contro te e Paolo."
+    assert Narrator(names, Rules(players=4), 0).players_line() == "You and Bruno against Ben and Paolo."
+    assert Narrator(names, Rules(players=4), 2, "it").players_line() == "Ann e tu contro Ben e Paolo."
+    assert Narrator(["Ann", "Ben"], Rules(), 1, "it").players_line() == "Ann contro te."
+    assert Narrator(["Ann", "Ben", "Cy"], Rules(players=3), 1).players_line() == "Ann, you and Cy, each for themselves."

@@ -83,3 +83,22 @@ def test_a_second_terminal_of_the_same_account_asks_before_taking_a_seat_back(se
     for child in (host, second):
         child.terminate(force=True)
     assert "Traceback" not in text(second) + text(host)
+
+
+def test_a_four_seat_room_says_who_partners_whom_at_the_start_to_each_player(serve, tmp_path):
+    """The start of an online match at four says who sits where, partners together, as a local
+    match does: the host hears "You and ..." and the guest, across the table, "... against you and ..."."""
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url, "--players", "4", "--level", "easy")
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    host.expect(r"The match starts\.")
+    host.expect(r"You and (\w+) against Ben and (\w+)\.")
+    third, fourth = host.match.group(1), host.match.group(2)
+    guest.expect(r"The match starts\.")
+    guest.expect(rf"Ann and {third} against you and {fourth}\.")  # lower case: "you" inside the sentence
+    for child in (host, guest):
+        child.terminate(force=True)
+    assert "Traceback" not in text(guest) + text(host)

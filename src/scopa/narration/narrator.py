@@ -414,13 +414,21 @@ class Narrator:
         return self.messages("score.match", counts=self._counts(match_scores), target=self.rules.target)
 
     def players_line(self) -> str:
-        """Who plays, partners together: "You and Elena against Giulia and Greta."."""
-        names = [self.seat(i) for i in range(len(self.seat_names))]
-        if len(names) == 2:
-            return self.messages("setup.players.two", a=names[0], b=names[1])
-        if len(names) == 3:
-            return self.messages("setup.players.three", a=names[0], b=names[1], c=names[2])
-        return self.messages("setup.players.four", a=names[0], b=names[2], c=names[1], d=names[3])  # opposite
+        """Who plays, partners together: "You and Elena against Giulia and Greta.".
+
+        "You" is capitalised only at the start; after "against" it is the object form: an online
+        guest across the table hears "Ann and Bruno against you and Paolo." ("contro te e Paolo")."""
+        count = len(self.seat_names)
+        order = (0, 2, 1, 3) if count == 4 else tuple(range(count))  # at four, partners (opposite seats) together
+        after_against = {1: (), 2: (1,), 3: (), 4: (2, 3)}[count]  # the places in the sentence after "against"
+        names = [self._player_in_line(seat, place, place in after_against) for place, seat in enumerate(order)]
+        key = {2: "setup.players.two", 3: "setup.players.three", 4: "setup.players.four"}[count]
+        return self.messages(key, **dict(zip("abcd", names)))
+
+    def _player_in_line(self, seat: int, place: int, object_form: bool) -> str:
+        if seat != self.you:
+            return self.seat_names[seat]
+        return self.messages("you.capital" if place == 0 else "you.object" if object_form else "you")
 
     def resumed(self, deal_number: int, match_scores: Sequence[int]) -> list[Announcement]:
         """A resumed match: the deal, who is playing, and the match score."""
