@@ -47,7 +47,8 @@ def test_the_last_cards_are_said_without_on_the_table_and_articles_at_short_and_
     mine = Narrator(["You", "Robin"], Rules(), 0, "en").events([LeftoversTaken(0, 0, event.cards)])
     assert [a.text for a in mine] == ["You take the last cards, two of clubs and five of hearts."]
     full = Narrator(["You", "Robin"], Rules(), 0, "en", verbosity="full").events([event])
-    assert [a.text for a in full] == ["Robin takes the last cards on the table, the two of clubs and the five of hearts."]
+    assert [a.text for a in full] == [
+        "Robin takes the last cards on the table, the two of clubs and the five of hearts."]
 
 
 def test_after_a_deal_the_sheet_said_has_no_primiera_cards_and_b_reads_them(tmp_path: Path) -> None:

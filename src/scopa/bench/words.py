@@ -109,7 +109,7 @@ def words_per_turn(lines: list[str]) -> list[int]:
 
 
 def longest(matches: list[list[str]], count: int) -> list[str]:
-    """The text of the ``count`` wordiest turns, wordiest first, each headed by its words and match: what sets the p90."""
+    """The text of the ``count`` wordiest turns, wordiest first, each headed by its words and match."""
     turns = [(words_of(turn), number, turn) for number, lines in enumerate(matches) for turn in turns_of(lines)]
     shown: list[str] = []
     for words, number, turn in sorted(turns, key=lambda item: -item[0])[:count]:

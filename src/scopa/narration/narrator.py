@@ -423,7 +423,7 @@ class Narrator:
         after_against = {1: (), 2: (1,), 3: (), 4: (2, 3)}[count]  # the places in the sentence after "against"
         names = [self._player_in_line(seat, place, place in after_against) for place, seat in enumerate(order)]
         key = {2: "setup.players.two", 3: "setup.players.three", 4: "setup.players.four"}[count]
-        return self.messages(key, **dict(zip("abcd", names)))
+        return self.messages(key, **dict(zip("abcd"[:count], names, strict=True)))
 
     def _player_in_line(self, seat: int, place: int, object_form: bool) -> str:
         if seat != self.you:
