@@ -254,3 +254,15 @@ def test_who_plays_says_you_in_capitals_only_first_and_after_against_in_the_obje
     assert Narrator(names, Rules(players=4), 2, "it").players_line() == "Ann e tu contro Ben e Paolo."
     assert Narrator(["Ann", "Ben"], Rules(), 1, "it").players_line() == "Ann contro te."
     assert Narrator(["Ann", "Ben", "Cy"], Rules(players=3), 1).players_line() == "Ann, you and Cy, each for themselves."
+
+
+def test_default_names_are_in_the_language_of_the_game(tmp_path):
+    """Two people at one keyboard without --names are "Giocatore 1" and "Giocatore 2" in Italian."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "scopa", "--plain", "--no-voice", "--lang", "it", "--seats",
+                           "human,human", "--seed", "3", "--data-dir", str(tmp_path), "--config-dir", str(tmp_path)],
+                          input="q\n\n", capture_output=True, text=True, timeout=60,
+                          env={"NO_COLOR": "1", "TERM": "dumb", "PATH": "/usr/bin:/bin"})
+    assert done.stdout.startswith("Nuova partita. Giocatore 1 contro Giocatore 2."), done.stdout[:300]
+    assert "Player" not in done.stdout

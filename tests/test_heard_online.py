@@ -102,3 +102,27 @@ def test_a_four_seat_room_says_who_partners_whom_at_the_start_to_each_player(ser
     for child in (host, guest):
         child.terminate(force=True)
     assert "Traceback" not in text(guest) + text(host)
+
+
+def test_waiting_comes_by_itself_once_the_other_players_turn_has_lasted_the_pause(serve, tmp_path, monkeypatch):
+    """The other side of "Waiting? only after a pause" (tests/test_online_pty.py checks that it is
+    not printed after every play): with nobody pressing a key, a turn that lasts longer than the
+    pause brings the prompt, so the keys are there while a person thinks."""
+    monkeypatch.setenv("SCOPA_WAITING_DELAY", "0.5")
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code, "--plain")
+    host.expect(r"Ben is ready\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    dealt = host.expect([r"Deal 1\. You deal\.", r"Deal 1\. Ben deals\."])
+    waiter, mover = (host, guest) if dealt == 0 else (guest, host)  # the dealer waits for the lead
+    mover.expect(r"Card\?")  # and plays nothing: only the pause can bring the waiter's prompt
+    if waiter is guest:
+        waiter.expect(r"Deal 1\.")  # past the guest's "Waiting?" before the start
+    waiter.expect(r"Three cards each\.")
+    waiter.expect(r"Waiting\?", timeout=10)
+    assert "Card?" not in text(waiter).split("Deal 1.")[1]
+    for child in (host, guest):
+        child.terminate(force=True)
+    assert "Traceback" not in text(guest) + text(host)
