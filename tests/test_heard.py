@@ -262,7 +262,7 @@ def test_default_names_are_in_the_language_of_the_game(tmp_path):
     import sys
     done = subprocess.run([sys.executable, "-m", "scopa", "--plain", "--no-voice", "--lang", "it", "--seats",
                            "human,human", "--seed", "3", "--data-dir", str(tmp_path), "--config-dir", str(tmp_path)],
-                          input="q\n\n", capture_output=True, text=True, timeout=60,
+                          input="q\n\n", capture_output=True, text=True, timeout=60, check=False,
                           env={"NO_COLOR": "1", "TERM": "dumb", "PATH": "/usr/bin:/bin"})
     assert done.stdout.startswith("Nuova partita. Giocatore 1 contro Giocatore 2."), done.stdout[:300]
     assert "Player" not in done.stdout
