@@ -217,6 +217,10 @@ def test_a_suggestion_that_takes_one_card_says_one_card():
     view = SimpleNamespace(seat=0, rules=Rules())
     reason = Narrator(["You", "Felix"], Rules(), you=0).hint_reason(view, analysis)
     assert "it takes 1 card" in reason.text and "2 cards" not in reason.text
+    two = SimpleNamespace(move=Move(Card.parse("5C"), (Card.parse("2H"), Card.parse("3S"))), sweep=False,
+                          table_left=(Card.parse("KS"),), sweep_with=())
+    reason = Narrator(["You", "Felix"], Rules(), you=0).hint_reason(view, two)
+    assert "it takes 2 cards" in reason.text and "3 cards" not in reason.text  # the card played is not counted
 
 
 def test_a_pass_and_play_review_asks_whose_seat_and_tells_the_match_from_it(tmp_path):
