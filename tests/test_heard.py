@@ -217,6 +217,10 @@ def test_a_suggestion_that_takes_one_card_says_one_card():
     view = SimpleNamespace(seat=0, rules=Rules())
     reason = Narrator(["You", "Felix"], Rules(), you=0).hint_reason(view, analysis)
     assert "it takes 1 card" in reason.text and "2 cards" not in reason.text
+    two = SimpleNamespace(move=Move(Card.parse("5C"), (Card.parse("2H"), Card.parse("3S"))), sweep=False,
+                          table_left=(Card.parse("KS"),), sweep_with=())
+    reason = Narrator(["You", "Felix"], Rules(), you=0).hint_reason(view, two)
+    assert "it takes 2 cards" in reason.text and "3 cards" not in reason.text  # the card played is not counted
 
 
 def test_a_pass_and_play_review_asks_whose_seat_and_tells_the_match_from_it(tmp_path):
@@ -241,3 +245,28 @@ def test_a_pass_and_play_review_asks_whose_seat_and_tells_the_match_from_it(tmp_
     assert any(line.startswith(("You play ", "Your scopa! You play ")) for line in lines)  # Ben's plays, as his
     assert any(line.startswith(("Ann plays ", "Scopa for Ann! Ann plays ")) for line in lines)
     assert not any(line.startswith("Ben plays ") for line in lines)
+
+
+def test_who_plays_says_you_in_capitals_only_first_and_after_against_in_the_object_form():
+    """An online guest across the table heard "Ann and Bruno against You and Paolo."."""
+    from scopa.engine import Rules
+    from scopa.narration import Narrator
+    names = ["Ann", "Ben", "Bruno", "Paolo"]
+    assert Narrator(names, Rules(players=4), 1).players_line() == "Ann and Bruno against you and Paolo."
+    assert Narrator(names, Rules(players=4), 1, "it").players_line() == "Ann e Bruno contro te e Paolo."
+    assert Narrator(names, Rules(players=4), 0).players_line() == "You and Bruno against Ben and Paolo."
+    assert Narrator(names, Rules(players=4), 2, "it").players_line() == "Ann e tu contro Ben e Paolo."
+    assert Narrator(["Ann", "Ben"], Rules(), 1, "it").players_line() == "Ann contro te."
+    assert Narrator(["Ann", "Ben", "Cy"], Rules(players=3), 1).players_line() == "Ann, you and Cy, each for themselves."
+
+
+def test_default_names_are_in_the_language_of_the_game(tmp_path):
+    """Two people at one keyboard without --names are "Giocatore 1" and "Giocatore 2" in Italian."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "scopa", "--plain", "--no-voice", "--lang", "it", "--seats",
+                           "human,human", "--seed", "3", "--data-dir", str(tmp_path), "--config-dir", str(tmp_path)],
+                          input="q\n\n", capture_output=True, text=True, timeout=60, check=False,
+                          env={"NO_COLOR": "1", "TERM": "dumb", "PATH": "/usr/bin:/bin"})
+    assert done.stdout.startswith("Nuova partita. Giocatore 1 contro Giocatore 2."), done.stdout[:300]
+    assert "Player" not in done.stdout

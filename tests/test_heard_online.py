@@ -29,7 +29,9 @@ def test_a_player_back_from_a_closed_terminal_hears_the_plays_since_and_what_was
     server = serve(*SERVER_FLAGS)
     host, code = hosted(tmp_path, server.url)
     guest = joined(tmp_path, server.url, code)
-    play([host, guest], until=lambda: text(guest).count("Card?") >= 2)
+    # until a Card? after the guest's first Play?: its move made and its place kept (two Card? alone
+    # could be one prompt drawn twice, news coming while it was open, and the key kept no place yet)
+    play([host, guest], until=lambda: "Card?" in text(guest).partition("Play?")[2])
     guest.kill(signal.SIGKILL)
     guest.close(force=True)
     from scopa.storage.seat_keys import SeatKeyStore
@@ -110,3 +112,46 @@ def test_a_second_terminal_of_the_same_account_asks_before_taking_a_seat_back(se
     for child in (host, second):
         child.terminate(force=True)
     assert "Traceback" not in text(second) + text(host)
+
+
+def test_a_four_seat_room_says_who_partners_whom_at_the_start_to_each_player(serve, tmp_path):
+    """The start of an online match at four says who sits where, partners together, as a local
+    match does: the host hears "You and ..." and the guest, across the table, "... against you and ..."."""
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url, "--players", "4", "--level", "easy")
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    host.expect(r"The match starts\.")
+    host.expect(r"You and (\w+) against Ben and (\w+)\.")
+    third, fourth = host.match.group(1), host.match.group(2)
+    guest.expect(r"The match starts\.")
+    guest.expect(rf"Ann and {third} against you and {fourth}\.")  # lower case: "you" inside the sentence
+    for child in (host, guest):
+        child.terminate(force=True)
+    assert "Traceback" not in text(guest) + text(host)
+
+
+def test_waiting_comes_by_itself_once_the_other_players_turn_has_lasted_the_pause(serve, tmp_path, monkeypatch):
+    """The other side of "Waiting? only after a pause" (tests/test_online_pty.py checks that it is
+    not printed after every play): with nobody pressing a key, a turn that lasts longer than the
+    pause brings the prompt, so the keys are there while a person thinks."""
+    monkeypatch.setenv("SCOPA_WAITING_DELAY", "0.5")
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code, "--plain")
+    host.expect(r"Ben is ready\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    dealt = host.expect([r"Deal 1\. You deal\.", r"Deal 1\. Ben deals\."])
+    waiter, mover = (host, guest) if dealt == 0 else (guest, host)  # the dealer waits for the lead
+    mover.expect(r"Card\?")  # and plays nothing: only the pause can bring the waiter's prompt
+    if waiter is guest:
+        waiter.expect(r"Deal 1\.")  # past the guest's "Waiting?" before the start
+    waiter.expect(r"Three cards each\.")
+    waiter.expect(r"Waiting\?", timeout=10)
+    assert "Card?" not in text(waiter).split("Deal 1.")[1]
+    for child in (host, guest):
+        child.terminate(force=True)
+    assert "Traceback" not in text(guest) + text(host)

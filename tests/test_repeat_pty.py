@@ -5,6 +5,8 @@ pressed again, steps further back; B says the last deal's score sheet again at a
 resumed match too; a resumed match says who is playing and the score."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from helpers.pty import (
@@ -19,6 +21,8 @@ from scopa.storage import AutosaveStore
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
+
+PRIMIERA_CARDS = re.compile(r"^\w+ \d+ with |^No primiera for ")  # a side's primiera line: B's, not said
 
 
 def test_repeat_gives_what_happened_since_the_move_then_steps_further_back(tmp_path):
@@ -58,10 +62,11 @@ def test_the_deal_score_is_heard_again_with_b_and_with_repeat(tmp_path):
     start = said.index("Deal 1 score.")
     sheet = said[start:said.index("Press Enter for the next deal.")]
     assert sheet[1].startswith("Cards. You ") and any(line.startswith("Primiera. ") for line in sheet)
-    assert any(" with " in line for line in sheet)  # the primiera's cards and their values
+    assert not any(PRIMIERA_CARDS.search(line) for line in sheet)  # short words: the primiera's cards are B's
 
     child.send("b")
-    assert lines_before(child, r"Next\?") == sheet  # before the next deal's first play
+    whole = lines_before(child, r"Next\?")  # before the next deal's first play
+    assert _said_of(whole) == sheet and any(" with " in line for line in whole)  # the cards and their values
     child.send("r")
     assert sheet[0] in lines_before(child, r"Next\?")  # Repeat has it too
     child.send("\r")
@@ -71,7 +76,7 @@ def test_the_deal_score_is_heard_again_with_b_and_with_repeat(tmp_path):
     child.send("\r")
     child.expect(r"Card\?")  # the next deal is under way
     child.send("b")
-    assert lines_before(child, r"Card\?") == sheet  # the last deal's sheet, at any time
+    assert lines_before(child, r"Card\?") == whole  # the last deal's sheet, at any time
     child.kill(9)
 
 
@@ -98,6 +103,11 @@ def test_a_resumed_match_says_who_is_playing_and_the_score(tmp_path):
     child.kill(9)
 
 
+def _said_of(whole: list[str]) -> list[str]:
+    """The sheet as the end of a deal says it (short words) from the whole one B gives."""
+    return [line for line in whole if not PRIMIERA_CARDS.search(line)]
+
+
 def _sheet_of(said: list[str]) -> list[str]:
     """The score sheet among the lines said at the end of a deal."""
     return said[said.index("Deal 1 score."):said.index("Press Enter for the next deal.")]
@@ -119,7 +129,8 @@ def test_b_gives_the_last_deal_score_sheet_after_the_match_is_resumed(tmp_path):
     child = spawn(tmp_path, "--resume")
     child.expect(r"Card\?")
     child.send("b")
-    assert lines_before(child, r"Card\?") == sheet  # rebuilt from the saved match
+    whole = lines_before(child, r"Card\?")  # rebuilt from the saved match
+    assert _said_of(whole) == sheet and len(whole) > len(sheet)  # whole: the primiera's cards too
     child.send("1")
     child.expect(r"Play\?")
     child.send("\r")
@@ -129,5 +140,5 @@ def test_b_gives_the_last_deal_score_sheet_after_the_match_is_resumed(tmp_path):
     child = spawn(tmp_path, "--resume")
     child.expect(r"Card\?")
     child.send("b")
-    assert lines_before(child, r"Card\?") == sheet
+    assert lines_before(child, r"Card\?") == whole
     child.kill(9)

@@ -195,7 +195,8 @@ def test_resume_replays_the_move_log_once_and_b_still_reads_the_last_deal_score_
     program.run(resume=True)
     assert len(starts) == 1  # the load check; the open and the B key reuse it
     [scored] = sheets
-    sheet = Narrator(["Ann", "Bruno"], Rules(), you=0).score_lines(1, scored.score, scored.match_scores)
+    sheet = Narrator(["Ann", "Bruno"], Rules(), you=0).score_lines(1, scored.score, scored.match_scores,
+                                                                   asked=True)  # B: whole, the primiera's cards too
     lines = lines_of(out)
     at = lines.index(sheet[0].text)
     assert lines[at:at + len(sheet)] == [line.text for line in sheet]

@@ -204,9 +204,8 @@ class MatchConsole:
         scored = next((e for e in events if isinstance(e, DealScored)), None)
         if scored is None:
             return
-        sheet = self._score_sheet(scored)
-        self.io.announcer.keep_breakdown(sheet)  # B gives it whole, whatever is said now
-        self.say_lines(sheet if self.io.narrator.news.score else self._score_sheet(scored, whole=False))
+        self.io.announcer.keep_breakdown(self._score_sheet(scored, asked=True))  # B gives it whole
+        self.say_lines(self._score_sheet(scored, whole=self.io.narrator.news.score))
         won = next((e for e in events if isinstance(e, MatchWon)), None)
         if won is not None:  # what the match earned is said after it
             self.say(self.io.narrator.match_result(won.side, won.match_scores))
@@ -219,9 +218,10 @@ class MatchConsole:
             elif not self.io.narrator.terse:  # short: "Press Enter for the next deal." follows and says it
                 self.say(self.m("match.continue"))
 
-    def _score_sheet(self, scored: DealScored, whole: bool = True) -> list[Announcement]:
+    def _score_sheet(self, scored: DealScored, whole: bool = True, asked: bool = False) -> list[Announcement]:
         assisted = scored.deal_number in self.table.info().assisted_deals
-        return self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted, whole)
+        return self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted, whole,
+                                            asked)
 
     def _say_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
         """Announce events; remember a table just dealt, so the turn does not read it twice.
@@ -283,7 +283,7 @@ class MatchConsole:
         try:
             self.io.announcer.acted()  # Repeat starts from this match
             scored = self.table.last_score()  # B: a resumed match's last sheet, none of another match
-            self.io.announcer.keep_breakdown(self._score_sheet(scored) if scored is not None else [])
+            self.io.announcer.keep_breakdown(self._score_sheet(scored, asked=True) if scored is not None else [])
             with self.io.output.held():  # what one step announces goes out in one write (terminal.held)
                 updates = self._take(self.table.updates(self.listener, self.number))
                 if updates:

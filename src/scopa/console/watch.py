@@ -87,7 +87,8 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
                         program.say(narrator.notice(event.kind, event.seat, event.name))
                     elif isinstance(event, DealScored):
                         program.say(*narrator.score_lines(event.deal_number, event.score, event.match_scores,
-                                                          event.deal_number in info.assisted_deals))
+                                                          event.deal_number in info.assisted_deals,
+                                                          asked=True))  # no B here: the sheet whole
                     elif isinstance(event, MatchWon):
                         program.say(narrator.match_result(event.side, event.match_scores))
                         program.say(m("online.watch_end"))

@@ -388,7 +388,7 @@ def _l7_total_feedback(ctx: Ctx, index: int) -> list[str]:
     lines = (ctx.right("l7.total.right", total=mine, other_total=theirs) if index == 1
              else ctx.wrong("l7.total.wrong", total=mine, other_total=theirs))
     lines.append(ctx.say("l7.total.sheet"))
-    lines += [a.text for a in ctx.narrator.score_lines(1, score, score.totals)]
+    lines += [a.text for a in ctx.narrator.score_lines(1, score, score.totals, asked=True)]  # the teaching, whole
     return lines
 
 

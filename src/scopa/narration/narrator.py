@@ -224,10 +224,10 @@ class Narrator:
         if isinstance(event, Scopa):
             return self.scopa_text(event.seat)
         if isinstance(event, LeftoversTaken):
-            cards = c.list(event.cards, article=True)
             if event.seat is None:
-                return m.plural("leftovers.nobody", len(event.cards), cards=cards)
-            return self._you("leftovers", event.seat, cards=cards)
+                return m.plural("leftovers.nobody", len(event.cards), cards=c.list(event.cards, article=True))
+            # short: "Greta takes the last cards, two of clubs and ...", without "on the table" and the articles
+            return self._you_t("leftovers", event.seat, cards=self._list(event.cards))
         if isinstance(event, DealScored):
             return None  # the console reads the score sheet with score_lines()
         # MatchWon is the kind left (mypy checks that no kind of Event is left out above).
@@ -339,13 +339,16 @@ class Narrator:
         return self.messages("score.point_to", name=self.side(side, capital=False, object_form=True))
 
     def score_lines(self, deal_number: int, score: DealScore, match_scores: Sequence[int],
-                    assisted: bool = False, whole: bool = True) -> list[Announcement]:
+                    assisted: bool = False, whole: bool = True, asked: bool = False) -> list[Announcement]:
         """The end-of-deal score sheet, one category per line, then deal points and match totals.
 
         At short verbosity the match totals are left out when the deal ends the match: the
         result line that follows says the final score, and the score is said once. ``whole``
         false: only the header, the deal points, the match and the assisted mark (the whole
-        score after a deal switched off; B says the sheet)."""
+        score after a deal switched off; B says the sheet). The cards that make each side's
+        primiera are said at full verbosity, or when ``asked`` (B, a lesson's sheet): at short
+        verbosity the primiera line says each side's total and whose point it is, and the
+        cards behind those totals, two lines of a dozen words each, are detail."""
         m = self.messages
         sides = score.sides
         if not whole:
@@ -364,7 +367,7 @@ class Narrator:
         holder = score.awarded[Category.SETTEBELLO]
         lines.append(m("score.settebello.nobody") if holder is None
                      else m("score.settebello", name=self.side(holder, capital=False, object_form=True)))
-        lines.extend(self._primiera_lines(score))
+        lines.extend(self._primiera_lines(score, cards=asked or not self.terse))
         lines.append(m("score.scope", counts=self._counts([s.scope for s in sides])))
         if Category.NAPOLA in score.categories:
             lines.append(m("score.napola", counts=self._counts([s.napola for s in sides])))
@@ -381,7 +384,8 @@ class Narrator:
             lines.append(m("score.assisted"))
         return [Announcement(text) for text in lines]
 
-    def _primiera_lines(self, score: DealScore) -> list[str]:
+    def _primiera_lines(self, score: DealScore, cards: bool = True) -> list[str]:
+        """The primiera line; with ``cards``, a line a side too: its cards, or the suits it lacks."""
         m = self.messages
         eligible = [s.primiera.eligible for s in score.sides]
         parts = []
@@ -393,6 +397,8 @@ class Narrator:
         tied = "score.tied" if any(eligible) else "score.nobody"
         lines = [m("score.primiera", counts=m("list.sep").join(parts),
                    result=self._award(score.awarded[Category.PRIMIERA], tied))]
+        if not cards:
+            return lines
         for s in score.sides:
             if not s.primiera.eligible:
                 lines.append(m("score.primiera.not_eligible", name=self.side(s.side, False, object_form=True),
@@ -408,13 +414,21 @@ class Narrator:
         return self.messages("score.match", counts=self._counts(match_scores), target=self.rules.target)
 
     def players_line(self) -> str:
-        """Who plays, partners together: "You and Elena against Giulia and Greta."."""
-        names = [self.seat(i) for i in range(len(self.seat_names))]
-        if len(names) == 2:
-            return self.messages("setup.players.two", a=names[0], b=names[1])
-        if len(names) == 3:
-            return self.messages("setup.players.three", a=names[0], b=names[1], c=names[2])
-        return self.messages("setup.players.four", a=names[0], b=names[2], c=names[1], d=names[3])  # opposite
+        """Who plays, partners together: "You and Elena against Giulia and Greta.".
+
+        "You" is capitalised only at the start; after "against" it is the object form: an online
+        guest across the table hears "Ann and Bruno against you and Paolo." ("contro te e Paolo")."""
+        count = len(self.seat_names)
+        order = (0, 2, 1, 3) if count == 4 else tuple(range(count))  # at four, partners (opposite seats) together
+        after_against = {1: (), 2: (1,), 3: (), 4: (2, 3)}[count]  # the places in the sentence after "against"
+        names = [self._player_in_line(seat, place, place in after_against) for place, seat in enumerate(order)]
+        key = {2: "setup.players.two", 3: "setup.players.three", 4: "setup.players.four"}[count]
+        return self.messages(key, **dict(zip("abcd"[:count], names, strict=True)))
+
+    def _player_in_line(self, seat: int, place: int, object_form: bool) -> str:
+        if seat != self.you:
+            return self.seat_names[seat]
+        return self.messages("you.capital" if place == 0 else "you.object" if object_form else "you")
 
     def resumed(self, deal_number: int, match_scores: Sequence[int]) -> list[Announcement]:
         """A resumed match: the deal, who is playing, and the match score."""
