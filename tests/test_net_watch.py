@@ -155,6 +155,9 @@ def heard(client: Client, test, timeout: float = 10.0):
             return message
 
 
+NOT_ALLOWED = ErrorMessage("chat_refused", {"reason": "not_allowed"})
+
+
 def said_by(name: str):
     return lambda m: isinstance(m, ChatMessage) and m.name == name
 
@@ -166,7 +169,7 @@ def test_spectators_chat_only_when_the_host_lets_them_and_the_choice_is_kept_wit
     bob = join(first.url, ann.code)
     carla = watcher(other.url, ann.code)
     carla.send(ChatRequest(text="hello"))  # off unless the host chose it
-    assert heard(carla, lambda m: isinstance(m, ErrorMessage)) == ErrorMessage("chat_refused", {"reason": "not_allowed"})
+    assert heard(carla, lambda m: isinstance(m, ErrorMessage)) == NOT_ALLOWED
     ann.send(WatchersChat(True))
     for client in (ann, bob):
         client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watchers_chat_on", 0, "Ann"))
@@ -193,7 +196,7 @@ def test_spectators_chat_only_when_the_host_lets_them_and_the_choice_is_kept_wit
     ann.send(WatchersChat(False))
     heard(dina, lambda m: isinstance(m, UpdateMessage) and m.update.event.kind == "watchers_chat_off")
     dina.send(ChatRequest(text="ciao"))
-    assert heard(dina, lambda m: isinstance(m, ErrorMessage)) == ErrorMessage("chat_refused", {"reason": "not_allowed"})
+    assert heard(dina, lambda m: isinstance(m, ErrorMessage)) == NOT_ALLOWED
     bob.send(WatchersChat(True))  # the host's choice only
     assert error(bob) == ErrorMessage("not_host", {})
 
