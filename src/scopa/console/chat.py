@@ -67,7 +67,7 @@ class Chat:
     # Heard --------------------------------------------------------------------------------
     def line(self, said: ChatMessage) -> Announcement:
         text = self.m(f"chat.preset.{said.preset}") if said.preset is not None else said.text or ""
-        if said.seat == self.table.seat:
+        if said.seat == self.table.seat and not said.watcher:  # a spectator's line comes under the host's seat
             return Announcement(self.m("chat.says.you", text=text))
         return Announcement(self.m("chat.says", name=said.name, text=text))
 
