@@ -2,9 +2,9 @@
 opens a computer's seat for a person and gives a free seat to a computer; everyone hears it."""
 from __future__ import annotations
 
-from helpers.net import error, host, join, play_out, reclaim, start
+from helpers.net import error, host, join, play_out, reclaim, start, until
 from scopa.engine import Rules
-from scopa.net.messages import ErrorMessage, Moved, MoveSeat, SeatKind, UpdateMessage
+from scopa.net.messages import CreateRoom, ErrorMessage, Join, Moved, MoveSeat, SeatKind, UpdateMessage
 from scopa.net.messages import Ready as ReadyMessage
 from scopa.table import Notice
 
@@ -130,3 +130,35 @@ def test_a_move_is_the_hosts_in_the_lobby_between_two_seats_of_the_room(store):
     ann.send(MoveSeat(1, 0))
     assert error(ann) == ErrorMessage("not_lobby", {})
     assert bob.seat == 1 and ann.seat == 0
+
+
+def test_a_moved_players_remote_table_follows_its_seat(store, tables):
+    """The client the console plays through (``RemoteTable``): its seat is the new one, its view too."""
+    server = store.serve()
+    ann = tables(server.url, CreateRoom("Ann", FOUR, ("human", "human", "easy", "easy"), "easy"))
+    ben = tables(server.url, Join(ann.code, "Ben"))
+    assert ben.seat == 1
+    ann.move_seat(1, 2)
+    until(lambda: ben.seat == 2 and ben.room().seats[2] is not None and ben.room().seats[2].name == "Ben")
+    assert ben.seats_here() == (2,) and ann.seat == 0 and ben.moves == 1
+    ben.ready()
+    until(lambda: ann.room().seats[2] is not None and ann.room().seats[2].ready)
+    ann.start()
+    until(ben.has_view)
+    assert ben.view(2).seat == 2 and ben.view(2).hand  # its own hand, dealt to seat 3
+
+
+def test_a_move_swaps_keys_shares_and_the_host_and_asks_ready_again_except_in_a_quick_match():
+    from scopa.net.rooms import new_room
+    for listing, ready in (("", False), ("quick", True)):
+        room, _ = new_room("ACDEFG", FOUR, ("human",) * 4, "Ann", "hash-ann", "easy", 0.0, server_seed=b"s" * 32,
+                           listing=listing)
+        room.join("Ben", "hash-ben")
+        room.seats[1].ready = True
+        room.contributions = {0: b"a" * 32, 1: b"b" * 32}
+        entries, moves = room.move_seat(0, 0, 1)  # the host swaps with Ben
+        assert moves == {0: 1, 1: 0} and room.host == 1
+        assert [e.event for e in entries] == [Notice("seat_moved", 1, "Ann"), Notice("seat_moved", 0, "Ben")]
+        assert room.seats[1].key_hash == "hash-ann" and room.seats[0].key_hash == "hash-ben"  # keys follow
+        assert room.contributions == {1: b"a" * 32, 0: b"b" * 32}
+        assert room.seats[1].ready and room.seats[0].ready is ready

@@ -291,7 +291,7 @@ class Room:
         for seat in moves.values():
             taken = self.seats[seat]
             if taken is not None and taken.is_human:
-                taken.ready = seat == self.host
+                taken.ready = seat == self.host or self.listing == "quick"  # a quick match asks nobody ready
         return [self._notice("seat_moved", seat) for seat in (to_seat, from_seat) if seat in moves.values()], moves
 
     def set_watchers_chat(self, by: int, allowed: bool) -> list[Entry]:
