@@ -396,4 +396,5 @@ def test_the_host_moves_a_player_with_the_move_menus_and_the_match_is_played_fro
     assert (host.exitstatus, guest.exitstatus) == (0, 0)
     for child in (host, guest):
         assert RESULT.search(text(child)), text(child)[-1500:]
+        assert "Shuffle checked, fair." in text(child)  # Ben's share of the seed went with him to seat 3
     assert "Traceback" not in text(host) + text(guest)

@@ -391,7 +391,6 @@ class Lobby:
             lines.append(self.m("online.lobby.can_start" if can_start(room) else "online.lobby.wait_players"))
         return lines
 
-
     def seat_lines(self, room: RoomInfo) -> list[str]:
         """One line a seat, from seat 1: who sits there and how ready, or that it is free."""
         lines = []
