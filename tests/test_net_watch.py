@@ -209,3 +209,36 @@ def test_a_room_made_with_spectators_chat_on_says_so_in_its_info(serve):
     carla = watcher(server.url, ann.code)
     carla.send(ChatRequest(text="hello"))
     assert heard(carla, said_by("Carla")).text == "hello"
+
+
+def test_scopa_watch_sends_chat_only_where_the_host_lets_spectators(serve, tmp_path):
+    """The real ``scopa watch``: C then a line at ``Message?``; refused in one line until the host
+    lets spectators chat, then heard by the players as a spectator's line."""
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    from helpers.online_pty import player, text
+
+    server = serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla")
+    carla.expect("Watching room")
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watching", 0, "Carla"))
+    carla.send("c")
+    carla.expect(r"Message\?")
+    carla.send("hello\r")
+    carla.expect(r"Not sent\. Chat is not allowed here\.")
+    ann.send(WatchersChat(True))
+    carla.expect(r"Spectators can chat now\.")
+    carla.send("c")
+    carla.expect(r"Message\?")
+    carla.send("2\r")  # a phrase, by its number
+    assert ann.until(said_by("Carla")) == ChatMessage(0, "Carla", None, "well_played", watcher=True)
+    assert bob.until(said_by("Carla")).watcher
+    carla.expect(r"You say, well played\.")
+    bob.send(ChatRequest(text="thanks"))
+    carla.expect(r"Bob says, thanks")
+    carla.sendcontrol("c")
+    carla.expect("No longer watching.")
+    carla.expect(pexpect.EOF)
+    assert "Traceback" not in text(carla)
