@@ -125,3 +125,25 @@ def test_a_seat_move_is_said_name_first_with_the_partner_in_a_four_player_room(l
             seat_moved_line(Notice("seat_moved", 1, "Ben"), two, 0, m)]
     assert said == lines
     assert not any(":" in line for line in said)
+
+
+def test_a_typed_move_from_a_free_seat_is_said_and_not_sent():
+    from scopa.console.online import Lobby
+
+    class Table(FakeTable):
+        def __init__(self) -> None:
+            super().__init__()
+            self.moves: list[tuple[int, int]] = []
+
+        def room(self):
+            return RoomInfo("K7MQ3T", "lobby", Rules(players=4), (RoomSeat("Ann"), None, RoomSeat("Ben"), None))
+
+        def move_seat(self, from_seat, to_seat):
+            self.moves.append((from_seat, to_seat))
+            return True
+
+    said = []
+    lobby = Lobby.__new__(Lobby)
+    lobby.table, lobby.m, lobby.say = Table(), Messages("en"), lambda *lines: said.extend(lines)
+    assert lobby._move(lobby.table.room(), (1, 3)) is False and said == ["Nobody sits in seat 2. Nobody moves."]
+    assert lobby._move(lobby.table.room(), (2, 1)) is True and lobby.table.moves == [(2, 1)]

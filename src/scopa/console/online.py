@@ -347,6 +347,9 @@ class Lobby:
     def _move(self, room: RoomInfo, typed: tuple[int, int] | tuple[()]) -> bool:
         """Move a player: the seats typed (``:move 2 3``), or asked in two menus (whom, then where);
         Escape in either leaves everyone where they are. Whether a move was sent."""
+        if typed and room.seats[typed[0]] is None:
+            self.say(self.m("online.move.nobody", seat=typed[0] + 1))
+            return False
         if typed:
             return self.table.move_seat(*typed)
         from .menus import choose
