@@ -90,3 +90,69 @@ def test_the_hosts_seat_commands():
     assert seat_command("computer 4", 4) == (3, "easy") and seat_command("computer 4 hard", 4) == (3, "hard")
     assert seat_command("computer 5", 4) is None and seat_command("open 3 hard", 4) is None
     assert seat_command("open", 4) is None and seat_command("computer 2 genius", 4) is None
+
+
+def test_a_spectators_line_is_never_the_hosts_own():
+    table = FakeTable()  # the host, seat 0: a spectator's line comes under that seat number
+    chat = Chat(table, Messages("en"), lambda: True, lambda on: None)
+    table.pending = [ChatMessage(0, "Carla", None, "well_played", watcher=True), ChatMessage(0, "Ann", "hi")]
+    assert [a.text for a in chat.lines()] == ["Carla says, well played.", "You say, hi"]
+    assert [a.text for a in chat.command("mute carla", None, print)] == [
+        "Carla muted. Colon unmute Carla to hear them again."]  # a spectator heard can be muted as a player
+    table.pending = [ChatMessage(0, "Carla", "again", watcher=True)]
+    assert chat.lines() == [] and chat.recent()[-1].text == "Carla says, again"
+
+
+def test_the_hosts_move_and_spectators_commands():
+    from scopa.console.online import move_command, watchers_command
+    assert move_command("move", 4) == () and move_command("sposta", 2) == ()  # the menus
+    assert move_command("move 2 3", 4) == (1, 2) and move_command("Sposta 4 1", 4) == (3, 0)
+    assert move_command("move 2 5", 4) is None and move_command("move 2 2", 4) is None
+    assert move_command("move 2", 4) is None and move_command("moves", 4) is None
+    assert move_command("move ² 3", 4) is None
+    assert watchers_command("spectators chat on") is True and watchers_command("Spectators  chat off") is False
+    assert watchers_command("spettatori chat sì") is True and watchers_command("spettatori chat no") is False
+    assert watchers_command("spectators") is None and watchers_command("chat on") is None
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("en", ["Ben moves to seat 3, partner of Ann.", "Ben moves to seat 3, your partner.",
+            "You move to seat 3, partner of Ann.", "Carl moves to seat 2.", "Ben moves to seat 2."]),
+    ("it", ["Ben passa al posto 3, in coppia con Ann.", "Ben passa al posto 3, in coppia con te.",
+            "Passi al posto 3, in coppia con Ann.", "Carl passa al posto 2.", "Ben passa al posto 2."]),
+])
+def test_a_seat_move_is_said_name_first_with_the_partner_in_a_four_player_room(lang, lines):
+    from scopa.console.online import seat_moved_line
+    from scopa.table import Notice
+    m = Messages(lang)
+    four = RoomInfo("K7MQ3T", "lobby", Rules(players=4), (RoomSeat("Ann"), RoomSeat("Carl"), RoomSeat("Ben"), None))
+    two = RoomInfo("K7MQ3T", "lobby", Rules(), (RoomSeat("Ann"), RoomSeat("Ben")))
+    said = [seat_moved_line(Notice("seat_moved", 2, "Ben"), four, 1, m),
+            seat_moved_line(Notice("seat_moved", 2, "Ben"), four, 0, m),
+            seat_moved_line(Notice("seat_moved", 2, "Ben"), four, 2, m),
+            seat_moved_line(Notice("seat_moved", 1, "Carl"), four, 0, m),  # across from a free seat: no partner
+            seat_moved_line(Notice("seat_moved", 1, "Ben"), two, 0, m)]
+    assert said == lines
+    assert not any(":" in line for line in said)
+
+
+def test_a_typed_move_from_a_free_seat_is_said_and_not_sent():
+    from scopa.console.online import Lobby
+
+    class Table(FakeTable):
+        def __init__(self) -> None:
+            super().__init__()
+            self.moves: list[tuple[int, int]] = []
+
+        def room(self):
+            return RoomInfo("K7MQ3T", "lobby", Rules(players=4), (RoomSeat("Ann"), None, RoomSeat("Ben"), None))
+
+        def move_seat(self, from_seat, to_seat):
+            self.moves.append((from_seat, to_seat))
+            return True
+
+    said = []
+    lobby = Lobby.__new__(Lobby)
+    lobby.table, lobby.m, lobby.say = Table(), Messages("en"), lambda *lines: said.extend(lines)
+    assert lobby._move(lobby.table.room(), (1, 3)) is False and said == ["Nobody sits in seat 2. Nobody moves."]
+    assert lobby._move(lobby.table.room(), (2, 1)) is True and lobby.table.moves == [(2, 1)]

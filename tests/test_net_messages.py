@@ -12,13 +12,17 @@ from scopa.net.messages import (
     MAX_RECORD_MESSAGE,
     MAX_SERVER_MESSAGE,
     Accepted,
+    ChatMessage,
     CreateRoom,
     ErrorMessage,
     FinishedDeal,
     Hello,
+    InfoMessage,
     Join,
     MatchRecordMessage,
+    Moved,
     MoveRequest,
+    MoveSeat,
     NextDealRequest,
     Ping,
     ProtocolError,
@@ -29,6 +33,7 @@ from scopa.net.messages import (
     RoomInfo,
     RoomSeat,
     UpdateMessage,
+    WatchersChat,
     Welcome,
     encode,
     parse_client_message,
@@ -184,3 +189,45 @@ def test_seat_keys_are_long_and_only_their_hash_matches():
     assert len(key) >= 22  # 128 bits in url-safe base64
     assert key_matches(key, key_hash(key)) and not key_matches(new_seat_key(), key_hash(key))
     assert key not in key_hash(key)
+
+
+def test_the_hosts_seat_moves_and_spectators_chat_survive_the_wire():
+    """move_seat, watchers_chat and moved (issue 28), the room's watchers_chat, a spectator's line."""
+    for message in (MoveSeat(1, 3), MoveSeat(0, 2), WatchersChat(True), WatchersChat(False),
+                    CreateRoom("Ann", Rules(), ("human", "human"), watchers_chat=True)):
+        assert parse_client_message(encode(message)) == message
+    info = RoomInfo("ACDEFG", "lobby", Rules(), (RoomSeat("Ann"), None), watchers_chat=True)
+    for answer in (Moved(1), InfoMessage(info), InfoMessage(INFO), ChatMessage(0, "Carla", "ciao", watcher=True),
+                   ChatMessage(1, "Bob", None, "thanks")):
+        assert parse_server_message(encode(answer), Rules()) == answer
+    assert "watchers_chat" not in encode(InfoMessage(INFO)) and "watcher" not in encode(ChatMessage(1, "Bob", "hi"))
+    assert "watchers_chat" not in encode(CreateRoom("Ann", Rules(), ("human", "human")))  # sent only when chosen
+
+
+@pytest.mark.parametrize("raw, field", [
+    ('{"type": "move_seat", "from": 1}', "to"),
+    ('{"type": "move_seat", "from": 1, "to": 4}', "to"),
+    ('{"type": "move_seat", "from": -1, "to": 2}', "from"),
+    ('{"type": "move_seat", "from": true, "to": 2}', "from"),
+    ('{"type": "move_seat", "from": 1, "to": 2, "swap": true}', "swap"),
+    ('{"type": "watchers_chat", "allowed": "yes"}', "allowed"),
+    ('{"type": "watchers_chat"}', "allowed"),
+])
+def test_a_malformed_seat_move_or_spectators_choice_is_refused_by_field(raw, field):
+    with pytest.raises(ProtocolError) as refused:
+        parse_client_message(raw)
+    assert refused.value.values.get("field") == field
+
+
+def test_a_moved_seat_out_of_range_and_a_watcher_flag_not_true_are_refused():
+    for raw, field in (('{"type": "moved", "seat": 2}', "seat"),
+                       ('{"type": "chat", "seat": 0, "name": "C", "text": "x", "preset": null, "watcher": false}',
+                        "watcher")):
+        with pytest.raises(ProtocolError) as refused:
+            parse_server_message(raw, Rules())
+        assert refused.value.values.get("field") == field
+    data = json.loads(encode(InfoMessage(INFO)))
+    data["info"]["watchers_chat"] = False  # sent only when true: anything else is refused
+    with pytest.raises(ProtocolError) as refused:
+        parse_server_message(json.dumps(data))
+    assert refused.value.values.get("field") == "info.watchers_chat"

@@ -5,18 +5,24 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
-from helpers.net import Client, host, join, play_out, start
-from scopa.engine import ALL_CARDS, Move
+from helpers.net import Client, error, host, join, play_out, reclaim, start
+from scopa.engine import ALL_CARDS, Move, Rules
 from scopa.net.messages import (
     MAX_WATCHERS,
+    ChatMessage,
     ChatRequest,
+    CreateRoom,
     ErrorMessage,
+    InfoMessage,
     MoveRequest,
     Ready,
     UpdateMessage,
     Watch,
+    WatchersChat,
     Watching,
+    Welcome,
     parse_server_message,
 )
 from scopa.table import Notice
@@ -138,3 +144,101 @@ def test_scopa_watch_says_the_match_as_it_is_played(serve, tmp_path):
     plays = re.findall(r"^(?:Scopa for \w+! )?\w+(?: plays |'s .+ takes )", screen, flags=re.MULTILINE)
     assert len(plays) >= 36 and ("wins the match" in screen or "draw" in screen.lower())
     assert "Hand," not in screen and "Card?" not in screen
+
+
+def heard(client: Client, test, timeout: float = 10.0):
+    """A spectator's frames read (each parsed as its client parses it) until one passes ``test``."""
+    end = time.monotonic() + timeout
+    while True:
+        message = parse_server_message(raw(client, max(0.01, end - time.monotonic())), client.rules, spectator=True)
+        if test(message):
+            return message
+
+
+NOT_ALLOWED = ErrorMessage("chat_refused", {"reason": "not_allowed"})
+
+
+def said_by(name: str):
+    return lambda m: isinstance(m, ChatMessage) and m.name == name
+
+
+def test_spectators_chat_only_when_the_host_lets_them_and_the_choice_is_kept_with_the_room(store):
+    first = store.serve()
+    other = store.serve() if store.kind == "redis" else first  # with Redis, the spectators on another process
+    ann = host(first.url)
+    bob = join(first.url, ann.code)
+    carla = watcher(other.url, ann.code)
+    carla.send(ChatRequest(text="hello"))  # off unless the host chose it
+    assert heard(carla, lambda m: isinstance(m, ErrorMessage)) == NOT_ALLOWED
+    ann.send(WatchersChat(True))
+    for client in (ann, bob):
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watchers_chat_on", 0, "Ann"))
+        assert client.info.watchers_chat
+    info = heard(carla, lambda m: isinstance(m, InfoMessage))
+    assert info.info.watchers_chat  # the spectators know it too, and hear the notice after
+    heard(carla, lambda m: isinstance(m, UpdateMessage) and m.update.event.kind == "watchers_chat_on")
+    carla.send(ChatRequest(preset="well_played"))
+    line = ChatMessage(0, "Carla", None, "well_played", watcher=True)  # under the host's seat, marked a spectator's
+    assert ann.until(said_by("Carla")) == line and bob.until(said_by("Carla")) == line
+    assert heard(carla, said_by("Carla")) == line
+    bob.send(ChatRequest(text="thanks"))  # a player's line reaches the spectators, not marked
+    assert heard(carla, said_by("Bob")) == ChatMessage(1, "Bob", "thanks", None)
+    # Kept with the room: a restarted server (SQLite), another process (Redis) lets a new spectator chat.
+    if store.kind == "sqlite":
+        first.kill()
+        first = other = store.serve()
+        ann, bob = reclaim(first.url, ann), reclaim(first.url, bob)
+    else:
+        other = store.serve()
+    dina = watcher(other.url, ann.code, "Dina")
+    dina.send(ChatRequest(text="ciao"))
+    assert ann.until(said_by("Dina")) == ChatMessage(0, "Dina", "ciao", None, watcher=True)
+    ann.send(WatchersChat(False))
+    heard(dina, lambda m: isinstance(m, UpdateMessage) and m.update.event.kind == "watchers_chat_off")
+    dina.send(ChatRequest(text="ciao"))
+    assert heard(dina, lambda m: isinstance(m, ErrorMessage)) == NOT_ALLOWED
+    bob.send(WatchersChat(True))  # the host's choice only
+    assert error(bob) == ErrorMessage("not_host", {})
+
+
+def test_a_room_made_with_spectators_chat_on_says_so_in_its_info(serve):
+    server = serve()
+    ann = Client(server.url)
+    ann.send(CreateRoom("Ann", Rules(target=None), ("human", "human"), watchers_chat=True))
+    assert ann.until(lambda m: isinstance(m, Welcome)).info.watchers_chat
+    carla = watcher(server.url, ann.code)
+    carla.send(ChatRequest(text="hello"))
+    assert heard(carla, said_by("Carla")).text == "hello"
+
+
+def test_scopa_watch_sends_chat_only_where_the_host_lets_spectators(serve, tmp_path):
+    """The real ``scopa watch``: C then a line at ``Message?``; refused in one line until the host
+    lets spectators chat, then heard by the players as a spectator's line."""
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    from helpers.online_pty import player, text
+
+    server = serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla")
+    carla.expect("Watching room")
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watching", 0, "Carla"))
+    carla.send("c")
+    carla.expect(r"Message\?")
+    carla.send("hello\r")
+    carla.expect(r"Not sent\. Chat is not allowed here\.")
+    ann.send(WatchersChat(True))
+    carla.expect(r"Spectators can chat now\.")
+    carla.send("c")
+    carla.expect(r"Message\?")
+    carla.send("2\r")  # a phrase, by its number
+    assert ann.until(said_by("Carla")) == ChatMessage(0, "Carla", None, "well_played", watcher=True)
+    assert bob.until(said_by("Carla")).watcher
+    carla.expect(r"You say, well played\.")
+    bob.send(ChatRequest(text="thanks"))
+    carla.expect(r"Bob says, thanks")
+    carla.sendcontrol("c")
+    carla.expect("No longer watching.")
+    carla.expect(pexpect.EOF)
+    assert "Traceback" not in text(carla)

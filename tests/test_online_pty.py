@@ -356,3 +356,45 @@ def test_a_server_restarted_mid_match_is_said_once_and_the_match_is_played_to_it
         seen = text(child)
         assert seen.count("Server restarting.") == 1 and "Traceback" not in seen
         assert "The server is stopping" not in seen
+
+
+def test_the_host_moves_a_player_with_the_move_menus_and_the_match_is_played_from_the_new_seat(serve, tmp_path):
+    """The real ``scopa host``'s :move in a four-seat lobby: Escape first (nobody moves), then Ben to
+    seat 3, across from Ann; both hear it, Ben is asked ready again, his kept key names seat 3."""
+    server = serve(*SERVER_FLAGS)
+    host = player(tmp_path, "host", "host", "--server", server.url, "--name", "Ann", "--target", "single",
+                  "--players", "4", "--level", "easy")
+    host.expect(r"Room code (\w{6})\.")
+    code = host.match.group(1)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Start\?")
+    host.send(":move\r")
+    host.expect(r"Move which player\? Or a computer\.")
+    host.expect(r"Choice\?")
+    host.send("\x1b")
+    host.expect(r"Nobody moves\.")
+    host.expect(r"Start\?")
+    host.send(":move\r")
+    host.expect(r"2 Seat 2, Ben, ready\.")
+    host.expect(r"Choice\?")
+    host.send("2")
+    host.expect(r"Move Ben to which seat\?")
+    host.expect(r"2 Seat 3 is free\.")
+    host.expect(r"Choice\?")
+    host.send("2")
+    host.expect(r"Ben moves to seat 3, your partner\.")
+    guest.expect(r"You move to seat 3, partner of Ann\.")
+    guest.expect(r"Ready\?")
+    guest.send("\r")
+    host.expect(r"Ben is ready\.")
+    kept = SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code)
+    assert kept is not None and kept.seat == 2
+    host.expect(r"Start\?")
+    host.send("\r")
+    play([host, guest])
+    host.close(), guest.close()
+    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    for child in (host, guest):
+        assert RESULT.search(text(child)), text(child)[-1500:]
+        assert "Shuffle checked, fair." in text(child)  # Ben's share of the seed went with him to seat 3
+    assert "Traceback" not in text(host) + text(guest)

@@ -353,7 +353,8 @@ def _online(command: str, argv: list[str]) -> int:
     name = clean_name(getattr(args, "name", None) or "") or default_name(messages)  # as a name typed in the menu
     level = getattr(args, "level", None) or ("easy" if mode == "quick" else None)
     request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
-                            level, tls, getattr(args, "turn_time", None), getattr(args, "public", False))
+                            level, tls, getattr(args, "turn_time", None), getattr(args, "public", False),
+                            watchers_chat=getattr(args, "watchers_chat", False))
 
     from .console.app import Program
     from .console.terminal import Output, make_input

@@ -24,6 +24,7 @@ from scopa.net.messages import (
     Hello,
     InfoMessage,
     Join,
+    Moved,
     MoveRequest,
     NextDealRequest,
     Refused,
@@ -95,6 +96,8 @@ class Client:
             self.errors.append(message)
         elif isinstance(message, InfoMessage):
             self.info = message.info
+        elif isinstance(message, Moved):  # the host moved this player: the same key, a new seat
+            self.seat = message.seat
         return message
 
     def until(self, test, timeout: float = 10.0):

@@ -70,6 +70,7 @@ class Chat:
         self.table, self.m = table, messages
         self.enabled, self.set_enabled = enabled, set_enabled
         self.muted: set[str] = set()  # names, casefolded
+        self.spectators: list[str] = []  # the names of spectators heard chatting, so they can be muted too
         self.history: deque[Announcement] = deque(maxlen=HISTORY)
         if hasattr(table, "chat_wakes"):
             table.chat_wakes = self.heard_now
@@ -81,7 +82,7 @@ class Chat:
 
     # Heard --------------------------------------------------------------------------------
     def line(self, said: ChatMessage) -> Announcement:
-        if said.seat == self.table.seat:
+        if said.seat == self.table.seat and not said.watcher:  # a spectator's line comes under the host's seat
             return Announcement(self.m("chat.says.you", text=chat_text(said, self.m)))
         return chat_line(said, self.m)
 
@@ -90,6 +91,8 @@ class Chat:
         lines = []
         take = getattr(self.table, "take_chat", None)  # a table without chat (a test's) has nothing to say
         for said in take() if take is not None else []:
+            if said.watcher and said.name not in self.spectators:
+                self.spectators.append(said.name)
             line = self.line(said)
             self.history.append(line)
             if self.heard_now(said):
@@ -156,7 +159,7 @@ class Chat:
         return []
 
     def _mute(self, name: str, mute: bool) -> Announcement:
-        names = [s.name for s in self.table.room().seats if s is not None and s.kind == "human"]
+        names = [s.name for s in self.table.room().seats if s is not None and s.kind == "human"] + self.spectators
         found = next((n for n in names if n.casefold() == name.casefold()), None)
         if found is None:
             return Announcement(self.m("chat.no_player", name=name))

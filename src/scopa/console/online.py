@@ -209,7 +209,22 @@ class News:
 
 
 def notice_line(notice: Notice, messages: Messages, name: str) -> str:
-    return messages(f"notice.{notice.kind}", name=notice.name or name)
+    return messages(f"notice.{notice.kind}", name=notice.name or name, seat=notice.seat + 1)
+
+
+def seat_moved_line(notice: Notice, room: RoomInfo, you: int, messages: Messages) -> str:
+    """Who the host moved and where, name first: "Ben moves to seat 3, partner of Ann." In a
+    four-player room the partner is said (the seat across), "your partner" when it is you; "You
+    move to seat 3." when it is you. Read with the room as it is after the move."""
+    seat = notice.seat
+    who = "you" if seat == you else "named"
+    partner = (seat + 2) % 4 if room.rules.players == 4 and room.rules.sides == 2 else None
+    across = None if partner is None else room.seats[partner]
+    if across is None or partner is None:
+        return messages(f"notice.seat_moved.{who}", name=notice.name, seat=seat + 1)
+    if partner == you:
+        return messages("notice.seat_moved.your_partner", name=notice.name, seat=seat + 1)
+    return messages(f"notice.seat_moved.{who}.partner", name=notice.name, seat=seat + 1, partner=across.name)
 
 
 class Lobby:
@@ -220,9 +235,15 @@ class Lobby:
         self.table, self.input, self.announcer, self.m, self.wake, self.news = (
             table, input, announcer, messages, wake, news)
         self.quick = quick  # a quick match: the server starts it, nobody is asked ready or start
-        self.seat = table.seat
         self.after = table.latest()
+        self.keep_seat: Callable[[int], None] = lambda seat: None  # the seat key kept for the new seat
+        self._kept_seat = table.seat
         self.started = False  # the match has started: its first deal is on its way, no prompt before it
+
+    @property
+    def seat(self) -> int:
+        """This player's seat: the table's, which the host may have moved (``net.messages.Moved``)."""
+        return self.table.seat
 
     def say(self, *items: Announcement | str) -> None:
         if items:
@@ -254,12 +275,17 @@ class Lobby:
     def _say_news(self) -> None:
         """Notices up to the first game event (the match console says that and what follows)."""
         lines: list[Announcement | str] = [*self.news.lines()]
+        if self.table.seat != self._kept_seat:  # moved by the host: the key now takes back the new seat
+            self._kept_seat = self.table.seat
+            self.keep_seat(self.table.seat)
         found = self.table.updates(self.seat, self.after)
         for update in found if isinstance(found, list) else []:
             if not isinstance(update.event, Notice):
                 break
             self.started = self.started or update.event.kind == "started"
-            if update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
+            if update.event.kind == "seat_moved":
+                lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
+            elif update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat)))
                 if self.quick and update.event.kind in ("joined", "left"):
                     lines.append(waiting_line(self.table.room(), self.m))
@@ -298,17 +324,49 @@ class Lobby:
         elif command_of(token) == ("repeat", ""):
             self.announcer.repeat()
         elif (change := seat_command(token, len(room.seats))) is not None:
-            if room.host != self.seat:
-                self.say(problem_line("not_host", {}, self.m))
-            else:
-                self.table.set_seat(*change)
-                self.table.wait(self.seat, self.after, timeout=1.0)
+            self._as_host(room, lambda: self.table.set_seat(*change))
+        elif (moving := move_command(token, len(room.seats))) is not None:
+            self._as_host(room, lambda: self._move(room, moving))
+        elif (allowed := watchers_command(token)) is not None:
+            self._as_host(room, lambda: self.table.set_watchers_chat(allowed))
         elif command_of(token) == ("last", ""):
             self.say(*(self.news.chat.recent() or [Announcement(self.m("chat.none"))]))
         elif (said := self.news.chat.command(token, self.input, lambda lines: self.say(*lines))) is not None:
             self.say(*said)
         else:
             self.say(*self.status())
+
+    def _as_host(self, room: RoomInfo, action: Callable[[], object]) -> None:
+        """A host's command: done, and its notice waited for a moment; anyone else hears why not."""
+        if room.host != self.seat:
+            self.say(problem_line("not_host", {}, self.m))
+            return
+        if action() is not False:
+            self.table.wait(self.seat, self.after, timeout=1.0)
+
+    def _move(self, room: RoomInfo, typed: tuple[int, int] | tuple[()]) -> bool:
+        """Move a player: the seats typed (``:move 2 3``), or asked in two menus (whom, then where);
+        Escape in either leaves everyone where they are. Whether a move was sent."""
+        if typed and room.seats[typed[0]] is None:
+            self.say(self.m("online.move.nobody", seat=typed[0] + 1))
+            return False
+        if typed:
+            return self.table.move_seat(*typed)
+        from .menus import choose
+        taken = [seat for seat, s in enumerate(room.seats) if s is not None]
+        lines = self.seat_lines(room)
+        whom = choose(self.input, self.announcer, self.m("online.move.whom"), [lines[s] for s in taken],
+                      self.m("prompt.menu"), messages=self.m)
+        if whom is None:
+            self.say(self.m("online.move.cancelled"))
+            return False
+        places = [seat for seat in range(len(room.seats)) if seat != taken[whom]]
+        where = choose(self.input, self.announcer, self.m("online.move.where", name=self._name(taken[whom])),
+                       [lines[s] for s in places], self.m("prompt.menu"), messages=self.m)
+        if where is None:
+            self.say(self.m("online.move.cancelled"))
+            return False
+        return self.table.move_seat(taken[whom], places[where])
 
     def _ask_leave(self) -> None:
         """Leave on Enter, as in the match; anything else stays in the lobby."""
@@ -327,6 +385,17 @@ class Lobby:
         room = self.table.room()
         if self.quick and room.phase == "lobby":
             return [waiting_line(room, self.m), self.m("online.quick.leave")]
+        lines = self.seat_lines(room)
+        if room.watchers_chat:
+            lines.append(self.m("online.lobby.watchers_chat"))
+        if room.phase == "lobby" and None in room.seats:
+            lines.append(self.m("online.lobby.level", level=self.m(f"level.{room.level}")))
+        if room.host == self.seat and room.phase == "lobby":
+            lines.append(self.m("online.lobby.can_start" if can_start(room) else "online.lobby.wait_players"))
+        return lines
+
+    def seat_lines(self, room: RoomInfo) -> list[str]:
+        """One line a seat, from seat 1: who sits there and how ready, or that it is free."""
         lines = []
         for seat, taken in enumerate(room.seats):
             if taken is None:
@@ -337,10 +406,6 @@ class Lobby:
             else:
                 state = "host" if seat == room.host else ("ready" if taken.ready else "not_ready")
                 lines.append(self.m(f"online.lobby.{state}", seat=seat + 1, name=taken.name))
-        if room.phase == "lobby" and None in room.seats:
-            lines.append(self.m("online.lobby.level", level=self.m(f"level.{room.level}")))
-        if room.host == self.seat and room.phase == "lobby":
-            lines.append(self.m("online.lobby.can_start" if can_start(room) else "online.lobby.wait_players"))
         return lines
 
 
@@ -559,6 +624,30 @@ def seat_command(token: str, seats: int) -> tuple[int, str] | None:
     return (seat, kind) if 0 <= seat < seats else None
 
 
+MOVE_WORDS = ("move", "sposta")
+WATCHERS_WORDS = {"spectators chat on": True, "spectators chat off": False, "spettatori chat sì": True,
+                  "spettatori chat si": True, "spettatori chat no": False}
+
+
+def move_command(token: str, seats: int) -> tuple[int, int] | tuple[()] | None:
+    """The host's ``move`` (``sposta``): () to choose in menus, or ``move 2 3`` (seats from 1) to
+    move whoever sits in seat 2 to seat 3 at once; None: not this command (or seats out of range)."""
+    words = token.lower().split()
+    if not words or words[0] not in MOVE_WORDS:
+        return None
+    if len(words) == 1:
+        return ()
+    if len(words) != 3 or not all(word.isascii() and word.isdigit() for word in words[1:]):
+        return None
+    from_seat, to_seat = int(words[1]) - 1, int(words[2]) - 1
+    return (from_seat, to_seat) if from_seat != to_seat and 0 <= from_seat < seats and 0 <= to_seat < seats else None
+
+
+def watchers_command(token: str) -> bool | None:
+    """The host's ``spectators chat on`` or ``off`` (``spettatori chat sì``, ``no``); None: not it."""
+    return WATCHERS_WORDS.get(" ".join(token.lower().split()))
+
+
 def can_start(room: RoomInfo) -> bool:
     """At least two humans seated, and every one but the host ready (the server checks again)."""
     humans = [(seat, s) for seat, s in enumerate(room.seats) if s is not None and s.kind == "human"]
@@ -567,7 +656,8 @@ def can_start(room: RoomInfo) -> bool:
 
 def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str,
              opening: Sequence[Announcement | str], keep_place: Callable[[int], None] = lambda number: None,
-             rejoined: bool = False, quick: bool = False) -> Outcome:
+             rejoined: bool = False, quick: bool = False,
+             keep_seat: Callable[[int], None] = lambda seat: None) -> Outcome:
     """The lobby, then the match, for the seat of ``table``; how it ended."""
     m = program.messages
 
@@ -579,6 +669,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
     program.say(*opening)
     try:
         lobby = Lobby(table, program.input, program.announcer, m, wake, news, quick)
+        lobby.keep_seat = keep_seat
         seen = lobby.run()
         info = table.info()
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
@@ -632,6 +723,7 @@ class OnlineRequest:
     tls: ssl.SSLContext | None = None  # --cafile: the context trusting a private server's certificate
     turn_time: int | None = None  # host: --turn-time, seconds a turn (None: no timer)
     public: bool = False          # host: the room is listed by scopa tables while it waits
+    watchers_chat: bool = False   # host: spectators may chat (--watchers-chat)
     deal: int = 0                 # daily: the day's deal to play (from 1)
     deals: int = 0                # daily: how many deals the day has
     day: str = ""                 # daily: the UTC day, as the server named it
@@ -822,7 +914,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest) -> tuple[int, Outc
             return 0, None
         first: CreateRoom | Join | Hello | Quick | DailyDeal = CreateRoom(
             name, request.rules, tuple(request.seats), level, player_key=player_key(program),
-            turn_time=request.turn_time, public=request.public)
+            turn_time=request.turn_time, public=request.public, watchers_chat=request.watchers_chat)
     elif request.mode == "quick":
         if request.rules is None:
             raise ValueError("a quick match needs the match's rules")
@@ -871,12 +963,17 @@ def play_room(program: OnlineProgram, request: OnlineRequest) -> tuple[int, Outc
         def keep_place(number: int) -> None:
             """After each own move: a rejoin from a new terminal replays what followed it."""
             if keep_key:
-                store.save(replace(kept, last_number=number, saved_at=0.0))
+                store.save(replace(kept, seat=table.seat, last_number=number, saved_at=0.0))
+
+        def keep_seat(seat: int) -> None:
+            """The host moved this player: the key kept names the new seat (the key itself is the same)."""
+            if keep_key:
+                store.save(replace(kept, seat=seat, saved_at=0.0))
         opening = ([Announcement(m("daily.deal", n=request.deal, of=request.deals))] if request.mode == "daily"
                    else _opening(table, request.mode, saved is not None, m, server))
         outcome = run_room(program, table, wake, server, opening,
                            keep_place=keep_place, rejoined=saved is not None,
-                           quick=request.mode == "quick")
+                           quick=request.mode == "quick", keep_seat=keep_seat)
         given_up = request.mode == "quick" and table.room().phase == "lobby"  # the server freed the seat
     finally:
         table.close()

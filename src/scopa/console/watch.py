@@ -2,19 +2,29 @@
 
 The spectator has no seat and no hand: the server sends every public update without a view,
 and this says each one as it comes, in the same words as at the table ("Ben plays the seven of
-coins."), the score sheet after each deal, the chat of the table. Nothing is read from the
-keyboard: Ctrl-C ends watching. Every line is one announcement, printed and, when the voice is
-on, spoken.
+coins."), the score sheet after each deal, the chat of the table. Every line is one
+announcement, printed and, when the voice is on, spoken. No prompt is printed while nothing is
+pressed: a background thread reads the server and the news is said as it comes. A key pressed
+shows ``Watching?``; there C opens ``Message?`` for a chat line (sent where the host lets
+spectators chat, else refused in one line, "Not sent. Chat is not allowed here."), Enter says
+the room, and Ctrl-C (or Q) ends watching.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import queue
+import threading
+import time
+from typing import TYPE_CHECKING, Any
 
-from ..narration import Narrator
-from .chat import chat_line
+from ..narration import Announcement, Narrator
+from .chat import chat_line, chat_text
 
 if TYPE_CHECKING:
+    from ..net.messages import RoomInfo
     from .online import OnlineProgram, OnlineRequest
+
+POLL = 0.02  # how often the spectator's loop looks for news or a key
+_END = object()  # put on the news queue when watching is over: its exit code follows
 
 
 def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
@@ -22,21 +32,16 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
 
-    from ..engine import DealScored, MatchWon
     from ..net.codes import normalise_code
     from ..net.messages import (
         MAX_RECORD_MESSAGE,
-        ChatMessage,
         ErrorMessage,
-        InfoMessage,
         ProtocolError,
-        UpdateMessage,
         Watch,
         Watching,
         encode,
         parse_server_message,
     )
-    from ..table import Notice
     from .online import problem_line, server_address
 
     m = program.messages
@@ -63,39 +68,154 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
             program.say(problem_line(welcome.code if isinstance(welcome, ErrorMessage) else "other",
                                      {"code": code, **values}, m, server))
             return 1
-        info = welcome.info
-        names = [s.name if s is not None else m("seat.player", n=n + 1) for n, s in enumerate(info.seats)]
-        narrator = Narrator(names, info.rules, None, program.lang, program.naming, program.verbosity)
-        program.say(m("online.watching", code=code, names=", ".join(names)))
+        spectator = Spectator(program, request, welcome.info, code, server)
+        program.say(m("online.watching", code=code, names=", ".join(spectator.names)))
         if welcome.table:
-            program.say(narrator.table_text(welcome.table))
-        rules = info.rules
+            program.say(spectator.narrator.table_text(welcome.table))
+        news: queue.Queue[Any] = queue.Queue()
+        reader = threading.Thread(target=spectator.read_all, args=(ws, news), daemon=True, name="scopa-watch")
+        reader.start()
+        return spectator.run(ws, news)
+
+
+class Spectator:
+    """What one spectator hears of the room, and the keys it may press (the chat's C)."""
+
+    def __init__(self, program: OnlineProgram, request: OnlineRequest, info: RoomInfo, code: str,
+                 server: str) -> None:
+        from .terminal import Wake
+        self.program, self.m, self.request, self.code, self.server = program, program.messages, request, code, server
+        self.info, self.rules = info, info.rules
+        self.names = [s.name if s is not None else self.m("seat.player", n=n + 1) for n, s in enumerate(info.seats)]
+        self.narrator = self._narrator()
+        self.wake = Wake()
+
+    def _narrator(self) -> Narrator:
+        p = self.program
+        return Narrator(self.names, self.rules, None, p.lang, p.naming, p.verbosity)
+
+    # The reader thread ----------------------------------------------------------------------
+    def read_all(self, ws: Any, news: queue.Queue[Any]) -> None:
+        """Every frame, as the lines it says, onto ``news``; then ``_END`` and the exit code."""
+        from websockets.exceptions import WebSocketException
+
+        from ..net.messages import ProtocolError, parse_server_message
+        code = 0
         try:
             for raw in ws:
-                message = parse_server_message(raw, rules, spectator=True)
-                if isinstance(message, InfoMessage):
-                    names[:] = [s.name if s is not None else names[n] for n, s in enumerate(message.info.seats)]
-                    narrator = Narrator(names, rules, None, program.lang, program.naming, program.verbosity)
-                elif isinstance(message, ChatMessage):
-                    program.say(chat_line(message, m))
-                elif isinstance(message, ErrorMessage) and message.fatal:
-                    program.say(problem_line(message.code, {"code": code}, m, server))
-                    return 1
-                elif isinstance(message, UpdateMessage):
-                    event = message.update.event
-                    if isinstance(event, Notice):
-                        program.say(narrator.notice(event.kind, event.seat, event.name))
-                    elif isinstance(event, DealScored):
-                        program.say(*narrator.score_lines(event.deal_number, event.score, event.match_scores,
-                                                          event.deal_number in info.assisted_deals,
-                                                          asked=True))  # no B here: the sheet whole
-                    elif isinstance(event, MatchWon):
-                        program.say(narrator.match_result(event.side, event.match_scores))
-                        program.say(m("online.watch_end"))
-                        return 0
-                    else:
-                        program.say(*narrator.events([event]))
+                lines, ended = self.lines(parse_server_message(raw, self.rules, spectator=True))
+                if lines:
+                    news.put(lines)
+                    self.wake.raise_()
+                if ended is not None:
+                    code = ended
+                    break
         except (OSError, WebSocketException, ProtocolError):
             pass
-    program.say(m("online.watch_end"))
-    return 0
+        news.put(_END)
+        news.put(code)
+        self.wake.raise_()
+
+    def lines(self, message: object) -> tuple[list[str | Announcement], int | None]:
+        """What one server message says, and the exit code when it ends watching (None: it goes on)."""
+        from ..engine import DealScored, MatchWon
+        from ..net.messages import ChatMessage, ErrorMessage, InfoMessage, UpdateMessage
+        from ..table import Notice
+        from .online import problem_line
+        m = self.m
+        if isinstance(message, InfoMessage):
+            self.names[:] = [s.name if s is not None else self.names[n] for n, s in enumerate(message.info.seats)]
+            self.narrator = self._narrator()
+        elif isinstance(message, ChatMessage):
+            own = message.watcher and message.name == self.request.name
+            return [Announcement(m("chat.says.you", text=chat_text(message, m))) if own
+                    else chat_line(message, m)], None
+        elif isinstance(message, ErrorMessage):
+            values = {"code": self.code, **dict(message.values)}
+            return [problem_line(message.code, values, m, self.server)], 1 if message.fatal else None
+        elif isinstance(message, UpdateMessage):
+            event = message.update.event
+            if isinstance(event, Notice):
+                return [self.narrator.notice(event.kind, event.seat, event.name)], None
+            if isinstance(event, DealScored):
+                return [*self.narrator.score_lines(event.deal_number, event.score, event.match_scores,
+                                                   event.deal_number in self.info.assisted_deals,
+                                                   asked=True)], None  # no B here: the sheet whole
+            if isinstance(event, MatchWon):
+                return [self.narrator.match_result(event.side, event.match_scores)], 0
+            return [*self.narrator.events([event])], None
+        return [], None
+
+    # The spectator's own thread: the news said, and the keys ------------------------------------
+    def run(self, ws: Any, news: queue.Queue[Any]) -> int:
+        """Say the news as it comes; a key pressed shows ``Watching?``. The exit code at the end."""
+        from .terminal import Interrupted
+        try:
+            while True:
+                ended = self._say_news(news)
+                if ended is not None:
+                    self.program.say(self.m("online.watch_end"))
+                    return ended
+                if self._pending():
+                    self._key(ws)
+                else:
+                    time.sleep(POLL)
+        except (Interrupted, KeyboardInterrupt):
+            self.program.say(self.m("online.watch_end"))
+            return 0
+
+    def _say_news(self, news: queue.Queue[Any]) -> int | None:
+        lines: list[str | Announcement] = []
+        ended = None
+        while True:
+            try:
+                item = news.get_nowait()
+            except queue.Empty:
+                break
+            if item is _END:
+                ended = news.get()
+                break
+            lines += item
+        if lines:
+            self.program.say(*lines)
+        return ended
+
+    def _pending(self) -> bool:
+        pending = getattr(self.program.input, "pending", None)
+        return bool(pending is not None and pending())
+
+    def _key(self, ws: Any) -> None:
+        """One key at ``Watching?`` (news ends the prompt: it is said, and the loop goes on)."""
+        from .keys import command_of
+        from .terminal import ENTER, ESCAPE, WOKEN, Interrupted
+        token = self.program.input.read(self.m("prompt.wait") + " ", self.wake)
+        if token == WOKEN:
+            return
+        if token.lower() in ("c", "chat"):
+            self._chat(ws)
+        elif token in ("q", ESCAPE) or command_of(token) == ("quit", ""):
+            raise Interrupted
+        elif token == ENTER:
+            self.program.say(self.m("online.watching", code=self.code, names=", ".join(self.names)))
+
+    def _chat(self, ws: Any) -> None:
+        """``Message?``: a line, or a phrase's number from 1 to 10, sent to the table."""
+        from websockets.exceptions import WebSocketException
+
+        from ..net.chat import PRESETS
+        from ..net.messages import ChatRequest, encode
+        from .keys import typed_number
+        from .terminal import ESCAPE
+        text = self.program.input.read_text(self.m("prompt.chat") + " ")
+        if text in ("", ESCAPE):
+            self.program.say(self.m("chat.not_sent"))
+            return
+        number = typed_number(text)
+        if number is not None and not 1 <= number <= len(PRESETS):
+            self.program.say(self.m("chat.no_phrase", most=len(PRESETS)))
+            return
+        request = ChatRequest(preset=PRESETS[number - 1]) if number is not None else ChatRequest(text=text)
+        try:
+            ws.send(encode(request))
+        except (OSError, WebSocketException):
+            self.program.say(self.m("chat.offline"))

@@ -280,7 +280,7 @@ class Narrator:
 
     def notice(self, kind: str, seat: int, name: str = "") -> str:
         """A fact about the people at the table (one joined, left, is back...), naming the seat's player."""
-        return self.messages(f"notice.{kind}", name=name or self.seat_names[seat])
+        return self.messages(f"notice.{kind}", name=name or self.seat_names[seat], seat=seat + 1)
 
     def turn(self, seat: int) -> str:
         if seat == self.you:

@@ -76,7 +76,9 @@ from .messages import (
     ListTables,
     MatchRecordMessage,
     MoreTime,
+    Moved,
     MoveRequest,
+    MoveSeat,
     NextDealRequest,
     OpenTable,
     ProtocolError,
@@ -91,6 +93,7 @@ from .messages import (
     Start,
     TablesMessage,
     UpdateMessage,
+    WatchersChat,
     Welcome,
     encode,
     parse_server_message,
@@ -200,6 +203,7 @@ class RemoteTable:
         self.seat = 0
         self.connected = False
         self.drops = 0  # connections lost and taken up again, for the console's "back" line
+        self.moves = 0  # times the host moved this player to another seat (``seat`` is the new one)
         self.restarting = False  # the server said it is stopping: the drop that follows is a restart
         self.problem: Problem | None = None
         self._room: RoomInfo | None = None
@@ -381,17 +385,20 @@ class RemoteTable:
                     self._answered_chat += message.code == "chat_refused"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
+            elif isinstance(message, Moved):  # the host moved this player: the same key, a new seat
+                self.seat = message.seat
+                self.moves += 1
             elif isinstance(message, ClockMessage) and message.seat == self.seat:
                 self._warnings = [*self._warnings, message][-4:]
             elif isinstance(message, ChatMessage):
                 self._chat = [*self._chat, message][-CHAT_KEPT:]
-                self._answered_chat += message.seat == self.seat
+                self._answered_chat += message.seat == self.seat and not message.watcher
             self._lock.notify_all()
         if isinstance(message, ChatMessage) and not self.chat_wakes(message):
             return  # muted: kept for L, nothing to say now
         if isinstance(message, ClockMessage) and message.seat != self.seat:
             return  # another seat's warning: said to that seat only
-        if not isinstance(message, InfoMessage):  # kept for the update that follows it: nothing to say
+        if not isinstance(message, (InfoMessage, Moved)):  # kept for the update that follows: nothing to say
             self.wake.raise_()
 
     def _add(self, update: SeatUpdate) -> None:
@@ -447,6 +454,14 @@ class RemoteTable:
     def set_seat(self, seat: int, kind: str) -> bool:
         """The host, in the lobby: open a computer's seat ("open") or give a free one to a computer (a level)."""
         return self._send(SeatKind(seat, kind))
+
+    def move_seat(self, from_seat: int, to_seat: int) -> bool:
+        """The host, in the lobby: whoever sits in ``from_seat`` goes to ``to_seat`` (a swap)."""
+        return self._send(MoveSeat(from_seat, to_seat))
+
+    def set_watchers_chat(self, allowed: bool) -> bool:
+        """The host: whether spectators may chat."""
+        return self._send(WatchersChat(allowed))
 
     def more_time(self) -> bool:
         """Ask for the turn timer's more time (once a deal, on this seat's turn)."""

@@ -183,6 +183,7 @@ class ClusterServer(RoomServer):
         self.frames: dict[str, dict[int | str, list[str]]] = {}  # a session's frames for seats on other processes
         self.logs: dict[str, dict[int, list[str]]] = {}  # ... and every human seat's update frames
         self.taken: dict[str, set[int]] = {}  # ... and the seats it connected here
+        self.moves: dict[str, dict[int, int]] = {}  # ... and the seats the host moved (old seat: new seat)
         self.said: dict[str, dict[int | str, list[str]]] = {}  # ... and its chat frames for seats elsewhere
         self.replays: dict[tuple[str, int, int], list[str]] = {}  # (code, seat, last number): missed frames
         self.local_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -241,7 +242,7 @@ class ClusterServer(RoomServer):
     async def _run(self, code: str | None, action: Callable[[], T]) -> T:
         store = self.store
         store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
-        self.said = {}
+        self.said, self.moves = {}, {}
         self.held = []
         failure: BaseException | None = None
         result: Any = None
@@ -251,8 +252,8 @@ class ClusterServer(RoomServer):
             failure = error
         held, self.held = self.held, None
         saved, deleted = store.saved, store.deleted
-        pending = Pending(self.frames, self.logs, self.taken)
-        store.saved, store.deleted, self.frames, self.logs, self.taken = {}, set(), {}, {}, {}
+        pending = Pending(self.frames, self.logs, self.taken, self.moves)
+        store.saved, store.deleted, self.frames, self.logs, self.taken, self.moves = {}, set(), {}, {}, {}, {}
         said, self.said = self.said, {}
         self.replays.clear()
         stored = await self._write(saved, deleted, pending) and await self._publish_chat(said)
@@ -280,9 +281,10 @@ class ClusterServer(RoomServer):
             for code, room in saved.items():
                 rev = self.revs.get(code, 0)
                 published, taken = pending.frames.get(code), pending.taken.get(code)
-                message = "" if not (published or taken) else json.dumps(
+                moved = pending.moves.get(code)
+                message = "" if not (published or taken or moved) else json.dumps(
                     {"origin": self.origin, "code": code, "rev": rev + 1, "frames": published or {},
-                     "taken": sorted(taken or ())}, separators=(",", ":"))
+                     "taken": sorted(taken or ()), "moved": sorted((moved or {}).items())}, separators=(",", ":"))
                 self.revs[code] = await self.redis.save(room, rev, message, pending.logs.get(code), self.origin,
                                                         self._holds(room), self._log_cap())
             for code in deleted:
@@ -611,6 +613,7 @@ class ClusterServer(RoomServer):
                             Connection.send(conn, frame)
                 return
             rev = int(published["rev"])
+            self._moved_elsewhere(code, rev, published.get("moved", []))
             for seat in published["taken"]:
                 conn = self.seated.get((code, int(seat)))
                 if isinstance(conn, HeldConnection) and rev > conn.rev:
@@ -625,6 +628,21 @@ class ClusterServer(RoomServer):
                         Connection.send(conn, frame)  # stored by the other process: not held
         except (TypeError, ValueError, KeyError) as error:
             log.warning("a frame on the store's channel was not understood (%s)", error)
+
+    def _moved_elsewhere(self, code: str, rev: int, moved: list[list[int]]) -> None:
+        """Seats the host moved on another process: the connections here follow their players
+        (those seated before that change), before its frames, which are addressed by the new seats."""
+        moves = {int(old): int(new) for old, new in moved}
+        following = {old: new for old, new in moves.items()
+                     if isinstance(conn := self.seated.get((code, old)), HeldConnection) and rev > conn.rev}
+        if following:
+            RoomServer._move_connections(self, code, following)
+
+    def _move_connections(self, code: str, moves: Mapping[int, int]) -> None:
+        """As one process moves them, and the move is published for the connections elsewhere."""
+        super()._move_connections(code, moves)
+        if self.held is not None:
+            self.moves.setdefault(code, {}).update(moves)
 
     def _to_watchers(self, code: str, frames: list[str]) -> None:
         """Another process's public frames, to the spectators of the room connected here."""
@@ -810,8 +828,8 @@ class Pending:
     seat's new update frames for its log, and the seats it connected."""
 
     def __init__(self, frames: dict[str, dict[int | str, list[str]]], logs: dict[str, dict[int, list[str]]],
-                 taken: dict[str, set[int]]) -> None:
-        self.frames, self.logs, self.taken = frames, logs, taken
+                 taken: dict[str, set[int]], moves: dict[str, dict[int, int]]) -> None:
+        self.frames, self.logs, self.taken, self.moves = frames, logs, taken, moves
 
 
 def _number(frame: str) -> int:

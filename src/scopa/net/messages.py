@@ -27,8 +27,8 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  refused as name_taken, and a finished match of keyed players is rated
     watch        {version, code, name}                      watch the room as a spectator, no seat: every
                  public update (view null, no hand); a move, ready or start is refused (spectator);
-                 chat only where the room allows it (``Room.watchers_chat``, off: no message sets
-                 it yet), else chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
+                 chat only where the host allows it (``watchers_chat``, off unless chosen), else
+                 chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
     contribute   {value}                                    the seat's share of the match seed: 64 hex
                  digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
                  a second one from the same seat is ignored (docs/fairness.md)
@@ -55,6 +55,17 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     seat_kind    {seat, kind}                               the host, in the lobby: kind "open" makes a
                  computer's seat free for a person, a level puts a computer in a free seat; refused
                  as not_host, not_lobby or bad_seat (the host's own seat, a person's, a taken one)
+    move_seat    {from, to}                                 the host, in the lobby: the one in seat ``from``
+                 (a person or a computer, the host too) moves to seat ``to``; whoever sits there
+                 (a person or a computer) takes seat ``from``, a free seat stays free. In a four-player
+                 room this chooses partners. Each person moved is no longer ready (the host stays ready)
+                 and keeps their seat key, which now takes back the new seat; each one moved hears
+                 ``moved`` first, then everyone the room's info and one seat_moved notice per one moved.
+                 Refused as not_host, not_lobby or bad_seat (a seat out of range, ``from`` free, or the same)
+    watchers_chat {allowed}                                 the host, before the match is over: whether
+                 spectators may chat (true) or not (false); everyone, spectators too, hears the
+                 watchers_chat_on or watchers_chat_off notice after the room's info (its ``watchers_chat``);
+                 refused as not_host, or not_lobby once the match is over
     more_time    {}                                         the seat to move asks for MORE_TIME seconds more,
                  once per deal, in a room with a turn timer (``net.clock``); else no_more_time
     back         {}                                         a player covered after running out of time
@@ -72,7 +83,8 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  room is never listed and needs no ready or start; the answer is a welcome
     tables       {version}                                  the public rooms still waiting: answered with
                  ``tables``, then the server closes the connection
-    create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``
+    create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``;
+                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat
 
   The daily deal (issue 29, ``net.daily``, docs/online.md). Both are first messages, with ``"version"``:
     daily        {version, day, player_key}                 the day's facts and board: day (optional,
@@ -95,6 +107,9 @@ Server to client.
                  begun by a server of protocol 1, dealt by shuffle 1)
     watching     {version, code, number, info, table, to_move, deal_number, match_scores}  a spectator's
                  welcome: the room's newest update and its public position (the cards on the table)
+    moved        {seat}                              this connection's player now sits in ``seat`` (the
+                 host moved them in the lobby, ``move_seat``): sent before the room's info and the
+                 seat_moved notices of the move; the seat key stays the same and takes back the new seat
     info         {info}                              the room's seats or phase changed: sent just
                  before the notice update that says so (a client ends no prompt for the info alone)
     update       {number, event, view}               one numbered thing that happened; view is the
@@ -132,12 +147,15 @@ Server to client.
     clock        {seat, seconds}                       the turn timer's warning: seconds left to the seat
                  to move (10, then 5); not numbered. Its timeout and more time are notices
                  (timed_out, more_time), numbered and kept as every notice is
-    chat         {seat, name, text, preset}            a chat line said at the table, to every seat
+    chat         {seat, name, text, preset, watcher}   a chat line said at the table, to every seat
                  (the sender too): text (cleaned) or preset (a ``PRESETS`` name), the other null;
-                 not numbered, not stored, never a move: the client cleans the text again
+                 not numbered, not stored, never a move: the client cleans the text again. A
+                 spectator's line (where the host allows it) has ``"watcher": true`` (sent only then),
+                 name the spectator's and seat the host's (a number in range, not the speaker's)
 
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
-seats, assisted_deals, contributions, turn_time (only in a room with a turn timer)}, each seat
+seats, assisted_deals, contributions, turn_time (only in a room with a turn timer), watchers_chat
+(true only, sent only in a room whose spectators may chat)}, each seat
 null (free) or {name, kind, level, connected, covered, ready}; contributions has one entry per
 seat, its contribution in hex or null (public to every seat).
 
@@ -209,7 +227,8 @@ from .identity import is_player_key
 PROTOCOL_VERSION = 2  # 2: the commitment, the contributions and the reveal of docs/fairness.md;
 #    the variants (scopa_15, cirulla, win_by_two, a_perdere) and the claim message; table chat, the turn
 #    timer (clock, more_time, back), spectators (watch, watching) and the host's seat_kind in the lobby;
-#    player_key in create_room and join, and the leaderboard messages (issue 29)
+#    player_key in create_room and join, and the leaderboard messages (issue 29); the host's move_seat
+#    and watchers_chat in the lobby, with moved, and the room's watchers_chat
 MAX_TABLES = 50  # rooms in one tables answer
 MAX_CLIENT_MESSAGE = 2048      # bytes: the largest client message is a move or a create_room
 MAX_SERVER_MESSAGE = 65536     # bytes: a resync of a scopone deal stays well under this
@@ -246,7 +265,8 @@ ErrorCode = Literal[
     "room_closed",     # the room expired or was deleted
     "name_taken",      # the name, or one that looks like it, belongs to another player key
     "no_more_time",    # more time asked when it cannot be had (no timer, not your turn, asked this deal)
-    "bad_seat",        # a seat_kind the seat cannot take (the host's, a person's, a taken or free one)
+    "bad_seat",        # a seat_kind the seat cannot take (the host's, a person's, a taken or free one),
+                       # or a move_seat from a free seat, to the same seat or out of range
     "watchers_full",   # the room has as many spectators as it takes
     "spectator",       # a spectator's message that only a seat may send (a move, ready, start...)
     "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
@@ -299,6 +319,7 @@ class RoomInfo:
     assisted_deals: frozenset[int] = frozenset()
     contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
     turn_time: int | None = None  # the turn timer's seconds (``net.clock``); None: off
+    watchers_chat: bool = False  # whether spectators may chat (the host's choice)
 
     def __post_init__(self) -> None:
         if not self.contributions:
@@ -329,6 +350,7 @@ class CreateRoom:
     player_key: str | None = None  # net.identity: the player's name and rating on this server
     turn_time: int | None = None  # seconds a turn, one of ``net.clock.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
+    watchers_chat: bool = False  # spectators may chat
 
 
 @dataclass(frozen=True)
@@ -500,6 +522,28 @@ class SeatKind:
 
 
 @dataclass(frozen=True)
+class MoveSeat:
+    """The host's move, in the lobby, of whoever sits in ``from_seat`` to ``to_seat`` (a swap)."""
+
+    from_seat: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class WatchersChat:
+    """The host's choice: whether spectators may chat."""
+
+    allowed: bool
+
+
+@dataclass(frozen=True)
+class Moved:
+    """To a player the host moved: their seat is now ``seat``."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Watch:
     code: str
     name: str
@@ -563,6 +607,7 @@ class ChatMessage:
     name: str
     text: str | None = None
     preset: str | None = None
+    watcher: bool = False  # said by a spectator (``name``), under the host's seat number
 
 
 @dataclass(frozen=True)
@@ -582,7 +627,7 @@ class TablesMessage:
 
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
                  | Assisted | RecordRequest | Ping | LeaderboardRequest | ChatRequest | MoreTime | Back | Watch
-                 | SeatKind | Quick | ListTables | DailyRequest | DailyDeal)
+                 | SeatKind | MoveSeat | WatchersChat | Quick | ListTables | DailyRequest | DailyDeal)
 FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 
 
@@ -669,7 +714,7 @@ class Pong:
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
                  | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage
-                 | DailyAnswer)
+                 | DailyAnswer | Moved)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -702,7 +747,8 @@ def encode_info(info: RoomInfo) -> dict[str, Any]:
     return {"code": info.code, "phase": info.phase, "host": info.host, "level": info.level,
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
             "contributions": [None if c is None else c.hex() for c in info.contributions],
-            **({} if info.turn_time is None else {"turn_time": info.turn_time})}
+            **({} if info.turn_time is None else {"turn_time": info.turn_time}),
+            **({"watchers_chat": True} if info.watchers_chat else {})}
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
@@ -791,7 +837,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                            "rules": encode_rules(m.rules), "seats": list(m.seats),
                                            "level": m.level, **_player_key(m),
                                            **({} if m.turn_time is None else {"turn_time": m.turn_time}),
-                                           "public": m.public}),
+                                           "public": m.public,
+                                           **({"watchers_chat": True} if m.watchers_chat else {})}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
@@ -821,6 +868,9 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
         "rows": [{"rank": r.rank, "name": r.name, "rating": r.rating, "matches": r.matches} for r in m.rows],
         "you": None if m.you is None else {"rank": m.you.rank, "of": m.you.of, "rating": m.you.rating}}),
     SeatKind: ("seat_kind", lambda m: {"seat": m.seat, "kind": m.kind}),
+    MoveSeat: ("move_seat", lambda m: {"from": m.from_seat, "to": m.to_seat}),
+    WatchersChat: ("watchers_chat", lambda m: {"allowed": m.allowed}),
+    Moved: ("moved", lambda m: {"seat": m.seat}),
     Watch: ("watch", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name}),
     Watching: ("watching", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "number": m.number,
                                       "info": encode_info(m.info), "table": _cards(m.table), "to_move": m.to_move,
@@ -829,7 +879,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Back: ("back", lambda m: {}),
     ClockMessage: ("clock", lambda m: {"seat": m.seat, "seconds": m.seconds}),
     ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
-    ChatMessage: ("chat", lambda m: {"seat": m.seat, "name": m.name, "text": m.text, "preset": m.preset}),
+    ChatMessage: ("chat", lambda m: {"seat": m.seat, "name": m.name, "text": m.text, "preset": m.preset,
+                                     **({"watcher": True} if m.watcher else {})}),
     # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
                                 "level": m.level}),
@@ -1011,7 +1062,8 @@ def _create_room(f: _Fields) -> CreateRoom:
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
-                      _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"))
+                      _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"),
+                      _bool(f("watchers_chat", False), "watchers_chat"))
 
 
 def _turn_time(value: Any, name: str) -> int | None:
@@ -1155,7 +1207,7 @@ def _chat_request(f: _Fields) -> ChatRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public"})),
+    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat"})),
     "join": (_join, frozenset({"player_key"})),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
@@ -1169,6 +1221,8 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "watch": (_watch, frozenset()),
     "seat_kind": (lambda f: SeatKind(_int(f("seat"), "seat", 0, 3),
                                      "open" if f("kind") == "open" else _level(f("kind"), "kind")), frozenset()),
+    "move_seat": (lambda f: MoveSeat(_int(f("from"), "from", 0, 3), _int(f("to"), "to", 0, 3)), frozenset()),
+    "watchers_chat": (lambda f: WatchersChat(_bool(f("allowed"), "allowed")), frozenset()),
     "more_time": (lambda f: MoreTime(), frozenset()),
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
@@ -1292,7 +1346,7 @@ def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
 
 
 def decode_info(value: Any, name: str = "info") -> RoomInfo:
-    f = _Fields(value, name, frozenset({"turn_time"}))  # a room without a timer sends none
+    f = _Fields(value, name, frozenset({"turn_time", "watchers_chat"}))  # sent only when a timer, when true
     code = _code(f("code"), f"{name}.code")
     phase = f("phase")
     if phase not in ROOM_PHASES:
@@ -1313,8 +1367,16 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
         raise ProtocolError("bad_field", field=f"{name}.contributions")
     contributions = tuple(None if c is None else _hex(c, f"{name}.contributions") for c in given)
     turn_time = _turn_time(f("turn_time"), f"{name}.turn_time")
+    watchers_chat = _true_or_absent(f("watchers_chat"), f"{name}.watchers_chat")
     f.done()
-    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time)
+    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time, watchers_chat)
+
+
+def _true_or_absent(value: Any, name: str) -> bool:
+    """A flag sent only when true (absent: false); anything but true is refused."""
+    if value is not None and value is not True:
+        raise ProtocolError("bad_field", field=name)
+    return value is True
 
 
 def _room_seat(value: Any, name: str) -> RoomSeat:
@@ -1487,7 +1549,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
     kind = data["type"]
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
         raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
-    optional = frozenset({"last_deal"}) if kind == "welcome" else frozenset()  # older servers sent none
+    optional = {"welcome": frozenset({"last_deal"}),  # older servers sent none
+                "chat": frozenset({"watcher"})}.get(kind, frozenset())  # sent only for a spectator's line
     fields = _Fields(data, "", optional)
     message: ServerMessage
     if kind == "welcome":
@@ -1521,6 +1584,9 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
         message = _daily_answer(fields)
     elif kind == "chat":
         message = _chat_message(fields, rules)
+    elif kind == "moved":
+        players = rules.players if rules is not None else 4
+        message = Moved(_int(fields("seat"), "seat", 0, players - 1))
     elif kind == "watching":
         _version(fields)
         info = decode_info(fields("info"))
@@ -1555,7 +1621,7 @@ def _chat_message(f: _Fields, rules: Rules | None) -> ChatMessage:
         text = clean_chat(text)
         if chat_problem(text) is not None:
             raise ProtocolError("bad_field", field="text")
-    return ChatMessage(seat, name, text, preset)
+    return ChatMessage(seat, name, text, preset, _true_or_absent(f("watcher"), "watcher"))
 
 
 def _list(value: Any, name: str, most: int) -> list[Any]:

@@ -161,7 +161,7 @@ def room_to_json(room: Room) -> str:
         "number": room.number, "position_number": room.position_number, "created": room.created,
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
         "record": None if room.record is None else record_to_dict(room.record),
-        "seed_parts": seed_parts_to_data(room), "listing": room.listing,
+        "seed_parts": seed_parts_to_data(room), "listing": room.listing, "watchers_chat": room.watchers_chat,
         "clock": None if room.clock is None else room.clock.to_data()}, separators=(",", ":"))
 
 
@@ -176,7 +176,8 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
     room = Room(code, Rules.from_dict(data["rules"]), seats, data["level"], data["host"], data["phase"],
                 None if record is None else match_table(record, budget), data["number"], data["created"],
                 data["active"], budget, position_number=data["position_number"],
-                turn_since=_monotonic(data["turn_since"]) or 0.0, listing=data.get("listing", ""))
+                turn_since=_monotonic(data["turn_since"]) or 0.0, listing=data.get("listing", ""),
+                watchers_chat=data.get("watchers_chat", False) is True)
     seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
     room.clock = clock_from_data(data.get("clock"))
     for number, stored in enumerate(data["seats"]):

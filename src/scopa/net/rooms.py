@@ -144,7 +144,7 @@ class Room:
         assisted = self.record.assisted_deals if self.record else frozenset()
         given = tuple(self.contributions.get(seat) for seat in range(len(self.seats)))
         return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given,
-                        None if self.clock is None else self.clock.turn_time)
+                        None if self.clock is None else self.clock.turn_time, self.watchers_chat)
 
     @property
     def commitment(self) -> bytes | None:
@@ -269,6 +269,40 @@ class Room:
         name = next(n for n in computer_names(len(self.seats) + 4, pick) if n not in used)
         self.seats[seat] = Seat(name, "computer", kind)
         return [self._notice("seat_computer", seat)]
+
+    def move_seat(self, by: int, from_seat: int, to_seat: int) -> tuple[list[Entry], dict[int, int]]:
+        """The host moves whoever sits in ``from_seat`` to ``to_seat``, in the lobby: the two seats
+        are swapped whole (a person keeps their key's hash, so their key takes the new seat back;
+        a free seat stays free, a computer goes to the other seat). The host's seat number, the
+        shares of the seed and the readiness follow: a person moved, not the host, is asked ready
+        again. The notices (one per seat taken after the move) and where each moved seat went."""
+        if by != self.host:
+            raise RoomRefusal("not_host")
+        if self.phase != "lobby":
+            raise RoomRefusal("not_lobby")
+        seats = range(len(self.seats))
+        if from_seat not in seats or to_seat not in seats or from_seat == to_seat or self.seats[from_seat] is None:
+            raise RoomRefusal("bad_seat")
+        moves = {from_seat: to_seat, to_seat: from_seat} if self.seats[to_seat] is not None else {from_seat: to_seat}
+        self.seats[from_seat], self.seats[to_seat] = self.seats[to_seat], self.seats[from_seat]
+        shares = {moves.get(seat, seat): value for seat, value in self.contributions.items()}
+        self.contributions = shares
+        self.host = moves.get(self.host, self.host)
+        for seat in moves.values():
+            taken = self.seats[seat]
+            if taken is not None and taken.is_human:
+                taken.ready = seat == self.host or self.listing == "quick"  # a quick match asks nobody ready
+        return [self._notice("seat_moved", seat) for seat in (to_seat, from_seat) if seat in moves.values()], moves
+
+    def set_watchers_chat(self, by: int, allowed: bool) -> list[Entry]:
+        """The host's choice whether spectators may chat, said to everyone (again when unchanged: the
+        host hears it is so)."""
+        if by != self.host:
+            raise RoomRefusal("not_host")
+        if self.phase == "over":
+            raise RoomRefusal("not_lobby")
+        self.watchers_chat = allowed
+        return [self._notice("watchers_chat_on" if allowed else "watchers_chat_off", self.host)]
 
     def ready(self, seat: int) -> list[Entry]:
         if self.phase != "lobby":

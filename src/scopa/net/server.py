@@ -92,7 +92,9 @@ from .messages import (
     ListTables,
     MatchRecordMessage,
     MoreTime,
+    Moved,
     MoveRequest,
+    MoveSeat,
     NextDealRequest,
     OpenTable,
     Ping,
@@ -108,6 +110,7 @@ from .messages import (
     TablesMessage,
     UpdateMessage,
     Watch,
+    WatchersChat,
     Watching,
     Welcome,
     encode,
@@ -626,6 +629,11 @@ class RoomServer:
         elif isinstance(message, SeatKind):
             self._commit(room, room.set_seat(seat, message.seat, message.kind), "seat %s changed by the host",
                          _seat(message.seat))
+        elif isinstance(message, MoveSeat):
+            self._move_seat(room, seat, message)
+        elif isinstance(message, WatchersChat):
+            self._commit(room, room.set_watchers_chat(seat, message.allowed), "spectators' chat %s by the host",
+                         "allowed" if message.allowed else "stopped")
         elif isinstance(message, MoreTime):
             self._commit(room, room.more_time(seat), "seat %s asked for more time", _seat(seat))
         elif isinstance(message, Back):
@@ -675,7 +683,8 @@ class RoomServer:
             raise RoomRefusal("chat_refused", reason=problem)
         taken = None if seat is None else room.seats[seat]
         name = watcher if taken is None else taken.name
-        self._broadcast(room, encode(ChatMessage(room.host if seat is None else seat, name, text, message.preset)))
+        self._broadcast(room, encode(ChatMessage(room.host if seat is None else seat, name, text, message.preset,
+                                                 watcher=seat is None)))
         log.info("room %s: seat %s said a chat line", room.code, _seat(seat))
 
     def _broadcast(self, room: Room, frame: str) -> None:
@@ -700,6 +709,7 @@ class RoomServer:
                                  time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES), listing)
         room.seat_player(0, player)
         room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
+        room.watchers_chat = message.watchers_chat
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
@@ -915,6 +925,31 @@ class RoomServer:
             raise RoomRefusal("unknown_room")
         return room
 
+    def _move_seat(self, room: Room, seat: int, message: MoveSeat) -> None:
+        """The host's move of a seat: the room's seats, then the connections, then the change stored
+        and told; the connections go back when it cannot be stored (the room goes back too)."""
+        entries, moves = room.move_seat(seat, message.from_seat, message.to_seat)
+        self._move_connections(room.code, moves)
+        try:
+            self._commit(room, entries, "seat %s moved to seat %s by the host", _seat(message.from_seat),
+                         _seat(message.to_seat))
+        except Unstored:
+            self._move_connections(room.code, {new: old for old, new in moves.items()})
+            raise
+
+    def _move_connections(self, code: str, moves: Mapping[int, int]) -> None:
+        """The connections (and chat limits) of seats the host moved follow their players: each
+        is the new seat's from now on (its client hears ``moved`` with the change)."""
+        conns = {old: self.seated.pop((code, old), None) for old in moves}
+        limits = {old: self.chat_limits.pop((code, old), None) for old in moves}
+        for old, new in moves.items():
+            conn, limit = conns[old], limits[old]
+            if conn is not None:
+                conn.seat = new
+                self.seated[(code, new)] = conn
+            if limit is not None:
+                self.chat_limits[(code, new)] = limit
+
     def _seat_connection(self, conn: Connection, room: Room, seat: int) -> None:
         conn.code, conn.seat = room.code, seat
         self.seated[(room.code, seat)] = conn
@@ -951,15 +986,18 @@ class RoomServer:
         self._tell_watchers(room, entries)
 
     @staticmethod
-    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage]:
+    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage | Moved]:
         """What one seat is sent of a change: its own updates, after a notice preceded by the room's
         info. Info first: the client keeps it without ending the prompt open, and the notice that
         follows ends it once, with the seats already as they are now (``Start?`` for the host once
         every seat is ready). Sent after, it ended a prompt a second time with nothing to say, and
-        the prompt was written again: a screen reader read it twice."""
-        messages: list[UpdateMessage | InfoMessage] = [UpdateMessage(entry.for_seat(seat)) for entry in entries]
+        the prompt was written again: a screen reader read it twice. A player the host moved to
+        this seat hears ``moved`` before all, so the info and notices are read from the new seat."""
+        messages: list[UpdateMessage | InfoMessage | Moved] = [UpdateMessage(entry.for_seat(seat)) for entry in entries]
         if any(isinstance(entry.event, Notice) for entry in entries):
             messages.insert(0, InfoMessage(room.info()))
+        if any(isinstance(e.event, Notice) and e.event.kind == "seat_moved" and e.event.seat == seat for e in entries):
+            messages.insert(0, Moved(seat))
         return messages
 
     def _save(self, room: Room) -> None:

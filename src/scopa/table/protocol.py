@@ -38,6 +38,9 @@ NoticeKind = Literal[
     "watching",    # a spectator (named) came to watch the room online
     "seat_opened", # the host opened a computer's seat (named) for a person, in an online lobby
     "seat_computer",  # the host gave a free seat to a computer (named), in an online lobby
+    "seat_moved",  # the host moved the one named to this seat, in an online lobby (a swap: one notice each)
+    "watchers_chat_on",   # the host let spectators chat (online)
+    "watchers_chat_off",  # the host stopped spectators' chat (online)
 ]
 
 
