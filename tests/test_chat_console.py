@@ -96,7 +96,7 @@ def test_a_spectators_line_is_never_the_hosts_own():
     table = FakeTable()  # the host, seat 0: a spectator's line comes under that seat number
     chat = Chat(table, Messages("en"), lambda: True, lambda on: None)
     table.pending = [ChatMessage(0, "Carla", None, "well_played", watcher=True), ChatMessage(0, "Ann", "hi")]
-    assert [a.text for a in chat.lines()] == ["Carla says, well played.", "You say, hi"]
+    assert [a.text for a in chat.lines()] == ["Carla says, well played.", "You say, hi."]
     assert [a.text for a in chat.command("mute carla", None, print)] == [
         "Carla muted. Colon unmute Carla to hear them again."]  # a spectator heard can be muted as a player
     table.pending = [ChatMessage(0, "Carla", "again", watcher=True)]
