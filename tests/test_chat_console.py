@@ -100,7 +100,7 @@ def test_a_spectators_line_is_never_the_hosts_own():
     assert [a.text for a in chat.command("mute carla", None, print)] == [
         "Carla muted. Colon unmute Carla to hear them again."]  # a spectator heard can be muted as a player
     table.pending = [ChatMessage(0, "Carla", "again", watcher=True)]
-    assert chat.lines() == [] and chat.recent()[-1].text == "Carla says, again"
+    assert chat.lines() == [] and chat.recent()[-1].text == "Carla says, again."
 
 
 def test_the_hosts_move_and_spectators_commands():
