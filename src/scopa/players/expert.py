@@ -28,6 +28,10 @@ to the close calls. The move played has the
 best mean plus a share of the hard level's score (``PRIOR``): that score weighs every hand the
 other seats may hold, which one sampled deal searched with all cards face up cannot.
 
+Under scopa a perdere (the fewest points win) the same search plays with every value turned
+round: its side maximises the others' points minus its own, the other seats are modelled as the
+hard level plays there (its reading turned round), and so is the prior (``_Searcher``).
+
 It stops sampling when its time budget is spent (the clock is read between samples), or after
 exactly ``iterations`` samples when that is set, which makes it deterministic for a seed.
 """
@@ -199,8 +203,9 @@ class ExpertPlayer:
         return self.move_values(view)[0][0]
 
     def move_values(self, view: PlayerView) -> list[tuple[Move, float]]:
-        """Every legal move with the score the expert gives it (about points for its side); the
-        expert's choice first, then the other moves still in the running, then those it dropped.
+        """Every legal move with the score the expert gives it (about points for its side; a perdere,
+        the others' points less its own); the expert's choice first, then the other moves still in
+        the running, then those it dropped.
 
         The score is the mean over the sampled deals plus ``PRIOR`` times the hard level's own
         score; a move dropped early keeps the mean of the samples it was searched over. Ties keep
