@@ -28,6 +28,10 @@ to the close calls. The move played has the
 best mean plus a share of the hard level's score (``PRIOR``): that score weighs every hand the
 other seats may hold, which one sampled deal searched with all cards face up cannot.
 
+Under scopa a perdere (the fewest points win) the same search plays with every value turned
+round: its side maximises the others' points minus its own, the other seats are modelled as the
+hard level plays there (its reading turned round), and so is the prior (``_Searcher``).
+
 It stops sampling when its time budget is spent (the clock is read between samples), or after
 exactly ``iterations`` samples when that is set, which makes it deterministic for a seed.
 """
@@ -199,8 +203,9 @@ class ExpertPlayer:
         return self.move_values(view)[0][0]
 
     def move_values(self, view: PlayerView) -> list[tuple[Move, float]]:
-        """Every legal move with the score the expert gives it (about points for its side); the
-        expert's choice first, then the other moves still in the running, then those it dropped.
+        """Every legal move with the score the expert gives it (about points for its side; a perdere,
+        the others' points less its own); the expert's choice first, then the other moves still in
+        the running, then those it dropped.
 
         The score is the mean over the sampled deals plus ``PRIOR`` times the hard level's own
         score; a move dropped early keeps the mean of the samples it was searched over. Ties keep
@@ -217,22 +222,20 @@ class ExpertPlayer:
         side = side_of(rules, view.seat)
         worth = worth_tables(view.piles, view.scope, rules, side)
         prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
-        if rules.a_perdere:
-            # Scopa a perdere: the search counts points won, so here the expert plays the hard
-            # level's reading turned round (the fewest points first), with no search of its own.
-            self.last_samples = 0
-            ranked = sorted(zip(moves, prior, strict=True), key=lambda pair: pair[1])
-            return [(move, -value) for move, value in ranked]
+        if rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
+            prior = [-x for x in prior]
         model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
         # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
         # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
-        weights = None if model else inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE)
+        # A perdere a seat throws rather than sweeps anyway: its throws then say nothing.
+        weights = (None if model or rules.a_perdere
+                   else inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE))
         single = _only_one_world(view)
         depth = search_depth(view, self.leaf_budget(view, single))
         base = material(view.piles, view.scope, rules, side)
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
                              model=self.MODEL, piles=view.piles, scope=view.scope,
-                             partner_model=self.PARTNER_MODEL, seat=view.seat)
+                             partner_model=self.PARTNER_MODEL, seat=view.seat, perdere=rules.a_perdere)
         # Two players: the samples' public trees, read together (``infoset``), so its own next
         # play is chosen knowing only what it will have seen. Otherwise each sample on its own.
         sets = self.information_sets and rules.players == 2 and not single
@@ -375,24 +378,33 @@ class _Searcher:
     Between the root and the leaves, material is followed linearly: each capture adds the
     worth of its cards for the capturing side (from the root's worth tables) and each scopa a
     point. A finished deal is scored exactly from its piles.
+
+    With ``perdere`` (scopa a perdere: the fewest points win) every value is turned round: the
+    worth tables, the scopa's point, the high-card cost, the material at the root and at the end
+    are counted negated, so ``side`` still maximises, now the others' points minus its own; the
+    hard level's reply is its reading turned round, as it plays; and at a leaf a seat may be
+    forced to take (``_waiting``).
     """
 
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
                  piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = (),
-                 partner_model: float = 0.0, seat: int | None = None) -> None:
+                 partner_model: float = 0.0, seat: int | None = None, perdere: bool = False) -> None:
+        sign = -1.0 if perdere else 1.0
+        self.perdere = perdere
+        self.sign = sign  # the value of a point for ``side``: -1 a perdere
         self.side = side
         self.seat = side if seat is None else seat  # the root's seat (its partner shares the side)
         self.partner_model = partner_model  # the same as ``model``, at the partner's turns
         self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
-        self.side_worth: dict[int, list[list[float]]] = {side: worth}
-        self.keep = keep  # a thrown card's value (out of 10) times this: the sums it could have taken
-        self.scopa = scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
+        self.side_worth: dict[int, list[list[float]]] = {side: worth}  # as read by the hard level
+        self.keep = sign * keep  # a thrown card's value (out of 10) times this: the sums it could have taken
+        self.scopa = sign * scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
-        self.worth = worth
+        self.worth = [[-x for x in row] for row in worth] if perdere else worth
         self.quiet = quiet
-        self.base = base
+        self.base = sign * base
         self.four = rules.players == 4
         self.cache: dict[Any, Any] = {}
 
@@ -400,7 +412,7 @@ class _Searcher:
         key = (state.piles, state.scope)
         found = self.cache.get(key)
         if found is None:
-            found = self.cache[key] = material(state.piles, state.scope, self.rules, self.side)
+            found = self.cache[key] = self.sign * material(state.piles, state.scope, self.rules, self.side)
         return found
 
     def root_value(self, state: GameState, move: Move, depth: int) -> float:
@@ -485,6 +497,8 @@ class _Searcher:
         if worth is None:
             worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
         scores = [round(a.total, 9) for a in HardAnalyser(state.view(mover), worth).analyse_all(moves)]
+        if self.perdere:  # the hard level plays its reading turned round (heuristic._ScoringPlayer)
+            return min(range(len(moves)), key=scores.__getitem__)
         return max(range(len(moves)), key=scores.__getitem__)
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
@@ -532,6 +546,9 @@ class _Searcher:
         row = self.worth[nxt_side]
         mine = nxt_side == self.side
         last = not state.stock and sum([len(h) for h in state.hands]) == 2
+        if self.perdere:
+            options = [(card, legal_captures(card, table, rules)) for card in state.hands[nxt]]
+            return acc + self.quiet * self._waiting(options, row, mine, len(table), last)
         best = 0.0
         for card in state.hands[nxt]:
             for cap in legal_captures(card, table, rules):
@@ -552,6 +569,9 @@ class _Searcher:
         last = not state.stock and sum(len(h) for h in state.hands) == 1
         best = 0.0
         mine = mover_side == self.side
+        if self.perdere:
+            options = [(card, legal_captures(card, table, self.rules)) for card in state.hands[mover]]
+            return base + self.quiet * self._waiting(options, row, mine, len(table), last)
         for move in state.legal_moves():
             if not move.capture:
                 continue
@@ -562,3 +582,25 @@ class _Searcher:
                 best = v
         return base + self.quiet * best
 
+    def _waiting(self, options: list[tuple[Card, list[tuple[Card, ...]]]], row: list[float], mine: bool,
+                 table_size: int, last: bool) -> float:
+        """A perdere, the capture the seat to move would make at once: at best none (it throws a
+        card that takes nothing, worth 0), but a card that can take must take, so a hand whose
+        every card takes is forced to the least bad capture. ``options``: each card in the hand
+        with what it can take; ``row``: that seat's worth table (turned round); ``mine``: the
+        seat is on this side, which maximises (the others minimise)."""
+        best: float | None = None
+        for card, caps in options:
+            values = [0.0] if not caps else [self._take(card, cap, row, mine, table_size, last) for cap in caps]
+            v = max(values) if mine else min(values)
+            if best is None or (v > best if mine else v < best):
+                best = v
+        return best or 0.0
+
+    def _take(self, card: Card, cap: tuple[Card, ...], row: list[float], mine: bool, table_size: int,
+              last: bool) -> float:
+        """The value of taking ``cap`` with ``card`` for this side: its cards, and a scopa's point."""
+        v = row[card] + sum([row[c] for c in cap])
+        if not last and len(cap) == table_size and is_sweep_capture(card, cap, self.rules):
+            v += self.scopa if mine else -self.scopa
+        return v

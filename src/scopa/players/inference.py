@@ -4,7 +4,7 @@ Each play another seat made in the current round of dealing was chosen from that
 at the time: the table, piles and plays then (public) and its hand then, which is the hand the
 sampled deal gives it now plus the cards it has played since (public too). ``PlayModel``
 rebuilds that view for a sampled hand and asks how likely the actual play was if the seat
-chooses as the hard level scores its moves, softened: a softmax of the scores at
+chooses as the hard level scores its moves (turned round a perdere, as it plays), softened: a softmax of the scores at
 ``temperature`` points, mixed with a share ``floor`` spread over every legal move, so no deal
 is ever impossible (a seat may play as no model foresees).
 
@@ -110,6 +110,8 @@ class PlayModel:
         if len(moves) <= 1 or not chosen:
             return 0.0  # a forced play says nothing; an inconsistent history (a lesson) neither
         scores = [a.total for a in HardAnalyser(view, past.worth).analyse_all(moves)]
+        if view.rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
+            scores = [-s for s in scores]
         top = max(scores)
         exps = [math.exp((s - top) / self.temperature) for s in scores]
         p = exps[chosen[0]] / sum(exps)
