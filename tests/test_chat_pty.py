@@ -125,16 +125,16 @@ def test_the_turn_timer_at_the_console(serve, tmp_path):
     ann.send("\r")
     ann.expect(r"Card\?", timeout=30)  # Ann's turn (after Ben's card was played for him, if he led)
     ann.send("m")
-    ann.expect("Ann asks for more time. Thirty seconds more.")
+    ann.expect("You ask for more time. Thirty seconds more.")  # said to Ann as her own
     ann.expect("Ten seconds.", timeout=20)
     ann.expect("Five seconds.")
-    ann.expect("Time. A card is played for Ann.")
+    ann.expect("Time. A card is played for you.")
     ann.expect("Time. A card is played for Ben.", timeout=20)  # Ben's turn came and went
     whole = text(ann)
     screen = whole[:whole.rindex("Time. A card is played for Ben.")]  # up to Ben's turn after Ann's
-    ann_time = screen.rindex("Time. A card is played for Ann.")
+    ann_time = screen.rindex("Time. A card is played for you.")
     assert "Card?" not in screen[ann_time:]  # no Card? of a turn gone
-    assert screen.count("Ann asks for more time.") == 1
+    assert screen.count("You ask for more time.") == 1 and "Ann asks" not in screen
     led = screen[:ann_time]
     if "Time. A card is played for Ben." in led:  # Ben led: his warnings are not said to Ann
         assert led.index("Time. A card is played for Ben.") < led.index("Ten seconds.")

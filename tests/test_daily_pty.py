@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from helpers.daily import play_deal
 from helpers.online_pty import assert_prompts_said_once, play, player, text
 from helpers.redis import free_port
-from test_net_daily import play_deal
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -34,6 +34,7 @@ def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tm
     said = text(ann)
     assert ann.exitstatus == 0, said[-2000:]
     assert "Deal 2 of 2." in said and said.count("Shuffle checked, fair.") == 2
+    assert "Ann joined the table." not in said  # her own seat: never told her as news
     assert re.search(rf"Your score today, {SCORE}\.", said), said[-2000:]
     board = re.search(rf"1st, (Ann|Ben), {SCORE}\.\s+2nd, (Ann|Ben), {SCORE}\.\s+"
                       rf"You are (1st|2nd) of 2, {SCORE}\.", said)

@@ -178,7 +178,9 @@ class MatchConsole:
             events = [u.event for u in group]
             self._said_at = (view.deal_number, len(view.history))
             if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
-                notices = [e for e in events if isinstance(e, Notice)]
+                # a seat's own arrival is said by its welcome ("You are in room ..."), never as news
+                notices = [e for e in events if isinstance(e, Notice)
+                           and not (e.kind == "joined" and e.seat == self.listener)]
                 for notice in notices:
                     if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"

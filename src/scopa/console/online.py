@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..engine import Event, MatchWon, PlayerView
 from ..narration import Announcement, Messages, Narrator, run_command
+from ..narration.narrator import notice_words
 from ..table import Notice, SeatUpdate
 from .announcer import Announcer
 from .chat import Chat
@@ -208,8 +209,8 @@ class News:
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
 
 
-def notice_line(notice: Notice, messages: Messages, name: str) -> str:
-    return messages(f"notice.{notice.kind}", name=notice.name or name, seat=notice.seat + 1)
+def notice_line(notice: Notice, messages: Messages, name: str, you: int | None = None) -> str:
+    return notice_words(messages, notice.kind, notice.seat, notice.name or name, you)
 
 
 def seat_moved_line(notice: Notice, room: RoomInfo, you: int, messages: Messages) -> str:
@@ -286,7 +287,7 @@ class Lobby:
             if update.event.kind == "seat_moved":
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
             elif update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
-                lines.append(notice_line(update.event, self.m, self._name(update.event.seat)))
+                lines.append(notice_line(update.event, self.m, self._name(update.event.seat), self.seat))
                 if self.quick and update.event.kind in ("joined", "left"):
                     lines.append(waiting_line(self.table.room(), self.m))
             self.after = update.number

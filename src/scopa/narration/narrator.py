@@ -279,8 +279,9 @@ class Narrator:
         return (self.terse and heard is not None and len(hand) < len(heard) and set(hand) <= set(heard))
 
     def notice(self, kind: str, seat: int, name: str = "") -> str:
-        """A fact about the people at the table (one joined, left, is back...), naming the seat's player."""
-        return self.messages(f"notice.{kind}", name=name or self.seat_names[seat], seat=seat + 1)
+        """A fact about the people at the table (one joined, left, is back...), naming the seat's
+        player; said to that player as their own ("You are away.", not "Ann is away.")."""
+        return notice_words(self.messages, kind, seat, name or self.seat_names[seat], self.you)
 
     def turn(self, seat: int) -> str:
         if seat == self.you:
@@ -567,3 +568,12 @@ class Narrator:
         else:
             tail = m("hint.tail.no_single", total=total)
         return Announcement(m("hint.reason", action=action, why=why, tail=tail), view.seat)
+
+
+def notice_words(messages: Messages, kind: str, seat: int, name: str, you: int | None) -> str:
+    """A notice's line: the ``.you`` form when it is about the listener's own seat and the
+    catalogue has one (a player heard "Ann is away. A computer plays for now." of herself)."""
+    own = f"notice.{kind}.you"
+    if seat == you and messages.has(own):
+        return messages(own, seat=seat + 1)
+    return messages(f"notice.{kind}", name=name, seat=seat + 1)
