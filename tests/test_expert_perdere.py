@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-import random
 
 import pytest
 
+from helpers.positions import random_positions
 from scopa.engine import ALL_CARDS, GameState, Move, Rules, new_deal, parse_cards
 from scopa.players.expert import ExpertPlayer
 from scopa.players.heuristic import HardAnalyser, HardPlayer
@@ -69,18 +69,6 @@ def test_the_same_position_played_for_points_is_read_the_other_way():
     assert expert.last_samples > 0
 
 
-def _positions(rules: Rules, seed: int, every: int):
-    rng = random.Random(seed)
-    state, _ = new_deal(rules, seed, dealer=seed % rules.players)
-    count = 0
-    while not state.is_deal_over:
-        if count % every == 0:
-            yield state
-        count += 1
-        moves = state.legal_moves()
-        state, _ = state.apply(moves[rng.randrange(len(moves))])
-
-
 @pytest.mark.parametrize("rules", [PERDERE, Rules.scopa_15(target=None, a_perdere=True)])
 def test_a_perdere_the_predicted_reply_is_the_one_hard_plays(rules):
     """In the tree, another seat's predicted reply is the hard level's choice a perdere: its
@@ -89,7 +77,7 @@ def test_a_perdere_the_predicted_reply_is_the_one_hard_plays(rules):
     from scopa.players.expert import _Searcher
     checked = 0
     for seed in range(6):
-        for state in _positions(rules, seed, 2):
+        for state in random_positions(rules, seed, 2):
             moves = state.legal_moves()
             if len(moves) < 2:
                 continue
@@ -140,7 +128,7 @@ def test_normal_play_is_unchanged(name):
     rules, expected = UNCHANGED[name]
     wanted = {i: (move, value) for i, move, value in expected}
     seen = 0
-    for i, state in enumerate(_positions(rules, 3, 4)):
+    for i, state in enumerate(random_positions(rules, 3, 4)):
         if i not in wanted:
             continue
         move, value = ExpertPlayer(5, iterations=8).move_values(state.view(state.to_move))[0]

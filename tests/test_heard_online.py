@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import scopa
-from helpers.online_pty import SERVER_FLAGS, hosted, joined, play, player, text
+from helpers.online_pty import SERVER_FLAGS, hosted, joined, play, player, started_waiter_and_mover, text
 from scopa.narration.command import command_for
 
 pexpect = pytest.importorskip("pexpect")
@@ -139,14 +139,8 @@ def test_waiting_comes_by_itself_once_the_other_players_turn_has_lasted_the_paus
     pause brings the prompt, so the keys are there while a person thinks."""
     monkeypatch.setenv("SCOPA_WAITING_DELAY", "0.5")
     server = serve(*SERVER_FLAGS)
-    host, code = hosted(tmp_path, server.url)
-    guest = joined(tmp_path, server.url, code, "--plain")
-    host.expect(r"Ben is ready\.")
-    host.expect(r"Start\?")
-    host.send("\r")
-    dealt = host.expect([r"Deal 1\. You deal\.", r"Deal 1\. Ben deals\."])
-    waiter, mover = (host, guest) if dealt == 0 else (guest, host)  # the dealer waits for the lead
-    mover.expect(r"Card\?")  # and plays nothing: only the pause can bring the waiter's prompt
+    host, guest, waiter, _mover = started_waiter_and_mover(tmp_path, server.url)
+    # the mover plays nothing: only the pause can bring the waiter's prompt
     if waiter is guest:
         waiter.expect(r"Deal 1\.")  # past the guest's "Waiting?" before the start
     waiter.expect(r"Three cards each\.")

@@ -31,6 +31,7 @@ from helpers.online_pty import (
     play,
     player,
     press,
+    started_waiter_and_mover,
     text,
 )
 from scopa.console.announcer import Announcer
@@ -304,14 +305,7 @@ def test_waiting_is_said_only_when_asked_for_not_after_every_play(serve, tmp_pat
     the key is answered, and Enter says whose turn it is."""
     monkeypatch.setenv("SCOPA_WAITING_DELAY", "600")
     server = serve(*SERVER_FLAGS)
-    host, code = hosted(tmp_path, server.url)
-    guest = joined(tmp_path, server.url, code, "--plain")
-    host.expect(r"Ben is ready\.")
-    host.expect(r"Start\?")
-    host.send("\r")
-    dealt = host.expect([r"Deal 1\. You deal\.", r"Deal 1\. Ben deals\."])
-    waiter, mover = (host, guest) if dealt == 0 else (guest, host)  # the dealer waits for the lead
-    mover.expect(r"Card\?")
+    host, guest, waiter, mover = started_waiter_and_mover(tmp_path, server.url)
     press(waiter, "t")  # with no prompt open: a single key at Ann's terminal, a line at Ben's
     waiter.expect(r"Waiting\?")
     waiter.expect(r"Table, ")

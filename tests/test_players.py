@@ -9,6 +9,7 @@ from enum import Enum
 
 import pytest
 
+from helpers.positions import random_positions
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, GameState, PlayerView, Rules, new_deal, parse_cards
 from scopa.players import (
     COMPUTER_NAMES,
@@ -44,19 +45,6 @@ RULE_SETS = {
 def player(level: str, seed: int = 0) -> ComputerPlayer:
     """Any level; the expert with a small fixed number of samples (deterministic and fast)."""
     return make_player(level, seed, iterations=2)
-
-
-def random_positions(rules: Rules, seed: int, every: int = 3):
-    """States along a deal of random legal play (every ``every``-th position)."""
-    rng = random.Random(seed)
-    state, _ = new_deal(rules, seed, dealer=seed % rules.players)
-    count = 0
-    while not state.is_deal_over:
-        if count % every == 0:
-            yield state
-        count += 1
-        moves = state.legal_moves()
-        state, _ = state.apply(moves[rng.randrange(len(moves))])
 
 
 def shuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:

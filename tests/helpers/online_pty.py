@@ -59,6 +59,21 @@ def joined(tmp_path: Path, url: str, code: str, *flags: str, name: str = "Ben"):
     return guest
 
 
+def started_waiter_and_mover(tmp_path: Path, url: str):
+    """A hosted room with a line-mode guest (Ben), started by the host, once the first turn's
+    ``Card?`` is shown: (host, guest, waiter, mover), the mover being the seat to lead and the
+    waiter the dealer, who waits for that lead."""
+    host, code = hosted(tmp_path, url)
+    guest = joined(tmp_path, url, code, "--plain")
+    host.expect(r"Ben is ready\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    dealt = host.expect([r"Deal 1\. You deal\.", r"Deal 1\. Ben deals\."])
+    waiter, mover = (host, guest) if dealt == 0 else (guest, host)
+    mover.expect(r"Card\?")
+    return host, guest, waiter, mover
+
+
 def play(children, until=lambda: False, seconds: float = 45.0) -> None:
     """Answer every prompt of every child (first card, first capture, Enter) until all have ended."""
     ended: set[int] = set()
