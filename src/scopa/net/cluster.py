@@ -223,7 +223,11 @@ class ClusterServer(RoomServer):
                     await lock.release()
 
     async def _refresh(self, code: str) -> None:
-        """The room as stored, when another process stored it since this one last had it."""
+        """The room as stored, when another process stored it since this one last had it.
+
+        A room this process has just made and not yet stored (a daily deal's room is made and
+        begun in one session, and its computer's driver may look before the write is done) is
+        kept: read as missing, it was dropped, the driver stopped, and the expert never led."""
         try:
             rev = await self.redis.rev(code)
             if rev and rev == self.revs.get(code) and code in self.rooms:
@@ -234,6 +238,8 @@ class ClusterServer(RoomServer):
             log.error("room %s: cannot be read from the store (%s)", code, error)
             raise StoreDown() from None
         if room is None:
+            if code in self.rooms and code not in self.revs:
+                return  # made here, its first write not done yet: not a room another process deleted
             self.rooms.pop(code, None)
             self.revs.pop(code, None)
             return
