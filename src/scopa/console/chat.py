@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..narration import Announcement, Messages
 from ..net.chat import MAX_CHAT, PRESETS
@@ -55,6 +55,22 @@ def chat_text(said: ChatMessage, m: Messages) -> str:
         return m(f"chat.preset.{said.preset}")
     text = (said.text or "").rstrip()
     return text + "." if text and text[-1].isalnum() else text
+
+
+def chat_choice(text: str, m: Messages) -> tuple[Literal["preset", "text"], str] | Announcement:
+    """What a line typed at ``Message?`` sends: a phrase (its number, from 1) or the words; or,
+    said at once instead, why nothing is sent (nothing typed, no such phrase, too long: the
+    server refuses that too, and the line is kept by nobody). The table's chat and a spectator's."""
+    if not text:
+        return Announcement(m("chat.not_sent"))
+    number = typed_number(text)
+    if number is not None:
+        if not 1 <= number <= len(PRESETS):
+            return Announcement(m("chat.no_phrase", most=len(PRESETS)))
+        return "preset", PRESETS[number - 1]
+    if len(text) > MAX_CHAT:
+        return Announcement(m("online.error.chat_refused.too_long"))
+    return "text", text
 
 
 def chat_line(said: ChatMessage, m: Messages) -> Announcement:
@@ -140,19 +156,12 @@ class Chat:
                   for n, preset in enumerate(PRESETS, 1))]
 
     def _send(self, text: str) -> list[Announcement]:
-        if not text:
-            return [Announcement(self.m("chat.not_sent"))]
-        number = typed_number(text)
-        if number is not None:
-            if not 1 <= number <= len(PRESETS):
-                return [Announcement(self.m("chat.no_phrase", most=len(PRESETS)))]
-            mark = self.table.chat_mark()
-            sent = self.table.say_preset(PRESETS[number - 1])
-        elif len(text) > MAX_CHAT:  # the server refuses it too; said here at once, the line kept by nobody
-            return [Announcement(self.m("online.error.chat_refused.too_long"))]
-        else:
-            mark = self.table.chat_mark()
-            sent = self.table.say(text)
+        chosen = chat_choice(text, self.m)
+        if isinstance(chosen, Announcement):
+            return [chosen]
+        kind, value = chosen
+        mark = self.table.chat_mark()
+        sent = self.table.say_preset(value) if kind == "preset" else self.table.say(value)
         if not sent:
             return [Announcement(self.m("chat.offline"))]
         self.table.wait_chat(mark, ECHO_WAIT)  # the server's echo ("You say, ...") or its refusal, said next

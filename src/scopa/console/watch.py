@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..narration import Announcement, Narrator
-from .chat import chat_line, chat_text
+from .chat import chat_choice, chat_line, chat_text
 
 if TYPE_CHECKING:
     from ..net.messages import RoomInfo
@@ -202,19 +202,15 @@ class Spectator:
         """``Message?``: a line, or a phrase's number from 1 to 10, sent to the table."""
         from websockets.exceptions import WebSocketException
 
-        from ..net.chat import PRESETS
         from ..net.messages import ChatRequest, encode
-        from .keys import typed_number
         from .terminal import ESCAPE
         text = self.program.input.read_text(self.m("prompt.chat") + " ")
-        if text in ("", ESCAPE):
-            self.program.say(self.m("chat.not_sent"))
+        chosen = chat_choice("" if text == ESCAPE else text, self.m)
+        if isinstance(chosen, Announcement):
+            self.program.say(chosen)
             return
-        number = typed_number(text)
-        if number is not None and not 1 <= number <= len(PRESETS):
-            self.program.say(self.m("chat.no_phrase", most=len(PRESETS)))
-            return
-        request = ChatRequest(preset=PRESETS[number - 1]) if number is not None else ChatRequest(text=text)
+        kind, value = chosen
+        request = ChatRequest(preset=value) if kind == "preset" else ChatRequest(text=value)
         try:
             ws.send(encode(request))
         except (OSError, WebSocketException):
