@@ -96,6 +96,35 @@ def test_news_written_to_a_terminal_waits_for_the_gap_after_the_last(monkeypatch
     assert len(slept) == 2
 
 
+def test_a_new_terminal_is_not_paced_by_one_that_is_gone(monkeypatch):
+    """Pacing is kept per stream, and a stream that is gone is forgotten: CI once slept 8,395
+    seconds on a test's new screen, paced by a dead stream whose id it had been given."""
+    import gc
+
+    clock = [5000.0]
+    slept: list[float] = []
+    monkeypatch.setattr(terminal.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(terminal.time, "sleep", slept.append)
+
+    class Tty(Writes):
+        def isatty(self) -> bool:
+            return True
+
+    gone = Tty()
+    Output(gone).line("Rosa plays king of spades.")
+    del gone
+    gc.collect()
+    assert len(terminal._last_news) == 0
+    clock[0] = 100.0  # another clock (the test above sets its own)
+    screen = Tty()
+    Output(screen).pace()
+    assert slept == []
+    Output(screen).line("Felix plays two of hearts.")
+    clock[0] = 50.0  # a clock that went back never makes a wait longer than the gap
+    Output(screen).pace()
+    assert slept == [pytest.approx(terminal.NEWS_GAP)]
+
+
 @pytest.mark.slow
 def test_the_real_program_in_a_terminal_writes_each_step_once(tmp_path):
     """The real game in a pseudo-terminal (KeyInput): each write is logged by the program itself."""

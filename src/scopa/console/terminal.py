@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 import unicodedata
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TextIO
@@ -485,7 +486,9 @@ class Output:
 
 
 _held: dict[int, list[str]] = {}  # id of a stream -> the lines held back for its next write
-_last_news: dict[int, float] = {}  # id of a terminal stream -> when news was last written to it
+# a terminal stream -> when news was last written to it; weak, because an id is reused once its
+# stream is gone (a stream made later was paced by a dead one's time)
+_last_news: weakref.WeakKeyDictionary[TextIO, float] = weakref.WeakKeyDictionary()
 
 
 @contextmanager
@@ -535,15 +538,19 @@ def write(stream: TextIO | None, text: str, hold: bool = False) -> None:
 
 
 def _news_written(stream: TextIO) -> None:
-    _last_news[id(stream)] = time.monotonic()
+    with contextlib.suppress(TypeError):  # a stream that takes no weak reference is not paced
+        _last_news[stream] = time.monotonic()
 
 
 def _pace(stream: TextIO) -> None:
     """On a terminal, wait until ``NEWS_GAP`` after the last news written to it."""
     if not _isatty(stream):
         return
-    last = _last_news.get(id(stream))
-    wait = 0.0 if last is None else last + NEWS_GAP - time.monotonic()
+    try:
+        last = _last_news.get(stream)
+    except TypeError:
+        return
+    wait = 0.0 if last is None else min(NEWS_GAP, last + NEWS_GAP - time.monotonic())
     if wait > 0:
         time.sleep(wait)
 
