@@ -130,6 +130,21 @@ def test_a_finished_matchs_record_is_the_one_message_that_may_be_larger_and_must
         assert refused.value.code == code
 
 
+def test_a_match_records_covered_deals_are_optional_and_checked():
+    """covered: the deals a computer played some of the asking seat in; an older server sends none."""
+    record = {"seed": 7, "moves": []}
+    text = encode(MatchRecordMessage(3, record, frozenset({4, 2})))
+    assert json.loads(text)["covered"] == [2, 4]
+    assert parse_server_message(text) == MatchRecordMessage(3, record, frozenset({2, 4}))
+    older = json.dumps({"type": "match_record", "id": 3, "record": record})
+    assert parse_server_message(older).covered == frozenset()
+    assert "covered" not in json.loads(encode(MatchRecordMessage(3, record)))  # sent only when there is one
+    for bad in (None, "2", 2, {"2": True}, [0], [-1], [10_001], [True], [2.0], ["2"], [[2]], [1] * 10_001):
+        with pytest.raises(ProtocolError) as refused:
+            parse_server_message(json.dumps({"type": "match_record", "id": 3, "record": record, "covered": bad}))
+        assert (refused.value.code, refused.value.values) == ("bad_field", {"field": "covered"})
+
+
 def _move(**changes):
     data = {"type": "move", "id": 1, "card": "7D", "capture": ["3H", "4C"], "expected": 3} | changes
     return json.dumps({k: v for k, v in data.items() if v is not ...})

@@ -140,6 +140,32 @@ def test_a_covered_host_has_the_next_deal_dealt_for_them():
     assert entries[0].event.deal_number == 2 and room.state.deal_number == 2
 
 
+def test_every_deal_since_a_seat_was_covered_counts_as_played_for_it_while_it_is_covered_still(tmp_path):
+    """``played_for``, which the match_record answer says to the seat: a seat covered at the end
+    (taken as away, connected or not) was played for in every deal since, not only the first;
+    the SQLite store, which does not keep ``covered``, keeps those deals."""
+    room, *_ = two_player_room(Rules(target=11))
+
+    def deal_on() -> None:
+        while not room.state.is_deal_over:
+            room.play(room.state.to_move, room.state.legal_moves()[0], room.number, now=0.0)
+        room.next_deal(0, room.number, now=0.0)
+
+    deal_on()
+    room.cover(1)  # in deal 2
+    deal_on()
+    deal_on()
+    assert room.state.deal_number == 4 and room.seats[1].covered_in == [2]
+    assert room.played_for(1) == frozenset({2, 3, 4}) and room.played_for(0) == frozenset()
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    store.save(room)
+    [kept], _ = store.load_all()  # after a restart no seat is covered: the deals since the cover are kept
+    assert not kept.seats[1].covered and kept.played_for(1) == frozenset({2, 3, 4})
+    room.connected(1)  # back: the seat is the player's again, the deals played for it stay
+    deal_on()
+    assert room.state.deal_number == 5 and room.played_for(1) == frozenset({2, 3, 4})
+
+
 def test_rooms_that_expired_while_the_server_was_stopped_are_deleted(tmp_path):
     room, *_ = two_player_room()
     room.active = 1000.0

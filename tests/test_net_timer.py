@@ -4,22 +4,27 @@ asserts a time but one lower bound (a slow machine only makes it longer), only w
 played, in order."""
 from __future__ import annotations
 
+import json
 import secrets
 import time
 
 import pytest
 
-from helpers.net import Client, error, join, reclaim, start
+from helpers.net import Client, error, join, play_out, reclaim, start
 from scopa.engine import CardPlayed, Rules
+from scopa.net.clock import TurnClock, clock_from_data
 from scopa.net.messages import (
     Back,
     ClockMessage,
     Contribute,
     CreateRoom,
     ErrorMessage,
+    MatchRecordMessage,
     MoreTime,
     MoveRequest,
     ProtocolError,
+    RecordRequest,
+    Refused,
     UpdateMessage,
     Welcome,
     encode,
@@ -86,6 +91,24 @@ def test_warnings_then_the_easy_card_is_played_and_two_in_a_row_is_away(store):
     mover.poll(0.5)
     mover.send(Back())  # a key pressed: the seat is the player's again
     assert other.until(notice("reclaimed")).update.event.seat == seat
+
+
+def test_the_deal_a_card_was_played_in_for_a_seat_out_of_time_is_said_with_that_seats_record_only(store):
+    """A card the server played for a seat whose time ran out is play its player did not make: the
+    ``match_record`` answer to that seat names its deal (``covered``), so the client logs it
+    assisted; the other seat's answer names none. With Redis the room, its clock too, goes
+    through the store between the two processes."""
+    ann, bob = timed_pair(store)
+    mover, other = (ann, bob) if ann.view.is_my_turn else (bob, ann)
+    heard_until_played(other, mover.seat)  # its time runs out once; after that both play in time
+    heard_until_played(mover, mover.seat)  # each has the card played before it plays on
+    play_out([ann, bob], ann)
+    for number, client in enumerate((mover, other), 1):
+        client.send(RecordRequest(number))
+        answer = client.until(lambda m: isinstance(m, (Refused, MatchRecordMessage)))
+        assert isinstance(answer, MatchRecordMessage), answer
+        assert answer.covered == (frozenset({1}) if client is mover else frozenset())
+        assert answer.record["assisted_deals"] == []  # the table's record is the same for every seat
 
 
 def test_more_time_is_given_once_a_deal_and_said_to_all(store):
@@ -163,5 +186,12 @@ def test_only_the_offered_turn_times():
 
 
 def encode_dict(data) -> str:
-    import json
     return json.dumps(data)
+
+
+def test_the_deals_played_for_a_seat_out_of_time_are_kept_with_the_clock_and_an_older_clock_has_none():
+    clock = TurnClock(30, misses={1: 1}, timed_out_in={1: {2, 3}})
+    kept = clock_from_data(json.loads(json.dumps(clock.to_data())))  # as both stores keep it
+    assert kept == clock
+    older = {key: value for key, value in clock.to_data().items() if key != "timed_out_in"}
+    assert clock_from_data(older).timed_out_in == {}

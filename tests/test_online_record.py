@@ -12,13 +12,14 @@ import threading
 import time
 
 from helpers.console import lines_of, program_for
-from helpers.net import mover_of, started_pair, until
+from helpers.net import mover_of, started_pair, stored_record, until
 from helpers.record import T
 from scopa.engine import Phase, Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Narrator
 from scopa.net.client import RemoteTable, checked_record
-from scopa.net.messages import ErrorMessage, Hello, Join, MatchRecordMessage, RoomInfo, RoomSeat
+from scopa.net.messages import CreateRoom, ErrorMessage, Hello, Join, MatchRecordMessage, RoomInfo, RoomSeat
+from scopa.record.achievements import DEAL_ACHIEVEMENTS, earned
 from scopa.record.console import log_online, page, run_review
 from scopa.record.review import ReviewScript
 from scopa.record.stats import all_facts
@@ -93,6 +94,74 @@ def test_a_player_who_left_before_the_end_logs_the_match_on_coming_back_after_it
     assert (result.online, result.seat, result.scores) == (True, 1, host.view(0).match_scores)
 
 
+def covered_after_the_first_deal(url: str, tables) -> tuple[RemoteTable, Hello]:
+    """A match to 11: both seats play the first deal themselves (their first legal move), then Ben
+    drops as the second begins and a computer at the hard level covers his seat to the end while
+    Ann plays on as before. Ann's table at the end, and the hello that takes Ben's seat back."""
+    host = tables(url, CreateRoom("Ann", Rules(), ("human", "human"), "hard"))
+    guest = tables(url, Join(host.code, "Ben"))
+    guest.ready()
+    until(lambda: host.room().seats[1] is not None and host.room().seats[1].ready)
+    host.start()
+    until(lambda: host.has_view() and guest.has_view() and host.latest() == guest.latest()
+          and any(t.view(t.seat).is_my_turn for t in (host, guest)))
+    while host.view(0).phase is not Phase.DEAL_OVER:
+        mover = mover_of(host, guest)
+        assert mover.submit(mover.seat, mover.view(mover.seat).legal_moves()[0], mover.latest()).accepted
+        until(lambda: host.latest() == guest.latest())
+    assert host.next_deal(0, host.latest()).accepted
+    until(lambda: guest.view(1).deal_number == 2 and guest.view(1).phase is Phase.PLAYING)
+    back = Hello(guest.code, guest.key, 0)
+    guest.close()
+    while (view := host.view(0)).phase is not Phase.MATCH_OVER:
+        if view.phase is Phase.DEAL_OVER:
+            assert host.next_deal(0, host.latest()).accepted
+        elif not (view.is_my_turn and host.submit(0, view.legal_moves()[0], host.latest()).accepted):
+            host.wait(0, host.latest(), timeout=5)
+    return host, back
+
+
+def test_a_player_covered_for_part_of_a_match_their_side_wins_earns_no_online_win_nor_deal_achievements_then(
+        serve, tables, tmp_path):
+    """Ben's deals that a computer played some of are assisted in Ben's log, so his win earns no
+    "Won an online match" and those deals earn no deal achievement; Ann, never covered, logs the
+    match exactly as the server keeps it."""
+    server = serve("--grace", "0.3", "--turn-grace", "0.3")
+    for _ in range(8):  # until Ben's side wins: the hard computer against first legal moves, nearly always
+        host, back = covered_after_the_first_deal(server.url, tables)
+        if host.view(0).winner == 1:
+            break
+        host.close()
+    else:
+        raise AssertionError("Ben never won")
+    stored = stored_record(tmp_path / "rooms.sqlite3", host.code)
+    deals = host.view(0).deal_number
+    assert deals >= 2 and stored["assisted_deals"] == []  # nobody took a hint
+    ben = tables(server.url, back)
+    until(lambda: ben.has_view() and ben.view(1).phase is Phase.MATCH_OVER)
+    logged = {}
+    for table, who in ((host, "ann"), (ben, "ben")):
+        program, out, _ = program_for(tmp_path / who, "")
+        for line in log_online(program, table):
+            program.say(line)
+        [result] = load_results(tmp_path / who / "data")
+        [facts] = all_facts([result])
+        logged[who] = result, facts, achievement_lines(out)
+    result, facts, said = logged["ben"]
+    assert (result.seat, result.winner, facts.won) == (1, 1, True)
+    assert result.assisted and result.match["assisted_deals"] == list(range(2, deals + 1))
+    assert result.match == stored | {"assisted_deals": list(range(2, deals + 1))}  # nothing else changed
+    assert [deal.assisted for deal in facts.deals] == [False] + [True] * (deals - 1)
+    assert WON_ONLINE not in said
+    first_deal = [key for key, condition in DEAL_ACHIEVEMENTS if condition(facts.deals[0])]
+    assert [e.key for e in earned([facts])] == first_deal  # only what Ben's own first deal earned
+    assert said == [T("achievement.earned", name=T(f"achievement.{key}")) for key in first_deal]
+    result, facts, said = logged["ann"]
+    assert (result.seat, result.winner, facts.won) == (0, 1, False)
+    assert not result.assisted and result.match == stored  # as the server keeps it: nothing assisted
+    assert not any(deal.assisted for deal in facts.deals)
+
+
 def test_a_connection_dropped_at_the_end_is_taken_up_again_and_the_record_asked_again(serve, tables):
     server = serve()
     host, guest = started_pair(server.url, tables)
@@ -162,6 +231,10 @@ def test_a_record_that_is_not_this_seats_match_is_not_kept():
     assert checked_record(record_to_dict(other), room, view) is None  # another match's end
     renamed = RoomInfo("ACDEFG", "over", record.rules, (RoomSeat("Ann"), RoomSeat("Cid")))
     assert checked_record(record_to_dict(record), renamed, view) is None
+    # The deals a computer played some of this seat in are assisted in its record; a deal past
+    # the match's last is not this match's.
+    assert checked_record(record_to_dict(record), room, view, frozenset({1})).assisted_deals == frozenset({1})
+    assert checked_record(record_to_dict(record), room, view, frozenset({2})) is None
     broken = record_to_dict(record) | {"moves": "many"}
     assert checked_record(broken, room, view) is None and checked_record({}, room, view) is None
 

@@ -30,7 +30,10 @@ sheet to say in a client started after that deal ended.
 The finished match: once this seat's view shows the match over, ``finished_record`` asks the
 server for the whole record (seed and moves), which the server gives then and only then, and
 checks it against what this seat saw (the rules, the names at the table, the final score): the
-player's results log keeps it. Anything else (an older server, a record that does not check)
+player's results log keeps it. The deals a computer played some of this seat in (covered while
+the player was away, or a turn run out), which the server says with the record, are marked
+assisted in it, so they earn this player no achievement (``record.achievements``); the other
+seats' records are their own. Anything else (an older server, a record that does not check)
 gives None, and nothing is logged.
 """
 from __future__ import annotations
@@ -44,7 +47,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine import DealScored, Move, Phase, PlayerView
@@ -585,7 +588,8 @@ class RemoteTable:
         self._send(Assisted())
 
     def finished_record(self, timeout: float = RECORD_TIMEOUT) -> MatchRecord | None:
-        """The whole record of this seat's match, asked of the server once the match is over here;
+        """The whole record of this seat's match, asked of the server once the match is over here,
+        the deals a computer played some of this seat in marked assisted (``checked_record``);
         None before, when the server gives none (an older one answers "unknown_type"), the
         connection is down, or the record does not check against what this seat saw."""
         with self._lock:
@@ -600,7 +604,7 @@ class RemoteTable:
             return None
         with self._lock:
             self._record_data = answer.record
-        return checked_record(answer.record, room, view)
+        return checked_record(answer.record, room, view, answer.covered)
 
     def commitment_heard(self) -> bytes | None:
         """The commitment of the first welcome (None: none, or a later welcome named another):
@@ -661,9 +665,14 @@ class RemoteTable:
             self._thread.join(timeout=2)
 
 
-def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView) -> MatchRecord | None:
+def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView,
+                   covered: frozenset[int] = frozenset()) -> MatchRecord | None:
     """The record a server sent, if it checks as a match file does and is the match this seat
-    saw end: the same rules, the names at the table, the final score and winner. None otherwise."""
+    saw end: the same rules, the names at the table, the final score and winner. None otherwise.
+
+    ``covered``: the deals a computer played some of this seat in (``match_record``'s covered),
+    marked assisted in the record returned: play this player did not make earns them nothing.
+    A deal the match did not have is a record that does not check."""
     try:
         record = record_from_dict(dict(data))
     except (SaveFileError, ValueError, TypeError, KeyError, RecursionError):
@@ -672,9 +681,9 @@ def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView) ->
     names = tuple(None if seat is None else seat.name for seat in room.seats)
     if (not state.is_match_over or record.rules != room.rules or tuple(s.name for s in record.seats) != names
             or not record.seats[view.seat].is_human or state.match_scores != view.match_scores
-            or state.winner != view.winner):
+            or state.winner != view.winner or not all(1 <= deal <= state.deal_number for deal in covered)):
         return None
-    return record
+    return replace(record, assisted_deals=record.assisted_deals | covered) if covered else record
 
 
 def list_tables(server: str, tls: ssl.SSLContext | None = None, timeout: float = OPEN_TIMEOUT) -> tuple[OpenTable, ...]:

@@ -8,7 +8,10 @@ computer covers it (the grace rules' cover) until the player presses a key (``ba
 
 A dropped player's turn does not run down: the grace rules cover the seat instead, and the turn
 starts again in full when the player is back. Only the thresholds already warned, the deals
-with more time asked and the turns run out in a row are kept, with the room, in both stores.
+with more time asked, the turns run out in a row and the deals in which a card was played for a
+seat whose time ran out are kept, with the room, in both stores. The last are play the player
+did not make: like a covered seat's deals, they earn that player no achievement
+(``Room.played_for``).
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ class TurnClock:
     bonus: int = 0                                    # seconds of more time this turn
     extended: set[tuple[int, int]] = field(default_factory=set)  # (seat, deal) that asked
     misses: dict[int, int] = field(default_factory=dict)        # turns run out in a row, per seat
+    timed_out_in: dict[int, set[int]] = field(default_factory=dict)  # per seat, the deals a card was played for it
     turn_key: tuple[int, int] = (0, 0)  # (deal, moves played) of the turn the above is for
 
     def new_turn(self, key: tuple[int, int]) -> None:
@@ -58,15 +62,18 @@ class TurnClock:
         return {"turn_time": self.turn_time, "warned": list(self.warned), "bonus": self.bonus,
                 "extended": sorted([seat, deal] for seat, deal in self.extended),
                 "misses": {str(seat): count for seat, count in self.misses.items()},
+                "timed_out_in": {str(seat): sorted(deals) for seat, deals in self.timed_out_in.items()},
                 "turn_key": list(self.turn_key)}
 
 
 def clock_from_data(data: object) -> TurnClock | None:
-    """The stored clock (None: a room without a timer, or one stored before timers)."""
+    """The stored clock (None: a room without a timer, or one stored before timers; one stored
+    before ``timed_out_in`` has none)."""
     if not isinstance(data, dict) or data.get("turn_time") not in TURN_TIMES:
         return None
     key = data.get("turn_key", [0, 0])
     return TurnClock(int(data["turn_time"]), [int(s) for s in data.get("warned", [])], int(data.get("bonus", 0)),
                      {(int(seat), int(deal)) for seat, deal in data.get("extended", [])},
                      {int(seat): int(count) for seat, count in data.get("misses", {}).items()},
+                     {int(seat): {int(deal) for deal in deals} for seat, deals in data.get("timed_out_in", {}).items()},
                      (int(key[0]), int(key[1])))

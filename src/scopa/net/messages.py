@@ -122,12 +122,19 @@ Server to client.
                  engine's ``IllegalReason`` for the client to say in the player's language
     error        {code, values}                      a message was refused (``ERROR_CODES``); the
                  codes in ``FATAL_ERRORS`` are followed by the server closing the connection
-    match_record {id, record}                        the answer to ``record`` once the room's match is
+    match_record {id, record, covered}               the answer to ``record`` once the room's match is
                  over: the whole match as a match file holds it (``storage.record_to_dict``: rules,
                  seats, seed, moves, assisted deals, final position); before the end the answer
                  is ``refused`` (not_now). At most ``MAX_RECORD_MESSAGE`` bytes; a record that
                  would be larger is refused (unavailable). An older server answers ``record``
-                 with the error unknown_type, and the client logs nothing
+                 with the error unknown_type, and the client logs nothing. covered: the deals
+                 (their numbers, ascending) in which a computer played some of the asking seat
+                 (covered while its player was away, or a turn whose time ran out); the client
+                 logs them as assisted for this player only, so they earn no achievement.
+                 Sent only when there is one (a client from before it, which refuses the field,
+                 still logs every match no computer played for it); absent (an older server's
+                 answer too), read as none. A deal past the match's last makes the record one
+                 that does not check, and nothing is logged
     pong         {}
     tables       {rooms}                             the answer to ``tables``: at most ``MAX_TABLES`` rooms,
                  oldest first, each {code, host, rules, free}: host the host's name, free the number
@@ -701,10 +708,12 @@ class ErrorMessage:
 @dataclass(frozen=True)
 class MatchRecordMessage:
     """The finished match, as ``storage.record_to_dict`` writes it; the client checks it
-    (``storage.record_from_dict``) before it keeps anything of it."""
+    (``storage.record_from_dict``) before it keeps anything of it. ``covered``: the deals a
+    computer played some of the asking seat in (``net.rooms.Room.played_for``)."""
 
     id: int
     record: Mapping[str, Any]
+    covered: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -861,7 +870,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Accepted: ("accepted", lambda m: {"id": m.id, "number": m.number}),
     Refused: ("refused", lambda m: {"id": m.id, "kind": m.kind, "reason": _reason(m.reason)}),
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
-    MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record)}),
+    MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record),
+                                                    **({"covered": sorted(m.covered)} if m.covered else {})}),
     Pong: ("pong", lambda m: {}),
     LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m)}),
     Leaderboard: ("leaderboard", lambda m: {
@@ -1358,10 +1368,7 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
     if not isinstance(seats_data, list) or len(seats_data) != rules.players:
         raise ProtocolError("bad_field", field=f"{name}.seats")
     seats = tuple(None if s is None else _room_seat(s, f"{name}.seats") for s in seats_data)
-    assisted = f("assisted_deals")
-    if not isinstance(assisted, list) or len(assisted) > 10_000:
-        raise ProtocolError("bad_field", field=f"{name}.assisted_deals")
-    deals = frozenset(_int(d, f"{name}.assisted_deals", 1, 10_000) for d in assisted)
+    deals = _deals(f("assisted_deals"), f"{name}.assisted_deals")
     given = f("contributions")
     if not isinstance(given, list) or len(given) != rules.players:
         raise ProtocolError("bad_field", field=f"{name}.contributions")
@@ -1550,6 +1557,7 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
         raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
     optional = {"welcome": frozenset({"last_deal"}),  # older servers sent none
+                "match_record": frozenset({"covered"}),  # older servers sent none
                 "chat": frozenset({"watcher"})}.get(kind, frozenset())  # sent only for a spectator's line
     fields = _Fields(data, "", optional)
     message: ServerMessage
@@ -1573,7 +1581,7 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
         record = fields("record")
         if not isinstance(record, dict):
             raise ProtocolError("bad_field", field="record")
-        message = MatchRecordMessage(_int(fields("id"), "id"), record)
+        message = MatchRecordMessage(_int(fields("id"), "id"), record, _deals(fields("covered", []), "covered"))
     elif kind == "pong":
         message = Pong()
     elif kind == "tables":
@@ -1622,6 +1630,11 @@ def _chat_message(f: _Fields, rules: Rules | None) -> ChatMessage:
         if chat_problem(text) is not None:
             raise ProtocolError("bad_field", field="text")
     return ChatMessage(seat, name, text, preset, _true_or_absent(f("watcher"), "watcher"))
+
+
+def _deals(value: Any, name: str) -> frozenset[int]:
+    """A list of deal numbers (at most 10,000 of them, each 1 to 10,000), as a set."""
+    return frozenset(_int(deal, name, 1, 10_000) for deal in _list(value, name, 10_000))
 
 
 def _list(value: Any, name: str, most: int) -> list[Any]:

@@ -543,6 +543,26 @@ class Room:
         self.table.cover(seat, make_player(self.level, cover_seed(self.table.record.seed, seat), budget=self.budget))
         return [self._notice("covered", seat)]
 
+    def covered_deals(self, seat: int) -> list[int]:
+        """``Seat.covered_in``, and while the seat is covered still every deal since its last cover
+        up to this one: the SQLite store, which does not keep ``covered``, keeps these."""
+        taken = self.seats[seat]
+        if taken is None:
+            return []
+        if taken.covered and taken.covered_in and self.table is not None:
+            return [*taken.covered_in, *range(taken.covered_in[-1] + 1, self.table.record.state.deal_number + 1)]
+        return list(taken.covered_in)
+
+    def played_for(self, seat: int) -> frozenset[int]:
+        """The deals a computer played some of ``seat`` in: covered (``covered_deals``) or its time
+        run out (the turn timer's ``timed_out_in``). None of them earns that seat's player an
+        achievement: the ``match_record`` answer to the seat says them, and its client logs them
+        as assisted."""
+        deals = set(self.covered_deals(seat))
+        if self.clock is not None:
+            deals |= self.clock.timed_out_in.get(seat, set())
+        return frozenset(deals)
+
     # The turn timer (issue 28) -------------------------------------------------------------
     def clock_seat(self) -> int | None:
         """The seat whose turn the timer counts: a human to move, connected, not covered."""
@@ -582,6 +602,7 @@ class Room:
             return []
         seat = current.key[0]
         entries = [self._notice("timed_out", seat), *self.play(seat, move, self.number, now)]
+        self.clock.timed_out_in.setdefault(seat, set()).add(current.key[1])  # the deal the card was played in
         self.clock.misses[seat] = self.clock.misses.get(seat, 0) + 1
         if self.clock.misses[seat] >= AWAY_AFTER:
             entries += self.cover(seat)

@@ -620,7 +620,7 @@ class RoomServer:
         if isinstance(message, Ping):
             conn.send(Pong())
         elif isinstance(message, RecordRequest):
-            conn.send(finished_record(room, message.id))
+            conn.send(finished_record(room, message.id, seat))
         elif isinstance(message, FIRST_MESSAGES):
             raise RoomRefusal("already_seated")
         elif isinstance(message, ChatRequest):
@@ -1197,9 +1197,10 @@ def _seat(seat: int | None) -> str:
     return "?" if seat is None else str(seat + 1)
 
 
-def finished_record(room: Room, request_id: int) -> str | Refused:
-    """The answer to ``record``: the room's whole match once it is over, never before (as its
-    encoded frame, measured once against ``MAX_RECORD_MESSAGE``).
+def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
+    """The answer to ``record`` from ``seat``: the room's whole match once it is over, never
+    before (as its encoded frame, measured once against ``MAX_RECORD_MESSAGE``), with the deals a
+    computer played some of that seat in (``Room.played_for``), which earn its player nothing.
 
     The record holds the seed, which reveals every hand of every deal: it leaves the server
     only when every card has been played face up, and a room plays one match, so nothing is
@@ -1207,7 +1208,7 @@ def finished_record(room: Room, request_id: int) -> str | Refused:
     record = room.record
     if room.phase != "over" or record is None or not record.state.is_match_over:
         return Refused(request_id, "not_now")
-    frame = encode(MatchRecordMessage(request_id, record_to_dict(record)))
+    frame = encode(MatchRecordMessage(request_id, record_to_dict(record), room.played_for(seat)))
     if len(frame.encode("utf-8")) > MAX_RECORD_MESSAGE:
         return Refused(request_id, "unavailable")
     return frame

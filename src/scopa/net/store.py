@@ -4,7 +4,9 @@ One file (``rooms.sqlite3`` in the user data folder unless ``--db`` names anothe
 mode. A room's row holds its rules, phase, host, computer level, the number of its last update,
 its last activity, and the match record as the save file's JSON (``storage.codec``: the seed,
 the move log and the position, checked and replayed exactly when read back). Seat rows hold
-names, kinds, levels, readiness and the SHA-256 of each human seat's key, never a key.
+names, kinds, levels, readiness and the SHA-256 of each human seat's key, never a key, and the
+deals a computer covered the seat in (``Room.covered_deals``: a seat covered still has every
+deal since its cover, so a restart, after which no seat is covered, forgets none of them).
 
 ``save`` writes a room whole in one transaction; the server calls it after every completed
 move and before telling anyone, so a server killed at any point comes back at the position
@@ -136,7 +138,7 @@ class RoomStore:
                 "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready), s.player,
-                  json.dumps(s.covered_in)) for number, s in enumerate(room.seats) if s is not None])
+                  json.dumps(room.covered_deals(number))) for number, s in enumerate(room.seats) if s is not None])
             if room.phase == "over":
                 rate_room(self.players, room)  # in this transaction: written with the match's end or not at all
                 record_result_sqlite(self.db, room)  # a daily deal's result, likewise

@@ -355,7 +355,9 @@ def log_online(program: Program, table: OnlineSeat) -> list[str]:
     id names the server, the room and the match's seed, so a reconnection or a client started
     again after the end logs nothing new); the lines of the achievements it earned, to say
     after its result line. Nothing when the server gave no record that checks. Its deals said
-    nothing when they ended (the client has no record before the end), so all it earned is new."""
+    nothing when they ended (the client has no record before the end), so all it earned is new.
+    The deals a computer played some of this seat in come marked assisted (``finished_record``),
+    so they, and the match, earn this player nothing."""
     record = table.finished_record()
     if record is None:
         return []
