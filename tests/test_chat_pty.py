@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import itertools
 import os
+import re
 import sys
 import time
 
@@ -43,6 +44,12 @@ def italian_host(tmp_path, url):
     child = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
     child.logfile_read = io.StringIO()
     return child
+
+
+def shown(said: str) -> str:
+    """A pattern for ``said`` as the terminal shows it: prompt_toolkit's escape sequences may
+    come between any two characters (a prompt's words, then the text it draws after them)."""
+    return r"(?:\x1b\[[?0-9;]*[a-zA-Z])*".join(re.escape(char) for char in said)
 
 
 def heard(client, text_: str | None = None):
@@ -140,6 +147,53 @@ def test_the_turn_timer_at_the_console(serve, tmp_path):
         assert led.index("Time. A card is played for Ben.") < led.index("Ten seconds.")
     assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
     assert_prompts_said_once(ann)
+    ben.close()
+    ann.sendcontrol("c")
+    ann.close()
+
+
+@pytest.mark.parametrize("plain", [False, True], ids=["keys", "plain"])
+def test_the_turn_timer_is_heard_while_a_message_is_typed(serve, tmp_path, plain):
+    """At ``Message?`` on Ann's own turn, with text typed: "Ten seconds.", "Five seconds." and
+    "Time. A card is played for you." are each said at once, ``Message?`` asked again after each
+    with the text typed so far, and the whole line typed is sent once Enter is pressed. In line
+    mode (``--plain``) the terminal keeps the unfinished line: ``Message?`` is asked again
+    without it, and Enter still sends all of it."""
+    server = serve("--clock-scale", "0.1")
+    ann, code = hosted(tmp_path, server.url, "--turn-time", "60", *(["--plain"] if plain else []))  # 6 s here
+    ben = socket_join(server.url, code, name="Ben")  # never plays: the timer plays for Ben
+    ann.expect(r"Start\?")
+    ann.send("\r")
+    ann.expect(r"Card\?", timeout=30)  # Ann's turn (after Ben's card was played for him, if he led)
+    ann.send("c\r" if plain else "c")
+    ann.expect(r"Message\?")
+    ann.send("hello")
+    ann.expect("Ten seconds.", timeout=20)  # while the line is being typed
+    kept = "" if plain else " hello"
+    ann.expect(shown("Message?" + kept))  # asked again, with the text
+    ann.send(" Ben")
+    ann.expect("Five seconds.")
+    ann.expect("Time. A card is played for you.")
+    ann.expect(shown("Message?" + ("" if plain else " hello Ben")))
+    time.sleep(0.3)
+    ann.send("!\r")
+    assert heard(ben, "hello Ben!") == ChatMessage(0, "Ann", "hello Ben!", None)
+    ann.expect("You say, hello Ben!")
+    ann.expect("Time. A card is played for Ben.", timeout=20)  # Ben's turn came and went
+    whole = text(ann)
+    start = whole.index("Message?")  # the first chat, on Ann's turn; up to Ben's turn after it
+    screen = whole[start:whole.index("Time. A card is played for Ben.", whole.index("You say, hello Ben!"))]
+    order = ["Message?", "Ten seconds.", "Message?" + kept, "Five seconds.", "Time. A card is played for you.",
+             "Message?" + ("" if plain else " hello Ben"), "You say, hello Ben!"]
+    at = 0
+    for said in order:  # each after the one before it
+        at = screen.find(said, at)
+        assert at >= 0, f"{said!r} not in order:\n{screen}"
+    assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
+    assert "Card?" not in screen  # no Card? of the turn gone, before the message or after it
+    assert_prompts_said_once(ann)
+    rows = [row.strip() for row in text(ann).splitlines() if row.strip()]
+    assert not [a for a, b in itertools.pairwise(rows) if a.startswith("Message?") and b.startswith("Message?")]
     ben.close()
     ann.sendcontrol("c")
     ann.close()

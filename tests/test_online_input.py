@@ -130,3 +130,68 @@ def _raise_noting(wake: Wake, failures: list[BaseException]) -> None:
         wake.raise_()
     except BaseException as error:  # noqa: BLE001 - what the network thread would have died of
         failures.append(error)
+
+
+def test_a_text_line_woken_while_typed_is_asked_again_with_its_text_and_cursor(pipe):
+    """``read_text`` with a wake (the seat's own turn timer at ``Message?``): the wake ends the
+    line even with text typed in it; the next read of the same prompt starts with that text, the
+    cursor where it was, so what is typed next goes where the player was typing."""
+    out = io.StringIO()
+    keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=out), Wake()
+    pipe.send_text("hello Bn\x1b[D")  # typed, then the cursor one to the left, before the n
+
+    def news_while_typing() -> None:
+        deadline = time.monotonic() + 10.0
+        buffer = keys._text_session.default_buffer
+        while buffer.cursor_position != 7 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        wake.raise_()
+    later(news_while_typing, 0.0)
+    assert keys.read_text("Message? ", wake) == WOKEN
+    pipe.send_text("e\r")
+    assert keys.read_text("Message? ", wake) == "hello Ben"
+    assert out.getvalue() == "Message?Message?"  # the words written once per read
+    pipe.send_text("\r")
+    assert keys.read_text("Message? ", wake) == ""  # sent: the next line starts empty
+
+
+def test_a_text_line_woken_before_it_is_asked_is_not_written_and_keeps_its_text(pipe):
+    out = io.StringIO()
+    keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=out), Wake()
+    later(wake.raise_)
+    pipe.send_text("hi")
+    assert keys.read_text("Message? ", wake) == WOKEN
+    wake.raise_()  # news again before the line is asked again: not written, the text still kept
+    assert keys.read_text("Message? ", wake) == WOKEN
+    pipe.send_text("\r")
+    assert keys.read_text("Message? ", wake) == "hi"
+    assert out.getvalue() == "Message?Message?"
+
+
+def test_text_kept_from_a_woken_line_is_not_given_to_another_prompt(pipe):
+    keys, wake = KeyInput(input=pipe, output=DummyOutput(), out=io.StringIO()), Wake()
+    pipe.send_text("hi")
+    later(wake.raise_, 0.3)
+    assert keys.read_text("Message? ", wake) == WOKEN
+    pipe.send_text("x\r")
+    assert keys.read_text("Name? ") == "x"
+
+
+def test_a_text_line_without_a_wake_is_as_before(pipe):
+    keys = KeyInput(input=pipe, output=DummyOutput(), out=io.StringIO())
+    pipe.send_text("a few words\r")
+    assert keys.read_text("Message? ") == "a few words"
+
+
+def test_a_wake_ends_a_line_read_of_text_and_the_line_typed_comes_next(os_pipe):
+    """Line mode: the terminal keeps what is typed until Enter, so a wake cannot lose it; the
+    line ends on a line of its own, and the whole line typed is the next read's."""
+    reader, writer = os_pipe
+    out = io.StringIO()
+    lines, wake = LineInput(reader, out), Wake()
+    later(wake.raise_)
+    assert lines.read_text("Message? ", wake) == WOKEN
+    assert out.getvalue() == "Message? \n"
+    writer.write("hello Ben\n")
+    writer.flush()
+    assert lines.read_text("Message? ", wake) == "hello Ben"

@@ -75,6 +75,16 @@ class Announcer:
         finally:
             self._answering -= 1
 
+    @contextmanager
+    def news(self) -> Iterator[None]:
+        """News that comes in the middle of an answer (the turn timer cutting ``Message?`` short):
+        part of what happened after all, so the R of a match repeats it."""
+        answering, self._answering = self._answering, 0
+        try:
+            yield
+        finally:
+            self._answering = answering
+
     def may_speak(self, line: Announcement) -> bool:
         """A public line, or a hand's line while hands may be heard and that hand is the open one."""
         return not line.private or (self.speak_hands and line.private_to == self.open_seat())

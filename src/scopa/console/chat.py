@@ -1,7 +1,11 @@
 """Table chat at the console: the C key, the phrases, muting, and the lines heard.
 
 C opens one line, ``Message?``, read as free text: news arriving meanwhile does not end it (a
-prompt being typed is never interrupted), and is said once the line is sent. A number from 1
+prompt being typed is never interrupted), and is said once the line is sent. One thing does end
+it, typed text and all: the player's own turn timer (``Urgent``), a warning ("Ten seconds.") or
+the time up ("Time. A card is played for you."), which must be heard while there is time to act
+on it. That is said at once, with what led to it, and ``Message?`` is asked again with the text
+typed so far, so nothing typed is lost; other news still waits for the line. A number from 1
 to 10 there sends that phrase (``net.chat.PRESETS``), heard by each player in their own
 language; ``?`` lists the phrases; Enter alone or Escape sends nothing. ``:c 3`` sends phrase
 three at once, ``:c well done`` a line at once.
@@ -18,12 +22,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..narration import Announcement, Messages
 from ..net.chat import MAX_CHAT, PRESETS
 from .keys import typed_number
-from .terminal import ENTER, ESCAPE, Input, InputClosed, Interrupted
+from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
 
 if TYPE_CHECKING:
     from ..net.client import RemoteTable
@@ -78,6 +83,16 @@ def chat_line(said: ChatMessage, m: Messages) -> Announcement:
     return Announcement(m("chat.says", name=said.name, text=chat_text(said, m)))
 
 
+@dataclass(frozen=True)
+class Urgent:
+    """What ends ``Message?`` even while text is typed in it: ``wake``, which the table raises for
+    the seat's own turn timer (``RemoteTable.urgent``), and ``say``, which says what it raised it
+    for. ``Message?`` is then asked again, starting with the text typed so far."""
+
+    wake: Wake
+    say: Callable[[], None]
+
+
 class Chat:
     """One seat's chat: what it sends, what it has heard, and whom it has muted."""
 
@@ -125,8 +140,9 @@ class Chat:
 
     # Commands -----------------------------------------------------------------------------
     def command(self, token: str, input: Input,  # noqa: A002
-                say: Callable[[list[Announcement]], None]) -> list[Announcement] | None:
-        """Run a chat key or command; what to say (the lines of the answer), or None: not chat."""
+                say: Callable[[list[Announcement]], None], urgent: Urgent | None = None) -> list[Announcement] | None:
+        """Run a chat key or command; what to say (the lines of the answer), or None: not chat.
+        ``urgent``: what may cut ``Message?`` short, to be said at once (see ``Urgent``)."""
         lowered = token.lower().strip()
         if lowered in SWITCHES:
             self.set_enabled(SWITCHES[lowered])
@@ -137,15 +153,21 @@ class Chat:
         rest = chat_token(token)
         if rest is None:
             return None
-        return self._send(rest or self._ask(input, say))
+        return self._send(rest or self._ask(input, say, urgent))
 
-    def _ask(self, input: Input, say: Callable[[list[Announcement]], None]) -> str:  # noqa: A002
-        """The one line of ``Message?``; ``?`` lists the phrases and asks again."""
+    def _ask(self, input: Input, say: Callable[[list[Announcement]], None],  # noqa: A002
+             urgent: Urgent | None = None) -> str:
+        """The one line of ``Message?``; ``?`` lists the phrases and asks again; ``urgent`` news
+        is said and the line asked again with what was typed of it."""
+        prompt = self.m("prompt.chat") + " "
         while True:
             try:
-                text = input.read_text(self.m("prompt.chat") + " ")
+                text = input.read_text(prompt) if urgent is None else input.read_text(prompt, urgent.wake)
             except (Interrupted, InputClosed):
                 return ""
+            if text == WOKEN and urgent is not None:
+                urgent.say()
+                continue
             if text != "?":
                 return "" if text in (ENTER, ESCAPE) else text
             say(self.phrases())

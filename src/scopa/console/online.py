@@ -27,7 +27,7 @@ from ..narration import Announcement, Messages, Narrator, run_command
 from ..narration.narrator import notice_words
 from ..table import Notice, SeatUpdate
 from .announcer import Announcer
-from .chat import Chat
+from .chat import Chat, Urgent
 from .game import MatchConsole, Services
 from .game import Outcome as MatchOutcome
 from .keys import command_of
@@ -102,6 +102,7 @@ def _waiting_delay(default: float = 2.0) -> float:
 
 WAITING_DELAY = _waiting_delay()
 WAITING_POLL = 0.02  # how often the quiet wait looks for news or a key
+PLAYED_FOR_WAIT = 1.0  # seconds to wait, after "Time." heard at Message?, for the card played for the seat
 
 
 class LeaveRoom(Exception):
@@ -201,12 +202,16 @@ class News:
             self._connected = self.table.connected
             lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
             lines.append(Announcement(self.m("online.back" if self._connected else lost)))
-        take = getattr(self.table, "take_warnings", None)
-        for warning in take() if take is not None else []:  # said to the seat to move only
-            if warning.seat == self.table.seat and warning.seconds in (10, 5):
-                lines.append(Announcement(self.m(f"clock.warning.{warning.seconds}")))
+        lines += self.warnings()
         lines += self.chat.lines()
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
+
+    def warnings(self) -> list[Announcement]:
+        """The turn timer's warnings to this seat since last asked ("Ten seconds.")."""
+        take = getattr(self.table, "take_warnings", None)
+        return [Announcement(self.m(f"clock.warning.{warning.seconds}"))
+                for warning in (take() if take is not None else [])  # said to the seat to move only
+                if warning.seat == self.table.seat and warning.seconds in (10, 5)]
 
 
 def notice_line(notice: Notice, messages: Messages, name: str, you: int | None = None) -> str:
@@ -421,6 +426,10 @@ class OnlineMatch(MatchConsole):
         super().__init__(table, services, seen)
         self.remote = table  # the table, with what only an online one has (the room, its code)
         self.wake, self.news = wake, news
+        # the seat's own turn timer, which ends Message? even while a line is typed (console.chat)
+        self.urgent = Urgent(Wake(), self._say_urgent)
+        if hasattr(table, "urgent"):
+            table.urgent = self.urgent.wake
         self._choosing: tuple[int, int] | None = None  # the turn (deal, plays) being chosen, if any
         self.keep_place: Callable[[int], None] = lambda number: None  # the number after each own move, kept
         self.rejoined = False  # the seat was taken back: "Back at the table." leads what it missed
@@ -438,6 +447,9 @@ class OnlineMatch(MatchConsole):
 
     def read(self, prompt_key: str) -> str:
         while True:
+            if self._choosing is not None and self._choosing != self._turn_key():
+                self._say_news()  # what waited (a chat line typed as the time ran out, its echo)
+                raise TurnTaken  # the turn timer played for this seat: no prompt of a turn gone
             token = self._read_or_news(prompt_key)
             if token == RESUMED:
                 self._say_where()
@@ -445,8 +457,6 @@ class OnlineMatch(MatchConsole):
                 return token
             else:
                 self._say_news()
-                if self._choosing is not None and self._choosing != self._turn_key():
-                    raise TurnTaken  # the turn timer played for this seat: no prompt of a turn gone
 
     def _turn_key(self) -> tuple[int, int]:
         return self.view.deal_number, len(self.view.history)
@@ -473,6 +483,19 @@ class OnlineMatch(MatchConsole):
         if lines:
             self.say(*lines)
         self._narrate(self._take(self.table.updates(self.listener, self.number)))
+
+    def _say_urgent(self) -> None:
+        """At ``Message?``, cut short by the seat's own turn timer: the plays since the last news (so
+        a warning on a turn that came while typing makes sense), then the warning; or "Time. A card
+        is played for you." and that card. Chat and the rest wait for the line, as before. Said as
+        news, not as the answer to C: R repeats it."""
+        with self.io.announcer.news():
+            updates = self._take(self.table.updates(self.listener, self.number))
+            last = updates[-1].event if updates else None
+            if isinstance(last, Notice) and last.kind == "timed_out" and last.seat == self.listener:
+                updates += self._take(self.remote.wait(self.listener, self.number, timeout=PLAYED_FOR_WAIT))
+            self._narrate(updates)
+            self.say(*self.news.warnings())
 
     def _step(self) -> None:
         if (self.deal_over and self.remote.room().host == self.listener) or (
@@ -578,7 +601,7 @@ class OnlineMatch(MatchConsole):
             self._say_news()  # the notice, or why not
             return True
         with self.io.announcer.aside():
-            said = self.news.chat.command(token, self.io.input, self.say_lines)
+            said = self.news.chat.command(token, self.io.input, self.say_lines, self.urgent)
         if said is not None:
             if said:
                 with self.io.announcer.aside():

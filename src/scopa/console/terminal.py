@@ -18,7 +18,11 @@ table's network thread raises a ``Wake``; a read given that wake then ends with 
 instead of a key, on a line of its own, so the console prints the news and asks again, the
 prompt written once more after the news (never redrawn in place, which Orca reads twice). A
 prompt where the player has started typing a command is never cut short: the wake waits for
-the line. Keys typed ahead are never lost: prompt_toolkit keeps the keys a woken prompt read
+the line. A free line of text (``read_text``) may be given a wake of its own that does cut it
+short, typed text and all: the table raises it only for what the player must hear at once (their
+own turn timer, ``console.chat``); the text is kept and the next ``read_text`` of the same prompt
+starts with it, cursor where it was (in line mode the terminal itself keeps the unfinished line).
+Keys typed ahead are never lost: prompt_toolkit keeps the keys a woken prompt read
 but did not act on for the next prompt, and keys not yet read wait in the terminal. News that
 arrives as a prompt's event loop closes leaves the wake raised for the next read (it must never
 fail in the network thread that brings it: that thread would die and the seat hear no news).
@@ -114,7 +118,7 @@ class Wake:
 
 class Input(Protocol):
     def read(self, prompt: str, wake: Wake | None = None) -> str: ...
-    def read_text(self, prompt: str) -> str: ...
+    def read_text(self, prompt: str, wake: Wake | None = None) -> str: ...
     def close(self) -> None: ...
 
 
@@ -142,9 +146,13 @@ class LineInput:
         line = self._line(prompt, wake)
         return line if line == WOKEN else line_token(line)
 
-    def read_text(self, prompt: str) -> str:
-        """A free line of text (a name, a file); Enter alone gives ""."""
-        return self._line(prompt).strip()
+    def read_text(self, prompt: str, wake: Wake | None = None) -> str:
+        """A free line of text (a name, a file); Enter alone gives "". ``wake`` ends it with
+        ``WOKEN`` on a line of its own; what was typed of the line stays with the terminal (a
+        terminal in line mode gives the program a line only at Enter), so it is the start of the
+        line read next."""
+        line = self._line(prompt, wake)
+        return line if line == WOKEN else line.strip()
 
     def _line(self, prompt: str, wake: Wake | None = None) -> str:
         if wake is not None and wake.take():
@@ -240,6 +248,7 @@ class KeyInput:
             session.app.ttimeoutlen = ESCAPE_WAIT
         self._letter: str | None = None  # a letter pressed at an empty prompt, waiting for the key after it
         self._letter_timer: asyncio.TimerHandle | None = None
+        self._unfinished: tuple[str, Any] | None = None  # (prompt, Document) of a text line a wake cut short
         self._restore_echo = _silence_echo(sys.stdin) if input is None else None
         self.pause = LINE_END_PAUSE if input is None else 0.0
 
@@ -322,26 +331,45 @@ class KeyInput:
         return bindings
 
     def read(self, prompt: str, wake: Wake | None = None) -> str:
+        self._unfinished = None  # a key prompt came between: the text line cut short is over
         text = self._prompt(self._session, prompt, wake)
         while text == REDRAW:  # Ctrl-L: a cleared screen with the prompt on it, as a terminal program does
             write(self.out, "\x1b[H\x1b[2J")
             text = self._prompt(self._session, prompt, wake)
         return text if text in (ESCAPE, WOKEN, RESUMED) else line_token(text)
 
-    def read_text(self, prompt: str) -> str:
-        """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``."""
-        return self._prompt(self._text_session, prompt).strip()
+    def read_text(self, prompt: str, wake: Wake | None = None) -> str:
+        """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``.
 
-    def _prompt(self, session: Any, prompt: str, wake: Wake | None = None) -> str:
+        ``wake`` ends the line with ``WOKEN`` even while text is typed in it: the text (and where
+        the cursor was in it) is kept, and the next ``read_text`` of the same prompt starts with
+        it, written after the prompt's words, so nothing typed is lost and what is heard is the
+        prompt with the line so far."""
+        kept, self._unfinished = self._unfinished, None
+        default = kept[1] if kept is not None and kept[0] == prompt else ""
+        if wake is not None and wake.take():  # before the prompt is written: it is not written
+            self._unfinished = kept
+            return WOKEN
+        text = self._prompt(self._text_session, prompt, wake, typing=True, default=default)
+        if text != WOKEN:
+            return text.strip()
+        typed = self._text_session.default_buffer.document
+        self._unfinished = (prompt, typed) if typed.text else None
+        return WOKEN
+
+    def _prompt(self, session: Any, prompt: str, wake: Wake | None = None, typing: bool = False,
+                default: Any = "") -> str:
         # The words are written once as plain text; prompt_toolkit draws only the trailing space,
         # so that its redraws never touch the words and the cursor ends where the text ends.
-        if wake is not None and wake.take():
+        # ``typing``: the wake ends the prompt even when text is typed in it (``read_text``).
+        if wake is not None and not typing and wake.take():
             return WOKEN
         words = prompt.rstrip()
         self._release_letter()
         write(self.out, words)
         try:
-            text = session.prompt(prompt[len(words):] or " ", pre_run=self._watcher(session, wake))
+            text = session.prompt(prompt[len(words):] or " ", default=default,
+                                  pre_run=self._watcher(session, wake, typing))
         except KeyboardInterrupt:
             raise Interrupted from None
         except (EOFError, OSError):  # OSError: the terminal went away under prompt_toolkit
@@ -359,14 +387,15 @@ class KeyInput:
         """Whether a key is waiting in the terminal, without reading it (False for a test's pipe)."""
         return self._restore_echo is not None and _readable(sys.stdin)
 
-    def _watcher(self, session: Any, wake: Wake | None) -> Callable[[], None] | None:
-        """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began."""
+    def _watcher(self, session: Any, wake: Wake | None, typing: bool = False) -> Callable[[], None] | None:
+        """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began
+        (``typing``: even then)."""
         if wake is None:
             return None
 
         def end_if_idle() -> None:
             app = session.app
-            idle = session.default_buffer.text == "" and self._letter is None
+            idle = typing or (session.default_buffer.text == "" and self._letter is None)
             if app.is_running and not app.future.done() and idle and wake.take():
                 app.exit(result=WOKEN)
 

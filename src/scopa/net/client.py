@@ -4,7 +4,9 @@ Why threads: the console is synchronous (it blocks in a prompt), so the connecti
 one background thread using the synchronous ``websockets.sync.client``. That thread reads
 every server message, keeps the numbered updates, the seat's latest view and the room's info
 under one lock, and raises ``wake`` (``console.terminal.Wake``) whenever something new arrived,
-so the prompt open at that moment ends and the console can announce it at once. The console's
+so the prompt open at that moment ends and the console can announce it at once. What concerns
+the seat's own turn timer (a warning to it, its time up) also raises ``urgent``, which ends even
+a line being typed (``console.chat.Urgent``). The console's
 thread sends (``websockets`` allows one sender beside one reader) and waits on a condition for
 the answer to a move.
 
@@ -58,7 +60,7 @@ if TYPE_CHECKING:
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..storage.fairness import Observation, Verdict, check_online, observe
-from ..table import Resync, SeatUpdate, SubmitResult, TableInfo
+from ..table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo
 from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
@@ -193,6 +195,7 @@ class RemoteTable:
         self.server = server
         self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
         self.wake: Waker = wake if wake is not None else NoWake()
+        self.urgent: Waker = NoWake()  # raised as well for this seat's turn timer (``_is_urgent``)
         self.backoff = tuple(backoff)
         self.reconnect_for = reconnect_for
         self._first = first
@@ -403,6 +406,16 @@ class RemoteTable:
             return  # another seat's warning: said to that seat only
         if not isinstance(message, (InfoMessage, Moved)):  # kept for the update that follows: nothing to say
             self.wake.raise_()
+        if self._is_urgent(message):
+            self.urgent.raise_()
+
+    def _is_urgent(self, message: ServerMessage) -> bool:
+        """Whether ``message`` is this seat's turn timer, to be heard even while a line is typed: a
+        warning to this seat, or the notice that its time is up (the card played for it follows)."""
+        if isinstance(message, ClockMessage):
+            return message.seat == self.seat
+        event = message.update.event if isinstance(message, UpdateMessage) else None
+        return isinstance(event, Notice) and event.kind == "timed_out" and event.seat == self.seat
 
     def _add(self, update: SeatUpdate) -> None:
         self._seen.update(observe(update.event, update.view))
