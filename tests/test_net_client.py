@@ -157,3 +157,30 @@ def test_refusals_of_the_first_message_are_one_problem_each(serve, tables, case)
     with pytest.raises(TableClosed) as refused:
         opened(url, first)
     assert refused.value.problem.code == case
+
+
+def test_the_connections_own_log_never_reaches_the_players_screen(serve):
+    """websockets logs a failed keepalive ping with a traceback; with no logging set up (the game
+    sets none) Python writes it to stderr, the player's screen, read aloud. A client in a process
+    of its own: pytest's log capture would hide what a player sees."""
+    import subprocess
+    import sys
+
+    from helpers.net import ROOT
+    server = serve()
+    script = (
+        "from scopa.engine import Rules\n"
+        "from scopa.net.client import RemoteTable\n"
+        "from scopa.net.messages import CreateRoom\n"
+        f"table = RemoteTable({server.url!r}, CreateRoom('Ann', Rules(), ('human', 'human'), 'easy'))\n"
+        "table.open()\n"
+        "try:\n"
+        "    raise BrokenPipeError(32, 'Broken pipe')\n"
+        "except BrokenPipeError:\n"
+        "    table._ws.logger.error('keepalive ping failed', exc_info=True)  # as websockets' keepalive does\n"
+        "table.close()\n"
+        "print('done')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.stdout == "done\n"
+    assert done.stderr == ""

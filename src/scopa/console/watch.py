@@ -32,6 +32,7 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
 
+    from ..net.client import QUIET_LOG
     from ..net.codes import normalise_code
     from ..net.messages import (
         MAX_RECORD_MESSAGE,
@@ -52,7 +53,8 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
     server = server_address(request.server)
     program.say(m("online.connecting"))
     try:
-        ws = connect(server, open_timeout=5, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=request.tls)
+        ws = connect(server, open_timeout=5, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=request.tls,
+                     logger=QUIET_LOG)
     except (OSError, TimeoutError, WebSocketException):
         program.say(problem_line("unreachable", {}, m, server))
         return 1

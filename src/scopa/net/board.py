@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ssl
 
-from .client import UNREACHABLE, Problem, tls_problem
+from .client import QUIET_LOG, UNREACHABLE, Problem, tls_problem
 from .messages import (
     MAX_RECORD_MESSAGE,
     DailyAnswer,
@@ -42,7 +42,8 @@ def _ask(server: str, request: LeaderboardRequest | DailyRequest, tls: ssl.SSLCo
     from websockets.sync.client import connect
     context = tls if server.lower().startswith("wss:") else None
     try:
-        with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context) as ws:
+        with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context,
+                     logger=QUIET_LOG) as ws:
             ws.send(encode(request))
             message = parse_server_message(ws.recv(timeout=timeout))
     except InvalidURI:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import os
 import random
 import secrets
@@ -108,6 +109,14 @@ BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before the first reconnection tries; t
 RECONNECT_CAP = 10.0             # ... up to this, each pause cut at random by up to half
 RECONNECT_FOR = 300.0            # seconds a dropped or restarting table keeps trying (docs/online.md)
 OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
+
+# websockets logs a failed keepalive ping, with its traceback, to its logger; with no logging set up
+# Python writes that to stderr: the player's screen, read aloud. A drop is said in words and the
+# connection taken up again (``_reconnect``), so the library's own log of it stays quiet.
+QUIET_LOG = logging.getLogger("scopa.net.connection")
+QUIET_LOG.addHandler(logging.NullHandler())
+QUIET_LOG.propagate = False
+
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
 CHAT_KEPT = 50                   # chat lines kept for the console between two looks (a flood drops the oldest)
@@ -256,7 +265,8 @@ class RemoteTable:
         from websockets.sync.client import connect
         context = self.tls if self.server.lower().startswith("wss:") else None  # None: the system's trust, for wss
         try:
-            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context)
+            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context,
+                         logger=QUIET_LOG)
             ws.__enter__()  # websockets 17 wants a context manager; this connection outlives the call, close() ends it
         except InvalidURI:
             raise TableClosed(Problem("bad_server", {})) from None
@@ -706,7 +716,8 @@ def list_tables(server: str, tls: ssl.SSLContext | None = None, timeout: float =
     from websockets.sync.client import connect
     context = tls if server.lower().startswith("wss:") else None
     try:
-        with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context) as ws:
+        with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context,
+                     logger=QUIET_LOG) as ws:
             ws.send(encode(ListTables()))
             message = parse_server_message(ws.recv(timeout=timeout))
     except InvalidURI:
