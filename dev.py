@@ -2,7 +2,8 @@
 """Set up a private virtual environment and run the game or the tests.
 
     python3 dev.py play [scopa options]   set up, then start the game (python3 dev.py play serve: the room server)
-    python3 dev.py test [pytest options]  set up, then run the whole test suite
+    python3 dev.py test [pytest options]  set up, then run the whole test suite (in 3 processes:
+                                          SCOPA_TEST_WORKERS=1 for one; a file or test named runs in one)
     python3 dev.py test-lowest [pytest options]
                                           the same on the lowest versions pyproject.toml allows
     python3 dev.py lint [ruff options]    set up, then check src and tests with ruff, and src with mypy
@@ -43,6 +44,7 @@ EXE = "python.exe" if os.name == "nt" else "python"
 LOWEST = ROOT / ".ci" / "lowest-versions.txt"
 EXTRAS = "test,redis,lint"  # the tests start real Redis-backed servers; lint: ruff and mypy for dev.py lint
 LOWEST_EXTRAS = "test,redis"  # test-lowest runs the tests alone: no lint tools in .venv-lowest
+TEST_WORKERS = 3  # processes for the whole suite (test_workers): 2 cores do 3 mostly waiting ones well
 COMMAND_VARIABLE = "SCOPA_COMMAND"  # how the game names the command that starts it again
 
 
@@ -159,6 +161,19 @@ def lint(python: str, rest: list[str]) -> int:
     return 1 if ruff or mypy else 0
 
 
+def test_workers(rest: list[str]) -> list[str]:
+    """``-n N`` (pytest-xdist) for a run of the whole suite, which is mostly waiting (real programs
+    in pseudo-terminals, real servers): SCOPA_TEST_WORKERS processes, 3 unless set, 0 or 1 for one
+    process. Nothing when ``rest`` names tests (a file, a test), its own ``-n``, or ``-p no:xdist``."""
+    named = any(not arg.startswith("-") for arg in rest)
+    own = any(arg in ("-n", "--numprocesses", "no:xdist") or arg.startswith(("-n", "--numprocesses="))
+              for arg in rest)
+    workers = os.environ.get("SCOPA_TEST_WORKERS", str(TEST_WORKERS))
+    if named or own or not workers.isdigit() or int(workers) < 2:
+        return []
+    return ["-n", workers]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
         print((__doc__ or "").strip())
@@ -177,7 +192,7 @@ def main(argv: list[str]) -> int:
     if command == "play":
         return run_game([python, "-m", "scopa", *rest], dict(os.environ, **{COMMAND_VARIABLE: play_command()}))
     if command in ("test", "test-lowest"):
-        args, env = [python, "-m", "pytest", *rest], None
+        args, env = [python, "-m", "pytest", *test_workers(rest), *rest], None
     else:
         args, env = [python, "-m", "scopa.bench", *rest], None
     return run_child(args, env)[0]

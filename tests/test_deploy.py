@@ -164,10 +164,10 @@ def test_two_servers_on_redis_behind_nginx_serve_a_match_over_tls(tmp_path: Path
         url = f"wss://localhost:{listen}"
         host = RemoteTable(url, CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy"), tls=trusted)
         tables.append(host)
-        host.open()
+        host.open(timeout=30)  # a TLS handshake through nginx is slow on a loaded machine (a parallel run)
         guest = RemoteTable(url, Join(host.code, "Ben"), tls=trusted)
         tables.append(guest)
-        guest.open()
+        guest.open(timeout=30)
         guest.ready()
         until(lambda: (seat := host.room().seats[1]) is not None and seat.ready)  # type: ignore[union-attr]
         host.start()

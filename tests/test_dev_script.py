@@ -142,3 +142,33 @@ def test_ctrl_c_on_the_room_server_started_by_dev_py_stops_it_without_a_tracebac
     after = interrupted(child)
     assert "Traceback" not in after and "stopped" in after
     assert child.exitstatus == 0
+
+
+ECHO = """#!{python}
+# A stand-in for the environment's python: pip succeeds at once; anything else prints its arguments.
+import sys
+args = sys.argv[1:]
+if args[:2] == ["-m", "pip"]:
+    sys.exit(0)
+print("args: " + " ".join(args))
+"""
+
+
+def test_the_whole_suite_runs_in_several_processes_and_named_tests_in_one(tmp_path: Path) -> None:
+    """``dev.py test`` alone runs pytest-xdist workers (the suite mostly waits on real programs and
+    servers); a file named, a -n of one's own or SCOPA_TEST_WORKERS=1 runs in one process."""
+    import subprocess
+    project = stand_in_project(tmp_path)
+    (project / ".venv" / "bin" / "python").write_text(ECHO.format(python=sys.executable))
+
+    def pytest_args(*args: str, **env: str) -> str:
+        done = subprocess.run([sys.executable, "dev.py", *args], cwd=project, capture_output=True, text=True,
+                              env=dict(os.environ, **env), timeout=60, check=True)
+        return next(line for line in done.stdout.splitlines() if line.startswith("args: "))
+
+    assert pytest_args("test") == "args: -m pytest -n 3"
+    assert pytest_args("test", "-x") == "args: -m pytest -n 3 -x"
+    assert pytest_args("test", "tests/test_rules.py") == "args: -m pytest tests/test_rules.py"
+    assert pytest_args("test", "-n", "2") == "args: -m pytest -n 2"
+    assert pytest_args("test", SCOPA_TEST_WORKERS="1") == "args: -m pytest"
+    assert pytest_args("test", SCOPA_TEST_WORKERS="4") == "args: -m pytest -n 4"

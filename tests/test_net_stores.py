@@ -14,7 +14,7 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from helpers.net import ROOT, Client, Server, error, host, join, play_out, reclaim, start
+from helpers.net import ROOT, Client, Server, error, host, join, play_out, reclaim, start, until
 from helpers.redis import free_port, redis_cli
 from scopa.engine import Rules
 from scopa.net.messages import (
@@ -343,7 +343,8 @@ def test_the_health_check_says_whether_the_store_takes_writes(store):
     ann = host(server.url)  # the websocket port is the same one, and still serves
     store.fail()
     assert health(server) == (503, "store not writable\n")
-    assert any("health: the store cannot be written" in line for line in server.lines)
+    # the log line is read from the server's stderr by another thread: it may come just after the answer
+    until(lambda: any("health: the store cannot be written" in line for line in server.lines))
     store.heal()
     assert health(server) == (200, "ok\n")
     assert health(server, "/healthz?probe=1")[0] == 200

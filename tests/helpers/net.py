@@ -62,7 +62,8 @@ class Client:
 
     def __init__(self, url: str, **options) -> None:
         self.stack = ExitStack()  # connect() as a context manager, as websockets asks
-        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=5, close_timeout=1,
+        # open_timeout: a TLS handshake on a machine loaded by a parallel run took over 5 s
+        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=20, close_timeout=1,
                                                        **options))
         self.frames: list[str] = []
         self.rules: Rules | None = None
