@@ -287,7 +287,7 @@ def problem_of(url: str, tls: ssl.SSLContext | None = None) -> str | None:
     """The problem code opening a table at ``url`` gives, or None when it opens."""
     table = RemoteTable(url, CreateRoom("Ann", Rules(), ("human", "human"), "easy"), tls=tls)
     try:
-        table.open()
+        table.open(timeout=30)  # a TLS handshake took over 5 s on a machine loaded by a parallel run
     except TableClosed as closed:
         return closed.problem.code
     table.close()

@@ -113,9 +113,8 @@ OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
 # websockets logs a failed keepalive ping, with its traceback, to its logger; with no logging set up
 # Python writes that to stderr: the player's screen, read aloud. A drop is said in words and the
 # connection taken up again (``_reconnect``), so the library's own log of it stays quiet.
-QUIET_LOG = logging.getLogger("scopa.net.connection")
-QUIET_LOG.addHandler(logging.NullHandler())
-QUIET_LOG.propagate = False
+# A logger of its own, outside logging's tree (no parent, no handler) and above every level.
+QUIET_LOG = logging.Logger("scopa.net.connection", logging.CRITICAL + 1)
 
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
