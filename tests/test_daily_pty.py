@@ -55,3 +55,40 @@ def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tm
     after.expect(r"Daily deal of 2030-01-01 checked, fair\.")  # the day seed revealed, checked by the client
     after.expect(r"Deal 1 of 2\.")
     after.close(force=True)
+
+
+def test_scopa_daily_across_midnight_goes_on_with_the_new_days_first_deal_and_says_each_day_alone(serve, tmp_path):
+    """Midnight UTC passes while deal 1 is played: that deal plays on and counts for its own day,
+    but the day's deal 2 is closed (its seed is revealed at midnight) and the new day's deal 2 is
+    not the run's second deal: the run says so and plays the new day from its deal 1; its summary
+    says the day before on its own, named, and today's score of today's deals only."""
+    import sqlite3
+    clock = tmp_path / "today"  # the server's day, read at each request
+    clock.write_text("2030-01-01")
+    server = serve(*FAST, "--daily-date-file", str(clock))
+    ann = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")
+    ann.expect(r"Deal 1 of 2\.")  # its room is made
+    clock.write_text("2030-01-02")  # midnight, during deal 1
+    play([ann], seconds=120)
+    ann.close()
+    said = text(ann)
+    assert ann.exitstatus == 0, said[-2000:]
+    assert "Traceback" not in said
+    turned = said.index("New day. Yesterday's deals are closed. Today's start at deal 1.")
+    assert said.count("Deal 2 of 2.") == 1 and said.index("Deal 2 of 2.") > turned  # never the new day's as deal 2
+    assert said.count("Deal 1 of 2.") == 2 and said.count("Shuffle checked, fair.") == 3
+    assert said.index("Daily deal of 2030-01-01 checked, fair.") > turned  # the closed day, revealed, checked now
+    with sqlite3.connect(tmp_path / "rooms.sqlite3") as db:
+        kept = {(day, deal): points - par for day, deal, points, par in db.execute(
+            "SELECT day, deal, points, par FROM daily_results WHERE counted = 1")}
+    assert sorted(kept) == [("2030-01-01", 1), ("2030-01-02", 1), ("2030-01-02", 2)]  # each deal on its own day
+    before = re.search(rf"Daily deal of 2030-01-01, 1 of 2 deals played, ({SCORE})\. Not on that day's board\.", said)
+    today = re.search(rf"Your score today, ({SCORE})\.\s+1st, Ann, ({SCORE})\.\s+You are 1st of 1, ({SCORE})\.", said)
+    assert before and today, said[-2000:]
+    assert before.start() > said.rindex("Shuffle checked, fair.") and today.start() > before.start()
+
+    def words(score: int) -> str:
+        return f"{score} over par" if score > 0 else f"{-score} under par" if score < 0 else "level with par"
+    assert before.group(1) == words(kept[("2030-01-01", 1)])
+    assert today.group(1) == today.group(2) == words(kept[("2030-01-02", 1)] + kept[("2030-01-02", 2)])
+    assert_prompts_said_once(ann)

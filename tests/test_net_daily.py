@@ -19,6 +19,7 @@ from scopa.net.messages import (
     ErrorMessage,
     Leaderboard,
     LeaderboardRequest,
+    Welcome,
 )
 
 DAY, NEXT, AFTER = "2030-01-01", "2030-01-02", "2030-01-03"
@@ -52,6 +53,49 @@ def test_a_day_has_one_seed_its_hash_published_before_and_revealed_only_after(st
     assert now.commitment == tomorrow.commitment and now.seed is None
     past = ask(later.url, DAY)
     assert past.seed is not None and hashlib.sha256(past.seed).digest() == today.commitment  # revealed, and checks
+
+
+def refused(url: str, message: DailyDeal | str) -> ErrorMessage:
+    """A first message the server refuses: its error, then the connection closed."""
+    client = Client(url)
+    client.send(message)
+    error = client.until(lambda m: isinstance(m, (Welcome, ErrorMessage)))
+    assert isinstance(error, ErrorMessage), error
+    assert client.closed()
+    return error
+
+
+def test_a_deal_of_a_day_that_is_not_today_is_refused_and_a_deal_begun_before_midnight_plays_on(store, tmp_path):
+    """A run across midnight UTC mixed two days: daily_deal meant today's deal, so deal 1 came
+    from one day and deals 2 and 3 from the next, and the player was on neither day's board. The
+    client now names the day it plays, and a deal of a day that is not today is refused (the day
+    before is revealed: its cards are known); a deal begun before midnight plays on and counts for
+    its own day; a bad day is an error answer; a client that names none gets today's, as before."""
+    clock = tmp_path / "today"  # the server's day, read at each request: midnight whenever the test says
+    clock.write_text(DAY)
+    server = store.serve(*FAST, "--daily-date-file", str(clock), "--daily-deals", "2")
+    key = secrets.token_hex(32)
+    play_deal(server.url, "Ann", key, 1, day=DAY, begun=lambda: clock.write_text(NEXT))  # midnight during deal 1
+    for day in (DAY, AFTER):  # the day that has ended, and one not begun
+        error = refused(server.url, DailyDeal("Ann", 2, key, day))
+        assert (error.code, error.values) == ("not_today", {"day": NEXT})
+    for bad in ("2030-02-30", "tomorrow", 20300102, "2030-1-2", "", ["2030-01-02"]):
+        error = refused(server.url, json.dumps({"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann",
+                                                "deal": 1, "day": bad}))
+        assert (error.code, error.values) == ("bad_field", {"field": "day"})
+    closed = ask(server.url, DAY, key)
+    assert closed.seed is not None  # revealed: why none of its deals may begin now
+    assert [(p.deal, p.practice) for p in closed.played] == [(1, False)]  # deal 1 counted, on its own day
+    assert closed.rows == () and closed.you is None  # a day not finished: on no board
+    for deal in (1, 2):
+        play_deal(server.url, "Ann", key, deal, day=NEXT)
+    today = ask(server.url, key=key)
+    assert today.day == NEXT and [(p.deal, p.practice) for p in today.played] == [(1, False), (2, False)]
+    assert today.you is not None and (today.you.rank, today.you.of) == (1, 1)
+    assert today.you.score == sum(p.score for p in today.played)  # the new day's deals only
+    play_deal(server.url, "Ann", key, 2)  # a client that names no day: today's deal, as before (practice now)
+    assert [(p.deal, p.practice) for p in ask(server.url, key=key).played] == [(1, False), (2, True)]
+    assert ask(server.url, DAY, key).played == closed.played  # nothing of the new day's on the day before
 
 
 def test_two_servers_on_one_redis_agree_on_one_day_seed(processes):
@@ -172,6 +216,22 @@ def test_the_day_board_is_said_rank_first_then_place_best_and_worst():
     practice = DailyAnswer(DAY, 1, None, played=(DailyPlayed(1, 0, True),))
     assert result_lines(practice, Messages("en")) == [
         "Practice, level with par. Only your first try of each deal counts.", "Nobody has finished today's deals yet."]
+    ended = DailyAnswer(DAY, 1, None, seed=b"\x01" * 32, played=(DailyPlayed(1, 2, False),))  # midnight passed
+    assert result_lines(ended, Messages("en")) == [  # during its last deal: the day named, not called today
+        "Your score on 2030-01-01, 2 over par.", "Nobody finished the deals of 2030-01-01."]
+
+
+def test_an_earlier_day_of_a_run_is_said_on_its_own_named():
+    from scopa.console.daily import past_day_lines
+    from scopa.narration import Messages
+    from scopa.net.messages import DailyPlace, DailyPlayed
+    unfinished = DailyAnswer(DAY, 3, None, played=(DailyPlayed(1, -2, False),))
+    assert past_day_lines(unfinished, Messages("en")) == [
+        "Daily deal of 2030-01-01, 1 of 3 deals played, 2 under par. Not on that day's board."]
+    assert past_day_lines(unfinished, Messages("it")) == [
+        "Smazzata del giorno del 2030-01-01, giocate 1 su 3, 2 sotto il par. Non è nella classifica di quel giorno."]
+    finished = DailyAnswer(DAY, 1, None, you=DailyPlace(2, 5, 1, (1,)), played=(DailyPlayed(1, 0, True),))
+    assert past_day_lines(finished, Messages("en")) == ["Daily deal of 2030-01-01, you are 2nd of 5, 1 over par."]
 
 
 def test_the_daily_messages_go_over_the_wire_and_back_checked():
@@ -184,14 +244,16 @@ def test_the_daily_messages_go_over_the_wire_and_back_checked():
         parse_client_message,
         parse_server_message,
     )
-    for message in (DailyRequest(), DailyRequest(DAY, "a" * 64, 5), DailyDeal("Ann", 3, "b" * 64)):
+    for message in (DailyRequest(), DailyRequest(DAY, "a" * 64, 5), DailyDeal("Ann", 3, "b" * 64),
+                    DailyDeal("Ann", 2, None, DAY)):
         assert parse_client_message(encode(message)) == message
     answer = DailyAnswer(DAY, 2, b"\x01" * 32, b"\x02" * 32, None, (DailyRow(1, "Ann", -3),),
                          DailyPlace(1, 1, -3, (-1, -2)), (DailyPlayed(2, -2, True),))
     assert parse_server_message(encode(answer)) == answer
     for bad in ({"type": "daily", "version": PROTOCOL_VERSION, "day": "2030-02-30"},
                 {"type": "daily", "version": PROTOCOL_VERSION, "day": "tomorrow"},
-                {"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann", "deal": 0}):
+                {"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann", "deal": 0},
+                {"type": "daily_deal", "version": PROTOCOL_VERSION, "name": "Ann", "deal": 1, "day": "2030-13-01"}):
         try:
             parse_client_message(json.dumps(bad))
         except ProtocolError as error:
@@ -230,3 +292,45 @@ def test_a_room_made_here_and_not_yet_stored_is_not_taken_for_one_deleted(redis_
             await store.close()
 
     asyncio.run(check())
+
+
+def test_a_run_names_its_day_and_an_older_server_that_takes_none_is_asked_without_it(monkeypatch, tmp_path):
+    """The run's requests, the server stubbed: each deal names the run's day; a server before the
+    day was named (unknown_field day) is asked again without it, and the run goes on; a refusal
+    of the day by a server whose day is not later than the run's is said and the run stops."""
+    from types import SimpleNamespace
+
+    from scopa.console import daily, online
+    from scopa.narration import Messages
+    from scopa.net import board
+    from scopa.net.client import Problem, TableClosed
+    asked: list[tuple[int, str | None]] = []
+    refuse: dict[str, str] = {}
+
+    def play_room(program, request, passed_up=()):
+        sent = request.day if request.send_day else None
+        asked.append((request.deal, sent))
+        if sent is not None and "code" in refuse:
+            problem = Problem(refuse["code"], {"field": "day"} if refuse["code"] == "unknown_field" else {"day": DAY})
+            assert problem.code in passed_up
+            raise TableClosed(problem)
+        return 0, "finished"
+
+    monkeypatch.setattr(online, "play_room", play_room)
+    monkeypatch.setattr(board, "fetch_daily", lambda server, day, key, tls=None: DailyAnswer(day or DAY, 2, None))
+    said: list[str] = []
+    m = Messages("en")
+    program = SimpleNamespace(messages=m, m=m,
+                              say=lambda *lines: said.extend(getattr(line, "text", line) for line in lines),
+                              persistence=SimpleNamespace(data_dir=tmp_path), remember_server=lambda server: None)
+    request = online.OnlineRequest("daily", "ws://127.0.0.1:1", "Ann")
+    assert daily.play_daily(program, request) == 0
+    assert asked == [(1, DAY), (2, DAY)]  # the day named with each deal
+    asked.clear()
+    refuse["code"] = "unknown_field"
+    assert daily.play_daily(program, request) == 0
+    assert asked == [(1, DAY), (1, None), (2, None)]  # asked once with it, then without, as before
+    asked.clear()
+    refuse["code"] = "not_today"  # but the server's today is the run's day (another process's clock)
+    assert daily.play_daily(program, request) == 1
+    assert asked == [(1, DAY)] and said[-1].startswith("That day's daily deal is closed.")

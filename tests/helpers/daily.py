@@ -3,21 +3,25 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 
 from helpers.net import Client
 from scopa.engine import CardsDealt
 from scopa.net.messages import Accepted, DailyDeal, ErrorMessage, MoveRequest, Refused, UpdateMessage, Welcome
 
 
-def play_deal(url: str, name: str, key: str | None, deal: int = 1, last: bool = False) -> tuple[Client, list]:
-    """Play the day's deal ``deal`` to its end (the first legal move each turn, or the last one);
-    the client, and the cards of each hand the player was dealt."""
+def play_deal(url: str, name: str, key: str | None, deal: int = 1, last: bool = False, day: str | None = None,
+              begun: Callable[[], None] = lambda: None) -> tuple[Client, list]:
+    """Play the day's deal ``deal`` to its end (the first legal move each turn, or the last one),
+    of ``day`` when given (None: today's, as a client before the day was named); ``begun`` is
+    called once its room is made. The client, and the cards of each hand the player was dealt."""
     client = Client(url)
-    client.send(DailyDeal(name, deal, key))
+    client.send(DailyDeal(name, deal, key, day))
     welcome = client.until(lambda m: isinstance(m, (Welcome, ErrorMessage)))
     assert isinstance(welcome, Welcome), welcome
     assert welcome.info.phase == "playing" and welcome.commitment is not None
     client.commitment = welcome.commitment
+    begun()
     hands: list = []
 
     def note(message) -> bool:

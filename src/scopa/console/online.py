@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -751,6 +751,7 @@ class OnlineRequest:
     deal: int = 0                 # daily: the day's deal to play (from 1)
     deals: int = 0                # daily: how many deals the day has
     day: str = ""                 # daily: the UTC day, as the server named it
+    send_day: bool = True         # daily: name the day in daily_deal (False: an older server takes no day)
 
 
 def default_name(messages: Messages) -> str:
@@ -914,8 +915,10 @@ def play_online(program: OnlineProgram, request: OnlineRequest) -> int:
     return play_room(program, request)[0]
 
 
-def play_room(program: OnlineProgram, request: OnlineRequest) -> tuple[int, Outcome | None]:
-    """``play_online``, and how the room ended (None: it was never entered)."""
+def play_room(program: OnlineProgram, request: OnlineRequest,
+              passed_up: Collection[str] = ()) -> tuple[int, Outcome | None]:
+    """``play_online``, and how the room ended (None: it was never entered). A refusal whose code
+    is in ``passed_up`` is not said: ``TableClosed`` is raised for the caller to say or act on."""
     from ..net.client import RemoteTable, TableClosed
     from ..net.codes import normalise_code
     from ..net.messages import CreateRoom, DailyDeal, Hello, Join, Quick
@@ -944,7 +947,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest) -> tuple[int, Outc
             raise ValueError("a quick match needs the match's rules")
         first = Quick(name, request.rules, request.level or "easy")
     elif request.mode == "daily":
-        first = DailyDeal(name, request.deal, player_key(program))
+        first = DailyDeal(name, request.deal, player_key(program), (request.day or None) if request.send_day else None)
     else:
         code = saved.code if saved is not None else normalise_code(request.code)
         if code is None:
@@ -969,6 +972,8 @@ def play_room(program: OnlineProgram, request: OnlineRequest) -> tuple[int, Outc
     except TableClosed as closed:
         if saved is not None and closed.problem.code in ("wrong_key", "unknown_room", "room_closed"):
             store.forget(saved.server, saved.code)
+        if closed.problem.code in passed_up:
+            raise
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
         return 1, None
     heard = table.commitment_heard()

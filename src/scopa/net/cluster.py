@@ -362,7 +362,7 @@ class ClusterServer(RoomServer):
             await self.session(None, lambda: self._enter(conn, message))
             return
         if isinstance(message, DailyDeal):
-            day, server_seed = await self._daily_ready(message.deal)
+            day, server_seed = await self._daily_ready(message)
             await self.session(None, lambda: self._create_daily(conn, message, day, server_seed))
             return
         code = message.code

@@ -90,9 +90,12 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     daily        {version, day, player_key}                 the day's facts and board: day (optional,
                  "YYYY-MM-DD", today in UTC unless given, at most tomorrow); answered with ``daily``, then
                  the server closes the connection; at most 60 a minute from one address, as leaderboard
-    daily_deal   {version, name, player_key, deal}          play today's deal ``deal`` (1 to the day's
+    daily_deal   {version, name, player_key, deal, day}     play today's deal ``deal`` (1 to the day's
                  deals) against the expert: a new room, already begun (its welcome says "playing"), dealt
-                 from the deal's server seed with no contribution; the result is the server's own record
+                 from the deal's server seed with no contribution; the result is the server's own record.
+                 day (optional, "YYYY-MM-DD"): the day the client is playing; a day that is not today on
+                 the server's clock is refused with not_today (values: day, the server's today), so a run that
+                 crosses UTC midnight never mixes two days; without it, today's deal, whatever the day
 
 Server to client.
 
@@ -277,6 +280,8 @@ ErrorCode = Literal[
     "watchers_full",   # the room has as many spectators as it takes
     "spectator",       # a spectator's message that only a seat may send (a move, ready, start...)
     "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
+    "not_today",       # a daily_deal of a day that is not the server's today (it ended, or not begun);
+                       # values: day (today's on the server's clock)
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
                        # unreachable): the request was not done, the room stays as it was stored
 ]
@@ -284,7 +289,7 @@ ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 FATAL_ERRORS = frozenset({"watchers_full",
                           "too_big", "not_json", "not_object", "version", "first_message", "unknown_room",
                           "wrong_key", "room_full", "started", "too_many_tries", "flooded", "seat_taken",
-                          "server_stopping", "room_closed", "bad_rules", "bad_name", "name_taken"})
+                          "server_stopping", "room_closed", "bad_rules", "bad_name", "name_taken", "not_today"})
 REFUSALS: tuple[str, ...] = get_args(Refusal)
 NOTICE_KINDS: tuple[str, ...] = get_args(NoticeKind)
 
@@ -474,6 +479,7 @@ class DailyDeal:
     name: str
     deal: int
     player_key: str | None = None
+    day: str | None = None  # the day the client plays (refused unless it is today); None: today, whichever
 
 
 @dataclass(frozen=True)
@@ -901,7 +907,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     DailyRequest: ("daily", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
                                        **({} if m.day is None else {"day": m.day})}),
     DailyDeal: ("daily_deal", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "deal": m.deal,
-                                         **_player_key(m)}),
+                                         **_player_key(m), **({} if m.day is None else {"day": m.day})}),
     DailyAnswer: ("daily", lambda m: {
         "day": m.day, "deals": m.deals, "commitment": _optional_hex(m.commitment),
         "next_commitment": _optional_hex(m.next_commitment), "seed": _optional_hex(m.seed),
@@ -1169,7 +1175,9 @@ def _daily_request(f: _Fields) -> DailyRequest:
 
 def _daily_deal(f: _Fields) -> DailyDeal:
     _version(f)
-    return DailyDeal(check_name(f("name")), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS), _optional_player_key(f))
+    day = f("day")
+    return DailyDeal(check_name(f("name")), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS), _optional_player_key(f),
+                     None if day is None else _day(day))
 
 
 def _score(value: Any, name: str) -> int:
@@ -1240,7 +1248,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "quick": (_quick, frozenset({"level"})),
     "tables": (_list_tables, frozenset()),
     "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
-    "daily_deal": (_daily_deal, frozenset({"player_key"})),
+    "daily_deal": (_daily_deal, frozenset({"day", "player_key"})),
 }
 
 

@@ -164,6 +164,8 @@ class ServerConfig:
     daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.daily)
     daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
     daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
+    daily_date_file: Path | None = None  # tests: a file naming the day taken as today, read at each request
+    #   (a clock of days that moves while the server runs: a daily run across midnight)
 
     @property
     def expiry_seconds(self) -> float:
@@ -559,7 +561,7 @@ class RoomServer:
 
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick | DailyDeal) -> None:
         if isinstance(message, DailyDeal):
-            day, server_seed = await self._daily_ready(message.deal)
+            day, server_seed = await self._daily_ready(message)
             self._create_daily(conn, message, day, server_seed)
             return
         self._enter(conn, message)
@@ -793,7 +795,13 @@ class RoomServer:
 
     # The daily deal (issue 29, net.daily) --------------------------------------------------------
     def today(self) -> str:
-        """The UTC day now (``--daily-date`` fixes it, for tests of a day's end without waiting a day)."""
+        """The UTC day now (``--daily-date`` fixes it, for tests of a day's end without waiting a day;
+        ``--daily-date-file`` names it in a file the tests change while the server runs)."""
+        if self.config.daily_date_file is not None:
+            with contextlib.suppress(OSError, UnicodeError):
+                named = self.config.daily_date_file.read_text("utf-8").strip()
+                if is_day(named):
+                    return named
         return self.config.daily_date or day_of(time.time())
 
     def _daily_book(self) -> DailyBook:
@@ -801,12 +809,17 @@ class RoomServer:
             raise RoomRefusal("storage")
         return self.daily
 
-    async def _daily_ready(self, deal: int) -> tuple[str, bytes]:
+    async def _daily_ready(self, message: DailyDeal) -> tuple[str, bytes]:
         """Today and the server seed of its deal ``deal``: the day seed kept (drawn now when the day
-        has none) and the day's par worked out, before the room is made."""
+        has none) and the day's par worked out, before the room is made. A deal of a day the client
+        names that is not today is refused: once a day has ended its seed is revealed, so a deal of
+        it begun now would be played with every card known (a room begun before midnight plays on)."""
+        deal = message.deal
         if not 1 <= deal <= self.config.daily_deals:
             raise RoomRefusal("bad_field", field="deal")
         day, book = self.today(), self._daily_book()
+        if message.day is not None and message.day != day:
+            raise RoomRefusal("not_today", day=day)
         try:
             seed = await book.seed(day, True)
             if seed is None:
@@ -1347,6 +1360,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--daily-par-samples", type=whole_number, default=PAR_ITERATIONS, metavar="N",
                    help=f"samples a move of the expert that works out the day's par, {PAR_ITERATIONS} unless given")
     p.add_argument("--daily-date", metavar="YYYY-MM-DD", help=argparse.SUPPRESS)  # tests: the day taken as today
+    p.add_argument("--daily-date-file", type=Path, metavar="PATH", help=argparse.SUPPRESS)  # tests: a moving day
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -1391,7 +1405,7 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         presence_ttl=args.presence_ttl, metrics=metrics, quick_wait=args.quick_wait,
                         clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0,
                         daily_deals=args.daily_deals, daily_iterations=args.daily_par_samples,
-                        daily_date=args.daily_date)
+                        daily_date=args.daily_date, daily_date_file=args.daily_date_file)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
