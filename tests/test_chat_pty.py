@@ -136,6 +136,7 @@ def test_the_turn_timer_at_the_console(serve, tmp_path):
     ann.expect("Ten seconds.", timeout=20)
     ann.expect("Five seconds.")
     ann.expect("Time. A card is played for you.")
+    ann.expect("Played for you, ")  # the card said as the table's, not "You play ..." (heard so)
     ann.expect("Time. A card is played for Ben.", timeout=20)  # Ben's turn came and went
     whole = text(ann)
     screen = whole[:whole.rindex("Time. A card is played for Ben.")]  # up to Ben's turn after Ann's

@@ -107,6 +107,7 @@ class MatchConsole:
         self._said_at: tuple[int, int] | None = None  # (deal, plays) of the lines being said, for the transcript
         self._gates: dict[int, int] = {}  # seat -> hands opened and hidden: after KEYS_LEARNT, the short gate
         self._covered = False  # online: a computer plays the seat here while its player is away
+        self._timed_out = False  # online: the seat's time ran out; its next play is the table's, for it
         self._played_for: set[tuple[int, int]] = set()  # (deal, index of the play) a computer made for the seat
         services.announcer.open_seat = lambda: self.open_seat
         self.pass_and_play = len(self.here) > 1
@@ -184,11 +185,16 @@ class MatchConsole:
                 for notice in notices:
                     if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"
+                    self._timed_out |= notice.seat == self.listener and notice.kind == "timed_out"
                 self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in notices))
             else:
-                if self._covered:
+                for_you = self._covered or (self._timed_out and any(
+                    isinstance(e, CardPlayed) and e.seat == self.listener for e in events))
+                if for_you:
+                    self._timed_out = False
                     self._note_played_for(group)
-                self._narrate_events([e for e in events if not isinstance(e, Notice)], view, own_move and number == 0)
+                self._narrate_events([e for e in events if not isinstance(e, Notice)], view, own_move and number == 0,
+                                     for_you)
             self._said_at = None
 
     def _note_played_for(self, group: list[SeatUpdate]) -> None:
@@ -200,9 +206,11 @@ class MatchConsole:
                 if index is not None:
                     self._played_for.add((view.deal_number, index))
 
-    def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
-        """One transition: the play (or new deal) and, when it ended the deal, the score sheet."""
-        self._say_events([e for e in events if not isinstance(e, MatchWon)], view, own_move)
+    def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False,
+                        for_you: bool = False) -> None:
+        """One transition: the play (or new deal) and, when it ended the deal, the score sheet.
+        ``for_you``: a computer played for the seat here (covered, or its time ran out)."""
+        self._say_events([e for e in events if not isinstance(e, MatchWon)], view, own_move, for_you)
         scored = next((e for e in events if isinstance(e, DealScored)), None)
         if scored is None:
             return
@@ -225,7 +233,8 @@ class MatchConsole:
         return self.io.narrator.score_lines(scored.deal_number, scored.score, scored.match_scores, assisted, whole,
                                             asked)
 
-    def _say_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
+    def _say_events(self, events: list[Event], view: PlayerView, own_move: bool = False,
+                    for_you: bool = False) -> None:
         """Announce events; remember a table just dealt, so the turn does not read it twice.
 
         With the table after each play switched on (the full profile) each play is followed by
@@ -236,9 +245,9 @@ class MatchConsole:
         self._table_heard = next((e.table for e in events if isinstance(e, CardsDealt) and e.table is not None),
                                  None)
         played = next((e for e in events if isinstance(e, CardPlayed)), None)
-        for_you = self._covered and played is not None and played.seat == self.listener
-        untold = played is not None and not own_move and not for_you and not news.plays
-        lines = self.io.narrator.events(events, own_move_known=own_move, untold=untold, played_for_you=self._covered)
+        mine_for_you = for_you and played is not None and played.seat == self.listener
+        untold = played is not None and not own_move and not mine_for_you and not news.plays
+        lines = self.io.narrator.events(events, own_move_known=own_move, untold=untold, played_for_you=for_you)
         if news.table and view.phase is Phase.PLAYING and played is not None:
             lines.append(Announcement(self.io.narrator.table_text(view.table)))
             self._table_heard = view.table

@@ -576,9 +576,10 @@ class OnlineMatch(MatchConsole):
                 self._say_result()
         return outcome
 
-    def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False) -> None:
+    def _narrate_events(self, events: list[Event], view: PlayerView, own_move: bool = False,
+                        for_you: bool = False) -> None:
         self._result_told = self._result_told or any(isinstance(event, MatchWon) for event in events)
-        super()._narrate_events(events, view, own_move)
+        super()._narrate_events(events, view, own_move, for_you)
 
     def _say_result(self) -> None:
         """The last deal's score sheet, as news of a deal's end says it, then the match's result."""
