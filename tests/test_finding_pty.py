@@ -73,9 +73,9 @@ def test_the_invite_link_the_host_prints_joins_with_no_server_given(serve, tmp_p
     server = serve()
     host, code = hosted(tmp_path, server.url)
     host.expect(r"Invite link for scopa join, (\S+)\r?\n")
-    link = host.match.group(1)
-    assert link == f"{server.url}/{code}"
-    guest = player(tmp_path, "guest", "join", link, "--name", "Ben")  # no --server, no saved server
+    link = host.match.group(1)  # with the line's full stop, which ends it for a screen reader
+    assert link == f"{server.url}/{code}."  # (without it Orca ran on: "... slash K7MQ3T Waiting?")
+    guest = player(tmp_path, "guest", "join", link, "--name", "Ben")  # copied whole; no --server, no saved server
     guest.expect(rf"You are in room {code}, seat 2\.")
     guest.expect(r"Ready\?")
     guest.send("\r")
@@ -86,6 +86,7 @@ def test_the_invite_link_the_host_prints_joins_with_no_server_given(serve, tmp_p
 
 def test_invite_links_are_read_whole_and_anything_else_is_not_one():
     assert parse_invite(invite_link("ws://127.0.0.1:8765", "K7MQ3T")) == ("ws://127.0.0.1:8765", "K7MQ3T")
+    assert parse_invite(invite_link("ws://127.0.0.1:8765", "K7MQ3T") + ".") == ("ws://127.0.0.1:8765", "K7MQ3T")
     assert parse_invite("scopa://example.org:8765/k7m-q3t") == ("ws://example.org:8765", "K7MQ3T")
     assert parse_invite("wss://example.org/scopa/K7MQ3T/") == ("wss://example.org/scopa", "K7MQ3T")
     assert parse_invite("scopas://example.org/K7MQ3T") == ("wss://example.org", "K7MQ3T")
