@@ -317,7 +317,10 @@ def test_scores_name_you_in_the_right_form():
     piles = (tuple(deck[:24]), tuple(deck[24:]))
     score = score_deal(piles, (1, 0), rules)
     it = [a.text for a in Narrator(["Tu", "Giulia"], rules, 0, "it", "napoletane").score_lines(1, score, (3, 1))]
-    assert "Punto a te." in " ".join(it)
+    assert "Carte a te, 24 a 16." in it  # a two-sided sheet says whose first, with "te"
+    whole = [a.text for a in Narrator(["Tu", "Giulia"], rules, 0, "it", "napoletane").score_lines(
+        1, score, (3, 1), asked=True)]
+    assert "Punto a te." in " ".join(whole)  # B: each side's counts, then whose point
     assert any(line.startswith("Settebello a ") for line in it)
     assert not any("Tu ha" in line or "a Tu" in line for line in it)
     four = Rules(players=4)
