@@ -162,3 +162,27 @@ def test_a_move_swaps_keys_shares_and_the_host_and_asks_ready_again_except_in_a_
         assert room.seats[1].key_hash == "hash-ann" and room.seats[0].key_hash == "hash-ben"  # keys follow
         assert room.contributions == {1: b"a" * 32, 0: b"b" * 32}
         assert room.seats[1].ready and room.seats[0].ready is ready
+
+
+def test_a_move_that_cannot_be_stored_moves_nobody_and_each_connection_stays_its_seats(store):
+    """The store refuses the move (a full disk, Redis at its memory limit): the host hears why, nobody
+    hears a move, and once the store takes writes again each player still speaks for their own seat
+    (with Redis, Bob on the other process)."""
+    first = store.serve()
+    second = store.serve() if store.kind == "redis" else first
+    ann = host(first.url, FOUR, ("human", "human", "human", "human"))
+    bob = join(second.url, ann.code, ready=False)
+    carol = join(first.url, ann.code, name="Carol", ready=False)
+    store.fail()
+    ann.send(MoveSeat(2, 1))
+    assert error(ann).code == "storage"
+    store.heal()
+    assert (bob.seat, carol.seat) == (1, 2)
+    bob.send(ReadyMessage())
+    for client in (ann, carol):
+        client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("ready", 1, "Bob"))
+        assert (client.info.seats[1].name, client.info.seats[2].name) == ("Bob", "Carol")
+    bob.poll(0.3), carol.poll(0.3)
+    assert (bob.seat, carol.seat) == (1, 2)  # neither heard a move (``Moved`` would change the seat)
+    ann.send(MoveSeat(2, 1))  # stored now: the move goes through
+    assert bob.until(lambda m: isinstance(m, Moved)) == Moved(2)
