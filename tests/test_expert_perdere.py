@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from helpers.positions import random_positions
+from helpers.positions import random_positions, unique_hard_choices
 from scopa.engine import ALL_CARDS, GameState, Move, Rules, new_deal, parse_cards
 from scopa.players.expert import ExpertPlayer
-from scopa.players.heuristic import HardAnalyser, HardPlayer
+from scopa.players.heuristic import HardPlayer
 from scopa.players.inference import PlayModel
 
 PERDERE = Rules(target=None, a_perdere=True)
@@ -76,21 +76,13 @@ def test_a_perdere_the_predicted_reply_is_the_one_hard_plays(rules):
     from scopa.players.evaluate import material, worth_tables
     from scopa.players.expert import _Searcher
     checked = 0
-    for seed in range(6):
-        for state in random_positions(rules, seed, 2):
-            moves = state.legal_moves()
-            if len(moves) < 2:
-                continue
-            view = state.view(state.to_move)
-            scores = [round(a.total, 9) for a in HardAnalyser(view).analyse_all(moves)]
-            if scores.count(min(scores)) > 1:
-                continue  # the hard level breaks ties with its seed
-            side = 1 - state.to_move  # the searching seat is the other one
-            worth = worth_tables(state.piles, state.scope, rules, side)
-            searcher = _Searcher(side, rules, worth, 0.8, material(state.piles, state.scope, rules, side),
-                                 model=0.5, piles=state.piles, scope=state.scope, perdere=True)
-            assert moves[searcher.predicted_reply(state, moves)] == HardPlayer(seed).choose_move(view)
-            checked += 1
+    for state, moves, hard in unique_hard_choices(rules, best=min):
+        side = 1 - state.to_move  # the searching seat is the other one
+        worth = worth_tables(state.piles, state.scope, rules, side)
+        searcher = _Searcher(side, rules, worth, 0.8, material(state.piles, state.scope, rules, side),
+                             model=0.5, piles=state.piles, scope=state.scope, perdere=True)
+        assert moves[searcher.predicted_reply(state, moves)] == hard
+        checked += 1
     assert checked > 20
 
 

@@ -9,7 +9,7 @@ from enum import Enum
 
 import pytest
 
-from helpers.positions import random_positions
+from helpers.positions import random_positions, unique_hard_choices
 from scopa.engine import ALL_CARDS, SETTEBELLO, Card, GameState, PlayerView, Rules, new_deal, parse_cards
 from scopa.players import (
     COMPUTER_NAMES,
@@ -21,7 +21,6 @@ from scopa.players import (
     suggest_move,
 )
 from scopa.players.expert import ExpertPlayer, sample_world
-from scopa.players.heuristic import HardPlayer
 from scopa.players.infoset import set_values
 
 RULE_SETS = {
@@ -613,21 +612,12 @@ def test_the_expert_chooses_its_own_later_play_once_for_samples_that_look_alike(
 def test_the_expert_predicts_the_reply_the_hard_level_makes(players):
     """In its tree, another seat's predicted reply is the one the hard level picks from that seat's
     own view (of the sampled deal), with that seat's worth tables."""
-    from scopa.players.heuristic import HardAnalyser
     checked = 0
-    for seed in range(6):
-        for state in random_positions(Rules(players=players, target=None), seed, every=2):
-            moves = state.legal_moves()
-            if len(moves) < 2:
-                continue
-            view = state.view(state.to_move)
-            scores = [round(a.total, 9) for a in HardAnalyser(view).analyse_all(moves)]
-            if scores.count(max(scores)) > 1:
-                continue  # the hard level breaks ties with its seed
-            # The searcher belongs to the seat before: the reply is another seat's.
-            root = _searcher_for(state._replace(to_move=(state.to_move + 1) % players), 0.5)
-            assert moves[root.predicted_reply(state, moves)] == HardPlayer(seed).choose_move(view)
-            checked += 1
+    for state, moves, hard in unique_hard_choices(Rules(players=players, target=None)):
+        # The searcher belongs to the seat before: the reply is another seat's.
+        root = _searcher_for(state._replace(to_move=(state.to_move + 1) % players), 0.5)
+        assert moves[root.predicted_reply(state, moves)] == hard
+        checked += 1
     assert checked > 20
 
 
