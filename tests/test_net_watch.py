@@ -117,6 +117,19 @@ def test_spectators_are_capped_per_room(serve):
         client.close()
 
 
+def watched_in_a_terminal(server, tmp_path):
+    """A room of two scripted players (Ann, the host, and Bob) and the real ``scopa watch`` of it in a
+    pseudo-terminal (Carla), once Ann has heard that Carla is watching: (ann, bob, carla)."""
+    from helpers.online_pty import player
+
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla")
+    carla.expect("Watching room")
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watching", 0, "Carla"))
+    return ann, bob, carla
+
+
 def test_scopa_watch_says_the_match_as_it_is_played(serve, tmp_path):
     """The real ``scopa watch`` in a pseudo-terminal while two scripted players play a match: the
     players hear "Carla is watching.", the spectator every play and the result, never a hand."""
@@ -124,15 +137,9 @@ def test_scopa_watch_says_the_match_as_it_is_played(serve, tmp_path):
 
     import pytest
     pexpect = pytest.importorskip("pexpect")
-    from helpers.online_pty import player, text
+    from helpers.online_pty import text
 
-    server = serve()
-    ann = host(server.url)
-    bob = join(server.url, ann.code)
-    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla")
-    carla.expect("Watching room")
-    ann.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, Notice)
-              and m.update.event.kind == "watching")
+    ann, bob, carla = watched_in_a_terminal(serve(), tmp_path)
     start(ann, bob)
     done = threading.Thread(target=play_out, args=([ann, bob], ann), daemon=True)
     done.start()
@@ -216,14 +223,9 @@ def test_scopa_watch_sends_chat_only_where_the_host_lets_spectators(serve, tmp_p
     lets spectators chat, then heard by the players as a spectator's line."""
     import pytest
     pexpect = pytest.importorskip("pexpect")
-    from helpers.online_pty import player, text
+    from helpers.online_pty import text
 
-    server = serve()
-    ann = host(server.url)
-    bob = join(server.url, ann.code)
-    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla")
-    carla.expect("Watching room")
-    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watching", 0, "Carla"))
+    ann, bob, carla = watched_in_a_terminal(serve(), tmp_path)
     carla.send("c")
     carla.expect(r"Message\?")
     carla.send("hello\r")
