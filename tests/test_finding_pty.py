@@ -7,7 +7,7 @@ import re
 import pytest
 
 from helpers.net import Client
-from helpers.online_pty import assert_prompts_said_once, final_scores, hosted, play, player, text
+from helpers.online_pty import assert_prompts_said_once, final_scores, hosted, play, played_to_the_end, player, text
 from scopa.engine import Rules
 from scopa.net.invite import invite_link, parse_invite
 from scopa.net.messages import CreateRoom
@@ -25,9 +25,7 @@ def test_two_people_typing_scopa_quick_play_each_other(serve, tmp_path):
     ben = player(tmp_path, "ben", "quick", "--server", server.url, "--name", "Ben", "--target", "single")
     ann.expect(r"Ben joined the table\.")
     ann.expect(r"Waiting, 2 of 2 players here\.")
-    play([ann, ben])
-    ann.close(), ben.close()
-    assert (ann.exitstatus, ben.exitstatus) == (0, 0)
+    played_to_the_end([ann, ben])
     assert final_scores(ann) == final_scores(ben)
     for child in (ann, ben):
         assert "Ready?" not in text(child) and "Start?" not in text(child)  # nobody is asked: the server starts

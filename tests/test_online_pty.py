@@ -29,6 +29,7 @@ from helpers.online_pty import (
     hosted,
     joined,
     play,
+    played_to_the_end,
     player,
     press,
     started_waiter_and_mover,
@@ -63,9 +64,7 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
     guest = joined(tmp_path, server.url, code)
     host.expect(r"Ben joined the table\.")
     host.expect(r"Ben is ready\.")
-    play([host, guest])
-    host.close(), guest.close()
-    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    played_to_the_end([host, guest])
     assert final_scores(host) == final_scores(guest)  # the same match, seen from both seats
     assert text(host).count("Start?") == 1  # not asked again between "The match starts." and the deal
     for child, me in ((host, "Ann"), (guest, "Ben")):
@@ -120,9 +119,7 @@ def test_four_seats_two_of_them_computers_play_a_whole_match(serve, tmp_path):
     host.expect(r"Seats nobody takes are played by computers at level medium\.")
     host.expect(r"Start\?")
     host.send("\r")
-    play([host, guest])
-    host.close(), guest.close()
-    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    played_to_the_end([host, guest])
     for child in (host, guest):
         seen = text(child)
         assert RESULT.search(seen), seen[-1500:]
@@ -312,9 +309,7 @@ def test_waiting_is_said_only_when_asked_for_not_after_every_play(serve, tmp_pat
     press(waiter, "\r")
     waiter.expect(r"Waiting for (Ann|Ben) to play\.")
     press(mover, "1")  # the Card? that play() would answer was read above
-    play([host, guest], seconds=90)
-    host.close(), guest.close()
-    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    played_to_the_end([host, guest], seconds=90)
     for child in (waiter, mover):
         seen = text(child)
         started = seen[seen.index("The match starts."):]
@@ -342,9 +337,7 @@ def test_a_server_restarted_mid_match_is_said_once_and_the_match_is_played_to_it
     serve(*SERVER_FLAGS, "--port", str(port))
     for child in (host, guest):
         child.expect(r"Connected again\.")
-    play([host, guest])
-    host.close(), guest.close()
-    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    played_to_the_end([host, guest])
     assert final_scores(host) == final_scores(guest)
     for child in (host, guest):
         seen = text(child)
@@ -385,9 +378,7 @@ def test_the_host_moves_a_player_with_the_move_menus_and_the_match_is_played_fro
     assert kept is not None and kept.seat == 2
     host.expect(r"Start\?")
     host.send("\r")
-    play([host, guest])
-    host.close(), guest.close()
-    assert (host.exitstatus, guest.exitstatus) == (0, 0)
+    played_to_the_end([host, guest])
     for child in (host, guest):
         assert RESULT.search(text(child)), text(child)[-1500:]
         assert "Shuffle checked, fair." in text(child)  # Ben's share of the seed went with him to seat 3

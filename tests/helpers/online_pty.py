@@ -96,6 +96,12 @@ def play(children, until=lambda: False, seconds: float = 45.0) -> None:
             time.sleep(0.01)
 
 
+def played_to_the_end(children, seconds: float = 45.0) -> None:
+    """``play`` the match to its end in every child, then close each: each ended with exit code 0."""
+    play(children, seconds=seconds)
+    for child in children:
+        child.close()
+    assert [child.exitstatus for child in children] == [0] * len(children)
 
 
 PROMPT_LINE = re.compile(r"(Card|Capture|Play|Next|Waiting|Ready|Start|Leave)\?")
