@@ -361,24 +361,16 @@ class Narrator:
                 lines.append(m("score.assisted"))
             return [Announcement(text) for text in lines]
         duel = self.terse and not asked and len(sides) == 2  # "Cards to Robin, 22 to 18.": B says it whole
-        coins = f"score.coins.{self.cards.naming}"
-        if duel:
-            lines = [m("score.header", number=deal_number),
-                     self._duel_line("score.duel.cards", [s.cards for s in sides], score.awarded[Category.CARDS]),
-                     self._duel_line(f"score.duel.coins.{self.cards.naming}", [s.coins for s in sides],
+        lines = [m("score.header", number=deal_number),
+                 self._category_line(duel, "cards", [s.cards for s in sides], score.awarded[Category.CARDS]),
+                 self._category_line(duel, f"coins.{self.cards.naming}", [s.coins for s in sides],
                                      score.awarded[Category.COINS])]
-        else:
-            lines = [m("score.header", number=deal_number),
-                     m("score.cards", counts=self._counts([s.cards for s in sides]),
-                       result=self._award(score.awarded[Category.CARDS])),
-                     m(coins, counts=self._counts([s.coins for s in sides]),
-                       result=self._award(score.awarded[Category.COINS]))]
         holder = score.awarded[Category.SETTEBELLO]
         lines.append(m("score.settebello.nobody") if holder is None
                      else m("score.settebello", name=self.side(holder, capital=False, object_form=True)))
         if duel and all(s.primiera.eligible for s in sides):
-            lines.append(self._duel_line("score.duel.primiera", [s.primiera.total for s in sides],
-                                         score.awarded[Category.PRIMIERA]))
+            lines.append(self._category_line(duel, "primiera", [s.primiera.total for s in sides],
+                                             score.awarded[Category.PRIMIERA]))
         else:
             lines.extend(self._primiera_lines(score, cards=asked or not self.terse))
         if duel:
@@ -403,13 +395,16 @@ class Narrator:
             lines.append(m("score.assisted"))
         return [Announcement(text) for text in lines]
 
-    def _duel_line(self, key: str, values: Sequence[int], side: int | None) -> str:
-        """A category of a two-sided sheet, whose first: "Cards to Robin, 22 to 18.", or "Cards
-        tied, 20 each." (who has which count follows from whose point it is)."""
+    def _category_line(self, duel: bool, category: str, values: Sequence[int], side: int | None) -> str:
+        """One category of the sheet, ``side`` taking its point (None: nobody). Each side's count
+        named ("Cards. You 18, Robin 22. Point to Robin."); or, of two sides (``duel``), whose
+        first, the winner's count first ("Cards to Robin, 22 to 18.", "Cards tied, 20 each.")."""
+        if not duel:
+            return self.messages(f"score.{category}", counts=self._counts(values), result=self._award(side))
         if side is None:
-            return self.messages(f"{key}.tied", value=values[0])
-        return self.messages(key, name=self.side(side, capital=False, object_form=True), won=values[side],
-                             lost=values[1 - side])
+            return self.messages(f"score.duel.{category}.tied", value=values[0])
+        return self.messages(f"score.duel.{category}", name=self.side(side, capital=False, object_form=True),
+                             won=values[side], lost=values[1 - side])
 
     def _primiera_lines(self, score: DealScore, cards: bool = True) -> list[str]:
         """The primiera line; with ``cards``, a line a side too: its cards, or the suits it lacks."""
