@@ -118,6 +118,34 @@ def test_q_in_the_lobby_asks_before_leaving_and_escape_stays() -> None:
     assert out.getvalue().count("Leave the room?") == 2
 
 
+def test_news_while_the_leave_question_is_open_is_said_and_the_question_asked_again() -> None:
+    """News that ends the ``Leave?`` prompt (here, the player's own seat taken back) does not drop
+    the question: were it dropped, the Enter meant for "leave" would be read at ``Ready?``."""
+    from scopa.console.online import LeaveRoom
+    from scopa.console.terminal import WOKEN
+
+    table = SlowStartTable()
+    table.seat, table.code, table.ready = 1, "K7MQ3T", lambda: None
+    table.info = RoomInfo("K7MQ3T", "lobby", Rules(), (RoomSeat("Ann"), RoomSeat("Bea")))
+
+    class NewsAtLeave(ScriptedInput):
+        def read(self, prompt: str, wake: Wake | None = None) -> str:
+            if self.keys[0] == WOKEN:
+                table.log.append(SeatUpdate(1, Notice("reclaimed", 1, "Bea"), None))
+            return super().read(prompt, wake)
+
+    keys, out = NewsAtLeave(["q", WOKEN, ENTER]), io.StringIO()
+    m = Messages("en")
+    lobby = Lobby(table, keys, Announcer(Output(out), RecordingSpeaker()), m, Wake(),
+                  News(table, m, "ws://127.0.0.1:1"))
+    with pytest.raises(LeaveRoom):
+        lobby.run()
+    assert keys.prompts == ["Ready?", "Leave?", "Leave?"]
+    said = out.getvalue()
+    assert said.count("Leave the room?") == 1 and "You are back." in said
+    assert said.index("You are back.") > said.index("Leave the room?")
+
+
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_an_unreachable_server_is_printed_whole_and_spoken_by_its_host_only(tmp_path, lang) -> None:
     """The voice reads "ws://" and a port one character at a time: it says the host alone."""

@@ -27,6 +27,8 @@ from scopa.net.messages import (
     Moved,
     MoveRequest,
     NextDealRequest,
+    Ping,
+    Pong,
     Refused,
     ResyncMessage,
     UpdateMessage,
@@ -141,15 +143,24 @@ def host(url: str, rules: Rules = Rules(target=None), seats: tuple[str, ...] | N
     client = Client(url)
     client.send(CreateRoom(name, rules, seats or ("human",) * rules.players, level))
     client.until(lambda m: isinstance(m, Welcome))
-    client.send(Contribute(secrets.token_bytes(32)))  # as RemoteTable does (docs/fairness.md)
+    contribute(client)
     return client
+
+
+def contribute(client: Client) -> None:
+    """The seat's share of the seed, as RemoteTable sends it (docs/fairness.md), and a ping answered
+    after it: the server has taken (and stored) the share before the test goes on. Without the
+    round trip, a test that makes the store fail next could fail the share's write instead."""
+    client.send(Contribute(secrets.token_bytes(32)))
+    client.send(Ping())
+    client.until(lambda m: isinstance(m, Pong))
 
 
 def join(url: str, code: str, name: str = "Bob", ready: bool = True) -> Client:
     client = Client(url)
     client.send(Join(code, name))
     client.until(lambda m: isinstance(m, Welcome))
-    client.send(Contribute(secrets.token_bytes(32)))
+    contribute(client)
     if ready:
         client.send(ReadyMessage())
         client.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("ready", client.seat, name))

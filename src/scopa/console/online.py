@@ -375,16 +375,21 @@ class Lobby:
         return self.table.move_seat(taken[whom], places[where])
 
     def _ask_leave(self) -> None:
-        """Leave on Enter, as in the match; anything else stays in the lobby."""
+        """Leave on Enter, as in the match; anything else stays in the lobby. News that comes while
+        the question is open is said, and the question asked again: it is not dropped, leaving the
+        player at ``Ready?``, where the Enter meant for "leave" would say ready."""
         self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
-        try:
-            token = self.input.read(self.m("prompt.leave") + " ", self.wake)
-        except Interrupted:
-            raise LeaveRoom from None
+        while True:
+            try:
+                token = self.input.read(self.m("prompt.leave") + " ", self.wake)
+            except Interrupted:
+                raise LeaveRoom from None
+            if token != WOKEN:
+                break
+            self._say_news()
         if token == ENTER or token.lower() in {"y", "yes", "s", "si"}:
             raise LeaveRoom
-        if token != WOKEN:
-            self.say(self.m("quit.cancelled"))
+        self.say(self.m("quit.cancelled"))
 
     def status(self) -> list[str]:
         """One line a seat, then what the host can do."""
