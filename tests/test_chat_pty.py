@@ -15,7 +15,7 @@ import pytest
 
 from helpers.net import join as socket_join
 from helpers.online_pty import PROMPT_LINE, hosted, text
-from scopa.net.messages import ChatMessage, ChatRequest
+from scopa.net.messages import ChatMessage, ChatRequest, MoveRequest, UpdateMessage
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -195,6 +195,43 @@ def test_the_turn_timer_is_heard_while_a_message_is_typed(serve, tmp_path, plain
     assert_prompts_said_once(ann)
     rows = [row.strip() for row in text(ann).splitlines() if row.strip()]
     assert not [a for a, b in itertools.pairwise(rows) if a.startswith("Message?") and b.startswith("Message?")]
+    ben.close()
+    ann.sendcontrol("c")
+    ann.close()
+
+
+def test_the_turn_timer_is_heard_while_a_word_is_typed_at_card(serve, tmp_path):
+    """At ``Card?`` on Ann's own turn, with a word typed (a card's name, say): "Ten seconds." is said
+    at once, ``Card?`` asked again with the word; when the time is up the card is played for her,
+    and her next turn's ``Card?`` starts empty: the word was for the turn gone. Ben answers at once,
+    so no ``Waiting?`` comes between her two turns to end the word."""
+    server = serve("--clock-scale", "0.1")
+    ann, code = hosted(tmp_path, server.url, "--turn-time", "60")  # 6 s here
+    ben = socket_join(server.url, code, name="Ben")
+    ann.expect(r"Start\?")
+    ann.send("\r")
+    ann.expect(r"Card\?", timeout=30)  # Ann's turn (after Ben's card was played for him, if he led)
+    ann.send("zq")  # a letter and the key after it: a typed word, not the key Z
+    ann.expect("Ten seconds.", timeout=20)  # while the word is typed
+    ann.expect(shown("Card? zq"))  # asked again, with the word
+    ann.expect("Five seconds.")
+    ann.expect("Time. A card is played for you.")
+    ann.expect("Played for you, ")
+    ben.until(lambda m: isinstance(m, UpdateMessage) and ben.view is not None and ben.view.is_my_turn)
+    ben.send(MoveRequest(1, ben.view.legal_moves()[0], ben.number))  # at once: well within WAITING_DELAY
+    ann.expect(r"Card\?", timeout=30)  # Ann's next turn
+    time.sleep(0.5)
+    whole = text(ann)
+    screen = whole[whole.index("Ten seconds."):]
+    order = ["Ten seconds.", "Card? zq", "Five seconds.", "Time. A card is played for you.", "Played for you, ",
+             "Card?"]
+    at = 0
+    for said in order:  # each after the one before it
+        at = screen.find(said, at)
+        assert at >= 0, f"{said!r} not in order:\n{screen}"
+    assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
+    assert "zq" not in screen[at:], f"the next turn's Card? starts empty:\n{screen}"
+    assert_prompts_said_once(ann)
     ben.close()
     ann.sendcontrol("c")
     ann.close()

@@ -454,6 +454,9 @@ class OnlineMatch(MatchConsole):
         while True:
             if self._choosing is not None and self._choosing != self._turn_key():
                 self._say_news()  # what waited (a chat line typed as the time ran out, its echo)
+                forget = getattr(self.io.input, "forget_unfinished", None)
+                if forget is not None:  # a word typed at Card? as the time ran out is not the next turn's
+                    forget()
                 raise TurnTaken  # the turn timer played for this seat: no prompt of a turn gone
             token = self._read_or_news(prompt_key)
             if token == RESUMED:
@@ -469,7 +472,7 @@ class OnlineMatch(MatchConsole):
     def _read_or_news(self, prompt_key: str) -> str:
         while True:
             try:
-                token = self.io.input.read(self.m(prompt_key) + " ", self.wake)
+                token = self.io.input.read(self.m(prompt_key) + " ", self.wake, self.urgent.wake)
             except Interrupted:
                 self._ask_quit()
                 continue
@@ -484,6 +487,7 @@ class OnlineMatch(MatchConsole):
             self.remote.back()
 
     def _say_news(self) -> None:
+        self.urgent.wake.take()  # what raised it (the seat's turn timer) is said now, with the rest
         lines = self.news.lines()
         if lines:
             self.say(*lines)

@@ -117,7 +117,7 @@ class Wake:
 
 
 class Input(Protocol):
-    def read(self, prompt: str, wake: Wake | None = None) -> str: ...
+    def read(self, prompt: str, wake: Wake | None = None, urgent: Wake | None = None) -> str: ...
     def read_text(self, prompt: str, wake: Wake | None = None) -> str: ...
     def close(self) -> None: ...
 
@@ -142,7 +142,9 @@ class LineInput:
         self.out = out or sys.stdout
         self._lines: queue.Queue[str | BaseException | None] | None = None  # from the reader thread
 
-    def read(self, prompt: str, wake: Wake | None = None) -> str:
+    def read(self, prompt: str, wake: Wake | None = None, urgent: Wake | None = None) -> str:
+        """A key or a typed line as a token. ``urgent`` changes nothing here: in line mode ``wake``
+        ends the read even while a line is typed (the terminal keeps the line until Enter)."""
         line = self._line(prompt, wake)
         return line if line == WOKEN else line_token(line)
 
@@ -330,13 +332,24 @@ class KeyInput:
         bindings.add("c-d")(_finish(INTERRUPT, clear=True))
         return bindings
 
-    def read(self, prompt: str, wake: Wake | None = None) -> str:
-        self._unfinished = None  # a key prompt came between: the text line cut short is over
-        text = self._prompt(self._session, prompt, wake)
+    def read(self, prompt: str, wake: Wake | None = None, urgent: Wake | None = None) -> str:
+        """A key, or a typed word up to Enter, as a token. ``wake`` ends the prompt while nothing is
+        typed in it; ``urgent`` (the player's own turn timer) ends it even while a word is typed:
+        the word is kept, and the next read of the same prompt starts with it (as ``read_text``)."""
+        kept, self._unfinished = self._unfinished, None  # another prompt came between: the text cut short is over
+        default = kept[1] if kept is not None and kept[0] == prompt else ""
+        text = self._prompt(self._session, prompt, wake, default=default, urgent=urgent)
         while text == REDRAW:  # Ctrl-L: a cleared screen with the prompt on it, as a terminal program does
             write(self.out, "\x1b[H\x1b[2J")
-            text = self._prompt(self._session, prompt, wake)
+            text = self._prompt(self._session, prompt, wake, urgent=urgent)
+        if text == WOKEN:
+            typed = self._session.default_buffer.document
+            self._unfinished = (prompt, typed) if typed.text else None
         return text if text in (ESCAPE, WOKEN, RESUMED) else line_token(text)
+
+    def forget_unfinished(self) -> None:
+        """Drop the word a wake cut short: the prompt it was typed at is over (the turn was played)."""
+        self._unfinished = None
 
     def read_text(self, prompt: str, wake: Wake | None = None) -> str:
         """A free line of text (a name, a file); Enter alone gives "", Escape gives ``ESCAPE``.
@@ -358,7 +371,7 @@ class KeyInput:
         return WOKEN
 
     def _prompt(self, session: Any, prompt: str, wake: Wake | None = None, typing: bool = False,
-                default: Any = "") -> str:
+                default: Any = "", urgent: Wake | None = None) -> str:
         # The words are written once as plain text; prompt_toolkit draws only the trailing space,
         # so that its redraws never touch the words and the cursor ends where the text ends.
         # ``typing``: the wake ends the prompt even when text is typed in it (``read_text``).
@@ -369,14 +382,15 @@ class KeyInput:
         write(self.out, words)
         try:
             text = session.prompt(prompt[len(words):] or " ", default=default,
-                                  pre_run=self._watcher(session, wake, typing))
+                                  pre_run=self._watcher(session, wake, typing, urgent))
         except KeyboardInterrupt:
             raise Interrupted from None
         except (EOFError, OSError):  # OSError: the terminal went away under prompt_toolkit
             raise InputClosed from None
         finally:
-            if wake is not None:
-                wake.watch(None)
+            for watched in (wake, urgent):
+                if watched is not None:
+                    watched.watch(None)
         self._let_the_line_end()
         if text == INTERRUPT:
             raise Interrupted
@@ -387,16 +401,24 @@ class KeyInput:
         """Whether a key is waiting in the terminal, without reading it (False for a test's pipe)."""
         return self._restore_echo is not None and _readable(sys.stdin)
 
-    def _watcher(self, session: Any, wake: Wake | None, typing: bool = False) -> Callable[[], None] | None:
+    def _watcher(self, session: Any, wake: Wake | None, typing: bool = False,
+                 urgent: Wake | None = None) -> Callable[[], None] | None:
         """A pre-run hook letting ``wake`` end this prompt from another thread, unless typing began
-        (``typing``: even then)."""
-        if wake is None:
+        (``typing``: even then); and ``urgent`` end it while a word is typed (not while a letter
+        waits for the key after it: that ends the prompt, or starts the word, within WORD_WAIT)."""
+        if wake is None and urgent is None:
             return None
 
         def end_if_idle() -> None:
             app = session.app
+            if not app.is_running or app.future.done():
+                return
             idle = typing or (session.default_buffer.text == "" and self._letter is None)
-            if app.is_running and not app.future.done() and idle and wake.take():
+            if idle and wake is not None and wake.take():
+                app.exit(result=WOKEN)
+            elif not idle and self._letter is None and urgent is not None and urgent.take():
+                if wake is not None:
+                    wake.take()  # the news it came with is said now, the urgent line among it
                 app.exit(result=WOKEN)
 
         def watch() -> None:
@@ -407,7 +429,9 @@ class KeyInput:
                 # so the next read ends at once and the news is said.
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(end_if_idle)
-            wake.watch(end_soon)
+            for watched in (wake, urgent):
+                if watched is not None:
+                    watched.watch(end_soon)
             end_if_idle()  # raised between the check above and now
         return watch
 
