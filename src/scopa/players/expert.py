@@ -221,7 +221,7 @@ class ExpertPlayer:
         rules = view.rules
         side = side_of(rules, view.seat)
         worth = worth_tables(view.piles, view.scope, rules, side)
-        prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
+        prior = HardAnalyser(view, worth).totals(moves)
         if rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             prior = [-x for x in prior]
         model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
@@ -496,7 +496,7 @@ class _Searcher:
         worth = self.side_worth.get(mover_side)
         if worth is None:
             worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
-        scores = [round(a.total, 9) for a in HardAnalyser(state.view(mover), worth).analyse_all(moves)]
+        scores = [round(total, 9) for total in HardAnalyser(state.view(mover), worth).totals(moves)]
         if self.perdere:  # the hard level plays its reading turned round (heuristic._ScoringPlayer)
             return min(range(len(moves)), key=scores.__getitem__)
         return max(range(len(moves)), key=scores.__getitem__)

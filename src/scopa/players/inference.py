@@ -109,7 +109,7 @@ class PlayModel:
         chosen = [i for i, m in enumerate(moves) if _same_move(m, card, past.capture)]
         if len(moves) <= 1 or not chosen:
             return 0.0  # a forced play says nothing; an inconsistent history (a lesson) neither
-        scores = [a.total for a in HardAnalyser(view, past.worth).analyse_all(moves)]
+        scores = HardAnalyser(view, past.worth).totals(moves)
         if view.rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             scores = [-s for s in scores]
         top = max(scores)
