@@ -428,7 +428,7 @@ class _Searcher:
         """The state after ``move``, and the material then: ``acc`` plus what the move changes."""
         mover = state.to_move
         kept = len(state.hands[mover]) > 1  # read before the move: see ``_delta``
-        child = state.apply(move)[0]
+        child = state.apply_legal(move)[0]  # a move of its own legal_moves(): no need to check it
         return child, acc + self._delta(mover, move, child, kept)
 
     def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float:
