@@ -130,19 +130,30 @@ def worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: R
     A linear picture of the position around the current piles, cheap to add up for a capture
     of several cards: positive for cards this side takes, negative for cards others take.
     """
-    base = material(piles, scope, rules, side)
-    tables = []
+    return every_side_worth_tables(piles, scope, rules)[side]
+
+
+def every_side_worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int],
+                            rules: Rules) -> list[list[list[float]]]:
+    """``worth_tables`` for each side in turn (``[side]``), for the price of one: every trial
+    capture's ``side_points`` gives every side's material at once."""
+    sides = len(piles)
+    base = side_points(piles, scope, rules)
+    tables: list[list[list[float]]] = [[] for _ in range(sides)]
     held: set[Card] = set()
     for pile in piles:
         held.update(pile)
-    for t in range(len(piles)):
-        row = [0.0] * 40
+    for t in range(sides):
+        rows = [[0.0] * 40 for _ in range(sides)]
         pile = tuple(piles[t])
         for c in range(40):
             if c in held:
                 continue
             trial = list(piles)
             trial[t] = (*pile, Card(c))
-            row[c] = material(trial, scope, rules, side) - base
-        tables.append(row)
+            points = side_points(trial, scope, rules)
+            for side in range(sides):
+                rows[side][c] = points[side] - base[side]
+        for side in range(sides):
+            tables[side].append(rows[side])
     return tables  # cards already in a pile stay at 0: they can never be taken again

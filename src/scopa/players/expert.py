@@ -46,7 +46,7 @@ from typing import Any
 from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
 
-from .evaluate import material, worth_tables
+from .evaluate import every_side_worth_tables, material, worth_tables
 from .heuristic import HardAnalyser, check_view
 from .inference import PlayModel
 from .infoset import Tree, public_tree, set_values
@@ -220,7 +220,8 @@ class ExpertPlayer:
             return [(moves[0], 0.0)]
         rules = view.rules
         side = side_of(rules, view.seat)
-        worth = worth_tables(view.piles, view.scope, rules, side)
+        every_worth = every_side_worth_tables(view.piles, view.scope, rules)
+        worth = every_worth[side]
         prior = HardAnalyser(view, worth).totals(moves)
         if rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             prior = [-x for x in prior]
@@ -235,7 +236,8 @@ class ExpertPlayer:
         base = material(view.piles, view.scope, rules, side)
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
                              model=self.MODEL, piles=view.piles, scope=view.scope,
-                             partner_model=self.PARTNER_MODEL, seat=view.seat, perdere=rules.a_perdere)
+                             partner_model=self.PARTNER_MODEL, seat=view.seat, perdere=rules.a_perdere,
+                             every_worth=every_worth)
         # Two players: the samples' public trees, read together (``infoset``), so its own next
         # play is chosen knowing only what it will have seen. Otherwise each sample on its own.
         sets = self.information_sets and rules.players == 2 and not single
@@ -389,7 +391,8 @@ class _Searcher:
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
                  piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = (),
-                 partner_model: float = 0.0, seat: int | None = None, perdere: bool = False) -> None:
+                 partner_model: float = 0.0, seat: int | None = None, perdere: bool = False,
+                 every_worth: list[list[list[float]]] | None = None) -> None:
         sign = -1.0 if perdere else 1.0
         self.perdere = perdere
         self.sign = sign  # the value of a point for ``side``: -1 a perdere
@@ -398,7 +401,8 @@ class _Searcher:
         self.partner_model = partner_model  # the same as ``model``, at the partner's turns
         self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
-        self.side_worth: dict[int, list[list[float]]] = {side: worth}  # as read by the hard level
+        # Each side's worth tables as read by the hard level (``every_worth``: all of them, at once).
+        self.side_worth: dict[int, list[list[float]]] = dict(enumerate(every_worth)) if every_worth else {side: worth}
         self.keep = sign * keep  # a thrown card's value (out of 10) times this: the sums it could have taken
         self.scopa = sign * scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
