@@ -411,6 +411,7 @@ class _Searcher:
         self.base = sign * base
         self.four = rules.players == 4
         self.cache: dict[Any, Any] = {}
+        self.replies: dict[Any, dict[Move, float]] = {}  # the hard level's scores: ``predicted_reply``
 
     def material(self, state: GameState) -> float:
         key = (state.piles, state.scope)
@@ -494,16 +495,30 @@ class _Searcher:
         return best
 
     def predicted_reply(self, state: GameState, moves: list[Move]) -> int:
-        """Which of ``moves`` the hard level would play from the seat to move, reading its own view."""
+        """Which of ``moves`` the hard level would play from the seat to move, reading its own view.
+
+        The hard level's score of a move reads the seat's hand, the cards on the table and in the
+        piles (as sets: it counts what is unseen), how many cards each hand and the stock hold,
+        and the worth tables, which are the root's here. Different orders of the same plays (and
+        samples alike there) meet the same reading, so the scores are kept by what it reads
+        (``replies``); the pick is made from ``moves`` in their order, as the ties fall."""
         mover = state.to_move
-        mover_side = self.rules.side_of(mover)
-        worth = self.side_worth.get(mover_side)
-        if worth is None:
-            worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
-        scores = [round(total, 9) for total in HardAnalyser(state.view(mover), worth).totals(moves)]
+        hands = state.hands
+        key = (mover, state.round, hands[mover], tuple(sorted(state.table)),
+               frozenset([card for pile in state.piles for card in pile]), tuple([len(h) for h in hands]),
+               len(state.stock))
+        scores = self.replies.get(key)
+        if scores is None:
+            mover_side = self.rules.side_of(mover)
+            worth = self.side_worth.get(mover_side)
+            if worth is None:
+                worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
+            totals = HardAnalyser(state.view(mover), worth).totals(moves)
+            scores = self.replies[key] = {move: round(total, 9) for move, total in zip(moves, totals, strict=True)}
+        score = scores.__getitem__
         if self.perdere:  # the hard level plays its reading turned round (heuristic._ScoringPlayer)
-            return min(range(len(moves)), key=scores.__getitem__)
-        return max(range(len(moves)), key=scores.__getitem__)
+            return min(range(len(moves)), key=lambda i: score(moves[i]))
+        return max(range(len(moves)), key=lambda i: score(moves[i]))
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
                  extreme: Callable[[Iterable[float]], float] = min) -> float:
