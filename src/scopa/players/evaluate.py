@@ -9,7 +9,8 @@ Everything here reads only capture piles, which every player sees, so any level 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from scopa.engine import RE_BELLO, SETTEBELLO, Card, Rules, napola_points
 from scopa.engine.cards import PRIMIERA_VALUES
@@ -157,3 +158,31 @@ def every_side_worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int
         for side in range(sides):
             tables[side].append(rows[side])
     return tables  # cards already in a pile stay at 0: they can never be taken again
+
+
+WorthTables = Callable[[Sequence[Sequence[Card]], Sequence[int], Rules], list[list[list[float]]]]
+
+
+class WorthMemo:
+    """``every_side_worth_tables`` kept by position (piles, scope and rules) for a player's moves.
+
+    The expert reads the worth tables of the position before each play of the round that it
+    weighs, and of its own position: from one of its moves to the next most of those positions
+    are the same. The tables are the same numbers whenever they are asked for; treat them as
+    read-only. At most ``LIMIT`` positions are kept (then it starts again).
+    """
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self._tables: dict[Any, list[list[list[float]]]] = {}
+
+    def every_side(self, piles: Sequence[Sequence[Card]], scope: Sequence[int],
+                   rules: Rules) -> list[list[list[float]]]:
+        key = (tuple([tuple(pile) for pile in piles]), tuple(scope), rules)
+        found = self._tables.get(key)
+        if found is None:
+            if len(self._tables) >= self.LIMIT:
+                self._tables.clear()
+            found = self._tables[key] = every_side_worth_tables(piles, scope, rules)
+        return found

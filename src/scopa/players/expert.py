@@ -46,7 +46,7 @@ from typing import Any
 from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
 from scopa.engine.captures import is_sweep_capture
 
-from .evaluate import every_side_worth_tables, material, worth_tables
+from .evaluate import WorthMemo, material, worth_tables
 from .heuristic import HardAnalyser, check_view
 from .inference import PlayModel
 from .infoset import Tree, public_tree, set_values
@@ -179,6 +179,7 @@ class ExpertPlayer:
         self._rng = random.Random(seed)
         self.last_samples = 0
         self.last_ess = 0.0
+        self._worth = WorthMemo()  # the positions of a round recur from one move to the next
 
     def leaf_budget(self, view: PlayerView, single: bool) -> float:
         """About how many leaves each sample's tree may have below each move.
@@ -220,12 +221,12 @@ class ExpertPlayer:
             return [(moves[0], 0.0)]
         rules = view.rules
         side = side_of(rules, view.seat)
-        every_worth = every_side_worth_tables(view.piles, view.scope, rules)
+        every_worth = self._worth.every_side(view.piles, view.scope, rules)
         worth = every_worth[side]
         prior = HardAnalyser(view, worth).totals(moves)
         if rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             prior = [-x for x in prior]
-        model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
+        model = PlayModel(view, self.TEMPERATURE, self.FLOOR, self._worth.every_side) if self.infer else None
         # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
         # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
         # A perdere a seat throws rather than sweeps anyway: its throws then say nothing.
