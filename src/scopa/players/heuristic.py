@@ -192,10 +192,12 @@ class HardAnalyser:
         self.side = side_of(rules, view.seat)
         self.last = is_last_play(view)
         self.unseen = sorted(view.unseen_cards())
-        self.counts = unseen_by_value(self.unseen)
         self._unseen_of_value: list[list[Card]] = [[] for _ in range(11)]  # in the order of ``unseen``
         for card in self.unseen:
             self._unseen_of_value[(card >> 2) + 1].append(card)
+        self.counts = [len(cards) for cards in self._unseen_of_value]  # as ``unseen_by_value``
+        # The capture values of which some card is unseen: the only ones another hand may hold.
+        self._values_unseen = [v for v in range(1, 11) if self.counts[v]]
         # ``worth`` may come from a nearby position (the expert's root) to save recomputing it.
         self.worth = worth if worth is not None else worth_tables(view.piles, view.scope, rules, self.side)
         n = rules.players
@@ -221,16 +223,14 @@ class HardAnalyser:
         row = self.worth[side_of(rules, seat)]
         mine = side_of(rules, seat) == self.side
         sign = 1.0 if mine else -1.0
-        counts = self.counts
+        sweep_worth = self.SWEEP
         takes = captures_by_value(table, rules)
         odds = self._odds.get((seat, hand))
         if odds is None:
             odds = self._odds[seat, hand] = [None] * 11
         options = []
         sweep_chance = 0.0
-        for v in range(1, 11):
-            if not counts[v]:
-                continue
+        for v in self._values_unseen:
             caps = takes[v]
             if not caps:
                 continue
@@ -242,8 +242,8 @@ class HardAnalyser:
             sweeps = False
             for cap, clears in caps:
                 value = sign * (own + sum([row[c] for c in cap]))
-                if not last and clears:
-                    value += self.SWEEP
+                if clears and not last:
+                    value += sweep_worth
                     sweeps = True
                 if best is None or value > best:
                     best = value
@@ -269,8 +269,9 @@ class HardAnalyser:
         """``analyse`` but the table's sweep values: gain, sweep, table left, reply, risk, follow,
         plan and total."""
         view, rules = self.view, self.rules
+        card, capture = move
         mine = self.worth[self.side]
-        gain = (mine[move.card] + sum(mine[c] for c in move.capture)) if move.capture else 0.0
+        gain = (mine[card] + sum([mine[c] for c in capture])) if capture else 0.0
         sweep = _is_sweep(move, view.table, rules, self.last)
         if sweep:
             gain += 1.0
@@ -281,21 +282,21 @@ class HardAnalyser:
             follow, _ = self._expected_best(self.after_seat, self.after_hand, rest, False)
         plan = 0.0
         hand_left = list(view.hand)
-        hand_left.remove(move.card)
+        hand_left.remove(card)
         if hand_left and rest:
             takes = captures_by_value(rest, rules)
             best = 0.0
-            for card in hand_left:
-                for cap, clears in takes[(card >> 2) + 1]:
-                    value = mine[card] + sum(mine[c] for c in cap)
+            for held in hand_left:
+                for cap, clears in takes[(held >> 2) + 1]:
+                    value = mine[held] + sum([mine[c] for c in cap])
                     if clears:
                         value += 1.0
                     best = max(best, value)
             plan = best
         total = gain + self.REPLY * reply + self.FOLLOW * follow + self.PLAN * plan
-        if not move.capture and hand_left:
+        if not capture and hand_left:
             # High cards take sums later: throw low ones, other things equal.
-            total -= throw_cost(move.card, self.KEEP)
+            total -= throw_cost(card, self.KEEP)
         return gain, sweep, rest, reply, risk, follow, plan, total
 
     def analyse(self, move: Move) -> MoveAnalysis:
