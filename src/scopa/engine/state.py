@@ -256,7 +256,8 @@ class GameState(NamedTuple):
         return self._play(card, capture)
 
     def apply_legal(self, move: Move) -> tuple[GameState, list[Event]]:
-        """``apply`` for a move taken from this very state's ``legal_moves()``, without checking it.
+        """``apply`` for one of this very state's legal moves (from ``legal_moves()``, or ``moves_for_hand``
+        of its hand and table), without checking it.
 
         For search, which applies each of a state's moves in turn and searches below each one
         between them: by the second move ``legal_moves`` has answered other states, so ``apply``
@@ -606,10 +607,14 @@ class PlayerView:
 
     def unseen_cards(self) -> frozenset[Card]:
         """Cards this seat has not seen: the other hands and the stock together (less any hand shown)."""
-        seen = set(self.hand) | set(self.table)
+        seen = set(self.hand)
+        seen.update(self.table)
         for pile in self.piles:
             seen.update(pile)
-        for other in range(self.rules.players):
-            if other != self.seat:
-                seen.update(self.shown_hand(other) or ())
-        return frozenset(c for c in ALL_CARDS if c not in seen)
+        if self.claims:  # Cirulla: a hand shown to claim a bonus
+            for other in range(self.rules.players):
+                if other != self.seat:
+                    seen.update(self.shown_hand(other) or ())
+        # A list rather than a generator (the search asks this at every modelled reply): the
+        # frozenset is built the same way from the same cards in the same order.
+        return frozenset([c for c in ALL_CARDS if c not in seen])

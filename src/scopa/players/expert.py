@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
+from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures, moves_for_hand
 from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import WorthMemo, material, worth_tables
@@ -434,7 +434,7 @@ class _Searcher:
         """The state after ``move``, and the material then: ``acc`` plus what the move changes."""
         mover = state.to_move
         kept = len(state.hands[mover]) > 1  # read before the move: see ``_delta``
-        child = state.apply_legal(move)[0]  # a move of its own legal_moves(): no need to check it
+        child = state.apply_legal(move)[0]  # one of its own legal moves: no need to check it
         return child, acc + self._delta(mover, move, child, kept)
 
     def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float:
@@ -459,8 +459,8 @@ class _Searcher:
             return self.material(state)
         if depth <= 0:
             return self.leaf(state, acc)
-        moves = state.legal_moves()
         mover = state.to_move
+        moves = moves_for_hand(state.hands[mover], state.table, self.rules)  # legal_moves() without its memo
         mover_side = mover % 2 if self.four else mover
         row = self.worth[mover_side]
         if len(moves) > 1:
@@ -592,7 +592,7 @@ class _Searcher:
         if self.perdere:
             options = [(card, legal_captures(card, table, self.rules)) for card in state.hands[mover]]
             return base + self.quiet * self._waiting(options, row, mine, len(table), last)
-        for move in state.legal_moves():
+        for move in moves_for_hand(state.hands[mover], state.table, self.rules):
             if not move.capture:
                 continue
             v = row[move.card] + sum([row[c] for c in move.capture])
