@@ -39,6 +39,12 @@ def _race(lead: float, spread: float) -> float:
 
 def side_points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules) -> list[float]:
     """Each side's expected deal points relative to the others (sums to about zero with two sides)."""
+    return _points(piles, scope, rules, *_pile_counts(piles))
+
+
+def _pile_counts(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[int], list[list[int]], int]:
+    """What ``_points`` reads of the piles: each side's cards, coins and best primiera value of
+    each suit, and the cards taken (bit ``c`` for card ``c``)."""
     n = len(piles)
     counts = [len(p) for p in piles]
     coins = [0] * n
@@ -57,6 +63,13 @@ def side_points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Ru
                 b[suit] = v
         coins[s] = k
         best.append(b)
+    return counts, coins, best, taken
+
+
+def _points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules, counts: list[int],
+            coins: list[int], best: list[list[int]], taken: int) -> list[float]:
+    """``side_points`` from the piles' counts (``_pile_counts``)."""
+    n = len(piles)
     left = 40 - sum(counts)
     coins_left = 10 - sum(coins)
     # Expected final primiera per side if each card still to be taken goes to either side alike;
@@ -139,7 +152,8 @@ def every_side_worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int
     """``worth_tables`` for each side in turn (``[side]``), for the price of one: every trial
     capture's ``side_points`` gives every side's material at once."""
     sides = len(piles)
-    base = side_points(piles, scope, rules)
+    counts, coins, best, taken = _pile_counts(piles)
+    base = _points(piles, scope, rules, counts, coins, best, taken)
     tables: list[list[list[float]]] = [[] for _ in range(sides)]
     held: set[Card] = set()
     for pile in piles:
@@ -152,7 +166,18 @@ def every_side_worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int
                 continue
             trial = list(piles)
             trial[t] = (*pile, Card(c))
-            points = side_points(trial, scope, rules)
+            # The trial's counts are the position's with card c added to pile t (as _pile_counts would count it).
+            trial_counts = counts.copy()
+            trial_counts[t] += 1
+            trial_coins = coins.copy()
+            suit = c & 3
+            if not suit:
+                trial_coins[t] += 1
+            trial_best = best.copy()
+            if _PRIM[c] > best[t][suit]:
+                trial_best[t] = best[t].copy()
+                trial_best[t][suit] = _PRIM[c]
+            points = _points(trial, scope, rules, trial_counts, trial_coins, trial_best, taken | 1 << c)
             for side in range(sides):
                 rows[side][c] = points[side] - base[side]
         for side in range(sides):
