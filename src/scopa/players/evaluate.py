@@ -66,32 +66,46 @@ def _pile_counts(piles: Sequence[Sequence[Card]]) -> tuple[list[int], list[int],
     return counts, coins, best, taken
 
 
+def _suit_reading(suit: int, best: list[list[int]], taken: int) -> tuple[int, list[float]]:
+    """The best primiera value still to be taken in ``suit``, and each side's share of its
+    expected final primiera from that suit, if each card still to be taken goes to either side alike."""
+    order = _SUIT_ORDER[suit]
+    top = 0
+    for ident, v in order:  # card ids, as in ``taken``
+        if not taken >> ident & 1:
+            top = v
+            break
+    terms = []
+    for side_best in best:
+        have = side_best[suit]
+        e, p = 0.0, 0.5
+        for ident, v in order:
+            if v <= have:
+                break
+            if not taken >> ident & 1:
+                e += p * v
+                p *= 0.5
+        terms.append(e + 2.0 * p * have)
+    return top, terms
+
+
 def _points(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules, counts: list[int],
-            coins: list[int], best: list[list[int]], taken: int) -> list[float]:
-    """``side_points`` from the piles' counts (``_pile_counts``)."""
+            coins: list[int], best: list[list[int]], taken: int,
+            suits: list[tuple[int, list[float]]] | None = None) -> list[float]:
+    """``side_points`` from the piles' counts (``_pile_counts``); ``suits``: the four suits'
+    ``_suit_reading``, when already known."""
     n = len(piles)
     left = 40 - sum(counts)
     coins_left = 10 - sum(coins)
-    # Expected final primiera per side if each card still to be taken goes to either side alike;
-    # and the best value still to be taken in each suit.
+    if suits is None:
+        suits = [_suit_reading(suit, best, taken) for suit in range(4)]
+    # Expected final primiera per side (the suits' shares added in suit order); and the best
+    # value still to be taken in each suit.
     expect = [0.0] * n
-    top = [0, 0, 0, 0]
-    for suit in range(4):
-        order = _SUIT_ORDER[suit]
-        for ident, v in order:  # card ids, as in ``taken``
-            if not taken >> ident & 1:
-                top[suit] = v
-                break
+    for _, terms in suits:
         for s_ in range(n):
-            have = best[s_][suit]
-            e, p = 0.0, 0.5
-            for ident, v in order:
-                if v <= have:
-                    break
-                if not taken >> ident & 1:
-                    e += p * v
-                    p *= 0.5
-            expect[s_] += e + 2.0 * p * have
+            expect[s_] += terms[s_]
+    top = [reading[0] for reading in suits]
     totals = [b[0] + b[1] + b[2] + b[3] for b in best]
     card_spread = CARD_SPREAD * math.sqrt(left)
     coin_spread = COIN_SPREAD * math.sqrt(coins_left)
@@ -153,7 +167,8 @@ def every_side_worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int
     capture's ``side_points`` gives every side's material at once."""
     sides = len(piles)
     counts, coins, best, taken = _pile_counts(piles)
-    base = _points(piles, scope, rules, counts, coins, best, taken)
+    suits = [_suit_reading(suit, best, taken) for suit in range(4)]
+    base = _points(piles, scope, rules, counts, coins, best, taken, suits)
     tables: list[list[list[float]]] = [[] for _ in range(sides)]
     held: set[Card] = set()
     for pile in piles:
@@ -177,7 +192,10 @@ def every_side_worth_tables(piles: Sequence[Sequence[Card]], scope: Sequence[int
             if _PRIM[c] > best[t][suit]:
                 trial_best[t] = best[t].copy()
                 trial_best[t][suit] = _PRIM[c]
-            points = _points(trial, scope, rules, trial_counts, trial_coins, trial_best, taken | 1 << c)
+            # Only the suit of card c reads differently.
+            trial_suits = suits.copy()
+            trial_suits[suit] = _suit_reading(suit, trial_best, taken | 1 << c)
+            points = _points(trial, scope, rules, trial_counts, trial_coins, trial_best, taken | 1 << c, trial_suits)
             for side in range(sides):
                 rows[side][c] = points[side] - base[side]
         for side in range(sides):
