@@ -516,10 +516,10 @@ class _Searcher:
                 worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
             totals = HardAnalyser(state.view(mover), worth).totals(moves)
             scores = self.replies[key] = {move: round(total, 9) for move, total in zip(moves, totals, strict=True)}
-        score = scores.__getitem__
+        ranked = [scores[move] for move in moves]
         if self.perdere:  # the hard level plays its reading turned round (heuristic._ScoringPlayer)
-            return min(range(len(moves)), key=lambda i: score(moves[i]))
-        return max(range(len(moves)), key=lambda i: score(moves[i]))
+            return min(range(len(moves)), key=ranked.__getitem__)
+        return max(range(len(moves)), key=ranked.__getitem__)
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
                  extreme: Callable[[Iterable[float]], float] = min) -> float:
