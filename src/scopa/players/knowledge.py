@@ -43,7 +43,7 @@ def is_last_play(view: PlayerView) -> bool:
 Takes = tuple[tuple[tuple[Card, ...], bool], ...]  # captures, each with whether it clears the table
 
 _TAKES: dict[tuple[int, tuple[Card, ...]], tuple[Takes, ...]] = {}
-_TAKES_LIMIT = 100_000
+_TAKES_LIMIT = 10_000  # some 8 MB at most (about 800 bytes a table met in real play; a move meets about 200 new ones)
 
 
 def captures_by_value(table: tuple[Card, ...], rules: Rules) -> tuple[Takes, ...]:
