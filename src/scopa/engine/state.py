@@ -243,12 +243,9 @@ class GameState(NamedTuple):
     # Transitions ------------------------------------------------------------
     def apply(self, move: Move | tuple[Card, Iterable[Card]]) -> tuple[GameState, list[Event]]:
         """Play a move for the seat to move. An illegal move raises ``IllegalMoveError``."""
-        # One unpacking instead of a dozen field lookups (each a descriptor call on a named tuple).
-        (rules, seed, deal_number, dealer, seat, round_, hands, table, stock, piles, scope, last_capturer,
-         history, match_scores, deal_totals, phase, _, redeals, claims) = self
-        if phase is not _PLAYING:
+        if self.phase is not _PLAYING:
             raise IllegalMoveError("The deal is over: no card can be played until the next deal.",
-                                   IllegalReason(DEAL_OVER, seat=seat))
+                                   IllegalReason(DEAL_OVER, seat=self.to_move))
         # Usually the move was just picked from this state's legal_moves(): then it needs no
         # checking, only swapping for the engine's own equal move (its own Card objects).
         last_state, last_moves = _LAST_LEGAL
@@ -256,6 +253,25 @@ class GameState(NamedTuple):
             card, capture = last_moves[last_moves.index(move)]
         else:
             card, capture = self._checked(move)
+        return self._play(card, capture)
+
+    def apply_legal(self, move: Move) -> tuple[GameState, list[Event]]:
+        """``apply`` for one of this very state's legal moves (from ``legal_moves()``, or ``moves_for_hand``
+        of its hand and table), without checking it.
+
+        For search, which applies each of a state's moves in turn and searches below each one
+        between them: by the second move ``legal_moves`` has answered other states, so ``apply``
+        would check every move again. Any other move gives a state no deal can reach."""
+        if self.phase is not _PLAYING:
+            raise IllegalMoveError("The deal is over: no card can be played until the next deal.",
+                                   IllegalReason(DEAL_OVER, seat=self.to_move))
+        return self._play(move[0], move[1])
+
+    def _play(self, card: Card, capture: tuple[Card, ...]) -> tuple[GameState, list[Event]]:
+        """The transition of ``apply``, for a legal card and capture (the engine's own cards)."""
+        # One unpacking instead of a dozen field lookups (each a descriptor call on a named tuple).
+        (rules, seed, deal_number, dealer, seat, round_, hands, table, stock, piles, scope, last_capturer,
+         history, match_scores, deal_totals, _, _, redeals, claims) = self
         hand = hands[seat]
         i = hand.index(card)
         hands = (*hands[:seat], hand[:i] + hand[i + 1:], *hands[seat + 1:])
@@ -591,10 +607,14 @@ class PlayerView:
 
     def unseen_cards(self) -> frozenset[Card]:
         """Cards this seat has not seen: the other hands and the stock together (less any hand shown)."""
-        seen = set(self.hand) | set(self.table)
+        seen = set(self.hand)
+        seen.update(self.table)
         for pile in self.piles:
             seen.update(pile)
-        for other in range(self.rules.players):
-            if other != self.seat:
-                seen.update(self.shown_hand(other) or ())
-        return frozenset(c for c in ALL_CARDS if c not in seen)
+        if self.claims:  # Cirulla: a hand shown to claim a bonus
+            for other in range(self.rules.players):
+                if other != self.seat:
+                    seen.update(self.shown_hand(other) or ())
+        # A list rather than a generator (the search asks this at every modelled reply): the
+        # frozenset is built the same way from the same cards in the same order.
+        return frozenset([c for c in ALL_CARDS if c not in seen])

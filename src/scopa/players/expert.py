@@ -43,10 +43,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures
+from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_captures, moves_for_hand
 from scopa.engine.captures import is_sweep_capture
 
-from .evaluate import material, worth_tables
+from .evaluate import WorthMemo, material, worth_tables
 from .heuristic import HardAnalyser, check_view
 from .inference import PlayModel
 from .infoset import Tree, public_tree, set_values
@@ -179,6 +179,7 @@ class ExpertPlayer:
         self._rng = random.Random(seed)
         self.last_samples = 0
         self.last_ess = 0.0
+        self._worth = WorthMemo()  # the positions of a round recur from one move to the next
 
     def leaf_budget(self, view: PlayerView, single: bool) -> float:
         """About how many leaves each sample's tree may have below each move.
@@ -220,11 +221,12 @@ class ExpertPlayer:
             return [(moves[0], 0.0)]
         rules = view.rules
         side = side_of(rules, view.seat)
-        worth = worth_tables(view.piles, view.scope, rules, side)
-        prior = [a.total for a in HardAnalyser(view, worth).analyse_all(moves)]
+        every_worth = self._worth.every_side(view.piles, view.scope, rules)
+        worth = every_worth[side]
+        prior = HardAnalyser(view, worth).totals(moves)
         if rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             prior = [-x for x in prior]
-        model = PlayModel(view, self.TEMPERATURE, self.FLOOR) if self.infer else None
+        model = PlayModel(view, self.TEMPERATURE, self.FLOOR, self._worth.every_side) if self.infer else None
         # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
         # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
         # A perdere a seat throws rather than sweeps anyway: its throws then say nothing.
@@ -235,7 +237,8 @@ class ExpertPlayer:
         base = material(view.piles, view.scope, rules, side)
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
                              model=self.MODEL, piles=view.piles, scope=view.scope,
-                             partner_model=self.PARTNER_MODEL, seat=view.seat, perdere=rules.a_perdere)
+                             partner_model=self.PARTNER_MODEL, seat=view.seat, perdere=rules.a_perdere,
+                             every_worth=every_worth)
         # Two players: the samples' public trees, read together (``infoset``), so its own next
         # play is chosen knowing only what it will have seen. Otherwise each sample on its own.
         sets = self.information_sets and rules.players == 2 and not single
@@ -389,7 +392,8 @@ class _Searcher:
     def __init__(self, side: int, rules: Rules, worth: list[list[float]], quiet: float, base: float,
                  scopa: float = 1.0, keep: float = 0.0, *, model: float = 0.0,
                  piles: tuple[tuple[Card, ...], ...] = (), scope: tuple[int, ...] = (),
-                 partner_model: float = 0.0, seat: int | None = None, perdere: bool = False) -> None:
+                 partner_model: float = 0.0, seat: int | None = None, perdere: bool = False,
+                 every_worth: list[list[list[float]]] | None = None) -> None:
         sign = -1.0 if perdere else 1.0
         self.perdere = perdere
         self.sign = sign  # the value of a point for ``side``: -1 a perdere
@@ -398,7 +402,8 @@ class _Searcher:
         self.partner_model = partner_model  # the same as ``model``, at the partner's turns
         self.model = model  # weight of the modelled reply against the worst reply, at other sides' turns
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
-        self.side_worth: dict[int, list[list[float]]] = {side: worth}  # as read by the hard level
+        # Each side's worth tables as read by the hard level (``every_worth``: all of them, at once).
+        self.side_worth: dict[int, list[list[float]]] = dict(enumerate(every_worth)) if every_worth else {side: worth}
         self.keep = sign * keep  # a thrown card's value (out of 10) times this: the sums it could have taken
         self.scopa = sign * scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
@@ -407,6 +412,7 @@ class _Searcher:
         self.base = sign * base
         self.four = rules.players == 4
         self.cache: dict[Any, Any] = {}
+        self.replies: dict[Any, dict[Move, float]] = {}  # the hard level's scores: ``predicted_reply``
 
     def material(self, state: GameState) -> float:
         key = (state.piles, state.scope)
@@ -428,7 +434,7 @@ class _Searcher:
         """The state after ``move``, and the material then: ``acc`` plus what the move changes."""
         mover = state.to_move
         kept = len(state.hands[mover]) > 1  # read before the move: see ``_delta``
-        child = state.apply(move)[0]
+        child = state.apply_legal(move)[0]  # one of its own legal moves: no need to check it
         return child, acc + self._delta(mover, move, child, kept)
 
     def _delta(self, mover: int, move: Move, child: GameState, kept_cards: bool) -> float:
@@ -453,8 +459,8 @@ class _Searcher:
             return self.material(state)
         if depth <= 0:
             return self.leaf(state, acc)
-        moves = state.legal_moves()
         mover = state.to_move
+        moves = moves_for_hand(state.hands[mover], state.table, self.rules)  # legal_moves() without its memo
         mover_side = mover % 2 if self.four else mover
         row = self.worth[mover_side]
         if len(moves) > 1:
@@ -490,16 +496,30 @@ class _Searcher:
         return best
 
     def predicted_reply(self, state: GameState, moves: list[Move]) -> int:
-        """Which of ``moves`` the hard level would play from the seat to move, reading its own view."""
+        """Which of ``moves`` the hard level would play from the seat to move, reading its own view.
+
+        The hard level's score of a move reads the seat's hand, the cards on the table and in the
+        piles (as sets: it counts what is unseen), how many cards each hand and the stock hold,
+        and the worth tables, which are the root's here. Different orders of the same plays (and
+        samples alike there) meet the same reading, so the scores are kept by what it reads
+        (``replies``); the pick is made from ``moves`` in their order, as the ties fall."""
         mover = state.to_move
-        mover_side = self.rules.side_of(mover)
-        worth = self.side_worth.get(mover_side)
-        if worth is None:
-            worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
-        scores = [round(a.total, 9) for a in HardAnalyser(state.view(mover), worth).analyse_all(moves)]
+        hands = state.hands
+        key = (mover, state.round, hands[mover], tuple(sorted(state.table)),
+               frozenset([card for pile in state.piles for card in pile]), tuple([len(h) for h in hands]),
+               len(state.stock))
+        scores = self.replies.get(key)
+        if scores is None:
+            mover_side = self.rules.side_of(mover)
+            worth = self.side_worth.get(mover_side)
+            if worth is None:
+                worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
+            totals = HardAnalyser(state.view(mover), worth).totals(moves)
+            scores = self.replies[key] = {move: round(total, 9) for move, total in zip(moves, totals, strict=True)}
+        ranked = [scores[move] for move in moves]
         if self.perdere:  # the hard level plays its reading turned round (heuristic._ScoringPlayer)
-            return min(range(len(moves)), key=scores.__getitem__)
-        return max(range(len(moves)), key=scores.__getitem__)
+            return min(range(len(moves)), key=ranked.__getitem__)
+        return max(range(len(moves)), key=ranked.__getitem__)
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
                  extreme: Callable[[Iterable[float]], float] = min) -> float:
@@ -572,7 +592,7 @@ class _Searcher:
         if self.perdere:
             options = [(card, legal_captures(card, table, self.rules)) for card in state.hands[mover]]
             return base + self.quiet * self._waiting(options, row, mine, len(table), last)
-        for move in state.legal_moves():
+        for move in moves_for_hand(state.hands[mover], state.table, self.rules):
             if not move.capture:
                 continue
             v = row[move.card] + sum([row[c] for c in move.capture])

@@ -10,12 +10,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scopa.engine import RE_BELLO, SETTEBELLO, Card, Move, PlayerView, Rules, legal_captures
+from scopa.engine import RE_BELLO, SETTEBELLO, Card, Move, PlayerView, Rules
 from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import worth_tables
 from .knowledge import (
-    VALUE_CARD,
+    captures_by_value,
     chance_holds,
     is_last_play,
     next_hand_size,
@@ -192,7 +192,12 @@ class HardAnalyser:
         self.side = side_of(rules, view.seat)
         self.last = is_last_play(view)
         self.unseen = sorted(view.unseen_cards())
-        self.counts = unseen_by_value(self.unseen)
+        self._unseen_of_value: list[list[Card]] = [[] for _ in range(11)]  # in the order of ``unseen``
+        for card in self.unseen:
+            self._unseen_of_value[(card >> 2) + 1].append(card)
+        self.counts = [len(cards) for cards in self._unseen_of_value]  # as ``unseen_by_value``
+        # The capture values of which some card is unseen: the only ones another hand may hold.
+        self._values_unseen = [v for v in range(1, 11) if self.counts[v]]
         # ``worth`` may come from a nearby position (the expert's root) to save recomputing it.
         self.worth = worth if worth is not None else worth_tables(view.piles, view.scope, rules, self.side)
         n = rules.players
@@ -203,6 +208,9 @@ class HardAnalyser:
         self.next_last = plays_left == 2  # the next play ends the deal: no scopa for it
         self.after_hand = (next_hand_size(view, self.after_seat) if plays_left > 2 and self.after_seat != view.seat
                            else 0)
+        # Per (seat, hand size), per capture value: the mean worth of that value's unseen cards to
+        # the seat and the chance it holds one; the same for every move read (``_value_odds``).
+        self._odds: dict[tuple[int, int], list[tuple[float, float] | None]] = {}
 
     def _expected_best(self, seat: int, hand: int, table: tuple[Card, ...], last: bool) -> tuple[float, float]:
         """Expected best capture (in this side's material) of ``seat`` drawing ``hand`` unseen cards.
@@ -215,28 +223,30 @@ class HardAnalyser:
         row = self.worth[side_of(rules, seat)]
         mine = side_of(rules, seat) == self.side
         sign = 1.0 if mine else -1.0
-        total_unseen = len(self.unseen)
+        sweep_worth = self.SWEEP
+        takes = captures_by_value(table, rules)
+        odds = self._odds.get((seat, hand))
+        if odds is None:
+            odds = self._odds[seat, hand] = [None] * 11
         options = []
         sweep_chance = 0.0
-        for v in range(1, 11):
-            copies = self.counts[v]
-            if not copies:
-                continue
-            caps = legal_captures(VALUE_CARD[v - 1], table, rules)
+        for v in self._values_unseen:
+            caps = takes[v]
             if not caps:
                 continue
-            cards_v = [c for c in self.unseen if (c >> 2) + 1 == v]
-            own = sum(row[c] for c in cards_v) / len(cards_v)
+            found = odds[v]
+            if found is None:
+                found = odds[v] = self._value_odds(v, hand, row)
+            own, p = found
             best = None
             sweeps = False
-            for cap in caps:
-                value = sign * (own + sum(row[c] for c in cap))
-                if not last and len(cap) == len(table) and is_sweep_capture(VALUE_CARD[v - 1], cap, rules):
-                    value += self.SWEEP
+            for cap, clears in caps:
+                value = sign * (own + sum([row[c] for c in cap]))
+                if clears and not last:
+                    value += sweep_worth
                     sweeps = True
                 if best is None or value > best:
                     best = value
-            p = chance_holds(total_unseen, copies, hand)
             if sweeps:
                 sweep_chance = 1.0 - (1.0 - sweep_chance) * (1.0 - p)
             if best is not None and best > 0:
@@ -248,10 +258,20 @@ class HardAnalyser:
             none_better *= 1.0 - p
         return sign * expected, sweep_chance
 
-    def analyse(self, move: Move) -> MoveAnalysis:
+    def _value_odds(self, v: int, hand: int, row: list[float]) -> tuple[float, float]:
+        """The mean worth (``row``) of the unseen cards of value ``v``, and the chance that a hand
+        of ``hand`` unseen cards holds at least one of them."""
+        cards_v = self._unseen_of_value[v]
+        own = sum([row[c] for c in cards_v]) / len(cards_v)
+        return own, chance_holds(len(self.unseen), self.counts[v], hand)
+
+    def _read(self, move: Move) -> tuple[float, bool, tuple[Card, ...], float, float, float, float, float]:
+        """``analyse`` but the table's sweep values: gain, sweep, table left, reply, risk, follow,
+        plan and total."""
         view, rules = self.view, self.rules
+        card, capture = move
         mine = self.worth[self.side]
-        gain = (mine[move.card] + sum(mine[c] for c in move.capture)) if move.capture else 0.0
+        gain = (mine[card] + sum([mine[c] for c in capture])) if capture else 0.0
         sweep = _is_sweep(move, view.table, rules, self.last)
         if sweep:
             gain += 1.0
@@ -262,25 +282,35 @@ class HardAnalyser:
             follow, _ = self._expected_best(self.after_seat, self.after_hand, rest, False)
         plan = 0.0
         hand_left = list(view.hand)
-        hand_left.remove(move.card)
+        hand_left.remove(card)
         if hand_left and rest:
+            takes = captures_by_value(rest, rules)
             best = 0.0
-            for card in hand_left:
-                for cap in legal_captures(card, rest, rules):
-                    value = mine[card] + sum(mine[c] for c in cap)
-                    if len(cap) == len(rest) and is_sweep_capture(card, cap, rules):
+            for held in hand_left:
+                for cap, clears in takes[(held >> 2) + 1]:
+                    value = mine[held] + sum([mine[c] for c in cap])
+                    if clears:
                         value += 1.0
                     best = max(best, value)
             plan = best
         total = gain + self.REPLY * reply + self.FOLLOW * follow + self.PLAN * plan
-        if not move.capture and hand_left:
+        if not capture and hand_left:
             # High cards take sums later: throw low ones, other things equal.
-            total -= throw_cost(move.card, self.KEEP)
+            total -= throw_cost(card, self.KEEP)
+        return gain, sweep, rest, reply, risk, follow, plan, total
+
+    def analyse(self, move: Move) -> MoveAnalysis:
+        gain, sweep, rest, reply, risk, follow, plan, total = self._read(move)
         return MoveAnalysis(move, gain, sweep, -reply, risk, follow, plan, rest,
-                            tuple(sweep_values(rest, rules)) if rest and not self.next_last else (), total)
+                            tuple(sweep_values(rest, self.rules)) if rest and not self.next_last else (), total)
 
     def analyse_all(self, moves: list[Move]) -> list[MoveAnalysis]:
         return [self.analyse(m) for m in moves]
+
+    def totals(self, moves: list[Move]) -> list[float]:
+        """Each move's ``MoveAnalysis.total`` alone: what the levels that play by it need, without
+        the rest of the reading (the search asks it at every reply it models)."""
+        return [self._read(m)[7] for m in moves]
 
 
 class HardPlayer(_ScoringPlayer):
@@ -289,5 +319,4 @@ class HardPlayer(_ScoringPlayer):
     level = "hard"
 
     def score_moves(self, view: PlayerView, moves: list[Move]) -> list[float]:
-        analyser = HardAnalyser(view)
-        return [round(a.total, 9) for a in analyser.analyse_all(moves)]
+        return [round(total, 9) for total in HardAnalyser(view).totals(moves)]

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from scopa.engine import Card, Move, Phase, PlayerView, moves_for_hand
 
-from .evaluate import worth_tables
+from .evaluate import WorthTables, every_side_worth_tables
 from .heuristic import HardAnalyser
 from .knowledge import initial_table, round_start
 
@@ -37,8 +37,9 @@ class PastPlay(NamedTuple):
     worth: list[list[float]]
 
 
-def past_plays(view: PlayerView) -> list[PastPlay]:
-    """The other seats' plays of the current round, each with the public view it was made from."""
+def past_plays(view: PlayerView, tables: WorthTables = every_side_worth_tables) -> list[PastPlay]:
+    """The other seats' plays of the current round, each with the public view it was made from
+    (``tables``: every side's worth tables of a position, ``every_side_worth_tables`` or a memo of it)."""
     rules = view.rules
     sides = rules.sides
     table = sorted(initial_table(view))
@@ -59,7 +60,7 @@ def past_plays(view: PlayerView) -> list[PastPlay]:
                               last_capturer, history[:index], view.match_scores, view.deal_totals,
                               Phase.PLAYING, None)
             mine = tuple(p.card for p in later if p.seat == play.seat)
-            worth = worth_tables(then.piles, then.scope, rules, rules.side_of(play.seat))
+            worth = tables(then.piles, then.scope, rules)[rules.side_of(play.seat)]
             out.append(PastPlay(play.seat, play.capture, mine, then, worth))
         if play.capture:
             side = rules.side_of(play.seat)
@@ -81,8 +82,9 @@ def _same_move(move: Move, card: Card, capture: Sequence[Card]) -> bool:
 class PlayModel:
     """The log likelihood of the other seats' plays this round, for a sampled deal's hands."""
 
-    def __init__(self, view: PlayerView, temperature: float, floor: float) -> None:
-        self.plays = past_plays(view)
+    def __init__(self, view: PlayerView, temperature: float, floor: float,
+                 tables: WorthTables = every_side_worth_tables) -> None:
+        self.plays = past_plays(view, tables)
         self.temperature = temperature
         self.floor = floor
         self.cache: dict[tuple[int, tuple[Card, ...]], float] = {}
@@ -109,7 +111,7 @@ class PlayModel:
         chosen = [i for i, m in enumerate(moves) if _same_move(m, card, past.capture)]
         if len(moves) <= 1 or not chosen:
             return 0.0  # a forced play says nothing; an inconsistent history (a lesson) neither
-        scores = [a.total for a in HardAnalyser(view, past.worth).analyse_all(moves)]
+        scores = HardAnalyser(view, past.worth).totals(moves)
         if view.rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             scores = [-s for s in scores]
         top = max(scores)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, cast
 
-from scopa.engine import GameState, Move, Phase
+from scopa.engine import GameState, Move, Phase, moves_for_hand
 
 OURS, OTHER = 0, 1
 Node = tuple[Any, ...]
@@ -50,7 +50,7 @@ def public_tree(search: _Search, state: GameState, depth: int, acc: float, root_
     mover = state.to_move
     if depth <= 0 or (mover == search.seat and state.round != root_round):
         return search.leaf(state, acc)
-    moves = state.legal_moves()
+    moves = moves_for_hand(state.hands[mover], state.table, state.rules)  # legal_moves() without its memo
     quick = depth == 1 and sum([len(h) for h in state.hands]) > 1
     children: dict[Move, Tree] = {}
     for move in moves:

@@ -40,19 +40,42 @@ def is_last_play(view: PlayerView) -> bool:
     return view.stock_count == 0 and sum(view.hand_counts) == 1
 
 
+Takes = tuple[tuple[tuple[Card, ...], bool], ...]  # captures, each with whether it clears the table
+
+_TAKES: dict[tuple[int, tuple[Card, ...]], tuple[Takes, ...]] = {}
+_TAKES_LIMIT = 10_000  # some 8 MB at most (about 800 bytes a table met in real play; a move meets about 200 new ones)
+
+
+def captures_by_value(table: tuple[Card, ...], rules: Rules) -> tuple[Takes, ...]:
+    """What a card of each capture value takes from ``table``: index ``v`` (1..10; 0 is unused)
+    lists ``legal_captures`` of that value, each capture with whether it clears the table for a
+    scopa (``is_sweep_capture``: the suit of the played card never changes either answer).
+
+    The hard level asks this for every value, for every move it reads, and the expert asks the
+    hard level at every reply in its search: one memo lookup by table instead of ten. The answer
+    depends only on the table and the capture options (``Rules.capture_mode``, which holds asso
+    piglia tutto and Cirulla), so the memo is keyed by those. Treat it as read-only.
+    """
+    key = (rules.capture_mode, table)
+    found = _TAKES.get(key)
+    if found is None:
+        if len(_TAKES) >= _TAKES_LIMIT:
+            _TAKES.clear()
+        size = len(table)
+        by_value: list[Takes] = [()]
+        for card in VALUE_CARD:
+            by_value.append(tuple([(option, len(option) == size and is_sweep_capture(card, option, rules))
+                                   for option in legal_captures(card, table, rules)]))
+        found = _TAKES[key] = tuple(by_value)
+    return found
+
+
 def sweep_values(table: Sequence[Card], rules: Rules) -> list[int]:
     """Capture values (1..10) of a card that would clear this table for a scopa."""
     if not table:
         return []
-    table = tuple(table)
-    found = []
-    for v in range(1, 11):
-        card = VALUE_CARD[v - 1]
-        for option in legal_captures(card, table, rules):
-            if len(option) == len(table) and is_sweep_capture(card, option, rules):
-                found.append(v)
-                break
-    return found
+    by_value = captures_by_value(tuple(table), rules)
+    return [v for v in range(1, 11) if any(clears for _, clears in by_value[v])]
 
 
 def unseen_by_value(unseen: Iterable[Card]) -> list[int]:
