@@ -108,7 +108,7 @@ from .messages import (
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before the first reconnection tries; then doubling ...
 RECONNECT_CAP = 10.0             # ... up to this, each pause cut at random by up to half
 RECONNECT_FOR = 300.0            # seconds a dropped or restarting table keeps trying (docs/online.md)
-OPEN_TIMEOUT = 5.0               # seconds to connect and be welcomed
+OPEN_TIMEOUT = 10.0              # seconds to connect and be welcomed (websockets' own default)
 
 # websockets logs a failed keepalive ping, with its traceback, to its logger; with no logging set up
 # Python writes that to stderr: the player's screen, read aloud. A drop is said in words and the
