@@ -708,28 +708,38 @@ def checked_record(data: Mapping[str, Any], room: RoomInfo, view: PlayerView,
     return replace(record, assisted_deals=record.assisted_deals | covered) if covered else record
 
 
-def list_tables(server: str, tls: ssl.SSLContext | None = None, timeout: float = OPEN_TIMEOUT) -> tuple[OpenTable, ...]:
-    """The server's public rooms still waiting for players (``tables``); ``TableClosed`` when the
-    server cannot be reached or refuses (an older server: the version problem)."""
+def ask_once(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
+             timeout: float) -> ServerMessage | Problem:
+    """The answer to one request over a connection of its own (``tables``, ``leaderboard``,
+    ``daily``), or the problem: the server's error, or why it could not be asked."""
     from websockets.exceptions import InvalidURI, WebSocketException
     from websockets.sync.client import connect
     context = tls if server.lower().startswith("wss:") else None
     try:
         with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context,
                      logger=QUIET_LOG) as ws:
-            ws.send(encode(ListTables()))
+            ws.send(encode(request))
             message = parse_server_message(ws.recv(timeout=timeout))
     except InvalidURI:
-        raise TableClosed(Problem("bad_server", {})) from None
-    except ssl.SSLError as error:
-        raise TableClosed(Problem(tls_problem(error), {})) from None
+        return Problem("bad_server", {})
+    except ssl.SSLError as error:  # before OSError, which it is: the certificate, not the network
+        return Problem(tls_problem(error), {})
     except (OSError, TimeoutError, WebSocketException, ProtocolError):
-        raise TableClosed(Problem(UNREACHABLE, {})) from None
+        return Problem(UNREACHABLE, {})
     if isinstance(message, ErrorMessage):
-        raise TableClosed(Problem(message.code, dict(message.values)))
-    if not isinstance(message, TablesMessage):
+        return Problem(message.code, dict(message.values))
+    return message
+
+
+def list_tables(server: str, tls: ssl.SSLContext | None = None, timeout: float = OPEN_TIMEOUT) -> tuple[OpenTable, ...]:
+    """The server's public rooms still waiting for players (``tables``); ``TableClosed`` when the
+    server cannot be reached or refuses (an older server: the version problem)."""
+    answer = ask_once(server, ListTables(), tls, timeout)
+    if isinstance(answer, Problem):
+        raise TableClosed(answer)
+    if not isinstance(answer, TablesMessage):
         raise TableClosed(Problem(UNREACHABLE, {}))
-    return message.rooms
+    return answer.rooms
 
 
 def open_table(server: str, first: CreateRoom | Join | Hello, wake: Waker | None = None,
