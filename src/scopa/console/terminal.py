@@ -336,16 +336,24 @@ class KeyInput:
         """A key, or a typed word up to Enter, as a token. ``wake`` ends the prompt while nothing is
         typed in it; ``urgent`` (the player's own turn timer) ends it even while a word is typed:
         the word is kept, and the next read of the same prompt starts with it (as ``read_text``)."""
-        kept, self._unfinished = self._unfinished, None  # another prompt came between: the text cut short is over
-        default = kept[1] if kept is not None and kept[0] == prompt else ""
-        text = self._prompt(self._session, prompt, wake, default=default, urgent=urgent)
+        text = self._prompt(self._session, prompt, wake, default=self._take_unfinished(prompt), urgent=urgent)
         while text == REDRAW:  # Ctrl-L: a cleared screen with the prompt on it, as a terminal program does
             write(self.out, "\x1b[H\x1b[2J")
             text = self._prompt(self._session, prompt, wake, urgent=urgent)
         if text == WOKEN:
-            typed = self._session.default_buffer.document
-            self._unfinished = (prompt, typed) if typed.text else None
+            self._keep_unfinished(self._session, prompt)
         return text if text in (ESCAPE, WOKEN, RESUMED) else line_token(text)
+
+    def _take_unfinished(self, prompt: str) -> Any:
+        """The text a wake cut short at ``prompt``, to start it again with ("" if none); taken, so
+        that a read of another prompt between drops it: what was typed there is over."""
+        kept, self._unfinished = self._unfinished, None
+        return kept[1] if kept is not None and kept[0] == prompt else ""
+
+    def _keep_unfinished(self, session: Any, prompt: str) -> None:
+        """Keep what is typed at ``prompt``, which a wake has just cut short, for its next read."""
+        typed = session.default_buffer.document
+        self._unfinished = (prompt, typed) if typed.text else None
 
     def forget_unfinished(self) -> None:
         """Drop the word a wake cut short: the prompt it was typed at is over (the turn was played)."""
@@ -358,16 +366,12 @@ class KeyInput:
         the cursor was in it) is kept, and the next ``read_text`` of the same prompt starts with
         it, written after the prompt's words, so nothing typed is lost and what is heard is the
         prompt with the line so far."""
-        kept, self._unfinished = self._unfinished, None
-        default = kept[1] if kept is not None and kept[0] == prompt else ""
-        if wake is not None and wake.take():  # before the prompt is written: it is not written
-            self._unfinished = kept
+        if wake is not None and wake.take():  # before the prompt is written: it is not written, the text kept
             return WOKEN
-        text = self._prompt(self._text_session, prompt, wake, typing=True, default=default)
+        text = self._prompt(self._text_session, prompt, wake, typing=True, default=self._take_unfinished(prompt))
         if text != WOKEN:
             return text.strip()
-        typed = self._text_session.default_buffer.document
-        self._unfinished = (prompt, typed) if typed.text else None
+        self._keep_unfinished(self._text_session, prompt)
         return WOKEN
 
     def _prompt(self, session: Any, prompt: str, wake: Wake | None = None, typing: bool = False,
