@@ -35,6 +35,15 @@ def assert_prompts_said_once(child) -> None:
     assert doubled == []
 
 
+def said_in_order(screen: str, lines: list[str]) -> int:
+    """Assert each of ``lines`` is on ``screen`` after the one before it; where the last one is."""
+    at = 0
+    for said in lines:
+        at = screen.find(said, at)
+        assert at >= 0, f"{said!r} not in order:\n{screen}"
+    return at
+
+
 def italian_host(tmp_path, url):
     """``scopa host`` as ``helpers.online_pty.player`` starts it, in Italian."""
     env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
@@ -184,12 +193,9 @@ def test_the_turn_timer_is_heard_while_a_message_is_typed(serve, tmp_path, plain
     whole = text(ann)
     start = whole.index("Message?")  # the first chat, on Ann's turn; up to Ben's turn after it
     screen = whole[start:whole.index("Time. A card is played for Ben.", whole.index("You say, hello Ben!"))]
-    order = ["Message?", "Ten seconds.", "Message?" + kept, "Five seconds.", "Time. A card is played for you.",
-             "Message?" + ("" if plain else " hello Ben"), "You say, hello Ben!"]
-    at = 0
-    for said in order:  # each after the one before it
-        at = screen.find(said, at)
-        assert at >= 0, f"{said!r} not in order:\n{screen}"
+    said_in_order(screen, ["Message?", "Ten seconds.", "Message?" + kept, "Five seconds.",
+                           "Time. A card is played for you.", "Message?" + ("" if plain else " hello Ben"),
+                           "You say, hello Ben!"])
     assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
     assert "Card?" not in screen  # no Card? of the turn gone, before the message or after it
     assert_prompts_said_once(ann)
@@ -223,12 +229,8 @@ def test_the_turn_timer_is_heard_while_a_word_is_typed_at_card(serve, tmp_path):
     time.sleep(0.5)
     whole = text(ann)
     screen = whole[whole.index("Ten seconds."):]
-    order = ["Ten seconds.", "Card? zq", "Five seconds.", "Time. A card is played for you.", "Played for you, ",
-             "Card?"]
-    at = 0
-    for said in order:  # each after the one before it
-        at = screen.find(said, at)
-        assert at >= 0, f"{said!r} not in order:\n{screen}"
+    at = said_in_order(screen, ["Ten seconds.", "Card? zq", "Five seconds.", "Time. A card is played for you.",
+                                "Played for you, ", "Card?"])
     assert screen.count("Ten seconds.") == 1 and screen.count("Five seconds.") == 1
     assert "zq" not in screen[at:], f"the next turn's Card? starts empty:\n{screen}"
     assert_prompts_said_once(ann)
