@@ -178,7 +178,8 @@ def test_the_connections_own_log_never_reaches_the_players_screen(serve):
         "try:\n"
         "    raise BrokenPipeError(32, 'Broken pipe')\n"
         "except BrokenPipeError:\n"
-        "    table._ws.logger.error('keepalive ping failed', exc_info=True)  # as websockets' keepalive does\n"
+        "    logger = table._ws._connection.logger  # the websockets connection's own\n"
+        "    logger.error('keepalive ping failed', exc_info=True)  # as websockets' keepalive does\n"
         "table.close()\n"
         "print('done')\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
 
 from helpers.daily import play_deal
 from helpers.net import Client
@@ -96,6 +97,22 @@ def test_a_deal_of_a_day_that_is_not_today_is_refused_and_a_deal_begun_before_mi
     play_deal(server.url, "Ann", key, 2)  # a client that names no day: today's deal, as before (practice now)
     assert [(p.deal, p.practice) for p in ask(server.url, key=key).played] == [(1, False), (2, True)]
     assert ask(server.url, DAY, key).played == closed.played  # nothing of the new day's on the day before
+
+
+def test_a_deal_asked_as_midnight_passes_while_par_is_worked_out_is_refused(store, tmp_path):
+    """The day is read when the deal is asked; the first request of a day waits for its par
+    (seconds, in the computers' pool). Midnight in between: the day asked for has ended and its
+    seed is revealed, so no room of it is made; the refusal names the new day."""
+    clock = tmp_path / "today"
+    clock.write_text(DAY)
+    server = store.serve("--computer-budget", "0.01", "--daily-par-samples", "300", "--daily-deals", "1",
+                         "--daily-date-file", str(clock))  # par of one deal at 300 samples a move: seconds
+    client = Client(server.url)
+    client.send(DailyDeal("Ann", 1, secrets.token_hex(32), DAY))
+    time.sleep(0.5)
+    clock.write_text(NEXT)
+    error = client.until(lambda m: isinstance(m, (Welcome, ErrorMessage)), timeout=120)
+    assert isinstance(error, ErrorMessage) and (error.code, error.values) == ("not_today", {"day": NEXT})
 
 
 def test_two_servers_on_one_redis_agree_on_one_day_seed(processes):

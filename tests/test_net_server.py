@@ -425,7 +425,7 @@ def test_with_a_certificate_the_server_speaks_wss_only(serve, tmp_path):
     server = serve("--certfile", str(cert), "--keyfile", str(key))
     assert any("listening on wss://" in line for line in server.lines)
     trusted = ssl.create_default_context(cafile=str(cert))
-    client = Client(f"wss://127.0.0.1:{server.port}", ssl=trusted)
+    client = Client(f"wss://127.0.0.1:{server.port}", tls=trusted)
     client.send(CreateRoom("Ann", Rules(), ("human", "human"), "easy"))
     assert isinstance(client.until(lambda m: isinstance(m, Welcome)), Welcome)
     with pytest.raises(InvalidMessage, match="did not receive a valid HTTP response"):

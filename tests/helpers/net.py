@@ -5,6 +5,7 @@ import json
 import re
 import secrets
 import sqlite3
+import ssl
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -16,6 +17,7 @@ from websockets.sync.client import connect
 from scopa.bench.serving import ServerProcess
 from scopa.engine import CardsDealt, Rules
 from scopa.net.client import RemoteTable
+from scopa.net.link import LinkClosed, open_link
 from scopa.net.messages import (
     Accepted,
     Contribute,
@@ -62,11 +64,13 @@ class Server(ServerProcess):
 class Client:
     """A scripted player: every frame it receives is kept, as bytes on the wire."""
 
-    def __init__(self, url: str, **options) -> None:
+    def __init__(self, url: str, tls: ssl.SSLContext | None = None, **options) -> None:
         self.stack = ExitStack()  # connect() as a context manager, as websockets asks
-        # open_timeout: a TLS handshake on a machine loaded by a parallel run took over 5 s
-        self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=20, close_timeout=1,
-                                                       **options))
+        if tls is not None:  # websockets' threading client can hang a TLS opening (net/link.py): the game's Link
+            self.ws = self.stack.enter_context(open_link(url, tls, 20, 2 ** 20))
+        else:
+            self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=20, close_timeout=1,
+                                                           **options))
         self.frames: list[str] = []
         self.rules: Rules | None = None
         self.seat = self.number = 0
@@ -129,7 +133,7 @@ class Client:
         try:
             while True:
                 self.recv(timeout)
-        except ConnectionClosed:
+        except (ConnectionClosed, LinkClosed):
             return True
         except TimeoutError:
             return False

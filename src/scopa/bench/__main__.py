@@ -1,6 +1,5 @@
-"""``python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server|leaderboard [options]``.
-
-Benchmarks that print their figures."""
+"""Benchmarks that print their figures: ``python -m scopa.bench NAME [options]``, NAME one of
+engine, ai, judge, speech, words, latency, record, saves, crash, server, leaderboard, openings."""
 from __future__ import annotations
 
 import importlib
@@ -10,14 +9,15 @@ COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "judge": "sc
             "speech": "scopa.bench.speech", "words": "scopa.bench.words", "latency": "scopa.bench.latency",
             "record": "scopa.bench.record",
             "saves": "scopa.bench.saves", "crash": "scopa.bench.crash",
-            "server": "scopa.bench.server", "leaderboard": "scopa.bench.leaderboard"}
+            "server": "scopa.bench.server", "leaderboard": "scopa.bench.leaderboard",
+            "openings": "scopa.bench.openings"}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] not in COMMANDS:
         print("usage: python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server|"
-              "leaderboard [options]")
+              "leaderboard|openings [options]")
         return 2
     module = importlib.import_module(COMMANDS[argv[0]])
     result: int = module.main(argv[1:])

@@ -20,6 +20,7 @@ from ..narration import Announcement, Narrator
 from .chat import chat_choice, chat_line, chat_text
 
 if TYPE_CHECKING:
+    from ..net.link import Link
     from ..net.messages import RoomInfo
     from .online import OnlineProgram, OnlineRequest
 
@@ -29,20 +30,8 @@ _END = object()  # put on the news queue when watching is over: its exit code fo
 
 def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
     """Watch until the match is won, the room closes or the connection ends; an exit code."""
-    from websockets.exceptions import WebSocketException
-    from websockets.sync.client import connect
-
-    from ..net.client import QUIET_LOG
+    from ..net.client import TableClosed, open_watch
     from ..net.codes import normalise_code
-    from ..net.messages import (
-        MAX_RECORD_MESSAGE,
-        ErrorMessage,
-        ProtocolError,
-        Watch,
-        Watching,
-        encode,
-        parse_server_message,
-    )
     from .online import problem_line, server_address
 
     m = program.messages
@@ -53,23 +42,11 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
     server = server_address(request.server)
     program.say(m("online.connecting"))
     try:
-        ws = connect(server, open_timeout=5, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=request.tls,
-                     logger=QUIET_LOG)
-    except (OSError, TimeoutError, WebSocketException):
-        program.say(problem_line("unreachable", {}, m, server))
+        ws, welcome = open_watch(server, code, request.name, request.tls)
+    except TableClosed as closed:
+        program.say(problem_line(closed.problem.code, {"code": code, **closed.problem.values}, m, server))
         return 1
     with ws:
-        try:
-            ws.send(encode(Watch(code, request.name)))
-            welcome = parse_server_message(ws.recv(timeout=5))
-        except (OSError, TimeoutError, WebSocketException, ProtocolError):
-            program.say(problem_line("unreachable", {}, m, server))
-            return 1
-        if isinstance(welcome, ErrorMessage) or not isinstance(welcome, Watching):
-            values = dict(welcome.values) if isinstance(welcome, ErrorMessage) else {}
-            program.say(problem_line(welcome.code if isinstance(welcome, ErrorMessage) else "other",
-                                     {"code": code, **values}, m, server))
-            return 1
         spectator = Spectator(program, request, welcome.info, code, server)
         program.say(m("online.watching", code=code, names=", ".join(spectator.names)))
         if welcome.table:
@@ -97,10 +74,9 @@ class Spectator:
         return Narrator(self.names, self.rules, None, p.lang, p.naming, p.verbosity)
 
     # The reader thread ----------------------------------------------------------------------
-    def read_all(self, ws: Any, news: queue.Queue[Any]) -> None:
+    def read_all(self, ws: Link, news: queue.Queue[Any]) -> None:
         """Every frame, as the lines it says, onto ``news``; then ``_END`` and the exit code."""
-        from websockets.exceptions import WebSocketException
-
+        from ..net.link import LinkClosed
         from ..net.messages import ProtocolError, parse_server_message
         code = 0
         try:
@@ -112,7 +88,7 @@ class Spectator:
                 if ended is not None:
                     code = ended
                     break
-        except (OSError, WebSocketException, ProtocolError):
+        except (LinkClosed, ProtocolError):
             pass
         news.put(_END)
         news.put(code)
@@ -149,7 +125,7 @@ class Spectator:
         return [], None
 
     # The spectator's own thread: the news said, and the keys ------------------------------------
-    def run(self, ws: Any, news: queue.Queue[Any]) -> int:
+    def run(self, ws: Link, news: queue.Queue[Any]) -> int:
         """Say the news as it comes; a key pressed shows ``Watching?``. The exit code at the end."""
         from .terminal import Interrupted
         try:
@@ -186,7 +162,7 @@ class Spectator:
         pending = getattr(self.program.input, "pending", None)
         return bool(pending is not None and pending())
 
-    def _key(self, ws: Any) -> None:
+    def _key(self, ws: Link) -> None:
         """One key at ``Watching?`` (news ends the prompt: it is said, and the loop goes on)."""
         from .keys import command_of
         from .terminal import ENTER, ESCAPE, WOKEN, Interrupted
@@ -200,10 +176,9 @@ class Spectator:
         elif token == ENTER:
             self.program.say(self.m("online.watching", code=self.code, names=", ".join(self.names)))
 
-    def _chat(self, ws: Any) -> None:
+    def _chat(self, ws: Link) -> None:
         """``Message?``: a line, or a phrase's number from 1 to 10, sent to the table."""
-        from websockets.exceptions import WebSocketException
-
+        from ..net.link import LinkClosed
         from ..net.messages import ChatRequest, encode
         from .terminal import ESCAPE
         text = self.program.input.read_text(self.m("prompt.chat") + " ")
@@ -215,5 +190,5 @@ class Spectator:
         request = ChatRequest(preset=value) if kind == "preset" else ChatRequest(text=value)
         try:
             ws.send(encode(request))
-        except (OSError, WebSocketException):
+        except LinkClosed:
             self.program.say(self.m("chat.offline"))

@@ -1,13 +1,13 @@
 """``RemoteTable``: the ``Table`` of an online room, a websockets client of the room server.
 
-Why threads: the console is synchronous (it blocks in a prompt), so the connection lives in
-one background thread using the synchronous ``websockets.sync.client``. That thread reads
+Why threads: the console is synchronous (it blocks in a prompt), so the connection (a ``Link``,
+``net/link.py``) is read by one background thread. That thread reads
 every server message, keeps the numbered updates, the seat's latest view and the room's info
 under one lock, and raises ``wake`` (``console.terminal.Wake``) whenever something new arrived,
 so the prompt open at that moment ends and the console can announce it at once. What concerns
 the seat's own turn timer (a warning to it, its time up) also raises ``urgent``, which ends even
 a line being typed (``console.chat.Urgent``). The console's
-thread sends (``websockets`` allows one sender beside one reader) and waits on a condition for
+thread sends (a link allows one sender beside one reader) and waits on a condition for
 the answer to a move.
 
 Seat keys: the key travels only in the first message of a connection (never in the URL). A
@@ -42,8 +42,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import logging
-import os
 import random
 import secrets
 import ssl
@@ -51,17 +49,18 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..engine import DealScored, Move, Phase, PlayerView
 from ..engine.shuffle import SEED_BYTES
-
-if TYPE_CHECKING:
-    from websockets.sync.client import ClientConnection
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..storage.fairness import Observation, Verdict, check_online, observe
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo
+from .link import UNREACHABLE as UNREACHABLE
+from .link import Link, LinkClosed, LinkFailed, open_link
+from .link import tls_context as tls_context
+from .link import tls_problem as tls_problem
 from .messages import (
     MAX_RECORD_MESSAGE,
     Accepted,
@@ -99,7 +98,9 @@ from .messages import (
     Start,
     TablesMessage,
     UpdateMessage,
+    Watch,
     WatchersChat,
+    Watching,
     Welcome,
     encode,
     parse_server_message,
@@ -110,47 +111,14 @@ RECONNECT_CAP = 10.0             # ... up to this, each pause cut at random by u
 RECONNECT_FOR = 300.0            # seconds a dropped or restarting table keeps trying (docs/online.md)
 OPEN_TIMEOUT = 10.0              # seconds to connect and be welcomed (websockets' own default)
 
-# websockets logs a failed keepalive ping, with its traceback, to its logger; with no logging set up
-# Python writes that to stderr: the player's screen, read aloud. A drop is said in words and the
-# connection taken up again (``_reconnect``), so the library's own log of it stays quiet.
-# A logger of its own, outside logging's tree (no parent, no handler) and above every level.
-QUIET_LOG = logging.Logger("scopa.net.connection", logging.CRITICAL + 1)
-
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
 CHAT_KEPT = 50                   # chat lines kept for the console between two looks (a flood drops the oldest)
-UNREACHABLE = "unreachable"      # ``problem`` code when the server cannot be reached at all
 GONE = "server_gone"             # ``problem`` code when it could not be reached again for RECONNECT_FOR
 # A reconnection refused so is tried again: the server is not there yet, is still stopping, or
 # closed in the middle of the TLS handshake (a certificate problem ends the tries: said at once).
 RETRIED = frozenset({UNREACHABLE, "server_stopping", "tls_failed"})
 _jitter = random.SystemRandom()  # not the game's seeded randomness: only spreads the reconnections
-
-
-# OpenSSL's verification codes (``X509_V_ERR_*``) that say what is wrong with a certificate.
-NAME_MISMATCH = frozenset({62, 64})  # HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH
-EXPIRED = frozenset({10})            # CERT_HAS_EXPIRED
-
-
-def tls_problem(error: ssl.SSLError) -> str:
-    """The ``problem`` code of a failed TLS handshake: ``certificate_name`` (the certificate is for
-    another name), ``certificate_expired``, ``certificate_untrusted`` (self-signed, or signed by an
-    authority this computer does not know: ``--cafile``), or ``tls_failed`` (no TLS there at all,
-    such as a ``ws://`` server asked for ``wss://``)."""
-    if isinstance(error, ssl.SSLCertVerificationError):
-        code = error.verify_code
-        if code in NAME_MISMATCH:
-            return "certificate_name"
-        return "certificate_expired" if code in EXPIRED else "certificate_untrusted"
-    return "tls_failed"
-
-
-def tls_context(cafile: str | os.PathLike[str]) -> ssl.SSLContext:
-    """A client context that trusts the certificates in ``cafile`` (PEM) as well as the system's:
-    ``OSError`` or ``ssl.SSLError`` when the file cannot be read as certificates."""
-    context = ssl.create_default_context()
-    context.load_verify_locations(cafile=cafile)
-    return context
 
 
 def reconnect_pause(attempt: int, backoff: Sequence[float] = BACKOFF, cap: float = RECONNECT_CAP,
@@ -209,7 +177,7 @@ class RemoteTable:
         self._first = first
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
-        self._ws: ClientConnection | None = None
+        self._ws: Link | None = None
         self._thread: threading.Thread | None = None
         self._closing = False
         self.code: str = getattr(first, "code", "")
@@ -260,25 +228,16 @@ class RemoteTable:
         return welcome
 
     def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False) -> Welcome:
-        from websockets.exceptions import InvalidURI, WebSocketException
-        from websockets.sync.client import connect
-        context = self.tls if self.server.lower().startswith("wss:") else None  # None: the system's trust, for wss
         try:
-            ws = connect(self.server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context,
-                         logger=QUIET_LOG)
-            ws.__enter__()  # websockets 17 wants a context manager; this connection outlives the call, close() ends it
-        except InvalidURI:
-            raise TableClosed(Problem("bad_server", {})) from None
-        except ssl.SSLError as error:  # before OSError, which it is: the certificate, not the network
-            raise TableClosed(Problem(tls_problem(error), {})) from None
-        except (OSError, TimeoutError, WebSocketException):
-            raise TableClosed(Problem(UNREACHABLE, {})) from None
+            ws = open_link(self.server, self.tls, timeout, MAX_RECORD_MESSAGE)
+        except LinkFailed as failed:
+            raise TableClosed(Problem(failed.code, {})) from None
         try:
             ws.send(encode(first))
             message = self._parse(ws.recv(timeout=timeout))
             while not isinstance(message, (Welcome, ErrorMessage)):
                 message = self._parse(ws.recv(timeout=timeout))
-        except (OSError, TimeoutError, WebSocketException, ProtocolError):
+        except (LinkClosed, TimeoutError, ProtocolError):
             ws.close()
             raise TableClosed(Problem(UNREACHABLE, {})) from None
         if isinstance(message, ErrorMessage):
@@ -289,7 +248,7 @@ class RemoteTable:
             self._welcomed(message, first_time)
             share = self._share_due(message)
         if share:
-            with contextlib.suppress(OSError, WebSocketException):  # else given again once reconnected
+            with contextlib.suppress(LinkClosed):  # else given again once reconnected
                 ws.send(encode(Contribute(self._share)))
         return message
 
@@ -323,7 +282,6 @@ class RemoteTable:
 
     def _read_forever(self) -> None:
         """The reader thread: every message, then reconnection after a drop, until closed."""
-        from websockets.exceptions import WebSocketException
         while True:
             ws = self._ws
             if ws is None:  # set before this thread starts, and again by each reconnection
@@ -331,7 +289,7 @@ class RemoteTable:
             try:
                 while True:
                     self._handle(self._parse(ws.recv()))
-            except (OSError, WebSocketException, ProtocolError, TimeoutError):
+            except (LinkClosed, ProtocolError):
                 pass
             with self._lock:
                 self.connected = False
@@ -441,10 +399,9 @@ class RemoteTable:
         ws = self._ws
         if ws is None or not self.connected:
             return False
-        from websockets.exceptions import WebSocketException
         try:
             ws.send(encode(message))
-        except (OSError, WebSocketException):
+        except LinkClosed:
             return False
         return True
 
@@ -712,23 +669,39 @@ def ask_once(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
              timeout: float) -> ServerMessage | Problem:
     """The answer to one request over a connection of its own (``tables``, ``leaderboard``,
     ``daily``), or the problem: the server's error, or why it could not be asked."""
-    from websockets.exceptions import InvalidURI, WebSocketException
-    from websockets.sync.client import connect
-    context = tls if server.lower().startswith("wss:") else None
     try:
-        with connect(server, open_timeout=timeout, max_size=MAX_RECORD_MESSAGE, close_timeout=1, ssl=context,
-                     logger=QUIET_LOG) as ws:
+        with open_link(server, tls, timeout, MAX_RECORD_MESSAGE) as ws:
             ws.send(encode(request))
             message = parse_server_message(ws.recv(timeout=timeout))
-    except InvalidURI:
-        return Problem("bad_server", {})
-    except ssl.SSLError as error:  # before OSError, which it is: the certificate, not the network
-        return Problem(tls_problem(error), {})
-    except (OSError, TimeoutError, WebSocketException, ProtocolError):
+    except LinkFailed as failed:
+        return Problem(failed.code, {})
+    except (LinkClosed, TimeoutError, ProtocolError):
         return Problem(UNREACHABLE, {})
     if isinstance(message, ErrorMessage):
         return Problem(message.code, dict(message.values))
     return message
+
+
+def open_watch(server: str, code: str, name: str, tls: ssl.SSLContext | None,
+               timeout: float = OPEN_TIMEOUT) -> tuple[Link, Watching]:
+    """A spectator's connection to room ``code`` and the server's ``watching`` answer (the room,
+    the table as it is); ``TableClosed`` with the problem when the room cannot be watched."""
+    try:
+        ws = open_link(server, tls, timeout, MAX_RECORD_MESSAGE)
+    except LinkFailed as failed:
+        raise TableClosed(Problem(failed.code, {})) from None
+    try:
+        ws.send(encode(Watch(code, name)))
+        answer = parse_server_message(ws.recv(timeout=timeout))
+    except (LinkClosed, TimeoutError, ProtocolError):
+        ws.close()
+        raise TableClosed(Problem(UNREACHABLE, {})) from None
+    if isinstance(answer, Watching):
+        return ws, answer
+    ws.close()
+    if isinstance(answer, ErrorMessage):
+        raise TableClosed(Problem(answer.code, dict(answer.values)))
+    raise TableClosed(Problem("other", {}))
 
 
 def list_tables(server: str, tls: ssl.SSLContext | None = None, timeout: float = OPEN_TIMEOUT) -> tuple[OpenTable, ...]:

@@ -831,6 +831,8 @@ class RoomServer:
             self.metrics.store_error()
             log.error("the daily deal cannot be read or kept (%s)", error)
             raise RoomRefusal("storage") from None
+        if self.today() != day:  # midnight passed while par was worked out: that day's seed is revealed now
+            raise RoomRefusal("not_today", day=self.today())
         return day, deal_seed(seed, deal)
 
     async def day_par(self, day: str, seed: bytes) -> list[int]:
