@@ -338,6 +338,19 @@ def test_scopa_host_names_the_certificate_problem_and_takes_cafile(serve: Serve,
     assert "Room code" in hosted.stdout, hosted.stdout + hosted.stderr + "".join(server.lines)
 
 
+@needs_openssl
+def test_scopa_watch_names_the_certificate_problem_and_takes_cafile(serve: Serve, tmp_path: Path) -> None:
+    """A spectator hears the same line as a player, not "Cannot reach": it connects through net as they do."""
+    cert, key = certificate(tmp_path, "localhost", "DNS:localhost,IP:127.0.0.1")
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    url = f"wss://127.0.0.1:{server.port}"
+    refused = scopa(tmp_path, "watch", "K7MQ3T", "--server", url, "--name", "Sam")
+    assert refused.returncode == 1
+    assert f"Certificate not trusted. The server at {url} sent a certificate" in refused.stdout
+    trusted = scopa(tmp_path, "watch", "K7MQ3T", "--server", url, "--name", "Sam", "--cafile", str(cert))
+    assert trusted.returncode == 1 and "No room has this code." in trusted.stdout  # through TLS, the server's answer
+
+
 @pytest.mark.parametrize(("flags", "said"), [
     (("--server", "ws://127.0.0.1:9", "--cafile", "cert.pem"), "--cafile is for a wss:// server"),
     (("--server", "wss://127.0.0.1:9", "--cafile", "missing.pem"), "cannot be read as a certificate"),
