@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from websockets.sync.client import connect
 
 from helpers.net import Client, host, join, play_out, reclaim, start
+from scopa.net.link import QUIET_LOG
 from scopa.net.messages import Ping, Pong, ResyncMessage, encode
 
 GARBAGE = [b"\x00\xff\xfe", "\ud800".encode("utf-8", "surrogatepass"), "[" * 5000, '{"type": "move"}',
@@ -36,7 +37,7 @@ def test_garbage_idle_connections_and_raw_sockets_leave_the_other_rooms_playing(
     idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(150)]  # not even a handshake
     quiet = ExitStack()
     for _ in range(150):  # a handshake, then nothing
-        quiet.enter_context(connect(server.url, open_timeout=10))
+        quiet.enter_context(connect(server.url, open_timeout=10, logger=QUIET_LOG))
     for frame in GARBAGE:  # each on a seated connection of its own room, and as a first message
         for first in (True, False):
             client = Client(server.url) if first else host(server.url)

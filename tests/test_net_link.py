@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.net import ROOT
+from helpers.net import ROOT, certificate
 from scopa.net.link import UNREACHABLE, LinkClosed, LinkFailed, open_link
 from scopa.net.messages import MAX_RECORD_MESSAGE, ListTables, Ping, TablesMessage, encode, parse_server_message
 
@@ -85,10 +85,7 @@ def test_the_game_never_uses_websockets_threading_client(serve, tmp_path: Path) 
     """That client reads and sends on one TLS socket from two threads, which OpenSSL does not allow;
     it hung about one opening in 700 (``net/link.py``). A whole opening over wss, in a process of
     its own, must not import it."""
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
-                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
+    cert, key = certificate(tmp_path)
     server = serve("--certfile", str(cert), "--keyfile", str(key))
     script = (
         "import sys\n"

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
+from helpers.net import certificate
 from scopa.bench.serving import ServerProcess
 from scopa.console.online import News, RoomGone
 from scopa.engine import Phase, Rules
@@ -279,15 +280,6 @@ def test_a_restart_is_said_once_and_a_server_gone_keeps_the_seat(lang: str) -> N
 
 # TLS: a client says what is wrong with a certificate ---------------------------------------------
 
-def certificate(folder: Path, name: str, alt: str) -> tuple[Path, Path]:
-    """A self-signed certificate for ``name`` (subjectAltName ``alt``) and its key, made by openssl."""
-    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName={alt}"],
-                   check=True, capture_output=True)
-    return cert, key
-
-
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificates")
 
 
@@ -304,7 +296,7 @@ def problem_of(url: str, tls: ssl.SSLContext | None = None) -> str | None:
 
 @needs_openssl
 def test_a_self_signed_certificate_is_said_untrusted_and_cafile_trusts_it(serve: Serve, tmp_path: Path) -> None:
-    cert, key = certificate(tmp_path, "localhost", "DNS:localhost,IP:127.0.0.1")
+    cert, key = certificate(tmp_path)
     server = serve("--certfile", str(cert), "--keyfile", str(key))
     url = f"wss://127.0.0.1:{server.port}"
     assert problem_of(url) == "certificate_untrusted"
@@ -327,7 +319,7 @@ def test_wss_to_a_server_without_tls_is_no_secure_connection(serve: Serve) -> No
 
 @needs_openssl
 def test_scopa_host_names_the_certificate_problem_and_takes_cafile(serve: Serve, tmp_path: Path) -> None:
-    cert, key = certificate(tmp_path, "localhost", "DNS:localhost,IP:127.0.0.1")
+    cert, key = certificate(tmp_path)
     server = serve("--certfile", str(cert), "--keyfile", str(key))
     url = f"wss://127.0.0.1:{server.port}"
     refused = scopa(tmp_path, "host", "--server", url, "--name", "Ann")
@@ -341,7 +333,7 @@ def test_scopa_host_names_the_certificate_problem_and_takes_cafile(serve: Serve,
 @needs_openssl
 def test_scopa_watch_names_the_certificate_problem_and_takes_cafile(serve: Serve, tmp_path: Path) -> None:
     """A spectator hears the same line as a player, not "Cannot reach": it connects through net as they do."""
-    cert, key = certificate(tmp_path, "localhost", "DNS:localhost,IP:127.0.0.1")
+    cert, key = certificate(tmp_path)
     server = serve("--certfile", str(cert), "--keyfile", str(key))
     url = f"wss://127.0.0.1:{server.port}"
     refused = scopa(tmp_path, "watch", "K7MQ3T", "--server", url, "--name", "Sam")

@@ -14,7 +14,19 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
-from helpers.net import CARD_TEXT, ROOT, Client, error, host, join, play_out, reclaim, start, stored_record
+from helpers.net import (
+    CARD_TEXT,
+    ROOT,
+    Client,
+    certificate,
+    error,
+    host,
+    join,
+    play_out,
+    reclaim,
+    start,
+    stored_record,
+)
 from scopa.engine import ALL_CARDS, Move, Rules
 from scopa.net.codes import new_seat_key
 from scopa.net.messages import (
@@ -418,10 +430,7 @@ def test_sigterm_stops_the_server_cleanly_and_tells_the_clients(serve):
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
 def test_with_a_certificate_the_server_speaks_wss_only(serve, tmp_path):
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
-                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
+    cert, key = certificate(tmp_path)
     server = serve("--certfile", str(cert), "--keyfile", str(key))
     assert any("listening on wss://" in line for line in server.lines)
     trusted = ssl.create_default_context(cafile=str(cert))

@@ -6,6 +6,7 @@ import re
 import secrets
 import sqlite3
 import ssl
+import subprocess
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -17,7 +18,7 @@ from websockets.sync.client import connect
 from scopa.bench.serving import ServerProcess
 from scopa.engine import CardsDealt, Rules
 from scopa.net.client import RemoteTable
-from scopa.net.link import LinkClosed, open_link
+from scopa.net.link import QUIET_LOG, LinkClosed, open_link
 from scopa.net.messages import (
     Accepted,
     Contribute,
@@ -46,6 +47,15 @@ ROOT = Path(__file__).resolve().parents[1]
 CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
 
 
+def certificate(folder: Path, name: str = "localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[Path, Path]:
+    """A self-signed certificate for ``name`` (subjectAltName ``alt``) and its key, made by openssl."""
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName={alt}"],
+                   check=True, capture_output=True)
+    return cert, key
+
+
 def stored_record(db: Path, code: str) -> dict:
     """The match record of room ``code`` as the server stored it in the SQLite file ``db``."""
     with sqlite3.connect(db) as conn:
@@ -70,7 +80,7 @@ class Client:
             self.ws = self.stack.enter_context(open_link(url, tls, 20, 2 ** 20))
         else:
             self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=20, close_timeout=1,
-                                                           **options))
+                                                           logger=QUIET_LOG, **options))
         self.frames: list[str] = []
         self.rules: Rules | None = None
         self.seat = self.number = 0
