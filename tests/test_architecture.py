@@ -109,6 +109,28 @@ def test_the_console_never_imports_the_full_state_or_the_match_record():
     assert found == []
 
 
+def test_only_net_touches_sockets_and_the_console_reaches_only_nets_client_side():
+    """docs/architecture.md: net is the only code with sockets (no websockets, socket or ssl
+    connection elsewhere in the game), and the console imports net's client side, never the
+    server, its rooms or its stores."""
+    sockets = {"websockets", "socket"}
+    server_side = {"server", "rooms", "store", "redis_store", "cluster", "thinking", "launch", "health", "metrics"}
+    found = []
+    for module in sorted(MODULES):
+        top = module.split(".")[1] if "." in module else ""
+        if top in ("net", "bench"):
+            continue
+        path = MODULES[module]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            found += [f"{module}: {name}" for name in names if name.split(".")[0] in sockets]
+        if top == "console":
+            found += [f"{module}: {name}" for name in imports_of(module)
+                      if name.startswith("scopa.net.") and name.split(".")[2] in server_side]
+    assert found == []
+
+
 def test_nothing_is_attached_to_a_class_or_module_at_run_time():
     """Methods and attributes are written where their class is, so readers and checkers see them:
     no ``setattr`` and no module-level assignment to an attribute (``GameState.from_dict = ...``
