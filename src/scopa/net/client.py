@@ -669,39 +669,46 @@ def ask_once(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
              timeout: float) -> ServerMessage | Problem:
     """The answer to one request over a connection of its own (``tables``, ``leaderboard``,
     ``daily``), or the problem: the server's error, or why it could not be asked."""
-    try:
-        with open_link(server, tls, timeout, MAX_RECORD_MESSAGE) as ws:
-            ws.send(encode(request))
-            message = parse_server_message(ws.recv(timeout=timeout))
-    except LinkFailed as failed:
-        return Problem(failed.code, {})
-    except (LinkClosed, TimeoutError, ProtocolError):
-        return Problem(UNREACHABLE, {})
-    if isinstance(message, ErrorMessage):
-        return Problem(message.code, dict(message.values))
-    return message
+    opened = _first_answer(server, request, tls, timeout)
+    if isinstance(opened, Problem):
+        return opened
+    ws, answer = opened
+    ws.close()
+    return answer
 
 
 def open_watch(server: str, code: str, name: str, tls: ssl.SSLContext | None,
                timeout: float = OPEN_TIMEOUT) -> tuple[Link, Watching]:
     """A spectator's connection to room ``code`` and the server's ``watching`` answer (the room,
     the table as it is); ``TableClosed`` with the problem when the room cannot be watched."""
-    try:
-        ws = open_link(server, tls, timeout, MAX_RECORD_MESSAGE)
-    except LinkFailed as failed:
-        raise TableClosed(Problem(failed.code, {})) from None
-    try:
-        ws.send(encode(Watch(code, name)))
-        answer = parse_server_message(ws.recv(timeout=timeout))
-    except (LinkClosed, TimeoutError, ProtocolError):
-        ws.close()
-        raise TableClosed(Problem(UNREACHABLE, {})) from None
+    opened = _first_answer(server, Watch(code, name), tls, timeout)
+    if isinstance(opened, Problem):
+        raise TableClosed(opened)
+    ws, answer = opened
     if isinstance(answer, Watching):
         return ws, answer
     ws.close()
-    if isinstance(answer, ErrorMessage):
-        raise TableClosed(Problem(answer.code, dict(answer.values)))
     raise TableClosed(Problem("other", {}))
+
+
+def _first_answer(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
+                  timeout: float) -> tuple[Link, ServerMessage] | Problem:
+    """A new connection with ``request`` sent on it and the server's first answer, or the problem
+    (the connection closed): the server's error, or why it could not be asked."""
+    try:
+        ws = open_link(server, tls, timeout, MAX_RECORD_MESSAGE)
+    except LinkFailed as failed:
+        return Problem(failed.code, {})
+    try:
+        ws.send(encode(request))
+        answer = parse_server_message(ws.recv(timeout=timeout))
+    except (LinkClosed, TimeoutError, ProtocolError):
+        ws.close()
+        return Problem(UNREACHABLE, {})
+    if isinstance(answer, ErrorMessage):
+        ws.close()
+        return Problem(answer.code, dict(answer.values))
+    return ws, answer
 
 
 def list_tables(server: str, tls: ssl.SSLContext | None = None, timeout: float = OPEN_TIMEOUT) -> tuple[OpenTable, ...]:

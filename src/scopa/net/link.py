@@ -112,14 +112,14 @@ def open_link(server: str, tls: ssl.SSLContext | None, timeout: float, max_size:
     system's trust). ``max_size``: the largest message, in bytes, taken from the server."""
     from websockets.exceptions import InvalidURI, WebSocketException
 
+    secure = server.lower().startswith("wss:")
     try:
-        return Link(_run(_open(server, tls, timeout, max_size)))
+        return Link(_run(_open(server, tls if secure else None, timeout, max_size)))
     except InvalidURI:
         raise LinkFailed("bad_server") from None
     except ssl.SSLError as error:  # before OSError, which it is: the certificate, not the network
         raise LinkFailed(tls_problem(error)) from error
     except ConnectionResetError as error:  # asyncio's word for a connection closed in the TLS handshake
-        secure = server.lower().startswith("wss:")
         raise LinkFailed("tls_failed" if secure else UNREACHABLE) from error
     except (OSError, TimeoutError, WebSocketException) as error:
         raise LinkFailed(UNREACHABLE) from error
@@ -128,8 +128,7 @@ def open_link(server: str, tls: ssl.SSLContext | None, timeout: float, max_size:
 async def _open(server: str, tls: ssl.SSLContext | None, timeout: float, max_size: int) -> ClientConnection:
     from websockets.asyncio.client import connect
 
-    secure = server.lower().startswith("wss:")
-    options: dict[str, Any] = {"ssl": tls} if secure and tls is not None else {}
+    options: dict[str, Any] = {"ssl": tls} if tls is not None else {}  # None for wss: the system's trust
     return await connect(server, open_timeout=timeout, max_size=max_size, close_timeout=CLOSE_TIMEOUT,
                          logger=QUIET_LOG, **options)
 
