@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers.net import ROOT, certificate
+from helpers.net import ROOT
+from scopa.bench.serving import certificate
 from scopa.net.link import UNREACHABLE, LinkClosed, LinkFailed, open_link
 from scopa.net.messages import MAX_RECORD_MESSAGE, ListTables, Ping, TablesMessage, encode, parse_server_message
 

@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from helpers.net import certificate
-from scopa.bench.serving import ServerProcess
+from scopa.bench.serving import ServerProcess, certificate
 from scopa.console.online import News, RoomGone
 from scopa.engine import Phase, Rules
 from scopa.narration import Messages

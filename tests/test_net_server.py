@@ -18,7 +18,6 @@ from helpers.net import (
     CARD_TEXT,
     ROOT,
     Client,
-    certificate,
     error,
     host,
     join,
@@ -27,6 +26,7 @@ from helpers.net import (
     start,
     stored_record,
 )
+from scopa.bench.serving import certificate
 from scopa.engine import ALL_CARDS, Move, Rules
 from scopa.net.codes import new_seat_key
 from scopa.net.messages import (

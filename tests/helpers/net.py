@@ -6,7 +6,6 @@ import re
 import secrets
 import sqlite3
 import ssl
-import subprocess
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -45,15 +44,6 @@ from scopa.table import Notice
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
-
-
-def certificate(folder: Path, name: str = "localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[Path, Path]:
-    """A self-signed certificate for ``name`` (subjectAltName ``alt``) and its key, made by openssl."""
-    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName={alt}"],
-                   check=True, capture_output=True)
-    return cert, key
 
 
 def stored_record(db: Path, code: str) -> dict:

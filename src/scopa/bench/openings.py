@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import ssl
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,20 +21,11 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from scopa.bench.serving import ServerProcess
+from scopa.bench.serving import ServerProcess, certificate
 from scopa.net.messages import MAX_RECORD_MESSAGE, ListTables, TablesMessage, encode, parse_server_message
 
 CLIENTS = ("link", "threading")
 TIMEOUT = 3.0  # seconds an opening, or the answer, may take
-
-
-def certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate for 127.0.0.1 and its key."""
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
-                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
-    return cert, key
 
 
 def open_once(client: str, url: str, context: ssl.SSLContext) -> None:

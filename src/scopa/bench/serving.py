@@ -9,7 +9,8 @@ bench's hundreds of rooms from one address. ``stop()`` sends SIGTERM (what an op
 gives the exit code; ``kill()`` sends SIGKILL (a crash).
 
 Not part of the game: nothing of scopa imports it but the bench and the tests. It opens no socket
-of its own; the child is the server.
+of its own; the child is the server. ``certificate`` makes a self-signed one, with ``openssl``,
+for a server that serves ``wss://`` (``--certfile``, ``--keyfile``).
 """
 from __future__ import annotations
 
@@ -35,6 +36,15 @@ sys.exit(asyncio.run(server.run(config, open_rooms=launch.open_rooms)))
 LISTENING = re.compile(r"listening on wss?://[^\s:]+:(\d+)")
 PROBLEM_WORDS = ("Traceback", "Error", "cannot", "lost")  # lines kept past ``keep``
 SRC = Path(__file__).resolve().parents[2]
+
+
+def certificate(folder: Path, name: str = "localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[Path, Path]:
+    """A self-signed certificate for ``name`` (subjectAltName ``alt``) and its key, made by openssl."""
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", f"/CN={name}", "-addext", f"subjectAltName={alt}"],
+                   check=True, capture_output=True)
+    return cert, key
 
 
 class ServerDidNotStart(RuntimeError):
