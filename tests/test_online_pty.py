@@ -295,6 +295,25 @@ def test_keys_typed_the_instant_a_prompt_appears_in_a_storm_of_news_are_all_answ
     cid[0].close()
 
 
+def test_the_start_of_a_match_is_said_once_in_order_by_both_players(serve, tmp_path):
+    """The server sends the start as one burst: "started" (whose update already carries the dealt
+    view), then the deal's events. A client that handed the console the view before the rest of
+    the burst said the table and the hand, as to a seat taken back ("Back at the table."), and
+    then the deal once more when its events came."""
+    server = serve(*SERVER_FLAGS)
+    host, guest, waiter, mover = started_waiter_and_mover(tmp_path, server.url)
+    time.sleep(1.0)  # any late news of the start is said by now
+    for child in (waiter, mover):
+        child.expect([pexpect.TIMEOUT, pexpect.EOF], timeout=0.3)  # read all that is shown
+        started = text(child)[text(child).index("The match starts."):]
+        assert "Back at the table" not in started, started
+        assert started.count("Deal 1.") == 1 and started.count("Three cards each.") == 1, started
+    said = text(mover)
+    assert said.index("Three cards each.") < said.index("Hand, ") < said.index("Card?"), said
+    for child in (host, guest):
+        child.terminate(force=True)
+
+
 def test_waiting_is_said_only_when_asked_for_not_after_every_play(serve, tmp_path, monkeypatch):
     """Issue 30: "Waiting?" was printed, and read, after every play, a moment before the reply.
     With a wait too long for any reply to reach it, a whole match shows no "Waiting?" after the

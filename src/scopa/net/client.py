@@ -288,7 +288,10 @@ class RemoteTable:
                 return
             try:
                 while True:
-                    self._handle(self._parse(ws.recv()))
+                    burst = ws.recv_burst()
+                    with self._lock:  # what the server sent at once reaches the console whole (Link.recv_burst)
+                        for raw in burst:
+                            self._handle(self._parse(raw))
             except (LinkClosed, ProtocolError):
                 pass
             with self._lock:

@@ -23,10 +23,12 @@ Failures come out as this module's own exceptions, so that no caller needs webso
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import ssl
 import threading
+from collections import deque
 from collections.abc import Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
@@ -37,6 +39,7 @@ T = TypeVar("T")
 
 UNREACHABLE = "unreachable"  # ``problem`` code when the server cannot be reached at all
 CLOSE_TIMEOUT = 1.0          # seconds to wait for the server's part of the closing handshake
+BURST_GAP = 0.005            # seconds: a message this soon after the one before is of the same burst
 
 # websockets logs a failed keepalive ping, with its traceback, to its logger; with no logging set up
 # Python writes that to stderr: the player's screen, read aloud. A drop is said in words and the
@@ -133,11 +136,21 @@ async def _open(server: str, tls: ssl.SSLContext | None, timeout: float, max_siz
                          logger=QUIET_LOG, **options)
 
 
-async def _recv(connection: ClientConnection, timeout: float | None) -> str | bytes:
-    """The next message within ``timeout`` seconds. Not ``asyncio.wait_for``: in Python 3.11 it
-    cancels at once, with a timeout of 0, a wait that could have taken a message already there."""
+async def _recv_burst(connection: ClientConnection, timeout: float | None) -> list[str | bytes]:
+    """The next message within ``timeout`` seconds, and the messages that follow it each within
+    ``BURST_GAP``: what the server sent at once. Not ``asyncio.wait_for``: in Python 3.11 it
+    cancels at once, with a timeout of 0, a wait that could have taken a message already there;
+    ``asyncio.timeout`` cancels only a wait that had to wait (websockets keeps the message of a
+    cancelled wait)."""
+    from websockets.exceptions import ConnectionClosed
+
     async with asyncio.timeout(timeout):
-        return await connection.recv()
+        burst = [await connection.recv()]
+    with contextlib.suppress(TimeoutError, ConnectionClosed):  # a close is said by the next recv
+        while True:
+            async with asyncio.timeout(BURST_GAP):
+                burst.append(await connection.recv())
+    return burst
 
 
 class Link:
@@ -145,6 +158,7 @@ class Link:
 
     def __init__(self, connection: ClientConnection) -> None:
         self._connection = connection
+        self._ready: deque[str | bytes] = deque()  # messages of a burst taken from the loop, not yet given
 
     def send(self, message: str) -> None:
         """Send one text message; ``LinkClosed`` when the connection is gone."""
@@ -152,9 +166,22 @@ class Link:
 
     def recv(self, timeout: float | None = None) -> str | bytes:
         """The next message; ``TimeoutError`` after ``timeout`` seconds (None: no limit), with no
-        message lost (websockets keeps one that a cancelled wait did not take); ``LinkClosed``
-        once the connection is closed, by either side, or broken."""
-        return self._call(_recv(self._connection, timeout))
+        message lost; ``LinkClosed`` once the connection is closed, by either side, or broken."""
+        if not self._ready:
+            self._ready.extend(self.recv_burst(timeout))
+        return self._ready.popleft()
+
+    def recv_burst(self, timeout: float | None = None) -> list[str | bytes]:
+        """The messages the server sent at once (``BURST_GAP``), at least one; else as ``recv``.
+
+        A reader handles a burst whole: the server's updates of one change each carry the view
+        after all of them (a match's start: "started", with the dealt view, then the deal's
+        events), so a console that read the view between two of them would act on a position
+        whose events it has not yet heard."""
+        if self._ready:
+            burst, self._ready = list(self._ready), deque()
+            return burst
+        return self._call(_recv_burst(self._connection, timeout))
 
     def close(self) -> None:
         """Close the connection (a thread waiting in ``recv`` gets ``LinkClosed``); at most about
