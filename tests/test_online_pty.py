@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers.net import SlowNetwork, play_out, reclaim
 from helpers.net import host as socket_host
 from helpers.net import join as socket_join
-from helpers.net import play_out, reclaim
 from helpers.net import start as socket_start
 from helpers.online_pty import (
     RESULT,
@@ -402,3 +402,34 @@ def test_the_host_moves_a_player_with_the_move_menus_and_the_match_is_played_fro
         assert RESULT.search(text(child)), text(child)[-1500:]
         assert "Shuffle checked, fair." in text(child)  # Ben's share of the seed went with him to seat 3
     assert "Traceback" not in text(host) + text(guest)
+
+
+CARD_NAME = re.compile(r"(?:ace|two|three|four|five|six|seven|jack|queen|king) of (?:clubs|diamonds|hearts|spades)"
+                       r"|settebello", re.IGNORECASE)
+
+
+def test_over_a_slow_network_each_change_is_said_whole_and_in_order(serve, tmp_path):
+    """A slow or lossy network delivers the messages of one change apart (here 20 ms between
+    pieces of a kilobyte). A client that took what arrived at once for a whole change said a
+    table holding the other player's card before that play ("Table, ... seven of clubs. Card?",
+    then "Ben plays seven of clubs." after the player's own next move), and at a match's start the
+    table and hand as to a seat taken back, then the deal again. The client asks the server to
+    end each change (mark_changes, change_end) and hands the console a change only once ended."""
+    server = serve(*SERVER_FLAGS)
+    slow = SlowNetwork(server.url)
+    host, guest, waiter, mover = started_waiter_and_mover(tmp_path, slow.url)
+    press(mover, "1")  # the Card? that play() would answer was read above
+    play([host, guest], seconds=120)  # the whole match: one deal
+    for child in (waiter, mover):
+        started = text(child)[text(child).index("The match starts."):]
+        assert "Back at the table" not in started, started
+        assert started.count("Deal 1.") == 1 and started.count("Three cards each.") == 1, started
+        heard: set[str] = set()
+        for line in started.splitlines():
+            named = {card.lower() for card in CARD_NAME.findall(line)}
+            if line.startswith("Table, "):  # every card on it came there by a play or a deal already said
+                assert named <= heard, f"{line!r} before the play that put {named - heard} there:\n{started}"
+            heard |= named
+    said = text(mover)
+    assert said.index("Three cards each.") < said.index("Hand, ") < said.index("Card?"), said
+    slow.close()

@@ -1,11 +1,14 @@
 """A real room server on a free loopback port and scripted websocket clients of it."""
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import secrets
+import socket
 import sqlite3
 import ssl
+import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -44,6 +47,43 @@ from scopa.table import Notice
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD_TEXT = re.compile(r"^(?:A|[2-7]|J|Q|K)[DHSC]$")
+
+
+class SlowNetwork:
+    """A loopback TCP proxy to the server at ``url`` that passes on what the server sends in pieces
+    of ``piece`` bytes, ``pause`` seconds apart, as a slow or lossy network may: the messages of one
+    change reach the client tens of milliseconds apart. What the client sends goes straight on."""
+
+    def __init__(self, url: str, piece: int = 1024, pause: float = 0.02) -> None:
+        self.server_port = int(url.rsplit(":", 1)[1].split("/")[0])
+        self.piece, self.pause = piece, pause
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"ws://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # closed
+                return
+            server = socket.create_connection(("127.0.0.1", self.server_port))
+            threading.Thread(target=self._pass, args=(client, server, 1 << 16, 0.0), daemon=True).start()
+            threading.Thread(target=self._pass, args=(server, client, self.piece, self.pause), daemon=True).start()
+
+    @staticmethod
+    def _pass(source: socket.socket, target: socket.socket, piece: int, pause: float) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(1 << 16):
+                for begin in range(0, len(data), piece):
+                    time.sleep(pause)
+                    target.sendall(data[begin:begin + piece])
+        for end in (source, target):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
 
 
 def stored_record(db: Path, code: str) -> dict:

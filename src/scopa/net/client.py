@@ -24,6 +24,15 @@ the same instant), for ``RECONNECT_FOR`` seconds; the room is in the server's st
 match goes on once it is back. After that long the table gives up (``server_gone``), and the
 seat stays the player's, for ``scopa join`` later.
 
+Changes: the server sends one change to the room (a move and what it caused, a deal, a notice,
+what a seat taken back missed) as several messages, each update carrying the view after all of
+them. The reader hands a change to the console whole, under the lock, or the console could act
+on a view whose events it had not yet heard (at a match's start it said the table and the hand
+as to a seat taken back, then the deal again). Each connection asks for ``change_end`` after
+each change (``mark_changes``); until the first one comes (an older server never sends it, and
+answers the request with unknown_type, which is not said), the messages the server sent at once
+(``Link.recv_burst``) are taken as one change.
+
 Numbers: a fresh connection in this process (``open``) starts at the number the welcome
 gives; older updates the server may send after it are not news, only their view is kept. The
 welcome also gives the last finished deal (its piles, scored again here), so B has a score
@@ -66,6 +75,7 @@ from .messages import (
     Accepted,
     Assisted,
     Back,
+    ChangeEnd,
     ChatMessage,
     ChatRequest,
     ClaimRequest,
@@ -79,6 +89,7 @@ from .messages import (
     InfoMessage,
     Join,
     ListTables,
+    MarkChanges,
     MatchRecordMessage,
     MoreTime,
     Moved,
@@ -113,6 +124,7 @@ OPEN_TIMEOUT = 10.0              # seconds to connect and be welcomed (websocket
 
 ANSWER_TIMEOUT = 15.0            # seconds to wait for the answer to a move
 RECORD_TIMEOUT = 5.0             # seconds the end of a match waits for its record (reconnecting if need be)
+CHANGE_WAIT = 2.0                # seconds a change begun may wait for its change_end, then is handled as it is
 CHAT_KEPT = 50                   # chat lines kept for the console between two looks (a flood drops the oldest)
 GONE = "server_gone"             # ``problem`` code when it could not be reached again for RECONNECT_FOR
 # A reconnection refused so is tried again: the server is not there yet, is still stopping, or
@@ -247,8 +259,9 @@ class RemoteTable:
             self._ws = ws
             self._welcomed(message, first_time)
             share = self._share_due(message)
-        if share:
-            with contextlib.suppress(LinkClosed):  # else given again once reconnected
+        with contextlib.suppress(LinkClosed):  # else asked again, and the share given again, once reconnected
+            ws.send(encode(MarkChanges()))
+            if share:
                 ws.send(encode(Contribute(self._share)))
         return message
 
@@ -286,14 +299,9 @@ class RemoteTable:
             ws = self._ws
             if ws is None:  # set before this thread starts, and again by each reconnection
                 return
-            try:
-                while True:
-                    burst = ws.recv_burst()
-                    with self._lock:  # what the server sent at once reaches the console whole (Link.recv_burst)
-                        for raw in burst:
-                            self._handle(self._parse(raw))
-            except (LinkClosed, ProtocolError):
-                pass
+            # a change begun and not ended is not handled: the reconnection's hello asks for it again
+            with contextlib.suppress(LinkClosed, ProtocolError):
+                self._read_changes(ws)
             with self._lock:
                 self.connected = False
                 self._lock.notify_all()
@@ -303,6 +311,43 @@ class RemoteTable:
             if not self._reconnect():
                 break
         self.wake.raise_()
+
+    def _read_changes(self, ws: Link) -> None:
+        """Every message of one connection, each change handled whole (see "Changes" above)."""
+        change: list[ServerMessage] = []  # the messages of a change begun, waiting for its change_end
+        marked = False  # a change_end came: the server ends every change with one from here on
+        asked = True    # mark_changes not yet answered: an older server answers with unknown_type
+        while True:
+            try:
+                burst = ws.recv_burst(CHANGE_WAIT if change else None)
+            except TimeoutError:  # a change_end that never came: the change is handled as it is
+                burst = []
+            if not burst:
+                self._handle_all(change)
+                change = []
+                continue
+            for raw in burst:
+                message = self._parse(raw)
+                if isinstance(message, ChangeEnd):
+                    marked, asked = True, False
+                    self._handle_all(change)
+                    change = []
+                elif isinstance(message, (UpdateMessage, InfoMessage, Moved, ResyncMessage)):
+                    change.append(message)
+                elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
+                    asked = False  # the answer of an older server to mark_changes: nothing to say
+                else:
+                    self._handle_all([*change, message])
+                    change = []
+            if not marked:  # an older server, or none ended yet: what it sent at once is one change
+                self._handle_all(change)
+                change = []
+
+    def _handle_all(self, messages: list[ServerMessage]) -> None:
+        """Handle ``messages`` under the lock: the console sees all of them or none."""
+        with self._lock:
+            for message in messages:
+                self._handle(message)
 
     def _reconnect(self) -> bool:
         """Try again and again, with growing pauses, until welcomed, refused, closed, or

@@ -65,7 +65,7 @@ from .redis_daily import RedisDaily
 from .redis_players import RedisPlayers
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
 from .rooms import Entry, Room, RoomRefusal
-from .server import Connection, RoomServer, ServerConfig, Unstored, _seat
+from .server import CHANGE_END, Connection, RoomServer, ServerConfig, Unstored, _seat
 from .store import LoadProblem
 from .thinking import ComputerTurn
 
@@ -477,6 +477,7 @@ class ClusterServer(RoomServer):
             frames = [encode(message) for message in self._messages_for(room, entries, seat)]
             if taken.is_human:
                 logs.setdefault(seat, []).extend(frames[len(frames) - len(entries):])  # the updates, not the info
+            frames.append(CHANGE_END)  # passed on only to a connection that asked for it (Connection.send)
             if isinstance(conn, HeldConnection):
                 for frame in frames:
                     conn.send(frame)
@@ -585,6 +586,7 @@ class ClusterServer(RoomServer):
             return
         for frame in frames:
             conn.send(frame)
+        conn.send(CHANGE_END)
 
     # Frames from the other processes --------------------------------------------------------
     async def listen(self) -> None:

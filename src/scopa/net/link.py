@@ -174,10 +174,11 @@ class Link:
     def recv_burst(self, timeout: float | None = None) -> list[str | bytes]:
         """The messages the server sent at once (``BURST_GAP``), at least one; else as ``recv``.
 
-        A reader handles a burst whole: the server's updates of one change each carry the view
-        after all of them (a match's start: "started", with the dealt view, then the deal's
-        events), so a console that read the view between two of them would act on a position
-        whose events it has not yet heard."""
+        The server's updates of one change each carry the view after all of them (a match's
+        start: "started", with the dealt view, then the deal's events), so a console that read
+        the view between two of them would act on a position whose events it had not yet heard.
+        ``RemoteTable`` waits for the server's ``change_end``; a burst is what it takes for one
+        change where none comes (a server from before it)."""
         if self._ready:
             burst, self._ready = list(self._ready), deque()
             return burst

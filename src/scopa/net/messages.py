@@ -52,6 +52,12 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  at most 60 a minute from one address (net.server.BOARD_LIMIT), then the error
                  too_many_tries {seconds}
     ping         {}                                         the server answers pong
+    mark_changes {}                                         from now on, end each change to the room sent to
+                 this connection with ``change_end``: a change (a move, a deal, a notice, the updates
+                 a seat taken back missed) is sent as several messages, each update carrying the
+                 view after all of them, and a client that acted between two of them acted on a
+                 position whose events it had not yet heard. Asked once a seat is welcomed (each
+                 connection asks again); an older server answers with the error unknown_type
     seat_kind    {seat, kind}                               the host, in the lobby: kind "open" makes a
                  computer's seat free for a person, a level puts a computer in a free seat; refused
                  as not_host, not_lobby or bad_seat (the host's own seat, a person's, a taken one)
@@ -139,6 +145,8 @@ Server to client.
                  answer too), read as none. A deal past the match's last makes the record one
                  that does not check, and nothing is logged
     pong         {}
+    change_end   {}                                  only to a connection that sent ``mark_changes``: the
+                 messages of one change (moved, info, updates, a resync) sent to it end here
     tables       {rooms}                             the answer to ``tables``: at most ``MAX_TABLES`` rooms,
                  oldest first, each {code, host, rules, free}: host the host's name, free the number
                  of seats nobody has taken
@@ -423,6 +431,11 @@ class Ping:
     pass
 
 
+@dataclass(frozen=True)
+class MarkChanges:
+    """The client asks for ``change_end`` after each change (see the protocol above)."""
+
+
 # Player keys, ratings and the leaderboard (issue 29; net.identity, net.ratings) --------------
 
 MAX_TOP = 100  # players in one leaderboard answer
@@ -640,7 +653,7 @@ class TablesMessage:
 
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
                  | Assisted | RecordRequest | Ping | LeaderboardRequest | ChatRequest | MoreTime | Back | Watch
-                 | SeatKind | MoveSeat | WatchersChat | Quick | ListTables | DailyRequest | DailyDeal)
+                 | SeatKind | MoveSeat | WatchersChat | Quick | ListTables | DailyRequest | DailyDeal | MarkChanges)
 FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 
 
@@ -727,9 +740,14 @@ class Pong:
     pass
 
 
+@dataclass(frozen=True)
+class ChangeEnd:
+    """The messages of one change to the room, sent to this connection, end here (``mark_changes``)."""
+
+
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
                  | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage
-                 | DailyAnswer | Moved)
+                 | DailyAnswer | Moved | ChangeEnd)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -879,6 +897,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record),
                                                     **({"covered": sorted(m.covered)} if m.covered else {})}),
     Pong: ("pong", lambda m: {}),
+    MarkChanges: ("mark_changes", lambda m: {}),
+    ChangeEnd: ("change_end", lambda m: {}),
     LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m)}),
     Leaderboard: ("leaderboard", lambda m: {
         "rows": [{"rank": r.rank, "name": r.name, "rating": r.rating, "matches": r.matches} for r in m.rows],
@@ -1236,6 +1256,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "assisted": (lambda f: Assisted(), frozenset()),
     "record": (lambda f: RecordRequest(_int(f("id"), "id")), frozenset()),
     "ping": (lambda f: Ping(), frozenset()),
+    "mark_changes": (lambda f: MarkChanges(), frozenset()),
     "watch": (_watch, frozenset()),
     "seat_kind": (lambda f: SeatKind(_int(f("seat"), "seat", 0, 3),
                                      "open" if f("kind") == "open" else _level(f("kind"), "kind")), frozenset()),
@@ -1592,6 +1613,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
         message = MatchRecordMessage(_int(fields("id"), "id"), record, _deals(fields("covered", []), "covered"))
     elif kind == "pong":
         message = Pong()
+    elif kind == "change_end":
+        message = ChangeEnd()
     elif kind == "tables":
         message = _tables(fields)
     elif kind == "leaderboard":

@@ -71,6 +71,7 @@ from .messages import (
     Back,
     BoardPlace,
     BoardRow,
+    ChangeEnd,
     ChatMessage,
     ChatRequest,
     ClaimRequest,
@@ -90,6 +91,7 @@ from .messages import (
     Leaderboard,
     LeaderboardRequest,
     ListTables,
+    MarkChanges,
     MatchRecordMessage,
     MoreTime,
     Moved,
@@ -123,6 +125,8 @@ from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .signals import on_stop_signals
 from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
+
+CHANGE_END = encode(ChangeEnd())  # the frame, as the cluster's processes pass it on
 
 log = logging.getLogger("scopa.serve")
 BOARD_LIMIT = (60, 60.0)  # leaderboards one address may ask for, and in how many seconds
@@ -275,14 +279,15 @@ class Connection:
         self.code: str | None = None
         self.seat: int | None = None
         self.watcher: str | None = None  # a spectator's name (then seat stays None)
+        self.marks = False  # the client asked for change_end after each change (mark_changes)
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
         self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
 
     def send(self, message: Any) -> None:
         """Queue a message, or a frame already encoded (a ``str``), for this connection."""
-        if self.closing:
-            return
+        if self.closing or (not self.marks and (message == CHANGE_END or isinstance(message, ChangeEnd))):
+            return  # change_end only to a client that asked for it: an older one refuses what it does not know
         if isinstance(message, Accepted):
             self.metrics.move("player", time.monotonic() - self.received)
         elif isinstance(message, (Refused, ErrorMessage)):
@@ -621,6 +626,8 @@ class RoomServer:
         now = time.monotonic()
         if isinstance(message, Ping):
             conn.send(Pong())
+        elif isinstance(message, MarkChanges):
+            conn.marks = True
         elif isinstance(message, RecordRequest):
             conn.send(finished_record(room, message.id, seat))
         elif isinstance(message, FIRST_MESSAGES):
@@ -933,6 +940,7 @@ class RoomServer:
         else:
             for update in missed:
                 conn.send(UpdateMessage(update))
+        conn.send(ChangeEnd())
 
     def _room(self, code: str) -> Room:
         room = self.rooms.get(code)
@@ -998,6 +1006,7 @@ class RoomServer:
             if conn is not None:
                 for message in self._messages_for(room, entries, seat):
                     conn.send(message)
+                conn.send(ChangeEnd())
         self._tell_watchers(room, entries)
 
     @staticmethod

@@ -1,0 +1,123 @@
+"""``mark_changes`` and ``change_end``: the server ends each change it sends a connection that asked,
+on both stores and across the processes of one Redis; a connection that did not ask (a client
+from before them) never gets one; and the game's client, against a server from before them,
+says nothing of the unknown_type answer and hands changes to the console as before."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from websockets.sync.server import serve as serve_ws
+
+from helpers.net import Client, host, join, play_out, start, until
+from scopa.engine import Rules
+from scopa.net.client import RemoteTable
+from scopa.net.messages import (
+    ChangeEnd,
+    InfoMessage,
+    Join,
+    MarkChanges,
+    Moved,
+    Ping,
+    Pong,
+    ResyncMessage,
+    RoomInfo,
+    RoomSeat,
+    UpdateMessage,
+    Welcome,
+    encode,
+    parse_client_message,
+    parse_server_message,
+)
+from scopa.table import Notice, SeatUpdate
+
+CHANGE_MESSAGES = (UpdateMessage, InfoMessage, Moved, ResyncMessage)
+
+
+def marked(client: Client) -> None:
+    """Ask for change_end, and wait until the server has read the request."""
+    client.send(MarkChanges())
+    client.send(Ping())
+    client.until(lambda m: isinstance(m, Pong))
+
+
+def messages_after_the_pong(client: Client) -> list[object]:
+    frames = client.frames[max(i for i, frame in enumerate(client.frames) if '"type":"pong"' in frame) + 1:]
+    return [parse_server_message(frame, client.rules) for frame in frames]
+
+
+def changes_are_ended(messages: list[object]) -> int:
+    """How many changes ``messages`` hold, each ended by one change_end before any other message."""
+    open_change, ended = False, 0
+    for message in messages:
+        if isinstance(message, CHANGE_MESSAGES):
+            open_change = True
+        elif isinstance(message, ChangeEnd):
+            assert open_change, "a change_end ends a change, never nothing"
+            open_change, ended = False, ended + 1
+        else:
+            assert not open_change, f"{message!r} came inside a change"
+    assert not open_change, "the last change was not ended"
+    return ended
+
+
+def test_the_request_and_the_end_are_messages_of_the_protocol():
+    assert parse_client_message(encode(MarkChanges())) == MarkChanges()
+    assert parse_server_message(encode(ChangeEnd())) == ChangeEnd()
+    assert json.loads(encode(ChangeEnd())) == {"type": "change_end"}
+
+
+def test_each_change_is_ended_for_a_client_that_asked_and_never_for_one_that_did_not(store):
+    server = store.serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    marked(ann)
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= 6 and bob.view.history == ann.view.history)
+    ann.poll(0.3)
+    bob.poll(0.3)
+    assert changes_are_ended(messages_after_the_pong(ann)) >= 7  # the start and six plays at least
+    assert not any('"change_end"' in frame for frame in bob.frames)
+
+
+def test_another_process_passes_the_end_on_only_to_a_client_that_asked(processes):
+    first, second = processes(2)
+    ann = host(first.url)
+    bob = join(second.url, ann.code)
+    marked(bob)
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= 6 and bob.view.history == ann.view.history)
+    ann.poll(0.3)
+    bob.poll(0.3)
+    assert changes_are_ended(messages_after_the_pong(bob)) >= 7  # the start and six plays, half made on the other
+    assert not any('"change_end"' in frame for frame in ann.frames)
+
+
+def test_against_an_older_server_the_unknown_request_is_not_said_and_changes_still_come():
+    """A server from before mark_changes answers it with unknown_type (a refusal the console would
+    say) and never ends a change: the client keeps nothing to say and takes what came at once."""
+    rules = Rules(target=None)
+    info = RoomInfo("ACDEFG", "lobby", rules, (RoomSeat("Ann", ready=True), RoomSeat("Bob")))
+    asked: list[str] = []
+
+    def older(ws) -> None:  # type: ignore[no-untyped-def]
+        ws.recv()
+        ws.send(encode(Welcome("ACDEFG", 1, 1, info)))
+        asked.append(json.loads(ws.recv())["type"])
+        ws.send(json.dumps({"type": "error", "code": "unknown_type", "values": {}}))
+        ws.send(encode(InfoMessage(info)))
+        ws.send(encode(UpdateMessage(SeatUpdate(2, Notice("ready", 1, "Bob"), None))))
+        time.sleep(1.0)
+
+    with serve_ws(older, "127.0.0.1", 0) as old:
+        threading.Thread(target=old.serve_forever, daemon=True).start()
+        table = RemoteTable(f"ws://127.0.0.1:{old.socket.getsockname()[1]}", Join("ACDEFG", "Bob"))
+        table.open(timeout=5)
+        until(lambda: table.latest() == 2, 5)
+        assert asked == ["mark_changes"]
+        assert table.take_errors() == []
+        assert [update.event for update in table.updates(1, 1)] == [Notice("ready", 1, "Bob")]
+        table.close()
+        old.shutdown()
+
