@@ -10,7 +10,7 @@ import time
 
 from websockets.sync.server import serve as serve_ws
 
-from helpers.net import Client, host, join, play_out, start, until
+from helpers.net import Client, changes_are_ended, host, join, play_out, start, until
 from scopa.engine import Rules
 from scopa.net.client import RemoteTable
 from scopa.net.messages import (
@@ -18,10 +18,8 @@ from scopa.net.messages import (
     InfoMessage,
     Join,
     MarkChanges,
-    Moved,
     Ping,
     Pong,
-    ResyncMessage,
     RoomInfo,
     RoomSeat,
     UpdateMessage,
@@ -31,8 +29,6 @@ from scopa.net.messages import (
     parse_server_message,
 )
 from scopa.table import Notice, SeatUpdate
-
-CHANGE_MESSAGES = (UpdateMessage, InfoMessage, Moved, ResyncMessage)
 
 
 def marked(client: Client) -> None:
@@ -45,21 +41,6 @@ def marked(client: Client) -> None:
 def messages_after_the_pong(client: Client) -> list[object]:
     frames = client.frames[max(i for i, frame in enumerate(client.frames) if '"type":"pong"' in frame) + 1:]
     return [parse_server_message(frame, client.rules) for frame in frames]
-
-
-def changes_are_ended(messages: list[object]) -> int:
-    """How many changes ``messages`` hold, each ended by one change_end before any other message."""
-    open_change, ended = False, 0
-    for message in messages:
-        if isinstance(message, CHANGE_MESSAGES):
-            open_change = True
-        elif isinstance(message, ChangeEnd):
-            assert open_change, "a change_end ends a change, never nothing"
-            open_change, ended = False, ended + 1
-        else:
-            assert not open_change, f"{message!r} came inside a change"
-    assert not open_change, "the last change was not ended"
-    return ended
 
 
 def test_the_request_and_the_end_are_messages_of_the_protocol():

@@ -7,7 +7,7 @@ import json
 import re
 import time
 
-from helpers.net import Client, error, host, join, play_out, reclaim, start
+from helpers.net import Client, changes_are_ended, error, host, join, play_out, reclaim, start
 from scopa.engine import ALL_CARDS, Move, Rules
 from scopa.net.messages import (
     MAX_WATCHERS,
@@ -16,7 +16,10 @@ from scopa.net.messages import (
     CreateRoom,
     ErrorMessage,
     InfoMessage,
+    MarkChanges,
     MoveRequest,
+    Ping,
+    Pong,
     Ready,
     UpdateMessage,
     Watch,
@@ -244,3 +247,77 @@ def test_scopa_watch_sends_chat_only_where_the_host_lets_spectators(serve, tmp_p
     carla.expect("No longer watching.")
     carla.expect(pexpect.EOF)
     assert "Traceback" not in text(carla)
+
+
+def test_a_spectator_that_asks_hears_each_change_ended_and_one_that_does_not_never(store):
+    """mark_changes from a spectator: every change's public frames end with change_end (across
+    processes too), so ``scopa watch`` writes what one change says at once; a spectator's client
+    from before it never asks and never gets one."""
+    first = store.serve()
+    other = store.serve() if store.kind == "redis" else first
+    ann = host(first.url)
+    bob = join(first.url, ann.code)
+    carla, dora = watcher(other.url, ann.code), watcher(first.url, ann.code, "Dora")
+    carla.send(MarkChanges())
+    carla.send(Ping())
+    heard(carla, lambda m: isinstance(m, Pong))
+    asked = len(carla.frames)
+    start(ann, bob)
+    play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= 6 and bob.view.history == ann.view.history)
+    drain(carla)
+    drain(dora)
+    messages = [parse_server_message(frame, carla.rules, spectator=True) for frame in carla.frames[asked:]]
+    assert changes_are_ended(messages) >= 7  # the start and six plays at least
+    assert not any('"change_end"' in frame for frame in dora.frames)
+
+
+class FakeLink:
+    """What a spectator's reader reads: the frames given, then a closed link."""
+
+    def __init__(self, frames: list[str]) -> None:
+        self.frames, self.sent = list(frames), []
+
+    def send(self, frame: str) -> None:
+        self.sent.append(json.loads(frame)["type"])
+
+    def recv(self, timeout: float | None = None) -> str:
+        if not self.frames:
+            from scopa.net.link import LinkClosed
+            raise LinkClosed
+        return self.frames.pop(0)
+
+
+def spectator_news(frames: list[str]) -> tuple[list[list[str]], list[str]]:
+    """The news a spectator's reader puts out for ``frames``, write by write, and what it sent."""
+    import queue
+    from types import SimpleNamespace
+
+    from scopa.console.watch import _END, Spectator
+    from scopa.narration import Messages
+    from scopa.net.messages import RoomInfo, RoomSeat
+    m = Messages("en")
+    program = SimpleNamespace(messages=m, lang="en", naming="french", verbosity="short")
+    info = RoomInfo("ACDEFG", "playing", Rules(target=None), (RoomSeat("Ann"), RoomSeat("Bob")))
+    spectator = Spectator(program, SimpleNamespace(name="Carla"), info, "ACDEFG", "ws://127.0.0.1:1")
+    link, news = FakeLink(frames), queue.Queue()
+    spectator.read_all(link, news)
+    writes = []
+    while (item := news.get_nowait()) is not _END:
+        writes.append([getattr(line, "text", line) for line in item])
+    return writes, link.sent
+
+
+def test_scopa_watch_writes_a_change_at_once_and_takes_an_older_servers_answer_quietly():
+    from scopa.engine import Card, CardPlayed, CardStaysOnTable
+    from scopa.net.messages import ChangeEnd, encode, spectator_update
+    events = [CardPlayed(0, Card.parse("7S")), CardStaysOnTable(0, Card.parse("7S")),
+              CardPlayed(1, Card.parse("KH")), CardStaysOnTable(1, Card.parse("KH")),
+              CardPlayed(0, Card.parse("2C")), CardStaysOnTable(0, Card.parse("2C"))]
+    frames = [spectator_update(number, event, None) for number, event in enumerate(events, 1)]
+    end = encode(ChangeEnd())
+    writes, sent = spectator_news([*frames[:2], end, *frames[2:], end])  # two changes, each ended
+    assert sent == ["mark_changes"]
+    assert writes == [["Ann plays seven of spades."], ["Bob plays king of hearts.", "Ann plays two of clubs."]]
+    older = json.dumps({"type": "error", "code": "unknown_type", "values": {}})
+    writes, _ = spectator_news([older, *frames])  # a server from before change_end: each as it comes
+    assert writes == [["Ann plays seven of spades."], ["Bob plays king of hearts."], ["Ann plays two of clubs."]]

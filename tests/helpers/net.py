@@ -23,6 +23,7 @@ from scopa.net.client import RemoteTable
 from scopa.net.link import QUIET_LOG, LinkClosed, open_link
 from scopa.net.messages import (
     Accepted,
+    ChangeEnd,
     Contribute,
     CreateRoom,
     ErrorMessage,
@@ -84,6 +85,24 @@ class SlowNetwork:
 
     def close(self) -> None:
         self.listener.close()
+
+
+CHANGE_MESSAGES = (UpdateMessage, InfoMessage, Moved, ResyncMessage)
+
+
+def changes_are_ended(messages: list[object]) -> int:
+    """How many changes ``messages`` hold, each ended by one change_end before any other message."""
+    open_change, ended = False, 0
+    for message in messages:
+        if isinstance(message, CHANGE_MESSAGES):
+            open_change = True
+        elif isinstance(message, ChangeEnd):
+            assert open_change, "a change_end ends a change, never nothing"
+            open_change, ended = False, ended + 1
+        else:
+            assert not open_change, f"{message!r} came inside a change"
+    assert not open_change, "the last change was not ended"
+    return ended
 
 
 def stored_record(db: Path, code: str) -> dict:

@@ -8,6 +8,12 @@ pressed: a background thread reads the server and the news is said as it comes. 
 shows ``Watching?``; there C opens ``Message?`` for a chat line (sent where the host lets
 spectators chat, else refused in one line, "Not sent. Chat is not allowed here."), Enter says
 the room, and Ctrl-C (or Q) ends watching.
+
+What one change to the room says (a play and its capture, a deal's end and its score sheet) is
+written at once, as at the table: the spectator asks for ``change_end`` (``mark_changes``) and
+holds a change's lines until it comes, so a slow network never splits them into writes a screen
+reader may read after the screen scrolled. A server from before it answers unknown_type (not
+said), and then each message is said as it comes.
 """
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ if TYPE_CHECKING:
     from .online import OnlineProgram, OnlineRequest
 
 POLL = 0.02  # how often the spectator's loop looks for news or a key
+CHANGE_WAIT = 2.0  # seconds a change begun waits for its change_end, then is said as it is
 _END = object()  # put on the news queue when watching is over: its exit code follows
 
 
@@ -75,24 +82,43 @@ class Spectator:
 
     # The reader thread ----------------------------------------------------------------------
     def read_all(self, ws: Link, news: queue.Queue[Any]) -> None:
-        """Every frame, as the lines it says, onto ``news``; then ``_END`` and the exit code."""
+        """Every frame, as the lines it says, onto ``news``, a change's lines together; then
+        ``_END`` and the exit code."""
         from ..net.link import LinkClosed
-        from ..net.messages import ProtocolError, parse_server_message
-        code = 0
+        from ..net.messages import ChangeEnd, ErrorMessage, MarkChanges, ProtocolError, encode, parse_server_message
+        code: int | None = None
+        change: list[str | Announcement] = []  # the lines of a change begun, said once it has ended
+        marked, asked = False, True
         try:
-            for raw in ws:
-                lines, ended = self.lines(parse_server_message(raw, self.rules, spectator=True))
-                if lines:
-                    news.put(lines)
-                    self.wake.raise_()
-                if ended is not None:
-                    code = ended
-                    break
+            ws.send(encode(MarkChanges()))
+            while code is None:
+                try:
+                    raw = ws.recv(CHANGE_WAIT if change else None)
+                except TimeoutError:  # a change_end that never came: what the change said is said
+                    change = self._tell(news, change)
+                    continue
+                message = parse_server_message(raw, self.rules, spectator=True)
+                if isinstance(message, ChangeEnd):
+                    marked, asked, change = True, False, self._tell(news, change)
+                elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
+                    asked = False  # a server from before mark_changes: nothing to say
+                else:
+                    lines, code = self.lines(message)
+                    change += lines
+                    if not marked or code is not None or not _of_a_change(message):
+                        change = self._tell(news, change)
         except (LinkClosed, ProtocolError):
             pass
         news.put(_END)
-        news.put(code)
+        news.put(code or 0)
         self.wake.raise_()
+
+    def _tell(self, news: queue.Queue[Any], lines: list[str | Announcement]) -> list[str | Announcement]:
+        """Put ``lines`` on the news, to be written at once; an empty list for the next change."""
+        if lines:
+            news.put(lines)
+            self.wake.raise_()
+        return []
 
     def lines(self, message: object) -> tuple[list[str | Announcement], int | None]:
         """What one server message says, and the exit code when it ends watching (None: it goes on)."""
@@ -192,3 +218,9 @@ class Spectator:
             ws.send(encode(request))
         except LinkClosed:
             self.program.say(self.m("chat.offline"))
+
+
+def _of_a_change(message: object) -> bool:
+    """Whether ``message`` is part of a change to the room, which its change_end ends."""
+    from ..net.messages import InfoMessage, UpdateMessage
+    return isinstance(message, (UpdateMessage, InfoMessage))

@@ -56,8 +56,9 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  this connection with ``change_end``: a change (a move, a deal, a notice, the updates
                  a seat taken back missed) is sent as several messages, each update carrying the
                  view after all of them, and a client that acted between two of them acted on a
-                 position whose events it had not yet heard. Asked once a seat is welcomed (each
-                 connection asks again); an older server answers with the error unknown_type
+                 position whose events it had not yet heard. Asked once a seat (or a spectator)
+                 is welcomed (each connection asks again); an older server answers with the error
+                 unknown_type
     seat_kind    {seat, kind}                               the host, in the lobby: kind "open" makes a
                  computer's seat free for a person, a level puts a computer in a free seat; refused
                  as not_host, not_lobby or bad_seat (the host's own seat, a person's, a taken one)

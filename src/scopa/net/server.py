@@ -533,6 +533,8 @@ class RoomServer:
             conn.fail("room_closed")
         elif isinstance(message, Ping):
             conn.send(Pong())
+        elif isinstance(message, MarkChanges):
+            conn.marks = True
         elif isinstance(message, ChatRequest) and not room.watchers_chat:
             conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
         elif isinstance(message, ChatRequest):
@@ -557,7 +559,7 @@ class RoomServer:
                   for entry in entries]
         if any(isinstance(entry.event, Notice) for entry in entries):
             frames.insert(0, encode(InfoMessage(room.info())))
-        return frames
+        return [*frames, CHANGE_END]  # passed on only to a spectator that asked for it (Connection.send)
 
     # The three ways into a room; a store shared by several processes (``cluster``) wraps them
     # in that room's lock.
