@@ -281,12 +281,16 @@ class HardAnalyser:
         self.next_last = plays_left == 2  # the next play ends the deal: no scopa for it
         self.after_hand = (next_hand_size(view, self.after_seat) if plays_left > 2 and self.after_seat != view.seat
                            else 0)
-        # Per (seat, hand size), per capture value: the mean worth of that value's unseen cards to
-        # the seat and the chance it holds one; the same for every move read (``_expected_best``).
-        self._odds: dict[tuple[int, int], list[tuple[float, float] | None]] = {}
+        # For the next seat and the one after, per capture value: the mean worth of that value's
+        # unseen cards to the seat and the chance it holds one; the same for every move read
+        # (filled in by ``_expected_best`` as values are met).
+        self._next_odds: list[tuple[float, float] | None] = [None] * 11
+        self._after_odds: list[tuple[float, float] | None] = [None] * 11
 
-    def _expected_best(self, seat: int, hand: int, table: tuple[Card, ...], last: bool) -> tuple[float, float]:
-        """Expected best capture (in this side's material) of ``seat`` drawing ``hand`` unseen cards.
+    def _expected_best(self, seat: int, hand: int, table: tuple[Card, ...], last: bool,
+                       odds: list[tuple[float, float] | None]) -> tuple[float, float]:
+        """Expected best capture (in this side's material) of ``seat`` drawing ``hand`` unseen cards
+        (``odds``: that seat's, ``_next_odds`` or ``_after_odds``).
 
         Returns (expected gain signed for this side, chance that it can sweep).
         """
@@ -296,9 +300,6 @@ class HardAnalyser:
         mine = side == self.side
         sweep_worth = 0.0 if last else self.SWEEP
         by_value = self.sums.of(side, table)
-        odds = self._odds.get((seat, hand))
-        if odds is None:
-            odds = self._odds[seat, hand] = [None] * 11
         options = []
         sweep_chance = 0.0
         for v in self._values_unseen:
@@ -351,10 +352,10 @@ class HardAnalyser:
             gain = 0.0
             sweep = False
             rest = tuple(sorted((*table, card)))
-        reply, risk = self._expected_best(self.next_seat, self.next_hand, rest, self.next_last)
+        reply, risk = self._expected_best(self.next_seat, self.next_hand, rest, self.next_last, self._next_odds)
         follow = 0.0
         if self.after_hand:
-            follow, _ = self._expected_best(self.after_seat, self.after_hand, rest, False)
+            follow, _ = self._expected_best(self.after_seat, self.after_hand, rest, False, self._after_odds)
         plan = 0.0
         hand_left = list(view.hand)
         hand_left.remove(card)
