@@ -77,6 +77,20 @@ def test_capture_sums_are_the_extremes_of_each_capture_sum(name: str) -> None:
             assert repr(found[v]) == repr(expected), (table, v)  # repr: the very same floats
 
 
+def test_capture_sums_start_again_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(2)
+    rules = Rules(target=None)
+    sums = CaptureSums([random_row(rng), random_row(rng)], rules)
+    fresh = CaptureSums(sums.worth, rules)
+    monkeypatch.setattr(CaptureSums, "LIMIT", 5)
+    tables = [tuple(rng.sample(ALL_CARDS, 4)) for _ in range(12)]
+    for table in tables:
+        sums.of(0, table)
+        assert len(sums._memo) <= 5
+    for table in tables:  # the same answers after it started again
+        assert sums.of(0, table) == fresh._extremes(sums.worth[0], table)
+
+
 def reference_totals(view: PlayerView, worth: list[list[float]], moves: list[Move]) -> list[float]:
     """The hard level's score of each move, capture by capture, as written before ``CaptureSums``."""
     a = HardAnalyser(view, worth)  # for its counts, seats and hand sizes only

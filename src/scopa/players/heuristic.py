@@ -195,8 +195,11 @@ class CaptureSums:
     whose gains count against this side), and its value is the very number the capture-by-capture
     loop found. The sums depend only on the table and the worth tables, so readings that share
     the worth tables (the expert asks the hard level thousands of times a move, with its root's
-    tables) share this memo. Treat its answers as read-only.
+    tables) share this memo. Treat its answers as read-only. It keeps at most ``LIMIT`` tables
+    (about 2 kB each), then starts again: a long budget must not fill the memory.
     """
+
+    LIMIT = 10_000
 
     def __init__(self, worth: list[list[float]], rules: Rules) -> None:
         self.worth = worth
@@ -208,6 +211,8 @@ class CaptureSums:
         key = (side, table)
         found = self._memo.get(key)
         if found is None:
+            if len(self._memo) >= self.LIMIT:
+                self._memo.clear()
             found = self._memo[key] = self._extremes(self.worth[side], table)
         return found
 
