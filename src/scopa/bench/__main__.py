@@ -1,11 +1,13 @@
 """Benchmarks that print their figures: ``python -m scopa.bench NAME [options]``, NAME one of
-engine, ai, judge, speech, words, latency, record, saves, crash, server, leaderboard, openings."""
+engine, ai, expert, judge, speech, words, latency, record, saves, crash, server, leaderboard,
+openings."""
 from __future__ import annotations
 
 import importlib
 import sys
 
-COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "judge": "scopa.bench.judge",
+COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "expert": "scopa.bench.expert",
+            "judge": "scopa.bench.judge",
             "speech": "scopa.bench.speech", "words": "scopa.bench.words", "latency": "scopa.bench.latency",
             "record": "scopa.bench.record",
             "saves": "scopa.bench.saves", "crash": "scopa.bench.crash",
@@ -16,7 +18,7 @@ COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "judge": "sc
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] not in COMMANDS:
-        print("usage: python -m scopa.bench engine|ai|judge|speech|words|latency|record|saves|crash|server|"
+        print("usage: python -m scopa.bench engine|ai|expert|judge|speech|words|latency|record|saves|crash|server|"
               "leaderboard|openings [options]")
         return 2
     module = importlib.import_module(COMMANDS[argv[0]])

@@ -47,7 +47,7 @@ from scopa.engine import Card, GameState, Move, Phase, PlayerView, Rules, legal_
 from scopa.engine.captures import is_sweep_capture
 
 from .evaluate import WorthMemo, material, worth_tables
-from .heuristic import HardAnalyser, check_view
+from .heuristic import CaptureSums, HardAnalyser, check_view
 from .inference import PlayModel
 from .infoset import Tree, public_tree, set_values
 from .knowledge import inference_weights, side_of, throw_cost
@@ -404,6 +404,7 @@ class _Searcher:
         self.piles, self.scope = piles, scope  # the root's, for the other sides' worth tables
         # Each side's worth tables as read by the hard level (``every_worth``: all of them, at once).
         self.side_worth: dict[int, list[list[float]]] = dict(enumerate(every_worth)) if every_worth else {side: worth}
+        self.side_sums: dict[int, CaptureSums] = {}  # the same, with the capture sums read from them
         self.keep = sign * keep  # a thrown card's value (out of 10) times this: the sums it could have taken
         self.scopa = sign * scopa  # a scopa's point, plus the tempo of leaving the next seat an empty table
         self.rules = rules
@@ -510,16 +511,22 @@ class _Searcher:
                len(state.stock))
         scores = self.replies.get(key)
         if scores is None:
-            mover_side = self.rules.side_of(mover)
-            worth = self.side_worth.get(mover_side)
-            if worth is None:
-                worth = self.side_worth[mover_side] = worth_tables(self.piles, self.scope, self.rules, mover_side)
-            totals = HardAnalyser(state.view(mover), worth).totals(moves)
+            totals = HardAnalyser(state.view(mover), sums=self._sums(self.rules.side_of(mover))).totals(moves)
             scores = self.replies[key] = {move: round(total, 9) for move, total in zip(moves, totals, strict=True)}
         ranked = [scores[move] for move in moves]
         if self.perdere:  # the hard level plays its reading turned round (heuristic._ScoringPlayer)
             return min(range(len(moves)), key=ranked.__getitem__)
         return max(range(len(moves)), key=ranked.__getitem__)
+
+    def _sums(self, side: int) -> CaptureSums:
+        """``side``'s worth tables as the hard level reads them there, with their capture sums."""
+        sums = self.side_sums.get(side)
+        if sums is None:
+            worth = self.side_worth.get(side)
+            if worth is None:
+                worth = self.side_worth[side] = worth_tables(self.piles, self.scope, self.rules, side)
+            sums = self.side_sums[side] = CaptureSums(worth, self.rules)
+        return sums
 
     def modelled(self, state: GameState, moves: list[Move], depth: int, acc: float, weight: float,
                  extreme: Callable[[Iterable[float]], float] = min) -> float:

@@ -6,6 +6,7 @@ ties with its own seeded random generator, so a seed always gives the same game.
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -177,8 +178,77 @@ class MoveAnalysis:
     total: float
 
 
+# Per capture value, what a worth table makes of the captures a card of that value has on a table:
+# the largest and smallest sum of worth over a capture's cards among those that do not clear the
+# table (``-inf`` and ``inf`` when there is none), the same among those that clear it, and whether
+# one clears it. ``None``: a card of that value takes nothing there.
+Extremes = tuple[float, float, float, float, bool]
+
+
+class CaptureSums:
+    """Each table's ``Extremes`` by capture value, for one set of worth tables (one row per side).
+
+    The hard level scores a capture as a card's worth plus the sum of worth over the cards it
+    takes (plus a sweep's worth when it clears the table), and keeps the best: for a given
+    card's worth ``own``, ``own + s`` never decreases as ``s`` grows (floating-point rounding is
+    monotonic), so the best capture is the one with the largest sum (the smallest, for a seat
+    whose gains count against this side), and its value is the very number the capture-by-capture
+    loop found. The sums depend only on the table and the worth tables, so readings that share
+    the worth tables (the expert asks the hard level thousands of times a move, with its root's
+    tables) share this memo. Treat its answers as read-only. It keeps at most ``LIMIT`` tables
+    (about 2 kB each), then starts again: a long budget must not fill the memory.
+    """
+
+    LIMIT = 10_000
+
+    def __init__(self, worth: list[list[float]], rules: Rules) -> None:
+        self.worth = worth
+        self.rules = rules
+        self._memo: dict[tuple[int, tuple[Card, ...]], tuple[Extremes | None, ...]] = {}
+
+    def of(self, side: int, table: tuple[Card, ...]) -> tuple[Extremes | None, ...]:
+        """Index ``v`` (1..10; 0 unused): the ``Extremes`` of value ``v`` on ``table`` for ``side``'s row."""
+        key = (side, table)
+        found = self._memo.get(key)
+        if found is None:
+            if len(self._memo) >= self.LIMIT:
+                self._memo.clear()
+            found = self._memo[key] = self._extremes(self.worth[side], table)
+        return found
+
+    def _extremes(self, row: list[float], table: tuple[Card, ...]) -> tuple[Extremes | None, ...]:
+        out: list[Extremes | None] = [None]
+        worth_of = row.__getitem__
+        for takes in captures_by_value(table, self.rules)[1:]:
+            if not takes:
+                out.append(None)
+                continue
+            hi = hi_clear = -math.inf
+            lo = lo_clear = math.inf
+            clears = False
+            for cap, cap_clears in takes:
+                total = sum(map(worth_of, cap))  # sum(), as the hard level adds them (3.12 compensates)
+                if cap_clears:  # comparisons rather than max() and min(): no calls
+                    clears = True
+                    if total > hi_clear:
+                        hi_clear = total
+                    if total < lo_clear:
+                        lo_clear = total
+                else:
+                    if total > hi:
+                        hi = total
+                    if total < lo:
+                        lo = total
+            out.append((hi, lo, hi_clear, lo_clear, clears))
+        return tuple(out)
+
+
 class HardAnalyser:
-    """Reads a view the way the hard level does: card counting, replies, partners, own hand."""
+    """Reads a view the way the hard level does: card counting, replies, partners, own hand.
+
+    ``worth`` may come from a nearby position (the expert's root) to save recomputing it, and
+    ``sums`` (``CaptureSums`` of those same worth tables) from earlier readings that used them.
+    """
 
     SWEEP = 2.0    # what another seat's scopa is worth to it (a point; more counts the tempo too)
     REPLY = 1.0    # weight of the next player's expected best capture
@@ -186,7 +256,8 @@ class HardAnalyser:
     FOLLOW = 0.3   # weight of the seat after next (partner +, second opponent -)
     KEEP = 0.2     # cost of throwing a high card (it could take a sum later), per 10 of value
 
-    def __init__(self, view: PlayerView, worth: list[list[float]] | None = None) -> None:
+    def __init__(self, view: PlayerView, worth: list[list[float]] | None = None,
+                 sums: CaptureSums | None = None) -> None:
         self.view = view
         self.rules = rules = view.rules
         self.side = side_of(rules, view.seat)
@@ -198,9 +269,16 @@ class HardAnalyser:
         self.counts = [len(cards) for cards in self._unseen_of_value]  # as ``unseen_by_value``
         # The capture values of which some card is unseen: the only ones another hand may hold.
         self._values_unseen = [v for v in range(1, 11) if self.counts[v]]
-        # ``worth`` may come from a nearby position (the expert's root) to save recomputing it.
-        self.worth = worth if worth is not None else worth_tables(view.piles, view.scope, rules, self.side)
+        if sums is not None:
+            if worth is not None and worth is not sums.worth:
+                raise ValueError("sums must be read from the worth tables given.")
+            self.worth = sums.worth
+            self.sums = sums
+        else:
+            self.worth = worth if worth is not None else worth_tables(view.piles, view.scope, rules, self.side)
+            self.sums = CaptureSums(self.worth, rules)
         n = rules.players
+        self._four = n == 4
         self.next_seat = next_to_move(view.seat, n)
         self.after_seat = next_to_move(self.next_seat, n)
         plays_left = sum(view.hand_counts) + view.stock_count
@@ -208,90 +286,91 @@ class HardAnalyser:
         self.next_last = plays_left == 2  # the next play ends the deal: no scopa for it
         self.after_hand = (next_hand_size(view, self.after_seat) if plays_left > 2 and self.after_seat != view.seat
                            else 0)
-        # Per (seat, hand size), per capture value: the mean worth of that value's unseen cards to
-        # the seat and the chance it holds one; the same for every move read (``_value_odds``).
-        self._odds: dict[tuple[int, int], list[tuple[float, float] | None]] = {}
+        # For the next seat and the one after, per capture value: the mean worth of that value's
+        # unseen cards to the seat and the chance it holds one; the same for every move read
+        # (filled in by ``_expected_best`` as values are met).
+        self._next_odds: list[tuple[float, float] | None] = [None] * 11
+        self._after_odds: list[tuple[float, float] | None] = [None] * 11
 
-    def _expected_best(self, seat: int, hand: int, table: tuple[Card, ...], last: bool) -> tuple[float, float]:
-        """Expected best capture (in this side's material) of ``seat`` drawing ``hand`` unseen cards.
+    def _expected_best(self, seat: int, hand: int, table: tuple[Card, ...], last: bool,
+                       odds: list[tuple[float, float] | None]) -> tuple[float, float]:
+        """Expected best capture (in this side's material) of ``seat`` drawing ``hand`` unseen cards
+        (``odds``: that seat's, ``_next_odds`` or ``_after_odds``).
 
         Returns (expected gain signed for this side, chance that it can sweep).
         """
         if hand <= 0 or not table:
             return 0.0, 0.0
-        rules = self.rules
-        row = self.worth[side_of(rules, seat)]
-        mine = side_of(rules, seat) == self.side
-        sign = 1.0 if mine else -1.0
-        sweep_worth = self.SWEEP
-        takes = captures_by_value(table, rules)
-        odds = self._odds.get((seat, hand))
-        if odds is None:
-            odds = self._odds[seat, hand] = [None] * 11
+        side = seat % 2 if self._four else seat  # side_of
+        mine = side == self.side
+        sweep_worth = 0.0 if last else self.SWEEP
+        by_value = self.sums.of(side, table)
         options = []
         sweep_chance = 0.0
         for v in self._values_unseen:
-            caps = takes[v]
-            if not caps:
+            extremes = by_value[v]
+            if extremes is None:
                 continue
             found = odds[v]
-            if found is None:
-                found = odds[v] = self._value_odds(v, hand, row)
+            if found is None:  # the mean worth of this value's unseen cards, and the chance of one
+                cards_v = self._unseen_of_value[v]
+                row = self.worth[side]
+                found = odds[v] = (sum([row[c] for c in cards_v]) / len(cards_v),
+                                   chance_holds(len(self.unseen), len(cards_v), hand))
             own, p = found
-            best = None
-            sweeps = False
-            for cap, clears in caps:
-                value = sign * (own + sum([row[c] for c in cap]))
-                if clears and not last:
-                    value += sweep_worth
-                    sweeps = True
-                if best is None or value > best:
-                    best = value
-            if sweeps:
+            hi, lo, hi_clear, lo_clear, clears = extremes
+            # The best capture of this value (``CaptureSums``: the largest sum, or the smallest
+            # for a seat of another side, whose gain counts against this one), signed for this side.
+            if mine:
+                best = own + hi
+                value = own + hi_clear + sweep_worth
+            else:
+                best = -(own + lo)
+                value = -(own + lo_clear) + sweep_worth
+            if value > best:
+                best = value
+            if clears and not last:
                 sweep_chance = 1.0 - (1.0 - sweep_chance) * (1.0 - p)
-            if best is not None and best > 0:
+            if best > 0:
                 options.append((best, p))
         options.sort(reverse=True)
         expected, none_better = 0.0, 1.0
         for value, p in options:
             expected += value * p * none_better
             none_better *= 1.0 - p
-        return sign * expected, sweep_chance
-
-    def _value_odds(self, v: int, hand: int, row: list[float]) -> tuple[float, float]:
-        """The mean worth (``row``) of the unseen cards of value ``v``, and the chance that a hand
-        of ``hand`` unseen cards holds at least one of them."""
-        cards_v = self._unseen_of_value[v]
-        own = sum([row[c] for c in cards_v]) / len(cards_v)
-        return own, chance_holds(len(self.unseen), self.counts[v], hand)
+        return (expected if mine else -expected), sweep_chance
 
     def _read(self, move: Move) -> tuple[float, bool, tuple[Card, ...], float, float, float, float, float]:
         """``analyse`` but the table's sweep values: gain, sweep, table left, reply, risk, follow,
         plan and total."""
-        view, rules = self.view, self.rules
+        view = self.view
         card, capture = move
         mine = self.worth[self.side]
-        gain = (mine[card] + sum([mine[c] for c in capture])) if capture else 0.0
-        sweep = _is_sweep(move, view.table, rules, self.last)
-        if sweep:
-            gain += 1.0
-        rest = table_after(move, view.table)
-        reply, risk = self._expected_best(self.next_seat, self.next_hand, rest, self.next_last)
+        table = view.table
+        if capture:
+            gain = mine[card] + sum([mine[c] for c in capture])
+            sweep = len(capture) == len(table) and not self.last and is_sweep_capture(card, capture, self.rules)
+            if sweep:
+                gain += 1.0
+            rest = tuple([c for c in table if c not in capture])  # table_after
+        else:
+            gain = 0.0
+            sweep = False
+            rest = tuple(sorted((*table, card)))
+        reply, risk = self._expected_best(self.next_seat, self.next_hand, rest, self.next_last, self._next_odds)
         follow = 0.0
         if self.after_hand:
-            follow, _ = self._expected_best(self.after_seat, self.after_hand, rest, False)
+            follow, _ = self._expected_best(self.after_seat, self.after_hand, rest, False, self._after_odds)
         plan = 0.0
         hand_left = list(view.hand)
         hand_left.remove(card)
         if hand_left and rest:
-            takes = captures_by_value(rest, rules)
+            by_value = self.sums.of(self.side, rest)
             best = 0.0
             for held in hand_left:
-                for cap, clears in takes[(held >> 2) + 1]:
-                    value = mine[held] + sum([mine[c] for c in cap])
-                    if clears:
-                        value += 1.0
-                    best = max(best, value)
+                extremes = by_value[(held >> 2) + 1]
+                if extremes is not None:  # its best capture there (``CaptureSums``), a sweep a point more
+                    best = max(best, mine[held] + extremes[0], mine[held] + extremes[2] + 1.0)
             plan = best
         total = gain + self.REPLY * reply + self.FOLLOW * follow + self.PLAN * plan
         if not capture and hand_left:

@@ -15,7 +15,6 @@ read; the hands it tries are the sampled ones, never the real ones.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -23,7 +22,7 @@ from typing import NamedTuple
 from scopa.engine import Card, Move, Phase, PlayerView, moves_for_hand
 
 from .evaluate import WorthTables, every_side_worth_tables
-from .heuristic import HardAnalyser
+from .heuristic import CaptureSums, HardAnalyser
 from .knowledge import initial_table, round_start
 
 
@@ -75,6 +74,14 @@ def past_plays(view: PlayerView, tables: WorthTables = every_side_worth_tables) 
     return out
 
 
+def _with_hand(view: PlayerView, hand: tuple[Card, ...]) -> PlayerView:
+    """``view`` holding ``hand``: ``dataclasses.replace(view, hand=hand)``, written out (twice as fast,
+    and it is asked for every sampled hand of every play read)."""
+    return PlayerView(view.rules, view.seat, view.deal_number, view.dealer, view.to_move, view.round, hand,
+                      view.table, view.hand_counts, view.stock_count, view.piles, view.scope, view.last_capturer,
+                      view.history, view.match_scores, view.deal_totals, view.phase, view.winner, view.claims)
+
+
 def _same_move(move: Move, card: Card, capture: Sequence[Card]) -> bool:
     return move.card == card and sorted(move.capture) == sorted(capture)
 
@@ -85,6 +92,8 @@ class PlayModel:
     def __init__(self, view: PlayerView, temperature: float, floor: float,
                  tables: WorthTables = every_side_worth_tables) -> None:
         self.plays = past_plays(view, tables)
+        # Each play is read with its own position's worth tables, for every sampled hand.
+        self.sums = [CaptureSums(past.worth, view.rules) for past in self.plays]
         self.temperature = temperature
         self.floor = floor
         self.cache: dict[tuple[int, tuple[Card, ...]], float] = {}
@@ -99,19 +108,19 @@ class PlayModel:
             key = (index, tuple(hands[past.seat]))
             found = self.cache.get(key)
             if found is None:
-                found = self.cache[key] = self._log_chance(past, tuple(hands[past.seat]))
+                found = self.cache[key] = self._log_chance(past, tuple(hands[past.seat]), self.sums[index])
             total += found
         return total
 
-    def _log_chance(self, past: PastPlay, hand_now: tuple[Card, ...]) -> float:
+    def _log_chance(self, past: PastPlay, hand_now: tuple[Card, ...], sums: CaptureSums) -> float:
         hand = tuple(sorted(hand_now + past.played_since))
-        view = dataclasses.replace(past.view, hand=hand)
+        view = _with_hand(past.view, hand)
         moves = moves_for_hand(hand, view.table, view.rules)
         card = past.played_since[0]
         chosen = [i for i, m in enumerate(moves) if _same_move(m, card, past.capture)]
         if len(moves) <= 1 or not chosen:
             return 0.0  # a forced play says nothing; an inconsistent history (a lesson) neither
-        scores = HardAnalyser(view, past.worth).totals(moves)
+        scores = HardAnalyser(view, sums=sums).totals(moves)
         if view.rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             scores = [-s for s in scores]
         top = max(scores)

@@ -95,15 +95,28 @@ def _their_turn(trees: list[Node], weights: list[float]) -> list[float]:
     groups: dict[Move, list[int]] = {}
     for s, tree in enumerate(trees):
         for move in tree[4]:
-            groups.setdefault(move, []).append(s)
-    reply_values: list[dict[Move, float]] = [{} for _ in trees]
+            members = groups.get(move)
+            if members is None:
+                groups[move] = [s]
+            else:
+                members.append(s)
+    # Each sample's modelled reply and its extreme reply (the best at a partner's turn, else the
+    # worst), over its replies in the order they were first met, the first of equals kept.
+    picked = [0.0] * len(trees)
+    extreme: list[float | None] = [None] * len(trees)
     for move, members in groups.items():
-        values = set_values([trees[s][4][move] for s in members], [weights[s] for s in members])
+        nodes = [trees[s][4][move] for s in members]
+        values = (cast(list[float], nodes) if not isinstance(nodes[0], tuple)  # leaves: their own values
+                  else set_values(nodes, [weights[s] for s in members]))
         for s, v in zip(members, values, strict=True):
-            reply_values[s][move] = v
+            tree = trees[s]
+            if move == tree[3]:
+                picked[s] = v
+            found = extreme[s]
+            if found is None or (v > found if tree[1] else v < found):
+                extreme[s] = v
     out = []
-    for tree, replies in zip(trees, reply_values, strict=True):
-        _, same, weight, pick, _ = tree
-        extreme = max(replies.values()) if same else min(replies.values())
-        out.append(weight * replies[pick] + (1.0 - weight) * extreme)
+    for tree, pick, worst in zip(trees, picked, extreme, strict=True):
+        weight = tree[2]
+        out.append(weight * pick + (1.0 - weight) * cast(float, worst))
     return out

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
 
-from scopa.engine import ALL_CARDS, SETTEBELLO, Card, PlayerView, Rules, legal_captures
+from scopa.engine import ALL_CARDS, SETTEBELLO, Card, PlayerView, Rules, legal_captures, moves_for_hand
 from scopa.engine.captures import is_sweep_capture
 from scopa.engine.validation import first_table
 
@@ -62,11 +62,14 @@ def captures_by_value(table: tuple[Card, ...], rules: Rules) -> tuple[Takes, ...
         if len(_TAKES) >= _TAKES_LIMIT:
             _TAKES.clear()
         size = len(table)
-        by_value: list[Takes] = [()]
-        for card in VALUE_CARD:
-            by_value.append(tuple([(option, len(option) == size and is_sweep_capture(card, option, rules))
-                                   for option in legal_captures(card, table, rules)]))
-        found = _TAKES[key] = tuple(by_value)
+        by_value: list[list[tuple[tuple[Card, ...], bool]]] = [[] for _ in range(11)]
+        # One card of each value as a hand: the engine finds every value's captures at once, as
+        # ``legal_captures`` would one by one (in the same order).
+        for card, option in moves_for_hand(VALUE_CARD, table, rules):
+            if option:
+                clears = len(option) == size and is_sweep_capture(card, option, rules)
+                by_value[(card >> 2) + 1].append((option, clears))
+        found = _TAKES[key] = tuple([tuple(options) for options in by_value])
     return found
 
 
