@@ -193,3 +193,28 @@ def test_a_share_is_64_hex_digits_taken_once_in_the_lobby_and_the_start_waits_fo
     with pytest.raises(RoomRefusal) as late:
         room.contribute(1, bytes([4]) * 32)
     assert late.value.code == "not_lobby"
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)  # with Redis the seat's hello is stored too
+def test_a_share_the_store_refused_is_given_again_and_the_match_starts_fair(store, tables):
+    """The store fails just as a seat gives its share (a full disk): the change is refused with
+    "storage". The match cannot start without that share ("not ready"), and the share used to
+    be given again only after a reconnection. Now the client gives it again when the room's
+    info shows it missing after a storage error, and the match starts and checks fair."""
+    from helpers.net import Client
+    server = store.serve()
+    ann = tables(server.url, CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy"))
+    bob = Client(server.url)  # Ben's seat taken without a share: his client gives it below
+    bob.send(Join(ann.code, "Ben"))
+    welcome = bob.until(lambda m: isinstance(m, Welcome))
+    store.fail()
+    ben = tables(server.url, Hello(ann.code, welcome.seat_key, 0))  # the share, refused by the store
+    until(lambda: any(error.code == "storage" for error in ben.take_errors()), 10)
+    store.heal()
+    assert ann.room().contributions[ben.seat] is None
+    ben.ready()  # a change stored: its info shows Ben's share missing, and his client gives it again
+    until(lambda: ann.room().seats[ben.seat].ready and ann.room().contributions[ben.seat] is not None, 10)
+    ann.start()
+    until(lambda: ann.has_view() and ben.has_view(), 10)
+    play_to_end([ann, ben])
+    assert verdicts([ann, ben]) == ["fair", "fair"]

@@ -220,6 +220,7 @@ class RemoteTable:
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
         self._share = secrets.token_bytes(SEED_BYTES)
         self._gave_share = False
+        self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
         self._heard: bytes | None = None
         self._heard_other = False
         self._seen: set[Observation] = set()
@@ -344,10 +345,24 @@ class RemoteTable:
                 change = []
 
     def _handle_all(self, messages: list[ServerMessage]) -> None:
-        """Handle ``messages`` under the lock: the console sees all of them or none."""
+        """Handle ``messages`` under the lock: the console sees all of them or none. Then give the
+        share again if the room's info shows it was not kept."""
         with self._lock:
             for message in messages:
                 self._handle(message)
+            again = self._share_lost()
+        if again:
+            self._send(Contribute(self._share))
+
+    def _share_lost(self) -> bool:
+        """Under the lock: the server refused a change for its store in the lobby, and the room's
+        info still shows no share from this seat. Without it the match cannot start ("not ready"),
+        and the share was given once, at the welcome: it is given again with each such info
+        (the server keeps only the first share it stores, so one more does no harm)."""
+        room = self._room
+        if not (self._share_refused and self._gave_share and room is not None and room.phase == "lobby"):
+            return False
+        return self.seat is not None and room.contributions[self.seat] is None
 
     def _reconnect(self) -> bool:
         """Try again and again, with growing pauses, until welcomed, refused, closed, or
@@ -404,6 +419,7 @@ class RemoteTable:
                 else:
                     self._errors.append(message)
                     self._answered_chat += message.code == "chat_refused"
+                    self._share_refused |= message.code == "storage"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
             elif isinstance(message, Moved):  # the host moved this player: the same key, a new seat
