@@ -49,30 +49,29 @@ def test_the_request_and_the_end_are_messages_of_the_protocol():
     assert json.loads(encode(ChangeEnd())) == {"type": "change_end"}
 
 
+def six_plays_with_one_asking(asking: Client, other: Client, hosting: Client) -> None:
+    """``asking`` asks for change_end, ``other`` does not; the match starts and six cards are played."""
+    marked(asking)
+    start(hosting, other if hosting is asking else asking)
+    play_out([asking, other], hosting,
+             stop=lambda: len(asking.view.history) >= 6 and other.view.history == asking.view.history)
+    asking.poll(0.3)
+    other.poll(0.3)
+    assert changes_are_ended(messages_after_the_pong(asking)) >= 7  # the start and six plays at least
+    assert not any('"change_end"' in frame for frame in other.frames)
+
+
 def test_each_change_is_ended_for_a_client_that_asked_and_never_for_one_that_did_not(store):
     server = store.serve()
     ann = host(server.url)
-    bob = join(server.url, ann.code)
-    marked(ann)
-    start(ann, bob)
-    play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= 6 and bob.view.history == ann.view.history)
-    ann.poll(0.3)
-    bob.poll(0.3)
-    assert changes_are_ended(messages_after_the_pong(ann)) >= 7  # the start and six plays at least
-    assert not any('"change_end"' in frame for frame in bob.frames)
+    six_plays_with_one_asking(ann, join(server.url, ann.code), ann)
 
 
 def test_another_process_passes_the_end_on_only_to_a_client_that_asked(processes):
+    """Half the plays are made on the other process, whose frames this one passes on."""
     first, second = processes(2)
     ann = host(first.url)
-    bob = join(second.url, ann.code)
-    marked(bob)
-    start(ann, bob)
-    play_out([ann, bob], ann, stop=lambda: len(ann.view.history) >= 6 and bob.view.history == ann.view.history)
-    ann.poll(0.3)
-    bob.poll(0.3)
-    assert changes_are_ended(messages_after_the_pong(bob)) >= 7  # the start and six plays, half made on the other
-    assert not any('"change_end"' in frame for frame in ann.frames)
+    six_plays_with_one_asking(join(second.url, ann.code), ann, ann)
 
 
 def test_against_an_older_server_the_unknown_request_is_not_said_and_changes_still_come():
