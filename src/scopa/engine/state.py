@@ -236,7 +236,7 @@ class GameState(NamedTuple):
         if not 0 <= seat < self.rules.players:
             raise ScopaError(f"There is no seat {seat + 1}: this game has {self.rules.players} seats.")
         return PlayerView(self.rules, seat, self.deal_number, self.dealer, self.to_move, self.round,
-                          self.hands[seat], self.table, tuple(len(h) for h in self.hands), len(self.stock),
+                          self.hands[seat], self.table, tuple(map(len, self.hands)), len(self.stock),
                           self.piles, self.scope, self.last_capturer, self.history, self.match_scores,
                           self.deal_totals, self.phase, self.winner, self.claims)
 
@@ -479,6 +479,7 @@ def _fifteen_moves(hand: Iterable[Card], table: tuple[Card, ...], mode: int) -> 
 
 # Moves are immutable, so the commonest ones are made once: a card that stays on the table, and
 # a card taking one table card of its rank (_MATCH_MOVES[card][table_card]).
+_DECK = frozenset(ALL_CARDS)  # every card: ``PlayerView.unseen_cards`` takes the seen ones away
 _STAY_MOVES = tuple(_make(Move, (card, ())) for card in ALL_CARDS)
 _MATCH_MOVES = tuple({other: _make(Move, (card, (other,))) for other in ALL_CARDS if other >> 2 == card >> 2}
                      for card in ALL_CARDS)
@@ -607,14 +608,11 @@ class PlayerView:
 
     def unseen_cards(self) -> frozenset[Card]:
         """Cards this seat has not seen: the other hands and the stock together (less any hand shown)."""
-        seen = set(self.hand)
-        seen.update(self.table)
-        for pile in self.piles:
-            seen.update(pile)
+        # Set operations in C (the search asks this at every modelled reply); ``_DECK`` holds
+        # ``ALL_CARDS`` themselves, so the answer holds the engine's own Card objects.
+        unseen = _DECK.difference(self.hand, self.table, *self.piles)
         if self.claims:  # Cirulla: a hand shown to claim a bonus
             for other in range(self.rules.players):
                 if other != self.seat:
-                    seen.update(self.shown_hand(other) or ())
-        # A list rather than a generator (the search asks this at every modelled reply): the
-        # frozenset is built the same way from the same cards in the same order.
-        return frozenset([c for c in ALL_CARDS if c not in seen])
+                    unseen = unseen.difference(self.shown_hand(other) or ())
+        return unseen

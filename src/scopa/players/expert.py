@@ -53,6 +53,7 @@ from .infoset import Tree, public_tree, set_values
 from .knowledge import inference_weights, side_of, throw_cost
 
 _INF = float("inf")
+_NO_CARDS: frozenset[Card] = frozenset()  # ``_NO_CARDS.union(*piles)``: the cards in the piles, as a set
 
 
 def sample_world(view: PlayerView, rng: random.Random,
@@ -507,8 +508,7 @@ class _Searcher:
         mover = state.to_move
         hands = state.hands
         key = (mover, state.round, hands[mover], tuple(sorted(state.table)),
-               frozenset([card for pile in state.piles for card in pile]), tuple([len(h) for h in hands]),
-               len(state.stock))
+               _NO_CARDS.union(*state.piles), tuple(map(len, hands)), len(state.stock))
         scores = self.replies.get(key)
         if scores is None:
             totals = HardAnalyser(state.view(mover), sums=self._sums(self.rules.side_of(mover))).totals(moves)
