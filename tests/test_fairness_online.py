@@ -213,8 +213,12 @@ def test_a_share_the_store_refused_is_given_again_and_the_match_starts_fair(stor
     store.heal()
     assert ann.room().contributions[ben.seat] is None
     ben.ready()  # a change stored: its info shows Ben's share missing, and his client gives it again
-    until(lambda: ann.room().seats[ben.seat].ready and ann.room().contributions[ben.seat] is not None, 10)
-    ann.start()
-    until(lambda: ann.has_view() and ben.has_view(), 10)
+    until(lambda: ann.room().seats[ben.seat].ready, 10)
+    deadline = time.monotonic() + 10
+    while not ann.has_view():  # the host presses Start until the share is in (refused: "not ready")
+        assert time.monotonic() < deadline, "the match never started: the share was not given again"
+        ann.start()
+        time.sleep(0.2)
+    until(ben.has_view, 10)
     play_to_end([ann, ben])
     assert verdicts([ann, ben]) == ["fair", "fair"]

@@ -350,17 +350,20 @@ class RemoteTable:
         with self._lock:
             for message in messages:
                 self._handle(message)
-            again = self._share_lost()
+            again = self._share_lost(messages)
         if again:
             self._send(Contribute(self._share))
 
-    def _share_lost(self) -> bool:
+    def _share_lost(self, messages: list[ServerMessage]) -> bool:
         """Under the lock: the server refused a change for its store in the lobby, and the room's
-        info still shows no share from this seat. Without it the match cannot start ("not ready"),
-        and the share was given once, at the welcome: it is given again with each such info
-        (the server keeps only the first share it stores, so one more does no harm)."""
+        info among ``messages`` (a change it stored since) still shows no share from this seat.
+        Without it the match cannot start ("not ready"), and the share was given once, at the
+        welcome: it is given again with each such info (the server keeps only the first share it
+        stores, so one more does no harm). Never on the error itself: a store still failing
+        would answer each share with another error."""
         room = self._room
-        if not (self._share_refused and self._gave_share and room is not None and room.phase == "lobby"):
+        if not (self._share_refused and self._gave_share and room is not None and room.phase == "lobby"
+                and any(isinstance(message, InfoMessage) for message in messages)):
             return False
         return self.seat is not None and room.contributions[self.seat] is None
 
