@@ -15,6 +15,7 @@ from scopa.engine import Rules
 from scopa.net.client import RemoteTable
 from scopa.net.messages import (
     ChangeEnd,
+    Hello,
     InfoMessage,
     Join,
     MarkChanges,
@@ -101,3 +102,35 @@ def test_against_an_older_server_the_unknown_request_is_not_said_and_changes_sti
         table.close()
         old.shutdown()
 
+
+
+def test_the_updates_a_seat_taken_back_missed_come_whole_however_far_apart():
+    """What a seat missed is replayed just after the welcome, before the server can have read
+    mark_changes: the client takes it as one change that ends at the welcome's number, so a slow
+    network (here 0.1 s between messages) never gives the console half of it."""
+    rules = Rules(target=None)
+    info = RoomInfo("ACDEFG", "lobby", rules, (RoomSeat("Ann"), RoomSeat("Bob")))
+    missed = [Notice("ready", 0, "Ann"), Notice("watching", 0, "Carla"), Notice("ready", 1, "Bob")]
+
+    def server(ws) -> None:  # type: ignore[no-untyped-def]
+        ws.recv()
+        ws.send(encode(Welcome("ACDEFG", 1, 5, info)))
+        for number, notice in enumerate(missed, 3):
+            time.sleep(0.1)
+            ws.send(encode(UpdateMessage(SeatUpdate(number, notice, None))))
+        time.sleep(1.0)
+
+    with serve_ws(server, "127.0.0.1", 0) as slow:
+        threading.Thread(target=slow.serve_forever, daemon=True).start()
+        table = RemoteTable(f"ws://127.0.0.1:{slow.socket.getsockname()[1]}", Hello("ACDEFG", "k" * 43, 2))
+        table.open(timeout=5)
+        seen = [table.latest()]
+        deadline = time.monotonic() + 5
+        while seen[-1] < 5 and time.monotonic() < deadline:
+            if table.latest() != seen[-1]:
+                seen.append(table.latest())
+            time.sleep(0.005)
+        assert seen == [2, 5]
+        assert [update.event for update in table.updates(1, 2)] == missed
+        table.close()
+        slow.shutdown()

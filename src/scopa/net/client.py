@@ -29,8 +29,10 @@ what a seat taken back missed) as several messages, each update carrying the vie
 them. The reader hands a change to the console whole, under the lock, or the console could act
 on a view whose events it had not yet heard (at a match's start it said the table and the hand
 as to a seat taken back, then the deal again). Each connection asks for ``change_end`` after
-each change (``mark_changes``); until the first one comes (an older server never sends it, and
-answers the request with unknown_type, which is not said), the messages the server sent at once
+each change (``mark_changes``). What a seat taken back missed comes before the server has read
+that request: it is taken as one change, which ends with the update the welcome numbered (or a
+resync). Otherwise, until the first ``change_end`` (an older server never sends one, and answers
+the request with unknown_type, which is not said), the messages the server sent at once
 (``Link.recv_burst``) are taken as one change.
 
 Numbers: a fresh connection in this process (``open``) starts at the number the welcome
@@ -221,6 +223,7 @@ class RemoteTable:
         self._share = secrets.token_bytes(SEED_BYTES)
         self._gave_share = False
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
+        self._welcome_number = 0  # the room's newest update as of this connection's welcome
         self._heard: bytes | None = None
         self._heard_other = False
         self._seen: set[Observation] = set()
@@ -277,6 +280,7 @@ class RemoteTable:
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
+        self._welcome_number = welcome.number  # the updates missed that follow it end there
         if welcome.seat_key:
             self.key = welcome.seat_key
         if first_time:  # a seat taken back after a restart keeps as news what followed its last own move
@@ -318,6 +322,9 @@ class RemoteTable:
         change: list[ServerMessage] = []  # the messages of a change begun, waiting for its change_end
         marked = False  # a change_end came: the server ends every change with one from here on
         asked = True    # mark_changes not yet answered: an older server answers with unknown_type
+        with self._lock:  # a seat taken back: the updates it missed, sent before mark_changes is read,
+            # are one change that ends with the welcome's number (or a resync)
+            missed_to = self._welcome_number if self._welcome_number > self._latest else 0
         while True:
             try:
                 burst = ws.recv_burst(CHANGE_WAIT if change else None)
@@ -335,12 +342,17 @@ class RemoteTable:
                     change = []
                 elif isinstance(message, (UpdateMessage, InfoMessage, Moved, ResyncMessage)):
                     change.append(message)
+                    if missed_to and (isinstance(message, ResyncMessage) or (
+                            isinstance(message, UpdateMessage) and message.update.number >= missed_to)):
+                        missed_to = 0  # all that was missed is here
+                        self._handle_all(change)
+                        change = []
                 elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
                     asked = False  # the answer of an older server to mark_changes: nothing to say
                 else:
                     self._handle_all([*change, message])
                     change = []
-            if not marked:  # an older server, or none ended yet: what it sent at once is one change
+            if not marked and not missed_to:  # none ended yet, or an older server: what came at once is one change
                 self._handle_all(change)
                 change = []
 
