@@ -432,4 +432,6 @@ def test_over_a_slow_network_each_change_is_said_whole_and_in_order(serve, tmp_p
             heard |= named
     said = text(mover)
     assert said.index("Three cards each.") < said.index("Hand, ") < said.index("Card?"), said
+    assert_prompts_said_once(host)  # key mode: no prompt written again for news that was none (its own arrival)
+    assert "Ready?\nReady?" not in text(guest).replace(" ", "").replace("\r", "")
     slow.close()

@@ -18,7 +18,7 @@ from ..narration import Announcement, Messages, Narrator, explain_illegal, run_c
 from ..narration.narrator import KEYS_LEARNT
 from ..players.knowledge import is_last_play, round_start
 from ..storage import user_path
-from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table
+from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table, own_arrival
 from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
@@ -181,7 +181,7 @@ class MatchConsole:
             if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
                 # a seat's own arrival is said by its welcome ("You are in room ..."), never as news
                 notices = [e for e in events if isinstance(e, Notice)
-                           and not (e.kind == "joined" and e.seat == self.listener)]
+                           and not own_arrival(e, self.listener)]
                 for notice in notices:
                     if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from ..engine import Event, MatchWon, PlayerView
 from ..narration import Announcement, Messages, Narrator, run_command
 from ..narration.narrator import notice_words
-from ..table import Notice, SeatUpdate
+from ..table import Notice, SeatUpdate, own_arrival
 from .announcer import Announcer
 from .chat import Chat, Urgent
 from .game import MatchConsole, Services
@@ -291,7 +291,7 @@ class Lobby:
             self.started = self.started or update.event.kind == "started"
             if update.event.kind == "seat_moved":
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
-            elif update.event.kind != "joined" or update.event.seat != self.seat:  # "You are in room" said it
+            elif not own_arrival(update.event, self.seat):  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat), self.seat))
                 if self.quick and update.event.kind in ("joined", "left"):
                     lines.append(waiting_line(self.table.room(), self.m))
@@ -320,7 +320,7 @@ class Lobby:
             return
         if token == ENTER and action is not None:
             action()
-            self.table.wait(self.seat, self.after, timeout=WAIT_AFTER_REQUEST)
+            self._wait_answer()
         elif token == ENTER:
             self.say(*self.status())
         elif self.quick and token == ESCAPE:
@@ -341,6 +341,18 @@ class Lobby:
             self.say(*said)
         else:
             self.say(*self.status())
+
+    def _wait_answer(self) -> None:
+        """Wait for what answers ready or start (up to ``WAIT_AFTER_REQUEST``). This seat's own
+        "joined" notice, late on a slow network, is no answer: the prompt would be asked again."""
+        deadline, after = time.monotonic() + WAIT_AFTER_REQUEST, self.after
+        while (left := deadline - time.monotonic()) > 0:
+            found = self.table.wait(self.seat, after, timeout=left)
+            if not isinstance(found, list) or not found:
+                return  # a resync, or nothing in time
+            if not all(own_arrival(update.event, self.seat) for update in found):
+                return
+            after = found[-1].number
 
     def _as_host(self, room: RoomInfo, action: Callable[[], object]) -> None:
         """A host's command: done, and its notice waited for a moment; anyone else hears why not."""

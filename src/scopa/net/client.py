@@ -67,7 +67,7 @@ from ..engine.shuffle import SEED_BYTES
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..storage.fairness import Observation, Verdict, check_online, observe
-from ..table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo
+from ..table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo, own_arrival
 from .link import UNREACHABLE as UNREACHABLE
 from .link import Link, LinkClosed, LinkFailed, open_link
 from .link import tls_context as tls_context
@@ -413,9 +413,10 @@ class RemoteTable:
             self._lock.notify_all()
 
     def _handle(self, message: ServerMessage) -> None:
+        news = True
         with self._lock:
             if isinstance(message, UpdateMessage):
-                self._add(message.update)
+                news = self._add(message.update) and not own_arrival(message.update.event, self.seat)
             elif isinstance(message, InfoMessage):
                 self._room = message.info
             elif isinstance(message, ResyncMessage):
@@ -450,8 +451,8 @@ class RemoteTable:
             return  # muted: kept for L, nothing to say now
         if isinstance(message, ClockMessage) and message.seat != self.seat:
             return  # another seat's warning: said to that seat only
-        if not isinstance(message, (InfoMessage, Moved)):  # kept for the update that follows: nothing to say
-            self.wake.raise_()
+        if news and not isinstance(message, (InfoMessage, Moved)):  # info: kept for the update that follows;
+            self.wake.raise_()  # an update had already, or the seat's own arrival: nothing to say
         if self._is_urgent(message):
             self.urgent.raise_()
 
@@ -463,16 +464,18 @@ class RemoteTable:
         event = message.update.event if isinstance(message, UpdateMessage) else None
         return isinstance(event, Notice) and event.kind == "timed_out" and event.seat == self.seat
 
-    def _add(self, update: SeatUpdate) -> None:
+    def _add(self, update: SeatUpdate) -> bool:
+        """Keep ``update``'s view and what it shows; whether it is news (newer than the latest)."""
         self._seen.update(observe(update.event, update.view))
         if update.view is not None:
             self._view, self._view_at = update.view, update.number
         if update.number <= self._latest:
-            return  # already had it, or older than this session
+            return False  # already had it, or older than this session
         self._log.append(update)
         self._latest = update.number
         if isinstance(update.event, DealScored):
             self._scored = update.event
+        return True
 
     def _send(self, message: ClientMessage) -> bool:
         ws = self._ws

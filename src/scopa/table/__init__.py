@@ -14,8 +14,9 @@ from .protocol import (
     Table,
     TableEvent,
     TableInfo,
+    own_arrival,
 )
 
 __all__ = ["LocalTable", "Notice", "NoticeKind", "Refusal", "Resync", "SaveHooks", "SeatInfo", "SeatKind",
            "SeatUpdate", "SubmitResult", "Table", "TableEvent", "TableInfo", "computer_seed", "computers_for",
-           "fresh_seed", "held_record", "start_match"]
+           "fresh_seed", "held_record", "own_arrival", "start_match"]

@@ -55,6 +55,12 @@ class Notice(NamedTuple):
 TableEvent = Event | Notice
 
 
+def own_arrival(event: object, seat: int) -> bool:
+    """Whether ``event`` is ``seat``'s own "joined" notice: the seat's welcome already said it
+    ("You are in room ..."), so it is never said, and never news to end a prompt for."""
+    return isinstance(event, Notice) and event.kind == "joined" and event.seat == seat
+
+
 class SeatUpdate(NamedTuple):
     """One numbered thing that happened, as one seat receives it.
 
