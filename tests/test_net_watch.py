@@ -272,7 +272,8 @@ def test_a_spectator_that_asks_hears_each_change_ended_and_one_that_does_not_nev
 
 
 class FakeLink:
-    """What a spectator's reader reads: the frames given, then a closed link."""
+    """What a spectator's reader reads: the frames given, each alone (as a slow network may bring
+    them), then a closed link."""
 
     def __init__(self, frames: list[str]) -> None:
         self.frames, self.sent = list(frames), []
@@ -285,6 +286,9 @@ class FakeLink:
             from scopa.net.link import LinkClosed
             raise LinkClosed
         return self.frames.pop(0)
+
+    def recv_burst(self, timeout: float | None = None) -> list[str]:
+        return [self.recv(timeout)]
 
 
 def spectator_news(frames: list[str]) -> tuple[list[list[str]], list[str]]:

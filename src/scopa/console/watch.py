@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from .online import OnlineProgram, OnlineRequest
 
 POLL = 0.02  # how often the spectator's loop looks for news or a key
-CHANGE_WAIT = 2.0  # seconds a change begun waits for its change_end, then is said as it is
 _END = object()  # put on the news queue when watching is over: its exit code follows
 
 
@@ -82,43 +81,31 @@ class Spectator:
 
     # The reader thread ----------------------------------------------------------------------
     def read_all(self, ws: Link, news: queue.Queue[Any]) -> None:
-        """Every frame, as the lines it says, onto ``news``, a change's lines together; then
-        ``_END`` and the exit code."""
+        """Every frame, as the lines it says, onto ``news``, a change's lines together (one write:
+        ``net.client.read_changes``); then ``_END`` and the exit code."""
+        from ..net.client import read_changes
         from ..net.link import LinkClosed
-        from ..net.messages import ChangeEnd, ErrorMessage, MarkChanges, ProtocolError, encode, parse_server_message
+        from ..net.messages import MarkChanges, ProtocolError, encode, parse_server_message
         code: int | None = None
-        change: list[str | Announcement] = []  # the lines of a change begun, said once it has ended
-        marked, asked = False, True
         try:
             ws.send(encode(MarkChanges()))
-            while code is None:
-                try:
-                    raw = ws.recv(CHANGE_WAIT if change else None)
-                except TimeoutError:  # a change_end that never came: what the change said is said
-                    change = self._tell(news, change)
-                    continue
-                message = parse_server_message(raw, self.rules, spectator=True)
-                if isinstance(message, ChangeEnd):
-                    marked, asked, change = True, False, self._tell(news, change)
-                elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
-                    asked = False  # a server from before mark_changes: nothing to say
-                else:
-                    lines, code = self.lines(message)
-                    change += lines
-                    if not marked or code is not None or not _of_a_change(message):
-                        change = self._tell(news, change)
+            for messages in read_changes(ws, lambda raw: parse_server_message(raw, self.rules, spectator=True)):
+                lines: list[str | Announcement] = []
+                for message in messages:
+                    said, code = self.lines(message)
+                    lines += said
+                    if code is not None:
+                        break
+                if lines:
+                    news.put(lines)
+                    self.wake.raise_()
+                if code is not None:
+                    break
         except (LinkClosed, ProtocolError):
             pass
         news.put(_END)
         news.put(code or 0)
         self.wake.raise_()
-
-    def _tell(self, news: queue.Queue[Any], lines: list[str | Announcement]) -> list[str | Announcement]:
-        """Put ``lines`` on the news, to be written at once; an empty list for the next change."""
-        if lines:
-            news.put(lines)
-            self.wake.raise_()
-        return []
 
     def lines(self, message: object) -> tuple[list[str | Announcement], int | None]:
         """What one server message says, and the exit code when it ends watching (None: it goes on)."""
@@ -219,8 +206,3 @@ class Spectator:
         except LinkClosed:
             self.program.say(self.m("chat.offline"))
 
-
-def _of_a_change(message: object) -> bool:
-    """Whether ``message`` is part of a change to the room, which its change_end ends."""
-    from ..net.messages import InfoMessage, UpdateMessage
-    return isinstance(message, (UpdateMessage, InfoMessage))

@@ -58,7 +58,7 @@ import secrets
 import ssl
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -319,42 +319,11 @@ class RemoteTable:
 
     def _read_changes(self, ws: Link) -> None:
         """Every message of one connection, each change handled whole (see "Changes" above)."""
-        change: list[ServerMessage] = []  # the messages of a change begun, waiting for its change_end
-        marked = False  # a change_end came: the server ends every change with one from here on
-        asked = True    # mark_changes not yet answered: an older server answers with unknown_type
         with self._lock:  # a seat taken back: the updates it missed, sent before mark_changes is read,
             # are one change that ends with the welcome's number (or a resync)
             missed_to = self._welcome_number if self._welcome_number > self._latest else 0
-        while True:
-            try:
-                burst = ws.recv_burst(CHANGE_WAIT if change else None)
-            except TimeoutError:  # a change_end that never came: the change is handled as it is
-                burst = []
-            if not burst:
-                self._handle_all(change)
-                change = []
-                continue
-            for raw in burst:
-                message = self._parse(raw)
-                if isinstance(message, ChangeEnd):
-                    marked, asked = True, False
-                    self._handle_all(change)
-                    change = []
-                elif isinstance(message, (UpdateMessage, InfoMessage, Moved, ResyncMessage)):
-                    change.append(message)
-                    if missed_to and (isinstance(message, ResyncMessage) or (
-                            isinstance(message, UpdateMessage) and message.update.number >= missed_to)):
-                        missed_to = 0  # all that was missed is here
-                        self._handle_all(change)
-                        change = []
-                elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
-                    asked = False  # the answer of an older server to mark_changes: nothing to say
-                else:
-                    self._handle_all([*change, message])
-                    change = []
-            if not marked and not missed_to:  # none ended yet, or an older server: what came at once is one change
-                self._handle_all(change)
-                change = []
+        for messages in read_changes(ws, self._parse, missed_to):
+            self._handle_all(messages)
 
     def _handle_all(self, messages: list[ServerMessage]) -> None:
         """Handle ``messages`` under the lock: the console sees all of them or none. Then give the
@@ -757,6 +726,54 @@ def ask_once(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
     ws, answer = opened
     ws.close()
     return answer
+
+
+CHANGE_MESSAGES = (UpdateMessage, InfoMessage, Moved, ResyncMessage)  # the messages a change_end ends
+
+
+def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
+                 missed_to: int = 0) -> Iterator[list[ServerMessage]]:
+    """Every message of a connection that sent ``mark_changes``, in order, in lists: a change's
+    messages together, once its ``change_end`` came (or ``CHANGE_WAIT`` passed without one), any
+    other message with them or alone (see "Changes" above). Until the first ``change_end`` (an
+    older server never sends one, and its unknown_type answer to the request is left out), what
+    the server sent at once is one change. ``missed_to``: the welcome's number for a seat taken
+    back, whose missed updates come first and end there. Ends with ``LinkClosed``, or
+    ``ProtocolError`` for a message ``parse`` refuses."""
+    change: list[ServerMessage] = []  # the messages of a change begun, waiting for its change_end
+    marked = False  # a change_end came: the server ends every change with one from here on
+    asked = True    # mark_changes not yet answered: an older server answers with unknown_type
+    while True:
+        try:
+            burst = ws.recv_burst(CHANGE_WAIT if change else None)
+        except TimeoutError:  # a change_end that never came: the change goes as it is
+            burst = []
+        if not burst:
+            yield change
+            change = []
+            continue
+        for raw in burst:
+            message = parse(raw)
+            if isinstance(message, ChangeEnd):
+                marked, asked = True, False
+                if change:
+                    yield change
+                change = []
+            elif isinstance(message, CHANGE_MESSAGES):
+                change.append(message)
+                if missed_to and (isinstance(message, ResyncMessage) or (
+                        isinstance(message, UpdateMessage) and message.update.number >= missed_to)):
+                    missed_to = 0  # all that was missed is here
+                    yield change
+                    change = []
+            elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
+                asked = False  # the answer of an older server to mark_changes: nothing to say
+            else:
+                yield [*change, message]
+                change = []
+        if change and not marked and not missed_to:  # none ended yet, or an older server: what came at once
+            yield change
+            change = []
 
 
 def open_watch(server: str, code: str, name: str, tls: ssl.SSLContext | None,
