@@ -10,8 +10,16 @@ points, deals won, matches won (consecutive deals of each seating summed into ma
 each side's points per deal in each scoring category, a 95% confidence interval on A's point
 share (ratio estimator over the duplicate pairs:
 share ± 1.96 × sd of the pair residuals A − share × (A + B), over the mean pair total, / √n),
-and the median and 95th percentile thinking time per move of each level. The last line is
-``A point share: 0.NNN [lo, hi]``.
+the median and 95th percentile thinking time per move of each level, and the scope each
+level gave away a deal. The last line is ``A point share: 0.NNN [lo, hi]``.
+
+A scopa *given away* by a level is a scopa made by a seat of the other side on the play right
+after a play of that level's side (with two players, or four in partnerships, every play is
+followed by an opponent's, so these are the opponents' scope; the last play of a deal makes no
+scopa). It is counted against the side whose play left the table. Of those, *avoidable* ones
+followed a play that left a table some value still unseen by that seat could clear, when
+another of its legal moves left a table no unseen value could clear (read from that seat's view
+only, before its play: ``left_open``). Both are printed per deal (per game of each seating).
 
 ``--a`` and ``--b`` take a level name or ``module:factory``, an outside player: the module is
 imported (in each worker process too) and ``factory`` is called once per seat and game, with
@@ -30,8 +38,11 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, NamedTuple
 
-from scopa.engine import GameState, Move, Rules, Variant, new_deal
+from scopa.engine import GameState, Move, PlayerView, Rules, Variant, new_deal
+from scopa.engine.state import Play
 from scopa.players import LEVELS, make_player
+from scopa.players.heuristic import table_after
+from scopa.players.knowledge import is_last_play, sweep_values, unseen_by_value
 
 MATCH_TARGET = 11
 
@@ -43,6 +54,10 @@ class GameResult(NamedTuple):
     b_times: list[float]
     a_by_category: dict[str, int]  # A's points in each scoring category (cards, coins, scope, ...)
     b_by_category: dict[str, int]
+    a_given: int = 0      # scope A's side gave away (``given_away``)
+    b_given: int = 0
+    a_avoidable: int = 0  # of those, after a play that left a table open when another move would not
+    b_avoidable: int = 0
 
 
 class PairResult(NamedTuple):
@@ -107,6 +122,30 @@ def deal_seed(seed: int, deal: int) -> int:
     return seed * 1_000_003 + deal
 
 
+def left_open(view: PlayerView, move: Move) -> bool:
+    """``move`` leaves a table that a value still unseen by this seat could clear, though another
+    legal move would leave a table no unseen value can clear (from the seat's own view)."""
+    if is_last_play(view) or view.stock_count == 0 and sum(view.hand_counts) == 2:
+        return False  # the next play is the deal's last: it makes no scopa
+    unseen = unseen_by_value(view.unseen_cards())
+
+    def open_after(m: Move) -> bool:
+        return any(unseen[v] for v in sweep_values(table_after(m, view.table), view.rules))
+
+    return open_after(move) and not all(open_after(m) for m in view.legal_moves())
+
+
+def given_away(plays: Sequence[Play], rules: Rules) -> dict[int, list[int]]:
+    """For each side, the indices in ``plays`` of the plays after which the other side swept at once
+    (the scope that side gave away)."""
+    given: dict[int, list[int]] = {side: [] for side in range(rules.sides)}
+    for i in range(1, len(plays)):
+        before, after = rules.side_of(plays[i - 1].seat), rules.side_of(plays[i].seat)
+        if plays[i].scopa and after != before:
+            given[before].append(i - 1)
+    return given
+
+
 def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: str, a_first: bool,
               budget: float, player_seed: int,
               on_a_move: Callable[[GameState, Move], None] | None = None) -> GameResult:
@@ -124,6 +163,7 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
         players.append(build_player(a_level if is_a else b_level, player_seed * 8 + seat, budget))
     a_times: list[float] = []
     b_times: list[float] = []
+    opened: set[int] = set()  # indices in the history of plays that left a table open (``left_open``)
     while not state.is_deal_over:
         seat = state.to_move
         view = state.view(seat)
@@ -136,17 +176,23 @@ def play_game(rules: Rules, deal_seed: int, dealer: int, a_level: str, b_level: 
         (a_times if seat in a_seats else b_times).append(elapsed)
         if on_a_move is not None and seat in a_seats:
             on_a_move(state, move)
+        if left_open(view, move):
+            opened.add(len(state.history))
         state, _ = state.apply(move)
     score = state.deal_score
     assert score is not None
     a_side = rules.side_of(min(a_seats))
+    given = given_away(state.history, rules)
+    a_given = given[a_side]
+    b_given = [i for side, found in given.items() if side != a_side for i in found]
     a_cats = {c.value: n for c, n in score.sides[a_side].points.items()}
     b_cats: dict[str, int] = {}
     for side in score.sides:
         if side.side != a_side:
             for c, n in side.points.items():
                 b_cats[c.value] = b_cats.get(c.value, 0) + n
-    return GameResult(sum(a_cats.values()), sum(b_cats.values()), a_times, b_times, a_cats, b_cats)
+    return GameResult(sum(a_cats.values()), sum(b_cats.values()), a_times, b_times, a_cats, b_cats,
+                      len(a_given), len(b_given), len(opened.intersection(a_given)), len(opened.intersection(b_given)))
 
 
 def play_pair(task: tuple[Any, ...]) -> PairResult:
@@ -244,6 +290,7 @@ def report(a_level: str, b_level: str, results: list[PairResult], players: int, 
         (f"time per move, {b_level} (B): median {ms(statistics.median(b_times) if b_times else 0)}, "
          f"p95 {ms(percentile(b_times, 0.95))}, max {ms(max(b_times, default=0))}"),
         by_category(games),
+        given_line(games),
         f"A point share: {share:.3f} [{lo:.3f}, {hi:.3f}]",
     ]
 
@@ -257,6 +304,14 @@ def by_category(games: Sequence[GameResult]) -> str:
     parts = [f"{c} A {sum(g.a_by_category.get(c, 0) for g in games) / n:.3f} "
              f"B {sum(g.b_by_category.get(c, 0) for g in games) / n:.3f}" for c in names]
     return "points per deal by category: " + ", ".join(parts)
+
+
+def given_line(games: Sequence[GameResult]) -> str:
+    """Scope given away per deal by each level, and how many of them were avoidable (``left_open``)."""
+    n = max(1, len(games))
+    return (f"scope given away per deal: A {sum(g.a_given for g in games) / n:.3f} "
+            f"(avoidable {sum(g.a_avoidable for g in games) / n:.3f}), "
+            f"B {sum(g.b_given for g in games) / n:.3f} (avoidable {sum(g.b_avoidable for g in games) / n:.3f})")
 
 
 def check_game_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
