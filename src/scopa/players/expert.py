@@ -146,11 +146,13 @@ class ExpertPlayer:
     level = "expert"
     KEEP = 0.2            # cost of throwing a high card while others are still in hand (as the hard level)
     TEMPO = 0.0           # worth of a scopa inside the tree beyond its point (the next seat must throw)
+    SCOPONE_TEMPO = 0.0   # the same with hands of more than three cards (scopone), where the throw is often matched
     QUIET = 0.8           # share of the waiting capture counted at a leaf
     LEAF_BUDGET = 6.0     # rough tree size below each move, per sample, at a tenth of a second
     BASE_BUDGET = 0.1     # the time budget LEAF_BUDGET is for
     GROWTH = 0.0          # the tree grows as (budget / BASE_BUDGET) ** GROWTH: 0, more time buys samples
     SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
+    ENDGAME_CARDS = 8     # four players: each sample searched to the deal's end from this many cards in hand
     PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
     MODEL = 0.5           # weight, at another side's turn in the tree, of the reply the hard level would make
     PARTNER_MODEL = 0.0   # the same at the partner's turn (blended with its best play there)
@@ -161,6 +163,7 @@ class ExpertPlayer:
     INFER = True          # weigh each sampled deal by how likely the other seats' plays were in it
     TEMPERATURE = 0.05    # softmax temperature (points) of the model of their choices: hard's scores
     FLOOR = 0.1           # share of that model spread over every legal move: no deal is impossible
+    READ_PLAYS: int | None = 3  # with hands of more than three cards (scopone), the most recent plays read
     MIN_ESS = 10.0        # fewest effective samples: flatter weights (tempered) below that
     REJECT = 0.02         # a deal far less likely than the best so far is searched only this often
     INFORMATION_SETS = True  # two players: its own later plays chosen once for all alike samples
@@ -227,7 +230,10 @@ class ExpertPlayer:
         prior = HardAnalyser(view, worth).totals(moves)
         if rules.a_perdere:  # the fewest points win: the hard level plays its reading turned round
             prior = [-x for x in prior]
-        model = PlayModel(view, self.TEMPERATURE, self.FLOOR, self._worth.every_side) if self.infer else None
+        # Scopone deals ten cards a hand at once: reading every play of that round for every sampled
+        # deal left time for one or two deals a move at 0.1 s. Only the last lap is read there.
+        last = self.READ_PLAYS if rules.hand_size > 3 else None
+        model = PlayModel(view, self.TEMPERATURE, self.FLOOR, self._worth.every_side, last) if self.infer else None
         # With the model, deals are drawn alike and weighed by the likelihood of the plays seen;
         # without it (or with nothing to read yet), drawn leaning on the throws (the old reading).
         # A perdere a seat throws rather than sweeps anyway: its throws then say nothing.
@@ -235,8 +241,12 @@ class ExpertPlayer:
                    else inference_weights(view, self.THREW_PAST_SWEEP, self.THREW_PAST_TAKE))
         single = _only_one_world(view)
         depth = search_depth(view, self.leaf_budget(view, single))
+        left = sum(view.hand_counts)
+        if rules.players == 4 and not view.stock_count and left <= self.ENDGAME_CARDS:
+            depth = left  # the last plays of the deal: each sample to its end, scored exactly
         base = material(view.piles, view.scope, rules, side)
-        searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + self.TEMPO, self.KEEP,
+        tempo = self.TEMPO + (self.SCOPONE_TEMPO if rules.hand_size > 3 else 0.0)
+        searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + tempo, self.KEEP,
                              model=self.MODEL, piles=view.piles, scope=view.scope,
                              partner_model=self.PARTNER_MODEL, seat=view.seat, perdere=rules.a_perdere,
                              every_worth=every_worth)

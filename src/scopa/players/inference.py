@@ -8,6 +8,12 @@ chooses as the hard level scores its moves (turned round a perdere, as it plays)
 ``temperature`` points, mixed with a share ``floor`` spread over every legal move, so no deal
 is ever impossible (a seat may play as no model foresees).
 
+``last`` reads only the most recent plays. In scopone, where the ten cards of a hand are
+dealt at once and the round is the whole deal, reading every play of the round for every
+sampled deal (each with the hard level's reading of a ten-card hand) cost so much that the
+expert searched one or two deals a move at 0.1 s; there the expert reads the last three (the
+other seats' last lap; ``ExpertPlayer.READ_PLAYS``). With hands of three cards it reads them all.
+
 Plays of earlier rounds say nothing that differs between sampled deals: hands are dealt whole
 each round, and every card of an earlier round's hand has since been played face up, so the
 view that seat had then is the same in every sample. Only the expert's own ``PlayerView`` is
@@ -36,9 +42,11 @@ class PastPlay(NamedTuple):
     worth: list[list[float]]
 
 
-def past_plays(view: PlayerView, tables: WorthTables = every_side_worth_tables) -> list[PastPlay]:
+def past_plays(view: PlayerView, tables: WorthTables = every_side_worth_tables,
+               last: int | None = None) -> list[PastPlay]:
     """The other seats' plays of the current round, each with the public view it was made from
-    (``tables``: every side's worth tables of a position, ``every_side_worth_tables`` or a memo of it)."""
+    (``tables``: every side's worth tables of a position, ``every_side_worth_tables`` or a memo of it);
+    with ``last``, only the ``last`` most recent of them."""
     rules = view.rules
     sides = rules.sides
     table = sorted(initial_table(view))
@@ -47,9 +55,13 @@ def past_plays(view: PlayerView, tables: WorthTables = every_side_worth_tables) 
     last_capturer = None
     start = round_start(view)
     history = view.history
+    read = [i for i in range(start, len(history)) if history[i].seat != view.seat]
+    if last is not None:
+        read = read[len(read) - last:] if last > 0 else []
+    wanted = set(read)
     out = []
     for index, play in enumerate(history):
-        if index >= start and play.seat != view.seat:
+        if index in wanted:
             later = history[index:]
             counts = list(view.hand_counts)
             for p in later:
@@ -90,8 +102,8 @@ class PlayModel:
     """The log likelihood of the other seats' plays this round, for a sampled deal's hands."""
 
     def __init__(self, view: PlayerView, temperature: float, floor: float,
-                 tables: WorthTables = every_side_worth_tables) -> None:
-        self.plays = past_plays(view, tables)
+                 tables: WorthTables = every_side_worth_tables, last: int | None = None) -> None:
+        self.plays = past_plays(view, tables, last)
         # Each play is read with its own position's worth tables, for every sampled hand.
         self.sums = [CaptureSums(past.worth, view.rules) for past in self.plays]
         self.temperature = temperature
