@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from scopa.bench.ai import given_away, left_open
 from scopa.engine import Card, GameState, Move, Rules, new_deal
 from scopa.engine.state import Play
-from scopa.bench.ai import given_away, left_open
 from scopa.players import make_player
 from scopa.players.evaluate import every_side_worth_tables, material
 from scopa.players.expert import ExpertPlayer, _Searcher
@@ -53,14 +53,25 @@ def test_the_search_to_the_end_is_exact_minimax(cards_left: int) -> None:
             assert searcher.root_value(state, move, cards_left - 1) == pytest.approx(exact)
 
 
-def test_the_expert_searches_the_last_eight_cards_to_the_end() -> None:
-    """From ``ENDGAME_CARDS`` cards at four players with one world left open... every sample reaches the
-    deal's end: a fixed seed plays the same move whatever the hidden cards' order."""
+def test_the_expert_searches_the_last_eight_cards_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From ``ENDGAME_CARDS`` cards in hand at four players every sample is searched to the deal's end
+    (the plays after its move: the cards left less one); with more cards, a few plays deep."""
+    depths: list[int] = []
+    searched = _Searcher.root_value
+
+    def spy(self: _Searcher, state: GameState, move: Move, depth: int) -> float:
+        depths.append(depth)
+        return searched(self, state, move, depth)
+
+    monkeypatch.setattr(_Searcher, "root_value", spy)
     rules = Rules.scopone_scientifico(target=None)
-    for state in _late_positions(rules, ExpertPlayer.ENDGAME_CARDS, 3):
-        view = state.view(state.to_move)
-        values = ExpertPlayer(seed=3, iterations=8).move_values(view)
-        assert {m for m, _ in values} == set(view.legal_moves())
+    for cards_left in (ExpertPlayer.ENDGAME_CARDS, ExpertPlayer.ENDGAME_CARDS + 4):
+        for state in _late_positions(rules, cards_left, 2):
+            depths.clear()
+            ExpertPlayer(seed=3, iterations=4).move_values(state.view(state.to_move))
+            deepest = cards_left - 1
+            assert depths and (set(depths) == {deepest} if cards_left <= ExpertPlayer.ENDGAME_CARDS
+                               else max(depths) < deepest)
 
 
 def _play(seat: int, card: str, takes: str = "", scopa: bool = False) -> Play:

@@ -125,7 +125,7 @@ def deal_seed(seed: int, deal: int) -> int:
 def left_open(view: PlayerView, move: Move) -> bool:
     """``move`` leaves a table that a value still unseen by this seat could clear, though another
     legal move would leave a table no unseen value can clear (from the seat's own view)."""
-    if is_last_play(view) or view.stock_count == 0 and sum(view.hand_counts) == 2:
+    if is_last_play(view) or (view.stock_count == 0 and sum(view.hand_counts) == 2):
         return False  # the next play is the deal's last: it makes no scopa
     unseen = unseen_by_value(view.unseen_cards())
 
