@@ -15,8 +15,10 @@ import pytest
 
 from helpers.net import ROOT
 from scopa.bench.serving import certificate
-from scopa.net.link import UNREACHABLE, LinkClosed, LinkFailed, open_link
-from scopa.net.messages import MAX_RECORD_MESSAGE, ListTables, Ping, TablesMessage, encode, parse_server_message
+from scopa.net.client.link import UNREACHABLE, LinkClosed, LinkFailed, open_link
+from scopa.net.protocol.client_messages import ListTables, Ping
+from scopa.net.protocol.server_messages import TablesMessage, parse_server_message
+from scopa.net.protocol.wire import MAX_RECORD_MESSAGE, encode
 
 
 def opened(url: str):
@@ -91,8 +93,8 @@ def test_the_game_never_uses_websockets_threading_client(serve, tmp_path: Path) 
     script = (
         "import sys\n"
         "from scopa.engine import Rules\n"
-        "from scopa.net.client import RemoteTable, tls_context\n"
-        "from scopa.net.messages import CreateRoom\n"
+        "from scopa.net.client.client import RemoteTable, tls_context\n"
+        "from scopa.net.protocol.client_messages import CreateRoom\n"
         f"table = RemoteTable('wss://127.0.0.1:{server.port}', CreateRoom('Ann', Rules(), ('human', 'human'), 'easy'),"
         f" tls=tls_context({str(cert)!r}))\n"
         "print(table.open().code)\n"

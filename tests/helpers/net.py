@@ -19,31 +19,35 @@ from websockets.sync.client import connect
 
 from scopa.bench.serving import ServerProcess
 from scopa.engine import CardsDealt, Rules
-from scopa.net.client import RemoteTable
-from scopa.net.link import QUIET_LOG, LinkClosed, open_link
-from scopa.net.messages import (
-    Accepted,
-    ChangeEnd,
+from scopa.net.client.client import RemoteTable
+from scopa.net.client.link import QUIET_LOG, LinkClosed, open_link
+from scopa.net.protocol.client_messages import (
     Contribute,
     CreateRoom,
-    ErrorMessage,
     Hello,
-    InfoMessage,
     Join,
-    Moved,
     MoveRequest,
     NextDealRequest,
     Ping,
+)
+from scopa.net.protocol.client_messages import Ready as ReadyMessage
+from scopa.net.protocol.client_messages import Start as StartMessage
+from scopa.net.protocol.server_messages import (
+    Accepted,
+    ChangeEnd,
+    ErrorMessage,
+    InfoMessage,
+    Moved,
     Pong,
     Refused,
     ResyncMessage,
     UpdateMessage,
     Welcome,
-    encode,
     parse_server_message,
 )
-from scopa.net.messages import Ready as ReadyMessage
-from scopa.net.messages import Start as StartMessage
+from scopa.net.protocol.wire import (
+    encode,
+)
 from scopa.table import Notice
 
 ROOT = Path(__file__).resolve().parents[1]

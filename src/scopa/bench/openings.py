@@ -22,7 +22,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from scopa.bench.serving import ServerProcess, certificate
-from scopa.net.messages import MAX_RECORD_MESSAGE, ListTables, TablesMessage, encode, parse_server_message
+from scopa.net.protocol.client_messages import ListTables
+from scopa.net.protocol.server_messages import TablesMessage, parse_server_message
+from scopa.net.protocol.wire import MAX_RECORD_MESSAGE, encode
 
 CLIENTS = ("link", "threading")
 TIMEOUT = 3.0  # seconds an opening, or the answer, may take
@@ -31,7 +33,7 @@ TIMEOUT = 3.0  # seconds an opening, or the answer, may take
 def open_once(client: str, url: str, context: ssl.SSLContext) -> None:
     """One opening and one request, by ``client``; raises whatever went wrong."""
     if client == "link":
-        from scopa.net.link import open_link
+        from scopa.net.client.link import open_link
         with open_link(url, context, TIMEOUT, MAX_RECORD_MESSAGE) as link:
             link.send(encode(ListTables()))
             answer = parse_server_message(link.recv(TIMEOUT))

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..narration import Announcement, Messages
-from ..net.chat import MAX_CHAT, PRESETS
+from ..net.protocol.chat import MAX_CHAT, PRESETS
 from .keys import typed_number
 from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
 
 if TYPE_CHECKING:
-    from ..net.client import RemoteTable
-    from ..net.messages import ChatMessage
+    from ..net.client.client import RemoteTable
+    from ..net.protocol.server_messages import ChatMessage
 
 SWITCHES = {"chat on": True, "chat off": False, "chat attiva": True, "chat spenta": False}  # the setting
 MUTES = {"mute ": True, "unmute ": False, "silenzia ": True, "riattiva ": False}  # one player's lines

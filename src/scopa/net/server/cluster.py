@@ -39,28 +39,32 @@ from typing import Any, TypeVar, cast
 
 from websockets.asyncio.server import ServerConnection
 
-from ..engine import Move
-from ..engine.shuffle import SEED_BYTES
-from .finding import open_tables, quick_room_request
-from .identity import player_hash
-from .messages import (
-    MAX_TABLES,
-    Accepted,
+from ...engine import Move
+from ...engine.shuffle import SEED_BYTES
+from ..protocol.client_messages import (
     ClaimRequest,
     CreateRoom,
     DailyDeal,
-    ErrorMessage,
     Hello,
     Join,
     MoveRequest,
     NextDealRequest,
-    OpenTable,
-    ProtocolError,
     Quick,
-    Refused,
-    encode,
     parse_client_message,
 )
+from ..protocol.server_messages import (
+    Accepted,
+    ErrorMessage,
+    OpenTable,
+    Refused,
+)
+from ..protocol.wire import (
+    MAX_TABLES,
+    ProtocolError,
+    encode,
+)
+from .finding import open_tables, quick_room_request
+from .identity import player_hash
 from .redis_daily import RedisDaily
 from .redis_players import RedisPlayers
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom

@@ -24,17 +24,9 @@ from typing import Protocol
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
-PLAYER_KEY_HEX = 64  # 32 bytes written as lowercase hex: 256 bits, above the 192 asked
-
 
 class NameTaken(Exception):
     """The name (or a look-alike of it) belongs to another player key."""
-
-
-def is_player_key(value: object) -> bool:
-    """A string shaped like a player key, checked before anything is hashed."""
-    return (isinstance(value, str) and len(value) == PLAYER_KEY_HEX
-            and all(c in "0123456789abcdef" for c in value))
 
 
 def player_hash(key: str) -> str:

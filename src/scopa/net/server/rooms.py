@@ -27,11 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple
 
-from ..engine import Event, GameState, IllegalReason, Move, Rules
-from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed, seed_text
-from ..match import NAME_LENGTH, Fairness, MatchRecord, SeatSetup
-from ..players import computer_names, make_player
-from ..table import (
+from ...engine import Event, GameState, IllegalReason, Move, Rules
+from ...engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed, seed_text
+from ...match import NAME_LENGTH, Fairness, MatchRecord, SeatSetup
+from ...players import computer_names, make_player
+from ...table import (
     LocalTable,
     Notice,
     NoticeKind,
@@ -43,9 +43,9 @@ from ..table import (
     computers_for,
     start_match,
 )
+from ..protocol.codes import key_matches
+from ..protocol.wire import FinishedDeal, RoomInfo, RoomSeat
 from .clock import AWAY_AFTER, MORE_TIME, ClockEvent, TurnClock
-from .codes import key_matches
-from .messages import FinishedDeal, RoomInfo, RoomSeat
 from .thinking import ComputerTurn, think
 
 RoomPhase = Literal["lobby", "playing", "over"]

@@ -34,14 +34,80 @@ from typing import Any, Protocol
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from ..engine import Move
-from ..engine.shuffle import SEED_BYTES, commitment
-from ..numbers import decimal_number, whole_number
-from ..storage import record_to_dict
-from ..table import Notice, Resync
-from .chat import ChatLimit, chat_problem, clean_chat
+from ...engine import Move
+from ...engine.shuffle import SEED_BYTES, commitment
+from ...numbers import decimal_number, whole_number
+from ...storage import record_to_dict
+from ...table import Notice, Resync
+from ..protocol.chat import ChatLimit, chat_problem, clean_chat
+from ..protocol.client_messages import (
+    FIRST_MESSAGES,
+    Assisted,
+    Back,
+    ChatRequest,
+    ClaimRequest,
+    Contribute,
+    CreateRoom,
+    DailyDeal,
+    DailyRequest,
+    Hello,
+    Join,
+    LeaderboardRequest,
+    ListTables,
+    MarkChanges,
+    MoreTime,
+    MoveRequest,
+    MoveSeat,
+    NextDealRequest,
+    Ping,
+    Quick,
+    Ready,
+    RecordRequest,
+    SeatKind,
+    Start,
+    Watch,
+    WatchersChat,
+    parse_client_message,
+)
+from ..protocol.codes import key_hash, new_code, new_seat_key
+from ..protocol.daily_seeds import (
+    deal_seed,
+)
+from ..protocol.server_messages import (
+    Accepted,
+    BoardPlace,
+    BoardRow,
+    ChangeEnd,
+    ChatMessage,
+    ClockMessage,
+    DailyAnswer,
+    DailyPlace,
+    DailyPlayed,
+    DailyRow,
+    ErrorMessage,
+    InfoMessage,
+    Leaderboard,
+    MatchRecordMessage,
+    Moved,
+    OpenTable,
+    Pong,
+    Refused,
+    ResyncMessage,
+    TablesMessage,
+    UpdateMessage,
+    Watching,
+    Welcome,
+    spectator_update,
+)
+from ..protocol.wire import (
+    FATAL_ERRORS,
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    MAX_WATCHERS,
+    ProtocolError,
+    encode,
+)
 from .clock import TurnClock
-from .codes import key_hash, new_code, new_seat_key
 from .daily import (
     DAILY_LEVEL,
     DAILY_RULES,
@@ -51,7 +117,6 @@ from .daily import (
     DailyBook,
     day_of,
     day_par,
-    deal_seed,
     is_day,
     listing,
     next_day,
@@ -60,65 +125,6 @@ from .daily import (
 from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
-from .messages import (
-    FATAL_ERRORS,
-    FIRST_MESSAGES,
-    MAX_CLIENT_MESSAGE,
-    MAX_RECORD_MESSAGE,
-    MAX_WATCHERS,
-    Accepted,
-    Assisted,
-    Back,
-    BoardPlace,
-    BoardRow,
-    ChangeEnd,
-    ChatMessage,
-    ChatRequest,
-    ClaimRequest,
-    ClockMessage,
-    Contribute,
-    CreateRoom,
-    DailyAnswer,
-    DailyDeal,
-    DailyPlace,
-    DailyPlayed,
-    DailyRequest,
-    DailyRow,
-    ErrorMessage,
-    Hello,
-    InfoMessage,
-    Join,
-    Leaderboard,
-    LeaderboardRequest,
-    ListTables,
-    MarkChanges,
-    MatchRecordMessage,
-    MoreTime,
-    Moved,
-    MoveRequest,
-    MoveSeat,
-    NextDealRequest,
-    OpenTable,
-    Ping,
-    Pong,
-    ProtocolError,
-    Quick,
-    Ready,
-    RecordRequest,
-    Refused,
-    ResyncMessage,
-    SeatKind,
-    Start,
-    TablesMessage,
-    UpdateMessage,
-    Watch,
-    WatchersChat,
-    Watching,
-    Welcome,
-    encode,
-    parse_client_message,
-    spectator_update,
-)
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
@@ -1243,7 +1249,7 @@ def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
 # Running ---------------------------------------------------------------------------------------
 
 def default_db() -> Path:
-    from ..storage import default_data_dir
+    from ...storage import default_data_dir
     return default_data_dir() / DB_NAME
 
 

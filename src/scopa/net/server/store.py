@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine import Rules
-from ..engine.shuffle import SEED_BYTES
-from ..storage import SaveFileError, record_from_dict, record_to_dict
+from ...engine import Rules
+from ...engine.shuffle import SEED_BYTES
+from ...storage import SaveFileError, record_from_dict, record_to_dict
 from .clock import clock_from_data
 from .daily import SqliteDaily, record_result_sqlite
 from .identity import SqlitePlayers
