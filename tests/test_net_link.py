@@ -1,4 +1,4 @@
-"""``net.link.Link`` against the real room server over loopback: what the console's threads rely on."""
+"""``net.client.link.Link`` against the real room server over loopback: what the console's threads rely on."""
 from __future__ import annotations
 
 import contextlib
@@ -86,7 +86,7 @@ def test_an_opening_that_fails_says_why(server: str | None, code: str) -> None:
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
 def test_the_game_never_uses_websockets_threading_client(serve, tmp_path: Path) -> None:
     """That client reads and sends on one TLS socket from two threads, which OpenSSL does not allow;
-    it hung about one opening in 700 (``net/link.py``). A whole opening over wss, in a process of
+    it hung about one opening in 700 (``net/client/link.py``). A whole opening over wss, in a process of
     its own, must not import it."""
     cert, key = certificate(tmp_path)
     server = serve("--certfile", str(cert), "--keyfile", str(key))

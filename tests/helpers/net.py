@@ -129,7 +129,7 @@ class Client:
 
     def __init__(self, url: str, tls: ssl.SSLContext | None = None, **options) -> None:
         self.stack = ExitStack()  # connect() as a context manager, as websockets asks
-        if tls is not None:  # websockets' threading client can hang a TLS opening (net/link.py): the game's Link
+        if tls is not None:  # websockets' threading client can hang a TLS opening (net/client/link.py): the game's Link
             self.ws = self.stack.enter_context(open_link(url, tls, 20, 2 ** 20))
         else:
             self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=20, close_timeout=1,

@@ -3,7 +3,7 @@
 Starts ``scopa serve`` with a self-signed certificate (made by ``openssl``) on a loopback port,
 then ``P`` processes each open ``N`` connections to it, one after another: connect, the TLS and
 websocket handshakes, ask for the open tables, read the answer, close. It does so with the
-game's client (``link``: ``net/link.py``, websockets' asyncio client in a thread of its own) and,
+game's client (``link``: ``net/client/link.py``, websockets' asyncio client in a thread of its own) and,
 for comparison, with websockets' threading client (``threading``), which reads and sends on one
 TLS socket from two threads and now and then hangs an opening until its timeout. Prints, for each
 client, the openings, how many failed and why, and the time taken; the exit code is 1 when an

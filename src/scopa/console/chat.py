@@ -6,7 +6,7 @@ it, typed text and all: the player's own turn timer (``Urgent``), a warning ("Te
 the time up ("Time. A card is played for you."), which must be heard while there is time to act
 on it. That is said at once, with what led to it, and ``Message?`` is asked again with the text
 typed so far, so nothing typed is lost; other news still waits for the line. A number from 1
-to 10 there sends that phrase (``net.chat.PRESETS``), heard by each player in their own
+to 10 there sends that phrase (``net.protocol.chat.PRESETS``), heard by each player in their own
 language; ``?`` lists the phrases; Enter alone or Escape sends nothing. ``:c 3`` sends phrase
 three at once, ``:c well done`` a line at once.
 

@@ -138,7 +138,7 @@ def room_code_line(code: str, messages: Messages) -> Announcement:
 
 
 def problem_line(code: str, values: dict[str, Any], messages: Messages, server: str = "") -> Announcement:
-    """One clear line for a refusal of the server (``net.messages.ERROR_CODES``) or a connection problem.
+    """One clear line for a refusal of the server (``net.protocol.wire.ERROR_CODES``) or a connection problem.
 
     A line that prints the server's address says only its host aloud ("Cannot reach the server at
     localhost."): a voice reads "ws://" and the port one character at a time."""
@@ -248,7 +248,7 @@ class Lobby:
 
     @property
     def seat(self) -> int:
-        """This player's seat: the table's, which the host may have moved (``net.messages.Moved``)."""
+        """This player's seat: the table's, which the host may have moved (``net.protocol.server_messages.Moved``)."""
         return self.table.seat
 
     def say(self, *items: Announcement | str) -> None:

@@ -82,7 +82,7 @@ class Spectator:
     # The reader thread ----------------------------------------------------------------------
     def read_all(self, ws: Link, news: queue.Queue[Any]) -> None:
         """Every frame, as the lines it says, onto ``news``, a change's lines together (one write:
-        ``net.client.read_changes``); then ``_END`` and the exit code."""
+        ``net.client.client.read_changes``); then ``_END`` and the exit code."""
         from ..net.client.client import read_changes
         from ..net.client.link import LinkClosed
         from ..net.protocol.client_messages import MarkChanges

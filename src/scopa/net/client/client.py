@@ -1,7 +1,7 @@
 """``RemoteTable``: the ``Table`` of an online room, a websockets client of the room server.
 
 Why threads: the console is synchronous (it blocks in a prompt), so the connection (a ``Link``,
-``net/link.py``) is read by one background thread. That thread reads
+``net/client/link.py``) is read by one background thread. That thread reads
 every server message, keeps the numbered updates, the seat's latest view and the room's info
 under one lock, and raises ``wake`` (``console.terminal.Wake``) whenever something new arrived,
 so the prompt open at that moment ends and the console can announce it at once. What concerns
@@ -485,7 +485,7 @@ class RemoteTable:
         return self._send(ChatRequest(text=text))
 
     def say_preset(self, preset: str) -> bool:
-        """Send one of the preset chat lines (``net.chat.PRESETS``) by its name."""
+        """Send one of the preset chat lines (``net.protocol.chat.PRESETS``) by its name."""
         return self._send(ChatRequest(preset=preset))
 
     def set_seat(self, seat: int, kind: str) -> bool:

@@ -7,7 +7,7 @@ Client to server. The first message of a connection is one of ``hello``, ``creat
 any other first message is refused. Protocol 2 is one version: the fairness messages, the variants
 and ``claim``, chat, the turn timer, spectators, the lobby's ``seat_kind``, player keys and the
 leaderboard, quick matches, the ``tables`` of public rooms and create_room's ``public`` all belong
-to it. A player key (``player_key``, 64 hex digits, ``net.identity``) travels only in a
+to it. A player key (``player_key``, 64 hex digits, ``net.server.identity``) travels only in a
 first message (create_room, join, leaderboard), never in any other; the server keeps only its
 SHA-256, and the field is optional everywhere (a client without a key plays unrated).
 
@@ -16,9 +16,9 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     create_room  {version, name, rules, seats, level, player_key, turn_time}  host a room: rules as
                  Rules.to_dict; seats one entry per seat, "human" (seat 0, the host, must be) or a
                  computer level; level: the computer level that fills human seats still empty at the
-                 start; player_key (optional, 64 hex digits): the player's key (``net.identity``),
+                 start; player_key (optional, 64 hex digits): the player's key (``net.server.identity``),
                  sent in this first message only, the name then belongs to it on this server;
-                 turn_time (optional): the turn timer's seconds, one of ``net.clock.TURN_TIMES``
+                 turn_time (optional): the turn timer's seconds, one of ``net.protocol.wire.TURN_TIMES``
     join         {version, code, name, player_key}           take a free human seat; player_key
                  (optional) as in create_room: a name whose look-alike belongs to another key is
                  refused as name_taken, and a finished match of keyed players is rated
@@ -46,7 +46,7 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     leaderboard  {version, top, player_key}                  a first message of its own (issue 29): the
                  top players (1 to MAX_TOP, 10 unless given) and, with the key, the asker's place;
                  answered with ``leaderboard`` (below), then the server closes the connection;
-                 at most 60 a minute from one address (net.server.BOARD_LIMIT), then the error
+                 at most 60 a minute from one address (net.server.server.BOARD_LIMIT), then the error
                  too_many_tries {seconds}
     ping         {}                                         the server answers pong
     mark_changes {}                                         from now on, end each change to the room sent to
@@ -71,10 +71,10 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  watchers_chat_on or watchers_chat_off notice after the room's info (its ``watchers_chat``);
                  refused as not_host, or not_lobby once the match is over
     more_time    {}                                         the seat to move asks for MORE_TIME seconds more,
-                 once per deal, in a room with a turn timer (``net.clock``); else no_more_time
+                 once per deal, in a room with a turn timer (``net.server.clock``); else no_more_time
     back         {}                                         a player covered after running out of time
                  twice in a row pressed a key: the seat is theirs again
-    chat         {text} or {preset}                         a chat line to the table (``net.chat``): text
+    chat         {text} or {preset}                         a chat line to the table (``net.protocol.chat``): text
                  typed (cleaned, at most MAX_CHAT characters) or one of ``PRESETS`` by name;
                  refused with the error chat_refused {reason}: empty, too_long, too_fast (a spectator:
                  not_allowed)
@@ -90,7 +90,7 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``;
                  and ``"watchers_chat": true`` (optional, false unless given): spectators may chat
 
-  The daily deal (issue 29, ``net.daily``, docs/online.md). Both are first messages, with ``"version"``:
+  The daily deal (issue 29, ``net.server.daily``, docs/online.md). Both are first messages, with ``"version"``:
     daily        {version, day, player_key}                 the day's facts and board: day (optional,
                  "YYYY-MM-DD", today in UTC unless given, at most tomorrow); answered with ``daily``, then
                  the server closes the connection; at most 60 a minute from one address, as leaderboard
@@ -151,8 +151,8 @@ class CreateRoom:
     rules: Rules
     seats: tuple[str, ...]  # "human" or a computer level, one per seat
     level: str = "easy"
-    player_key: str | None = None  # net.identity: the player's name and rating on this server
-    turn_time: int | None = None  # seconds a turn, one of ``net.clock.TURN_TIMES``; None: no timer
+    player_key: str | None = None  # net.server.identity: the player's name and rating on this server
+    turn_time: int | None = None  # seconds a turn, one of ``net.protocol.wire.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
     watchers_chat: bool = False  # spectators may chat
 
@@ -220,7 +220,7 @@ class MarkChanges:
     """The client asks for ``change_end`` after each change (see the protocol above)."""
 
 
-# Player keys, ratings and the leaderboard (issue 29; net.identity, net.ratings) --------------
+# Player keys, ratings and the leaderboard (issue 29; net.server.identity, net.server.ratings) --------------
 
 @dataclass(frozen=True)
 class LeaderboardRequest:
@@ -230,7 +230,7 @@ class LeaderboardRequest:
     player_key: str | None = None  # to hear the asker's own place
 
 
-# The daily deal (issue 29; net.daily) -------------------------------------------------------
+# The daily deal (issue 29; net.server.daily) -------------------------------------------------------
 
 @dataclass(frozen=True)
 class DailyRequest:
@@ -452,7 +452,7 @@ def _daily_deal(f: _Fields) -> DailyDeal:
 
 
 def _chat_request(f: _Fields) -> ChatRequest:
-    """Text or a preset, one of the two; the text is checked by the server (``net.chat``), not here."""
+    """Text or a preset, one of the two; the text is checked by the server (``net.protocol.chat``), not here."""
     text, preset = f("text"), f("preset")
     if (text is None) == (preset is None):
         raise ProtocolError("missing_field" if text is None else "bad_field", field="text")

@@ -124,7 +124,7 @@ from .wire import (
     encode_view,
 )
 
-# Player keys, ratings and the leaderboard (issue 29; net.identity, net.ratings) --------------
+# Player keys, ratings and the leaderboard (issue 29; net.server.identity, net.server.ratings) --------------
 
 @dataclass(frozen=True)
 class BoardRow:
@@ -148,7 +148,7 @@ class Leaderboard:
 
 
 
-# The daily deal (issue 29; net.daily) -------------------------------------------------------
+# The daily deal (issue 29; net.server.daily) -------------------------------------------------------
 
 @dataclass(frozen=True)
 class DailyRow:
@@ -297,7 +297,7 @@ class ErrorMessage:
 class MatchRecordMessage:
     """The finished match, as ``storage.record_to_dict`` writes it; the client checks it
     (``storage.record_from_dict``) before it keeps anything of it. ``covered``: the deals a
-    computer played some of the asking seat in (``net.rooms.Room.played_for``)."""
+    computer played some of the asking seat in (``net.server.rooms.Room.played_for``)."""
 
     id: int
     record: Mapping[str, Any]

@@ -121,7 +121,7 @@ ErrorCode = Literal[
                        # or a move_seat from a free seat, to the same seat or out of range
     "watchers_full",   # the room has as many spectators as it takes
     "spectator",       # a spectator's message that only a seat may send (a move, ready, start...)
-    "chat_refused",    # a chat line not said; values: reason (``net.chat.CHAT_PROBLEMS``)
+    "chat_refused",    # a chat line not said; values: reason (``net.protocol.chat.CHAT_PROBLEMS``)
     "not_today",       # a daily_deal of a day that is not the server's today (it ended, or not begun);
                        # values: day (today's on the server's clock)
     "storage",         # the server cannot store the room now (a full or read-only disk, its store
@@ -172,7 +172,7 @@ class RoomInfo:
     level: str = "easy"
     assisted_deals: frozenset[int] = frozenset()
     contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
-    turn_time: int | None = None  # the turn timer's seconds (``net.clock``); None: off
+    turn_time: int | None = None  # the turn timer's seconds (``net.server.clock``); None: off
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
 
     def __post_init__(self) -> None:

@@ -176,8 +176,8 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
-        self.book = RedisPlayers(redis.client)  # names and ratings (net.redis_players)
-        self.redis_daily = RedisDaily(redis.client, lambda: secrets.token_bytes(SEED_BYTES))  # net.daily
+        self.book = RedisPlayers(redis.client)  # names and ratings (net.server.redis_players)
+        self.redis_daily = RedisDaily(redis.client, lambda: secrets.token_bytes(SEED_BYTES))  # net.server.daily
         self.daily = self.redis_daily
         self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
         self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
@@ -375,7 +375,7 @@ class ClusterServer(RoomServer):
 
     async def record_daily(self) -> None:
         """Write the daily results waiting in Redis (this process's end just stored, or a killed
-        process's): written once each (net.redis_daily)."""
+        process's): written once each (net.server.redis_daily)."""
         try:
             await self.redis_daily.record_pending()
         except Exception as error:  # noqa: BLE001 -- they wait in Redis: tried again at the next sweep

@@ -9,7 +9,7 @@ is another hash's: a Cyrillic "\\u0430" in "Ann" is "Ann" taken. A player who jo
 that is free is renamed; their old name is free again. A player without a key may use any
 name no key holds.
 
-``SqlitePlayers`` keeps the names (and the ratings, ``net.ratings``) in the room server's own
+``SqlitePlayers`` keeps the names (and the ratings, ``net.server.ratings``) in the room server's own
 SQLite file, on the store's connection, so that a rating is written in the transaction that
 writes the match's end (docs/online.md).
 """

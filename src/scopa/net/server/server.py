@@ -171,7 +171,7 @@ class ServerConfig:
     trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
     clock_scale: float = 1.0     # the turn timer's seconds are multiplied by this (tests run it faster)
     quick_wait: float = 20.0     # seconds a quick match waits for people before computers take the free seats
-    daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.daily)
+    daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.server.daily)
     daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
     daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
     daily_date_file: Path | None = None  # tests: a file naming the day taken as today, read at each request
@@ -380,7 +380,7 @@ class RoomServer:
 
     def __init__(self, store: Store, config: ServerConfig, players: PlayerBook | None = None) -> None:
         self.store, self.config = store, config
-        self.players = players  # names of player keys (net.identity); None: names are not kept
+        self.players = players  # names of player keys (net.server.identity); None: names are not kept
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
@@ -393,7 +393,7 @@ class RoomServer:
         self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
-        self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.daily
+        self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.server.daily
         self.par_locks: dict[str, asyncio.Lock] = {}  # one working out of a day's par at a time
         workers = default_workers() if config.computer_workers is None else config.computer_workers
         self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
@@ -808,7 +808,7 @@ class RoomServer:
         """The top players and the asker's place, from the store's book (none kept: an empty board)."""
         return ([], None) if self.players is None else self.players.leaderboard(top, player)
 
-    # The daily deal (issue 29, net.daily) --------------------------------------------------------
+    # The daily deal (issue 29, net.server.daily) --------------------------------------------------------
     def today(self) -> str:
         """The UTC day now (``--daily-date`` fixes it, for tests of a day's end without waiting a day;
         ``--daily-date-file`` names it in a file the tests change while the server runs)."""

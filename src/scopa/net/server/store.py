@@ -109,7 +109,7 @@ class RoomStore:
             self.db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT NOT NULL DEFAULT ''")
         if "watchers_chat" not in columns:  # a file of a server before the host let spectators chat
             self.db.execute("ALTER TABLE rooms ADD COLUMN watchers_chat INTEGER NOT NULL DEFAULT 0")
-        self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.daily)
+        self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.server.daily)
 
     def close(self) -> None:
         self.db.close()
