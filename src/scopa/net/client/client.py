@@ -163,7 +163,7 @@ class NoWake:
 
 @dataclass(frozen=True)
 class Problem:
-    """Why the table cannot go on: a server error code (``messages.ERROR_CODES``) or ``UNREACHABLE``."""
+    """Why the table cannot go on: a server error code (``protocol.wire.ERROR_CODES``) or ``UNREACHABLE``."""
 
     code: str
     values: dict[str, object]
