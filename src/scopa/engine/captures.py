@@ -143,9 +143,23 @@ def _extend(pool: Sequence[Card], start: int, remaining: int, chosen: tuple[Card
 def is_sweep_capture(card: Card, capture: Capture, rules: Rules) -> bool:
     """True when this capture may count as a scopa if it clears the table.
 
-    Under asso piglia tutto, and in Cirulla, an ace that takes the whole table (not a table ace)
-    is never a scopa.
+    Under asso piglia tutto an ace that takes the whole table (not a table ace) is never a
+    scopa. In Cirulla it is one under ``ace_scopa`` (the default), and without it only when the
+    table was worth 14, so that the ace also made fifteen (docs/rules.md, "Cirulla").
     """
     if card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA):
-        return any(c < 4 for c in capture)
+        if any(c < 4 for c in capture):
+            return True
+        if rules.variant is Variant.CIRULLA:
+            return rules.ace_scopa or sum((c >> 2) + 1 for c in capture) == ACE_FIFTEEN
+        return False
     return True
+
+
+def takes_whole_table(card: Card, capture: Capture, rules: Rules) -> bool:
+    """An ace taking the whole table by its own rule (asso piglia tutto, Cirulla), not as a match or a sum."""
+    return (card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA)
+            and not any(c < 4 for c in capture))
+
+
+ACE_FIFTEEN = 14  # a table worth this much makes fifteen with the ace that takes it
