@@ -109,7 +109,7 @@ def reference_opening(table: tuple[Card, ...], rules: Rules | None = None) -> in
     matta = Card.parse("7H")
     choices = [table]
     if rules.matta_table and matta in table:  # the matta as any card of the other suits' values
-        choices = [tuple(c for c in table if c != matta) + (Card.parse(f"{r}S"),) for r in "A234567JQK"]
+        choices = [(*(c for c in table if c != matta), Card.parse(f"{r}S")) for r in "A234567JQK"]
     worth = 0
     for cards_ in choices:
         total = sum(c.value for c in cards_)
