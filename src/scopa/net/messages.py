@@ -1466,7 +1466,7 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         event = HandClaimed(seat("seat"), small("side", sides - 1), claimed, BONUS_POINTS[claimed], shown)
     elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
         event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
-                                  small("scope", 2, 1))
+                                  small("scope", 3, 1))
     elif kind == "card_played":
         event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
     elif kind == "cards_captured":
