@@ -391,7 +391,7 @@ def test_the_coach_says_when_a_play_made_the_grande_or_piccola_worth_more():
     state, _ = new_deal(Rules.cirulla(target=None), seed=3, dealer=1)
     seat = state.to_move
     side = state.rules.side_of(seat)
-    held = tuple(parse_cards("AD 2D".split()))
+    held = tuple(parse_cards(["AD", "2D"]))
     others = [c for pile in state.piles for c in pile]
     position = state._replace(hands=tuple(tuple(parse_cards(["3D", "4C"])) if s == seat else h
                                           for s, h in enumerate(state.hands)),
