@@ -109,6 +109,15 @@ def test_the_sheet_says_grande_and_piccola_in_english_and_italian():
     assert any(line.startswith("Piccola.") and "4" in line for line in italian)
 
 
+def test_a_cirulla_pile_says_its_grande_and_piccola_so_far():
+    state, _ = new_match(RC, 1, first_dealer=1)
+    view = state._replace(piles=(cards("AD 2D 3D JD QD KD 7D"), rest_of_pack("AD 2D 3D JD QD KD 7D"))).view(0)
+    said = Narrator(["You", "Robin"], RC, you=0).pile(view, 0).text
+    assert said.endswith("The grande, 6. The piccola, 3.")
+    assert "grande" not in Narrator(["You", "Robin"], RC, you=0).pile(view, 1).text
+    assert "grande" not in Narrator(["You", "Robin"], Rules(), you=0).pile(view, 0).text
+
+
 # 2. The ace that takes the whole table (the cases of a table of 14 are in test_engine_variants.py) --------
 def test_the_ace_scopa_is_cirullas_default_and_the_other_reading_an_option():
     assert RC.ace_scopa and not Rules.cirulla(ace_scopa=False).ace_scopa

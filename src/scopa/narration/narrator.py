@@ -39,6 +39,7 @@ from ..engine import (
 from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
 from ..engine.fifteen import opening_scope
+from ..engine.scoring import grande_points, piccola_points
 from .cards import CardNames, Naming
 from .messages import Messages, capitalised
 from .news import News
@@ -516,9 +517,13 @@ class Narrator:
         else:
             prim_text = m("pile.primiera.missing", suits=self.cards.suits(prim.missing))
         sette = m("pile.settebello.yes") if SETTEBELLO in pile else m("pile.settebello.no")
-        return Announcement(m("pile.summary", owner=owner, cards=m.plural("pile.cards", len(pile)),
-                              coins=m.plural(f"pile.coins.{self.cards.naming}", coins), settebello=sette,
-                              primiera=prim_text))
+        text = m("pile.summary", owner=owner, cards=m.plural("pile.cards", len(pile)),
+                 coins=m.plural(f"pile.coins.{self.cards.naming}", coins), settebello=sette, primiera=prim_text)
+        if self.rules.grande_piccola:  # Cirulla: the runs of coins made so far, points of their own
+            runs = [m(key, points=points) for key, points in (("pile.grande", grande_points(pile)),
+                                                               ("pile.piccola", piccola_points(pile))) if points]
+            text = " ".join((text, *runs))
+        return Announcement(text)
 
     def last_plays(self, history: Sequence[Play], count: int, played_for: Collection[int] = ()) -> list[Announcement]:
         """The last few plays of the deal, oldest first; at short verbosity in the short words of
