@@ -182,7 +182,8 @@ Events (``event`` of an update) are {"kind": ...} with the engine event's fields
 deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
 deal_scored, match_won, opening_taken (Scopa a 15 and Cirulla: the first table of 15 or 30, or
 under Cirulla's table_nine 9 or less for three scope; ``dealer`` is the seat that took it, the
-leader under Scopa a 15's opening_to_leader), hand_claimed {seat, side, claim, points, cards} (Cirulla: the hand shown by its claim),
+leader under Scopa a 15's opening_to_leader), hand_claimed {seat, side, claim, points, cards}
+(Cirulla: the hand shown by its claim),
 and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored`` carries the final piles
 and scope of the deal instead of the whole breakdown, and in Cirulla ``bonus``, each side's
 points from claimed hands (only when any); the receiver scores them again with the engine
