@@ -104,6 +104,11 @@ def test_the_sheet_says_grande_and_piccola_in_english_and_italian():
     score = score_deal(piles, (0, 0), RC)
     english = [a.text for a in Narrator(["You", "Robin"], RC, you=0).score_lines(1, score, score.totals)]
     assert "Grande. You 0, Robin 7." in english and "Piccola. You 4, Robin 0." in english
+    nobody = score_deal((cards("AD 2D JD"), rest_of_pack("AD 2D JD")), (0, 0), RC)  # no run: said when asked
+    short = [a.text for a in Narrator(["You", "Robin"], RC, you=0).score_lines(1, nobody, nobody.totals)]
+    assert not any(line.startswith(("Grande", "Piccola")) for line in short)
+    asked = [a.text for a in Narrator(["You", "Robin"], RC, you=0).score_lines(1, nobody, nobody.totals, asked=True)]
+    assert "Grande. You 0, Robin 0." in asked and "Piccola. You 0, Robin 0." in asked
     italian = [a.text for a in Narrator(["Tu", "Robin"], RC, you=0, lang="it").score_lines(1, score, score.totals)]
     assert any(line.startswith("Grande.") and "7" in line for line in italian)
     assert any(line.startswith("Piccola.") and "4" in line for line in italian)

@@ -399,9 +399,11 @@ class Narrator:
             holder = score.awarded[Category.RE_BELLO]
             lines.append(m("score.re_bello.nobody") if holder is None
                          else m("score.re_bello", name=self.side(holder, capital=False, object_form=True)))
-        if Category.GRANDE in score.categories:
-            lines.append(m("score.grande", counts=self._counts([s.grande for s in sides])))
-            lines.append(m("score.piccola", counts=self._counts([s.piccola for s in sides])))
+        if Category.GRANDE in score.categories:  # at short verbosity only a run somebody made
+            runs = (("score.grande", [s.grande for s in sides]), ("score.piccola", [s.piccola for s in sides]))
+            for key, values in runs:
+                if any(values) or asked or not self.terse:
+                    lines.append(m(key, counts=self._counts(values)))
         if Category.BONUS in score.categories:
             lines.append(m("score.bonus", counts=self._counts([s.bonus for s in sides])))
         if score.cappotto is not None:
