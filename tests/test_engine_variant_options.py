@@ -90,7 +90,8 @@ def test_in_cirulla_the_piccola_takes_the_napolas_place():
         Rules.cirulla(napola=True)
     assert error.value.code == "variant_option"
     assert "napola" not in RC.available_options() and "grande_piccola" in RC.available_options()
-    assert Rules.cirulla(grande_piccola=False, napola=True).napola  # the Cirulla of older records keeps it
+    older = Rules.cirulla(grande_piccola=False, ace_scopa=False, napola=True)  # a Cirulla of older records keeps it
+    assert older.napola and "napola" in older.available_options()
     assert Rules(napola=True).napola and Rules.scopa_15(napola=True).napola  # napola stays for the others
     for name in ("grande_piccola", "ace_scopa", "matta_table", "table_nine", "cappotto"):
         for factory in (Rules, Rules.scopa_15):

@@ -210,7 +210,7 @@ class Rules:
             names = tuple(n for n in names if n not in SCOPA_CAPTURE_OPTIONS)
         if self.variant is not Variant.CIRULLA:
             names = tuple(n for n in names if n not in CIRULLA_OPTIONS)
-        else:  # the piccola is Cirulla's napola (napola stays only for the Cirulla of older records)
+        elif not self.napola:  # the piccola is Cirulla's napola: only a Cirulla of older records has napola
             names = tuple(n for n in names if n != "napola")
         if self.variant is not Variant.SCOPA_15:
             names = tuple(n for n in names if n not in SCOPA_15_OPTIONS)
