@@ -203,7 +203,10 @@ def test_cappotto_all_ten_coins_win_the_match_at_once():
     assert after.is_match_over and after.winner == 0
     lines = [a.text for a in Narrator(["You", "Robin"], after.rules, you=0).score_lines(1, scored.score,
                                                                                          scored.match_scores)]
-    assert "Cappotto. All ten coins to you, and with them the match." in lines
+    assert "Cappotto. All ten diamonds to you, and with them the match." in lines
+    italian = Narrator(["Tu", "Robin"], after.rules, you=0, lang="it", naming="napoletane")
+    said = [a.text for a in italian.score_lines(1, scored.score, scored.match_scores)]
+    assert "Cappotto. Tutti e dieci i denari a te, e con loro la partita." in said
     plain, events = _last_capture(RC).apply(("2C", ["2H"]))
     assert not any(isinstance(e, MatchWon) for e in events) and not plain.is_match_over
     assert next(e for e in events if isinstance(e, DealScored)).score.cappotto is None

@@ -407,7 +407,8 @@ class Narrator:
         if Category.BONUS in score.categories:
             lines.append(m("score.bonus", counts=self._counts([s.bonus for s in sides])))
         if score.cappotto is not None:
-            lines.append(m("score.cappotto", name=self.side(score.cappotto, capital=False, object_form=True)))
+            lines.append(m(f"score.cappotto.{self.cards.naming}",
+                           name=self.side(score.cappotto, capital=False, object_form=True)))
         lines.append(m("score.deal_points", counts=self._counts([s.total for s in sides])))
         if not (self.terse and match_result(tuple(match_scores), self.rules, score.cappotto)[1]):
             lines.append(self.match_line(match_scores))
