@@ -231,8 +231,9 @@ def test_lesson_10_teaches_the_ace_the_equal_card_or_fifteen_and_the_bonuses(tmp
     assert "1, the settebello." in out and "2, three of hearts and five of spades, to make fifteen." in out
     assert "Right. Your seven took the settebello, an equal card." in out
     assert "Right. One, two and six make 9, a cirulla." in out
-    assert "The grande is the jack, queen and king of coins in one pile, worth 5 points." in out
-    assert "Right. The four of coins makes the piccola 4, and without the seven of coins the grande stays at 5." in out
+    assert "The grande is the jack, queen and king of diamonds in one pile, worth 5 points." in out
+    assert ("Right. The four of diamonds makes the piccola 4, and without the seven of diamonds the grande stays "
+            "at 5.") in out
     assert "That was the last lesson." not in out or 10 in program.settings.lessons_done
     assert 10 in program.settings.lessons_done
 
