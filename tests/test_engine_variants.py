@@ -212,8 +212,7 @@ def test_every_capture_offered_is_legal_under_the_variants_rule(variant, data, s
             cleared = set(before.table) == set(move.capture)
             last = not state.stock and not any(state.hands)
             ace_all = (variant is Variant.CIRULLA and move.card.value == 1 and not rules.ace_scopa
-                       and not any(c.value == 1 for c in before.table)
-                       and sum(c.value for c in before.table) != 14)  # 14: the ace also made fifteen
+                       and not any(c.value == 1 for c in before.table))
             assert any(isinstance(e, Scopa) for e in events) == (cleared and not last and not ace_all)
 
 
@@ -404,13 +403,18 @@ def test_cirulla_without_ace_scopa_the_ace_taking_the_whole_table_is_no_scopa():
 
 
 @pytest.mark.parametrize("ace_scopa", [True, False])
-def test_cirulla_an_ace_on_a_table_worth_fourteen_also_makes_fifteen_a_scopa_in_both_readings(ace_scopa):
-    state = _position(Rules.cirulla(ace_scopa=ace_scopa), hand="AC 2C", table="4H KS")  # 4 + 10 + 1 = 15
+def test_cirulla_an_ace_on_a_table_worth_fourteen_is_a_scopa_only_as_the_ace_scopa_option_says(ace_scopa):
+    # 4 + 10 and the ace make 15, but the ace takes the whole table by its own rule, without counting:
+    # a scopa under ace_scopa, as every whole table it takes; never without it, as the Cirulla of
+    # older records played it (so their files replay as they were).
+    state = _position(Rules.cirulla(ace_scopa=ace_scopa), hand="AC 2C", table="4H KS")
     after, events = state.apply(("AC", ["4H", "KS"]))
-    assert sum(isinstance(e, Scopa) for e in events) == 1 and after.history[-1].scopa
-    fifteen_less = _position(Rules.cirulla(ace_scopa=ace_scopa), hand="AC 2C", table="3H KS")  # 14 short of one
-    _after, events = fifteen_less.apply(("AC", ["3H", "KS"]))
-    assert any(isinstance(e, Scopa) for e in events) == ace_scopa
+    assert (sum(isinstance(e, Scopa) for e in events) == 1) == ace_scopa == after.history[-1].scopa
+    assert next(e for e in events if isinstance(e, CardsCaptured)).whole_table
+    ace_on_table = _position(Rules.cirulla(ace_scopa=ace_scopa), hand="AC 2C", table="AH 3S KD")  # 1 + 3 + 10
+    assert captures("AC", "AH 3S KD", Rules.cirulla(ace_scopa=ace_scopa)) == caps("AH", "AH 3S KD")
+    _after, events = ace_on_table.apply(("AC", ["AH", "3S", "KD"]))  # a capture by fifteen: a scopa in both
+    assert sum(isinstance(e, Scopa) for e in events) == 1
 
 
 def test_cirulla_the_ace_taking_the_whole_table_on_the_last_play_is_no_scopa():

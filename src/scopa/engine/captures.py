@@ -144,15 +144,11 @@ def is_sweep_capture(card: Card, capture: Capture, rules: Rules) -> bool:
     """True when this capture may count as a scopa if it clears the table.
 
     Under asso piglia tutto an ace that takes the whole table (not a table ace) is never a
-    scopa. In Cirulla it is one under ``ace_scopa`` (the default), and without it only when the
-    table was worth 14, so that the ace also made fifteen (docs/rules.md, "Cirulla").
+    scopa. In Cirulla it is one under ``ace_scopa`` (the default), and without it never, even on
+    a table worth 14: the ace takes it by its own rule, "without counting" (docs/rules.md, "Cirulla").
     """
     if card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA):
-        if any(c < 4 for c in capture):
-            return True
-        if rules.variant is Variant.CIRULLA:
-            return rules.ace_scopa or sum((c >> 2) + 1 for c in capture) == ACE_FIFTEEN
-        return False
+        return any(c < 4 for c in capture) or (rules.variant is Variant.CIRULLA and rules.ace_scopa)
     return True
 
 
@@ -161,5 +157,3 @@ def takes_whole_table(card: Card, capture: Capture, rules: Rules) -> bool:
     return (card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA)
             and not any(c < 4 for c in capture))
 
-
-ACE_FIFTEEN = 14  # a table worth this much makes fifteen with the ace that takes it
