@@ -146,7 +146,7 @@ class ExpertPlayer:
     level = "expert"
     KEEP = 0.2            # cost of throwing a high card while others are still in hand (as the hard level)
     TEMPO = 0.0           # worth of a scopa inside the tree beyond its point (the next seat must throw)
-    SCOPONE_TEMPO = 0.0   # the same with hands of more than three cards (scopone), where the throw is often matched
+    SCOPONE_TEMPO = 1.0   # the same with hands of more than three cards (scopone), where the throw is often matched
     QUIET = 0.8           # share of the waiting capture counted at a leaf
     LEAF_BUDGET = 6.0     # rough tree size below each move, per sample, at a tenth of a second
     BASE_BUDGET = 0.1     # the time budget LEAF_BUDGET is for
