@@ -9,7 +9,10 @@ instead (a seat that threw a card this round while some value would have swept o
 settebello probably holds no card of that value). It builds a full ``GameState`` for that deal and
 searches it with the engine's own ``legal_moves`` and ``apply``: its side maximising, at least
 its move and the next seat's reply and deeper while the tree stays small (growing with the time
-budget; to the end of the deal once every hidden card's place is known). At another side's
+budget; to the end of the deal once every hidden card's place is known, and with four players
+from the last ``ENDGAME_CARDS`` cards in hand). In scopone (hands of ten cards) a scopa inside
+the tree counts ``SCOPONE_TEMPO`` more than its point, and only the other seats' last lap of
+plays is read (``READ_PLAYS``). At another side's
 turn the value is ``MODEL`` times
 that of the reply the hard level would make there, reading that seat's own view of the sampled
 deal, plus the rest times the worst reply's: plain minimax would credit the other seat with
