@@ -340,9 +340,9 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     if command in ("host", "quick"):
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
                        help=m("cli.level", levels=", ".join(LEVELS)))
-    if command == "host":
+    if command in ("host", "quick"):  # quick: only players who chose the same timer meet (issue 38)
         n.add_argument("--turn-time", type=int, choices=(20, 30, 60, 90), metavar=m("cli.metavar.turn_time"),
-                       help=m("cli.turn_time"))
+                       help=m("cli.turn_time" if command == "host" else "cli.quick_turn_time"))
     _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))

@@ -967,7 +967,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     elif request.mode == "quick":
         if request.rules is None:
             raise ValueError("a quick match needs the match's rules")
-        first = Quick(name, request.rules, request.level or "easy")
+        first = Quick(name, request.rules, request.level or "easy", player_key(program), request.turn_time)
     elif request.mode == "daily":
         first = DailyDeal(name, request.deal, player_key(program), (request.day or None) if request.send_day else None)
     else:

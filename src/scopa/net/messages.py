@@ -83,9 +83,10 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  not_allowed)
 
   Finding a game (issue 28). Both are first messages, with ``"version"``:
-    quick        {version, name, rules, level}              a quick match: a seat in a quick room of the
-                 same rules still waiting for players, or a new one; the server starts it once every
-                 seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
+    quick        {version, name, rules, level, player_key, turn_time}  a quick match: a seat in a quick room of
+                 the same rules and turn_time (optional, as create_room's) still waiting for players, or a new
+                 one; player_key (optional) as in join: the name is the key's, the match rated (issue 38);
+                 the server starts it once every seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
                  room was made, with computers of the room's ``level`` in the seats still free. A quick
                  room is never listed and needs no ready or start; the answer is a welcome
     tables       {version}                                  the public rooms still waiting: answered with
@@ -606,6 +607,8 @@ class Quick:
     name: str
     rules: Rules
     level: str = "easy"
+    player_key: str | None = None  # net.identity: the name is the key's, and the match is rated (issue 38)
+    turn_time: int | None = None  # the turn timer chosen; only players who chose the same meet (issue 38)
 
 
 @dataclass(frozen=True)
@@ -859,7 +862,7 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
             "capture": _cards(reason.capture), "seat": reason.seat}
 
 
-def _player_key(message: CreateRoom | Join | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
+def _player_key(message: CreateRoom | Join | Quick | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
     """The player key, only when the client has one (a server before player keys never sees the field)."""
     return {} if message.player_key is None else {"player_key": message.player_key}
 
@@ -920,7 +923,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                      **({"watcher": True} if m.watcher else {})}),
     # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
-                                "level": m.level}),
+                                "level": m.level, **_player_key(m),
+                                **({} if m.turn_time is None else {"turn_time": m.turn_time})}),
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
     TablesMessage: ("tables", lambda m: {"rooms": [{"code": t.code, "host": t.host, "rules": encode_rules(t.rules),
                                                     "free": t.free} for t in m.rooms]}),
@@ -1119,7 +1123,8 @@ def _watch(f: _Fields) -> Watch:
 
 def _quick(f: _Fields) -> Quick:
     _version(f)
-    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"),
+                 _optional_player_key(f), _turn_time(f("turn_time"), "turn_time"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -1267,7 +1272,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
     "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
-    "quick": (_quick, frozenset({"level"})),
+    "quick": (_quick, frozenset({"level", "player_key", "turn_time"})),
     "tables": (_list_tables, frozenset()),
     "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
     "daily_deal": (_daily_deal, frozenset({"day", "player_key"})),

@@ -742,18 +742,18 @@ class RoomServer:
     # Finding a game: quick matches and public rooms (docs/online.md) ------------------------------
     def _quick(self, conn: Connection, message: Quick) -> None:
         """A seat in a quick room of the same rules still waiting, else a new quick room."""
-        room = quick_room(self.rooms.values(), message.rules, lambda r: not self._expired(r))
+        room = quick_room(self.rooms.values(), message.rules, lambda r: not self._expired(r), message.turn_time)
         if room is None:
             self._create(conn, quick_room_request(message), "quick")
         else:
-            self._join(conn, Join(room.code, message.name))
+            self._join(conn, Join(room.code, message.name, message.player_key))
 
     def _quick_here(self, conn: Connection, message: Quick, code: str) -> bool:
         """Seat the quick player in the room ``code`` if it still waits for these rules; whether it did."""
         room = self.rooms.get(code)
-        if room is None or quick_room([room], message.rules, lambda r: not self._expired(r)) is None:
+        if room is None or quick_room([room], message.rules, lambda r: not self._expired(r), message.turn_time) is None:
             return False
-        self._join(conn, Join(room.code, message.name))
+        self._join(conn, Join(room.code, message.name, message.player_key))
         return True
 
     async def listed(self) -> tuple[OpenTable, ...]:
