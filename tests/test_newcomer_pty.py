@@ -4,6 +4,7 @@ a player key never replaced unasked, no silent wait, and the words said as peopl
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,43 @@ def test_a_player_who_hosted_before_plays_a_quick_match_under_the_same_name_and_
         seen = text(child)
         assert "Name taken" not in seen
         assert re.search(r"You are (1st|2nd) of 2, rating (minus |-)?[0-9]", seen), seen[-600:]
+
+
+# 3. Importing a key asks first, keeps the key it replaces, and names the backup ------------------
+
+def test_importing_a_key_over_another_asks_keeps_a_backup_and_a_script_needs_replace(tmp_path):
+    import subprocess
+    import sys
+
+    from scopa.storage.player_key import PlayerKeyStore, read_key
+
+    eve_dir, dan_dir = tmp_path / "eve", tmp_path / "dan"
+    eve, dan = PlayerKeyStore(eve_dir).load_or_make(), PlayerKeyStore(dan_dir).load_or_make()
+    PlayerKeyStore(dan_dir).export(tmp_path / "dan.json")
+    command = [sys.executable, "-m", "scopa", "account", "import", str(tmp_path / "dan.json"),
+               "--data-dir", str(eve_dir), "--lang", "en"]
+    asked = pexpect.spawn(command[0], command[1:], encoding="utf-8", timeout=30)
+    asked.expect(r"This machine has a player key already")
+    asked.expect(r"Replace\? ")
+    asked.send("\r")  # Enter alone keeps it
+    asked.expect(r"Nothing changed\. Your player key is kept\.")
+    asked.expect(pexpect.EOF)
+    assert PlayerKeyStore(eve_dir).load() == eve
+    scripted = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+                              check=False)
+    assert scripted.returncode == 1 and "Add --replace to replace it" in scripted.stdout
+    assert PlayerKeyStore(eve_dir).load() == eve
+    asked = pexpect.spawn(command[0], command[1:], encoding="utf-8", timeout=30)
+    asked.expect(r"Replace\? ")
+    asked.send("y\r")
+    asked.expect(r"Your old key is kept in (\S+\.json); scopa account import \1 takes it back\.")
+    backup = asked.match.group(1)
+    asked.expect(pexpect.EOF)
+    assert PlayerKeyStore(eve_dir).load() == dan and read_key(Path(backup)) == eve
+    forced = subprocess.run([*command[:5], backup, *command[6:], "--replace"], capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL, timeout=60, check=False)
+    assert forced.returncode == 0 and "Your old key is kept in" in forced.stdout
+    assert PlayerKeyStore(eve_dir).load() == eve  # Eve is Eve again
+    helped = subprocess.run([sys.executable, "-m", "scopa", "account", "--help", "--lang", "it"],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert "--replace" in helped.stdout and len(helped.stdout.splitlines()) > 2
