@@ -102,3 +102,47 @@ def test_importing_a_key_over_another_asks_keeps_a_backup_and_a_script_needs_rep
     helped = subprocess.run([sys.executable, "-m", "scopa", "account", "--help", "--lang", "it"],
                             capture_output=True, text=True, timeout=60, check=False)
     assert "--replace" in helped.stdout and len(helped.stdout.splitlines()) > 2
+
+
+# 4. The turn timer is said at join and at the start -----------------------------------------------
+
+def test_the_turn_timer_is_said_when_joining_and_when_the_match_starts(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url, "--turn-time", "60")
+    guest = player(tmp_path, "guest", "join", code, "--server", server.url, "--name", "Ben")
+    guest.expect(rf"You are in room {code}, seat 2\.\r\nTurn timer, 60 seconds\.\r\n")
+    guest.expect(r"Ready\?")
+    guest.send("\r")
+    host.expect(r"Start\?")
+    host.send("\r")
+    for child in (host, guest):
+        child.expect(r"The match starts\.\r\nTurn timer, 60 seconds\.\r\n")
+
+
+# 5 and 6. A lone quick match says what it waits for and when computers come; a computer is named so
+
+def test_a_lone_quick_match_says_its_wait_and_then_that_the_opponent_is_a_computer(serve, tmp_path):
+    server = serve("--quick-wait", "2", *SERVER_FLAGS)
+    ann = player(tmp_path, "ann", "quick", "--server", server.url, "--name", "Ann", "--target", "single")
+    ann.expect(r"Waiting, 1 of 2 players here\.\r\n"
+               r"If nobody comes within 2 seconds, computers take the free seats\. Escape leaves\.")
+    ann.expect(r"You against (\w+)\.\r\n(\w+) is a computer, level easy\.\r\n")
+    assert ann.match.group(1) == ann.match.group(2)
+    ann.close(force=True)
+
+
+FAST_DAILY = ("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2",
+              "--computer-workers", "0", "--daily-date", "2030-01-01")
+
+
+def test_each_daily_deal_says_its_par_and_the_expert_keeps_one_name_all_day(serve, tmp_path):
+    server = serve(*FAST_DAILY)
+    ann = player(tmp_path, "ann", "daily", "--server", server.url, "--name", "Ann")
+    play([ann], seconds=90)
+    ann.close()
+    said = text(ann)
+    score = r"(?:\d+ (?:over|under) par|level with par)"
+    first, second = (re.search(rf"Deal {n}, {score}\.", said) for n in (1, 2))
+    assert first and second and first.start() < said.index("Deal 2 of 2.") < second.start(), said[-2000:]
+    experts = re.findall(r"Against (\w+), the expert\.", said)
+    assert len(experts) == 2 and len(set(experts)) == 1, experts

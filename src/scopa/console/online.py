@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..net.client import RemoteTable
     from ..net.messages import RoomInfo
     from ..speech import Speaker
+    from ..table import TableInfo
     from ..storage.seat_keys import SeatKey, SeatKeyStore
     from ..table.persistence import Persistence
 
@@ -289,7 +290,9 @@ class Lobby:
             if not isinstance(update.event, Notice):
                 break
             self.started = self.started or update.event.kind == "started"
-            if update.event.kind == "seat_moved":
+            if update.event.kind == "started" and (timer := timer_line(self.table.room(), self.m)):
+                lines += [notice_line(update.event, self.m, self._name(update.event.seat), self.seat), timer]
+            elif update.event.kind == "seat_moved":
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
             elif not own_arrival(update.event, self.seat):  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat), self.seat))
@@ -407,8 +410,10 @@ class Lobby:
         """One line a seat, then what the host can do."""
         room = self.table.room()
         if self.quick and room.phase == "lobby":
-            return [waiting_line(room, self.m), self.m("online.quick.leave")]
+            return [waiting_line(room, self.m), quick_leave_line(self.table, self.m)]
         lines = self.seat_lines(room)
+        if (timer := timer_line(room, self.m)) is not None:
+            lines.append(timer)
         if room.watchers_chat:
             lines.append(self.m("online.lobby.watchers_chat"))
         if room.phase == "lobby" and None in room.seats:
@@ -647,6 +652,26 @@ class OnlineMatch(MatchConsole):
         self.say(self.m("quit.cancelled"))
 
 
+def quick_leave_line(table: RemoteTable, m: Messages) -> str:
+    """What a quick match waits for, and when computers come: "If nobody comes within 20 seconds,
+    computers take the free seats. Escape leaves." (a server that does not say its wait: "soon")."""
+    wait = getattr(table, "quick_wait", None)
+    return m("online.quick.leave") if wait is None else m("online.quick.leave.seconds", seconds=wait)
+
+
+def computer_lines(info: TableInfo, m: Messages) -> list[str]:
+    """One line a computer at the table, after who plays against whom: "You against Luca." alone
+    never said that Luca was a computer (issue 38)."""
+    return [m("online.computer_seat", name=seat.name, level=m(f"level.{seat.level or 'easy'}"))
+            for seat in info.seats if seat.kind == "computer"]
+
+
+def timer_line(room: RoomInfo, m: Messages) -> str | None:
+    """"Turn timer, 20 seconds." for a room with a turn timer (said at join and at the start, so
+    that "Ten seconds." is never the first a player hears of it); None without one."""
+    return None if room.turn_time is None else m("online.turn_timer", seconds=room.turn_time)
+
+
 def waiting_line(room: RoomInfo, m: Messages) -> str:
     """How many are waiting in a quick match: "Quick match: 2 of 4 players here."."""
     here = sum(1 for s in room.seats if s is not None)
@@ -721,7 +746,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
                             program.verbosity, program.settings.news)
         if lobby.started:  # heard "The match starts.": who sits where, partners together, as a local match says
-            program.say(narrator.players_line())
+            program.say(narrator.players_line(), *computer_lines(info, m))  # "Felix is a computer, level easy."
         program.narrator = narrator  # the settings menu updates it in place
         program.announcer.speak_hands = False
         services = Services(program.input, program.output, program.announcer, narrator,
@@ -1020,7 +1045,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             """The host moved this player: the key kept names the new seat (the key itself is the same)."""
             if keep_key:
                 store.save(replace(kept, seat=seat, saved_at=0.0))
-        opening = ([Announcement(m("daily.deal", n=request.deal, of=request.deals))] if request.mode == "daily"
+        opening = (daily_opening(table, request.deal, request.deals, m) if request.mode == "daily"
                    else _opening(table, request.mode, saved is not None, m, server))
         outcome = run_room(program, table, wake, server, opening,
                            keep_place=keep_place, rejoined=saved is not None,
@@ -1070,17 +1095,25 @@ def _take_back_or_join(program: OnlineProgram, saved: SeatKey, name: str) -> str
 
 
 def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
+    timer = [Announcement(line) for line in [timer_line(table.room(), m)] if line is not None]
     if mode == "host":  # the command the others type, whole: a joiner needs the server too
         command = run_command()
-        return [room_code_line(table.code, m),
+        return [room_code_line(table.code, m), *timer,
                 Announcement(m("online.share", code=table.code, command=command, server=server),
                              spoken=m("online.share.spoken", command=command)),
                 invite_line(server, table.code, m)]
     if mode == "quick":
-        return [Announcement(m("online.quick.opening")), Announcement(waiting_line(table.room(), m)),
-                Announcement(m("online.quick.leave"))]
+        return [Announcement(m("online.quick.opening")), *timer, Announcement(waiting_line(table.room(), m)),
+                Announcement(quick_leave_line(table, m))]
     key = "online.reclaimed" if reclaimed else "online.seated"
-    return [Announcement(m(key, code=table.code, seat=table.seat + 1))]
+    return [Announcement(m(key, code=table.code, seat=table.seat + 1)), *([] if reclaimed else timer)]
+
+
+def daily_opening(table: RemoteTable, deal: int, deals: int, m: Messages) -> list[Announcement]:
+    """"Deal 1 of 2. Against Elena, the expert.": the expert has one name all day (issue 38)."""
+    experts = [seat.name for seat in table.room().seats if seat is not None and seat.kind == "computer"]
+    return [Announcement(m("daily.deal", n=deal, of=deals)),
+            *(Announcement(m("daily.against", name=name)) for name in experts[:1])]
 
 
 def invite_line(server: str, code: str, m: Messages) -> Announcement:

@@ -722,12 +722,14 @@ def match_table(record: MatchRecord, budget: float) -> LocalTable:
 
 
 def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host_key_hash: str, level: str,
-             now: float, budget: float = 0.3, server_seed: bytes = b"", listing: str = "") -> tuple[Room, list[Entry]]:
+             now: float, budget: float = 0.3, server_seed: bytes = b"", listing: str = "",
+             names_from: str = "") -> tuple[Room, list[Entry]]:
     """A room with its host in seat 0 and computers where ``kinds`` names a level. ``server_seed``:
-    32 bytes the server drew with ``secrets`` (docs/fairness.md)."""
+    32 bytes the server drew with ``secrets`` (docs/fairness.md). ``names_from``: what the
+    computers' names follow from instead of the code (the daily deal's day: one expert all day)."""
     computers = [i for i, kind in enumerate(kinds) if kind != "human"]
     # The computers' names follow from the room code, which everyone in the room is told: not a secret.
-    pick = random.Random(code).getrandbits(16)  # noqa: S311
+    pick = random.Random(names_from or code).getrandbits(16)  # noqa: S311
     names = [n for n in computer_names(len(computers) + 1, pick) if n != host_name]
     seats: list[Seat | None] = [None] * len(kinds)
     seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)

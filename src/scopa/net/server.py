@@ -724,7 +724,8 @@ class RoomServer:
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
-        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment))
+        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment,
+                          quick_wait=self._quick_wait(room)))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
     def _join(self, conn: Connection, message: Join) -> None:
@@ -736,8 +737,13 @@ class RoomServer:
         seat, entries = room.join(message.name, key_hash(key))
         room.seat_player(seat, player)
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
+        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment,
+                          quick_wait=self._quick_wait(room)))
         self._commit(room, entries, "seat %s joined", _seat(seat))
+
+    def _quick_wait(self, room: Room) -> int | None:
+        """A quick room's wait for people, in whole seconds, for its players to hear (issue 38)."""
+        return round(self.config.quick_wait) if room.listing == "quick" else None
 
     # Finding a game: quick matches and public rooms (docs/online.md) ------------------------------
     def _quick(self, conn: Connection, message: Quick) -> None:
@@ -864,7 +870,8 @@ class RoomServer:
         player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         room, entries = new_room(code, DAILY_RULES, ("human", DAILY_LEVEL), message.name, key_hash(key), DAILY_LEVEL,
-                                 time.time(), self.config.computer_budget, server_seed, listing(day, message.deal))
+                                 time.time(), self.config.computer_budget, server_seed, listing(day, message.deal),
+                                 names_from=day)  # the same expert, by name, in each of the day's deals
         room.seat_player(0, player)
         entries += room.start_daily(time.monotonic())
         self.rooms[code] = room
