@@ -146,3 +146,71 @@ def test_each_daily_deal_says_its_par_and_the_expert_keeps_one_name_all_day(serv
     assert first and second and first.start() < said.index("Deal 2 of 2.") < second.start(), said[-2000:]
     experts = re.findall(r"Against (\w+), the expert\.", said)
     assert len(experts) == 2 and len(set(experts)) == 1, experts
+
+
+# 7 and 5. Coming back, and watching: nothing said about oneself as news, no silent wait ----------
+
+def test_a_player_back_hears_no_news_of_his_own_leaving_and_then_the_table(serve, tmp_path):
+    import signal
+
+    from helpers.online_pty import joined
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    play([host, guest], until=lambda: text(guest).count("Card?") >= 3)
+    guest.kill(signal.SIGKILL)
+    guest.close(force=True)
+    host.expect(r"Ben is away\. A computer plays for now\.")
+    play([host], until=lambda: text(host).count("Card?") >= 5, seconds=30)
+    back = player(tmp_path, "guest", "join", code, "--server", server.url, "--name", "Ben")
+    back.expect(r"Back at the table\. Deal \d+\.")
+    back.expect(r"(Waiting|Card)\?")
+    said = text(back)
+    assert "Ben left the table." not in said
+    replay = said[said.index("Back at the table."):]
+    assert re.search(r"Played for you[^\n]*\n(?:You are back\.\r?\n)?Table, [^\n]*\.\r?\n(?:Hand, [^\n]*\r?\n)?"
+                     r"(?:Waiting|Card)\?", replay), replay
+    host.terminate(force=True)
+    back.terminate(force=True)
+
+
+def test_a_spectator_hears_no_news_of_itself_is_prompted_watching_and_told_when_all_players_left(serve, tmp_path):
+    import signal
+
+    from helpers.online_pty import joined
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Start\?")
+    host.send("\r")
+    carla = player(tmp_path, "carla", "watch", code, "--server", server.url, "--name", "Carla")
+    carla.expect(r"Watching room")
+    host.expect(r"Carla is watching\.")
+    quiet(carla, 0.5)
+    carla.send("\r")
+    carla.expect(r"Watching\?")
+    for child in (host, guest):
+        child.kill(signal.SIGKILL)
+        child.close(force=True)
+    carla.expect(r"No player is at the table now\. The match waits for its players to come back\.", timeout=30)
+    assert "Carla is watching." not in text(carla) and "Waiting?" not in text(carla)
+    carla.terminate(force=True)
+
+
+def test_picking_a_leaderboard_entry_in_the_menu_says_the_board_is_closed(serve, tmp_path):
+    server = serve(*SERVER_FLAGS)
+    config = tmp_path / "menu" / "config"
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
+    menu = player(tmp_path, "menu", "--plain")
+    menu.expect(r"4 play online")
+    menu.send("4\r")
+    menu.expect(r"6 see the leaderboard\.")
+    menu.send("6\r")
+    menu.expect(r"Enter for ")
+    menu.send("\r")
+    menu.expect(r"Leaderboard\.")
+    menu.expect(r"Choice\?")
+    menu.send("1\r")
+    menu.expect(r"Leaderboard closed\.")
+    menu.terminate(force=True)

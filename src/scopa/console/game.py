@@ -179,9 +179,10 @@ class MatchConsole:
             events = [u.event for u in group]
             self._said_at = (view.deal_number, len(view.history))
             if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
-                # a seat's own arrival is said by its welcome ("You are in room ..."), never as news
-                notices = [e for e in events if isinstance(e, Notice)
-                           and not own_arrival(e, self.listener)]
+                # a seat's own arrival is said by its welcome ("You are in room ..."), never as news;
+                # nor its own leaving, replayed to it when it comes back ("Ben left the table." to Ben)
+                notices = [e for e in events if isinstance(e, Notice) and not own_arrival(e, self.listener)
+                           and not (e.kind == "left" and e.seat == self.listener)]
                 for notice in notices:
                     if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"

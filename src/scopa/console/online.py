@@ -461,6 +461,11 @@ class OnlineMatch(MatchConsole):
         if self.rejoined and updates and not self.deal_over:
             self.rejoined = False
             self.say(self.m("online.caught_up", deal=self.view.deal_number))
+            super()._narrate(updates, own_move)
+            if not self.deal_over:  # after the plays missed, the table as it is now
+                self._table_heard = self.view.table
+                self.say(Announcement(self.io.narrator.table_text(self.view.table)))
+            return
         super()._narrate(updates, own_move)
 
     def _human_turn(self, seat: int) -> None:
@@ -919,6 +924,7 @@ def leaderboard_menu(program: OnlineProgram, server: str) -> None:
         remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
     items = [line.removesuffix(".") for line in board_lines(answer, m, key is not None)]  # the listing punctuates
     choose(program.input, program.announcer, m("leaderboard.title"), items, m("prompt.menu"), messages=m)
+    program.say(m("leaderboard.closed"))  # an item picked, or Escape: never back at the menu without a word
 
 
 def ask_name(program: OnlineProgram) -> str | None:
