@@ -70,8 +70,8 @@ def test_a_public_room_is_listed_and_joined_by_its_number(serve, tmp_path):
 def test_the_invite_link_the_host_prints_joins_with_no_server_given(serve, tmp_path):
     server = serve()
     host, code = hosted(tmp_path, server.url)
-    host.expect(r"Invite link for scopa join, (\S+)\r?\n")
-    link = host.match.group(1)  # with the line's full stop, which ends it for a screen reader
+    host.expect(r"Invite link, on the next line, to copy and share\.\r?\n(\S+)\r?\n")
+    link = host.match.group(1)  # alone on its line, with a full stop, which ends it for a screen reader
     assert link == f"{server.url}/{code}."  # (without it Orca ran on: "... slash K7MQ3T Waiting?")
     guest = player(tmp_path, "guest", "join", link, "--name", "Ben")  # copied whole; no --server, no saved server
     guest.expect(rf"You are in room {code}, seat 2\.")

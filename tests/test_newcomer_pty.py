@@ -214,3 +214,20 @@ def test_picking_a_leaderboard_entry_in_the_menu_says_the_board_is_closed(serve,
     menu.send("1\r")
     menu.expect(r"Leaderboard closed\.")
     menu.terminate(force=True)
+
+
+# 8. The invite: a short command, the code spelt, the link on its own line, no path said ------------
+
+def test_under_dev_py_the_invite_names_python3_dev_py_play_without_the_folders(serve, tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOPA_COMMAND", "python3 /home/ann/games/scopa/dev.py play")  # dev.py run by its path
+    server = serve(*SERVER_FLAGS)
+    host, code = hosted(tmp_path, server.url)
+    host.expect(r"\r\n([^\r\n]*Press Enter to hear who has joined\.)\r\n([^\r\n]*)\r\n([^\r\n]*)\r\n")
+    share, heading, link = host.match.groups()
+    assert share == (f"Give the code to the other players. They type python3 dev.py play join {code}, with this "
+                     "server's address, or python3 dev.py play join and the invite link. Press Enter to hear who "
+                     "has joined.")
+    assert heading == "Invite link, on the next line, to copy and share."
+    assert link == f"{server.url}/{code}."  # alone: a screen reader's review keys copy it whole
+    assert "/home/ann" not in text(host)
+    host.terminate(force=True)

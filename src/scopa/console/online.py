@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..engine import Event, MatchWon, PlayerView
-from ..narration import Announcement, Messages, Narrator, run_command
+from ..narration import Announcement, Messages, Narrator, spoken_command
 from ..narration.narrator import notice_words
 from ..table import Notice, SeatUpdate, own_arrival
 from .announcer import Announcer
@@ -149,7 +149,7 @@ def problem_line(code: str, values: dict[str, Any], messages: Messages, server: 
     elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
         key = f"{key}.{values['reason']}"
     try:
-        text = messages(key, server=server, command=run_command(),
+        text = messages(key, server=server, command=spoken_command(),
                         **{k: v for k, v in values.items() if k in ("seconds", "code")})
     except KeyError:
         return Announcement(messages("online.error.other"))
@@ -393,7 +393,7 @@ class Lobby:
         """Leave on Enter, as in the match; anything else stays in the lobby. News that comes while
         the question is open is said, and the question asked again: it is not dropped, leaving the
         player at ``Ready?``, where the Enter meant for "leave" would say ready."""
-        self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
+        self.say(self.m("online.leave_ask", code=self.table.code, command=spoken_command()))
         while True:
             try:
                 token = self.input.read(self.m("prompt.leave") + " ", self.wake)
@@ -647,7 +647,7 @@ class OnlineMatch(MatchConsole):
 
     def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
-        self.say(self.m("online.leave_ask", code=self.remote.code, command=run_command()))
+        self.say(self.m("online.leave_ask", code=self.remote.code, command=spoken_command()))
         try:
             token = self.io.input.read(self.m("prompt.leave") + " ")
         except (Interrupted, KeyboardInterrupt):
@@ -771,13 +771,13 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
     except LeaveRoom:
         quick_left = quick and table.room().phase == "lobby"  # the seat was given up: nothing to take back
         program.say(m("online.quick.left", code=table.code) if quick_left
-                    else m("online.left", code=table.code, command=run_command()))
+                    else m("online.left", code=table.code, command=spoken_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
         return "left" if gone.keep_seat else "closed"
     except InputClosed:
-        program.say(m("online.input_closed", code=table.code, command=run_command()))
+        program.say(m("online.input_closed", code=table.code, command=spoken_command()))
         return "left"
     finally:
         program.narrator = None
@@ -1103,11 +1103,11 @@ def _take_back_or_join(program: OnlineProgram, saved: SeatKey, name: str) -> str
 def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
     timer = [Announcement(line) for line in [timer_line(table.room(), m)] if line is not None]
     if mode == "host":  # the command the others type, whole: a joiner needs the server too
-        command = run_command()
+        command = spoken_command()
         return [room_code_line(table.code, m), *timer,
                 Announcement(m("online.share", code=table.code, command=command, server=server),
                              spoken=m("online.share.spoken", command=command)),
-                invite_line(server, table.code, m)]
+                *invite_lines(server, table.code, m)]
     if mode == "quick":
         return [Announcement(m("online.quick.opening")), *timer, Announcement(waiting_line(table.room(), m)),
                 Announcement(quick_leave_line(table, m))]
@@ -1122,8 +1122,10 @@ def daily_opening(table: RemoteTable, deal: int, deals: int, m: Messages) -> lis
             *(Announcement(m("daily.against", name=name)) for name in experts[:1])]
 
 
-def invite_line(server: str, code: str, m: Messages) -> Announcement:
-    """The invite link, printed whole for pasting; the voice says only that it is there (it
-    spells the code in the room's line, never an address a character at a time)."""
+def invite_lines(server: str, code: str, m: Messages) -> list[Announcement]:
+    """The invite link on a line of its own, printed whole for copying, after a line that says
+    what it is; the voice says only that line (it spells the code in the room's line, never an
+    address a character at a time). The link ends with a full stop, so that a screen reader
+    pauses before the prompt (a copied stop still joins: ``net.invite``)."""
     from ..net.invite import invite_link
-    return Announcement(m("online.invite", link=invite_link(server, code)), spoken=m("online.invite.spoken"))
+    return [Announcement(m("online.invite")), Announcement(invite_link(server, code) + ".", spoken="")]
