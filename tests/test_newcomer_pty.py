@@ -61,7 +61,15 @@ def test_a_player_who_hosted_before_plays_a_quick_match_under_the_same_name_and_
     for child in (ann, ben):
         seen = text(child)
         assert "Name taken" not in seen
-        assert re.search(r"You are (1st|2nd) of 2, rating (minus |-)?[0-9]", seen), seen[-600:]
+        # 9: the rating in words, the minus too: "rating -1.8" was read "dash 1 .8"
+        assert re.search(r"(?m)You are (1st|2nd) of 2, rating (minus )?[0-9]+( point [0-9])?\.$", seen), seen[-600:]
+    import subprocess
+    import sys
+    stats = subprocess.run([sys.executable, "-m", "scopa", "--stats", "--lang", "it", "--data-dir",
+                            str(tmp_path / "ben" / "data"), "--config-dir", str(tmp_path / "ben" / "config")],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert re.search(r"(?m)^Punteggio (meno )?[0-9]+( virgola [0-9])? su 127\.0\.0\.1, posto [12] su 2\.$",
+                     stats.stdout), stats.stdout
 
 
 # 3. Importing a key asks first, keeps the key it replaces, and names the backup ------------------

@@ -76,7 +76,7 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
         assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
         # both hear their new rating (their player keys were sent with create_room and join; issue 29)
-        assert re.search(r"You are (1st|2nd) of 2, rating -?[0-9]+\.[0-9]\.", seen), seen[-400:]
+        assert re.search(r"You are (1st|2nd) of 2, rating (minus )?[0-9]+( point [0-9])?\.", seen), seen[-400:]
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))

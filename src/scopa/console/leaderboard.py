@@ -19,8 +19,8 @@ def place(rank: int, lang: str) -> str:
 
 
 def rating_text(rating: float, lang: str) -> str:
-    text = f"{rating:.1f}"
-    return text.replace(".", ",") if lang == "it" else text
+    """A rating as said: "27 point 4", "minus 1 point 8" ("27 virgola 4", "meno 1 virgola 8")."""
+    return Messages(lang).decimal(rating)
 
 
 def row_line(row: BoardRow, messages: Messages) -> str:
