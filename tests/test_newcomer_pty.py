@@ -239,3 +239,37 @@ def test_under_dev_py_the_invite_names_python3_dev_py_play_without_the_folders(s
     assert link == f"{server.url}/{code}."  # alone: a screen reader's review keys copy it whole
     assert "/home/ann" not in text(host)
     host.terminate(force=True)
+
+
+# 10. A code refused says which letters and digits a code uses ---------------------------------------
+
+def speaking(lang: str, tmp_path: Path, who: str, *args: str):
+    """``player`` in another language (``player`` says ``--lang en`` last)."""
+    import io
+    import os
+    import sys
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PYTHONUNBUFFERED="1")
+    command = [sys.executable, "-m", "scopa", *args, "--no-voice", "--lang", lang,
+               "--data-dir", str(tmp_path / who / "data"), "--config-dir", str(tmp_path / who / "config")]
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child.logfile_read = io.StringIO()
+    child.plain = "--plain" in args
+    return child
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "ABCDEF is not a room code. A code has six characters, the digits {digits} and any letter but {others}."),
+    ("it", "ABCDEF non è un codice di stanza. Un codice ha sei caratteri, le cifre {digits} e le lettere tranne "
+           "{others}.")])
+def test_a_code_refused_names_the_letters_and_digits_a_code_uses(serve, tmp_path, lang, words):
+    import string
+
+    from scopa.net.codes import ALPHABET
+    server = serve()
+    child = speaking(lang, tmp_path, "ben", "join", "ABCDEF", "--server", server.url, "--name", "Ben")
+    child.expect(pexpect.EOF)
+    digits = [c for c in ALPHABET if c.isdigit()]
+    others = [c for c in string.ascii_uppercase if c not in ALPHABET]  # B, I, L, O, S, Z: look-alikes
+    join = " and " if lang == "en" else " e "
+    listed = ", ".join(digits[:-1]) + join + digits[-1], ", ".join(others[:-1]) + join + others[-1]
+    assert words.format(digits=listed[0], others=listed[1]) in text(child), text(child)
