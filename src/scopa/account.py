@@ -42,7 +42,7 @@ def _parser() -> _Parser:
 def main(argv: Sequence[str]) -> int:
     """``scopa account export|import FILE [--data-dir DIR] [--lang en|it]``."""
     if "--help" in argv or "-h" in argv:
-        print(Messages(_help_language(argv))("account.help"))
+        print(Messages(_help_language(argv))("account.help", data_dir="--data-dir"))
         return DONE
     try:
         args = _parser().parse_args(list(argv))

@@ -29,6 +29,21 @@ def row_line(row: BoardRow, messages: Messages) -> str:
                     rating=rating_text(row.rating, messages.lang), matches=row.matches)
 
 
+def menu_items(board: Leaderboard, messages: Messages, keyed: bool) -> list[str]:
+    """The board as a menu's items: a row whose rank is its number says no rank ("1, Ann, rating
+    3 point 4, 12 matches", not "1, 1st, Ann", two numbers in a row; issue 38)."""
+    items = []
+    for number, row in enumerate(board.rows, 1):
+        if row.rank == number:
+            key = "leaderboard.item_one" if row.matches == 1 else "leaderboard.item"
+            line = messages(key, name=row.name, rating=rating_text(row.rating, messages.lang), matches=row.matches)
+        else:
+            line = row_line(row, messages)
+        items.append(line.removesuffix("."))
+    rest = board_lines(board, messages, keyed)[len(board.rows):]
+    return items + [line.removesuffix(".") for line in rest]
+
+
 def you_line(you: BoardPlace, messages: Messages) -> str:
     return messages("leaderboard.you", rank=place(you.rank, messages.lang), of=you.of,
                     rating=rating_text(you.rating, messages.lang))

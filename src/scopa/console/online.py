@@ -910,7 +910,7 @@ def leaderboard_menu(program: OnlineProgram, server: str) -> None:
     from ..net.messages import MAX_TOP, Leaderboard
     from ..storage import resolve_data_dir
     from ..storage.player_key import PlayerKeyStore, remember_rating
-    from .leaderboard import board_lines
+    from .leaderboard import menu_items
     from .menus import choose
     m = program.messages
     data_dir = resolve_data_dir(program.persistence.data_dir)
@@ -922,7 +922,7 @@ def leaderboard_menu(program: OnlineProgram, server: str) -> None:
         return
     if answer.you is not None:
         remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
-    items = [line.removesuffix(".") for line in board_lines(answer, m, key is not None)]  # the listing punctuates
+    items = menu_items(answer, m, key is not None)  # the listing punctuates
     choose(program.input, program.announcer, m("leaderboard.title"), items, m("prompt.menu"), messages=m)
     program.say(m("leaderboard.closed"))  # an item picked, or Escape: never back at the menu without a word
 
