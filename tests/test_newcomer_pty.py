@@ -273,3 +273,46 @@ def test_a_code_refused_names_the_letters_and_digits_a_code_uses(serve, tmp_path
     join = " and " if lang == "en" else " e "
     listed = ", ".join(digits[:-1]) + join + digits[-1], ", ".join(others[:-1]) + join + others[-1]
     assert words.format(digits=listed[0], others=listed[1]) in text(child), text(child)
+
+
+# 11. Cards named as people say them: a rank with two cards names both numbers; other packs' words ---
+
+def test_a_rank_with_two_cards_lists_their_numbers_and_queen_of_cups_and_kh_pick_a_card(tmp_path):
+    from helpers.pty import CONTROL, spawn
+    from scopa.engine import Card
+    from scopa.narration import CardNames, Messages
+    french, napoletane = CardNames(Messages("en"), "french"), CardNames(Messages("en"), "napoletane")
+    by_name = {french.name(Card(n)): Card(n) for n in range(40)} | {"settebello": Card.parse("7D")}
+    child = spawn(tmp_path, "--seed", "3", "--plain")  # line mode: "7D" is typed whole
+    pair = crossed = coded = False
+    while not (pair and crossed and coded):
+        index = child.expect([r"Card\?", r"Capture\?", r"Play\?", r"Next\?", pexpect.EOF], timeout=30)
+        assert index != 4, "the match ended before a hand held two cards of a rank"
+        hand_line = [line for line in CONTROL.sub("", child.before).split("\n") if line.startswith("Hand, ")]
+        if index != 0 or not hand_line:
+            child.send("1\r" if index in (0, 1) else "\r")
+            continue
+        hand = [by_name[name.strip()] for name in hand_line[-1].strip().removeprefix("Hand, ").rstrip(".").split(", ")]
+        ranks = [card.rank for card in hand]
+        twice = next((rank for rank in ranks if ranks.count(rank) == 2), None)
+        if twice is not None and not pair:
+            numbers = [n for n, card in enumerate(hand, 1) if card.rank == twice]
+            child.send(french.rank_word(hand[numbers[0] - 1]) + "\r")  # "king"
+            first, second = (french.name(hand[n - 1]) for n in numbers)
+            child.expect(rf"Which one\? {numbers[0]}, {first}, or {numbers[1]}, {second}\. Type its number\.")
+            child.expect(r"Card\?")
+            pair = True
+        card = hand[-1]
+        if not crossed:  # the French rank with the Italian suit: "queen of cups"
+            child.send(f"{french.rank_word(card)} of {napoletane.suit_word(card.suit)}\r")
+            crossed = True
+        else:  # its code, "KH"
+            child.send(f"{card}\r")
+            coded = True
+        child.expect(r"(Play|Capture)\?")
+        picked = CONTROL.sub("", child.before)
+        assert "Not a card" not in picked and french.name(card) in picked.lower(), picked
+        child.send("esc\r")  # back to Card?, nothing played
+        child.expect(r"Card\?")
+        child.send("1\r")
+    child.terminate(force=True)
