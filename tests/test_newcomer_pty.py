@@ -316,3 +316,20 @@ def test_a_rank_with_two_cards_lists_their_numbers_and_queen_of_cups_and_kh_pick
         child.expect(r"Card\?")
         child.send("1\r")
     child.terminate(force=True)
+
+
+# 12. --transcript last says each deal's start once ---------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "start", "prompts"), [
+    ("en", "Deal 1. You deal.", [r"Card\?", r"Capture\?", r"Play\?", r"Next\?"]),
+    ("it", "Smazzata 1. Dai tu le carte.", [r"Carta\?", r"Presa\?", r"Giochi\?", r"Avanti\?"])])
+def test_the_transcript_says_a_deals_start_once_in_both_languages(tmp_path, lang, start, prompts):
+    match = speaking(lang, tmp_path, "me", "--seed", "3", "--target", "single", "--plain")
+    while (index := match.expect([*prompts, pexpect.EOF], timeout=30)) != len(prompts):
+        match.send("1\r" if index < 2 else "\r")
+    shown = speaking(lang, tmp_path, "me", "--transcript", "last")  # its path, for the reader's own reading
+    shown.expect(r"(\S+\.transcript\.txt)")
+    said = Path(shown.match.group(1)).read_text("utf-8")
+    deal = start.split(". ")[0]  # "Deal 1"
+    assert start + "\n" in said, said[:800]
+    assert f"{deal}. {deal}." not in said, said[:800]

@@ -289,6 +289,9 @@ class MatchConsole:
             return  # "Your turn." kept for its sound; the player's own move, unsaid, is part of the match
         deal, plays = self._said_at or (self.view.deal_number, len(self.view.history))
         key = "transcript.line" if plays else "transcript.line.deal"
+        if not plays and line.text.startswith(self.m(key, deal=deal, text="").strip()):
+            self.io.transcript(line.text)  # "Deal 1. You deal." says its deal: never "Deal 1. Deal 1. You deal."
+            return
         self.io.transcript(self.m(key, deal=deal, turn=plays, text=line.text))
 
     def _run(self) -> Outcome:
