@@ -333,3 +333,33 @@ def test_the_transcript_says_a_deals_start_once_in_both_languages(tmp_path, lang
     deal = start.split(". ")[0]  # "Deal 1"
     assert start + "\n" in said, said[:800]
     assert f"{deal}. {deal}." not in said, said[:800]
+
+
+# 13. The small ones: Ctrl-C on the server under dev.py, the leaderboard's flags, real --help texts --
+
+def test_ctrl_c_on_dev_py_play_serve_after_computers_played_prints_no_traceback(tmp_path):
+    import os
+    import sys
+
+    from helpers.net import Client, contribute, play_out
+    from scopa.engine import CardsDealt, Rules
+    from scopa.net.messages import Quick, UpdateMessage, Welcome
+    from helpers.redis import free_port
+    port = free_port()
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1")
+    serving = pexpect.spawn(sys.executable, [str(root / "dev.py"), "play", "serve", "--port", str(port), "--db",
+                                             str(tmp_path / "rooms.sqlite3"), "--computer-workers", "2",
+                                             "--quick-wait", "0", "--computer-delay", "0"],
+                            cwd=str(root), env=env, encoding="utf-8", timeout=60)
+    serving.expect(str(port))
+    ann = Client(f"ws://127.0.0.1:{port}")
+    ann.send(Quick("Ann", Rules(target=None)))  # alone: a computer comes at once
+    ann.until(lambda m: isinstance(m, Welcome), 30)
+    contribute(ann)  # the seat's share of the seed, as the client gives it
+    ann.until(lambda m: isinstance(m, UpdateMessage) and isinstance(m.update.event, CardsDealt), 30)
+    play_out([ann], ann)  # the computer's moves start the pool of workers (spawned processes)
+    serving.sendintr()
+    serving.expect(pexpect.EOF)
+    said = serving.before
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
