@@ -62,7 +62,8 @@ def test_a_public_room_is_listed_and_joined_by_its_number(serve, tmp_path):
     guest.expect(rf"You are in room {code}, seat 2\.")
     host.expect(r"Ben joined the table\.")
     empty = player(tmp_path, "nobody", "tables", "--server", serve(db=tmp_path / "empty.sqlite3").url)
-    empty.expect(r"No open tables now\. scopa quick finds a match at once\.")
+    empty.expect(r"No open tables now\. scopa quick finds you a match, with the people waiting, or with computers "
+                 r"if nobody comes within its wait\.")
     empty.expect(pexpect.EOF)
     host.close(), guest.close()
 

@@ -363,3 +363,27 @@ def test_ctrl_c_on_dev_py_play_serve_after_computers_played_prints_no_traceback(
     serving.expect(pexpect.EOF)
     said = serving.before
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
+
+
+def test_the_leaderboard_takes_the_common_flags_and_each_command_has_a_real_help(serve, tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    server = serve()
+
+    def scopa(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scopa", *args], capture_output=True, text=True, timeout=60,
+                              check=False)
+    board = scopa("leaderboard", "--server", server.url, "--no-voice", "--plain", "--lang", "en",
+                  "--config-dir", str(tmp_path / "config"), "--data-dir", str(tmp_path / "data"))
+    assert board.returncode == 0 and board.stdout == "Nobody has a rating on this server yet.\n", board
+    for command in ("verify", "leaderboard"):
+        helped = scopa(command, "--help", "--lang", "en")
+        lines = helped.stdout.splitlines()
+        assert helped.returncode == 0 and len(lines) >= 4 and "--lang en or it, the language." in lines, lines
+    host_help = scopa("host", "--help", "--lang", "en").stdout
+    assert "host --help" not in host_help and "this help, every option of the command" in host_help
+    monkeypatch.setenv("SCOPA_COMMAND", "python3 dev.py play")
+    tables = player(tmp_path, "ben", "tables", "--server", server.url)
+    tables.expect(r"No open tables now\. python3 dev\.py play quick finds you a match, with the people waiting, "
+                  r"or with computers if nobody comes within its wait\.")
+    tables.expect(pexpect.EOF)

@@ -348,7 +348,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"{run_command()} {command} --help"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help.this"))  # not "or every one with" itself
     return p
 
 
