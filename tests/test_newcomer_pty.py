@@ -387,3 +387,20 @@ def test_the_leaderboard_takes_the_common_flags_and_each_command_has_a_real_help
     tables.expect(r"No open tables now\. python3 dev\.py play quick finds you a match, with the people waiting, "
                   r"or with computers if nobody comes within its wait\.")
     tables.expect(pexpect.EOF)
+
+
+# 14. Quick match with a turn timer meets only players who chose the same ----------------------------
+
+def test_quick_with_a_turn_timer_meets_only_players_who_chose_the_same(serve, tmp_path):
+    server = serve("--quick-wait", "60", *SERVER_FLAGS)
+    ann = player(tmp_path, "ann", "quick", "--server", server.url, "--name", "Ann", "--turn-time", "20")
+    ann.expect(r"Quick match\. Looking for players\.\r\nTurn timer, 20 seconds\.\r\nWaiting, 1 of 2 players here\.")
+    ben = player(tmp_path, "ben", "quick", "--server", server.url, "--name", "Ben")  # no timer: another room
+    ben.expect(r"Waiting, 1 of 2 players here\.")
+    cleo = player(tmp_path, "cleo", "quick", "--server", server.url, "--name", "Cleo", "--turn-time", "20")
+    cleo.expect(r"Turn timer, 20 seconds\.\r\nWaiting, 2 of 2 players here\.")
+    ann.expect(r"Cleo joined the table\.")
+    ann.expect(r"The match starts\.\r\nTurn timer, 20 seconds\.")
+    assert "joined the table" not in quiet(ben, 0.5)
+    for child in (ann, ben, cleo):
+        child.terminate(force=True)
