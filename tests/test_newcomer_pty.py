@@ -3,12 +3,13 @@ on loopback: commands that leave no trace at the prompt, a quick match for anyon
 a player key never replaced unasked, no silent wait, and the words said as people say them."""
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
 import pytest
 
-from helpers.online_pty import SERVER_FLAGS, hosted, play, player, text
+from helpers.online_pty import SERVER_FLAGS, hosted, play, player, press, text
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -17,10 +18,8 @@ pytestmark = pytest.mark.slow
 
 def quiet(child, seconds: float = 1.0) -> str:
     """Read what the program shows for ``seconds``; all it has shown."""
-    try:
+    with contextlib.suppress(pexpect.EOF):
         child.expect(pexpect.TIMEOUT, timeout=seconds)
-    except pexpect.EOF:
-        pass
     return text(child)
 
 
@@ -259,8 +258,8 @@ def speaking(lang: str, tmp_path: Path, who: str, *args: str):
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "ABCDEF is not a room code. A code has six characters, the digits {digits} and any letter but {others}."),
-    ("it", "ABCDEF non è un codice di stanza. Un codice ha sei caratteri, le cifre {digits} e le lettere tranne "
-           "{others}.")])
+    ("it", ("ABCDEF non è un codice di stanza. Un codice ha sei caratteri, le cifre {digits} e le lettere tranne "
+            "{others}."))])
 def test_a_code_refused_names_the_letters_and_digits_a_code_uses(serve, tmp_path, lang, words):
     import string
 
@@ -342,9 +341,9 @@ def test_ctrl_c_on_dev_py_play_serve_after_computers_played_prints_no_traceback(
     import sys
 
     from helpers.net import Client, contribute, play_out
+    from helpers.redis import free_port
     from scopa.engine import CardsDealt, Rules
     from scopa.net.messages import Quick, UpdateMessage, Welcome
-    from helpers.redis import free_port
     port = free_port()
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1")
@@ -403,4 +402,69 @@ def test_quick_with_a_turn_timer_meets_only_players_who_chose_the_same(serve, tm
     ann.expect(r"The match starts\.\r\nTurn timer, 20 seconds\.")
     assert "joined the table" not in quiet(ben, 0.5)
     for child in (ann, ben, cleo):
+        child.terminate(force=True)
+
+
+# 15. A person takes a computer's seat between deals, where the host allows it -----------------------
+
+def to_the_first_next(host, guest) -> None:
+    """Both play (first card, first capture, Enter) until the host is asked ``Next?``, left unanswered."""
+    import time
+    prompts = [r"Card\?", r"Capture\?", r"Play\?", r"Next\?"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for child in (host, guest):
+            index = child.expect([*prompts, pexpect.TIMEOUT], timeout=0.05)
+            if index == 3 and child is host:
+                return
+            if index < 3:
+                press(child, "1" if index < 2 else "\r")
+    raise AssertionError("the first deal did not end")
+
+
+def test_a_friend_takes_a_computers_seat_between_deals_where_the_host_allows_it(serve, tmp_path):
+    from helpers.online_pty import joined
+    server = serve(*SERVER_FLAGS)
+    host = player(tmp_path, "host", "host", "--server", server.url, "--name", "Ann", "--players", "3", "--level",
+                  "easy", "--join-between-deals")
+    host.expect(r"Room code (\w{6})\.")
+    code = host.match.group(1)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Ben is ready\.")
+    host.expect(r"Start\?")
+    host.send(":table\r")
+    host.expect(r"Between deals, a person may take a computer's seat\.")
+    host.expect(r"Start\?")
+    host.send("\r")
+    host.expect(r"You, Ben and (\w+), each for themselves\.")
+    computer = host.match.group(1)
+    early = player(tmp_path, "dan", "join", code, "--server", server.url, "--name", "Dan")
+    early.expect(r"A person may take a computer's seat only between deals\. Try again when this deal ends\.")
+    early.expect(pexpect.EOF)
+    to_the_first_next(host, guest)  # the first deal is over: the host's Next?, not answered
+    dan = player(tmp_path, "dan", "join", code, "--server", server.url, "--name", "Dan")
+    dan.expect(rf"You are in room {code}, seat 3\.")
+    host.expect(rf"Dan takes {computer}'s seat\.")
+    guest.expect(rf"Dan takes {computer}'s seat\.")
+    play([host, guest, dan], until=lambda: "Dan plays" in text(host) or "Dan's" in text(host), seconds=60)
+    assert re.search(r"Dan('s| plays)", text(guest))
+    for child in (host, guest, dan):
+        child.terminate(force=True)
+    assert "Traceback" not in text(host) + text(guest) + text(dan)
+
+
+def test_without_the_hosts_leave_a_started_match_takes_nobody(serve, tmp_path):
+    from helpers.online_pty import joined
+    server = serve(*SERVER_FLAGS)
+    host = player(tmp_path, "host", "host", "--server", server.url, "--name", "Ann", "--players", "3", "--level",
+                  "easy")
+    host.expect(r"Room code (\w{6})\.")
+    code = host.match.group(1)
+    guest = joined(tmp_path, server.url, code)
+    host.expect(r"Start\?")
+    host.send("\r")
+    to_the_first_next(host, guest)
+    dan = player(tmp_path, "dan", "join", code, "--server", server.url, "--name", "Dan")
+    dan.expect(r"This match has already started\. No new player can join\.")
+    for child in (host, guest):
         child.terminate(force=True)

@@ -64,15 +64,15 @@ def main(argv: Sequence[str]) -> int:
         return DONE
     if store.replaces(args.file) and not args.replace and not _asked_to_replace(messages):
         return NOT_DONE
-    problem = store.import_(args.file)
-    if problem == "broken":
+    imported = store.import_(args.file)
+    if imported == "broken":
         print(messages("account.broken", file=str(args.file)))
         return NOT_DONE
-    if isinstance(problem, OSError):
-        print(messages("account.not_written", file=str(store.path), reason=problem.strerror or str(problem)))
+    if isinstance(imported, OSError):
+        print(messages("account.not_written", file=str(store.path), reason=imported.strerror or str(imported)))
         return NOT_DONE
-    if isinstance(problem, Path):
-        print(messages("account.imported.backup", backup=str(problem)))
+    if isinstance(imported, Path):
+        print(messages("account.imported.backup", backup=str(imported)))
         return DONE
     print(messages("account.imported"))
     return DONE

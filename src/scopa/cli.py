@@ -330,6 +330,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
         _add_match_flags(p, m)
         n.add_argument("--public", action="store_true", help=m("cli.public"))
         n.add_argument("--watchers-chat", action="store_true", help=m("cli.watchers_chat"))
+        n.add_argument("--join-between-deals", action="store_true", help=m("cli.join_between_deals"))
     if command == "quick":  # the game to be matched for: players, variant and target, no seats
         g = p.add_argument_group(m("cli.group.match"))
         g.add_argument("--players", type=whole_number, choices=(2, 4), metavar="N", help=m("cli.quick_players"))

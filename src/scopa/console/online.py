@@ -40,8 +40,8 @@ if TYPE_CHECKING:
     from ..net.client import RemoteTable
     from ..net.messages import RoomInfo
     from ..speech import Speaker
-    from ..table import TableInfo
     from ..storage.seat_keys import SeatKey, SeatKeyStore
+    from ..table import TableInfo
     from ..table.persistence import Persistence
 
 
@@ -416,6 +416,8 @@ class Lobby:
             lines.append(timer)
         if room.watchers_chat:
             lines.append(self.m("online.lobby.watchers_chat"))
+        if room.join_between_deals:
+            lines.append(self.m("online.lobby.join_between_deals"))
         if room.phase == "lobby" and None in room.seats:
             lines.append(self.m("online.lobby.level", level=self.m(f"level.{room.level}")))
         if room.host == self.seat and room.phase == "lobby":
@@ -458,6 +460,7 @@ class OnlineMatch(MatchConsole):
         self._result_told = False  # the match's result was said, from the update that ended it
 
     def _narrate(self, updates: Sequence[SeatUpdate], own_move: bool = False) -> None:
+        updates = self._seats_taken(updates)
         if self.rejoined and updates and not self.deal_over:
             self.rejoined = False
             self.say(self.m("online.caught_up", deal=self.view.deal_number))
@@ -467,6 +470,23 @@ class OnlineMatch(MatchConsole):
                 self.say(Announcement(self.io.narrator.table_text(self.view.table)))
             return
         super()._narrate(updates, own_move)
+
+    def _seats_taken(self, updates: Sequence[SeatUpdate]) -> Sequence[SeatUpdate]:
+        """A person who took a computer's seat between deals (``join_between_deals``): said as
+        "Dan takes Felix's seat.", and the seat is Dan's in every line from now on."""
+        taken = [u for u in updates if isinstance(u.event, Notice) and u.event.kind == "joined"
+                 and u.event.seat != self.listener and self.io.narrator.seat_names[u.event.seat] != u.event.name]
+        if not taken:
+            return updates
+        for update in taken:
+            assert isinstance(update.event, Notice)
+            seat = update.event.seat
+            self.say(self.m("notice.took_seat", name=update.event.name, old=self.io.narrator.seat_names[seat]))
+            names = list(self.io.narrator.seat_names)
+            names[seat] = update.event.name
+            self.io.narrator.seat_names = tuple(names)
+        self.info = self.table.info()
+        return [u for u in updates if u not in taken]
 
     def _human_turn(self, seat: int) -> None:
         super()._human_turn(seat)
@@ -800,6 +820,7 @@ class OnlineRequest:
     turn_time: int | None = None  # host: --turn-time, seconds a turn (None: no timer)
     public: bool = False          # host: the room is listed by scopa tables while it waits
     watchers_chat: bool = False   # host: spectators may chat (--watchers-chat)
+    join_between_deals: bool = False  # host: a person may take a computer's seat between deals
     deal: int = 0                 # daily: the day's deal to play (from 1)
     deals: int = 0                # daily: how many deals the day has
     day: str = ""                 # daily: the UTC day, as the server named it
@@ -994,7 +1015,8 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             return 0, None
         first: CreateRoom | Join | Hello | Quick | DailyDeal = CreateRoom(
             name, request.rules, tuple(request.seats), level, player_key=player_key(program),
-            turn_time=request.turn_time, public=request.public, watchers_chat=request.watchers_chat)
+            turn_time=request.turn_time, public=request.public, watchers_chat=request.watchers_chat,
+            join_between_deals=request.join_between_deals)
     elif request.mode == "quick":
         if request.rules is None:
             raise ValueError("a quick match needs the match's rules")

@@ -10,6 +10,6 @@ from .voices import voice_for_language
 
 __all__ = [
     "DEFAULT_LANGUAGE", "LANGUAGES", "NAMINGS", "Announcement", "CardNames", "Messages", "Naming", "Narrator",
-    "Verbosity", "capitalised", "explain_illegal", "explain_invalid", "os_problem", "run_command", "spoken_command", "system_language",
-    "voice_for_language",
+    "Verbosity", "capitalised", "explain_illegal", "explain_invalid", "os_problem", "run_command", "spoken_command",
+    "system_language", "voice_for_language",
 ]

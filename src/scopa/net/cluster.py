@@ -346,7 +346,7 @@ class ClusterServer(RoomServer):
 
     # The ways in, under the session ---------------------------------------------------------
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick | DailyDeal) -> None:
-        if isinstance(message, (CreateRoom, Join, DailyDeal, Quick)):  # the name claimed in Redis before the room logic runs
+        if isinstance(message, (CreateRoom, Join, DailyDeal, Quick)):  # the name claimed in Redis, before the room
             player = None if message.player_key is None else player_hash(message.player_key)
             try:
                 free = await self.book.claim(player, message.name)

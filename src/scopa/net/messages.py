@@ -86,13 +86,18 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     quick        {version, name, rules, level, player_key, turn_time}  a quick match: a seat in a quick room of
                  the same rules and turn_time (optional, as create_room's) still waiting for players, or a new
                  one; player_key (optional) as in join: the name is the key's, the match rated (issue 38);
-                 the server starts it once every seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
-                 room was made, with computers of the room's ``level`` in the seats still free. A quick
-                 room is never listed and needs no ready or start; the answer is a welcome
+                 the server starts it once every seat is taken, or once its quick wait (``serve
+                 --quick-wait``) has passed since the room was made, with computers of the room's
+                 ``level`` in the seats still free. A quick room is never listed and needs no ready or
+                 start; the answer is a welcome
     tables       {version}                                  the public rooms still waiting: answered with
                  ``tables``, then the server closes the connection
     create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``;
-                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat
+                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat;
+                 and ``"join_between_deals": true`` (optional, issue 38): once the match has started, a
+                 join takes a computer's seat while a deal is over and the next not dealt (a join while
+                 a deal is played is refused with between_deals), and is sent the seat's view after
+                 its welcome, as a reclaim; the room's info says it (``join_between_deals``)
 
   The daily deal (issue 29, ``net.daily``, docs/online.md). Both are first messages, with ``"version"``:
     daily        {version, day, player_key}                 the day's facts and board: day (optional,
@@ -275,6 +280,7 @@ ErrorCode = Literal[
     "wrong_key",       # the seat key is not this room's
     "room_full",       # no free human seat
     "started",         # the match has started: no new player can join
+    "between_deals",   # a room that lets a person take a computer's seat, asked while a deal is played (issue 38)
     "too_many_tries",  # too many failed joins from this address; values: seconds (to wait)
     "not_host",        # only the host starts the match or deals the next deal
     "not_lobby",       # ready or start after the match started
@@ -343,6 +349,7 @@ class RoomInfo:
     contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
     turn_time: int | None = None  # the turn timer's seconds (``net.clock``); None: off
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (the host's choice)
 
     def __post_init__(self) -> None:
         if not self.contributions:
@@ -374,6 +381,7 @@ class CreateRoom:
     turn_time: int | None = None  # seconds a turn, one of ``net.clock.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
     watchers_chat: bool = False  # spectators may chat
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (issue 38)
 
 
 @dataclass(frozen=True)
@@ -787,7 +795,8 @@ def encode_info(info: RoomInfo) -> dict[str, Any]:
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
             "contributions": [None if c is None else c.hex() for c in info.contributions],
             **({} if info.turn_time is None else {"turn_time": info.turn_time}),
-            **({"watchers_chat": True} if info.watchers_chat else {})}
+            **({"watchers_chat": True} if info.watchers_chat else {}),
+            **({"join_between_deals": True} if info.join_between_deals else {})}
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
@@ -877,7 +886,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                            "level": m.level, **_player_key(m),
                                            **({} if m.turn_time is None else {"turn_time": m.turn_time}),
                                            "public": m.public,
-                                           **({"watchers_chat": True} if m.watchers_chat else {})}),
+                                           **({"watchers_chat": True} if m.watchers_chat else {}),
+                                           **({"join_between_deals": True} if m.join_between_deals else {})}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
@@ -1107,7 +1117,8 @@ def _create_room(f: _Fields) -> CreateRoom:
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
                       _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"),
-                      _bool(f("watchers_chat", False), "watchers_chat"))
+                      _bool(f("watchers_chat", False), "watchers_chat"),
+                      _true_or_absent(f("join_between_deals"), "join_between_deals"))
 
 
 def _turn_time(value: Any, name: str) -> int | None:
@@ -1254,7 +1265,8 @@ def _chat_request(f: _Fields) -> ChatRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat"})),
+    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat",
+                                             "join_between_deals"})),
     "join": (_join, frozenset({"player_key"})),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
@@ -1394,7 +1406,7 @@ def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
 
 
 def decode_info(value: Any, name: str = "info") -> RoomInfo:
-    f = _Fields(value, name, frozenset({"turn_time", "watchers_chat"}))  # sent only when a timer, when true
+    f = _Fields(value, name, frozenset({"turn_time", "watchers_chat", "join_between_deals"}))  # a timer; true
     code = _code(f("code"), f"{name}.code")
     phase = f("phase")
     if phase not in ROOM_PHASES:
@@ -1413,8 +1425,9 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
     contributions = tuple(None if c is None else _hex(c, f"{name}.contributions") for c in given)
     turn_time = _turn_time(f("turn_time"), f"{name}.turn_time")
     watchers_chat = _true_or_absent(f("watchers_chat"), f"{name}.watchers_chat")
+    between = _true_or_absent(f("join_between_deals"), f"{name}.join_between_deals")
     f.done()
-    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time, watchers_chat)
+    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time, watchers_chat, between)
 
 
 def _true_or_absent(value: Any, name: str) -> bool:

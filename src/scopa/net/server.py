@@ -721,6 +721,7 @@ class RoomServer:
         room.seat_player(0, player)
         room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
         room.watchers_chat = message.watchers_chat
+        room.join_between_deals = message.join_between_deals
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
@@ -739,6 +740,9 @@ class RoomServer:
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment,
                           quick_wait=self._quick_wait(room)))
+        if room.phase == "playing" and room.state is not None:  # a computer's seat taken between deals
+            conn.send(ResyncMessage(room.number, room.state.view(seat), room.info()))
+            conn.send(ChangeEnd())
         self._commit(room, entries, "seat %s joined", _seat(seat))
 
     def _quick_wait(self, room: Room) -> int | None:
