@@ -343,7 +343,8 @@ def test_ctrl_c_on_dev_py_play_serve_after_computers_played_prints_no_traceback(
     from helpers.net import Client, contribute, play_out
     from helpers.redis import free_port
     from scopa.engine import CardsDealt, Rules
-    from scopa.net.messages import Quick, UpdateMessage, Welcome
+    from scopa.net.protocol.client_messages import Quick
+    from scopa.net.protocol.server_messages import UpdateMessage, Welcome
     port = free_port()
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1")
