@@ -263,7 +263,7 @@ def speaking(lang: str, tmp_path: Path, who: str, *args: str):
 def test_a_code_refused_names_the_letters_and_digits_a_code_uses(serve, tmp_path, lang, words):
     import string
 
-    from scopa.net.codes import ALPHABET
+    from scopa.net.protocol.codes import ALPHABET
     server = serve()
     child = speaking(lang, tmp_path, "ben", "join", "ABCDEF", "--server", server.url, "--name", "Ben")
     child.expect(pexpect.EOF)
