@@ -213,7 +213,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu.expect(r"4, play online\. 5, quick match\. 6, quit\.")
     menu.send("4\r")
     menu.expect(r"2, join a room with its code\. 3, quick match[\s\S]*4, open tables[\s\S]*5, daily deal"
-                r"[\s\S]*6 see the leaderboard\.")
+                r"[\s\S]*6, see the leaderboard\.")
     menu.send("2\r")
     menu.expect(r"Enter for " + re.escape(server.url) + r"\.")
     menu.send("\r")
