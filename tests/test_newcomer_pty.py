@@ -469,3 +469,22 @@ def test_without_the_hosts_leave_a_started_match_takes_nobody(serve, tmp_path):
     dan.expect(r"This match has already started\. No new player can join\.")
     for child in (host, guest):
         child.terminate(force=True)
+
+
+def test_the_hosts_leave_to_take_computers_seats_is_kept_by_both_stores_across_a_restart(store):
+    """The real server over loopback, stopped and started again on the same store (SQLite, Redis)."""
+    from helpers.net import Client, contribute
+    from scopa.engine import Rules
+    from scopa.net.protocol.client_messages import CreateRoom, Hello
+    from scopa.net.protocol.server_messages import Welcome
+    first = store.serve()
+    ann = Client(first.url)
+    ann.send(CreateRoom("Ann", Rules(players=3), ("human", "human", "easy"), join_between_deals=True))
+    welcome = ann.until(lambda m: isinstance(m, Welcome))
+    contribute(ann)
+    assert welcome.info.join_between_deals
+    first.stop()
+    again = Client(store.serve().url)
+    again.send(Hello(welcome.code, welcome.seat_key, 0))
+    back = again.until(lambda m: isinstance(m, Welcome))
+    assert back.info.join_between_deals
