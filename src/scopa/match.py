@@ -57,6 +57,24 @@ def name_problem(name: object, longest: int = NAME_LENGTH) -> NameProblem | None
     return None
 
 
+def is_unsafe_in_line(ch: str) -> bool:
+    """A character no text from the network may print or speak: a control character, C0 or C1
+    (the escapes that set a terminal's title or clipboard begin with ESC, or with the C1 OSC and
+    CSI), a lone surrogate (it cannot be written out), a direction override or isolate."""
+    return ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs")
+
+
+def clean_line(text: str) -> str:
+    """The one rule for every string that comes from the network before it is printed, spoken or
+    shown (``net.messages.parse_server_message`` applies it to every string of every server
+    message, chat and names included): a tab, line break or other break becomes a space, every
+    other unsafe character (``is_unsafe_in_line``) goes. Nothing else changes, so a card, a code
+    or a name that was clean stays exactly as it was."""
+    if text.isprintable() and not any(ch in BIDI_CONTROLS for ch in text):
+        return text  # the common case, fast
+    return "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or not is_unsafe_in_line(ch))
+
+
 def clean_name(text: str) -> str:
     """A typed name fit to print and save: a tab or line break becomes a space, any other unsafe
     character and any direction override goes, runs of spaces become one, at most ``NAME_LENGTH``

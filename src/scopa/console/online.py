@@ -944,7 +944,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     from ..net.client import RemoteTable, TableClosed
     from ..net.codes import normalise_code
     from ..net.messages import CreateRoom, DailyDeal, Hello, Join, Quick
-    from ..storage.seat_keys import SeatKey
+    from ..storage.seat_keys import SeatKey, share_bytes
 
     m = program.messages
     store = _key_store(program)
@@ -988,7 +988,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     if request.mode != "daily":  # a daily deal: said once for the day, before its first deal
         program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake, tls=request.tls)
+    table = RemoteTable(server, first, wake, tls=request.tls, share=share_bytes(saved))
     try:
         table.open()
     except TableClosed as closed:
@@ -1005,7 +1005,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
         remember_deal(resolve_data_dir(program.persistence.data_dir), server, request.day, request.deal, heard)
     try:
         kept = SeatKey(server, table.code, table.key, table.seat, name,
-                       last_number=saved.last_number if saved is not None else 0)
+                       last_number=saved.last_number if saved is not None else 0, share=table.share.hex())
         problem = store.save(kept) if keep_key else "not kept"
         if problem is not None:
             program.say(m("online.key_not_kept", code=table.code))

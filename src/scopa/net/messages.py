@@ -236,7 +236,7 @@ from ..engine import (
 )
 from ..engine.cirulla import BONUS_KINDS, BONUS_POINTS, Claim, bonuses
 from ..engine.shuffle import SEED_HEX
-from ..match import name_problem
+from ..match import clean_line, name_problem
 from ..table import Notice, NoticeKind, Refusal, SeatInfo, SeatUpdate, TableInfo
 from .chat import MAX_CHAT, PRESETS, chat_problem, clean_chat
 from .clock import TURN_TIMES
@@ -1074,6 +1074,19 @@ def _load(raw: str | bytes, limit: int) -> dict[str, Any]:
     return data
 
 
+def clean_strings(value: Any) -> Any:
+    """``value`` (decoded JSON) with every string in it, keys too, cleaned by the network's one
+    rule (``match.clean_line``): whatever a server sends, in whichever field, no escape, C1 or
+    direction character reaches a screen, a voice or a log through this client."""
+    if isinstance(value, str):
+        return clean_line(value)
+    if isinstance(value, list):
+        return [clean_strings(item) for item in value]
+    if isinstance(value, dict):
+        return {clean_line(key): clean_strings(item) for key, item in value.items()}
+    return value
+
+
 def _no_constant(text: str) -> Any:
     raise ValueError(f"{text} is not JSON")  # NaN and Infinity
 
@@ -1582,7 +1595,7 @@ def _error(f: _Fields) -> ErrorMessage:
 def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator: bool = False) -> ServerMessage:
     """A server's message, checked whole; ``rules`` (from the welcome) reads notices that come
     without a view, and a ``spectator``'s game events, which never have one. Raises ``ProtocolError``."""
-    data = _load(raw, MAX_RECORD_MESSAGE)
+    data = clean_strings(_load(raw, MAX_RECORD_MESSAGE))
     kind = data["type"]
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
         raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
