@@ -6,6 +6,7 @@ server would leave in a results log."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from scopa.engine import Rules
 from scopa.engine.shuffle import match_seed
 from scopa.match import Fairness, MatchRecord, SeatSetup
 from scopa.narration import Messages
-from scopa.net.messages import Hello
+from scopa.net.messages import CreateRoom, Hello, Join
 from scopa.players import make_player
 from scopa.storage import record_result, record_to_dict
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore, share_bytes
@@ -66,6 +67,57 @@ def test_a_share_replaced_after_it_was_shown_is_caught_by_every_client_not_only_
     assert verdicts(everyone) == ["shares", "contribution", "shares"]
     assert EN("fairness.shares") == ("Shuffle check failed. The shares used are not the ones shown to every seat "
                                      "at the start.")
+
+
+def test_a_seat_promised_another_seed_is_heard_by_every_seat(serve, tables, monkeypatch):
+    """Point 3: the server's welcomes promise Ben another seed than Ann and Cleo. Only Ben's
+    client used to hear it; Ann's and Cleo's said "fair". Each share is now made under the
+    commitment its client heard, and its secret told at the end: every client checks them all."""
+    cheating(monkeypatch, "two_commitments")
+    server = serve()
+    everyone = seated(server.url, tables, Rules(players=3, target=None), ("human", "human", "human"))
+    assert everyone[0]._heard != everyone[1]._heard
+    play_to_end(everyone)
+    assert verdicts(everyone) == ["other_commitment", "commitment", "other_commitment"]
+    assert EN("fairness.other_commitment") == "Shuffle check failed. Another seat was promised another seed."
+
+
+def test_an_older_server_takes_the_share_without_its_secret_and_the_check_says_what_it_could_not_check(
+        serve, tables, monkeypatch):
+    """Compatibility: a server of before refuses the nonce (unknown_field); the client gives its
+    share again without it, the match starts, and the check says the other seats' promises were
+    not checked rather than "fair"."""
+    cheating(monkeypatch, "older_contribute")
+    server = serve()
+    host = tables(server.url, CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy"))
+    guest = tables(server.url, Join(host.code, "Ben"))
+    guest.ready()
+    until(lambda: host.room().seats[guest.seat] is not None and host.room().seats[guest.seat].ready)
+    deadline = time.monotonic() + 10
+    while not host.has_view():  # the host presses Start until the shares given again are in
+        assert time.monotonic() < deadline, "the match never started: the shares were not given again"
+        host.start()
+        time.sleep(0.2)
+    everyone = [host, guest]
+    until(guest.has_view)
+    play_to_end(everyone)
+    assert verdicts(everyone) == ["others_unchecked"] * 2
+    assert not [e for t in everyone for e in t.take_errors() if e.code == "unknown_field"]  # not said to the player
+
+
+def test_a_client_of_before_gets_no_nonces_and_a_newer_one_all_there_are():
+    """A client of before refuses a match_record field it does not know: the nonces go only to a
+    seat whose own share came with one."""
+    from scopa.net.codes import key_hash, new_seat_key
+    from scopa.net.rooms import new_room
+    room, _ = new_room("ACDEFG", Rules(target=None), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy",
+                       now=0.0, server_seed=bytes([9]) * 32)
+    seat, _ = room.join("Ben", key_hash(new_seat_key()))
+    room.ready(seat)
+    room.contribute(0, bytes([1]) * 32, bytes([5]) * 32)
+    room.contribute(seat, bytes([2]) * 32)  # Ben's client is of before: no nonce
+    room.start(0, now=0.0)
+    assert room.nonces_for(seat) == () and room.nonces_for(0) == ((bytes([1]) * 32, bytes([5]) * 32),)
 
 
 def test_a_record_without_its_fairness_is_not_checked(serve, tables, monkeypatch):

@@ -21,7 +21,8 @@ More dishonest servers, each one of issue 37's attacks on the shuffle proof (tes
 with a share already; ``computer_share`` adds a share of its own for a computer's seat;
 ``replace_share`` shows every seat the real shares but deals from a seed in which seat 2's share
 is replaced (the record names the replacement); ``no_fairness`` sends the record without its
-fairness block.
+fairness block; ``two_commitments`` promises seat 2 (in its welcomes) another seed than the others;
+``older_contribute`` is a server of before issue 37, whose contribute takes no nonce.
 """
 import atexit
 import importlib.abc
@@ -197,12 +198,37 @@ def _no_fairness(module) -> None:  # type: ignore[no-untyped-def]
     module.record_to_dict = record_to_dict
 
 
+def _two_commitments(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server: every welcome to seat 2 names the commitment of another seed."""
+    import hashlib
+    real = module.Welcome
+
+    def welcome(code, seat, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made = real(code, seat, *args, **kwargs)
+        if seat == 1 and made.commitment is not None:
+            import dataclasses
+            made = dataclasses.replace(made, commitment=hashlib.sha256(b"another seed" + made.commitment).digest())
+        return made
+
+    module.Welcome = welcome
+
+
+def _older_contribute(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.messages: contribute as it was read before issue 37 (value only)."""
+    module._CLIENT_PARSERS["contribute"] = (lambda f: module.Contribute(module._hex(f("value"), "value")),
+                                            frozenset())
+
+
 _ROOM_FAULTS = {"server_gives_share": _server_gives_share, "computer_share": _computer_share,
                 "replace_share": _replace_share}
 if _FAULT in _ROOM_FAULTS:
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.rooms", _ROOM_FAULTS[_FAULT]))
 if _FAULT == "no_fairness":
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _no_fairness))
+if _FAULT == "older_contribute":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.messages", _older_contribute))
+if _FAULT == "two_commitments":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _two_commitments))
 if _WHEN.startswith("import:"):
     sys.meta_path.insert(0, _InterruptOnImport(_WHEN.partition(":")[2]))
 elif _WHEN == "exit":

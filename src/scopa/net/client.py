@@ -63,7 +63,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ..engine import DealScored, Move, Phase, PlayerView
-from ..engine.shuffle import SEED_BYTES
+from ..engine.shuffle import SEED_BYTES, share_of
 from ..match import MatchRecord
 from ..storage import SaveFileError, record_from_dict
 from ..storage.fairness import Observation, Shown, Verdict, check_online, observe
@@ -220,9 +220,11 @@ class RemoteTable:
         self.chat_wakes: Callable[[ChatMessage], bool] = lambda message: True
         # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
-        # ``share``: the one kept with the seat key (a client started again keeps its share); a seat
-        # taken back with a key kept before shares were, knows none (its check says so)
+        # ``share``: the secret of this seat's share (``shuffle.share_of``: the share is bound to the
+        # commitment heard), kept with the seat key, so a client started again gives the same one; a
+        # seat taken back with a key kept before shares were knows none (its check says so)
         self._share = share if share is not None else secrets.token_bytes(SEED_BYTES)
+        self._nonce_refused = False  # an older server knows no nonce: the share goes without it
         self._share_known = share is not None or not isinstance(first, Hello)
         self._daily = isinstance(first, DailyDeal)  # dealt from the server's seed alone: no share
         self._gave_share = False
@@ -233,6 +235,7 @@ class RemoteTable:
         self._heard_other = False
         self._seen: set[Observation] = set()
         self._record_data: Mapping[str, Any] | None = None
+        self._nonces: dict[bytes, bytes] = {}  # each share's secret, told with the record
 
     # Connecting ----------------------------------------------------------------------------
     def open(self, timeout: float = OPEN_TIMEOUT) -> Welcome:
@@ -271,7 +274,7 @@ class RemoteTable:
         with contextlib.suppress(LinkClosed):  # else asked again, and the share given again, once reconnected
             ws.send(encode(MarkChanges()))
             if share:
-                ws.send(encode(Contribute(self._share)))
+                ws.send(encode(self._contribution()))
         return message
 
     def _share_due(self, welcome: Welcome) -> bool:
@@ -295,6 +298,12 @@ class RemoteTable:
             self._shown = Shown(tuple(info.contributions), humans)
         elif (tuple(info.contributions), humans) != (self._shown.shares, self._shown.humans):
             self._shown = replace(self._shown, changed=True)
+
+    def _contribution(self) -> Contribute:
+        """This seat's share, made under the first commitment heard, with its secret (without it
+        for an older server, which refused the field)."""
+        value = share_of(self._share, self._heard or bytes(SEED_BYTES))
+        return Contribute(value) if self._nonce_refused else Contribute(value, self._share)
 
     @property
     def share(self) -> bytes:
@@ -356,9 +365,10 @@ class RemoteTable:
         with self._lock:
             for message in messages:
                 self._handle(message)
-            again = self._share_lost(messages)
+            again = self._share_lost(messages) or self._older_share(messages)
+            contribution = self._contribution()
         if again:
-            self._send(Contribute(self._share))
+            self._send(contribution)
 
     def _share_lost(self, messages: list[ServerMessage]) -> bool:
         """Under the lock: the server refused a change for its store in the lobby, and the room's
@@ -372,6 +382,16 @@ class RemoteTable:
                 and any(isinstance(message, InfoMessage) for message in messages)):
             return False
         return self.seat is not None and room.contributions[self.seat] is None
+
+    def _older_share(self, messages: list[ServerMessage]) -> bool:
+        """Under the lock: an older server refused the share's nonce (unknown_field): the share
+        is given again without it, once."""
+        if self._nonce_refused or not any(isinstance(m, ErrorMessage) and m.code == "unknown_field"
+                                          and m.values.get("field") == "nonce" for m in messages):
+            return False
+        self._nonce_refused = True
+        self._errors = [e for e in self._errors if not (e.code == "unknown_field" and e.values.get("field") == "nonce")]
+        return True
 
     def _reconnect(self) -> bool:
         """Try again and again, with growing pauses, until welcomed, refused, closed, or
@@ -660,7 +680,7 @@ class RemoteTable:
         if not isinstance(answer, MatchRecordMessage):
             return None
         with self._lock:
-            self._record_data = answer.record
+            self._record_data, self._nonces = answer.record, dict(answer.nonces)
         return checked_record(answer.record, room, view, answer.covered)
 
     def commitment_heard(self) -> bytes | None:
@@ -674,11 +694,11 @@ class RemoteTable:
         (docs/fairness.md): "missing" when the server gave no record or no seed to check."""
         with self._lock:
             data, heard, seen = self._record_data, None if self._heard_other else self._heard, set(self._seen)
-            own = self._share if self._share_known else None
-            shown, daily = self._shown, self._daily
+            own = share_of(self._share, heard) if self._share_known and heard is not None else None
+            shown, daily, nonces = self._shown, self._daily, dict(self._nonces)
         if data is None:
             return "missing"
-        return check_online(data, heard, own, self.seat, seen, shown, daily)
+        return check_online(data, heard, own, self.seat, seen, shown, daily, nonces)
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None

@@ -29,9 +29,14 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  public update (view null, no hand); a move, ready or start is refused (spectator);
                  chat only where the host allows it (``watchers_chat``, off unless chosen), else
                  chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
-    contribute   {value}                                    the seat's share of the match seed: 64 hex
-                 digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
-                 a second one from the same seat is ignored (docs/fairness.md)
+    contribute   {value, nonce}                             the seat's share of the match seed: 64 hex
+                 digits, sent with every welcome in the lobby (the client's own, whatever the info
+                 shows); a second one from the same seat is ignored (docs/fairness.md). nonce
+                 (optional, added in issue 37, not a new version): the share's 32 secret bytes, the
+                 share being SHA-256("scopa share" 0x00 nonce commitment-heard); the server keeps it
+                 and tells it to every seat at the end (match_record's nonces), so that each client
+                 checks every share was made under the commitment it heard. An older server answers
+                 unknown_field {field: nonce}: the client sends the share again without it
     ready        {}                                         a joined player is ready
     start        {}                                         the host starts the match
     move         {id, card, capture, expected}              play a card; capture is a list of cards;
@@ -144,7 +149,9 @@ Server to client.
                  Sent only when there is one (a client from before it, which refuses the field,
                  still logs every match no computer played for it); absent (an older server's
                  answer too), read as none. A deal past the match's last makes the record one
-                 that does not check, and nothing is logged
+                 that does not check, and nothing is logged. nonces: [{value, nonce}] each share
+                 of the record given with its nonce, sent only to a seat whose own share came with
+                 one (a client of before refuses the field)
     pong         {}
     change_end   {}                                  only to a connection that sent ``mark_changes``: the
                  messages of one change (moved, info, updates, a resync) sent to it end here
@@ -383,7 +390,8 @@ class Join:
 
 @dataclass(frozen=True)
 class Contribute:
-    value: bytes  # SEED_BYTES random bytes
+    value: bytes  # SEED_BYTES: the share, ``shuffle.share_of(nonce, commitment heard)``
+    nonce: bytes | None = None  # its SEED_BYTES secret; None from a client of before (a random share)
 
 
 @dataclass(frozen=True)
@@ -734,6 +742,7 @@ class MatchRecordMessage:
     id: int
     record: Mapping[str, Any]
     covered: frozenset[int] = frozenset()
+    nonces: tuple[tuple[bytes, bytes], ...] = ()  # (share, its nonce) of each seat that gave one
 
 
 @dataclass(frozen=True)
@@ -874,7 +883,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                            "public": m.public,
                                            **({"watchers_chat": True} if m.watchers_chat else {})}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
-    Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
+    Contribute: ("contribute", lambda m: {"value": m.value.hex(),
+                                          **({} if m.nonce is None else {"nonce": m.nonce.hex()})}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
@@ -896,7 +906,9 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Refused: ("refused", lambda m: {"id": m.id, "kind": m.kind, "reason": _reason(m.reason)}),
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record),
-                                                    **({"covered": sorted(m.covered)} if m.covered else {})}),
+                                                    **({"covered": sorted(m.covered)} if m.covered else {}),
+                                                    **({"nonces": [{"value": v.hex(), "nonce": n.hex()}
+                                                                   for v, n in m.nonces]} if m.nonces else {})}),
     Pong: ("pong", lambda m: {}),
     MarkChanges: ("mark_changes", lambda m: {}),
     ChangeEnd: ("change_end", lambda m: {}),
@@ -1174,6 +1186,18 @@ def _hex(value: Any, name: str) -> bytes:
     return bytes.fromhex(value)
 
 
+def _optional_nonce(value: Any) -> bytes | None:
+    return None if value is None else _hex(value, "nonce")
+
+
+def _nonces(value: Any) -> tuple[tuple[bytes, bytes], ...]:
+    """match_record's nonces: [{value, nonce}], at most one per seat."""
+    items = _list(value, "nonces", 4)
+    if not all(isinstance(item, dict) and set(item) == {"value", "nonce"} for item in items):
+        raise ProtocolError("bad_field", field="nonces")
+    return tuple((_hex(item["value"], "nonces"), _hex(item["nonce"], "nonces")) for item in items)
+
+
 def _move(f: _Fields) -> MoveRequest:
     request_id = _int(f("id"), "id")
     card = _card(f("card"), "card")
@@ -1261,7 +1285,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat"})),
     "join": (_join, frozenset({"player_key"})),
-    "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
+    "contribute": (lambda f: Contribute(_hex(f("value"), "value"), _optional_nonce(f("nonce"))), frozenset({"nonce"})),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
@@ -1600,7 +1624,7 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
         raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
     optional = {"welcome": frozenset({"last_deal"}),  # older servers sent none
-                "match_record": frozenset({"covered"}),  # older servers sent none
+                "match_record": frozenset({"covered", "nonces"}),  # older servers sent none
                 "chat": frozenset({"watcher"})}.get(kind, frozenset())  # sent only for a spectator's line
     fields = _Fields(data, "", optional)
     message: ServerMessage
@@ -1624,7 +1648,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
         record = fields("record")
         if not isinstance(record, dict):
             raise ProtocolError("bad_field", field="record")
-        message = MatchRecordMessage(_int(fields("id"), "id"), record, _deals(fields("covered", []), "covered"))
+        message = MatchRecordMessage(_int(fields("id"), "id"), record, _deals(fields("covered", []), "covered"),
+                                     _nonces(fields("nonces", [])))
     elif kind == "pong":
         message = Pong()
     elif kind == "change_end":

@@ -654,7 +654,7 @@ class RoomServer:
         elif isinstance(message, Start):
             self._commit(room, room.start(seat, now), "started by seat %s", _seat(seat))
         elif isinstance(message, Contribute):
-            if room.contribute(seat, message.value):
+            if room.contribute(seat, message.value, message.nonce):
                 self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
@@ -1234,7 +1234,7 @@ def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
     record = room.record
     if room.phase != "over" or record is None or not record.state.is_match_over:
         return Refused(request_id, "not_now")
-    frame = encode(MatchRecordMessage(request_id, record_to_dict(record), room.played_for(seat)))
+    frame = encode(MatchRecordMessage(request_id, record_to_dict(record), room.played_for(seat), room.nonces_for(seat)))
     if len(frame.encode("utf-8")) > MAX_RECORD_MESSAGE:
         return Refused(request_id, "unavailable")
     return frame

@@ -10,8 +10,12 @@ record the server sent, with the server's seed revealed in it, and answers one `
    it (``contribution``),
 3. the shares used come from the human seats only, exactly one each (``computer_share``), and
    are exactly those the room's info showed when the match started (``shares``),
-4. the match seed is the hash of the server's seed and the contributions (``seed``),
-5. that seed, with the record's moves, deals exactly what the seat saw (``deals``).
+4. each share was made under the commitment this client heard (``other_commitment``): told each
+   share's secret with the record, the client checks ``share_of(secret, commitment) == share``,
+   so a seat the server promised another seed is heard by every seat; shares told without their
+   secret (a client or a server of before) leave that unchecked (``others_unchecked``),
+5. the match seed is the hash of the server's seed and the contributions (``seed``),
+6. that seed, with the record's moves, deals exactly what the seat saw (``deals``).
 
 A client that does not know its own share (a seat key file kept before shares were kept with
 it) checks all the rest and says so (``no_share``): never "fair" for what it could not check.
@@ -27,12 +31,12 @@ from typing import Any, Literal
 
 from ..engine import CardPlayed, CardsDealt, DealStarted, PlayerView, ScopaError
 from ..engine.shuffle import commitment as commitment_of
-from ..engine.shuffle import match_seed
+from ..engine.shuffle import match_seed, share_of
 from ..match import Fairness, MatchRecord
 from .codec import SaveFileError, fairness_from_dict, record_from_dict, record_parts
 
-Verdict = Literal["fair", "commitment", "contribution", "computer_share", "shares", "seed", "deals", "missing",
-                  "no_share", "unreadable"]
+Verdict = Literal["fair", "commitment", "contribution", "computer_share", "shares", "other_commitment", "seed",
+                  "deals", "missing", "no_share", "others_unchecked", "unreadable"]
 VERDICTS: tuple[str, ...] = Verdict.__args__  # type: ignore[attr-defined]
 # What a seat saw: ("dealer", deal, seat), ("table", deal, cards), ("hand", deal, round, cards),
 # ("play", deal, seat, card), cards as their short notation.
@@ -96,12 +100,15 @@ class Shown:
 
 
 def check_online(record_data: Mapping[str, Any], heard: bytes | None, own: bytes | None, seat: int,
-                 seen: Iterable[Observation], shown: Shown | None = None, daily: bool = False) -> Verdict:
+                 seen: Iterable[Observation], shown: Shown | None = None, daily: bool = False,
+                 nonces: Mapping[bytes, bytes] | None = None) -> Verdict:
     """The verdict of a seat's client on the record the server sent at the end: ``heard`` is the
     commitment it was sent before the match, ``own`` its share (None: this client does not know
     it, a seat taken back with a key kept before shares were kept), ``seen`` what it noted as the
     match was played, ``shown`` what the room's info showed of the shares, ``daily`` a daily deal
-    (dealt from the server's seed alone: no share at all)."""
+    (dealt from the server's seed alone: no share at all), ``nonces`` each share's secret as
+    the server told them with the record: every share must be ``share_of`` its secret and the
+    commitment this client heard, so a seat promised another seed fails every seat's check."""
     fairness = _fairness(record_data)
     if fairness is None:
         return "missing"
@@ -112,8 +119,15 @@ def check_online(record_data: Mapping[str, Any], heard: bytes | None, own: bytes
     verdict = _shares_verdict(record_data, fairness, shown, daily)
     if verdict != "fair":
         return verdict
+    told = nonces or {}
+    if any(value in told and share_of(told[value], heard) != value for _, value in fairness.contributions):
+        return "other_commitment"
     verdict = _check(record_data, fairness, seat, set(seen))
-    return "no_share" if verdict == "fair" and own is None and not daily else verdict
+    if verdict == "fair" and own is None and not daily:
+        return "no_share"
+    if verdict == "fair" and any(value not in told for _, value in fairness.contributions):
+        return "others_unchecked"
+    return verdict
 
 
 def _shares_verdict(data: Mapping[str, Any], fairness: Fairness, shown: Shown | None, daily: bool) -> Verdict:
