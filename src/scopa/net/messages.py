@@ -1021,10 +1021,11 @@ def _int_list(value: Any, name: str, length: int, low: int = 0, high: int = MAX_
     return tuple(_int(item, name, low, high) for item in value)
 
 
-def check_name(value: Any, name: str = "name") -> str:
+def check_name(value: Any, name: str = "name", given: bool = False) -> str:
     """A player's name, by the one rule of names (``match.name_problem``): refused as ``bad_name``
-    with the field and the reason (length, control, bidi or invisible). Runs of spaces become one."""
-    problem = name_problem(value)
+    with the field and the reason (length, control, bidi, invisible; for a name ``given`` in a
+    client's first message, hidden and silent too). Runs of spaces become one."""
+    problem = name_problem(value, given=given)
     if problem is not None:
         raise ProtocolError("bad_name", field=name, reason=problem)
     return " ".join(value.split())
@@ -1115,7 +1116,7 @@ def _hello(f: _Fields) -> Hello:
 
 def _create_room(f: _Fields) -> CreateRoom:
     _version(f)
-    name = check_name(f("name"))
+    name = check_name(f("name"), given=True)
     rules = decode_rules(f("rules"))
     seats = f("seats")
     if not isinstance(seats, list) or len(seats) != rules.players:
@@ -1139,12 +1140,12 @@ def _turn_time(value: Any, name: str) -> int | None:
 
 def _watch(f: _Fields) -> Watch:
     _version(f)
-    return Watch(_code(f("code")), check_name(f("name")))
+    return Watch(_code(f("code")), check_name(f("name"), given=True))
 
 
 def _quick(f: _Fields) -> Quick:
     _version(f)
-    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+    return Quick(check_name(f("name"), given=True), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -1168,7 +1169,7 @@ def _tables(f: _Fields) -> TablesMessage:
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f))
+    return Join(_code(f("code")), check_name(f("name"), given=True), _optional_player_key(f))
 
 
 def _optional_player_key(f: _Fields) -> str | None:
@@ -1234,8 +1235,8 @@ def _daily_request(f: _Fields) -> DailyRequest:
 def _daily_deal(f: _Fields) -> DailyDeal:
     _version(f)
     day = f("day")
-    return DailyDeal(check_name(f("name")), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS), _optional_player_key(f),
-                     None if day is None else _day(day))
+    return DailyDeal(check_name(f("name"), given=True), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS),
+                     _optional_player_key(f), None if day is None else _day(day))
 
 
 def _score(value: Any, name: str) -> int:
