@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..engine import Event, MatchWon, PlayerView
 from ..narration import Announcement, Messages, Narrator, run_command
-from ..narration.narrator import notice_words
+from ..narration.narrator import notice_words, watching_together
 from ..table import Notice, SeatUpdate, own_arrival
 from .announcer import Announcer
 from .chat import Chat, Urgent
@@ -285,9 +285,17 @@ class Lobby:
             self._kept_seat = self.table.seat
             self.keep_seat(self.table.seat)
         found = self.table.updates(self.seat, self.after)
+        notices = [u.event for u in found if isinstance(u.event, Notice)] if isinstance(found, list) else []
+        together, _ = watching_together(self.m, [(n.kind, n.name) for n in notices])
         for update in found if isinstance(found, list) else []:
             if not isinstance(update.event, Notice):
                 break
+            if together is not None and update.event.kind == "watching":  # the spectators together, once
+                if together:
+                    lines.append(together)
+                together = ""
+                self.after = update.number
+                continue
             self.started = self.started or update.event.kind == "started"
             if update.event.kind == "seat_moved":
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))

@@ -27,7 +27,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -156,6 +156,7 @@ class ServerConfig:
     join_window: float = 60.0    # ... in this many seconds, then refused until they age
     rooms_per_address: int = 20  # rooms one address may create ...
     rooms_window: float = 600.0  # ... in this many seconds
+    watch_arrivals: int = 10     # arrivals to watch per address a minute (WATCH_ARRIVALS; the bench: no cap)
     first_timeout: float = 10.0  # seconds a new connection has to say hello
     tick: float = 0.2            # how often grace periods and expiry are checked
     max_replay: int = 200        # a client that missed more updates gets a resync
@@ -210,6 +211,25 @@ class Limit(Protocol):
     async def take(self, address: str) -> tuple[int, object]: ...
 
     async def give_back(self, address: str, token: object) -> None: ...
+
+
+# Spectators coming and going (issue 37): one address may arrive to watch WATCH_ARRIVALS times in
+# WATCH_ARRIVAL_WINDOW seconds (each server process counts its own); a room's players hear of
+# spectators at most once every WATCH_NEWS_EVERY seconds, those arrived in between together, in
+# one change (the client says "3 are watching."), and a name heard within WATCH_NAME_AGAIN seconds
+# is not said again.
+WATCH_ARRIVALS, WATCH_ARRIVAL_WINDOW = 10, 60.0
+WATCH_NEWS_EVERY, WATCH_NAME_AGAIN = 5.0, 60.0
+
+
+@dataclass
+class WatchNews:
+    """One room's news of spectators: when it may next be told, who waits to be, who was lately."""
+
+    quiet_until: float = 0.0
+    waiting: list[str] = field(default_factory=list)
+    told: dict[str, float] = field(default_factory=dict)  # a name -> when it was said
+    flush: asyncio.TimerHandle | None = None
 
 
 class AddressLimit:
@@ -385,6 +405,8 @@ class RoomServer:
         self.timeouts: dict[str, asyncio.Task[None]] = {}  # a room's card being chosen for a seat out of time
         self.chat_limits: dict[tuple[str, int | str], ChatLimit] = {}  # each seat's (or spectator's) chat rate
         self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
+        self.watch_arrivals: Limit = AddressLimit(config.watch_arrivals, WATCH_ARRIVAL_WINDOW)
+        self.watch_news: dict[str, WatchNews] = {}  # each room's news of spectators, grouped
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.daily
@@ -497,10 +519,17 @@ class RoomServer:
 
     # Spectators (issue 28) ----------------------------------------------------------------------
     async def _watch_first(self, conn: Connection, message: Watch) -> bool:
-        """A spectator's way in: a code guessed wrong counts as a failed try, as a join's does."""
+        """A spectator's way in: a code guessed wrong counts as a failed try, as a join's does;
+        more than ``WATCH_ARRIVALS`` arrivals of one address in a minute are refused (flooded)."""
         wait, token = await self.failures.take(conn.address)
         if wait:
             conn.fail("too_many_tries", {"seconds": wait})
+            return False
+        arriving, _ = await self.watch_arrivals.take(conn.address)
+        if arriving:
+            await self.failures.give_back(conn.address, token)
+            log.info("watch from %s refused: too many arrivals", conn.address)
+            conn.fail("flooded")
             return False
         try:
             await self.in_room(message.code, lambda: self._watch(conn, message))
@@ -524,7 +553,41 @@ class RoomServer:
                            () if state is None else state.table, None if state is None else state.to_move,
                            0 if state is None else state.deal_number,
                            () if state is None else tuple(state.match_scores)))
-        self._commit(room, [room._notice_named("watching", message.name)], "a spectator came")
+        self._watcher_news(room, message.name)
+
+    def _watcher_news(self, room: Room, name: str) -> None:
+        """Tell the room a spectator came: at once when nothing was told of spectators in the last
+        ``WATCH_NEWS_EVERY`` seconds, else with the others arrived meanwhile, in one change, when
+        that time is up; a name told in the last ``WATCH_NAME_AGAIN`` seconds, not again."""
+        news = self.watch_news.setdefault(room.code, WatchNews())
+        now = time.monotonic()
+        news.told = {n: at for n, at in news.told.items() if now - at < WATCH_NAME_AGAIN}
+        if name in news.told or name in news.waiting:
+            return
+        news.waiting.append(name)
+        if now >= news.quiet_until and news.flush is None:
+            self._tell_watching(room, news)
+        elif news.flush is None:
+            code = room.code
+            news.flush = asyncio.get_running_loop().call_later(
+                news.quiet_until - now, lambda: asyncio.ensure_future(self._flush_watching(code)))
+
+    async def _flush_watching(self, code: str) -> None:
+        news = self.watch_news.get(code)
+        if news is None:
+            return
+        news.flush = None
+        with contextlib.suppress(RoomRefusal, Unstored):
+            await self.in_room(code, lambda: self._tell_watching(self._room(code), news))
+
+    def _tell_watching(self, room: Room, news: WatchNews) -> None:
+        names, news.waiting = news.waiting, []
+        now = time.monotonic()
+        news.quiet_until = now + WATCH_NEWS_EVERY
+        news.told.update((name, now) for name in names)
+        if names:
+            self._commit(room, [room._notice_named("watching", name) for name in names],
+                         "%s spectators came", str(len(names)))
 
     def _watcher_message(self, conn: Connection, message: Any) -> None:
         """A spectator may ping, and chat when the host allowed it; anything else is refused."""
@@ -539,7 +602,7 @@ class RoomServer:
             conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
         elif isinstance(message, ChatRequest):
             try:
-                self._chat(room, None, message, conn.watcher or "")
+                self._chat(room, None, message, conn.watcher or "", conn.address)
             except RoomRefusal as refusal:
                 conn.send(ErrorMessage(refusal.code, refusal.values))
         else:
@@ -682,12 +745,13 @@ class RoomServer:
         self._drive(room)
 
     # Table chat (issue 28) ------------------------------------------------------------------------
-    def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "") -> None:
+    def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "", address: str = "") -> None:
         """A chat line to every seat of the room, the sender's too; refused (``chat_refused``) when
-        empty, too long or too fast. Text only, never stored, never a move: the room is unchanged."""
+        empty, too long or too fast. Text only, never stored, never a move: the room is unchanged.
+        A spectator's allowance is its address's (``address``), whatever name it comes back under."""
         text = None if message.text is None else clean_chat(message.text)
         problem = None if text is None else chat_problem(text)
-        limit = self.chat_limits.setdefault((room.code, watcher if seat is None else seat), ChatLimit())
+        limit = self.chat_limits.setdefault((room.code, f"address {address}" if seat is None else seat), ChatLimit())
         if problem is None and not limit.take():
             problem = "too_fast"
         if problem is not None:
@@ -1183,6 +1247,9 @@ class RoomServer:
     def _close_room(self, room: Room, code: str) -> None:
         del self.rooms[room.code]
         self.store.delete(room.code)
+        news = self.watch_news.pop(room.code, None)
+        if news is not None and news.flush is not None:
+            news.flush.cancel()
         for watcher in self.watchers.pop(room.code, set()):
             watcher.fail(code)
         for tasks in (self.drivers, self.timeouts):
