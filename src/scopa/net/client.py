@@ -696,8 +696,8 @@ class RemoteTable:
             data, heard, seen = self._record_data, None if self._heard_other else self._heard, set(self._seen)
             own = share_of(self._share, heard) if self._share_known and heard is not None else None
             shown, daily, nonces = self._shown, self._daily, dict(self._nonces)
-        if data is None:
-            return "missing"
+        if data is None:  # a daily deal's record is told once the day's board has closed
+            return "daily_later" if daily else "missing"
         return check_online(data, heard, own, self.seat, seen, shown, daily, nonces)
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:

@@ -24,7 +24,7 @@ import datetime
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -146,13 +146,16 @@ class DayBoard:
     played: tuple[tuple[int, int, bool], ...]  # the asker's latest room of each deal: deal, score, practice
 
 
-def rank_day(results: Iterable[DailyResult], deals: int, top: int, player: str | None) -> DayBoard:
+def rank_day(results: Iterable[DailyResult], deals: int, top: int, player: str | None,
+             newcomers: Collection[str] = ()) -> DayBoard:
     """The board of one day from its results: players who finished every deal, by their summed
-    duplicate score, best first (equal: whoever finished first). Both stores rank with this."""
+    duplicate score, best first (equal: whoever finished first). Both stores rank with this.
+    ``newcomers``: keys whose first daily deal is this day, which do not rank on it (issue 37: a
+    fresh key made to replay deals learnt with another would rank first)."""
     counted: dict[str, dict[int, DailyResult]] = {}
     latest: dict[int, DailyResult] = {}
     for result in results:
-        if result.counted:
+        if result.counted and result.player not in newcomers:
             counted.setdefault(result.player, {})[result.deal] = result
         if result.player == player and (result.deal not in latest or result.at >= latest[result.deal].at):
             latest[result.deal] = result
@@ -181,6 +184,9 @@ class DailyBook(Protocol):
         """Keep the day's par unless one is kept already; the par kept."""
 
     async def results(self, day: str) -> list[DailyResult]: ...
+
+    async def first_days(self, players: Collection[str]) -> dict[str, str]:
+        """The first day each of ``players`` finished a daily deal (those that never did: left out)."""
 
 
 DAILY_SCHEMA = """
@@ -231,6 +237,14 @@ class SqliteDaily:
         return [DailyResult(m, d, p, n, pts, par, bool(c), at) for m, d, p, n, pts, par, c, at in self.db.execute(
             "SELECT match, deal, player, name, points, par, counted, at FROM daily_results WHERE day = ?", (day,))]
 
+    async def first_days(self, players: Collection[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for player in players:
+            row = self.db.execute("SELECT MIN(day) FROM daily_results WHERE player = ?", (player,)).fetchone()
+            if row is not None and row[0] is not None:
+                found[player] = str(row[0])
+        return found
+
 
 @dataclass(frozen=True)
 class Finished:
@@ -242,6 +256,7 @@ class Finished:
     name: str
     points: int
     match: str
+    late: bool = False  # ended after its day: its seeds are revealed by then, so it never counts
 
 
 def finished_to_json(done: Finished) -> str:
@@ -251,7 +266,7 @@ def finished_to_json(done: Finished) -> str:
 def finished_from_json(text: str) -> Finished:
     data = json.loads(text)
     return Finished(str(data["day"]), int(data["deal"]), str(data["player"]), str(data["name"]),
-                    int(data["points"]), str(data["match"]))
+                    int(data["points"]), str(data["match"]), bool(data.get("late", False)))
 
 
 def room_result(room: Room) -> Finished | None:
@@ -266,7 +281,8 @@ def room_result(room: Room) -> Finished | None:
     # as no points at all: leaving must never be the way to score par.
     left = seat.covered or bool(seat.covered_in)
     points = 0 if left else int(state.match_scores[HUMAN_SEAT])
-    return Finished(where[0], where[1], seat.player, seat.name, points, match_id(room))
+    late = room.finished_on not in ("", where[0])  # ended once its day was over: practice (issue 37)
+    return Finished(where[0], where[1], seat.player, seat.name, points, match_id(room), late)
 
 
 def record_result_sqlite(db: sqlite3.Connection, room: Room) -> None:
@@ -286,4 +302,4 @@ def record_result_sqlite(db: sqlite3.Connection, room: Room) -> None:
     db.execute("INSERT INTO daily_results (match, day, deal, player, name, points, par, counted, at) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match) DO NOTHING",
                (done.match, done.day, done.deal, done.player, done.name, done.points, par[done.deal - 1],
-                int(taken is None), time.time()))
+                int(taken is None and not done.late), time.time()))

@@ -128,6 +128,7 @@ class Room:
     # waits, "quick" a quick match's room (docs/online.md), which the server starts itself.
     listing: str = ""
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
+    finished_on: str = ""  # a daily room: the server's day when its match ended (net.daily: late ends never count)
     clock: TurnClock | None = None  # the turn timer (``net.clock``), the host's choice; None: off
 
     # Facts -------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from .daily import (
     MAX_DEALS,
     PAR_ITERATIONS,
     DailyBook,
+    daily_of,
     day_of,
     day_par,
     deal_seed,
@@ -170,6 +171,8 @@ class ServerConfig:
     daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
     daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
     daily_date_file: Path | None = None  # tests: a file naming the day taken as today, read at each request
+    daily_new_keys_rank: bool = False  # --daily-new-keys-rank: a key ranks on its first daily day too (a club
+    #   server where every player is known); off unless given: a fresh key could replay deals learnt with another
     #   (a clock of days that moves while the server runs: a daily run across midnight)
 
     @property
@@ -694,7 +697,7 @@ class RoomServer:
         elif isinstance(message, MarkChanges):
             conn.marks = True
         elif isinstance(message, RecordRequest):
-            conn.send(finished_record(room, message.id, seat))
+            conn.send(finished_record(room, message.id, seat, self.today()))
         elif isinstance(message, FIRST_MESSAGES):
             raise RoomRefusal("already_seated")
         elif isinstance(message, ChatRequest):
@@ -969,7 +972,9 @@ class RoomServer:
         following = await book.seed(next_day(day), True) if day == today else None
         par = await book.par(day)
         deals = len(par) if par else self.config.daily_deals
-        board = rank_day(await book.results(day), deals, top, player)
+        results = await book.results(day)
+        firsts = {} if self.config.daily_new_keys_rank else await book.first_days({r.player for r in results})
+        board = rank_day(results, deals, top, player, {who for who, first in firsts.items() if first >= day})
         return DailyAnswer(
             day, deals, None if seed is None else commitment(seed),
             None if following is None else commitment(following),
@@ -1061,6 +1066,8 @@ class RoomServer:
         if not entries:
             return
         room.active = time.time()
+        if room.phase == "over" and not room.finished_on and daily_of(room.listing) is not None:
+            room.finished_on = self.today()  # a daily room ended after its day counts for nothing (issue 37)
         self._save(room)
         log.info("room %s: " + what + ", update %d", room.code, *args, room.number)
         self._tell(room, entries)
@@ -1290,7 +1297,7 @@ def _seat(seat: int | None) -> str:
     return "?" if seat is None else str(seat + 1)
 
 
-def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
+def finished_record(room: Room, request_id: int, seat: int, today: str | None = None) -> str | Refused:
     """The answer to ``record`` from ``seat``: the room's whole match once it is over, never
     before (as its encoded frame, measured once against ``MAX_RECORD_MESSAGE``), with the deals a
     computer played some of that seat in (``Room.played_for``), which earn its player nothing.
@@ -1301,6 +1308,9 @@ def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
     record = room.record
     if room.phase != "over" or record is None or not record.state.is_match_over:
         return Refused(request_id, "not_now")
+    daily = daily_of(room.listing)
+    if daily is not None and today is not None and daily[0] >= today:
+        return Refused(request_id, "not_now")  # a daily deal's seed: told once its day's board has closed
     frame = encode(MatchRecordMessage(request_id, record_to_dict(record), room.played_for(seat), room.nonces_for(seat)))
     if len(frame.encode("utf-8")) > MAX_RECORD_MESSAGE:
         return Refused(request_id, "unavailable")
@@ -1441,6 +1451,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"samples a move of the expert that works out the day's par, {PAR_ITERATIONS} unless given")
     p.add_argument("--daily-date", metavar="YYYY-MM-DD", help=argparse.SUPPRESS)  # tests: the day taken as today
     p.add_argument("--daily-date-file", type=Path, metavar="PATH", help=argparse.SUPPRESS)  # tests: a moving day
+    p.add_argument("--daily-new-keys-rank", action="store_true",
+                   help="rank a player key on the day board of its first daily deal too; off unless given: a key "
+                   "ranks from its second day, so a fresh key cannot replay deals learnt with another")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -1485,7 +1498,8 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         presence_ttl=args.presence_ttl, metrics=metrics, quick_wait=args.quick_wait,
                         clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0,
                         daily_deals=args.daily_deals, daily_iterations=args.daily_par_samples,
-                        daily_date=args.daily_date, daily_date_file=args.daily_date_file)
+                        daily_date=args.daily_date, daily_date_file=args.daily_date_file,
+                        daily_new_keys_rank=args.daily_new_keys_rank)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:

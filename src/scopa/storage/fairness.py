@@ -36,7 +36,7 @@ from ..match import Fairness, MatchRecord
 from .codec import SaveFileError, fairness_from_dict, record_from_dict, record_parts
 
 Verdict = Literal["fair", "commitment", "contribution", "computer_share", "shares", "other_commitment", "seed",
-                  "deals", "missing", "no_share", "others_unchecked", "unreadable"]
+                  "deals", "missing", "no_share", "others_unchecked", "daily_later", "unreadable"]
 VERDICTS: tuple[str, ...] = Verdict.__args__  # type: ignore[attr-defined]
 # What a seat saw: ("dealer", deal, seat), ("table", deal, cards), ("hand", deal, round, cards),
 # ("play", deal, seat, card), cards as their short notation.

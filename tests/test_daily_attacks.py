@@ -1,0 +1,45 @@
+"""Issue 37, points 5 and 6: the daily deal attacked by a clever player, on real servers over
+loopback (both stores). A room's record told its seed at the end, so one key played the day's
+deals badly to learn them and a fresh key replayed them knowing every card, ranking first. The
+record of a daily room is now told only once its day is over, a key ranks from its second daily
+day, and a room that ends after its day (its seeds told by then) counts for nothing."""
+from __future__ import annotations
+
+import secrets
+
+from helpers.daily import play_deal
+from scopa.net.messages import MatchRecordMessage, RecordRequest, Refused
+from test_net_daily import DAY, NEXT, SAMPLES, ask
+
+STRICT = ("--computer-budget", "0.01", "--daily-par-samples", SAMPLES, "--computer-workers", "0",
+          "--daily-deals", "1")  # the server's own rules: no --daily-new-keys-rank
+
+
+def test_a_daily_rooms_record_and_seed_are_told_only_once_its_day_is_over(store, tmp_path):
+    clock = tmp_path / "today"
+    clock.write_text(DAY)
+    server = store.serve(*STRICT, "--daily-date-file", str(clock))
+    client, _ = play_deal(server.url, "Ann", secrets.token_hex(32), 1, day=DAY)
+    client.send(RecordRequest(7))
+    answer = client.until(lambda m: isinstance(m, (MatchRecordMessage, Refused)))
+    assert isinstance(answer, Refused) and answer.kind == "not_now"  # the deal's seed: not on its day
+    clock.write_text(NEXT)  # the day's board has closed
+    client.send(RecordRequest(8))
+    answer = client.until(lambda m: isinstance(m, (MatchRecordMessage, Refused)))
+    assert isinstance(answer, MatchRecordMessage) and "fairness" in answer.record
+
+
+def test_a_key_made_on_the_day_does_not_rank_that_day_and_ranks_from_the_next(store, tmp_path):
+    clock = tmp_path / "today"
+    clock.write_text(DAY)
+    server = store.serve(*STRICT, "--daily-date-file", str(clock))
+    learner, fresh = secrets.token_hex(32), secrets.token_hex(32)
+    play_deal(server.url, "Ann", learner, 1, day=DAY, last=True)  # played badly, to learn the deal
+    play_deal(server.url, "Fresh", fresh, 1, day=DAY)  # a key made now, replaying what it learnt
+    today = ask(server.url, DAY, fresh)
+    assert today.rows == () and today.you is None  # neither key ranks on its first day
+    assert [(p.deal, p.practice) for p in today.played] == [(1, False)]  # its result is kept, not ranked
+    clock.write_text(NEXT)
+    play_deal(server.url, "Fresh", fresh, 1, day=NEXT)
+    tomorrow = ask(server.url, NEXT, fresh)
+    assert [row.name for row in tomorrow.rows] == ["Fresh"] and tomorrow.you is not None  # its second day
