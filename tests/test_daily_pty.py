@@ -61,10 +61,11 @@ def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tm
 
 
 def test_scopa_daily_across_midnight_goes_on_with_the_new_days_first_deal_and_says_each_day_alone(serve, tmp_path):
-    """Midnight UTC passes while deal 1 is played: that deal plays on, as practice (it ended once its
-    day's seeds were told, issue 37), and its shuffle is checked at once; the day's deal 2 is closed (its seed is revealed at midnight) and the new day's deal 2 is
-    not the run's second deal: the run says so and plays the new day from its deal 1; its summary
-    says the day before on its own, named, and today's score of today's deals only."""
+    """Midnight UTC passes while deal 1 is played: that deal plays on, as practice (it ended once
+    its day's seeds were told, issue 37), and its shuffle is checked at once; the day's deal 2 is
+    closed (its seed is revealed at midnight) and the new day's deal 2 is not the run's second
+    deal: the run says so and plays the new day from its deal 1; its summary says the day before
+    on its own, named, and today's score of today's deals only."""
     import sqlite3
     clock = tmp_path / "today"  # the server's day, read at each request
     clock.write_text("2030-01-01")
