@@ -12,7 +12,7 @@ from scopa.net.messages import MatchRecordMessage, RecordRequest, Refused
 from test_net_daily import DAY, NEXT, SAMPLES, ask
 
 STRICT = ("--computer-budget", "0.01", "--daily-par-samples", SAMPLES, "--computer-workers", "0",
-          "--daily-deals", "1")  # the server's own rules: no --daily-new-keys-rank
+          "--daily-deals", "1")  # the server's own rules: no --daily-trusted-players
 
 
 def test_a_daily_rooms_record_and_seed_are_told_only_once_its_day_is_over(store, tmp_path):
@@ -43,3 +43,20 @@ def test_a_key_made_on_the_day_does_not_rank_that_day_and_ranks_from_the_next(st
     play_deal(server.url, "Fresh", fresh, 1, day=NEXT)
     tomorrow = ask(server.url, NEXT, fresh)
     assert [row.name for row in tomorrow.rows] == ["Fresh"] and tomorrow.you is not None  # its second day
+
+
+def test_a_key_that_replays_a_deal_another_key_played_from_its_address_does_not_rank(store, tmp_path):
+    """One address plays the deal under Ann, then under Eve, a key of two days' standing: Eve's
+    result is kept, and she is on no board that day; Ann, who played it first, ranks."""
+    clock = tmp_path / "today"
+    clock.write_text(DAY)
+    server = store.serve(*STRICT, "--daily-date-file", str(clock))
+    ann, eve = secrets.token_hex(32), secrets.token_hex(32)
+    for key, name in ((ann, "Ann"), (eve, "Eve")):  # both keys play a first day: they rank from the next
+        play_deal(server.url, name, key, 1, day=DAY)
+    clock.write_text(NEXT)
+    play_deal(server.url, "Ann", ann, 1, day=NEXT, last=True)  # learns the deal
+    play_deal(server.url, "Eve", eve, 1, day=NEXT)  # the same address, another name
+    board = ask(server.url, NEXT, eve)
+    assert [row.name for row in board.rows] == ["Ann"] and board.you is None
+    assert [(p.deal, p.practice) for p in board.played] == [(1, False)]

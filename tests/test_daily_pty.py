@@ -19,7 +19,7 @@ SCORE = r"(?:\d+ (?:over|under) par|level with par)"
 
 
 FAST = ("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2", "--computer-workers", "0",
-        "--daily-new-keys-rank")
+        "--daily-trusted-players")
 
 
 def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tmp_path):

@@ -26,7 +26,7 @@ from scopa.net.messages import (
 DAY, NEXT, AFTER = "2030-01-01", "2030-01-02", "2030-01-03"
 SAMPLES = "2"  # the expert's samples a move for par: quick, and the same par anywhere
 FAST = ("--computer-budget", "0.01", "--daily-par-samples", SAMPLES, "--computer-workers", "0",
-        "--daily-new-keys-rank")  # the board's other rules; a key's first day: test_daily_attacks.py
+        "--daily-trusted-players")  # the board's other rules; a key's first day: test_daily_attacks.py
 
 
 def ask(url: str, day: str | None = None, key: str | None = None) -> DailyAnswer:

@@ -83,7 +83,7 @@ class RedisDaily:
             data = json.loads(str(text))
             found.append(DailyResult(str(match), int(data["deal"]), str(data["player"]), str(data["name"]),
                                      int(data["points"]), int(data["par"]), str(match) in winners,
-                                     float(data["at"])))
+                                     float(data["at"]), str(data.get("address", ""))))
         return found
 
     async def first_days(self, players: Collection[str]) -> dict[str, str]:
@@ -108,7 +108,8 @@ class RedisDaily:
             await self.client.hdel(DAILY_TODO, match)
             return 0
         data = json.dumps({"deal": done.deal, "player": done.player, "name": done.name, "points": done.points,
-                           "par": par[done.deal - 1], "at": time.time()}, separators=(",", ":"))
+                           "par": par[done.deal - 1], "at": time.time(), "address": done.address},
+                          separators=(",", ":"))
         keys = [_key("results", done.day), _key("counted", done.day), DAILY_TODO]
         written = await self._record(keys=keys, args=[match, "" if done.late else f"{done.player}:{done.deal}", data])
         for key in keys[:2]:

@@ -129,6 +129,7 @@ class Room:
     listing: str = ""
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
     finished_on: str = ""  # a daily room: the server's day when its match ended (net.daily: late ends never count)
+    made_from: str = ""  # a daily room: ``daily.address_tag`` of the address that made it (SQLite: not stored)
     clock: TurnClock | None = None  # the turn timer (``net.clock``), the host's choice; None: off
 
     # Facts -------------------------------------------------------------------------------

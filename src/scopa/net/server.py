@@ -27,7 +27,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -49,6 +49,7 @@ from .daily import (
     MAX_DEALS,
     PAR_ITERATIONS,
     DailyBook,
+    address_tag,
     daily_of,
     day_of,
     day_par,
@@ -171,8 +172,9 @@ class ServerConfig:
     daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
     daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
     daily_date_file: Path | None = None  # tests: a file naming the day taken as today, read at each request
-    daily_new_keys_rank: bool = False  # --daily-new-keys-rank: a key ranks on its first daily day too (a club
-    #   server where every player is known); off unless given: a fresh key could replay deals learnt with another
+    daily_trusted_players: bool = False  # --daily-trusted-players: a club server where every player is known:
+    #   a key ranks on its first daily day too, and players sharing an address rank each. Off unless given:
+    #   a fresh key, or another name at the same address, could replay deals learnt with another (issue 37)
     #   (a clock of days that moves while the server runs: a daily run across midnight)
 
     @property
@@ -933,6 +935,7 @@ class RoomServer:
         room, entries = new_room(code, DAILY_RULES, ("human", DAILY_LEVEL), message.name, key_hash(key), DAILY_LEVEL,
                                  time.time(), self.config.computer_budget, server_seed, listing(day, message.deal))
         room.seat_player(0, player)
+        room.made_from = address_tag(conn.address)
         entries += room.start_daily(time.monotonic())
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
@@ -973,8 +976,10 @@ class RoomServer:
         par = await book.par(day)
         deals = len(par) if par else self.config.daily_deals
         results = await book.results(day)
-        firsts = {} if self.config.daily_new_keys_rank else await book.first_days({r.player for r in results})
-        board = rank_day(results, deals, top, player, {who for who, first in firsts.items() if first >= day})
+        trusted = self.config.daily_trusted_players
+        firsts = {} if trusted else await book.first_days({r.player for r in results})
+        board = rank_day(results if not trusted else [replace(r, address="") for r in results], deals, top, player,
+                         {who for who, first in firsts.items() if first >= day})
         return DailyAnswer(
             day, deals, None if seed is None else commitment(seed),
             None if following is None else commitment(following),
@@ -1451,9 +1456,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"samples a move of the expert that works out the day's par, {PAR_ITERATIONS} unless given")
     p.add_argument("--daily-date", metavar="YYYY-MM-DD", help=argparse.SUPPRESS)  # tests: the day taken as today
     p.add_argument("--daily-date-file", type=Path, metavar="PATH", help=argparse.SUPPRESS)  # tests: a moving day
-    p.add_argument("--daily-new-keys-rank", action="store_true",
-                   help="rank a player key on the day board of its first daily deal too; off unless given: a key "
-                   "ranks from its second day, so a fresh key cannot replay deals learnt with another")
+    p.add_argument("--daily-trusted-players", action="store_true",
+                   help="a server whose players all know each other: a key ranks on the day board of its first "
+                   "daily deal too, and players sharing an address rank each; off unless given (a fresh key, or "
+                   "another name at the same address, could replay deals learnt under another name)")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -1499,7 +1505,7 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0,
                         daily_deals=args.daily_deals, daily_iterations=args.daily_par_samples,
                         daily_date=args.daily_date, daily_date_file=args.daily_date_file,
-                        daily_new_keys_rank=args.daily_new_keys_rank)
+                        daily_trusted_players=args.daily_trusted_players)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
