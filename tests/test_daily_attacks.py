@@ -60,3 +60,19 @@ def test_a_key_that_replays_a_deal_another_key_played_from_its_address_does_not_
     board = ask(server.url, NEXT, eve)
     assert [row.name for row in board.rows] == ["Ann"] and board.you is None
     assert [(p.deal, p.practice) for p in board.played] == [(1, False)]
+
+
+def test_one_counted_try_a_key_a_day_a_second_room_begun_while_the_first_is_open_is_practice(store, tmp_path):
+    """A key opens deal 1, sees its hand and the table, and leaves that room open; it begins the same
+    deal again and plays it knowing both: the second room is practice, only the first one counts."""
+    from helpers.net import Client
+    from scopa.net.messages import DailyDeal, Welcome
+    clock = tmp_path / "today"
+    clock.write_text(DAY)
+    server = store.serve(*STRICT, "--daily-date-file", str(clock))
+    key = secrets.token_hex(32)
+    looking = Client(server.url)
+    looking.send(DailyDeal("Ann", 1, key, DAY))
+    assert isinstance(looking.until(lambda m: isinstance(m, Welcome)), Welcome)  # its hand and the table, seen
+    play_deal(server.url, "Ann", key, 1, day=DAY)
+    assert [(p.deal, p.practice) for p in ask(server.url, DAY, key).played] == [(1, True)]

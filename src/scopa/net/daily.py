@@ -306,7 +306,8 @@ def room_result(room: Room) -> Finished | None:
     # as no points at all: leaving must never be the way to score par.
     left = seat.covered or bool(seat.covered_in)
     points = 0 if left else int(state.match_scores[HUMAN_SEAT])
-    late = room.finished_on not in ("", where[0])  # ended once its day was over: practice (issue 37)
+    # ended once its day was over, or begun while the key had the same deal open: practice (issue 37)
+    late = room.finished_on not in ("", where[0]) or room.second_try
     return Finished(where[0], where[1], seat.player, seat.name, points, match_id(room), late, room.made_from)
 
 

@@ -130,6 +130,7 @@ class Room:
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
     finished_on: str = ""  # a daily room: the server's day when its match ended (net.daily: late ends never count)
     made_from: str = ""  # a daily room: ``daily.address_tag`` of the address that made it (SQLite: not stored)
+    second_try: bool = False  # a daily room its key began while another of the same deal was open: practice
     clock: TurnClock | None = None  # the turn timer (``net.clock``), the host's choice; None: off
 
     # Facts -------------------------------------------------------------------------------

@@ -936,6 +936,9 @@ class RoomServer:
                                  time.time(), self.config.computer_budget, server_seed, listing(day, message.deal))
         room.seat_player(0, player)
         room.made_from = address_tag(conn.address)
+        room.second_try = player is not None and any(  # one counted try: the first room begun counts
+            other.listing == room.listing and other.phase == "playing" and other.seats[0] is not None
+            and other.seats[0].player == player for other in self.rooms.values())
         entries += room.start_daily(time.monotonic())
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
