@@ -28,7 +28,8 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     watch        {version, code, name}                      watch the room as a spectator, no seat: every
                  public update (view null, no hand); a move, ready or start is refused (spectator);
                  chat only where the host allows it (``watchers_chat``, off unless chosen), else
-                 chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
+                 chat_refused not_allowed, its allowance the address's; at most MAX_WATCHERS a room
+                 (watchers_full); more than ten arrivals a minute from one address: flooded
     contribute   {value, nonce}                             the seat's share of the match seed: 64 hex
                  digits, sent with every welcome in the lobby (the client's own, whatever the info
                  shows); a second one from the same seat is ignored (docs/fairness.md). nonce
@@ -272,7 +273,9 @@ ErrorCode = Literal[
     "unknown_field",   # values: field
     "bad_field",       # a value of the wrong type or out of range; values: field
     "bad_rules",       # the rules of a create_room are not rules the engine plays
-    "bad_name",        # a name that is empty, too long or holds control characters
+    "bad_name",        # a name that is empty, too long or holds control characters; values: field, reason
+                       # (length, control, bidi, invisible; for a name given in a first message also
+                       # hidden, a code point that shows and says nothing, and silent, nothing to say)
     "version",         # a protocol version this server does not speak; values: supported
     "first_message",   # the first message must be hello, create_room, join or leaderboard
     "already_seated",  # hello, create_room or join again on a seated connection
