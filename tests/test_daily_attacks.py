@@ -8,7 +8,8 @@ from __future__ import annotations
 import secrets
 
 from helpers.daily import play_deal
-from scopa.net.messages import MatchRecordMessage, RecordRequest, Refused
+from scopa.net.protocol.client_messages import RecordRequest
+from scopa.net.protocol.server_messages import MatchRecordMessage, Refused
 from test_net_daily import DAY, NEXT, SAMPLES, ask
 
 STRICT = ("--computer-budget", "0.01", "--daily-par-samples", SAMPLES, "--computer-workers", "0",
@@ -66,7 +67,8 @@ def test_one_counted_try_a_key_a_day_a_second_room_begun_while_the_first_is_open
     """A key opens deal 1, sees its hand and the table, and leaves that room open; it begins the same
     deal again and plays it knowing both: the second room is practice, only the first one counts."""
     from helpers.net import Client
-    from scopa.net.messages import DailyDeal, Welcome
+    from scopa.net.protocol.client_messages import DailyDeal
+    from scopa.net.protocol.server_messages import Welcome
     clock = tmp_path / "today"
     clock.write_text(DAY)
     server = store.serve(*STRICT, "--daily-date-file", str(clock))

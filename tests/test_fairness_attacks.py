@@ -17,7 +17,7 @@ from scopa.engine import Rules
 from scopa.engine.shuffle import match_seed
 from scopa.match import Fairness, MatchRecord, SeatSetup
 from scopa.narration import Messages
-from scopa.net.messages import CreateRoom, Hello, Join
+from scopa.net.protocol.client_messages import CreateRoom, Hello, Join
 from scopa.players import make_player
 from scopa.storage import record_result, record_to_dict
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore, share_bytes
@@ -108,8 +108,8 @@ def test_an_older_server_takes_the_share_without_its_secret_and_the_check_says_w
 def test_a_client_of_before_gets_no_nonces_and_a_newer_one_all_there_are():
     """A client of before refuses a match_record field it does not know: the nonces go only to a
     seat whose own share came with one."""
-    from scopa.net.codes import key_hash, new_seat_key
-    from scopa.net.rooms import new_room
+    from scopa.net.protocol.codes import key_hash, new_seat_key
+    from scopa.net.server.rooms import new_room
     room, _ = new_room("ACDEFG", Rules(target=None), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy",
                        now=0.0, server_seed=bytes([9]) * 32)
     seat, _ = room.join("Ben", key_hash(new_seat_key()))

@@ -11,16 +11,9 @@ from helpers.net import Client, error, host, join, play_out, reclaim, start
 from scopa.console.terminal import ENTER
 from scopa.engine import Rules
 from scopa.match import NAME_LENGTH, MatchRecord, SeatSetup, clean_name, name_problem
-from scopa.net.messages import (
-    CreateRoom,
-    ErrorMessage,
-    Join,
-    ProtocolError,
-    UpdateMessage,
-    Welcome,
-    check_name,
-    parse_server_message,
-)
+from scopa.net.protocol.client_messages import CreateRoom, Join
+from scopa.net.protocol.server_messages import ErrorMessage, UpdateMessage, Welcome, parse_server_message
+from scopa.net.protocol.wire import ProtocolError, check_name
 from scopa.storage import AutosaveStore, record_from_dict, record_to_dict
 from scopa.table import Notice
 
@@ -138,7 +131,7 @@ def test_a_hidden_code_point_cannot_make_another_keys_name_look_new(store, what)
     """Another key gives "Ann" with one hidden code point in it, at its end, start or middle: it
     is refused (the name holds a hidden character), and the skeleton a name stored before the
     rule is compared by leaves it out, so it would be "Ann" taken."""
-    from scopa.net.identity import name_skeleton
+    from scopa.net.server.identity import name_skeleton
     from test_net_ratings import host as keyed_host
     from test_net_ratings import new_key
     server = store.serve()

@@ -20,7 +20,7 @@ import pytest
 from websockets.sync.server import serve as serve_ws
 
 from scopa.engine import Card, IllegalReason, Rules, new_match
-from scopa.net.messages import (
+from scopa.net.protocol.server_messages import (
     Accepted,
     BoardPlace,
     BoardRow,
@@ -38,19 +38,16 @@ from scopa.net.messages import (
     Moved,
     OpenTable,
     Pong,
-    ProtocolError,
     Refused,
     ResyncMessage,
-    RoomInfo,
-    RoomSeat,
     ServerMessage,
     TablesMessage,
     UpdateMessage,
     Watching,
     Welcome,
-    encode,
     parse_server_message,
 )
+from scopa.net.protocol.wire import ProtocolError, RoomInfo, RoomSeat, encode
 from scopa.table import Notice, SeatUpdate
 
 ROOT = Path(__file__).resolve().parents[1]

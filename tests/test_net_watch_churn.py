@@ -11,20 +11,17 @@ from helpers.net import Client, contribute, until
 from scopa.engine import Rules
 from scopa.narration import Messages
 from scopa.narration.narrator import watching_together
-from scopa.net.messages import (
+from scopa.net.protocol.client_messages import ChatRequest, CreateRoom, Ping, Watch
+from scopa.net.protocol.server_messages import (
     ChatMessage,
-    ChatRequest,
-    CreateRoom,
     ErrorMessage,
-    Ping,
     Pong,
     UpdateMessage,
-    Watch,
     Watching,
     Welcome,
     parse_server_message,
 )
-from scopa.net.server import WATCH_ARRIVALS
+from scopa.net.server.server import WATCH_ARRIVALS
 from scopa.table import Notice
 
 EN = Messages("en")

@@ -96,9 +96,9 @@ def is_unsafe_in_line(ch: str) -> bool:
 
 def clean_line(text: str) -> str:
     """The one rule for every string that comes from the network before it is printed, spoken or
-    shown (``net.messages.parse_server_message`` applies it to every string of every server
-    message, chat and names included): a tab, line break or other break becomes a space, every
-    other unsafe character (``is_unsafe_in_line``) goes. Nothing else changes, so a card, a code
+    shown (``net.protocol.server_messages.parse_server_message`` applies it to every string of
+    every server message, chat and names included): a tab, line break or other break becomes a
+    space, every other unsafe character (``is_unsafe_in_line``) goes. Nothing else changes, so a card, a code
     or a name that was clean stays exactly as it was."""
     if text.isprintable() and not any(ch in BIDI_CONTROLS for ch in text):
         return text  # the common case, fast

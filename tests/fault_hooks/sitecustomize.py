@@ -94,7 +94,7 @@ def _stop_saving(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _reveal_other_seed(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.server: the finished match's record names another server seed."""
+    """scopa.net.server.server: the finished match's record names another server seed."""
     import hashlib
     original = module.record_to_dict
 
@@ -111,7 +111,7 @@ _HONEST: dict[bytes, bytes] = {}  # the seed dealt from -> the seed the record m
 
 
 def _deal_other_deck(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.rooms: each match is dealt from a seed the server picks, not the combined one."""
+    """scopa.net.server.rooms: each match is dealt from a seed the server picks, not the combined one."""
     import hashlib
     original = module.match_seed
 
@@ -125,7 +125,7 @@ def _deal_other_deck(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _name_the_honest_seed(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.server: the record sent at the end names the honest seed instead of the one dealt."""
+    """scopa.net.server.server: the record sent at the end names the honest seed instead of the one dealt."""
     original = module.record_to_dict
 
     def record_to_dict(record):  # type: ignore[no-untyped-def]
@@ -139,7 +139,7 @@ def _name_the_honest_seed(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _server_gives_share(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.rooms: a joining seat gets a share of the server's making at once."""
+    """scopa.net.server.rooms: a joining seat gets a share of the server's making at once."""
     original = module.Room.join
 
     def join(self, name, key_hash):  # type: ignore[no-untyped-def]
@@ -152,7 +152,7 @@ def _server_gives_share(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _computer_share(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.rooms: at the start, a share of the server's own for every computer seat, used
+    """scopa.net.server.rooms: at the start, a share of the server's own for every computer seat, used
     in the seed and shown in the info as if a person had given it."""
     original_start, original_humans = module.Room.start, module.Room.humans
 
@@ -170,7 +170,7 @@ def _computer_share(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _replace_share(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.rooms: the info keeps showing seat 2's real share; the seed and the record use another."""
+    """scopa.net.server.rooms: the info keeps showing seat 2's real share; the seed and the record use another."""
     original = module.Room.start
 
     def start(self, seat, now, least=2):  # type: ignore[no-untyped-def]
@@ -187,7 +187,7 @@ def _replace_share(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _no_fairness(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.server: the finished match's record without its fairness block."""
+    """scopa.net.server.server: the finished match's record without its fairness block."""
     original = module.record_to_dict
 
     def record_to_dict(record):  # type: ignore[no-untyped-def]
@@ -199,7 +199,7 @@ def _no_fairness(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _two_commitments(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.server: every welcome to seat 2 names the commitment of another seed."""
+    """scopa.net.server.server: every welcome to seat 2 names the commitment of another seed."""
     import hashlib
     real = module.Welcome
 
@@ -214,7 +214,7 @@ def _two_commitments(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _older_contribute(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.messages: contribute as it was read before issue 37 (value only)."""
+    """scopa.net.protocol.client_messages: contribute as it was read before issue 37 (value only)."""
     module._CLIENT_PARSERS["contribute"] = (lambda f: module.Contribute(module._hex(f("value"), "value")),
                                             frozenset())
 
@@ -222,13 +222,13 @@ def _older_contribute(module) -> None:  # type: ignore[no-untyped-def]
 _ROOM_FAULTS = {"server_gives_share": _server_gives_share, "computer_share": _computer_share,
                 "replace_share": _replace_share}
 if _FAULT in _ROOM_FAULTS:
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.rooms", _ROOM_FAULTS[_FAULT]))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.rooms", _ROOM_FAULTS[_FAULT]))
 if _FAULT == "no_fairness":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _no_fairness))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _no_fairness))
 if _FAULT == "older_contribute":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.messages", _older_contribute))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.protocol.client_messages", _older_contribute))
 if _FAULT == "two_commitments":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _two_commitments))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _two_commitments))
 if _WHEN.startswith("import:"):
     sys.meta_path.insert(0, _InterruptOnImport(_WHEN.partition(":")[2]))
 elif _WHEN == "exit":
@@ -236,7 +236,7 @@ elif _WHEN == "exit":
 if _FAULT == "stop_saving":
     sys.meta_path.insert(0, _PatchAfterImport("scopa.storage.saves", _stop_saving))
 if _FAULT == "reveal_other_seed":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _reveal_other_seed))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _reveal_other_seed))
 if _FAULT == "deal_other_deck":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.rooms", _deal_other_deck))
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _name_the_honest_seed))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.rooms", _deal_other_deck))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _name_the_honest_seed))
