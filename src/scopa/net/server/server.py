@@ -810,12 +810,13 @@ class RoomServer:
         player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         number = room.number
+        taking_over = room.phase == "playing"  # a computer's seat taken between deals (join_between_deals)
         seat, entries = room.join(message.name, key_hash(key))
-        room.seat_player(seat, player)
+        room.seat_player(seat, None if taking_over else player)  # unrated: the deals before were a computer's
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment,
                           quick_wait=self._quick_wait(room)))
-        if room.phase == "playing" and room.state is not None:  # a computer's seat taken between deals
+        if taking_over and room.state is not None:  # its view, as a seat taken back is sent one
             conn.send(ResyncMessage(room.number, room.state.view(seat), room.info()))
             conn.send(ChangeEnd())
         self._commit(room, entries, "seat %s joined", _seat(seat))
