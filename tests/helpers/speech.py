@@ -10,6 +10,7 @@ import pytest
 
 import scopa.speech.pyttsx_speaker as pyttsx_speaker
 import scopa.speech.synth as synth_module
+from scopa.system.sound import CommandPlayback
 from scopa.speech import (
     PyttsxSpeaker,
 )
@@ -126,7 +127,7 @@ class Fakes:
         for name in names:
             install_player(self.bin, name)
         commands = [[str(self.bin / name)] for name in names]
-        monkeypatch.setattr(pyttsx_speaker, "find_players", lambda: [list(c) for c in commands])
+        monkeypatch.setattr(pyttsx_speaker, "find_players", lambda: [CommandPlayback(c) for c in commands])
 
     def texts(self) -> list[str]:
         return [request["text"] for _, _, request in self.plays()]

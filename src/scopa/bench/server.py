@@ -42,6 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scopa.bench.machine import clock_ticks, load_average
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
 
 if TYPE_CHECKING:
@@ -354,7 +355,7 @@ def cpu_seconds(pids: tuple[int, ...]) -> float | None:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             return None
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total += (int(fields[11]) + int(fields[12])) / clock_ticks()
     return total
 
 
@@ -440,13 +441,13 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     filled_in = time.monotonic() - filling
     time.sleep(0.5)
     filled = resident_kib(pids)
-    cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
+    cpu_before, load_before = cpu_seconds(pids), load_average()
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
     for start in starts:
         start.put("go")
     done = [to_main.get()[1] for _ in processes]
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
-    cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
+    cpu_after, load_after = cpu_seconds(pids), load_average()
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
     after = resident_kib(pids)
     for process in processes:

@@ -100,5 +100,5 @@ class ServerProcess:
 
     def kill(self) -> int:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+            self.proc.kill()  # SIGKILL; TerminateProcess on Windows
         return self.proc.wait(10)
