@@ -10,10 +10,10 @@ import pytest
 
 import scopa.speech.pyttsx_speaker as pyttsx_speaker
 import scopa.speech.synth as synth_module
-from scopa.system.sound import CommandPlayback
 from scopa.speech import (
     PyttsxSpeaker,
 )
+from scopa.system.sound import CommandPlayback
 
 FAKE_WORKER = r'''
 import json, os, sys, time
