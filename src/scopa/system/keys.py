@@ -52,12 +52,15 @@ class PosixKeys:
             return None
         try:
             termios = self._load("termios")
+        except ImportError:
+            return None
+        try:
             saved = termios.tcgetattr(fd)
             quiet = termios.tcgetattr(fd)
             quiet[3] &= ~(termios.ECHO | termios.ICANON)
             quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 1, 0
             termios.tcsetattr(fd, termios.TCSANOW, quiet)
-        except (ImportError, OSError, ValueError, AttributeError):  # termios.error is an OSError
+        except (termios.error, OSError, ValueError, AttributeError):  # termios.error: no terminal
             return None
 
         def restore() -> None:
