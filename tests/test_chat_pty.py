@@ -17,6 +17,8 @@ from helpers.net import join as socket_join
 from helpers.online_pty import PROMPT_LINE, hosted, text
 from scopa.net.messages import ChatMessage, ChatRequest, MoveRequest, UpdateMessage
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

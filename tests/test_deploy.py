@@ -23,6 +23,8 @@ from scopa.engine import Phase, Rules
 from scopa.net.client import RemoteTable, tls_context
 from scopa.net.messages import CreateRoom, Join
 
+pytestmark = pytest.mark.linux  # systemd-analyze, nginx and SIGQUIT
+
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 FILES = sorted(path for path in DEPLOY.rglob("*") if path.is_file())

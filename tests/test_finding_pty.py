@@ -12,6 +12,8 @@ from scopa.engine import Rules
 from scopa.net.invite import invite_link, parse_invite
 from scopa.net.messages import CreateRoom
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

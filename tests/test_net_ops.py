@@ -114,6 +114,7 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
         server.stop()
 
 
+@pytest.mark.linux
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_serve_starts_and_stops_cleanly_where_the_loop_has_no_signal_handlers(tmp_path: Path, number: int) -> None:
     server = Child(WINDOWS_SERVE, "serve", "--port", "0", "--db", str(tmp_path / "rooms.sqlite3"))
@@ -192,6 +193,24 @@ def test_a_server_stopped_with_sigterm_and_started_again_mid_match_is_a_restart(
     play(host, guest)
     assert guest.view(guest.seat).phase is Phase.MATCH_OVER
     assert host.view(host.seat).match_scores == guest.view(guest.seat).match_scores
+
+
+@pytest.mark.linux
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sighup_and_sigterm_stop_the_server_cleanly_and_its_players_hear_server_restarting(
+        serve: Serve, tables: list[RemoteTable], name: str) -> None:
+    """SIGHUP (a closed terminal, ``kill -HUP``) ended the server at once, without its clean stop:
+    its players heard the connection lost, not a restart. Real servers, real clients, over loopback."""
+    server = serve()
+    host, guest = started_pair(server.url, tables)
+    messages = Messages("en")
+    heard = [News(table, messages, server.url) for table in (host, guest)]
+    server.proc.send_signal(getattr(signal, name))
+    assert server.proc.wait(15) == 0
+    until(lambda: not host.connected and not guest.connected)
+    assert [[line.text for line in news.lines()] for news in heard] == [[messages("online.restarting")]] * 2
+    assert any(line.rstrip().endswith("stopped") for line in server.lines)
+    assert not any("Traceback" in line for line in server.lines)
 
 
 def test_a_server_that_does_not_come_back_is_given_up_after_the_reconnection_time(serve: Serve,

@@ -345,6 +345,7 @@ printf '%s %s\\n' "$(basename "$last")" "$(head -c 12 "$last" | tail -c 4)" >> "
 """
 
 
+@pytest.mark.linux
 def test_on_macos_the_engine_s_aiff_is_named_aiff_and_played_by_afplay(engine: Any, tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """NSSpeechSynthesizer writes AIFF whatever the name: it was named .wav (and checked as a WAV)."""
