@@ -440,3 +440,25 @@ def test_on_windows_the_server_stops_cleanly_when_its_console_ends_and_clients_h
     assert passed_on == [0, 0, 0]  # Ctrl-C and Ctrl-Break go on to Python's signals; a logoff is ignored
     assert (answers, told, code) == ([1], "server_stopping", 0)
     assert kernel32.handlers == []  # taken away once stopped
+
+
+def test_the_sounds_queued_at_the_program_s_end_are_played_not_dropped(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cause of test_earcons' 17 turn sounds of 18: on a slow machine sounds queue up behind
+    the one playing, and the program's end dropped those still queued (the last turn's among them)."""
+    from scopa.console.sounding import Sounding, SoundingAnnouncer
+    from scopa.console.terminal import Output
+    from scopa.narration.cues import line_cues
+    from scopa.speech import NullSpeaker
+    from scopa.system.sound import write_silence
+    winsound = FakeWinsound()
+    sounds = SoundPlayer(WinsoundPlayback(scopa.system.loader({"winsound": winsound})))
+    files = {name: write_silence(tmp_path / f"{name}.wav", 0.3) for name in ("turn", "capture")}
+    announcer = SoundingAnnouncer(Output(io.StringIO()), NullSpeaker(),
+                                  lambda: Sounding(line_cues("en", "french"), False, files.get), sounds=sounds)
+    announcer.say(["Your turn."])
+    announcer.say(["Robin plays the king of clubs and takes the king of hearts."])
+    announcer.say(["Your turn."])
+    announcer.close()  # at once, as the program ends while the first still plays
+    assert [Path(name).stem for name, _, _ in winsound.played] == ["turn", "capture", "turn"]
+    assert sounds.played == [files["turn"], files["capture"], files["turn"]]

@@ -79,7 +79,11 @@ class SoundPlayer:
         with self._cond:
             return self._cond.wait_for(lambda: not self._queue and not self._busy, timeout)
 
-    def close(self) -> None:
+    def close(self, drain: float = 0.0) -> None:
+        """Stop for good. ``drain``: first let the sounds already queued play, for at most that many
+        seconds (the program's end: the last play's capture or scopa is heard, not cut by the exit)."""
+        if drain > 0:
+            self.wait_until_done(drain)
         with self._cond:
             self._closed = True
             self._cond.notify_all()
