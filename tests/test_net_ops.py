@@ -370,7 +370,7 @@ def test_ws_to_a_server_that_serves_wss_says_it_wants_wss(serve: Serve, tmp_path
     assert problem_of(url) == "wants_wss"
     refused = scopa(tmp_path, "join", "K7MQ3T", "--server", url, "--name", "Ben")
     assert refused.returncode == 1
-    assert f"The server at {url} wants a secure connection: write wss:// in place of ws://." in refused.stdout
+    assert f"The server at {url} wants a secure connection. Write wss:// in place of ws://." in refused.stdout
     plain = serve()  # a plain server is reached, and nothing listening is not taken for a wss one
     assert problem_of(f"ws://127.0.0.1:{plain.port}") is None
     assert problem_of(f"ws://127.0.0.1:{free_port()}") == "unreachable"
