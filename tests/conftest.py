@@ -19,7 +19,7 @@ import pytest
 
 from helpers.net import Server, opened
 from helpers.redis import FULL_TRIGGERS, free_port, redis_cli
-from scopa.net.client import RemoteTable
+from scopa.net.client.client import RemoteTable
 
 # The system the tests run as: sys.platform, or SCOPA_TEST_PLATFORM (win32, darwin) to see on Linux which
 # tests a Windows or macOS run would collect and skip (tests/test_portable_tests.py counts them).

@@ -415,8 +415,8 @@ def test_on_windows_the_server_stops_cleanly_when_its_console_ends_and_clients_h
     clients were told (Windows ends the process once the handler returns)."""
     from websockets.asyncio.client import connect
 
-    from scopa.net.messages import ErrorMessage, parse_server_message
-    from scopa.net.server import ServerConfig, run
+    from scopa.net.protocol.server_messages import ErrorMessage, parse_server_message
+    from scopa.net.server.server import ServerConfig, run
 
     kernel32 = FakeKernel32()
     windows = for_platform("win32", fakes={"kernel32": kernel32})

@@ -19,7 +19,6 @@ from ..speech.sounds import SoundPlayer
 from .announcer import Announcer
 from .terminal import Output
 
-
 SOUNDS_AT_EXIT = 5.0  # seconds the sounds still queued at the program's end may take to play
 
 

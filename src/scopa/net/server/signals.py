@@ -17,8 +17,8 @@ import threading
 from collections.abc import Callable
 from types import FrameType
 
-from .. import system
-from ..system.stops import on_console_end
+from ... import system
+from ...system.stops import on_console_end
 
 
 def stop_signals() -> tuple[int, ...]:
