@@ -19,6 +19,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -70,11 +71,11 @@ def fallback(turn: ComputerTurn) -> Move:
 
 
 def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    """The cores this process may run on (Linux alone can say; elsewhere the machine's)."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _start_worker(server: int) -> None:
@@ -87,8 +88,9 @@ def _start_worker(server: int) -> None:
     38). A worker ignores it; the server stops, and its workers with it."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(AttributeError, OSError):  # Windows, or not allowed: the server's priority
-        os.nice(WORKER_NICE)
+    if sys.platform != "win32":  # Windows: the server's priority
+        with contextlib.suppress(OSError):  # not allowed: the server's priority
+            os.nice(WORKER_NICE)
 
     def watch() -> None:
         while os.getppid() == server:
