@@ -11,6 +11,8 @@ import pytest
 
 from helpers.online_pty import SERVER_FLAGS, hosted, play, player, press, text
 
+pytestmark = pytest.mark.linux  # the real program in a pty, SIGKILL, Ctrl-C to a process group
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow
