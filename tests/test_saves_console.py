@@ -40,7 +40,7 @@ def test_the_menu_lists_every_saved_match_and_resumes_the_one_picked(tmp_path: P
     program.run()
     lines = lines_of(out)
     listing = lines[1]
-    assert listing.startswith("1 resume, against Bruno, ") and ". 2 resume, against Bruno, " in listing
+    assert listing.startswith("1, resume, against Bruno, ") and ". 2, resume, against Bruno, " in listing
     assert f"deal {newer.state.deal_number}, last played today. 2" in listing
     assert M("resume.position", deal=older.state.deal_number) in lines
     narrator = Narrator([s.name for s in older.seats], older.rules, you=0)
@@ -146,6 +146,7 @@ def test_whatever_is_set_aside_is_said_when_an_imported_match_starts(tmp_path: P
     assert [r.seed for r in _records(tmp_path)] == [8]
 
 
+@pytest.mark.linux
 def test_scopa_export_to_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     _save(tmp_path / "data", played(Rules(), TWO, 8, turns=12))
     fifo = tmp_path / "pipe"

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
 from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
-from ..narration.narrator import KEYS_LEARNT
+from ..narration.narrator import KEYS_LEARNT, watching_together
 from ..players.knowledge import is_last_play, round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table, own_arrival
@@ -179,14 +179,21 @@ class MatchConsole:
             events = [u.event for u in group]
             self._said_at = (view.deal_number, len(view.history))
             if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
-                # a seat's own arrival is said by its welcome ("You are in room ..."), never as news
-                notices = [e for e in events if isinstance(e, Notice)
-                           and not own_arrival(e, self.listener)]
+                # a seat's own arrival is said by its welcome ("You are in room ..."), never as news;
+                # nor its own leaving, replayed to it when it comes back ("Ben left the table." to Ben)
+                notices = [e for e in events if isinstance(e, Notice) and not own_arrival(e, self.listener)
+                           and not (e.kind == "left" and e.seat == self.listener)]
                 for notice in notices:
                     if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"
                     self._timed_out |= notice.seat == self.listener and notice.kind == "timed_out"
-                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in notices))
+                together, first = watching_together(self.io.narrator.messages, [(e.kind, e.name) for e in notices])
+                lines = [self.io.narrator.notice(e.kind, e.seat, e.name) for e in notices]
+                if together is not None:  # the spectators come together: one line, where the first was
+                    lines = [together if n == first else line for n, (line, e) in enumerate(zip(lines, notices,
+                                                                                              strict=True))
+                             if n == first or e.kind != "watching"]
+                self.say(*lines)
             else:
                 for_you = self._covered or (self._timed_out and any(
                     isinstance(e, CardPlayed) and e.seat == self.listener for e in events))
@@ -288,6 +295,9 @@ class MatchConsole:
             return  # "Your turn." kept for its sound; the player's own move, unsaid, is part of the match
         deal, plays = self._said_at or (self.view.deal_number, len(self.view.history))
         key = "transcript.line" if plays else "transcript.line.deal"
+        if not plays and line.text.startswith(self.m(key, deal=deal, text="").strip()):
+            self.io.transcript(line.text)  # "Deal 1. You deal." says its deal: never "Deal 1. Deal 1. You deal."
+            return
         self.io.transcript(self.m(key, deal=deal, turn=plays, text=line.text))
 
     def _run(self) -> Outcome:

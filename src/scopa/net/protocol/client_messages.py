@@ -25,10 +25,16 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     watch        {version, code, name}                      watch the room as a spectator, no seat: every
                  public update (view null, no hand); a move, ready or start is refused (spectator);
                  chat only where the host allows it (``watchers_chat``, off unless chosen), else
-                 chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
-    contribute   {value}                                    the seat's share of the match seed: 64 hex
-                 digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
-                 a second one from the same seat is ignored (docs/fairness.md)
+                 chat_refused not_allowed, its allowance the address's; at most MAX_WATCHERS a room
+                 (watchers_full); more than ten arrivals a minute from one address: flooded
+    contribute   {value, nonce}                             the seat's share of the match seed: 64 hex
+                 digits, sent with every welcome in the lobby (the client's own, whatever the info
+                 shows); a second one from the same seat is ignored (docs/fairness.md). nonce
+                 (optional, added in issue 37, not a new version): the share's 32 secret bytes, the
+                 share being SHA-256("scopa share" 0x00 nonce commitment-heard); the server keeps it
+                 and tells it to every seat at the end (match_record's nonces), so that each client
+                 checks every share was made under the commitment it heard. An older server answers
+                 unknown_field {field: nonce}: the client sends the share again without it
     ready        {}                                         a joined player is ready
     start        {}                                         the host starts the match
     move         {id, card, capture, expected}              play a card; capture is a list of cards;
@@ -80,15 +86,21 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  not_allowed)
 
   Finding a game (issue 28). Both are first messages, with ``"version"``:
-    quick        {version, name, rules, level}              a quick match: a seat in a quick room of the
-                 same rules still waiting for players, or a new one; the server starts it once every
-                 seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
-                 room was made, with computers of the room's ``level`` in the seats still free. A quick
-                 room is never listed and needs no ready or start; the answer is a welcome
+    quick        {version, name, rules, level, player_key, turn_time}  a quick match: a seat in a quick room of
+                 the same rules and turn_time (optional, as create_room's) still waiting for players, or a new
+                 one; player_key (optional) as in join: the name is the key's, the match rated (issue 38);
+                 the server starts it once every seat is taken, or once its quick wait (``serve
+                 --quick-wait``) has passed since the room was made, with computers of the room's
+                 ``level`` in the seats still free. A quick room is never listed and needs no ready or
+                 start; the answer is a welcome
     tables       {version}                                  the public rooms still waiting: answered with
                  ``tables``, then the server closes the connection
     create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``;
-                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat
+                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat;
+                 and ``"join_between_deals": true`` (optional, issue 38): once the match has started, a
+                 join takes a computer's seat while a deal is over and the next not dealt (a join while
+                 a deal is played is refused with between_deals), and is sent the seat's view after
+                 its welcome, as a reclaim; the room's info says it (``join_between_deals``)
 
   The daily deal (issue 29, ``net.server.daily``, docs/online.md). Both are first messages, with ``"version"``:
     daily        {version, day, player_key}                 the day's facts and board: day (optional,
@@ -128,6 +140,7 @@ from .wire import (
     _int,
     _level,
     _load,
+    _true_or_absent,
     _turn_time,
     _version,
     check_name,
@@ -155,6 +168,7 @@ class CreateRoom:
     turn_time: int | None = None  # seconds a turn, one of ``net.protocol.wire.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
     watchers_chat: bool = False  # spectators may chat
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (issue 38)
 
 
 @dataclass(frozen=True)
@@ -166,7 +180,8 @@ class Join:
 
 @dataclass(frozen=True)
 class Contribute:
-    value: bytes  # SEED_BYTES random bytes
+    value: bytes  # SEED_BYTES: the share, ``shuffle.share_of(nonce, commitment heard)``
+    nonce: bytes | None = None  # its SEED_BYTES secret; None from a client of before (a random share)
 
 
 @dataclass(frozen=True)
@@ -304,6 +319,8 @@ class Quick:
     name: str
     rules: Rules
     level: str = "easy"
+    player_key: str | None = None  # the name is the key's, and the match is rated (issue 38)
+    turn_time: int | None = None  # the turn timer chosen; only players who chose the same meet (issue 38)
 
 
 @dataclass(frozen=True)
@@ -324,7 +341,7 @@ FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 
 # Encoding ------------------------------------------------------------------------------------
 
-def _player_key(message: CreateRoom | Join | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
+def _player_key(message: CreateRoom | Join | Quick | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
     """The player key, only when the client has one (a server before player keys never sees the field)."""
     return {} if message.player_key is None else {"player_key": message.player_key}
 
@@ -337,9 +354,11 @@ _ENCODERS.update({
                                            "level": m.level, **_player_key(m),
                                            **({} if m.turn_time is None else {"turn_time": m.turn_time}),
                                            "public": m.public,
-                                           **({"watchers_chat": True} if m.watchers_chat else {})}),
+                                           **({"watchers_chat": True} if m.watchers_chat else {}),
+                                           **({"join_between_deals": True} if m.join_between_deals else {})}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
-    Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
+    Contribute: ("contribute", lambda m: {"value": m.value.hex(),
+                                          **({} if m.nonce is None else {"nonce": m.nonce.hex()})}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
@@ -360,7 +379,8 @@ _ENCODERS.update({
     ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
     # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
-                                "level": m.level}),
+                                "level": m.level, **_player_key(m),
+                                **({} if m.turn_time is None else {"turn_time": m.turn_time})}),
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
     # The daily deal (issue 29)
     DailyRequest: ("daily", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
@@ -380,9 +400,13 @@ def _hello(f: _Fields) -> Hello:
     return Hello(_code(f("code")), key, _int(f("last_number", 0), "last_number"))
 
 
+def _optional_nonce(value: Any) -> bytes | None:
+    return None if value is None else _hex(value, "nonce")
+
+
 def _create_room(f: _Fields) -> CreateRoom:
     _version(f)
-    name = check_name(f("name"))
+    name = check_name(f("name"), given=True)
     rules = decode_rules(f("rules"))
     seats = f("seats")
     if not isinstance(seats, list) or len(seats) != rules.players:
@@ -392,17 +416,19 @@ def _create_room(f: _Fields) -> CreateRoom:
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
                       _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"),
-                      _bool(f("watchers_chat", False), "watchers_chat"))
+                      _bool(f("watchers_chat", False), "watchers_chat"),
+                      _true_or_absent(f("join_between_deals"), "join_between_deals"))
 
 
 def _watch(f: _Fields) -> Watch:
     _version(f)
-    return Watch(_code(f("code")), check_name(f("name")))
+    return Watch(_code(f("code")), check_name(f("name"), given=True))
 
 
 def _quick(f: _Fields) -> Quick:
     _version(f)
-    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+    return Quick(check_name(f("name"), given=True), decode_rules(f("rules")), _level(f("level", "easy"), "level"),
+                 _optional_player_key(f), _turn_time(f("turn_time"), "turn_time"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -412,7 +438,7 @@ def _list_tables(f: _Fields) -> ListTables:
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f))
+    return Join(_code(f("code")), check_name(f("name"), given=True), _optional_player_key(f))
 
 
 def _optional_player_key(f: _Fields) -> str | None:
@@ -447,7 +473,8 @@ def _daily_request(f: _Fields) -> DailyRequest:
 def _daily_deal(f: _Fields) -> DailyDeal:
     _version(f)
     day = f("day")
-    return DailyDeal(check_name(f("name")), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS), _optional_player_key(f),
+    return DailyDeal(check_name(f("name"), given=True), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS),
+                     _optional_player_key(f),
                      None if day is None else _day(day))
 
 
@@ -465,9 +492,10 @@ def _chat_request(f: _Fields) -> ChatRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat"})),
+    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat",
+                                             "join_between_deals"})),
     "join": (_join, frozenset({"player_key"})),
-    "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
+    "contribute": (lambda f: Contribute(_hex(f("value"), "value"), _optional_nonce(f("nonce"))), frozenset({"nonce"})),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),
@@ -486,7 +514,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
     "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
-    "quick": (_quick, frozenset({"level"})),
+    "quick": (_quick, frozenset({"level", "player_key", "turn_time"})),
     "tables": (_list_tables, frozenset()),
     "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
     "daily_deal": (_daily_deal, frozenset({"day", "player_key"})),

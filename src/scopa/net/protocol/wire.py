@@ -100,7 +100,9 @@ ErrorCode = Literal[
     "unknown_field",   # values: field
     "bad_field",       # a value of the wrong type or out of range; values: field
     "bad_rules",       # the rules of a create_room are not rules the engine plays
-    "bad_name",        # a name that is empty, too long or holds control characters
+    "bad_name",        # a name that is empty, too long or holds control characters; values: field, reason
+                       # (length, control, bidi, invisible; for a name given in a first message also
+                       # hidden, a code point that shows and says nothing, and silent, nothing to say)
     "version",         # a protocol version this server does not speak; values: supported
     "first_message",   # the first message must be hello, create_room, join or leaderboard
     "already_seated",  # hello, create_room or join again on a seated connection
@@ -108,6 +110,7 @@ ErrorCode = Literal[
     "wrong_key",       # the seat key is not this room's
     "room_full",       # no free human seat
     "started",         # the match has started: no new player can join
+    "between_deals",   # a room that lets a person take a computer's seat, asked while a deal is played (issue 38)
     "too_many_tries",  # too many failed joins from this address; values: seconds (to wait)
     "not_host",        # only the host starts the match or deals the next deal
     "not_lobby",       # ready or start after the match started
@@ -176,6 +179,7 @@ class RoomInfo:
     contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
     turn_time: int | None = None  # the turn timer's seconds (``net.server.clock``); None: off
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (the host's choice)
 
     def __post_init__(self) -> None:
         if not self.contributions:
@@ -244,7 +248,8 @@ def encode_info(info: RoomInfo) -> dict[str, Any]:
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
             "contributions": [None if c is None else c.hex() for c in info.contributions],
             **({} if info.turn_time is None else {"turn_time": info.turn_time}),
-            **({"watchers_chat": True} if info.watchers_chat else {})}
+            **({"watchers_chat": True} if info.watchers_chat else {}),
+            **({"join_between_deals": True} if info.join_between_deals else {})}
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
@@ -383,10 +388,11 @@ def is_player_key(value: object) -> bool:
             and all(c in "0123456789abcdef" for c in value))
 
 
-def check_name(value: Any, name: str = "name") -> str:
+def check_name(value: Any, name: str = "name", given: bool = False) -> str:
     """A player's name, by the one rule of names (``match.name_problem``): refused as ``bad_name``
-    with the field and the reason (length, control, bidi or invisible). Runs of spaces become one."""
-    problem = name_problem(value)
+    with the field and the reason (length, control, bidi, invisible; for a name ``given`` in a
+    client's first message, hidden and silent too). Runs of spaces become one."""
+    problem = name_problem(value, given=given)
     if problem is not None:
         raise ProtocolError("bad_name", field=name, reason=problem)
     return " ".join(value.split())
@@ -550,7 +556,7 @@ def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
 
 
 def decode_info(value: Any, name: str = "info") -> RoomInfo:
-    f = _Fields(value, name, frozenset({"turn_time", "watchers_chat"}))  # sent only when a timer, when true
+    f = _Fields(value, name, frozenset({"turn_time", "watchers_chat", "join_between_deals"}))  # a timer; true
     code = _code(f("code"), f"{name}.code")
     phase = f("phase")
     if phase not in ROOM_PHASES:
@@ -569,8 +575,9 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
     contributions = tuple(None if c is None else _hex(c, f"{name}.contributions") for c in given)
     turn_time = _turn_time(f("turn_time"), f"{name}.turn_time")
     watchers_chat = _true_or_absent(f("watchers_chat"), f"{name}.watchers_chat")
+    between = _true_or_absent(f("join_between_deals"), f"{name}.join_between_deals")
     f.done()
-    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time, watchers_chat)
+    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time, watchers_chat, between)
 
 
 def _true_or_absent(value: Any, name: str) -> bool:
