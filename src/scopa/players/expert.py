@@ -157,6 +157,7 @@ class ExpertPlayer:
     SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
     ENDGAME_CARDS = 8     # four players: each sample searched to the deal's end from this many cards in hand
     PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
+    SCOPONE_PRIOR = 1.0   # the same with hands of more than three cards (scopone): few deals searched a move
     MODEL = 0.5           # weight, at another side's turn in the tree, of the reply the hard level would make
     PARTNER_MODEL = 0.0   # the same at the partner's turn (blended with its best play there)
     PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
@@ -320,7 +321,8 @@ class ExpertPlayer:
         if sets:
             _read_trees(trees, values, active, w)
         # The moves still searched share every sample; dropped moves are out of the running.
-        score = {i: round(_mean(values[i], w) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
+        weight = self.SCOPONE_PRIOR if rules.hand_size > 3 else self.PRIOR
+        score = {i: round(_mean(values[i], w) + weight * prior[i], 9) for i in range(len(moves))}
         running = set(active)
         order = sorted(range(len(moves)), key=lambda i: (i in running, score[i], prior[i]), reverse=True)
         return [(moves[i], score[i]) for i in order]
