@@ -12,7 +12,7 @@ its move and the next seat's reply and deeper while the tree stays small (growin
 budget; to the end of the deal once every hidden card's place is known, and with four players
 from the last ``ENDGAME_CARDS`` cards in hand). In scopone (hands of ten cards) a scopa inside
 the tree counts ``SCOPONE_TEMPO`` more than its point, and only the other seats' last lap of
-plays is read (``READ_PLAYS``). At another side's
+plays is read (``READ_PLAYS``), and the hard level's score weighs ``SCOPONE_PRIOR``. At another side's
 turn the value is ``MODEL`` times
 that of the reply the hard level would make there, reading that seat's own view of the sampled
 deal, plus the rest times the worst reply's: plain minimax would credit the other seat with
