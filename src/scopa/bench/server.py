@@ -38,10 +38,12 @@ import secrets
 import sys
 import tempfile
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scopa.bench.looplag import Lag, LoopLag, parse
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
 
 if TYPE_CHECKING:
@@ -65,6 +67,8 @@ class Tally:
     clients: int = 0
     matches: int = 0
     problems: list[str] = dataclasses.field(default_factory=list)
+    client_cpu: float = 0.0  # CPU seconds the worker's process used while measuring
+    client_lag: tuple[float, int, tuple[int, int, int]] = (0.0, 0, (0, 0, 0))  # its loop's lag (looplag.Lag)
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -75,12 +79,30 @@ class Tally:
 class Room:
     """One room's players and the move in flight (moves in a room are one at a time)."""
 
-    def __init__(self, players: int, people: tuple[int, ...] | None = None) -> None:
+    def __init__(self, players: int, people: tuple[int, ...] | None = None, tally: Tally | None = None) -> None:
         self.players = players
         self.people = tuple(range(players)) if people is None else people  # the seats with a scripted player
+        self.tally = tally or Tally()
         self.sent_at = 0.0
         self.after = -1  # the number the mover had when it sent; -1: no move in flight
         self.waiting: set[int] = set()
+        ROOMS.add(self)
+
+
+ROOMS: weakref.WeakSet[Room] = weakref.WeakSet()  # this worker's rooms, for ``watch_moves``
+
+
+async def watch_moves() -> None:
+    """Once a second, count a move not seen at every seat of its room within ``MOVE_TIMEOUT`` as an
+    error (one watchdog for the worker: a timeout on each read of each player cost the clients'
+    loop a task a frame)."""
+    while True:
+        await asyncio.sleep(1.0)
+        now = time.perf_counter()
+        for room in list(ROOMS):
+            if room.after >= 0 and now - room.sent_at > MOVE_TIMEOUT:
+                room.tally.error("a move not seen at every seat within 10 s")
+                room.after = -1
 
 
 class Player:
@@ -104,11 +126,18 @@ class Player:
 
     async def receive(self) -> Any:
         """The next message. An update is read as plain JSON and its view decoded only when this
-        seat is to move (a real client decodes every view; the bench measures the server)."""
+        seat is to move (a real client decodes every view; the bench measures the server); the
+        frames every change ends with, chat lines and answers are told by their type alone."""
         from scopa.net.messages import Accepted, ErrorMessage, Refused, ResyncMessage, Welcome, parse_server_message
         raw = await self.ws.recv()
         data = json.loads(raw)
-        if data.get("type") == "update":
+        kind = data.get("type")
+        if kind in ("change_end", "chat", "info", "pong"):
+            return kind
+        if kind == "accepted":
+            self.busy = False
+            return kind
+        if kind == "update":
             self.number = data["number"]
             self.view_data = data["view"] or self.view_data
             event = data["event"]
@@ -161,17 +190,13 @@ class Player:
             await self.ws.send(encode(NextDealRequest(next(self.ids), self.number)))
 
     async def play(self, until: float) -> None:
-        """Read and act until the match is over or the time is up."""
-        while time.monotonic() < until:
-            if self.phase == "match_over":
-                return
-            await self.act()
-            try:
-                await asyncio.wait_for(self.receive(), max(0.05, min(MOVE_TIMEOUT, until - time.monotonic())))
-            except TimeoutError:
-                if self.room.after >= 0 and time.perf_counter() - self.room.sent_at > MOVE_TIMEOUT:
-                    self.tally.error("a move not seen at every seat within 10 s")
-                    self.room.after = -1
+        """Read and act until the match is over or the time is up (``watch_moves`` counts the moves
+        not seen in time)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(0.0, until - time.monotonic())):
+                while self.phase != "match_over":
+                    await self.act()
+                    await self.receive()
 
 
 EXPERT_SEATS = ("human", "human", "expert", "expert")
@@ -187,7 +212,7 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
     from scopa.net.messages import Contribute, CreateRoom, Join, Ready, Start, Welcome, encode
     kinds = EXPERT_SEATS if expert else ("human",) * players
     players = len(kinds)
-    room = Room(players, tuple(i for i, kind in enumerate(kinds) if kind == "human"))
+    room = Room(players, tuple(i for i, kind in enumerate(kinds) if kind == "human"), tally)
     seated: list[Player] = []
     for seat in room.people:
         ws = await connect(urls[seat % len(urls)], max_size=2 ** 20, open_timeout=30, ping_interval=None)
@@ -283,29 +308,36 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
 
 async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
                to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0,
-               extras: tuple[float, int] = (0.0, 0)) -> tuple[Tally, Tally]:
+               extras: tuple[float, float] = (0.0, 0)) -> tuple[Tally, Tally]:
     tally, experts = Tally(), Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
     fills = [asyncio.Event() for _ in range(rooms + expert_rooms)]
     tasks = []
+    watchdog = asyncio.create_task(watch_moves())
+    rate, spectators = extras
     for number in range(rooms + expert_rooms):
         expert = number >= rooms
+        watching = int((number + 1) * spectators + 1e-9) - int(number * spectators + 1e-9)  # 0.1: one room in ten
         tasks.append(asyncio.create_task(keep_room(urls, players, think, experts if expert else tally, fills[number],
-                                                   go, state, expert, (0.0, 0) if expert else extras)))
+                                                   go, state, expert, (0.0, 0) if expert else (rate, watching))))
         await asyncio.sleep(0.005)  # not all at once: a server takes new connections at its own pace
     await asyncio.gather(*(f.wait() for f in fills))
     to_main.put(("filled", tally.clients + experts.clients))
     await asyncio.get_running_loop().run_in_executor(None, from_main.get)
     state["until"] = time.monotonic() + seconds
     state["measuring"] = True
+    lag, cpu = LoopLag(), time.process_time()
     go.set()
     await asyncio.gather(*tasks)
+    tally.client_cpu, tally.client_lag = time.process_time() - cpu, dataclasses.astuple(lag.take())
+    lag.stop()
+    watchdog.cancel()
     return tally, experts
 
 
 def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main: Queue[Any],
-           from_main: Queue[Any], expert_rooms: int = 0, extras: tuple[float, int] = (0.0, 0)) -> None:
+           from_main: Queue[Any], expert_rooms: int = 0, extras: tuple[float, float] = (0.0, 0)) -> None:
     tally, experts = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main, expert_rooms,
                                       extras))
     to_main.put(("done", (dataclasses.asdict(tally), dataclasses.asdict(experts))))
@@ -319,13 +351,27 @@ class LocalServer(ServerProcess):
 
     def __init__(self, flags: list[str]) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="scopa-bench-")
+        self.lags: list[tuple[float, Lag]] = []  # each second's loop lag, as the server wrote it, and when read
         if not any(flag == "--store" or flag.startswith("--store=") for flag in flags):
             flags = [*flags, "--db", str(Path(self.folder.name) / "rooms.sqlite3")]
         try:
-            super().__init__(flags, unlimited=True, keep=50)
+            super().__init__(flags, unlimited=True, keep=50, environment={"SCOPA_LOOP_LAG": "1"})
         except ServerDidNotStart as failed:
             self.folder.cleanup()
             raise SystemExit(str(failed)) from None
+
+    def heard(self, line: str) -> None:
+        lag = parse(line)
+        if lag is not None:
+            self.lags.append((time.monotonic(), lag))
+
+    def lag_between(self, start: float, end: float) -> Lag:
+        """The loop's lag over the seconds written between ``start`` and ``end`` (monotonic)."""
+        total = Lag()
+        for at, lag in list(self.lags):
+            if start < at <= end:
+                total = total.add(lag)
+        return total
 
     def stop(self, timeout: float = 15.0) -> int:
         try:
@@ -394,8 +440,9 @@ def main(argv: list[str]) -> int:
                    "theirs, one for each core; 0 thinks in the server's loop, as before the pool)")
     p.add_argument("--chat", type=float, default=0.0, metavar="RATE",
                    help="chat lines a second in each room, from its players in turn (default 0: none)")
-    p.add_argument("--spectators", type=int, default=0, metavar="N",
-                   help="spectators watching each room, reading every frame (default 0)")
+    p.add_argument("--spectators", type=float, default=0, metavar="N",
+                   help="spectators watching each room, reading every frame (default 0); a fraction watches "
+                   "that share of the rooms: 0.1 is one spectator in every tenth room")
     args = p.parse_args(argv)
     if args.chat < 0 or args.spectators < 0:
         p.error("--chat and --spectators must be 0 or more")
@@ -414,13 +461,14 @@ def main(argv: list[str]) -> int:
                 workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
                 servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers]))
             urls, pids = tuple(s.url for s in servers), tuple(s.pid for s in servers)
-        return measure(args, urls, pids)
+        return measure(args, urls, pids, servers)
     finally:
         for server in servers:
             server.stop()
 
 
-def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
+def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...],
+            servers: list[LocalServer] | None = None) -> int:
     context = multiprocessing.get_context("spawn")
     to_main = context.Queue()
     workers = min(args.workers, args.rooms)
@@ -444,7 +492,11 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
     for start in starts:
         start.put("go")
+    went = time.monotonic()
     done = [to_main.get()[1] for _ in processes]
+    lag = Lag()
+    for server in servers or ():
+        lag = lag.add(server.lag_between(went + 0.5, time.monotonic() + 0.5))
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
     cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
@@ -452,14 +504,14 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     for process in processes:
         process.join(30)
     report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
-           (load_before, load_after), expert_tallies, worker_cpu)
+           (load_before, load_after), expert_tallies, worker_cpu, lag if servers else None)
     return 0
 
 
 def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,
            memory: tuple[int | None, int | None, int | None], cpu: tuple[float | None, float | None],
            load: tuple[float | None, float | None], expert_tallies: list[Tally] | None = None,
-           worker_cpu: float = 0.0) -> None:
+           worker_cpu: float = 0.0, lag: Lag | None = None) -> None:
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)
@@ -467,7 +519,7 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
     print(f"rooms {args.rooms} of {args.players} players{beside}, filled in {filled_in:.1f} s, think {args.think:g} s, "
           f"{args.processes if not args.server else len(args.server.split(','))} server processes")
     print(f"connected clients {clients}" + (f", chat {args.chat:g} lines/s a room" if args.chat else "")
-          + (f", {args.spectators} spectators a room" if args.spectators else ""))
+          + (f", {args.spectators:g} spectators a room" if args.spectators else ""))
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
           f"{sum(t.matches for t in tallies)} matches finished)")
     if latencies:
@@ -476,6 +528,13 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
               + f" max {max(latencies) * 1000:.1f}")
     else:
         print("round trip ms p50 none p95 none p99 none (no move completed)")
+    print("server loop lag " + ("unknown (a server the bench did not start)" if lag is None else lag.summary()))
+    client_lag = Lag()
+    for tally in tallies:
+        worst, wakeups, over = tally.client_lag
+        client_lag = client_lag.add(Lag(worst, wakeups, over))
+    print(f"bench clients cpu {100 * sum(t.client_cpu for t in tallies) / args.seconds:.0f}% of one core "
+          f"({len(tallies)} processes), their loop lag {client_lag.summary()}")
     print(f"errors {errors}")
     for problem in sorted({p for t in tallies for p in t.problems})[:5]:
         print(f"  error: {problem}")
