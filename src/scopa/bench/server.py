@@ -555,7 +555,8 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
         print(f"memory MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end {after / 1024:.1f}; "
               f"KiB a room filled {(filled - before) / args.rooms:.0f} end {(after - before) / args.rooms:.0f}")
     if cpu[0] is not None and cpu[1] is not None:
-        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process)"
+        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process), "
+              f"{1000 * (cpu[1] - cpu[0]) / max(1, moves):.2f} ms a move (all its work over the moves)"
               + (f", its computer workers {100 * worker_cpu / args.seconds:.0f}%" if worker_cpu else ""))
     print(f"machine load {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores")
 

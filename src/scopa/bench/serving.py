@@ -24,19 +24,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 UNLIMITED = """
-import asyncio, dataclasses, logging, os, sys
+import asyncio, dataclasses, os, sys
 from scopa.net import launch, server
 config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
-handler = logging.StreamHandler(sys.stderr)
-handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-server.log.addHandler(handler)
-server.log.setLevel(logging.INFO)
+stop_log = server.log_to_stderr()
 async def serving():
     if os.environ.get("SCOPA_LOOP_LAG"):  # the load bench: the loop's lag, a line a second (bench.looplag)
         from scopa.bench.looplag import report_each
         lag = asyncio.get_running_loop().create_task(report_each(1.0, server.log.warning))
     return await server.run(config, open_rooms=launch.open_rooms)
-sys.exit(asyncio.run(serving()))
+try:
+    code = asyncio.run(serving())
+finally:
+    stop_log()
+sys.exit(code)
 """
 LISTENING = re.compile(r"listening on wss?://[^\s:]+:(\d+)")
 PROBLEM_WORDS = ("Traceback", "Error", "cannot", "lost")  # lines kept past ``keep``

@@ -20,6 +20,8 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import logging.handlers
+import queue
 import secrets
 import sqlite3
 import ssl
@@ -57,6 +59,7 @@ from .daily import (
     next_day,
     rank_day,
 )
+from .durable import Outbox
 from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
@@ -270,6 +273,7 @@ class Connection:
 
     metrics: Metrics = Metrics()  # the server's, set once connected (``RoomServer.handle``)
     received = 0.0  # when its latest request was read (monotonic), for the move latency
+    outbox: Outbox | None = None  # the SQLite store's group commit: frames wait for the disk (``net.durable``)
 
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
@@ -292,30 +296,40 @@ class Connection:
             self.metrics.move("player", time.monotonic() - self.received)
         elif isinstance(message, (Refused, ErrorMessage)):
             self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
+        self._put(message if isinstance(message, str) else encode(message))
+
+    def _put(self, item: Any) -> None:
+        """A frame, or a close after the frames before it: through the outbox when there is one."""
+        if self.outbox is not None:
+            self.outbox.put(self, item)
+        else:
+            self.deliver(item)
+
+    def deliver(self, item: Any) -> None:
+        """Queue a frame or a close for the socket; a client too far behind is dropped."""
+        if self.sender.done():
+            return  # closed at once meanwhile (close_now): nothing more goes out
         try:
-            self.queue.put_nowait(message if isinstance(message, str) else encode(message))
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:
-            log.info("connection from %s dropped: not reading", self.address)
-            self.close_now(1008, "slow")
+            if isinstance(item, tuple) and item[0] is _CLOSE:
+                self.close_now(item[1], item[2])
+            else:
+                log.info("connection from %s dropped: not reading", self.address)
+                self.close_now(1008, "slow")
 
     def fail(self, code: str, values: Mapping[str, Any] | None = None, close_code: int = 1008) -> None:
         """Send an error and close the connection after it."""
         self.send(ErrorMessage(code, dict(values or {})))
         if not self.closing:
             self.closing = True
-            try:
-                self.queue.put_nowait((_CLOSE, close_code, code))
-            except asyncio.QueueFull:
-                self.close_now(close_code, code)
+            self._put((_CLOSE, close_code, code))
 
     def end(self) -> None:
         """Close normally once the queued frames are sent (an answer that needs no seat)."""
         if not self.closing:
             self.closing = True
-            try:
-                self.queue.put_nowait((_CLOSE, 1000, "done"))
-            except asyncio.QueueFull:
-                self.close_now(1000, "done")
+            self._put((_CLOSE, 1000, "done"))
 
     def answer_and_close(self, message: Any) -> None:
         """Send one answer (``tables``) and close the connection after it, as a normal close."""
@@ -388,6 +402,10 @@ class RoomServer:
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.daily
+        self.outbox: Outbox | None = None  # the SQLite store's group commit (net.durable)
+        if isinstance(store, RoomStore):
+            store.group_commit()
+            self.outbox = Outbox(store.changes, store.sync, lambda error: self.metrics.store_error())
         self.par_locks: dict[str, asyncio.Lock] = {}  # one working out of a day's par at a time
         workers = default_workers() if config.computer_workers is None else config.computer_workers
         self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
@@ -564,7 +582,9 @@ class RoomServer:
     # The three ways into a room; a store shared by several processes (``cluster``) wraps them
     # in that room's lock.
     def connect(self, ws: ServerConnection) -> Connection:
-        return Connection(ws, self.config)
+        conn = Connection(ws, self.config)
+        conn.outbox = self.outbox
+        return conn
 
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick | DailyDeal) -> None:
         if isinstance(message, DailyDeal):
@@ -1208,6 +1228,8 @@ class RoomServer:
 
     async def close(self) -> None:
         self.thinkers.close()
+        if self.outbox is not None:
+            await self.outbox.close()
         self.store.close()
 
     def stopping(self) -> None:
@@ -1421,12 +1443,23 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         daily_date=args.daily_date, daily_date_file=args.daily_date_file)
 
 
-def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
-    config = config_from_args(argv)
+def log_to_stderr() -> Callable[[], None]:
+    """The server's log on standard error, a line per room event, written by a thread of its own:
+    the loop only queues each line (a write to a slow pipe or journal held every room while it
+    waited: docs/architecture.md, "Costs"). Returns the stop, which writes what is still queued."""
+    lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-    log.addHandler(handler)
+    writer = logging.handlers.QueueListener(lines, handler)
+    writer.start()
+    log.addHandler(logging.handlers.QueueHandler(lines))
     log.setLevel(logging.INFO)
+    return writer.stop
+
+
+def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
+    config = config_from_args(argv)
+    stop_log = log_to_stderr()
     try:
         return asyncio.run(run(config, open_rooms=open_rooms))
     except (OSError, sqlite3.Error) as error:  # the port is taken, the database cannot be written, a bad certificate
@@ -1434,3 +1467,5 @@ def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        stop_log()

@@ -11,13 +11,23 @@ deal since its cover, so a restart, after which no seat is covered, forgets none
 ``save`` writes a room whole in one transaction; the server calls it after every completed
 move and before telling anyone, so a server killed at any point comes back at the position
 after the last completed move.
+
+Group commit (``group_commit``, what the server uses; ``net.durable``): each transaction commits
+to the write-ahead log without waiting for the disk (``synchronous=NORMAL``: a killed process
+loses nothing, the operating system has the log), and ``sync`` flushes the log to the disk, in
+the server's flushing thread, once for every batch of writes, before anything that followed
+them is sent. The log's checkpoints (copying it into the database file, and flushing that) are
+made in that thread too, never in the event loop. A store opened without it (tests, tools)
+commits as SQLite does by default in WAL mode with ``synchronous=FULL``: each commit waits for the disk.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,6 +45,7 @@ from .ratings import RATED_SCHEMA, rate_room
 from .rooms import Room, Seat, match_table, seed_parts_from_data, seed_parts_to_data
 
 DB_NAME = "rooms.sqlite3"
+CHECKPOINT_EVERY = 1.0  # seconds between the flushing thread's checkpoints of the log (group commit)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -70,6 +81,12 @@ CREATE TABLE IF NOT EXISTS health (
     at REAL NOT NULL
 );
 """
+
+
+@functools.lru_cache(maxsize=256)
+def rules_json(rules: Rules) -> str:
+    """The rules as stored: the same few for every room, so each is written to JSON once."""
+    return json.dumps(rules.to_dict())
 
 
 @dataclass(frozen=True)
@@ -110,8 +127,43 @@ class RoomStore:
         if "watchers_chat" not in columns:  # a file of a server before the host let spectators chat
             self.db.execute("ALTER TABLE rooms ADD COLUMN watchers_chat INTEGER NOT NULL DEFAULT 0")
         self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.daily)
+        self._seats: dict[str, tuple[tuple[Any, ...], ...]] = {}  # each room's seat rows as last committed
+
+    def group_commit(self) -> None:
+        """Commit without waiting for the disk; ``sync`` (in one thread) flushes, and checkpoints."""
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")  # no checkpoint in the loop: ``sync`` makes them
+        self._wal: int | None = None
+        self._checkpointer: sqlite3.Connection | None = None
+        self._checkpointed = time.monotonic()
+        self._sync_lock = threading.Lock()
+
+    def changes(self) -> int:
+        """Rows changed so far by this connection: what a ``sync`` after now covers (``net.durable``)."""
+        return self.db.total_changes
+
+    def sync(self) -> None:
+        """Flush the write-ahead log to the disk: every transaction committed before this call is
+        then durable, as a commit with ``synchronous=FULL`` is. Every ``CHECKPOINT_EVERY`` seconds,
+        a checkpoint too (on a connection of its own; SQLite's passive checkpoint never blocks the
+        loop's writes). Called from one thread at a time (the server's flushing thread)."""
+        with self._sync_lock:
+            if self._wal is None:
+                self._wal = os.open(f"{self.path}-wal", os.O_RDWR | getattr(os, "O_BINARY", 0))
+            os.fsync(self._wal)
+            if time.monotonic() - self._checkpointed >= CHECKPOINT_EVERY:
+                self._checkpointed = time.monotonic()
+                if self._checkpointer is None:
+                    self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                    self._checkpointer.execute("PRAGMA synchronous=NORMAL")  # the checkpoint flushes the database
+                self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
+        checkpointer, wal = getattr(self, "_checkpointer", None), getattr(self, "_wal", None)
+        if checkpointer is not None:
+            checkpointer.close()
+        if wal is not None:
+            os.close(wal)
         self.db.close()
 
     def describe(self) -> str:
@@ -129,19 +181,22 @@ class RoomStore:
                 "number=excluded.number, position_number=excluded.position_number, active=excluded.active, "
                 "record=excluded.record, seed_parts=excluded.seed_parts, clock=excluded.clock, "
                 "listing=excluded.listing, watchers_chat=excluded.watchers_chat",
-                (room.code, json.dumps(room.rules.to_dict()), room.phase, room.host, room.level, room.number,
+                (room.code, rules_json(room.rules), room.phase, room.host, room.level, room.number,
                  room.position_number, room.created, room.active, record, json.dumps(seed_parts_to_data(room)),
                  None if room.clock is None else json.dumps(room.clock.to_data()), room.listing,
                  int(room.watchers_chat)))
-            self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
-            self.db.executemany(
-                "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready), s.player,
-                  json.dumps(room.covered_deals(number))) for number, s in enumerate(room.seats) if s is not None])
+            seats = tuple((room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready), s.player,
+                           json.dumps(room.covered_deals(number)))
+                          for number, s in enumerate(room.seats) if s is not None)
+            if self._seats.get(room.code) != seats:  # a move changes no seat: its rows are not written again
+                self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
+                self.db.executemany(
+                    "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
             if room.phase == "over":
                 rate_room(self.players, room)  # in this transaction: written with the match's end or not at all
                 record_result_sqlite(self.db, room)  # a daily deal's result, likewise
+        self._seats[room.code] = seats  # committed: these are the rows in the file
 
     def check_write(self) -> None:
         """Write one row and commit, as a move is written (``GET /healthz``); raises as ``save`` would."""
@@ -150,11 +205,13 @@ class RoomStore:
                             (time.time(),))
 
     def delete(self, code: str) -> None:
+        self._seats.pop(code, None)
         with self._transaction():
             self.db.execute("DELETE FROM rooms WHERE code = ?", (code,))
 
     def delete_idle(self, before: float) -> int:
         """Delete every room idle since before ``before`` (wall-clock time); how many went."""
+        self._seats.clear()
         with self._transaction():
             return self.db.execute("DELETE FROM rooms WHERE active < ?", (before,)).rowcount
 
