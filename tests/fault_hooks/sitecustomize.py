@@ -15,6 +15,9 @@ Two dishonest room servers, which every client's shuffle check must catch (test_
 ``SCOPA_TEST_FAULT=reveal_other_seed`` reveals, at the end, a server seed other than the one it
 committed to; ``SCOPA_TEST_FAULT=deal_other_deck`` deals from a seed of its own choosing and names
 the honest seed (the hash of its committed seed and the contributions) in the record.
+
+A disk slow to flush (test_net_durable.py): ``SCOPA_TEST_FAULT=hold_sync:PATH`` makes the room
+server's flush of its SQLite log wait while the file PATH exists.
 """
 import atexit
 import importlib.abc
@@ -130,6 +133,21 @@ def _name_the_honest_seed(module) -> None:  # type: ignore[no-untyped-def]
     module.record_to_dict = record_to_dict
 
 
+def _hold_sync(path: str):  # type: ignore[no-untyped-def]
+    """scopa.net.store: the flush to the disk waits while ``path`` exists (a disk that takes its time)."""
+    def patch(module) -> None:  # type: ignore[no-untyped-def]
+        import time
+        original = module.RoomStore.sync
+
+        def sync(self):  # type: ignore[no-untyped-def]
+            while os.path.exists(path):
+                time.sleep(0.01)
+            return original(self)
+
+        module.RoomStore.sync = sync
+    return patch
+
+
 if _WHEN.startswith("import:"):
     sys.meta_path.insert(0, _InterruptOnImport(_WHEN.partition(":")[2]))
 elif _WHEN == "exit":
@@ -141,3 +159,5 @@ if _FAULT == "reveal_other_seed":
 if _FAULT == "deal_other_deck":
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.rooms", _deal_other_deck))
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _name_the_honest_seed))
+if _FAULT.startswith("hold_sync:"):
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.store", _hold_sync(_FAULT.partition(":")[2])))
