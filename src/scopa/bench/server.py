@@ -413,6 +413,33 @@ def children(pids: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(found)
 
 
+def redis_figures(store: str | None) -> dict[str, float] | None:
+    """The Redis store's commands so far, by name (commands its scripts run included), and its CPU
+    seconds (``INFO``); None without a Redis store."""
+    if not store or not store.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    import redis
+    client = redis.Redis.from_url(store)
+    try:
+        figures = {name.removeprefix("cmdstat_"): float(stats["calls"])
+                   for name, stats in client.info("commandstats").items()}
+        cpu = client.info("cpu")
+        figures[" cpu"] = float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"])
+        return figures
+    finally:
+        client.close()
+
+
+def report_redis(before: dict[str, float], after: dict[str, float], moves: int) -> None:
+    """Redis's commands and CPU over the measured seconds, per move (chat, spectators and presence included)."""
+    calls = {name: after[name] - before.get(name, 0.0) for name in after if name != " cpu"}
+    total = sum(calls.values())
+    each = max(1, moves)
+    top = sorted(calls.items(), key=lambda item: -item[1])[:8]
+    print(f"redis commands {total / each:.1f} a move ({', '.join(f'{name} {n / each:.1f}' for name, n in top)}), "
+          f"redis cpu {1000 * (after[' cpu'] - before[' cpu']) / each:.2f} ms a move")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -490,10 +517,12 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     filled = resident_kib(pids)
     cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
+    redis_before = redis_figures(args.store)
     for start in starts:
         start.put("go")
     went = time.monotonic()
     done = [to_main.get()[1] for _ in processes]
+    redis_after = redis_figures(args.store)
     lag = Lag()
     for server in servers or ():
         lag = lag.add(server.lag_between(went + 0.5, time.monotonic() + 0.5))
@@ -505,6 +534,8 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
         process.join(30)
     report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
            (load_before, load_after), expert_tallies, worker_cpu, lag if servers else None)
+    if redis_before and redis_after:
+        report_redis(redis_before, redis_after, sum(t.moves for t in tallies))
     return 0
 
 
