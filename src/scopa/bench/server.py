@@ -349,13 +349,14 @@ class LocalServer(ServerProcess):
     """The bench's own server: no cap on rooms from one address, rooms in a temporary folder
     (a fresh SQLite file) unless ``flags`` name a store."""
 
-    def __init__(self, flags: list[str]) -> None:
+    def __init__(self, flags: list[str], profile: str | None = None) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="scopa-bench-")
         self.lags: list[tuple[float, Lag]] = []  # each second's loop lag, as the server wrote it, and when read
         if not any(flag == "--store" or flag.startswith("--store=") for flag in flags):
             flags = [*flags, "--db", str(Path(self.folder.name) / "rooms.sqlite3")]
         try:
-            super().__init__(flags, unlimited=True, keep=50, environment={"SCOPA_LOOP_LAG": "1"})
+            super().__init__(flags, unlimited=True, keep=50,
+                             environment={"SCOPA_LOOP_LAG": "1", **({"SCOPA_PROFILE": profile} if profile else {})})
         except ServerDidNotStart as failed:
             self.folder.cleanup()
             raise SystemExit(str(failed)) from None
@@ -470,6 +471,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--spectators", type=float, default=0, metavar="N",
                    help="spectators watching each room, reading every frame (default 0); a fraction watches "
                    "that share of the rooms: 0.1 is one spectator in every tenth room")
+    p.add_argument("--profile", metavar="FILE", help="run the bench's own server under cProfile and write its "
+                   "figures to FILE (pstats; FILE.1 and on for more processes) when it stops, and print the top of it")
     args = p.parse_args(argv)
     if args.chat < 0 or args.spectators < 0:
         p.error("--chat and --spectators must be 0 or more")
@@ -486,12 +489,24 @@ def main(argv: list[str]) -> int:
         else:
             for _ in range(args.processes):
                 workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
-                servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers]))
+                profile = None if not args.profile else args.profile + (f".{len(servers)}" if servers else "")
+                servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers], profile))
             urls, pids = tuple(s.url for s in servers), tuple(s.pid for s in servers)
         return measure(args, urls, pids, servers)
     finally:
         for server in servers:
             server.stop()
+        if args.profile and servers:
+            print_profile(args.profile)
+
+
+def print_profile(path: str, top: int = 25) -> None:
+    """The functions the first server spent most time in, itself and below (cProfile slows every call a
+    little: compare shares, not times)."""
+    import pstats
+    if os.path.exists(path):
+        print(f"server profile {path} (python -m pstats {path}), by time spent in each function and below:")
+        pstats.Stats(path).sort_stats("cumulative").print_stats(top)
 
 
 def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...],

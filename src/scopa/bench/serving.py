@@ -33,9 +33,17 @@ async def serving():
         from scopa.bench.looplag import report_each
         lag = asyncio.get_running_loop().create_task(report_each(1.0, server.log.warning))
     return await server.run(config, open_rooms=launch.open_rooms)
+profile = os.environ.get("SCOPA_PROFILE")  # the load bench's --profile: cProfile over the whole run
+if profile:
+    import cProfile
+    profiler = cProfile.Profile()
+    profiler.enable()
 try:
     code = asyncio.run(serving())
 finally:
+    if profile:
+        profiler.disable()
+        profiler.dump_stats(profile)
     stop_log()
 sys.exit(code)
 """
