@@ -1315,8 +1315,10 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
     # before the library closes on anything much larger.
+    # No per-message deflate: a frame is about a kilobyte, and deflate cost each connection about 50 KiB
+    # of memory and the loop a compression of every frame (docs/architecture.md, "Costs").
     async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
-                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None,
+                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None, compression=None,
                      process_request=health_hook(rooms.writable, lambda: rooms.is_stopping)) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
