@@ -4,6 +4,7 @@ that flush, frames keep their order, and a write committed but not yet flushed s
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import os
 import signal
@@ -182,3 +183,27 @@ def test_no_answer_or_update_leaves_the_server_before_its_move_is_flushed_and_a_
     back = reclaim(Server(db).url, mover, last=0)
     back.until(lambda m: isinstance(m, ResyncMessage))
     assert len(back.view.history) == 2
+
+
+def test_the_stored_record_is_the_whole_match_after_every_move_and_after_the_room_is_read_back(tmp_path):
+    """The move log is turned into JSON once a move (the store keeps what it wrote): the record in
+    the file is still, after each save, exactly the match's record."""
+    from scopa.storage import record_to_dict
+    room = two_player_room()
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    store.group_commit()
+
+    def stored() -> dict:
+        (text,) = store.db.execute("SELECT record FROM rooms WHERE code = ?", (room.code,)).fetchone()
+        return json.loads(text)
+
+    store.save(room)
+    assert stored() == record_to_dict(room.record) and stored()["moves"] == []
+    for _ in range(5):
+        room.play(room.state.to_move, room.state.legal_moves()[0], room.number, now=0.0)
+        store.save(room)
+        assert stored() == record_to_dict(room.record)
+    room = store.load(room.code)  # as after a failed write: the same moves, read back as new objects
+    room.play(room.state.to_move, room.state.legal_moves()[0], room.number, now=0.0)
+    store.save(room)
+    assert stored() == record_to_dict(room.record) and len(stored()["moves"]) == 6

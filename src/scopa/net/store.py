@@ -38,6 +38,7 @@ from typing import Any
 from ..engine import Rules
 from ..engine.shuffle import SEED_BYTES
 from ..storage import SaveFileError, record_from_dict, record_to_dict
+from ..storage.codec import move_data
 from .clock import clock_from_data
 from .daily import SqliteDaily, record_result_sqlite
 from .identity import SqlitePlayers
@@ -128,6 +129,7 @@ class RoomStore:
             self.db.execute("ALTER TABLE rooms ADD COLUMN watchers_chat INTEGER NOT NULL DEFAULT 0")
         self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.daily)
         self._seats: dict[str, tuple[tuple[Any, ...], ...]] = {}  # each room's seat rows as last committed
+        self._moves: dict[str, tuple[int, object, str]] = {}  # each room's move log as JSON (``_record_json``)
 
     def group_commit(self) -> None:
         """Commit without waiting for the disk; ``sync`` (in one thread) flushes, and checkpoints."""
@@ -171,7 +173,7 @@ class RoomStore:
 
     def save(self, room: Room) -> None:
         """The room whole: its row, its seats and its match record, in one transaction."""
-        record = None if room.record is None else json.dumps(record_to_dict(room.record), separators=(",", ":"))
+        record, moves = self._record_json(room)
         with self._transaction():
             self.db.execute(
                 "INSERT INTO rooms (code, rules, phase, host, level, number, position_number, created, active, "
@@ -197,6 +199,24 @@ class RoomStore:
                 rate_room(self.players, room)  # in this transaction: written with the match's end or not at all
                 record_result_sqlite(self.db, room)  # a daily deal's result, likewise
         self._seats[room.code] = seats  # committed: these are the rows in the file
+        if moves is not None:
+            self._moves[room.code] = moves
+
+    def _record_json(self, room: Room) -> tuple[str | None, tuple[int, object, str] | None]:
+        """The room's match record as stored, and its move log's JSON for the next save: the log
+        only grows, so the moves written before are not turned into JSON again (a long match's
+        whole log, each move: about 2 microseconds a move, 0.4 ms a save near a match's end)."""
+        record = room.record
+        if record is None:
+            return None, None
+        moves = record.moves
+        count, last, text = self._moves.get(room.code) or (0, None, "")
+        if count > len(moves) or (count and moves[count - 1] is not last):
+            count, text = 0, ""  # another match, or the record read back: written afresh
+        new = ",".join(json.dumps(move_data(move), separators=(",", ":")) for move in moves[count:])
+        text = f"{text},{new}" if text and new else text or new
+        head = json.dumps(record_to_dict(record, moves=False), separators=(",", ":"))
+        return f'{head[:-1]},"moves":[{text}]}}', (len(moves), moves[-1] if moves else None, text)
 
     def check_write(self) -> None:
         """Write one row and commit, as a move is written (``GET /healthz``); raises as ``save`` would."""
@@ -206,12 +226,14 @@ class RoomStore:
 
     def delete(self, code: str) -> None:
         self._seats.pop(code, None)
+        self._moves.pop(code, None)
         with self._transaction():
             self.db.execute("DELETE FROM rooms WHERE code = ?", (code,))
 
     def delete_idle(self, before: float) -> int:
         """Delete every room idle since before ``before`` (wall-clock time); how many went."""
         self._seats.clear()
+        self._moves.clear()
         with self._transaction():
             return self.db.execute("DELETE FROM rooms WHERE active < ?", (before,)).rowcount
 
