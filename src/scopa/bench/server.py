@@ -349,14 +349,15 @@ class LocalServer(ServerProcess):
     """The bench's own server: no cap on rooms from one address, rooms in a temporary folder
     (a fresh SQLite file) unless ``flags`` name a store."""
 
-    def __init__(self, flags: list[str], profile: str | None = None) -> None:
+    def __init__(self, flags: list[str], profile: str | None = None, uvloop: bool = False) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="scopa-bench-")
         self.lags: list[tuple[float, Lag]] = []  # each second's loop lag, as the server wrote it, and when read
         if not any(flag == "--store" or flag.startswith("--store=") for flag in flags):
             flags = [*flags, "--db", str(Path(self.folder.name) / "rooms.sqlite3")]
         try:
             super().__init__(flags, unlimited=True, keep=50,
-                             environment={"SCOPA_LOOP_LAG": "1", **({"SCOPA_PROFILE": profile} if profile else {})})
+                             environment={"SCOPA_LOOP_LAG": "1", **({"SCOPA_PROFILE": profile} if profile else {}),
+                                          **({"SCOPA_LOOP": "uvloop"} if uvloop else {})})
         except ServerDidNotStart as failed:
             self.folder.cleanup()
             raise SystemExit(str(failed)) from None
@@ -473,6 +474,8 @@ def main(argv: list[str]) -> int:
                    "that share of the rooms: 0.1 is one spectator in every tenth room")
     p.add_argument("--profile", metavar="FILE", help="run the bench's own server under cProfile and write its "
                    "figures to FILE (pstats; FILE.1 and on for more processes) when it stops, and print the top of it")
+    p.add_argument("--uvloop", action="store_true", help="run the bench's own servers on uvloop's event loop (a "
+                   "measured extra: pip install uvloop; the game does not need it)")
     args = p.parse_args(argv)
     if args.chat < 0 or args.spectators < 0:
         p.error("--chat and --spectators must be 0 or more")
@@ -490,7 +493,8 @@ def main(argv: list[str]) -> int:
             for _ in range(args.processes):
                 workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
                 profile = None if not args.profile else args.profile + (f".{len(servers)}" if servers else "")
-                servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers], profile))
+                servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers], profile,
+                                           args.uvloop))
             urls, pids = tuple(s.url for s in servers), tuple(s.pid for s in servers)
         return measure(args, urls, pids, servers)
     finally:
@@ -563,7 +567,8 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
     errors = sum(t.errors for t in tallies)
     beside = f" (and {args.expert_rooms} expert rooms)" if args.expert_rooms else ""
     print(f"rooms {args.rooms} of {args.players} players{beside}, filled in {filled_in:.1f} s, think {args.think:g} s, "
-          f"{args.processes if not args.server else len(args.server.split(','))} server processes")
+          f"{args.processes if not args.server else len(args.server.split(','))} server processes"
+          + (" on uvloop" if args.uvloop else ""))
     print(f"connected clients {clients}" + (f", chat {args.chat:g} lines/s a room" if args.chat else "")
           + (f", {args.spectators:g} spectators a room" if args.spectators else ""))
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
