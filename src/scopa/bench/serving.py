@@ -27,7 +27,15 @@ UNLIMITED = """
 import asyncio, dataclasses, os, sys
 from scopa.net import launch, server
 config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
-stop_log = server.log_to_stderr()
+if hasattr(server, "log_to_stderr"):
+    stop_log = server.log_to_stderr()
+else:  # a server from before the log's own thread (the bench measuring an older commit against this one)
+    import logging
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    server.log.addHandler(handler)
+    server.log.setLevel(logging.INFO)
+    stop_log = handler.flush
 async def serving():
     if os.environ.get("SCOPA_LOOP_LAG"):  # the load bench: the loop's lag, a line a second (bench.looplag)
         from scopa.bench.looplag import report_each
