@@ -1,0 +1,95 @@
+"""What the room server's JSON costs a move, with the standard library and, side by side in the same
+run, with orjson when it is installed (a measured extra: the game does not use it).
+
+``python -m scopa.bench encoding [--moves N]`` plays one two-player match on a room (as the server
+does) and, for every move, times in CPU time: the frames the move's seats are sent (``to_wire``,
+each seat's update with its own view, then the text), and the room's match record as the store
+writes it (the whole record). Each encoder turns the same data into text, so only the encoders
+differ; ``to_wire`` and ``record_to_dict`` are timed apart, as neither encoder does them.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from scopa.engine import Rules
+from scopa.net.codes import key_hash, new_seat_key
+from scopa.net.messages import UpdateMessage, to_wire
+from scopa.net.rooms import Room, new_room
+from scopa.storage import record_to_dict
+
+
+def _room() -> Room:
+    room, _ = new_room("ACDEFG", Rules(target=None), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy",
+                       now=0.0, server_seed=bytes([4]) * 32)
+    seat, _ = room.join("Ben", key_hash(new_seat_key()))
+    room.ready(seat)
+    room.contribute(0, bytes([1]) * 32)
+    room.contribute(seat, bytes([2]) * 32)
+    room.start(0, now=0.0)
+    return room
+
+
+def samples(moves: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float, float]:
+    """Every move's frames and records as JSON-ready data, and the CPU seconds to build them."""
+    room = _room()
+    frames: list[dict[str, Any]] = []
+    records: list[dict[str, Any]] = []
+    wire = records_cpu = 0.0
+    for _ in range(moves):
+        if room.state is None or room.state.is_match_over:
+            room = _room()
+        state = room.state
+        assert state is not None
+        if state.is_deal_over:
+            entries = room.next_deal(room.host, room.number, now=0.0)
+        else:
+            entries = room.play(state.to_move, state.legal_moves()[0], room.number, now=0.0)
+        start = time.process_time()
+        frames.extend(to_wire(UpdateMessage(entry.for_seat(seat))) for seat in (0, 1) for entry in entries)
+        wire += time.process_time() - start
+        start = time.process_time()
+        records.append(record_to_dict(room.record))  # type: ignore[arg-type]  # a match is being played
+        records_cpu += time.process_time() - start
+    return frames, records, wire, records_cpu
+
+
+def timed(encode: Callable[[Any], object], data: list[dict[str, Any]], rounds: int = 5) -> float:
+    """The least CPU seconds, over ``rounds``, to encode every item of ``data``."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        for item in data:
+            encode(item)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="python -m scopa.bench encoding", description=__doc__.split("\n\n")[0])
+    p.add_argument("--moves", type=int, default=2000, help="moves played and encoded (default 2000)")
+    args = p.parse_args(argv)
+    frames, records, wire, records_cpu = samples(max(1, args.moves))
+    encoders: dict[str, Callable[[Any], object]] = {
+        "json": lambda data: json.dumps(data, ensure_ascii=False, separators=(",", ":"))}
+    if importlib.util.find_spec("orjson") is not None:
+        import orjson
+        encoders["orjson"] = orjson.dumps
+    print(f"{args.moves} moves, {len(frames)} frames (each seat's update), {len(records)} records; "
+          f"microseconds a move, CPU time")
+    print(f"  building the data: frames {1e6 * wire / args.moves:.1f}, records {1e6 * records_cpu / args.moves:.1f}")
+    for name, encode in encoders.items():
+        print(f"  {name}: frames {1e6 * timed(encode, frames) / args.moves:.1f}, "
+              f"records {1e6 * timed(encode, records) / args.moves:.1f}")
+    if "orjson" not in encoders:
+        print("  orjson: not installed (pip install orjson to compare)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
