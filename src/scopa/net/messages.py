@@ -205,7 +205,7 @@ missing or unknown field, a value of the wrong type or out of range.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -1673,6 +1673,24 @@ def _list(value: Any, name: str, most: int) -> list[Any]:
     if not isinstance(value, list) or len(value) > most:
         raise ProtocolError("bad_field", field=name)
     return value
+
+
+def update_frames(updates: Sequence[SeatUpdate]) -> list[str]:
+    """The frames of ``UpdateMessage(update)`` for each update, exactly as ``encode`` writes them, with
+    each view encoded once however many updates carry it: the updates of one change carry one view
+    (the position after the whole change), given as the same object (the room server's ``_tell``)."""
+    frames = []
+    last_view: PlayerView | None = None
+    last_text = "null"
+    for update in updates:
+        view = update.view
+        if view is not last_view:
+            last_view = view
+            last_text = "null" if view is None else json.dumps(encode_view(view), ensure_ascii=False,
+                                                                 separators=(",", ":"))
+        event = json.dumps(encode_event(update.event, view), ensure_ascii=False, separators=(",", ":"))
+        frames.append(f'{{"type":"update","number":{update.number},"event":{event},"view":{last_text}}}')
+    return frames
 
 
 def spectator_update(number: int, event: Any, scored_view: PlayerView | None) -> str:

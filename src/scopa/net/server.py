@@ -40,7 +40,7 @@ from ..engine import Move
 from ..engine.shuffle import SEED_BYTES, commitment
 from ..numbers import decimal_number, whole_number
 from ..storage import record_to_dict
-from ..table import Notice, Resync
+from ..table import Notice, Resync, SeatUpdate
 from .chat import ChatLimit, chat_problem, clean_chat
 from .clock import TurnClock
 from .codes import key_hash, new_code, new_seat_key
@@ -121,6 +121,7 @@ from .messages import (
     encode,
     parse_client_message,
     spectator_update,
+    update_frames,
 )
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
@@ -1032,14 +1033,14 @@ class RoomServer:
         self._tell_watchers(room, entries)
 
     @staticmethod
-    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage | Moved]:
+    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[str | InfoMessage | Moved]:
         """What one seat is sent of a change: its own updates, after a notice preceded by the room's
         info. Info first: the client keeps it without ending the prompt open, and the notice that
         follows ends it once, with the seats already as they are now (``Start?`` for the host once
         every seat is ready). Sent after, it ended a prompt a second time with nothing to say, and
         the prompt was written again: a screen reader read it twice. A player the host moved to
         this seat hears ``moved`` before all, so the info and notices are read from the new seat."""
-        messages: list[UpdateMessage | InfoMessage | Moved] = [UpdateMessage(entry.for_seat(seat)) for entry in entries]
+        messages: list[str | InfoMessage | Moved] = list(update_frames(seat_updates(entries, seat)))
         if any(isinstance(entry.event, Notice) for entry in entries):
             messages.insert(0, InfoMessage(room.info()))
         if any(isinstance(e.event, Notice) and e.event.kind == "seat_moved" and e.event.seat == seat for e in entries):
@@ -1243,6 +1244,19 @@ class RoomServer:
 
 def _seat(seat: int | None) -> str:
     return "?" if seat is None else str(seat + 1)
+
+
+def seat_updates(entries: Sequence[Entry], seat: int) -> list[SeatUpdate]:
+    """The seat's updates of a change: entries that share a position share one view of it (made
+    and encoded once: ``messages.update_frames``), where ``Entry.for_seat`` makes one each."""
+    updates = []
+    state: object = None
+    view = None
+    for entry in entries:
+        if entry.state is not state:
+            state, view = entry.state, None if entry.state is None else entry.state.view(seat)
+        updates.append(SeatUpdate(entry.number, entry.event, view))
+    return updates
 
 
 def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
