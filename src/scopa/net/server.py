@@ -20,8 +20,6 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-import logging.handlers
-import queue
 import secrets
 import sqlite3
 import ssl
@@ -63,6 +61,7 @@ from .durable import Outbox
 from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
+from .logs import BatchedLines
 from .messages import (
     FATAL_ERRORS,
     FIRST_MESSAGES,
@@ -1460,17 +1459,17 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
 
 
 def log_to_stderr() -> Callable[[], None]:
-    """The server's log on standard error, a line per room event, written by a thread of its own:
-    the loop only queues each line (a write to a slow pipe or journal held every room while it
-    waited: docs/architecture.md, "Costs"). Returns the stop, which writes what is still queued."""
-    lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
-    handler = logging.StreamHandler(sys.stderr)
+    """The server's log on standard error, a line per room event, written by a thread of its own in
+    batches (``net.logs``): the loop only keeps each record. Returns the stop, which writes what is left."""
+    handler = BatchedLines(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-    writer = logging.handlers.QueueListener(lines, handler)
-    writer.start()
-    log.addHandler(logging.handlers.QueueHandler(lines))
+    log.addHandler(handler)
     log.setLevel(logging.INFO)
-    return writer.stop
+
+    def stop() -> None:
+        log.removeHandler(handler)
+        handler.close()
+    return stop
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
