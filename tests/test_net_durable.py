@@ -1,4 +1,4 @@
-"""The SQLite store's group commit (net.durable, docs/architecture.md "Costs"): a write commits at
+"""The SQLite store's group commit (net.server.durable, docs/architecture.md "Costs"): a write commits at
 once and is flushed to the disk with the others of its batch; nothing a write caused is sent before
 that flush, frames keep their order, and a write committed but not yet flushed survives a SIGKILL."""
 from __future__ import annotations
@@ -15,11 +15,12 @@ import pytest
 
 from helpers.net import Server, host, join, reclaim, start
 from scopa.engine import Rules
-from scopa.net.codes import key_hash, new_seat_key
-from scopa.net.durable import Outbox
-from scopa.net.messages import Accepted, MoveRequest, Refused, ResyncMessage, UpdateMessage
-from scopa.net.rooms import Room, new_room
-from scopa.net.store import RoomStore
+from scopa.net.protocol.client_messages import MoveRequest
+from scopa.net.protocol.codes import key_hash, new_seat_key
+from scopa.net.protocol.server_messages import Accepted, Refused, ResyncMessage, UpdateMessage
+from scopa.net.server.durable import Outbox
+from scopa.net.server.rooms import Room, new_room
+from scopa.net.server.store import RoomStore
 
 HOOKS = Path(__file__).parent / "fault_hooks"
 

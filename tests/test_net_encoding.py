@@ -1,12 +1,13 @@
-"""The room server encodes each view of a change once (``messages.update_frames``, docs/architecture.md
-"Costs"): the frames are still, byte for byte, each update encoded alone."""
+"""The room server encodes each view of a change once (``protocol.server_messages.update_frames``,
+docs/architecture.md "Costs"): the frames are still, byte for byte, each update encoded alone."""
 from __future__ import annotations
 
 from scopa.engine import Rules
-from scopa.net.codes import key_hash, new_seat_key
-from scopa.net.messages import UpdateMessage, encode, parse_server_message, update_frames
-from scopa.net.rooms import new_room
-from scopa.net.server import seat_updates
+from scopa.net.protocol.codes import key_hash, new_seat_key
+from scopa.net.protocol.server_messages import UpdateMessage, parse_server_message, update_frames
+from scopa.net.protocol.wire import encode
+from scopa.net.server.rooms import new_room
+from scopa.net.server.server import seat_updates
 
 
 def test_every_change_of_whole_matches_is_encoded_as_each_update_alone():

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from scopa.engine import Rules
-from scopa.net.codes import key_hash, new_seat_key
-from scopa.net.messages import UpdateMessage, encode, to_wire, update_frames
-from scopa.net.rooms import Entry, Room, new_room
-from scopa.net.server import seat_updates
+from scopa.net.protocol.codes import key_hash, new_seat_key
+from scopa.net.protocol.server_messages import UpdateMessage, update_frames
+from scopa.net.protocol.wire import encode, to_wire
+from scopa.net.server.rooms import Entry, Room, new_room
+from scopa.net.server.server import seat_updates
 from scopa.storage import record_to_dict
 
 

@@ -12,7 +12,7 @@ deal since its cover, so a restart, after which no seat is covered, forgets none
 move and before telling anyone, so a server killed at any point comes back at the position
 after the last completed move.
 
-Group commit (``group_commit``, what the server uses; ``net.durable``): each transaction commits
+Group commit (``group_commit``, what the server uses; ``net.server.durable``): each transaction commits
 to the write-ahead log without waiting for the disk (``synchronous=NORMAL``: a killed process
 loses nothing, the operating system has the log), and ``sync`` flushes the log to the disk, in
 the server's flushing thread, once for every batch of writes, before anything that followed
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine import Rules
-from ..engine.shuffle import SEED_BYTES
-from ..storage import SaveFileError, record_from_dict, record_to_dict
-from ..storage.codec import move_data
+from ...engine import Rules
+from ...engine.shuffle import SEED_BYTES
+from ...storage import SaveFileError, record_from_dict, record_to_dict
+from ...storage.codec import move_data
 from .clock import clock_from_data
 from .daily import SqliteDaily, record_result_sqlite
 from .identity import SqlitePlayers
@@ -127,7 +127,7 @@ class RoomStore:
             self.db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT NOT NULL DEFAULT ''")
         if "watchers_chat" not in columns:  # a file of a server before the host let spectators chat
             self.db.execute("ALTER TABLE rooms ADD COLUMN watchers_chat INTEGER NOT NULL DEFAULT 0")
-        self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.daily)
+        self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.server.daily)
         self._seats: dict[str, tuple[tuple[Any, ...], ...]] = {}  # each room's seat rows as last committed
         self._moves: dict[str, tuple[int, object, str]] = {}  # each room's move log as JSON (``_record_json``)
 
@@ -141,7 +141,7 @@ class RoomStore:
         self._sync_lock = threading.Lock()
 
     def changes(self) -> int:
-        """Rows changed so far by this connection: what a ``sync`` after now covers (``net.durable``)."""
+        """Rows changed so far by this connection: what a ``sync`` after now covers (``net.server.durable``)."""
         return self.db.total_changes
 
     def sync(self) -> None:

@@ -34,14 +34,81 @@ from typing import Any, Protocol
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from ..engine import Move
-from ..engine.shuffle import SEED_BYTES, commitment
-from ..numbers import decimal_number, whole_number
-from ..storage import record_to_dict
-from ..table import Notice, Resync, SeatUpdate
-from .chat import ChatLimit, chat_problem, clean_chat
+from ...engine import Move
+from ...engine.shuffle import SEED_BYTES, commitment
+from ...numbers import decimal_number, whole_number
+from ...storage import record_to_dict
+from ...table import Notice, Resync, SeatUpdate
+from ..protocol.chat import ChatLimit, chat_problem, clean_chat
+from ..protocol.client_messages import (
+    FIRST_MESSAGES,
+    Assisted,
+    Back,
+    ChatRequest,
+    ClaimRequest,
+    Contribute,
+    CreateRoom,
+    DailyDeal,
+    DailyRequest,
+    Hello,
+    Join,
+    LeaderboardRequest,
+    ListTables,
+    MarkChanges,
+    MoreTime,
+    MoveRequest,
+    MoveSeat,
+    NextDealRequest,
+    Ping,
+    Quick,
+    Ready,
+    RecordRequest,
+    SeatKind,
+    Start,
+    Watch,
+    WatchersChat,
+    parse_client_message,
+)
+from ..protocol.codes import key_hash, new_code, new_seat_key
+from ..protocol.daily_seeds import (
+    deal_seed,
+)
+from ..protocol.server_messages import (
+    Accepted,
+    BoardPlace,
+    BoardRow,
+    ChangeEnd,
+    ChatMessage,
+    ClockMessage,
+    DailyAnswer,
+    DailyPlace,
+    DailyPlayed,
+    DailyRow,
+    ErrorMessage,
+    InfoMessage,
+    Leaderboard,
+    MatchRecordMessage,
+    Moved,
+    OpenTable,
+    Pong,
+    Refused,
+    ResyncMessage,
+    TablesMessage,
+    UpdateMessage,
+    Watching,
+    Welcome,
+    spectator_update,
+    update_frames,
+)
+from ..protocol.wire import (
+    FATAL_ERRORS,
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    MAX_WATCHERS,
+    ProtocolError,
+    encode,
+)
 from .clock import TurnClock
-from .codes import key_hash, new_code, new_seat_key
 from .daily import (
     DAILY_LEVEL,
     DAILY_RULES,
@@ -51,7 +118,6 @@ from .daily import (
     DailyBook,
     day_of,
     day_par,
-    deal_seed,
     is_day,
     listing,
     next_day,
@@ -62,66 +128,6 @@ from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
 from .logs import BatchedLines
-from .messages import (
-    FATAL_ERRORS,
-    FIRST_MESSAGES,
-    MAX_CLIENT_MESSAGE,
-    MAX_RECORD_MESSAGE,
-    MAX_WATCHERS,
-    Accepted,
-    Assisted,
-    Back,
-    BoardPlace,
-    BoardRow,
-    ChangeEnd,
-    ChatMessage,
-    ChatRequest,
-    ClaimRequest,
-    ClockMessage,
-    Contribute,
-    CreateRoom,
-    DailyAnswer,
-    DailyDeal,
-    DailyPlace,
-    DailyPlayed,
-    DailyRequest,
-    DailyRow,
-    ErrorMessage,
-    Hello,
-    InfoMessage,
-    Join,
-    Leaderboard,
-    LeaderboardRequest,
-    ListTables,
-    MarkChanges,
-    MatchRecordMessage,
-    MoreTime,
-    Moved,
-    MoveRequest,
-    MoveSeat,
-    NextDealRequest,
-    OpenTable,
-    Ping,
-    Pong,
-    ProtocolError,
-    Quick,
-    Ready,
-    RecordRequest,
-    Refused,
-    ResyncMessage,
-    SeatKind,
-    Start,
-    TablesMessage,
-    UpdateMessage,
-    Watch,
-    WatchersChat,
-    Watching,
-    Welcome,
-    encode,
-    parse_client_message,
-    spectator_update,
-    update_frames,
-)
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
@@ -168,7 +174,7 @@ class ServerConfig:
     trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
     clock_scale: float = 1.0     # the turn timer's seconds are multiplied by this (tests run it faster)
     quick_wait: float = 20.0     # seconds a quick match waits for people before computers take the free seats
-    daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.daily)
+    daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.server.daily)
     daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
     daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
     daily_date_file: Path | None = None  # tests: a file naming the day taken as today, read at each request
@@ -273,7 +279,7 @@ class Connection:
 
     metrics: Metrics = Metrics()  # the server's, set once connected (``RoomServer.handle``)
     received = 0.0  # when its latest request was read (monotonic), for the move latency
-    outbox: Outbox | None = None  # the SQLite store's group commit: frames wait for the disk (``net.durable``)
+    outbox: Outbox | None = None  # the SQLite store's group commit: frames wait for the disk (``net.server.durable``)
 
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
@@ -388,7 +394,7 @@ class RoomServer:
 
     def __init__(self, store: Store, config: ServerConfig, players: PlayerBook | None = None) -> None:
         self.store, self.config = store, config
-        self.players = players  # names of player keys (net.identity); None: names are not kept
+        self.players = players  # names of player keys (net.server.identity); None: names are not kept
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
@@ -401,8 +407,8 @@ class RoomServer:
         self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
-        self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.daily
-        self.outbox: Outbox | None = None  # the SQLite store's group commit (net.durable)
+        self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.server.daily
+        self.outbox: Outbox | None = None  # the SQLite store's group commit (net.server.durable)
         if isinstance(store, RoomStore):
             store.group_commit()
             self.outbox = Outbox(store.changes, store.sync, lambda error: self.metrics.store_error())
@@ -822,7 +828,7 @@ class RoomServer:
         """The top players and the asker's place, from the store's book (none kept: an empty board)."""
         return ([], None) if self.players is None else self.players.leaderboard(top, player)
 
-    # The daily deal (issue 29, net.daily) --------------------------------------------------------
+    # The daily deal (issue 29, net.server.daily) --------------------------------------------------------
     def today(self) -> str:
         """The UTC day now (``--daily-date`` fixes it, for tests of a day's end without waiting a day;
         ``--daily-date-file`` names it in a file the tests change while the server runs)."""
@@ -1247,7 +1253,7 @@ def _seat(seat: int | None) -> str:
 
 def seat_updates(entries: Sequence[Entry], seat: int) -> list[SeatUpdate]:
     """The seat's updates of a change: entries that share a position share one view of it (made
-    and encoded once: ``messages.update_frames``), where ``Entry.for_seat`` makes one each."""
+    and encoded once: ``protocol.server_messages.update_frames``), where ``Entry.for_seat`` makes one each."""
     updates = []
     state: object = None
     view = None
@@ -1278,7 +1284,7 @@ def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
 # Running ---------------------------------------------------------------------------------------
 
 def default_db() -> Path:
-    from ..storage import default_data_dir
+    from ...storage import default_data_dir
     return default_data_dir() / DB_NAME
 
 
@@ -1460,7 +1466,7 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
 
 def log_to_stderr() -> Callable[[], None]:
     """The server's log on standard error, a line per room event, written by a thread of its own in
-    batches (``net.logs``): the loop only keeps each record. Returns the stop, which writes what is left."""
+    batches (``net.server.logs``): the loop only keeps each record. Returns the stop, which writes what is left."""
     handler = BatchedLines(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     log.addHandler(handler)
