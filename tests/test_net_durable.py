@@ -109,11 +109,13 @@ def test_a_flush_that_fails_holds_the_frames_and_is_tried_again():
         outbox.put(Seat("ann", heard), "accepted")
         await asyncio.sleep(0.1)
         assert heard == [] and len(failures) == 1  # not said: the write may not be on the disk
+        assert outbox.failing  # GET /healthz says 503 meanwhile
         for _ in range(200):
             await asyncio.sleep(0.01)
             if heard:
                 break
         assert heard == [("ann", "accepted")] and len(tries) == 2  # said once a flush succeeded
+        assert not outbox.failing
         await outbox.close()
 
     asyncio.run(scenario())

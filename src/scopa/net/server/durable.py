@@ -60,7 +60,8 @@ class Outbox:
         self.wanted: asyncio.Event | None = None
         self.task: asyncio.Task[None] | None = None
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="scopa-sync")
-        self.syncs = 0  # flushes done (the bench and the tests read it)
+        self.syncs = 0  # flushes done
+        self.failing = False  # the last flush failed (``GET /healthz`` then answers 503)
 
     def put(self, receiver: Receiver, item: Any) -> None:
         """Send ``item`` to ``receiver`` once every write made before the end of this turn is on the disk."""
@@ -100,6 +101,7 @@ class Outbox:
             try:
                 await loop.run_in_executor(self.thread, self.sync)
             except Exception as error:  # noqa: BLE001 -- a disk that fails to flush: said, and tried again
+                self.failing = True
                 self.failed(error)
                 log.error("the store cannot be flushed to the disk (%s); answers wait", error)
                 await asyncio.sleep(RETRY)
@@ -107,6 +109,7 @@ class Outbox:
                     self.wanted.set()
                 return
             self.syncs += 1
+            self.failing = False
             self.synced = max(self.synced, target)
         held = self.held
         while held and held[0][0] <= self.synced:

@@ -1230,6 +1230,9 @@ class RoomServer:
             self.metrics.store_error()
             log.error("health: the store cannot be written (%s)", error)
             return False
+        if self.outbox is not None and self.outbox.failing:
+            log.error("health: the store cannot be flushed to the disk")
+            return False  # its answers wait for a flush that fails
         return True
 
     async def close(self) -> None:
