@@ -18,6 +18,13 @@ card played) at p50, p95 and p99 in ms, the errors (error messages, refusals, dr
 connections, moves not seen within 10 s), the server's resident memory (VmRSS) before filling,
 after filling and at the end, per room, and the server's CPU share and the machine's load.
 
+Beside the round trips it prints the loop lag of the bench's own server (``looplag``: the worst
+lateness of a task waking every 10 ms, and the share of wake-ups later than 10, 30 and 100 ms),
+the server's CPU per move (all its CPU over the moves played), and the bench's clients' CPU and
+loop lag: clients that lag measure themselves, not the server. With a Redis ``--store``, Redis's
+commands and CPU per move over the measured seconds. ``--profile FILE`` runs the server under
+cProfile; ``--uvloop`` on uvloop's event loop (a measured extra, not a dependency).
+
 All players of one room live in one worker, so one clock measures each round trip. The bench's
 own servers allow any number of rooms from one address (``scopa serve`` allows 20 in ten
 minutes); a server named by ``--server`` must allow that many too.
