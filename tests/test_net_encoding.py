@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scopa.engine import Rules
 from scopa.net.protocol.codes import key_hash, new_seat_key
-from scopa.net.protocol.server_messages import UpdateMessage, parse_server_message, update_frames
+from scopa.net.protocol.server_messages import UpdateMessage, parse_server_message, spectator_update, update_frames
 from scopa.net.protocol.wire import encode
 from scopa.net.server.rooms import new_room
 from scopa.net.server.server import seat_updates
@@ -36,4 +36,7 @@ def test_every_change_of_whole_matches_is_encoded_as_each_update_alone():
                 for frame in frames:
                     parse_server_message(frame, rules)  # and the client reads each
                 shared += len(entries) > 1
+            # A spectator's frames (no view; a deal_scored reads any seat's piles) as before too.
+            assert [spectator_update(u.number, u.event, u.view) for u in seat_updates(entries, 0)] == [
+                spectator_update(e.number, e.event, None if e.state is None else e.state.view(0)) for e in entries]
         assert shared > 0  # changes of several updates were met (a move and its capture, a deal)

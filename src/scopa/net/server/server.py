@@ -579,8 +579,8 @@ class RoomServer:
 
     @staticmethod
     def _watcher_frames(room: Room, entries: list[Entry]) -> list[str]:
-        frames = [spectator_update(entry.number, entry.event, None if entry.state is None else entry.state.view(0))
-                  for entry in entries]
+        # Any seat's view, read only for a deal_scored's piles: one a change (``seat_updates``), not one an entry.
+        frames = [spectator_update(update.number, update.event, update.view) for update in seat_updates(entries, 0)]
         if any(isinstance(entry.event, Notice) for entry in entries):
             frames.insert(0, encode(InfoMessage(room.info())))
         return [*frames, CHANGE_END]  # passed on only to a spectator that asked for it (Connection.send)
