@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import re
 import time
 
 INTERVAL = 0.01  # seconds between wake-ups
 STEPS = (0.01, 0.03, 0.1)  # lateness counted above each of these (seconds)
-LINE = re.compile(r"loop lag worst ([\d.]+) ms, wake-ups (\d+), over 10/30/100 ms (\d+) (\d+) (\d+)")
+LINE = re.compile(r"loop lag worst ([\d.]+) ms, wake-ups (\d+), over 10/30/100 ms (\d+) (\d+) (\d+)"
+                  r"(?:, full collections (\d+) worst ([\d.]+) ms)?")
 
 
 @dataclasses.dataclass
@@ -28,21 +30,27 @@ class Lag:
     worst: float = 0.0
     wakeups: int = 0
     over: tuple[int, int, int] = (0, 0, 0)
+    collections: int = 0  # the garbage collector's full collections (generation 2) meanwhile
+    collection_worst: float = 0.0  # the longest of them (s): the loop waits for each
 
     def add(self, other: Lag) -> Lag:
         return Lag(max(self.worst, other.worst), self.wakeups + other.wakeups,
-                   tuple(a + b for a, b in zip(self.over, other.over, strict=True)))  # type: ignore[arg-type]
+                   tuple(a + b for a, b in zip(self.over, other.over, strict=True)),  # type: ignore[arg-type]
+                   self.collections + other.collections, max(self.collection_worst, other.collection_worst))
 
     def line(self) -> str:
         return (f"loop lag worst {self.worst * 1000:.1f} ms, wake-ups {self.wakeups}, over 10/30/100 ms "
-                f"{self.over[0]} {self.over[1]} {self.over[2]}")
+                f"{self.over[0]} {self.over[1]} {self.over[2]}, full collections {self.collections} "
+                f"worst {self.collection_worst * 1000:.1f} ms")
 
     def summary(self) -> str:
         if not self.wakeups:
             return "unknown"
         shares = ", ".join(f"{100 * n / self.wakeups:.1f}% over {int(step * 1000)} ms"
                            for n, step in zip(self.over, STEPS, strict=True))
-        return f"worst {self.worst * 1000:.1f} ms ({shares})"
+        collections = (f"; {self.collections} full garbage collections, the longest {self.collection_worst * 1000:.0f}"
+                       " ms" if self.collections else "")
+        return f"worst {self.worst * 1000:.1f} ms ({shares}{collections})"
 
 
 def parse(text: str) -> Lag | None:
@@ -50,7 +58,8 @@ def parse(text: str) -> Lag | None:
     if found is None:
         return None
     return Lag(float(found.group(1)) / 1000, int(found.group(2)),
-               (int(found.group(3)), int(found.group(4)), int(found.group(5))))
+               (int(found.group(3)), int(found.group(4)), int(found.group(5))),
+               int(found.group(6) or 0), float(found.group(7) or 0) / 1000)
 
 
 class LoopLag:
@@ -60,6 +69,18 @@ class LoopLag:
         self.interval = interval
         self.window = Lag()
         self.task = asyncio.get_running_loop().create_task(self._sample())
+        self.collecting = 0.0
+        gc.callbacks.append(self._collection)
+
+    def _collection(self, phase: str, info: dict[str, int]) -> None:
+        """The garbage collector's full collections, timed: each holds the loop (and every room) whole."""
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self.collecting = time.perf_counter()
+        else:
+            self.window.collections += 1
+            self.window.collection_worst = max(self.window.collection_worst, time.perf_counter() - self.collecting)
 
     async def _sample(self) -> None:
         while True:
@@ -79,6 +100,8 @@ class LoopLag:
 
     def stop(self) -> None:
         self.task.cancel()
+        if self._collection in gc.callbacks:
+            gc.callbacks.remove(self._collection)
 
 
 async def report_each(seconds: float, write: object) -> None:

@@ -75,7 +75,7 @@ class Tally:
     matches: int = 0
     problems: list[str] = dataclasses.field(default_factory=list)
     client_cpu: float = 0.0  # CPU seconds the worker's process used while measuring
-    client_lag: tuple[float, int, tuple[int, int, int]] = (0.0, 0, (0, 0, 0))  # its loop's lag (looplag.Lag)
+    client_lag: tuple[Any, ...] = (0.0, 0, (0, 0, 0), 0, 0.0)  # its loop's lag (looplag.Lag's fields)
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -601,8 +601,7 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
     print("server loop lag " + ("unknown (a server the bench did not start)" if lag is None else lag.summary()))
     client_lag = Lag()
     for tally in tallies:
-        worst, wakeups, over = tally.client_lag
-        client_lag = client_lag.add(Lag(worst, wakeups, over))
+        client_lag = client_lag.add(Lag(*tally.client_lag))
     print(f"bench clients cpu {100 * sum(t.client_cpu for t in tallies) / args.seconds:.0f}% of one core "
           f"({len(tallies)} processes), their loop lag {client_lag.summary()}")
     print(f"errors {errors}")
