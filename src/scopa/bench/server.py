@@ -328,6 +328,8 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
 async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
                to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0,
                extras: tuple[float, float] = (0.0, 0)) -> tuple[Tally, Tally]:
+    from scopa.net.server.collector import keep_collections_short
+    collecting = asyncio.create_task(keep_collections_short())  # the clients' own pauses are the server's too
     tally, experts = Tally(), Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
@@ -352,6 +354,7 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
     tally.client_cpu, tally.client_lag = time.process_time() - cpu, dataclasses.astuple(lag.take())
     lag.stop()
     watchdog.cancel()
+    collecting.cancel()
     return tally, experts
 
 

@@ -109,6 +109,7 @@ from ..protocol.wire import (
     encode,
 )
 from .clock import TurnClock
+from .collector import keep_collections_short
 from .daily import (
     DAILY_LEVEL,
     DAILY_RULES,
@@ -1335,6 +1336,7 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
                  ready: asyncio.Future[int] | None) -> int:
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
+    collecting = asyncio.create_task(keep_collections_short())  # no full garbage collection holds the loop long
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
     # before the library closes on anything much larger.
     # No per-message deflate: a frame is about a kilobyte, and deflate cost each connection about 50 KiB
@@ -1355,6 +1357,7 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
         server.close()
         await server.wait_closed()
     ticking.cancel()
+    collecting.cancel()
     await rooms.close()
     log.info("stopped")
     return 0
