@@ -26,7 +26,9 @@ from pathlib import Path
 UNLIMITED = """
 import asyncio, dataclasses, os, sys
 from scopa.net.server import launch, server
-config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
+config = server.config_from_args(sys.argv[1:])
+config = dataclasses.replace(config, rooms_per_address=10 ** 9, join_failures=10 ** 9,
+                             **{name: 10 ** 9 for name in ("watch_arrivals",) if hasattr(config, name)})
 if hasattr(server, "log_to_stderr"):
     stop_log = server.log_to_stderr()
 else:  # a server from before the log's own thread (the bench measuring an older commit against this one)
