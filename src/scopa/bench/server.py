@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scopa.bench.looplag import Lag, LoopLag, parse
+from scopa.bench.machine import clock_ticks, load_average
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
 
 if TYPE_CHECKING:
@@ -427,7 +428,7 @@ def cpu_seconds(pids: tuple[int, ...]) -> float | None:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             return None
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total += (int(fields[11]) + int(fields[12])) / clock_ticks()
     return total
 
 
@@ -563,7 +564,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     filled_in = time.monotonic() - filling
     time.sleep(0.5)
     filled = resident_kib(pids)
-    cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
+    cpu_before, load_before = cpu_seconds(pids), load_average()
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
     checks = context.Queue()
     flood = (context.Process(target=health_flood, args=(urls[0], args.health_rate, args.seconds, checks))
@@ -581,7 +582,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     for server in servers or ():
         lag = lag.add(server.lag_between(went + 0.5, time.monotonic() + 0.5))
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
-    cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
+    cpu_after, load_after = cpu_seconds(pids), load_average()
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
     after = resident_kib(pids)
     for process in processes:
