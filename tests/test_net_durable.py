@@ -210,3 +210,23 @@ def test_the_stored_record_is_the_whole_match_after_every_move_and_after_the_roo
     room.play(room.state.to_move, room.state.legal_moves()[0], room.number, now=0.0)
     store.save(room)
     assert stored() == record_to_dict(room.record) and len(stored()["moves"]) == 6
+
+
+
+def test_the_count_of_changes_only_grows_when_sqlites_own_count_wraps(tmp_path):
+    """SQLite's total_changes is a C int: past 2**31 it wraps. Had the outbox compared it as it is,
+    a wrapped count would have let every frame out before its write reached the disk."""
+    class Connection:
+        total_changes = 2 ** 31 - 3
+
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    store.group_commit()
+    real, store.db = store.db, Connection()  # type: ignore[assignment]
+    store._total = Connection.total_changes
+    first = store.changes()
+    Connection.total_changes = 2 ** 31 - 1  # two more rows changed
+    assert store.changes() == first + 2
+    Connection.total_changes = -2 ** 31 + 2  # three more: SQLite's count wrapped
+    assert store.changes() == first + 5
+    store.db = real
+    store.close()

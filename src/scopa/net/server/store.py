@@ -139,10 +139,17 @@ class RoomStore:
         self._checkpointer: sqlite3.Connection | None = None
         self._checkpointed = time.monotonic()
         self._sync_lock = threading.Lock()
+        self._total = self.db.total_changes
+        self._changes = 0
 
     def changes(self) -> int:
-        """Rows changed so far by this connection: what a ``sync`` after now covers (``net.server.durable``)."""
-        return self.db.total_changes
+        """Rows changed so far by this connection: what a ``sync`` after now covers (``net.server.durable``).
+        Counted here from SQLite's count, a C int that wraps after 2**31 changes (weeks of a busy
+        server): only its steps are added, modulo 2**32, so this count only grows."""
+        total = self.db.total_changes
+        self._changes += (total - self._total) % (1 << 32)
+        self._total = total
+        return self._changes
 
     def sync(self) -> None:
         """Flush the write-ahead log to the disk: every transaction committed before this call is
