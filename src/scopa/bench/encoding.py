@@ -99,7 +99,7 @@ def main(argv: list[str]) -> int:
     encoders: dict[str, Callable[[Any], object]] = {
         "json": lambda data: json.dumps(data, ensure_ascii=False, separators=(",", ":"))}
     if importlib.util.find_spec("orjson") is not None:
-        import orjson
+        orjson: Any = importlib.import_module("orjson")  # an optional extra: no stubs needed
         encoders["orjson"] = orjson.dumps
     print(f"{args.moves} moves, {len(frames)} frames (each seat's update), {len(records)} records; "
           f"microseconds a move, CPU time")
