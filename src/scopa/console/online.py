@@ -147,6 +147,8 @@ def problem_line(code: str, values: dict[str, Any], messages: Messages, server: 
         key = f"online.error.{code}.{values.get('reason', 'players' if code == 'cannot_start' else 'other')}"
     elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
         key = f"{key}.{values['reason']}"
+    elif code == "too_many_tries" and messages.has(f"{key}.{values.get('limit')}"):  # rooms made, questions
+        key = f"{key}.{values['limit']}"
     try:
         text = messages(key, server=server, command=run_command(),
                         **{k: v for k, v in values.items() if k in ("seconds", "code")})

@@ -458,10 +458,11 @@ class RoomServer:
         if isinstance(message, ListTables):
             conn.answer_and_close(TablesMessage(await self.listed()))
             return False
-        limit = self.creations if isinstance(message, (CreateRoom, Quick, DailyDeal)) else self.failures
+        making = isinstance(message, (CreateRoom, Quick, DailyDeal))
+        limit = self.creations if making else self.failures
         wait, token = await limit.take(conn.address)
-        if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+        if wait:  # which limit: rooms made, or tries at codes (docs/protocol.md, Errors)
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "rooms" if making else "codes"})
             return False
         try:
             await self.enter(conn, message)
@@ -489,7 +490,7 @@ class RoomServer:
             if refusal.code in REVEALING:
                 wait, _ = await self.failures.take(conn.address)
                 if wait:
-                    conn.fail("too_many_tries", {"seconds": wait})
+                    conn.fail("too_many_tries", {"seconds": wait, "limit": "codes"})
                     return False
             conn.fail(refusal.code, refusal.values)
             return False
@@ -500,7 +501,7 @@ class RoomServer:
         """A spectator's way in: a code guessed wrong counts as a failed try, as a join's does."""
         wait, token = await self.failures.take(conn.address)
         if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "codes"})
             return False
         try:
             await self.in_room(message.code, lambda: self._watch(conn, message))
@@ -785,7 +786,7 @@ class RoomServer:
         """The leaderboard, then the connection closed (no seat is taken)."""
         wait, _ = await self.boards.take(conn.address)
         if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "asks"})
             return
         player = None if message.player_key is None else player_hash(message.player_key)
         try:
@@ -878,7 +879,7 @@ class RoomServer:
         """The day's commitments, its seed once the day has ended, and its board; then the connection closed."""
         wait, _ = await self.boards.take(conn.address)
         if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "asks"})
             return
         today = self.today()
         day = message.day or today
