@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 from helpers.net import Server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,8 +61,8 @@ def test_the_bot_plays_a_whole_quick_match_and_checks_the_shuffle(server: Server
 
 
 def _finished(record_seed: bytes, server_seed: bytes, shares: list[tuple[int, bytes]]) -> dict:
-    return {"seed": record_seed.hex(), "fairness": {"server_seed": server_seed.hex(),
-                                                    "contributions": [{"seat": s, "value": v.hex()} for s, v in shares]}}
+    contributions = [{"seat": s, "value": v.hex()} for s, v in shares]
+    return {"seed": record_seed.hex(), "fairness": {"server_seed": server_seed.hex(), "contributions": contributions}}
 
 
 def test_the_bots_check_fails_on_what_a_dishonest_server_would_send() -> None:

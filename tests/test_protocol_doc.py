@@ -24,7 +24,7 @@ from scopa.net.messages import (
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-EXAMPLES = re.findall(r"^```json (client|server)\n(.*?)^```$", DOC, re.S | re.M)
+EXAMPLES = re.findall(r"^```json (client|server)\n(.*?)^```$", DOC, re.DOTALL | re.MULTILINE)
 EVENT_KINDS = ("deal_started", "cards_dealt", "card_played", "cards_captured", "card_stays", "scopa",
                "leftovers_taken", "deal_scored", "match_won", "opening_taken", "hand_claimed", "notice")
 
@@ -69,13 +69,13 @@ def test_no_example_of_a_type_the_code_does_not_have() -> None:
 
 
 def test_every_error_code_is_in_the_table_with_whether_it_closes() -> None:
-    rows = dict(re.findall(r"^\| `([a-z_]+)` \| (yes|no) \|", DOC, re.M))
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| (yes|no) \|", DOC, re.MULTILINE))
     assert set(rows) == set(ERROR_CODES)
     assert {code for code, closes in rows.items() if closes == "yes"} == set(FATAL_ERRORS)
 
 
 def test_every_event_and_notice_kind_is_described() -> None:
-    rows = set(re.findall(r"^\| `([a-z_]+)`", DOC, re.M))
+    rows = set(re.findall(r"^\| `([a-z_]+)`", DOC, re.MULTILINE))
     assert set(EVENT_KINDS) <= rows
     assert set(NOTICE_KINDS) - {"watchers_chat_on", "watchers_chat_off"} <= rows
     assert "| `watchers_chat_on`, `watchers_chat_off` |" in DOC

@@ -187,6 +187,7 @@ class News:
         self.table, self.m, self.server = table, messages, server
         self.chat = chat if chat is not None else Chat(table, messages, lambda: True, lambda on: None)
         self._connected = True
+        self.programs_said: set[str] = set()  # the names said to be programs' (``program_lines``)
 
     def check(self) -> None:
         """``RoomGone`` when the table cannot go on."""
@@ -204,6 +205,9 @@ class News:
             self._connected = self.table.connected
             lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
             lines.append(Announcement(self.m("online.back" if self._connected else lost)))
+        room = self.table.room()
+        if room.phase != "lobby":  # in the lobby, said after the seat's arrival (``Lobby``)
+            lines += [Announcement(line) for line in program_lines(room, self.table.seat, self.programs_said, self.m)]
         lines += self.warnings()
         lines += self.chat.lines()
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
@@ -218,6 +222,19 @@ class News:
 
 def notice_line(notice: Notice, messages: Messages, name: str, you: int | None = None) -> str:
     return notice_words(messages, notice.kind, notice.seat, notice.name or name, you)
+
+
+def program_lines(room: RoomInfo, you: int | None, said: set[str], messages: Messages) -> list[str]:
+    """"Bip is a program." for each seat the room's info shows played by a program, not said yet
+    (``said``, their names, updated): everyone at the table hears it once, as the seat arrives or,
+    for a seat taken before this player came, as soon as the server has told it (the welcome comes
+    before the client asks for the feature: docs/protocol.md, Programs at the table)."""
+    lines = []
+    for seat, taken in enumerate(room.seats):
+        if taken is not None and taken.program and seat != you and taken.name not in said:
+            said.add(taken.name)
+            lines.append(messages("notice.program", name=taken.name))
+    return lines
 
 
 def seat_moved_line(notice: Notice, room: RoomInfo, you: int, messages: Messages) -> str:
@@ -295,9 +312,12 @@ class Lobby:
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
             elif not own_arrival(update.event, self.seat):  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat), self.seat))
+                if update.event.kind == "joined":  # "Bip joined the table. Bip is a program."
+                    lines += program_lines(self.table.room(), self.seat, self.news.programs_said, self.m)
                 if self.quick and update.event.kind in ("joined", "left"):
                     lines.append(waiting_line(self.table.room(), self.m))
             self.after = update.number
+        lines += program_lines(self.table.room(), self.seat, self.news.programs_said, self.m)  # there before us
         self.say(*lines)
 
     def _name(self, seat: int) -> str:
@@ -430,7 +450,8 @@ class Lobby:
                                     level=self.m(f"level.{taken.level}")))
             else:
                 state = "host" if seat == room.host else ("ready" if taken.ready else "not_ready")
-                lines.append(self.m(f"online.lobby.{state}", seat=seat + 1, name=taken.name))
+                kind = "program." if taken.program else ""  # "Seat 2, Bip, a program, ready."
+                lines.append(self.m(f"online.lobby.{kind}{state}", seat=seat + 1, name=taken.name))
         return lines
 
 

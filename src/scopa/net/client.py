@@ -84,9 +84,12 @@ from .messages import (
     ClientMessage,
     ClockMessage,
     Contribute,
+    Contributed,
     CreateRoom,
     DailyDeal,
     ErrorMessage,
+    Features,
+    FeaturesAnswer,
     Hello,
     InfoMessage,
     Join,
@@ -223,6 +226,8 @@ class RemoteTable:
         self._share = secrets.token_bytes(SEED_BYTES)
         self._gave_share = False
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
+        self.share_kept: bool | None = None  # the server's ``contributed``: whether it keeps this share (None: untold)
+        self.features: tuple[str, ...] = ()  # what the server turned on for this connection (``features``)
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
         self._heard: bytes | None = None
         self._heard_other = False
@@ -264,7 +269,8 @@ class RemoteTable:
             self._welcomed(message, first_time)
             share = self._share_due(message)
         with contextlib.suppress(LinkClosed):  # else asked again, and the share given again, once reconnected
-            ws.send(encode(MarkChanges()))
+            ws.send(encode(Features(CLIENT_FEATURES)))  # an older server answers unknown_type to each of
+            ws.send(encode(MarkChanges()))  # these two, left out by read_changes
             if share:
                 ws.send(encode(Contribute(self._share)))
         return message
@@ -322,7 +328,7 @@ class RemoteTable:
         with self._lock:  # a seat taken back: the updates it missed, sent before mark_changes is read,
             # are one change that ends with the welcome's number (or a resync)
             missed_to = self._welcome_number if self._welcome_number > self._latest else 0
-        for messages in read_changes(ws, self._parse, missed_to):
+        for messages in read_changes(ws, self._parse, missed_to, asked=2):
             self._handle_all(messages)
 
     def _handle_all(self, messages: list[ServerMessage]) -> None:
@@ -343,6 +349,8 @@ class RemoteTable:
         stores, so one more does no harm). Never on the error itself: a store still failing
         would answer each share with another error."""
         room = self._room
+        if self.share_kept is not None:  # the server said which share it keeps: nothing to give again
+            return False
         if not (self._share_refused and self._gave_share and room is not None and room.phase == "lobby"
                 and any(isinstance(message, InfoMessage) for message in messages)):
             return False
@@ -407,6 +415,10 @@ class RemoteTable:
                     self._share_refused |= message.code == "storage"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
+            elif isinstance(message, FeaturesAnswer):
+                self.features = message.names
+            elif isinstance(message, Contributed):  # the share the server keeps for this seat
+                self.share_kept = message.value == self._share
             elif isinstance(message, Moved):  # the host moved this player: the same key, a new seat
                 self.seat = message.seat
                 self.moves += 1
@@ -729,20 +741,22 @@ def ask_once(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
 
 
 CHANGE_MESSAGES = (UpdateMessage, InfoMessage, Moved, ResyncMessage)  # the messages a change_end ends
+CLIENT_FEATURES = ("contributed", "program")  # the additions to protocol 2 this client reads (docs/protocol.md)
 
 
 def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
-                 missed_to: int = 0) -> Iterator[list[ServerMessage]]:
+                 missed_to: int = 0, asked: int = 1) -> Iterator[list[ServerMessage]]:
     """Every message of a connection that sent ``mark_changes``, in order, in lists: a change's
     messages together, once its ``change_end`` came (or ``CHANGE_WAIT`` passed without one), any
     other message with them or alone (see "Changes" above). Until the first ``change_end`` (an
     older server never sends one, and its unknown_type answer to the request is left out), what
     the server sent at once is one change. ``missed_to``: the welcome's number for a seat taken
-    back, whose missed updates come first and end there. Ends with ``LinkClosed``, or
-    ``ProtocolError`` for a message ``parse`` refuses."""
+    back, whose missed updates come first and end there. ``asked``: the requests sent once
+    welcomed that an older server answers with unknown_type (mark_changes, and features for a
+    seat), each such answer left out. Ends with ``LinkClosed``, or ``ProtocolError`` for a message
+    ``parse`` refuses."""
     change: list[ServerMessage] = []  # the messages of a change begun, waiting for its change_end
     marked = False  # a change_end came: the server ends every change with one from here on
-    asked = True    # mark_changes not yet answered: an older server answers with unknown_type
     while True:
         try:
             burst = ws.recv_burst(CHANGE_WAIT if change else None)
@@ -755,7 +769,7 @@ def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
         for raw in burst:
             message = parse(raw)
             if isinstance(message, ChangeEnd):
-                marked, asked = True, False
+                marked, asked = True, 0
                 if change:
                     yield change
                 change = []
@@ -767,7 +781,11 @@ def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
                     yield change
                     change = []
             elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
-                asked = False  # the answer of an older server to mark_changes: nothing to say
+                asked -= 1  # an older server's answer to mark_changes or features: nothing to say
+            elif isinstance(message, FeaturesAnswer):
+                asked = max(0, asked - 1)  # features known: only mark_changes may still be answered unknown_type
+                yield [*change, message]
+                change = []
             else:
                 yield [*change, message]
                 change = []

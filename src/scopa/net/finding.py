@@ -31,4 +31,5 @@ def open_tables(rooms: Iterable[Room]) -> tuple[OpenTable, ...]:
 
 def quick_room_request(message: Quick) -> CreateRoom:
     """The room a quick player makes when none waits: every seat open to people, the player's level."""
-    return CreateRoom(message.name, message.rules, ("human",) * message.rules.players, message.level)
+    return CreateRoom(message.name, message.rules, ("human",) * message.rules.players, message.level,
+                      program=message.program)

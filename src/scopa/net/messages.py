@@ -1,5 +1,9 @@
 """The wire protocol of the room server: versioned JSON messages, strictly checked.
 
+docs/protocol.md is the protocol for people outside the project (every message with an example,
+every error, the order of a session, reconnection, limits, versions and features); its examples
+are checked against this module (tests/test_protocol_doc.py). What follows is the same, short.
+
 Every message is one JSON object in one websocket text frame, with a ``"type"``. Seats are
 counted from 0 on the wire (as in the engine); cards are short notation (``"7D"``), exactly as
 ``str(card)`` writes them. A message from a client is at most ``MAX_CLIENT_MESSAGE`` bytes; one
@@ -30,8 +34,10 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  chat only where the host allows it (``watchers_chat``, off unless chosen), else
                  chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
     contribute   {value}                                    the seat's share of the match seed: 64 hex
-                 digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
-                 a second one from the same seat is ignored (docs/fairness.md)
+                 digits (32 random bytes), sent once the welcome gave the commitment, in the lobby,
+                 before ready; a second one from the same seat is ignored (docs/fairness.md); with the
+                 feature contributed, answered ``contributed {value}``, the share kept. The host's
+                 start is refused (cannot_start, reason no_share, seat) while a person's seat has none
     ready        {}                                         a joined player is ready
     start        {}                                         the host starts the match
     move         {id, card, capture, expected}              play a card; capture is a list of cards;
@@ -52,6 +58,10 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  at most 60 a minute from one address (net.server.BOARD_LIMIT), then the error
                  too_many_tries {seconds}
     ping         {}                                         the server answers pong
+    features     {names}                                    the additions to protocol 2 this client reads
+                 (``FEATURES``: contributed, program), sent once welcomed; answered with ``features``,
+                 the names turned on; an older server answers unknown_type. The server sends a client
+                 nothing it did not ask for this way (docs/protocol.md, Versions and features)
     mark_changes {}                                         from now on, end each change to the room sent to
                  this connection with ``change_end``: a change (a move, a deal, a notice, the updates
                  a seat taken back missed) is sent as several messages, each update carrying the
@@ -163,6 +173,8 @@ Server to client.
                  score of a player who finished every deal; you {rank, of, score, deals} the asker's place
                  and each deal's score (null: not on the board); played [{deal, score, practice}] the
                  asker's latest room of each deal, practice true when it did not count
+    features     {names}                               the answer to ``features``
+    contributed  {value}                               the share the server keeps for this seat
     clock        {seat, seconds}                       the turn timer's warning: seconds left to the seat
                  to move (10, then 5); not numbered. Its timeout and more time are notices
                  (timed_out, more_time), numbered and kept as every notice is
@@ -175,8 +187,13 @@ Server to client.
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
 seats, assisted_deals, contributions, turn_time (only in a room with a turn timer), watchers_chat
 (true only, sent only in a room whose spectators may chat)}, each seat
-null (free) or {name, kind, level, connected, covered, ready}; contributions has one entry per
+null (free) or {name, kind, level, connected, covered, ready, program (true only, for a seat a
+program plays, sent only to a client with the feature program)}; contributions has one entry per
 seat, its contribution in hex or null (public to every seat).
+
+create_room, join and quick take ``"program": true`` (optional): a program plays the seat, and
+says so; leaderboard takes ``"programs": true``: the programs' board, kept apart from the people's.
+create_room's seats take ``"computer:LEVEL"``, the command line's form, as LEVEL.
 
 Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
 deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
@@ -325,6 +342,7 @@ class RoomSeat:
     connected: bool = True
     covered: bool = False
     ready: bool = False
+    program: bool = False  # played by a program, by its own word; sent only to a client with the feature
 
 
 @dataclass(frozen=True)
@@ -372,6 +390,7 @@ class CreateRoom:
     turn_time: int | None = None  # seconds a turn, one of ``net.clock.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
     watchers_chat: bool = False  # spectators may chat
+    program: bool = False  # a program plays this seat (docs/protocol.md, Programs at the table)
 
 
 @dataclass(frozen=True)
@@ -379,6 +398,7 @@ class Join:
     code: str
     name: str
     player_key: str | None = None
+    program: bool = False
 
 
 @dataclass(frozen=True)
@@ -448,6 +468,7 @@ class LeaderboardRequest:
 
     top: int = 10
     player_key: str | None = None  # to hear the asker's own place
+    programs: bool = False  # the programs' board, not the people's
 
 
 @dataclass(frozen=True)
@@ -606,6 +627,7 @@ class Quick:
     name: str
     rules: Rules
     level: str = "easy"
+    program: bool = False
 
 
 @dataclass(frozen=True)
@@ -652,9 +674,38 @@ class TablesMessage:
     rooms: tuple[OpenTable, ...]
 
 
+# Features: additions to protocol 2 a client asks for once welcomed (docs/protocol.md, Versions) ----
+
+FEATURES = ("contributed", "program")  # what this server can turn on, in this order
+MAX_FEATURES = 16  # names in one features request
+
+
+@dataclass(frozen=True)
+class Features:
+    """The additions this client reads; the server turns on those it knows (``FeaturesAnswer``)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FeaturesAnswer:
+    """The features the server turned on for this connection, in the order asked."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Contributed:
+    """The share of the seed the server keeps for this seat (the first it was sent): the answer to
+    ``contribute`` with the feature ``contributed``."""
+
+    value: bytes
+
+
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
                  | Assisted | RecordRequest | Ping | LeaderboardRequest | ChatRequest | MoreTime | Back | Watch
-                 | SeatKind | MoveSeat | WatchersChat | Quick | ListTables | DailyRequest | DailyDeal | MarkChanges)
+                 | SeatKind | MoveSeat | WatchersChat | Quick | ListTables | DailyRequest | DailyDeal | MarkChanges
+                 | Features)
 FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 
 
@@ -748,7 +799,7 @@ class ChangeEnd:
 
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
                  | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage
-                 | DailyAnswer | Moved | ChangeEnd)
+                 | DailyAnswer | Moved | ChangeEnd | FeaturesAnswer | Contributed)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -777,7 +828,8 @@ def encode_rules(rules: Rules) -> dict[str, Any]:
 
 def encode_info(info: RoomInfo) -> dict[str, Any]:
     seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "connected": s.connected,
-                                     "covered": s.covered, "ready": s.ready} for s in info.seats]
+                                     "covered": s.covered, "ready": s.ready, **({"program": True} if s.program else {})}
+             for s in info.seats]
     return {"code": info.code, "phase": info.phase, "host": info.host, "level": info.level,
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
             "contributions": [None if c is None else c.hex() for c in info.contributions],
@@ -864,6 +916,12 @@ def _player_key(message: CreateRoom | Join | LeaderboardRequest | DailyRequest |
     return {} if message.player_key is None else {"player_key": message.player_key}
 
 
+def _program(message: CreateRoom | Join | Quick) -> dict[str, bool]:
+    """``"program": true`` for a program's seat only: a person's first message is as it always was,
+    so an older server reads it (it would refuse the field as unknown)."""
+    return {"program": True} if message.program else {}
+
+
 _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Hello: ("hello", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat_key": m.seat_key,
                                 "last_number": m.last_number}),
@@ -872,8 +930,12 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                            "level": m.level, **_player_key(m),
                                            **({} if m.turn_time is None else {"turn_time": m.turn_time}),
                                            "public": m.public,
-                                           **({"watchers_chat": True} if m.watchers_chat else {})}),
-    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
+                                           **({"watchers_chat": True} if m.watchers_chat else {}), **_program(m)}),
+    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m),
+                              **_program(m)}),
+    Features: ("features", lambda m: {"names": list(m.names)}),
+    FeaturesAnswer: ("features", lambda m: {"names": list(m.names)}),
+    Contributed: ("contributed", lambda m: {"value": m.value.hex()}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
@@ -900,7 +962,8 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Pong: ("pong", lambda m: {}),
     MarkChanges: ("mark_changes", lambda m: {}),
     ChangeEnd: ("change_end", lambda m: {}),
-    LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m)}),
+    LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
+                                                   **({"programs": True} if m.programs else {})}),
     Leaderboard: ("leaderboard", lambda m: {
         "rows": [{"rank": r.rank, "name": r.name, "rating": r.rating, "matches": r.matches} for r in m.rows],
         "you": None if m.you is None else {"rank": m.you.rank, "of": m.you.of, "rating": m.you.rating}}),
@@ -920,7 +983,7 @@ _ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
                                      **({"watcher": True} if m.watcher else {})}),
     # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
-                                "level": m.level}),
+                                "level": m.level, **_program(m)}),
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
     TablesMessage: ("tables", lambda m: {"rooms": [{"code": t.code, "host": t.host, "rules": encode_rules(t.rules),
                                                     "free": t.free} for t in m.rooms]}),
@@ -1095,12 +1158,22 @@ def _create_room(f: _Fields) -> CreateRoom:
     seats = f("seats")
     if not isinstance(seats, list) or len(seats) != rules.players:
         raise ProtocolError("bad_field", field="seats")
-    kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
+    kinds = tuple(_seat_kind(kind) for kind in seats)
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
                       _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"),
-                      _bool(f("watchers_chat", False), "watchers_chat"))
+                      _bool(f("watchers_chat", False), "watchers_chat"), _true_or_absent(f("program"), "program"))
+
+
+def _seat_kind(kind: Any) -> str:
+    """A create_room seat: "human", a computer level, or "computer:LEVEL" (the command line's
+    ``--seats`` form), read as the level."""
+    if kind == "human":
+        return "human"
+    if isinstance(kind, str) and kind.startswith("computer:"):
+        kind = kind.removeprefix("computer:")
+    return _level(kind, "seats")
 
 
 def _turn_time(value: Any, name: str) -> int | None:
@@ -1119,7 +1192,8 @@ def _watch(f: _Fields) -> Watch:
 
 def _quick(f: _Fields) -> Quick:
     _version(f)
-    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"),
+                 _true_or_absent(f("program"), "program"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -1143,7 +1217,8 @@ def _tables(f: _Fields) -> TablesMessage:
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f))
+    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f),
+                _true_or_absent(f("program"), "program"))
 
 
 def _optional_player_key(f: _Fields) -> str | None:
@@ -1172,7 +1247,8 @@ def _move(f: _Fields) -> MoveRequest:
 
 def _leaderboard_request(f: _Fields) -> LeaderboardRequest:
     _version(f)
-    return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f))
+    return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f),
+                              _true_or_absent(f("programs"), "programs"))
 
 
 def _day(value: Any, name: str = "day") -> str:
@@ -1246,8 +1322,10 @@ def _chat_request(f: _Fields) -> ChatRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat"})),
-    "join": (_join, frozenset({"player_key"})),
+    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat",
+                                             "program"})),
+    "join": (_join, frozenset({"player_key", "program"})),
+    "features": (lambda f: Features(_feature_names(f("names"))), frozenset()),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
@@ -1266,12 +1344,21 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "more_time": (lambda f: MoreTime(), frozenset()),
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
-    "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
-    "quick": (_quick, frozenset({"level"})),
+    "leaderboard": (_leaderboard_request, frozenset({"player_key", "top", "programs"})),
+    "quick": (_quick, frozenset({"level", "program"})),
     "tables": (_list_tables, frozenset()),
     "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
     "daily_deal": (_daily_deal, frozenset({"day", "player_key"})),
 }
+
+
+def _feature_names(value: Any) -> tuple[str, ...]:
+    """At most ``MAX_FEATURES`` names of at most 40 characters; a name not known is kept (the
+    server leaves it out of its answer), so a newer client's list is never refused."""
+    names = _list(value, "names", MAX_FEATURES)
+    if not all(isinstance(name, str) and 0 < len(name) <= 40 for name in names):
+        raise ProtocolError("bad_field", field="names")
+    return tuple(names)
 
 
 def _rating(value: Any, name: str) -> float:
@@ -1417,7 +1504,7 @@ def _true_or_absent(value: Any, name: str) -> bool:
 
 
 def _room_seat(value: Any, name: str) -> RoomSeat:
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"program"}))  # sent only for a program, to a client that asked
     seat_name = check_name(f("name"), name)
     kind = f("kind")
     if kind not in ("human", "computer"):
@@ -1428,7 +1515,7 @@ def _room_seat(value: Any, name: str) -> RoomSeat:
     if level is not None:
         _level(level, name)
     seat = RoomSeat(seat_name, kind, level, _bool(f("connected"), name), _bool(f("covered"), name),
-                    _bool(f("ready"), name))
+                    _bool(f("ready"), name), _true_or_absent(f("program"), name))
     f.done()
     return seat
 
@@ -1636,6 +1723,10 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
                                                                                 players - 1),
                            _int(fields("deal_number"), "deal_number", 0, 10_000),
                            tuple(_int(s, "match_scores") for s in _list(fields("match_scores"), "match_scores", 2)))
+    elif kind == "features":
+        message = FeaturesAnswer(_feature_names(fields("names")))
+    elif kind == "contributed":
+        message = Contributed(_hex(fields("value"), "value"))
     elif kind == "clock":
         players = rules.players if rules is not None else 4
         message = ClockMessage(_int(fields("seat"), "seat", 0, players - 1), _int(fields("seconds"), "seconds", 1, 90))

@@ -141,7 +141,8 @@ class Room:
 
     def info(self) -> RoomInfo:
         seats = tuple(None if s is None else RoomSeat(s.name, s.kind, s.level, s.connected or not s.is_human,
-                                                      s.covered, s.ready or not s.is_human) for s in self.seats)
+                                                      s.covered, s.ready or not s.is_human, s.program)
+                      for s in self.seats)
         assisted = self.record.assisted_deals if self.record else frozenset()
         given = tuple(self.contributions.get(seat) for seat in range(len(self.seats)))
         return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given,

@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
 import secrets
 import sqlite3
@@ -62,6 +63,7 @@ from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
 from .messages import (
     FATAL_ERRORS,
+    FEATURES,
     FIRST_MESSAGES,
     MAX_CLIENT_MESSAGE,
     MAX_RECORD_MESSAGE,
@@ -77,6 +79,7 @@ from .messages import (
     ClaimRequest,
     ClockMessage,
     Contribute,
+    Contributed,
     CreateRoom,
     DailyAnswer,
     DailyDeal,
@@ -85,6 +88,8 @@ from .messages import (
     DailyRequest,
     DailyRow,
     ErrorMessage,
+    Features,
+    FeaturesAnswer,
     Hello,
     InfoMessage,
     Join,
@@ -127,6 +132,20 @@ from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
 
 CHANGE_END = encode(ChangeEnd())  # the frame, as the cluster's processes pass it on
+PROGRAM_MARK = '"program":true'  # in a frame only as a seat's flag: a name or a chat line holding it is escaped
+
+
+def without_programs(frame: str) -> str:
+    """The frame without the seats' ``program`` flags, for a client that did not ask for them (an
+    older one refuses a field it does not know). Only frames with a program seated pay for this."""
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            seat = "connected" in value  # a seat of a room's info: the one object with the flag
+            return {k: strip(v) for k, v in value.items() if not (seat and k == "program" and v is True)}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return json.dumps(strip(json.loads(frame)), ensure_ascii=False, separators=(",", ":"))
 
 log = logging.getLogger("scopa.serve")
 BOARD_LIMIT = (60, 60.0)  # leaderboards one address may ask for, and in how many seconds
@@ -280,6 +299,7 @@ class Connection:
         self.seat: int | None = None
         self.watcher: str | None = None  # a spectator's name (then seat stays None)
         self.marks = False  # the client asked for change_end after each change (mark_changes)
+        self.features: frozenset[str] = frozenset()  # the additions it reads (features; docs/protocol.md)
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
         self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
@@ -292,8 +312,11 @@ class Connection:
             self.metrics.move("player", time.monotonic() - self.received)
         elif isinstance(message, (Refused, ErrorMessage)):
             self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
+        frame = message if isinstance(message, str) else encode(message)
+        if PROGRAM_MARK in frame and "program" not in self.features:
+            frame = without_programs(frame)  # a seat's program flag only to a client that reads it
         try:
-            self.queue.put_nowait(message if isinstance(message, str) else encode(message))
+            self.queue.put_nowait(frame)
         except asyncio.QueueFull:
             log.info("connection from %s dropped: not reading", self.address)
             self.close_now(1008, "slow")
@@ -536,6 +559,8 @@ class RoomServer:
             conn.send(Pong())
         elif isinstance(message, MarkChanges):
             conn.marks = True
+        elif isinstance(message, Features):
+            self._features(conn, room, message)
         elif isinstance(message, ChatRequest) and not room.watchers_chat:
             conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
         elif isinstance(message, ChatRequest):
@@ -631,6 +656,8 @@ class RoomServer:
             conn.send(Pong())
         elif isinstance(message, MarkChanges):
             conn.marks = True
+        elif isinstance(message, Features):
+            self._features(conn, room, message)
         elif isinstance(message, RecordRequest):
             conn.send(finished_record(room, message.id, seat))
         elif isinstance(message, FIRST_MESSAGES):
@@ -657,6 +684,8 @@ class RoomServer:
         elif isinstance(message, Contribute):
             if room.contribute(seat, message.value):
                 self._save(room)  # said to the others with the room's info, before the start at the latest
+            if "contributed" in conn.features:  # the share kept: the first this seat gave
+                conn.send(Contributed(room.contributions[seat]))
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
         elif isinstance(message, (MoveRequest, NextDealRequest, ClaimRequest)):
@@ -681,6 +710,17 @@ class RoomServer:
                 return
             conn.send(Accepted(message.id, room.number))
         self._drive(room)
+
+    @staticmethod
+    def _features(conn: Connection, room: Room, message: Features) -> None:
+        """Turn on the additions the client reads that this server has, and say which; with
+        ``program``, the room's info follows at once, with the flags the welcome could not carry."""
+        turned_on = tuple(dict.fromkeys(name for name in message.names if name in FEATURES))  # in the order asked
+        conn.features = frozenset(turned_on)
+        conn.send(FeaturesAnswer(turned_on))
+        if "program" in conn.features:
+            conn.send(InfoMessage(room.info()))
+            conn.send(ChangeEnd())
 
     # Table chat (issue 28) ------------------------------------------------------------------------
     def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "") -> None:
@@ -713,13 +753,13 @@ class RoomServer:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        player = self._claim(message.player_key, message.name)
+        player = self._claim(message.player_key, message.name, message.program)
         key = new_seat_key()
         if listing is None:
             listing = "public" if message.public else ""
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
                                  time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES), listing)
-        room.seat_player(0, player)
+        room.seat_player(0, player, message.program)
         room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
         room.watchers_chat = message.watchers_chat
         self.rooms[code] = room
@@ -731,11 +771,11 @@ class RoomServer:
     def _join(self, conn: Connection, message: Join) -> None:
         room = self._room(message.code)
         room.check_joinable()
-        player = self._claim(message.player_key, message.name)
+        player = self._claim(message.player_key, message.name, message.program)
         key = new_seat_key()
         number = room.number
         seat, entries = room.join(message.name, key_hash(key))
-        room.seat_player(seat, player)
+        room.seat_player(seat, player, message.program)
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "seat %s joined", _seat(seat))
@@ -747,14 +787,14 @@ class RoomServer:
         if room is None:
             self._create(conn, quick_room_request(message), "quick")
         else:
-            self._join(conn, Join(room.code, message.name))
+            self._join(conn, Join(room.code, message.name, program=message.program))
 
     def _quick_here(self, conn: Connection, message: Quick, code: str) -> bool:
         """Seat the quick player in the room ``code`` if it still waits for these rules; whether it did."""
         room = self.rooms.get(code)
         if room is None or quick_room([room], message.rules, lambda r: not self._expired(r)) is None:
             return False
-        self._join(conn, Join(room.code, message.name))
+        self._join(conn, Join(room.code, message.name, program=message.program))
         return True
 
     async def listed(self) -> tuple[OpenTable, ...]:
@@ -767,13 +807,14 @@ class RoomServer:
             self._commit(room, room.start(room.host, time.monotonic(), least=1), "quick match started")
             self._drive(room)
 
-    def _claim(self, player_key: str | None, name: str) -> str | None:
-        """The hash of the player key that may play as ``name`` (None: no key), or "name_taken"."""
+    def _claim(self, player_key: str | None, name: str, program: bool = False) -> str | None:
+        """The hash of the player key that may play as ``name`` (None: no key), or "name_taken";
+        ``program``: the key plays as a program, rated on the programs' board from now on."""
         player = None if player_key is None else player_hash(player_key)
         if self.players is None:  # claimed already, where the store is another's (cluster.ClusterServer.enter)
             return player
         try:
-            self.players.claim(player, name)
+            self.players.claim(player, name, program)
         except NameTaken:
             raise RoomRefusal("name_taken") from None
         except sqlite3.Error as error:  # a full or read-only disk: refused as any write would be
@@ -790,7 +831,7 @@ class RoomServer:
             return
         player = None if message.player_key is None else player_hash(message.player_key)
         try:
-            rows, you = await self.board(message.top, player)
+            rows, you = await self.board(message.top, player, message.programs)
         except Exception as error:  # noqa: BLE001 -- the store failed: said in one line, nothing else
             log.error("the leaderboard cannot be read (%s)", error)
             conn.fail("storage")
@@ -798,10 +839,11 @@ class RoomServer:
         conn.send(Leaderboard(tuple(BoardRow(*row) for row in rows), None if you is None else BoardPlace(*you)))
         conn.end()
 
-    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
-                                                                 tuple[int, int, float] | None]:
-        """The top players and the asker's place, from the store's book (none kept: an empty board)."""
-        return ([], None) if self.players is None else self.players.leaderboard(top, player)
+    async def board(self, top: int, player: str | None, programs: bool = False
+                    ) -> tuple[list[tuple[int, str, float, int]], tuple[int, int, float] | None]:
+        """The top players and the asker's place, from the store's book (none kept: an empty board):
+        the people's, or with ``programs`` the programs'."""
+        return ([], None) if self.players is None else self.players.leaderboard(top, player, programs)
 
     # The daily deal (issue 29, net.daily) --------------------------------------------------------
     def today(self) -> str:
