@@ -205,8 +205,9 @@ class News:
             self._connected = self.table.connected
             lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
             lines.append(Announcement(self.m("online.back" if self._connected else lost)))
-        room = self.table.room()
-        if room.phase != "lobby":  # in the lobby, said after the seat's arrival (``Lobby``)
+        room_of = getattr(self.table, "room", None)  # a table of the room (a spectator's has none)
+        room = None if room_of is None else room_of()
+        if room is not None and room.phase != "lobby":  # in the lobby, said after the seat's arrival (``Lobby``)
             lines += [Announcement(line) for line in program_lines(room, self.table.seat, self.programs_said, self.m)]
         lines += self.warnings()
         lines += self.chat.lines()
