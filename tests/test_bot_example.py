@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,7 @@ def test_the_bot_is_short_and_imports_only_websockets_and_the_standard_library()
 @pytest.fixture
 def server(tmp_path: Path):
     running = Server(tmp_path / "rooms.sqlite3", "--quick-wait", "0.3")
+    running.db = tmp_path / "rooms.sqlite3"
     yield running
     running.stop()
 
@@ -58,6 +60,9 @@ def test_the_bot_plays_a_whole_quick_match_and_checks_the_shuffle(server: Server
     assert done.returncode == 0, done.stdout + done.stderr
     assert lines[-1] == "Shuffle checked, fair."
     assert any(line.startswith("Deal 1 over, match score") for line in lines)
+    with sqlite3.connect(server.db) as db:  # the server kept the seat as a program's, by the bot's word
+        seats = db.execute("SELECT name, kind, program FROM seats ORDER BY seat").fetchall()
+    assert ("Bip", "human", 1) in seats and any(kind == "computer" for _, kind, _ in seats)
 
 
 def _finished(record_seed: bytes, server_seed: bytes, shares: list[tuple[int, bytes]]) -> dict:
