@@ -228,6 +228,7 @@ class RemoteTable:
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
         self.share_kept: bool | None = None  # the server's ``contributed``: whether it keeps this share (None: untold)
         self.features: tuple[str, ...] = ()  # what the server turned on for this connection (``features``)
+        self._programs_due = False  # the info answering the feature program is on its way
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
         self._heard: bytes | None = None
         self._heard_other = False
@@ -396,6 +397,10 @@ class RemoteTable:
                 news = self._add(message.update) and not own_arrival(message.update.event, self.seat)
             elif isinstance(message, InfoMessage):
                 self._room = message.info
+                # the info that answers the feature program says who is a program: news when one sits here
+                others = (seat for i, seat in enumerate(message.info.seats) if i != self.seat)
+                news = self._programs_due and any(seat is not None and seat.program for seat in others)
+                self._programs_due = False
             elif isinstance(message, ResyncMessage):
                 self._room, self._latest, self._floor = message.info, message.number, message.number
                 if message.view is not None:
@@ -415,10 +420,11 @@ class RemoteTable:
                     self._share_refused |= message.code == "storage"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
-            elif isinstance(message, FeaturesAnswer):
-                self.features = message.names
-            elif isinstance(message, Contributed):  # the share the server keeps for this seat
-                self.share_kept = message.value == self._share
+            elif isinstance(message, FeaturesAnswer):  # nothing to say: what it turned on comes after it
+                self.features, news = message.names, False
+                self._programs_due = "program" in message.names
+            elif isinstance(message, Contributed):  # the share the server keeps for this seat: nothing to say
+                self.share_kept, news = message.value == self._share, False
             elif isinstance(message, Moved):  # the host moved this player: the same key, a new seat
                 self.seat = message.seat
                 self.moves += 1
@@ -432,8 +438,8 @@ class RemoteTable:
             return  # muted: kept for L, nothing to say now
         if isinstance(message, ClockMessage) and message.seat != self.seat:
             return  # another seat's warning: said to that seat only
-        if news and not isinstance(message, (InfoMessage, Moved)):  # info: kept for the update that follows;
-            self.wake.raise_()  # an update had already, or the seat's own arrival: nothing to say
+        if news and not isinstance(message, Moved):  # info: kept for the update that follows (but a program's
+            self.wake.raise_()  # seat, above); an update had already, or the seat's own arrival: nothing to say
         if self._is_urgent(message):
             self.urgent.raise_()
 
