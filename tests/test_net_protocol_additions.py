@@ -13,28 +13,30 @@ import pytest
 
 from helpers.net import SINGLE, Client, error, host, play_out
 from scopa.engine import Rules
-from scopa.net.codes import new_code
-from scopa.net.messages import (
+from scopa.net.protocol.client_messages import (
     Contribute,
-    Contributed,
     CreateRoom,
-    ErrorMessage,
     Features,
-    FeaturesAnswer,
-    InfoMessage,
     Join,
-    Leaderboard,
     LeaderboardRequest,
     Ping,
-    Pong,
-    ProtocolError,
     Quick,
     Ready,
     Start,
-    UpdateMessage,
-    Welcome,
     parse_client_message,
 )
+from scopa.net.protocol.codes import new_code
+from scopa.net.protocol.server_messages import (
+    Contributed,
+    ErrorMessage,
+    FeaturesAnswer,
+    InfoMessage,
+    Leaderboard,
+    Pong,
+    UpdateMessage,
+    Welcome,
+)
+from scopa.net.protocol.wire import ProtocolError
 from scopa.table import Notice
 
 

@@ -119,7 +119,7 @@ def run_without(names: tuple[str, ...], code: str) -> subprocess.CompletedProces
 def test_no_module_of_the_package_needs_a_test_tool_or_redis_to_import() -> None:
     modules = sorted(info.name for info in pkgutil.walk_packages(scopa.__path__, "scopa.")
                      if not info.name.endswith("__main__"))
-    assert "scopa.bench.words" in modules and "scopa.net.redis_store" in modules
+    assert "scopa.bench.words" in modules and "scopa.net.server.redis_store" in modules
     result = run_without(OPTIONAL, "import importlib\n"
                                    f"for name in {modules!r}:\n"
                                    "    importlib.import_module(name)\n"

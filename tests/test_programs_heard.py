@@ -16,8 +16,9 @@ from scopa.console.announcer import Announcer
 from scopa.console.online import LeaveRoom, Lobby, News
 from scopa.console.terminal import ENTER, WOKEN, Output, Wake
 from scopa.narration import Messages
-from scopa.net.client import RemoteTable
-from scopa.net.messages import CreateRoom, Join, Welcome
+from scopa.net.client.client import RemoteTable
+from scopa.net.protocol.client_messages import CreateRoom, Join
+from scopa.net.protocol.server_messages import Welcome
 
 
 class Silent:

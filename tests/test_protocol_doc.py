@@ -12,15 +12,11 @@ from typing import Any, get_args
 import pytest
 
 from scopa.engine import Rules
-from scopa.net import messages
-from scopa.net.messages import (
-    ERROR_CODES,
-    FATAL_ERRORS,
-    NOTICE_KINDS,
-    encode,
-    parse_client_message,
-    parse_server_message,
-)
+from scopa.net import protocol
+from scopa.net.protocol import client_messages, server_messages, wire
+from scopa.net.protocol.client_messages import parse_client_message
+from scopa.net.protocol.server_messages import parse_server_message
+from scopa.net.protocol.wire import ERROR_CODES, FATAL_ERRORS, NOTICE_KINDS, encode
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -30,7 +26,7 @@ EVENT_KINDS = ("deal_started", "cards_dealt", "card_played", "cards_captured", "
 
 
 def _wire_type(cls: type) -> str:
-    return messages.to_wire.__globals__["_ENCODERS"][cls][0]  # type: ignore[no-any-return]
+    return wire._ENCODERS[cls][0]
 
 
 def _parse(side: str, text: str) -> Any:
@@ -56,15 +52,16 @@ def _documented_types(side: str) -> set[str]:
 
 
 def test_every_client_message_type_has_an_example() -> None:
-    assert {_wire_type(cls) for cls in get_args(messages.ClientMessage)} <= _documented_types("client")
+    assert {_wire_type(cls) for cls in get_args(client_messages.ClientMessage)} <= _documented_types("client")
 
 
 def test_every_server_message_type_has_an_example() -> None:
-    assert {_wire_type(cls) for cls in get_args(messages.ServerMessage)} <= _documented_types("server")
+    assert {_wire_type(cls) for cls in get_args(server_messages.ServerMessage)} <= _documented_types("server")
 
 
 def test_no_example_of_a_type_the_code_does_not_have() -> None:
-    known = {_wire_type(cls) for cls in (*get_args(messages.ClientMessage), *get_args(messages.ServerMessage))}
+    both = (*get_args(client_messages.ClientMessage), *get_args(server_messages.ServerMessage))
+    known = {_wire_type(cls) for cls in both}
     assert _documented_types("client") | _documented_types("server") <= known
 
 
@@ -83,4 +80,5 @@ def test_every_event_and_notice_kind_is_described() -> None:
 
 def test_the_other_docs_and_the_code_point_to_the_page() -> None:
     assert "protocol.md" in (ROOT / "docs" / "online.md").read_text(encoding="utf-8")
-    assert "docs/protocol.md" in (messages.__doc__ or "")
+    for module in (protocol, client_messages, server_messages):
+        assert "docs/protocol.md" in (module.__doc__ or "")

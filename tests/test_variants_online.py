@@ -10,17 +10,21 @@ import pytest
 
 from helpers.net import CARD_TEXT, Client, host, join, play_out, start, stored_record
 from scopa.engine import Card, HandClaimed, OpeningTableTaken, Rules, parse_cards
-from scopa.net.messages import (
-    PROTOCOL_VERSION,
-    Accepted,
+from scopa.net.protocol.client_messages import (
     ClaimRequest,
     CreateRoom,
-    ErrorMessage,
-    FinishedDeal,
     MoveRequest,
-    ProtocolError,
+)
+from scopa.net.protocol.server_messages import (
+    Accepted,
+    ErrorMessage,
     Refused,
     Welcome,
+)
+from scopa.net.protocol.wire import (
+    PROTOCOL_VERSION,
+    FinishedDeal,
+    ProtocolError,
     decode_event,
     encode_event,
 )

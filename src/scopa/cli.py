@@ -320,7 +320,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
     m = messages or Messages("en")
     p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
-    if command in ("join", "watch"):  # a code, or an invite link (net.invite) that names the server too
+    if command in ("join", "watch"):  # a code, or an invite link (net.client.invite) that names the server too
         p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.join.link"))
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))

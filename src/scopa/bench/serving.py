@@ -25,7 +25,7 @@ from pathlib import Path
 
 UNLIMITED = """
 import asyncio, dataclasses, logging, sys
-from scopa.net import launch, server
+from scopa.net.server import launch, server
 config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
 handler = logging.StreamHandler(sys.stderr)
 handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))

@@ -6,7 +6,7 @@ known, and announced, when that deal ends; a deal played with a hint or a tip ea
 *match* achievement (beating a level, winning a scopone or online) is earned by a whole match,
 known when it ends; a match played with any help earns none. Online, a deal in which a computer
 played some of the player's seat (covered while they were away, or a turn whose time ran out)
-is help too: the client logs it assisted for that player (``net.client.checked_record``).
+is help too: the client logs it assisted for that player (``net.client.client.checked_record``).
 Each achievement belongs to the first match that earned it and is announced once: the log holds
 only finished matches, so what was announced in a match not finished yet is recorded apart
 (``storage.announced``), and Statistics lists it too.
