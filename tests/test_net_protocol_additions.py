@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from helpers.net import SINGLE, Client, error, host, play_out
+from helpers.net import SINGLE, Client, contribute, error, host, play_out
 from scopa.engine import Rules
 from scopa.net.protocol.client_messages import (
     Contribute,
@@ -103,7 +103,7 @@ def test_a_start_refused_for_a_missing_share_says_so(store):
     ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("ready", 1, "Ben"))
     ann.send(Start())
     assert error(ann) == ErrorMessage("cannot_start", {"reason": "no_share", "seat": 1})
-    ben.send(Contribute(secrets.token_bytes(32)))
+    contribute(ben)  # and answered: stored before the host starts again
     ann.send(Start())
     ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("started", 0, "Ann"))
 
