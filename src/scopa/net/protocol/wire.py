@@ -18,8 +18,10 @@ seat, its contribution in hex or null (public to every seat).
 
 Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
 deal_started, cards_dealt, card_played, cards_captured, card_stays, scopa, leftovers_taken,
-deal_scored, match_won, opening_taken (Scopa a 15 and Cirulla: the dealer's first table of 15
-or 30), hand_claimed {seat, side, claim, points, cards} (Cirulla: the hand shown by its claim),
+deal_scored, match_won, opening_taken (Scopa a 15 and Cirulla: the first table of 15 or 30, or
+under Cirulla's table_nine 9 or less for three scope; ``dealer`` is the seat that took it, the
+leader under Scopa a 15's opening_to_leader), hand_claimed {seat, side, claim, points, cards}
+(Cirulla: the hand shown by its claim),
 and notice {notice, seat, name} for a ``table.Notice``. ``deal_scored`` carries the final piles
 and scope of the deal instead of the whole breakdown, and in Cirulla ``bonus``, each side's
 points from claimed hands (only when any); the receiver scores them again with the engine
@@ -646,7 +648,7 @@ def decode_event(value: Any, rules: Rules, name: str = "event") -> Event | Notic
         event = HandClaimed(seat("seat"), small("side", sides - 1), claimed, BONUS_POINTS[claimed], shown)
     elif kind == "opening_taken":  # Scopa a 15: a first table of 15 or 30 went to the dealer
         event = OpeningTableTaken(seat("dealer"), small("side", sides - 1), _card_list(f("cards"), f"{name}.cards"),
-                                  small("scope", 2, 1))
+                                  small("scope", 3, 1))
     elif kind == "card_played":
         event = CardPlayed(seat("seat"), _card(f("card"), f"{name}.card"))
     elif kind == "cards_captured":
