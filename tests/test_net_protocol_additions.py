@@ -184,3 +184,20 @@ def test_a_quick_program_says_so_too(store):
     second = _seated(server.url, Quick("Ann", Rules(), "easy"), ("program",))
     info = second.until(lambda m: isinstance(m, InfoMessage) and all(m.info.seats)).info
     assert info.seats[first.seat].program and not info.seats[second.seat].program
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_console_says_which_limit_and_a_missing_share_in_its_own_words(lang: str) -> None:
+    """Rooms made past the limit were said as "Too many wrong codes", and a missing share as a
+    player not ready: neither told the player what to do."""
+    from scopa.console.online import problem_line
+    from scopa.narration import Messages
+    m = Messages(lang)
+    codes = problem_line("too_many_tries", {"seconds": 40, "limit": "codes"}, m).text
+    rooms = problem_line("too_many_tries", {"seconds": 40, "limit": "rooms"}, m).text
+    older = problem_line("too_many_tries", {"seconds": 40}, m).text  # an older server names no limit
+    assert codes == older == m("online.error.too_many_tries", seconds=40)
+    assert rooms == m("online.error.too_many_tries.rooms", seconds=40) != codes and "40" in rooms
+    no_share = problem_line("cannot_start", {"reason": "no_share", "seat": 1}, m).text
+    assert no_share == m("online.error.cannot_start.no_share")
+    assert no_share != problem_line("cannot_start", {"reason": "not_ready", "seat": 1}, m).text
