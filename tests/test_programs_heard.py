@@ -15,9 +15,10 @@ from helpers.net import SINGLE, Client, contribute
 from scopa.console.announcer import Announcer
 from scopa.console.online import LeaveRoom, Lobby, News
 from scopa.console.terminal import ENTER, WOKEN, Output, Wake
+from scopa.engine import Rules
 from scopa.narration import Messages
 from scopa.net.client.client import RemoteTable
-from scopa.net.protocol.client_messages import CreateRoom, Join
+from scopa.net.protocol.client_messages import CreateRoom, Join, Quick
 from scopa.net.protocol.server_messages import Welcome
 
 
@@ -87,3 +88,24 @@ def test_a_program_there_first_is_heard_and_named_in_the_roster(serve, tables) -
     assert text.count("Bip is a program.") == 1
     assert "Seat 1, Bip, a program, the host." in text
     assert keys.prompts[:2] == ["Ready?", "Ready?"] and ben.share_kept is True  # its share, acknowledged
+
+
+def test_a_quick_match_that_starts_at_once_still_says_its_program(serve, tables) -> None:
+    """In a quick match the second seat taken starts the match: the lobby is gone by the time the
+    server tells who is a program, so the match console's news says it, once."""
+    server = serve("--quick-wait", "30")
+    bip = Client(server.url)
+    bip.send(Quick("Bip", Rules(), "easy", program=True))
+    bip.until(lambda m: isinstance(m, Welcome))
+    contribute(bip)
+    ben = tables(server.url, Quick("Ben", Rules(), "easy"))
+    news = News(ben, Messages("en"), "ws://127.0.0.1:1")
+    heard: list[str] = []
+    deadline = time.monotonic() + 10
+    while "Bip is a program." not in heard:
+        assert time.monotonic() < deadline, heard
+        heard += [line.text for line in news.lines()]
+        time.sleep(0.05)
+    assert ben.room().phase != "lobby"
+    heard += [line.text for line in news.lines()]
+    assert heard.count("Bip is a program.") == 1
