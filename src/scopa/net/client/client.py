@@ -63,10 +63,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ...engine import DealScored, Move, Phase, PlayerView
-from ...engine.shuffle import SEED_BYTES
+from ...engine.shuffle import SEED_BYTES, share_of
 from ...match import MatchRecord
 from ...storage import SaveFileError, record_from_dict
-from ...storage.fairness import Observation, Verdict, check_online, observe
+from ...storage.fairness import Observation, Shown, Verdict, check_online, observe
 from ...table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo, own_arrival
 from ..protocol.client_messages import (
     Assisted,
@@ -188,7 +188,7 @@ class RemoteTable:
 
     def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick | DailyDeal, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
-                 tls: ssl.SSLContext | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, share: bytes | None = None) -> None:
         self.server = server
         self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
         self.wake: Waker = wake if wake is not None else NoWake()
@@ -227,8 +227,15 @@ class RemoteTable:
         self.chat_wakes: Callable[[ChatMessage], bool] = lambda message: True
         # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
-        self._share = secrets.token_bytes(SEED_BYTES)
+        # ``share``: the secret of this seat's share (``shuffle.share_of``: the share is bound to the
+        # commitment heard), kept with the seat key, so a client started again gives the same one; a
+        # seat taken back with a key kept before shares were knows none (its check says so)
+        self._share = share if share is not None else secrets.token_bytes(SEED_BYTES)
+        self._nonce_refused = False  # an older server knows no nonce: the share goes without it
+        self._share_known = share is not None or not isinstance(first, Hello)
+        self._daily = isinstance(first, DailyDeal)  # dealt from the server's seed alone: no share
         self._gave_share = False
+        self._shown: Shown | None = None  # the shares the room's info showed at the start
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
         self.share_kept: bool | None = None  # the server's ``contributed``: whether it keeps this share (None: untold)
         self.features: tuple[str, ...] = ()  # what the server turned on for this connection (``features``)
@@ -238,6 +245,7 @@ class RemoteTable:
         self._heard_other = False
         self._seen: set[Observation] = set()
         self._record_data: Mapping[str, Any] | None = None
+        self._nonces: dict[bytes, bytes] = {}  # each share's secret, told with the record
 
     # Connecting ----------------------------------------------------------------------------
     def open(self, timeout: float = OPEN_TIMEOUT) -> Welcome:
@@ -277,20 +285,46 @@ class RemoteTable:
             ws.send(encode(Features(CLIENT_FEATURES)))  # an older server answers unknown_type to each of
             ws.send(encode(MarkChanges()))  # these two, left out by read_changes
             if share:
-                ws.send(encode(Contribute(self._share)))
+                ws.send(encode(self._contribution()))
         return message
 
     def _share_due(self, welcome: Welcome) -> bool:
-        """Under the lock: this seat's share is to be sent (a room in its lobby that has none of it)."""
-        info = welcome.info
-        due = info.phase == "lobby" and welcome.commitment is not None and info.contributions[welcome.seat] is None
+        """Under the lock: this seat's share is to be sent: in every welcome of a room in its lobby,
+        whatever the info says of the seat's share (a server that shows one already, of its own
+        making, does not keep this client from giving its own; the check at the end fails unless
+        this very share was used). Never in a daily deal, dealt from the server's seed alone."""
+        due = welcome.info.phase == "lobby" and welcome.commitment is not None and not self._daily
         if due:
-            self._gave_share = True
+            self._gave_share = self._share_known = True
         return due
+
+    def _note_shares(self, info: RoomInfo) -> None:
+        """Under the lock: the shares the room's info shows once the match has started (the start's
+        info, or a seat taken back's first), kept for the check at the end; a later info that shows
+        others spoils them (the server keeps the shares fixed from the start)."""
+        if info.phase == "lobby":
+            return
+        humans = frozenset(n for n, seat in enumerate(info.seats) if seat is not None and seat.kind == "human")
+        if self._shown is None:
+            self._shown = Shown(tuple(info.contributions), humans)
+        elif (tuple(info.contributions), humans) != (self._shown.shares, self._shown.humans):
+            self._shown = replace(self._shown, changed=True)
+
+    def _contribution(self) -> Contribute:
+        """This seat's share, made under the first commitment heard, with its secret (without it
+        for an older server, which refused the field)."""
+        value = share_of(self._share, self._heard or bytes(SEED_BYTES))
+        return Contribute(value) if self._nonce_refused else Contribute(value, self._share)
+
+    @property
+    def share(self) -> bytes:
+        """This seat's share of the seed, to keep with the seat key (``storage.seat_keys``)."""
+        return self._share
 
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
+        self._note_shares(welcome.info)
         self._welcome_number = welcome.number  # the updates missed that follow it end there
         if welcome.seat_key:
             self.key = welcome.seat_key
@@ -342,9 +376,10 @@ class RemoteTable:
         with self._lock:
             for message in messages:
                 self._handle(message)
-            again = self._share_lost(messages)
+            again = self._share_lost(messages) or self._older_share(messages)
+            contribution = self._contribution()
         if again:
-            self._send(Contribute(self._share))
+            self._send(contribution)
 
     def _share_lost(self, messages: list[ServerMessage]) -> bool:
         """Under the lock: the server refused a change for its store in the lobby, and the room's
@@ -360,6 +395,16 @@ class RemoteTable:
                 and any(isinstance(message, InfoMessage) for message in messages)):
             return False
         return self.seat is not None and room.contributions[self.seat] is None
+
+    def _older_share(self, messages: list[ServerMessage]) -> bool:
+        """Under the lock: an older server refused the share's nonce (unknown_field): the share
+        is given again without it, once."""
+        if self._nonce_refused or not any(isinstance(m, ErrorMessage) and m.code == "unknown_field"
+                                          and m.values.get("field") == "nonce" for m in messages):
+            return False
+        self._nonce_refused = True
+        self._errors = [e for e in self._errors if not (e.code == "unknown_field" and e.values.get("field") == "nonce")]
+        return True
 
     def _reconnect(self) -> bool:
         """Try again and again, with growing pauses, until welcomed, refused, closed, or
@@ -401,12 +446,14 @@ class RemoteTable:
                 news = self._add(message.update) and not own_arrival(message.update.event, self.seat)
             elif isinstance(message, InfoMessage):
                 self._room = message.info
+                self._note_shares(message.info)
                 # the info that answers the feature program says who is a program: news when one sits here
                 others = (seat for i, seat in enumerate(message.info.seats) if i != self.seat)
                 news = self._programs_due and any(seat is not None and seat.program for seat in others)
                 self._programs_due = False
             elif isinstance(message, ResyncMessage):
                 self._room, self._latest, self._floor = message.info, message.number, message.number
+                self._note_shares(message.info)
                 if message.view is not None:
                     self._view, self._view_at = message.view, message.number
                 self._log = []
@@ -428,7 +475,7 @@ class RemoteTable:
                 self.features, news = message.names, False
                 self._programs_due = "program" in message.names
             elif isinstance(message, Contributed):  # the share the server keeps for this seat: nothing to say
-                self.share_kept, news = message.value == self._share, False
+                self.share_kept, news = message.value == self._contribution().value, False
             elif isinstance(message, Moved):  # the host moved this player: the same key, a new seat
                 self.seat = message.seat
                 self.moves += 1
@@ -655,7 +702,7 @@ class RemoteTable:
         if not isinstance(answer, MatchRecordMessage):
             return None
         with self._lock:
-            self._record_data = answer.record
+            self._record_data, self._nonces = answer.record, dict(answer.nonces)
         return checked_record(answer.record, room, view, answer.covered)
 
     def commitment_heard(self) -> bytes | None:
@@ -669,10 +716,11 @@ class RemoteTable:
         (docs/fairness.md): "missing" when the server gave no record or no seed to check."""
         with self._lock:
             data, heard, seen = self._record_data, None if self._heard_other else self._heard, set(self._seen)
-            own = self._share if self._gave_share else None
-        if data is None:
-            return "missing"
-        return check_online(data, heard, own, self.seat, seen)
+            own = share_of(self._share, heard) if self._share_known and heard is not None else None
+            shown, daily, nonces = self._shown, self._daily, dict(self._nonces)
+        if data is None:  # a daily deal's record is told once the day's board has closed
+            return "daily_later" if daily else "missing"
+        return check_online(data, heard, own, self.seat, seen, shown, daily, nonces)
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None
