@@ -241,6 +241,7 @@ class RemoteTable:
         self.features: tuple[str, ...] = ()  # what the server turned on for this connection (``features``)
         self._programs_due = False  # the info answering the feature program is on its way
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
+        self.quick_wait: int | None = None  # a quick room: the seconds its server waits for people (welcome)
         self._heard: bytes | None = None
         self._heard_other = False
         self._seen: set[Observation] = set()
@@ -328,6 +329,8 @@ class RemoteTable:
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
+        if welcome.quick_wait is not None:
+            self.quick_wait = welcome.quick_wait
         self._note_shares(welcome.info)
         self._welcome_number = welcome.number  # the updates missed that follow it end there
         if welcome.seat_key:

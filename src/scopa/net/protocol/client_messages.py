@@ -99,15 +99,21 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
   create_room's seats take ``"computer:LEVEL"``, the command line's form, as LEVEL.
 
   Finding a game (issue 28). Both are first messages, with ``"version"``:
-    quick        {version, name, rules, level}              a quick match: a seat in a quick room of the
-                 same rules still waiting for players, or a new one; the server starts it once every
-                 seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
-                 room was made, with computers of the room's ``level`` in the seats still free. A quick
-                 room is never listed and needs no ready or start; the answer is a welcome
+    quick        {version, name, rules, level, player_key, turn_time}  a quick match: a seat in a quick room of
+                 the same rules and turn_time (optional, as create_room's) still waiting for players, or a new
+                 one; player_key (optional) as in join: the name is the key's, the match rated (issue 38);
+                 the server starts it once every seat is taken, or once its quick wait (``serve
+                 --quick-wait``) has passed since the room was made, with computers of the room's
+                 ``level`` in the seats still free. A quick room is never listed and needs no ready or
+                 start; the answer is a welcome
     tables       {version}                                  the public rooms still waiting: answered with
                  ``tables``, then the server closes the connection
     create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``;
-                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat
+                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat;
+                 and ``"join_between_deals": true`` (optional, issue 38): once the match has started, a
+                 join takes a computer's seat while a deal is over and the next not dealt (a join while
+                 a deal is played is refused with between_deals), and is sent the seat's view after
+                 its welcome, as a reclaim; the room's info says it (``join_between_deals``)
 
   The daily deal (issue 29, ``net.server.daily``, docs/online.md). Both are first messages, with ``"version"``:
     daily        {version, day, player_key}                 the day's facts and board: day (optional,
@@ -176,6 +182,7 @@ class CreateRoom:
     turn_time: int | None = None  # seconds a turn, one of ``net.protocol.wire.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
     watchers_chat: bool = False  # spectators may chat
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (issue 38)
     program: bool = False  # a program plays this seat (docs/protocol.md, Programs at the table)
 
 
@@ -329,6 +336,8 @@ class Quick:
     name: str
     rules: Rules
     level: str = "easy"
+    player_key: str | None = None  # the name is the key's, and the match is rated (issue 38)
+    turn_time: int | None = None  # the turn timer chosen; only players who chose the same meet (issue 38)
     program: bool = False
 
 
@@ -360,7 +369,7 @@ FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 
 # Encoding ------------------------------------------------------------------------------------
 
-def _player_key(message: CreateRoom | Join | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
+def _player_key(message: CreateRoom | Join | Quick | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
     """The player key, only when the client has one (a server before player keys never sees the field)."""
     return {} if message.player_key is None else {"player_key": message.player_key}
 
@@ -379,7 +388,9 @@ _ENCODERS.update({
                                            "level": m.level, **_player_key(m),
                                            **({} if m.turn_time is None else {"turn_time": m.turn_time}),
                                            "public": m.public,
-                                           **({"watchers_chat": True} if m.watchers_chat else {}), **_program(m)}),
+                                           **({"watchers_chat": True} if m.watchers_chat else {}),
+                                           **({"join_between_deals": True} if m.join_between_deals else {}),
+                                           **_program(m)}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m),
                               **_program(m)}),
     Features: ("features", lambda m: {"names": list(m.names)}),
@@ -406,7 +417,8 @@ _ENCODERS.update({
     ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
     # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
-                                "level": m.level, **_program(m)}),
+                                "level": m.level, **_player_key(m),
+                                **({} if m.turn_time is None else {"turn_time": m.turn_time}), **_program(m)}),
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
     # The daily deal (issue 29)
     DailyRequest: ("daily", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
@@ -442,7 +454,9 @@ def _create_room(f: _Fields) -> CreateRoom:
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
                       _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"),
-                      _bool(f("watchers_chat", False), "watchers_chat"), _true_or_absent(f("program"), "program"))
+                      _bool(f("watchers_chat", False), "watchers_chat"),
+                      _true_or_absent(f("join_between_deals"), "join_between_deals"),
+                      _true_or_absent(f("program"), "program"))
 
 
 def _seat_kind(kind: Any) -> str:
@@ -463,7 +477,8 @@ def _watch(f: _Fields) -> Watch:
 def _quick(f: _Fields) -> Quick:
     _version(f)
     return Quick(check_name(f("name"), given=True), decode_rules(f("rules")), _level(f("level", "easy"), "level"),
-                 program=_true_or_absent(f("program"), "program"))
+                 _optional_player_key(f), _turn_time(f("turn_time"), "turn_time"),
+                 _true_or_absent(f("program"), "program"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -530,7 +545,7 @@ def _chat_request(f: _Fields) -> ChatRequest:
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat",
-                                             "program"})),
+                                             "join_between_deals", "program"})),
     "join": (_join, frozenset({"player_key", "program"})),
     "features": (lambda f: Features(feature_names(f("names"))), frozenset()),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value"), _optional_nonce(f("nonce"))), frozenset({"nonce"})),
@@ -552,7 +567,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
     "leaderboard": (_leaderboard_request, frozenset({"player_key", "top", "programs"})),
-    "quick": (_quick, frozenset({"level", "program"})),
+    "quick": (_quick, frozenset({"level", "player_key", "turn_time", "program"})),
     "tables": (_list_tables, frozenset()),
     "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
     "daily_deal": (_daily_deal, frozenset({"day", "player_key"})),
