@@ -229,8 +229,8 @@ def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | Non
 
 
 def _serve(argv: list[str]) -> int:
-    """``scopa serve``: the room server, with its own flags (``scopa serve --help``)."""
-    from .net.launch import main as serve
+    """``scopa serve``: the room server, with its own flags (``scopa serve --help``), and the page (scopa.web)."""
+    from .web import serve
     return serve(argv)
 
 

@@ -998,6 +998,9 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             raise
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
         return 1, None
+    opened = getattr(program, "table_opened", None)  # a browser page's session shows the hand as buttons
+    if opened is not None:
+        opened(table)
     heard = table.commitment_heard()
     if request.mode == "daily" and heard is not None:  # checked against the day seed once it is revealed
         from ..storage import resolve_data_dir
@@ -1075,7 +1078,7 @@ def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server
         return [room_code_line(table.code, m),
                 Announcement(m("online.share", code=table.code, command=command, server=server),
                              spoken=m("online.share.spoken", command=command)),
-                invite_line(server, table.code, m)]
+                invite_line(server, table.code, m), page_line(server, table.code, m)]
     if mode == "quick":
         return [Announcement(m("online.quick.opening")), Announcement(waiting_line(table.room(), m)),
                 Announcement(m("online.quick.leave"))]
@@ -1088,3 +1091,10 @@ def invite_line(server: str, code: str, m: Messages) -> Announcement:
     spells the code in the room's line, never an address a character at a time)."""
     from ..net.invite import invite_link
     return Announcement(m("online.invite", link=invite_link(server, code)), spoken=m("online.invite.spoken"))
+
+
+def page_line(server: str, code: str, m: Messages) -> Announcement:
+    """The same room's link for a browser (the page ``scopa serve`` serves); the voice says only that it is there."""
+    from ..net.invite import page_link
+    return Announcement(m("online.invite.page", link=page_link(server, code)),
+                        spoken=m("online.invite.page.spoken"))

@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -120,6 +121,7 @@ from .messages import (
     spectator_update,
 )
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
+from .pages import PAGE_PATH, PageSession, loopback, page_address, page_hook, serve_page
 from .metrics import available as metrics_available
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .signals import on_stop_signals
@@ -255,6 +257,9 @@ def client_address(ws: ServerConnection, trust_proxy: bool) -> str:
     in front that sets ``X-Forwarded-For``) the last address of that header, the one the proxy
     itself saw. Off by default: without a proxy, a client would write its own header."""
     peer = str(ws.remote_address[0]) if ws.remote_address else "?"
+    page = page_address(ws.request, peer)
+    if page is not None:  # a page's console, on this process's own loopback: the page's address
+        return page
     request = ws.request if trust_proxy else None
     if request is None:
         return peer
@@ -386,6 +391,8 @@ class RoomServer:
         self.chat_limits: dict[tuple[str, int | str], ChatLimit] = {}  # each seat's (or spectator's) chat rate
         self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
+        self.page_session: PageSession | None = None  # the page's console (scopa.web), attached by scopa serve
+        self.self_url = ""  # this process's own address on loopback, once listening (a page's console joins here)
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.daily
         self.par_locks: dict[str, asyncio.Lock] = {}  # one working out of a day's par at a time
@@ -407,6 +414,9 @@ class RoomServer:
 
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
+        if ws.request is not None and urlsplit(ws.request.path).path == PAGE_PATH:
+            await serve_page(ws, self.page_session, client_address(ws, self.config.trust_proxy), self.self_url)
+            return
         conn = self.connect(ws)
         conn.metrics = self.metrics
         self.connections.add(conn)
@@ -1295,9 +1305,10 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
     # before the library closes on anything much larger.
     async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
                      max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None,
-                     process_request=health_hook(rooms.writable, lambda: rooms.is_stopping)) as server:
+                     process_request=page_hook(health_hook(rooms.writable, lambda: rooms.is_stopping))) as server:
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
+        rooms.self_url = f"{scheme}://{loopback(config.host)}:{port}"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
                  len(rooms.rooms))
         if ready is not None:

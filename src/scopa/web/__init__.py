@@ -1,0 +1,33 @@
+"""The page's side of the room server (issue 40): the console, played for a browser page.
+
+``scopa serve`` starts here: the room server of ``net.launch`` with ``session.page_session`` attached,
+so that its ``/web`` websocket plays the console for each page. The server itself (``net/``) never
+imports the console: this package, above both, joins them.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..net.server import RoomServer, ServerConfig
+
+
+async def open_rooms(config: ServerConfig) -> RoomServer:
+    """The server on the store its flags name (``net.launch``), with the page's console attached."""
+    from ..net import launch
+    from .session import page_session
+    rooms = await launch.open_rooms(config)
+    rooms.page_session = page_session
+    return rooms
+
+
+def serve(argv: Sequence[str]) -> int:
+    """``scopa serve``: the room server, its page answered with the console's own words."""
+    import sys
+
+    from ..net import launch
+    if launch.config_from_args(argv).store and launch.redis_missing():
+        print(launch.NO_REDIS, file=sys.stderr)
+        return launch.USAGE
+    return launch.serve(argv, open_rooms)

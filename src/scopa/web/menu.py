@@ -1,0 +1,102 @@
+"""The page's first menu: the console's online menu with the server already known (the page's own).
+
+Every choice is a console function, with the console's words: quick match (``console.finding``),
+hosting and joining (``console.online``), the open tables, watching (``console.watch``), the daily
+deal (``console.daily``), the leaderboard, and the settings. A page opened at ``/CODE`` joins that
+room at once; a page that kept a seat takes it back first.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..console.app import Program
+    from .session import PageSession
+
+
+def page_menu(program: Program, session: PageSession, first: dict[str, Any]) -> int:
+    """Take back the seat the page kept, or join the room of its address; then the menu until Escape."""
+    from ..console.online import OnlineRequest, play_online
+    from ..net.codes import normalise_code
+    server = session.server
+    with session.kept():
+        if session.sent_seat is None and _kept_seat(session):
+            play_online(program, OnlineRequest("resume"))
+        elif isinstance(first.get("code"), str) and normalise_code(first["code"]) is not None:
+            _join(program, server, first["code"])
+    while True:
+        with session.kept():
+            if _menu_once(program, server) is None:
+                return 0
+
+
+def _kept_seat(session: PageSession) -> bool:
+    from ..storage.seat_keys import SeatKeyStore
+    return SeatKeyStore(session.folder).newest() is not None
+
+
+def ask_name(program: Program) -> str | None:
+    """The player's name at the table; Enter gives "Player 1" (the console offers its login name, which
+    here would be the server's)."""
+    from ..match import clean_name
+    default = program.m("seat.player", n=1)
+    typed = program.input.read_text(program.m("online.ask.name", default=default) + " ")
+    if typed == "escape":
+        return None
+    return clean_name(typed) or default
+
+
+def _join(program: Program, server: str, code: str) -> None:
+    from ..console.online import OnlineRequest, play_online
+    name = ask_name(program)
+    if name is not None:
+        play_online(program, OnlineRequest("join", server, name, code))
+
+
+def _menu_once(program: Program, server: str) -> bool | None:
+    """One choice of the menu and what it does; None when the player left the menu (Escape)."""
+    from ..console.daily import daily_for
+    from ..console.finding import quick_for, tables_menu
+    from ..console.menus import choose
+    from ..console.online import OnlineRequest, _ask_rules, leaderboard_menu, play_online
+    from ..console.watch import watch_room
+    m = program.m
+    items = [m("online.menu.quick"), m("online.menu.host"), m("online.menu.join"), m("online.menu.tables"),
+             m("web.menu.watch"), m("online.menu.daily"), m("online.menu.leaderboard"), m("app.menu.settings")]
+    index = choose(program.input, program.announcer, m("online.menu.title"), items, m("prompt.menu"), default=0,
+                   messages=program.messages)
+    if index is None:
+        return None
+    if index == 6:
+        leaderboard_menu(program, server)
+        return True
+    if index == 7:
+        program.settings_menu()
+        return True
+    if index in (2, 4):
+        program.say(m("online.ask.code"))
+        code = program.input.read_text(m("prompt.code") + " ")
+        if not code or code == "escape":
+            return True
+        name = ask_name(program)
+        if name is not None:
+            mode = "join" if index == 2 else "watch"
+            if mode == "watch":
+                watch_room(program, OnlineRequest("watch", server, name, code))
+            else:
+                play_online(program, OnlineRequest("join", server, name, code))
+        return True
+    name = ask_name(program)
+    if name is None:
+        return True
+    if index == 0:
+        quick_for(program, server, name)
+    elif index == 3:
+        tables_menu(program, server, name)
+    elif index == 5:
+        daily_for(program, server, name)
+    else:
+        rules = _ask_rules(program)
+        if rules is not None:
+            play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players))
+    return True

@@ -1,0 +1,181 @@
+"""The browser page (issue 40), served by a real ``scopa serve`` and played in Debian's headless Chromium.
+
+The page is a thin face of the console: the server runs the console's own code for it and sends the
+lines. These tests play it as a person does, by keys typed into its one command field, and check with
+axe-core that every screen has no accessibility violation. Without chromium and chromium-driver the
+browser tests are skipped, saying so; the HTTP and origin checks run everywhere.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from scopa.bench.serving import ServerProcess
+from scopa.net.pages import POLICY, page_weight
+from tests.helpers.browser import Page, chromium, violations_text
+
+pytestmark = pytest.mark.slow
+MOVE_PROMPTS = ("Card?", "Capture?", "Play?", "Next?")
+PAGE_LIMIT = 100 * 1024  # bytes of the page, its script and its style sheet, before compression
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    served = ServerProcess(["--db", str(tmp_path / "rooms.sqlite3"), "--computer-delay", "0.05",
+                            "--quick-wait", "0.5", "--computer-workers", "0"])
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[Page]:
+    with chromium(tmp_path / "profile") as driver:
+        yield Page(driver)
+
+
+def http(url: str) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_page_is_served_with_a_strict_policy(server: ServerProcess) -> None:
+    base = f"http://127.0.0.1:{server.port}"
+    status, headers, body = http(base + "/")
+    assert status == 200 and headers["Content-Security-Policy"] == POLICY
+    assert "script-src 'self'" in POLICY and "connect-src 'self'" in POLICY and "default-src 'none'" in POLICY
+    html = body.decode()
+    # no inline script, no inline style, no handler attribute, nothing from another origin
+    assert re.findall(r"<script\b[^>]*>", html) == ['<script src="page.js" defer>']
+    assert not re.search(r"\son[a-z]+=|\sstyle=|<style|https?://", html)
+    assert http(base + "/K7MQ3T")[2] == body and http(base + "/k7mq-3t")[2] == body  # the page at that room
+    assert http(base + "/page.js")[0] == 200 and http(base + "/page.css")[0] == 200
+    assert http(base + "/nothing/here")[0] == 404 and http(base + "/healthz")[0] == 200
+    script = http(base + "/page.js")[2].decode()
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "eval(" not in script
+    assert page_weight() <= PAGE_LIMIT
+
+
+def test_another_sites_page_cannot_open_a_websocket(server: ServerProcess) -> None:
+    """A page of another site, in the player's browser, is refused at the handshake: it cannot use the
+    player's seat through the page's websocket, nor the room protocol's."""
+    async def opens(path: str, origin: str | None) -> bool:
+        try:
+            async with connect(f"ws://127.0.0.1:{server.port}{path}", origin=origin):  # type: ignore[arg-type]
+                return True
+        except InvalidStatus as refused:
+            assert refused.response.status_code == 403
+            return False
+
+    async def check() -> None:
+        assert not await opens("/web", "http://evil.example")
+        assert not await opens("/", "https://evil.example")
+        assert not await opens("/web", f"http://127.0.0.1:{server.port + 1}")
+        assert await opens("/web", f"http://127.0.0.1:{server.port}")
+        assert await opens("/", None)  # the console's client sends no Origin
+    asyncio.run(check())
+
+
+def start_quick_match(page: Page, url: str, name: str = "Ann") -> None:
+    """From the page's menu: quick match, the name, two players, scopa, a single deal, easy computers."""
+    page.open(url)
+    page.wait_prompt("Choice?")
+    assert page.focused_id() == "command"  # focus starts in the command field
+    page.type("1")
+    page.wait_for(lambda line: line.startswith("Your name?"))
+    page.type(name)
+    page.enter()
+    for keys in ("\n", "\n", "4", "\n"):  # 2 players, scopa, a single deal, easy
+        page.wait_prompt("Choice?")
+        page.enter() if keys == "\n" else page.type(keys)
+
+
+def play_to_end(page: Page, screens: dict[str, list[dict[str, object]]]) -> str:
+    """Keys for every turn (the first card, the first capture, Enter) until the shuffle check is said."""
+    while True:
+        line = page.wait_for(lambda text: text in MOVE_PROMPTS or text.startswith("Shuffle"), timeout=60)
+        if line.startswith("Shuffle"):
+            return line
+        if line == "Capture?" and "capture menu" not in screens:
+            screens["capture menu"] = page.axe()
+        if line == "Card?" and "table" not in screens:
+            screens["table"] = page.axe()
+            page.type("c")  # chat: Message? opens, Escape sends nothing
+            page.wait_for(lambda text: text.startswith("Message?"))
+            screens["chat"] = page.axe()
+            page.escape()
+            page.wait_prompt("Card?")
+        if line in ("Card?", "Capture?"):
+            page.type("1")
+        else:
+            page.enter()
+
+
+def test_quick_match_against_computers_by_keyboard(server: ServerProcess, page: Page) -> None:
+    """A whole quick match in the browser by keys alone, with axe-core run on every screen."""
+    url = f"http://127.0.0.1:{server.port}/"
+    screens: dict[str, list[dict[str, object]]] = {}
+    page.open(url)
+    page.wait_prompt("Choice?")
+    screens["lobby"] = page.axe()
+    start_quick_match(page, url)
+    page.wait_for(lambda line: line == "The match starts.")
+    # T reads the table, as in the console
+    page.wait_prompt("Card?")
+    page.type("t")
+    assert page.wait_for(lambda line: line.startswith("Table")).startswith("Table")
+    assert play_to_end(page, screens) == "Shuffle checked, fair."
+    page.wait_prompt("Choice?")
+    screens["end of match"] = page.axe()
+    page.type("7")  # the leaderboard
+    page.wait_for(lambda line: line.startswith(("Leaderboard", "Best players", "No one")), timeout=20)
+    screens["leaderboard"] = page.axe()
+    assert page.focused_id() == "command"  # focus stayed in the one field through the whole match
+    lines = page.lines()
+    assert "You against" in " ".join(lines)
+    for screen, violations in screens.items():
+        assert violations == [], f"{screen}: {violations_text(violations)}"  # type: ignore[arg-type]
+    assert {"lobby", "table", "chat", "end of match", "leaderboard"} <= set(screens)
+
+
+def test_reload_takes_the_seat_back(server: ServerProcess, page: Page) -> None:
+    """The seat key is kept in the page's storage: a reload mid-match takes the seat back."""
+    url = f"http://127.0.0.1:{server.port}/"
+    start_quick_match(page, url)
+    page.wait_prompt("Card?")
+    seat = page.driver.execute_script("return JSON.parse(localStorage.getItem('scopa.seat'));")
+    assert seat["key"] and re.fullmatch(r"[A-Z0-9]{6}", seat["code"])
+    page.driver.refresh()
+    page.read = 0
+    back = page.wait_for(lambda line: line.startswith("Back in room"))
+    assert seat["code"] in back
+    assert play_to_end(page, {"table": [], "chat": []}) == "Shuffle checked, fair."
+    page.wait_prompt("Choice?")
+    assert page.driver.execute_script("return localStorage.getItem('scopa.seat');") is None  # the match is over
+
+
+def test_page_says_lines_in_order_once(server: ServerProcess, page: Page) -> None:
+    """Each line the server sent is one element of the log, in order, none twice in a row for one message."""
+    start_quick_match(page, f"http://127.0.0.1:{server.port}/")
+    page.wait_prompt("Card?")
+    role = page.driver.execute_script("return document.getElementById('log').getAttribute('role');")
+    assert role == "log"
+    count = page.driver.execute_script("return document.querySelectorAll('[role=log], [aria-live]').length;")
+    assert count == 1  # one live region only
+    buttons = page.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#choices button'), b => b.textContent);")
+    assert len(buttons) == 3 and all(re.fullmatch(r"\d, \w+ of \w+", b) for b in buttons), buttons
+    json.dumps(buttons)
