@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.helpers.browser import Page, chromium, violations_text
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from scopa.bench.serving import ServerProcess
 from scopa.net.pages import POLICY, page_weight
-from tests.helpers.browser import Page, chromium, violations_text
 
 pytestmark = pytest.mark.slow
 MOVE_PROMPTS = ("Card?", "Capture?", "Play?", "Next?")

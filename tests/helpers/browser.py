@@ -26,9 +26,10 @@ def chromium_or_skip() -> tuple[str, str]:
     """The Chromium and chromium-driver programs; the test is skipped, saying why, when either is missing."""
     pytest.importorskip("selenium", reason="selenium is not installed (pip install '.[test]')")
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+    driver = shutil.which("chromedriver")
     if browser is None or driver is None:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)")
+        pytest.skip("Debian's chromium and chromium-driver are not installed "
+                    "(apt-get install chromium chromium-driver)")
     return browser, driver
 
 

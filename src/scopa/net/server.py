@@ -121,8 +121,8 @@ from .messages import (
     spectator_update,
 )
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
-from .pages import PAGE_PATH, PageSession, loopback, page_address, page_hook, serve_page
 from .metrics import available as metrics_available
+from .pages import PAGE_PATH, PageSession, loopback, page_address, page_hook, serve_page
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .signals import on_stop_signals
 from .store import DB_NAME, LoadProblem, RoomStore

@@ -27,7 +27,9 @@ def serve(argv: Sequence[str]) -> int:
     import sys
 
     from ..net import launch
-    if launch.config_from_args(argv).store and launch.redis_missing():
+    from ..net.server import config_from_args
+    from ..net.server import main as serve_rooms
+    if config_from_args(argv).store and launch.redis_missing():
         print(launch.NO_REDIS, file=sys.stderr)
         return launch.USAGE
-    return launch.serve(argv, open_rooms)
+    return serve_rooms(argv, open_rooms)

@@ -7,11 +7,22 @@ room at once; a page that kept a seat takes it back first.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ..console.app import Program
-    from .session import PageSession
+
+
+class PageSession(Protocol):
+    """What the menu needs of the page's session (``session.PageSession``)."""
+
+    server: str
+    folder: Path
+    sent_seat: dict[str, Any] | None
+
+    def kept(self) -> AbstractContextManager[None]: ...
 
 
 def page_menu(program: Program, session: PageSession, first: dict[str, Any]) -> int:

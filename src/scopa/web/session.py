@@ -148,7 +148,7 @@ class PageInput:
             return WOKEN
         self.stream.text_prompt = text
         from ..console.terminal import write
-        write(self.stream, prompt)  # the lines held for this step go with it, in one message
+        write(self.stream, prompt)  # type: ignore[arg-type]  # the lines held for this step go with it, in one message
         if wake is not None:
             wake.watch(lambda: self.tokens.put(WOKEN))
         try:
@@ -157,9 +157,8 @@ class PageInput:
                 if token == CLOSED:
                     self.tokens.put(CLOSED)
                     raise InputClosed
-                if token == WOKEN:
-                    if wake is None or not wake.take():
-                        continue
+                if token == WOKEN and (wake is None or not wake.take()):
+                    continue  # a wake already taken, or one of an earlier read
                 return token
         finally:
             if wake is not None:
@@ -220,8 +219,8 @@ class PageSession:
     def _program(self, first: dict[str, Any]) -> Any:
         from ..console.app import Program
         from ..table.persistence import Persistence
-        lang = first.get("lang") if first.get("lang") in LANGS else "en"
-        verbosity = first.get("verbosity") if first.get("verbosity") in VERBOSITIES else "short"
+        lang = str(first["lang"]) if first.get("lang") in LANGS else "en"
+        verbosity: Any = str(first["verbosity"]) if first.get("verbosity") in VERBOSITIES else "short"
         origin = first.get("origin")
         host = self.link.host
         if isinstance(origin, str) and origin.startswith(("http://", "https://")):
@@ -267,10 +266,10 @@ class PageSession:
             code = normalise_code(seat["code"])
             number = seat.get("seat")
             if code is not None and isinstance(number, int) and 0 <= number < 4 and len(seat["key"]) < 100:
-                name = seat.get("name") if isinstance(seat.get("name"), str) else ""
+                name = str(seat["name"]) if isinstance(seat.get("name"), str) else ""
                 SeatKeyStore(self.folder).save(SeatKey(self.server, code, seat["key"], number, name[:40]))
         key = first.get("player_key")
-        if is_key(key):
+        if isinstance(key, str) and is_key(key):
             store = PlayerKeyStore(self.folder)
             with contextlib.suppress(OSError):
                 store.path.parent.mkdir(parents=True, exist_ok=True)
