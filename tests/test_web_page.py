@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -179,3 +180,69 @@ def test_page_says_lines_in_order_once(server: ServerProcess, page: Page) -> Non
         "return Array.from(document.querySelectorAll('#choices button'), b => b.textContent);")
     assert len(buttons) == 3 and all(re.fullmatch(r"\d, \w+ of \w+", b) for b in buttons), buttons
     json.dumps(buttons)
+
+
+def test_a_console_player_and_a_browser_player_share_a_room_with_chat_and_the_timer(tmp_path: Path,
+                                                                                    page: Page) -> None:
+    """Ann hosts at the console (``scopa host``, a turn timer); Bea opens the page link it says, joins,
+    chats both ways, lets one turn's time run out, and both play the match to its end."""
+    from tests.helpers.online_pty import hosted, press, text
+    pexpect = pytest.importorskip("pexpect")
+    served = ServerProcess(["--db", str(tmp_path / "rooms.sqlite3"), "--computer-delay", "0.05",
+                            "--clock-scale", "0.25", "--computer-workers", "0"])
+    try:
+        host, code = hosted(tmp_path, served.url, "--turn-time", "20")
+        host.expect(r"Invite link for a browser, (\S+)\.\r?\n")
+        link = host.match.group(1)
+        assert link == f"http://127.0.0.1:{served.port}/{code}"
+        page.open(link)
+        page.wait_for(lambda line: line.startswith("Your name?"))
+        page.type("Bea")
+        page.enter()
+        assert page.wait_for(lambda line: line.startswith("You are in room")) == f"You are in room {code}, seat 2."
+        page.wait_prompt("Ready?")
+        page.enter()
+        host.expect(r"Bea is ready\.")
+        host.expect(r"Start\?")
+        page.type("c")  # chat from the page, heard at the console
+        page.wait_for(lambda line: line.startswith("Message?"))
+        page.type("hello from the browser")
+        page.enter()
+        host.expect(r"Bea says, hello from the browser\.?")
+        assert page.wait_for(lambda line: line.startswith("You say")) == "You say, hello from the browser."
+        host.send("\r")  # Start
+        host.expect(r"Deal 1\.")
+        host.send("c")  # chat from the console, heard in the page
+        host.expect(r"Message\?")
+        host.send("5\r")  # phrase 5, thanks
+        page.wait_for(lambda line: line.startswith("Ann says"))
+        # Bea lets her first turn's time run out: the warnings, then a card played for her
+        page.wait_for(lambda line: line == "Ten seconds.", timeout=60)
+        page.wait_for(lambda line: line == "Five seconds.")
+        page.wait_for(lambda line: line.startswith("Time."))
+        page_done = host_done = False
+        answers = {r"Card\?": "1", r"Capture\?": "1", r"Play\?": "\r", r"Next\?": "\r"}
+        deadline = time.monotonic() + 120
+        while not (page_done and host_done):
+            assert time.monotonic() < deadline, "the match did not end:\n" + "\n".join(page.lines()[-30:])
+            if not host_done:
+                index = host.expect([r"Card\?", r"Capture\?", r"Play\?", r"Next\?", r"Shuffle checked, fair\.",
+                                     pexpect.TIMEOUT], timeout=0.05)
+                if index == 4:
+                    host_done = True
+                elif index < 4:
+                    press(host, answers[[r"Card\?", r"Capture\?", r"Play\?", r"Next\?"][index]])
+            if not page_done:
+                lines = page.lines()
+                for line in lines[page.read:]:
+                    page.read += 1
+                    if line == "Shuffle checked, fair.":
+                        page_done = True
+                    elif line in ("Card?", "Capture?"):
+                        page.type("1")
+                    elif line in ("Play?", "Next?"):
+                        page.enter()
+        assert "Bea" in text(host)
+        host.close()
+    finally:
+        served.stop()
