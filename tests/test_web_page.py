@@ -13,8 +13,9 @@ import re
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.helpers.browser import Page, chromium, violations_text
@@ -246,3 +247,42 @@ def test_a_console_player_and_a_browser_player_share_a_room_with_chat_and_the_ti
         host.close()
     finally:
         served.stop()
+
+
+def in_page(page: Page, call: str, *args: object) -> object:
+    """An async call of the page's own shuffle check (``window.scopaFairness``), awaited."""
+    return page.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"Promise.resolve({call}).then(done, e => done('error ' + e));", *args)
+
+
+def test_the_page_checks_the_shuffle_itself_and_catches_a_lying_server(server: ServerProcess, page: Page) -> None:
+    """The page's own check (WebCrypto): the test vector of docs/fairness.md, a real match found fair, and the
+    same match's facts changed as a dishonest server would change them, each caught by its own line."""
+    start_quick_match(page, f"http://127.0.0.1:{server.port}/")
+    vector = in_page(page, "window.scopaFairness.deck(arguments[0], 1)", bytes(range(32)).hex())
+    assert vector == [8, 10, 5, 39, 38, 29, 4, 36, 13, 1, 37, 32, 27, 28, 19, 33, 24, 25, 34, 12,
+                      20, 7, 35, 11, 31, 21, 2, 6, 9, 23, 18, 26, 0, 16, 3, 17, 14, 30, 22, 15]
+    assert play_to_end(page, {"table": [], "chat": []}) == "Shuffle checked, fair."
+    facts = page.driver.execute_script("return window.scopaFairness.last();")
+    assert facts["share"] and any(c["value"] == facts["share"] for c in facts["record"]["fairness"]["contributions"])
+    assert in_page(page, "window.scopaFairness.check(arguments[0])", facts) == "fair"
+    assert page.driver.find_element("id", "save-record").is_displayed()
+
+    def changed(change: Callable[[dict[str, Any]], None]) -> object:
+        lying = json.loads(json.dumps(facts))
+        change(lying)
+        return in_page(page, "window.scopaFairness.check(arguments[0])", lying)
+
+    other_seed = "ab" * 32
+    assert changed(lambda f: f["record"]["fairness"].update(server_seed=other_seed)) == "commitment"
+    assert changed(lambda f: f["record"]["fairness"].update(
+        contributions=[c for c in f["record"]["fairness"]["contributions"] if c["value"] != facts["share"]])) \
+        == "contribution"
+    assert changed(lambda f: f["record"].update(seed=other_seed)) == "seed"
+
+    def other_hand(f: dict[str, Any]) -> None:
+        hand = next(o for o in f["seen"] if o[0] == "hand")
+        hand[3] = ["KC", "KS", "KH"] if hand[3] != ["KC", "KH", "KS"] else ["AC", "AS", "AH"]
+    assert changed(other_hand) == "deals"
+    assert changed(lambda f: f["record"].pop("fairness")) == "missing"

@@ -988,7 +988,8 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     if request.mode != "daily":  # a daily deal: said once for the day, before its first deal
         program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake, tls=request.tls)
+    share = getattr(program, "share_source", None)  # a browser page draws its own share of the seed (scopa.web)
+    table = RemoteTable(server, first, wake, tls=request.tls, share=share)
     try:
         table.open()
     except TableClosed as closed:

@@ -181,7 +181,7 @@ class RemoteTable:
 
     def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick | DailyDeal, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
-                 tls: ssl.SSLContext | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, share: Callable[[bytes], bytes | None] | None = None) -> None:
         self.server = server
         self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
         self.wake: Waker = wake if wake is not None else NoWake()
@@ -221,6 +221,8 @@ class RemoteTable:
         # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
         self._share = secrets.token_bytes(SEED_BYTES)
+        # a browser page draws its own, by crypto.getRandomValues, once it has heard the commitment (scopa.web)
+        self._share_source = share
         self._gave_share = False
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
@@ -266,8 +268,16 @@ class RemoteTable:
         with contextlib.suppress(LinkClosed):  # else asked again, and the share given again, once reconnected
             ws.send(encode(MarkChanges()))
             if share:
-                ws.send(encode(Contribute(self._share)))
+                ws.send(encode(Contribute(self._page_share(message.commitment))))
         return message
+
+    def _page_share(self, commitment: bytes | None) -> bytes:
+        """This seat's share: the page's own when it gives one for this commitment (asked once), else drawn here."""
+        source, self._share_source = self._share_source, None
+        given = source(commitment) if source is not None and commitment is not None else None
+        if given is not None and len(given) == SEED_BYTES:
+            self._share = given
+        return self._share
 
     def _share_due(self, welcome: Welcome) -> bool:
         """Under the lock: this seat's share is to be sent (a room in its lobby that has none of it)."""
@@ -651,6 +661,19 @@ class RemoteTable:
         if data is None:
             return "missing"
         return check_online(data, heard, own, self.seat, seen)
+
+    def fairness_facts(self) -> dict[str, Any] | None:
+        """What a browser page needs to check the shuffle itself, as ``shuffle_check`` does (scopa.web):
+        the record's parts, the commitment heard, this seat's share and what the seat saw; None
+        before the record was asked, or when the server gave none."""
+        with self._lock:
+            data, seen = self._record_data, sorted(self._seen, key=repr)
+            heard = None if self._heard_other else self._heard
+            own = self._share if self._gave_share else None
+        if data is None:
+            return None
+        return {"record": dict(data), "commitment": None if heard is None else heard.hex(),
+                "share": None if own is None else own.hex(), "seat": self.seat, "seen": [list(o) for o in seen]}
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None

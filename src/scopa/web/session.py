@@ -55,6 +55,8 @@ VERBOSITIES = ("brief", "short", "full")
 MAX_LINE = 300  # characters of a typed line kept (a chat line is at most 200)
 SINGLE = re.compile(r"^[0-9a-z?.,]$")
 CLOSED = "\x00closed"
+SHARE_WAIT = 10.0  # seconds the console waits for the page's share of a seed
+VERDICTS = ("fair", "commitment", "contribution", "seed", "deals", "missing")  # the page's own check says one
 
 
 class PageStream:
@@ -69,12 +71,18 @@ class PageStream:
         self.text_prompt = False  # the prompt being written takes a typed line
         self.said: list[str] = []  # every line and prompt sent, in order (for tests and the bench)
         self.pending: list[str] = []  # lines said since the last prompt: a menu's items are among them
+        self.verdicts: set[str] = set()  # the console's lines of its own shuffle check
+        # what the page checks the shuffle with, once the console said its own check (None: nothing to check)
+        self.checked: Callable[[], dict[str, Any] | None] = lambda: None
         # the buttons for a prompt: [{key, label}], from the hand at Card? or the numbered items said
         self.choices: Callable[[str, list[str]], list[dict[str, str]]] = lambda prompt, lines: []
 
     def write(self, text: str) -> int:
         *lines, prompt = self._rename(text).split("\n")
         lines = [line for line in lines if line.strip()]
+        check = self.checked() if any(line in self.verdicts for line in lines) else None
+        if check is not None:
+            lines = [line for line in lines if line not in self.verdicts]  # the page says its own check
         prompt = prompt.strip()
         if lines or prompt:
             self.said += lines + ([prompt] if prompt else [])
@@ -85,6 +93,8 @@ class PageStream:
                 message["choices"] = self.choices(prompt, self.pending)
                 self.pending = []
             self._send(message)
+        if check is not None:
+            self._send(check)
         return len(text)
 
     def flush(self) -> None:
@@ -176,6 +186,8 @@ class PageSession:
         self.stream = PageStream(link.send, self._rename)
         self.input = PageInput(self.stream)
         self.sent_seat: dict[str, Any] | None = None
+        self.shares: queue.Queue[bytes | None] = queue.Queue()  # the page's answers to a commitment
+        self.table: Any = None
 
     def _rename(self, text: str) -> str:
         """Lines naming the server name it as the page reaches it, never the loopback path the console uses."""
@@ -184,6 +196,34 @@ class PageSession:
         page_form = "http" + self.server[2:]  # ws://... as the page link names it, http://... (wss: https)
         public_page = "http" + self.public[2:]
         return text.replace(self.server, self.public).replace(page_form, public_page)
+
+    def share_for(self, commitment: bytes) -> bytes | None:
+        """The page's share of a room's seed, drawn by the page once it has the server's commitment (never
+        before: a server that knew a share first could choose its seed); None when the page gives none in time."""
+        while not self.shares.empty():
+            self.shares.get_nowait()  # an answer to an earlier question, too late
+        self.link.send({"type": "commitment", "value": commitment.hex()})
+        try:
+            return self.shares.get(timeout=SHARE_WAIT)
+        except queue.Empty:
+            return None
+
+    def _check_in_page(self) -> dict[str, Any] | None:
+        """At the console's line of its shuffle check: the page is sent what it needs to check the shuffle
+        itself, with the line for each verdict, and says its own. None when there is nothing to check with."""
+        facts = None if self.table is None else self.table.fairness_facts()
+        if facts is None:
+            return None
+        from ..engine import Rules
+        try:
+            rules = Rules.from_dict(facts["record"]["rules"])
+        except Exception:  # noqa: BLE001 -- a record that does not read: the console's line stands
+            return None
+        m = self.program.m
+        facts["deal"] = {"players": rules.players, "hand_size": rules.hand_size, "table_size": rules.table_size,
+                         "kings_redeal": rules.kings_redeal}
+        facts["words"] = {verdict: m(f"fairness.{verdict}") for verdict in VERDICTS}
+        return {"type": "check", **facts}
 
     async def run(self) -> None:
         messages = self.link.messages()
@@ -197,7 +237,12 @@ class PageSession:
         thread.start()
         try:
             async for message in messages:
-                self.input.put(message)
+                if message.get("type") == "share":
+                    value = message.get("value")
+                    ok = isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
+                    self.shares.put(bytes.fromhex(value) if isinstance(value, str) and ok else None)
+                else:
+                    self.input.put(message)
         finally:
             self.input.close()
             await asyncio.to_thread(thread.join, 10)
@@ -236,12 +281,16 @@ class PageSession:
                           verbosity=verbosity)
         program.remember_server = lambda server: self.sync_seat()  # type: ignore[method-assign]
         program.table_opened = self._table_opened  # type: ignore[attr-defined]
+        program.share_source = self.share_for  # type: ignore[attr-defined]
         self.program = program
+        self.stream.verdicts = {program.m(f"fairness.{verdict}") for verdict in VERDICTS}
+        self.stream.checked = self._check_in_page
         self.stream.choices = self._menu_choices
         return program
 
     def _table_opened(self, table: Any) -> None:
         """At Card?, the hand's cards are the buttons, by their full names (the seat's own view only)."""
+        self.table = table
         def choices(prompt: str, lines: list[str]) -> list[dict[str, str]]:
             narrator = self.program.narrator
             if narrator is None or prompt != self.program.m("prompt.card") or not table.has_view():

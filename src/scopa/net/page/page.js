@@ -76,6 +76,149 @@
     }
   }
 
+
+  // The shuffle, checked in this page with WebCrypto, as docs/fairness.md describes it: the server's seed
+  // against the commitment heard before the match, this page's own share among the shares, the match seed
+  // made of them, and the first table and every hand this seat was dealt, dealt again from that seed.
+  const RANKS = "A234567JQK";
+  const SUITS = "DHSC";
+  const text = new TextEncoder();
+  function hex(bytes) { return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""); }
+  function unhex(value) {
+    const bytes = new Uint8Array(value.length / 2);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(value.substr(2 * i, 2), 16);
+    return bytes;
+  }
+  function joined(parts) {
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) { all.set(part, at); at += part.length; }
+    return all;
+  }
+  function be4(n) { return new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]); }
+  function cardName(card) { return RANKS[card >> 2] + SUITS[card & 3]; }
+  async function sha256(bytes) { return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)); }
+
+  function byteStream(key, label, number) {  // HMAC-SHA256(seed, label || 0 || number || counter), block by block
+    let counter = 0, block = new Uint8Array(0), at = 0;
+    return async function () {
+      if (at >= block.length) {
+        const message = joined([text.encode(label), new Uint8Array([0]), be4(number), be4(counter)]);
+        block = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
+        counter += 1;
+        at = 0;
+      }
+      return block[at++];
+    };
+  }
+  async function upTo(next, n) {  // 0 to n, masked to n's bits, thrown away while above n: no modulo
+    const mask = (1 << n.toString(2).length) - 1;
+    for (;;) { const b = (await next()) & mask; if (b <= n) return b; }
+  }
+  async function deckOrders(key, deal, count) {  // the deck, then each reshuffle for kings, reading on
+    const next = byteStream(key, "deal", deal);
+    const deck = Array.from({ length: 40 }, (_, i) => i);
+    const orders = [];
+    for (let k = 0; k < count; k += 1) {
+      for (let i = 39; i >= 1; i -= 1) {
+        const j = await upTo(next, i);
+        [deck[i], deck[j]] = [deck[j], deck[i]];
+      }
+      orders.push(deck.slice());
+    }
+    return orders;
+  }
+  function same(cards, names) { return cards.map(cardName).sort().join(" ") === names.slice().sort().join(" "); }
+
+  async function dealsSeen(seed, facts) {
+    const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const rules = facts.deal, seen = facts.seen, dealers = {}, tables = {}, hands = [];
+    for (const o of seen) {
+      if (o[0] === "dealer") dealers[o[1]] = o[2];
+      else if (o[0] === "table") tables[o[1]] = o[2];
+      else if (o[0] === "hand") hands.push(o);
+    }
+    const decks = {};
+    for (const deal of new Set([...Object.keys(tables), ...hands.map((h) => String(h[1]))])) {
+      const orders = await deckOrders(key, Number(deal), 8);
+      let chosen = 0;
+      if (tables[deal] !== undefined && rules.table_size > 0) {
+        chosen = orders.findIndex((o) => same(o.slice(0, rules.table_size), tables[deal]));
+        if (chosen < 0) return false;
+        const kings = (o) => o.slice(0, rules.table_size).filter((c) => c >= 36).length;
+        if (orders.slice(0, chosen).some((o) => !rules.kings_redeal || kings(o) < 3)) return false;
+      }
+      decks[deal] = orders[chosen];
+    }
+    const n = rules.players, size = rules.hand_size;
+    for (const [, deal, round, cards] of hands) {
+      if (dealers[deal] === undefined) continue;  // a seat taken back mid-deal: its dealer was not heard
+      const stock = decks[String(deal)].slice(rules.table_size);
+      const dealt = stock.slice((round - 1) * n * size, round * n * size);
+      const leader = (dealers[deal] - 1 + n) % n, k = (leader - facts.seat + n) % n;
+      if (!same(dealt.slice(k * size, (k + 1) * size), cards)) return false;
+    }
+    return true;
+  }
+
+  async function checkShuffle(facts) {
+    const fairness = facts.record && facts.record.fairness;
+    if (!fairness || typeof fairness.server_seed !== "string") return "missing";
+    const serverSeed = unhex(fairness.server_seed);
+    const kept = checking || {};  // what this page heard and gave, kept with the seat key
+    const commitment = kept.commitment || facts.commitment;
+    if (!commitment || hex(await sha256(serverSeed)) !== commitment) return "commitment";
+    const contributions = (fairness.contributions || []).slice().sort((a, b) => a.seat - b.seat);
+    const share = kept.share || facts.share;
+    if (!share || !contributions.some((c) => c.value === share)) return "contribution";
+    const parts = [text.encode("scopa match seed"), new Uint8Array([0]), serverSeed];
+    for (const c of contributions) parts.push(new Uint8Array([c.seat]), unhex(c.value));
+    const seed = await sha256(joined(parts));
+    if (hex(seed) !== facts.record.seed) return "seed";
+    return (await dealsSeen(seed, facts)) ? "fair" : "deals";
+  }
+
+  // The check, open to anyone who wants to run it again from the browser's console (and to the tests).
+  window.scopaFairness = Object.freeze({
+    check: checkShuffle,
+    deck: async function (seedHex, deal) {
+      const key = await crypto.subtle.importKey("raw", unhex(seedHex), { name: "HMAC", hash: "SHA-256" }, false,
+                                                ["sign"]);
+      return (await deckOrders(key, deal, 1))[0];
+    },
+    last: function () { return lastCheck; },
+  });
+  let lastCheck = null;
+  let record = null;
+  let checking = null;  // the seat's commitment and share, as the page kept them for the match checked now
+  function onCheck(message) {
+    checking = saved("seat");
+    lastCheck = message;
+    record = message.record;
+    document.getElementById("save-record").hidden = false;
+    checkShuffle(message).then(function (verdict) {
+      const line = message.words && message.words[verdict];
+      if (typeof line === "string") { addLine(line); speak([line]); }
+    }, function () {
+      const line = message.words && message.words.deals;
+      if (typeof line === "string") { addLine(line); speak([line]); }
+    });
+  }
+  document.getElementById("save-record").addEventListener("click", function () {
+    if (!record) return;
+    const file = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(file);
+    link.download = "scopa-match.json";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  });
+
+  function newShare() {  // 32 bytes of the browser's own randomness: the page's share of a room's seed
+    return hex(window.crypto.getRandomValues(new Uint8Array(32)));
+  }
+
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
@@ -102,7 +245,20 @@
       speak(spoken);
       retries = 0;
     } else if (message.type === "seat") {
-      keep("seat", message.seat && typeof message.seat === "object" ? message.seat : null);
+      const seat = message.seat && typeof message.seat === "object" ? message.seat : null;
+      const heard = saved("heard");  // the commitment and the share given for it, kept with the seat key
+      if (seat && heard && !saved("seat")) { seat.commitment = heard.commitment; seat.share = heard.share; }
+      else if (seat && saved("seat") && saved("seat").code === seat.code) {
+        seat.commitment = saved("seat").commitment; seat.share = saved("seat").share;
+      }
+      keep("seat", seat);
+      keep("heard", null);
+    } else if (message.type === "commitment" && /^[0-9a-f]{64}$/.test(message.value)) {
+      const share = newShare();
+      keep("heard", { commitment: message.value, share: share });
+      send({ type: "share", value: share });
+    } else if (message.type === "check") {
+      onCheck(message);
     } else if (message.type === "player_key" && typeof message.key === "string") {
       keep("player_key", message.key);
     } else if (message.type === "end") {
