@@ -148,16 +148,19 @@ class PageLink:
 
     async def messages(self) -> Any:
         """Each JSON object the page sends; a frame too big or not an object ends the connection."""
-        async for raw in self._ws:
-            if len(raw) > MAX_PAGE_MESSAGE:
-                return
-            try:
-                message = json.loads(raw)
-            except ValueError:
-                return
-            if not isinstance(message, dict):
-                return
-            yield message
+        try:
+            async for raw in self._ws:
+                if len(raw) > MAX_PAGE_MESSAGE:
+                    return
+                try:
+                    message = json.loads(raw)
+                except ValueError:
+                    return
+                if not isinstance(message, dict):
+                    return
+                yield message
+        except ConnectionClosed:  # the page went without closing: a closed tab, a lost network
+            return
 
 
 # What the composition root attaches: plays one page's session until the page goes.

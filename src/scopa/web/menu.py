@@ -47,10 +47,13 @@ def _kept_seat(session: PageSession) -> bool:
 
 
 def ask_name(program: Program) -> str | None:
-    """The player's name at the table; Enter gives "Player 1" (the console offers its login name, which
-    here would be the server's)."""
+    """The player's name at the table; Enter gives "Player" and a number drawn now, such as "Player 4821"
+    (the console offers its login name, which here would be the server's; and a name belongs to the first
+    player key that used it, so one default for every page would soon be taken)."""
+    import secrets
+
     from ..match import clean_name
-    default = program.m("seat.player", n=1)
+    default = program.m("seat.player", n=1000 + secrets.randbelow(9000))
     typed = program.input.read_text(program.m("online.ask.name", default=default) + " ")
     if typed == "escape":
         return None
