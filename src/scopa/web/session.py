@@ -109,13 +109,15 @@ ITEM = re.compile(r"(?:^|(?<=[.,;] ))(\d{1,2}),? ([^.;]+?)(?=[.;]|, \d{1,2}[ ,]|
 
 def numbered(lines: list[str]) -> list[dict[str, str]]:
     """The numbered items of a menu or a capture question, as said ("1 quick match, ..., 2 host a new room.",
-    "1, seven of cups."), each a button: the key its number is, and the item's words."""
-    items: dict[str, str] = {}
-    for line in lines:
-        for number, words in ITEM.findall(line):
-            key = "0" if number == "10" else number
-            items.setdefault(key, f"{number}, {words.strip()}")
-    return [{"key": key, "label": label} for key, label in items.items()]
+    "1, seven of cups."), each a button: the key its number is, and the item's words. Only a run numbered
+    1, 2, 3 and on counts ("How many players? 2, 3 or 4." is no menu of items)."""
+    found = [(int(number), words.strip()) for line in lines for number, words in ITEM.findall(line)]
+    items: list[dict[str, str]] = []
+    for number, words in found:
+        if number == len(items) + 1 or (number == 0 and len(items) == 9):
+            shown = 10 if number == 0 else number
+            items.append({"key": str(number % 10), "label": f"{shown}, {words}"})
+    return items
 
 
 class PageInput:
@@ -140,6 +142,11 @@ class PageInput:
 
     def close(self) -> None:
         self.tokens.put(CLOSED)
+
+    def pending(self) -> bool:
+        """A key or line waiting to be read, or the page gone (a spectator reads only then)."""
+        with self.tokens.mutex:
+            return any(token != WOKEN for token in self.tokens.queue)
 
     def read(self, prompt: str, wake: Wake | None = None, urgent: Wake | None = None) -> str:
         token = self._next(prompt, wake, text=False)

@@ -1,0 +1,83 @@
+"""The page's words are the console's (issue 40): the same updates, given to the console and to the page,
+give the same lines.
+
+A room of two scripted players is watched at once by the real ``scopa watch`` in a pseudo-terminal and by a
+page (the page's websocket, as the browser's script speaks it), both spectators of the same match: every
+update reaches both. The lines each says, from the match's first deal to its end, are held side by side and
+must be the same, in the same order. No browser is needed: what the page shows is what the server sends it
+(tests/test_web_page.py plays that part in Chromium).
+"""
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import ExitStack
+
+import pytest
+from websockets.sync.client import connect
+
+from helpers.net import host, join, play_out, start
+from scopa.net.messages import UpdateMessage
+from scopa.table import Notice
+
+pexpect = pytest.importorskip("pexpect")
+pytestmark = pytest.mark.slow
+
+
+class PageSpectator:
+    """A page that chose "watch a room with its code" in its menu; ``lines`` is every line it was sent."""
+
+    def __init__(self, port: int, code: str, name: str) -> None:
+        self.stack = ExitStack()  # connect() as a context manager, as websockets asks
+        self.ws = self.stack.enter_context(connect(f"ws://127.0.0.1:{port}/web",
+                                                   origin=f"http://127.0.0.1:{port}"))  # type: ignore[arg-type]
+        self.ws.send(json.dumps({"type": "start", "lang": "en", "verbosity": "short"}))
+        self.lines: list[str] = []
+        self.answers = {"Choice?": {"type": "key", "key": "5"}, "Code?": {"type": "line", "text": code}}
+        self.name = name
+        self.done = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for raw in self.ws:
+            message = json.loads(raw)
+            if message.get("type") != "say":
+                continue
+            self.lines += message["lines"]
+            if "No longer watching." in message["lines"]:
+                self.done.set()
+                return
+            prompt = message.get("prompt") or ""
+            if prompt.startswith("Your name?"):
+                self.ws.send(json.dumps({"type": "line", "text": self.name}))
+            elif prompt in self.answers:
+                self.ws.send(json.dumps(self.answers.pop(prompt)))
+
+
+def match_lines(lines: list[str]) -> list[str]:
+    """From the first deal to the end of watching: the part both spectators heard whole."""
+    first = next(i for i, line in enumerate(lines) if line.startswith("Deal 1."))
+    last = lines.index("No longer watching.")
+    return lines[first:last + 1]
+
+
+def test_the_same_updates_give_the_console_and_the_page_the_same_lines(serve, tmp_path):
+    from helpers.online_pty import player, text
+    server = serve()
+    ann = host(server.url)
+    bob = join(server.url, ann.code)
+    carla = player(tmp_path, "carla", "watch", ann.code, "--server", server.url, "--name", "Carla", "--plain")
+    carla.expect("Watching room")
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watching", 0, "Carla"))
+    dora = PageSpectator(server.port, ann.code, "Dora")
+    ann.until(lambda m: isinstance(m, UpdateMessage) and m.update.event == Notice("watching", 0, "Dora"))
+    start(ann, bob)
+    play_out([ann, bob], ann)
+    carla.expect("No longer watching.", timeout=90)
+    assert dora.done.wait(30), dora.lines[-20:]
+    console = [row.strip() for row in text(carla).splitlines() if row.strip()]
+    page = match_lines(dora.lines)
+    assert page == match_lines(console)
+    assert len(page) > 40 and any("wins the match" in line or "draw" in line.lower() for line in page)
+    carla.close()
+    dora.stack.close()
