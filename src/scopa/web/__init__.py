@@ -1,8 +1,8 @@
 """The page's side of the room server (issue 40): the console, played for a browser page.
 
-``scopa serve`` starts here: the room server of ``net.launch`` with ``session.page_session`` attached,
-so that its ``/web`` websocket plays the console for each page. The server itself (``net/``) never
-imports the console: this package, above both, joins them.
+``scopa serve`` starts here: the room server of ``net.launch`` with ``workers.PageWorkers`` attached,
+so that its ``/web`` websocket plays the console for each page (in a worker process of its own). The
+server itself (``net/``) never imports the console: this package, above both, joins them.
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 async def open_rooms(config: ServerConfig) -> RoomServer:
     """The server on the store its flags name (``net.launch``), with the page's console attached."""
     from ..net import launch
-    from .session import page_session
+    from .workers import PageWorkers
     rooms = await launch.open_rooms(config)
-    rooms.page_session = page_session
+    rooms.page_session = PageWorkers().session
     return rooms
 
 

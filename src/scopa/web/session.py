@@ -34,7 +34,6 @@ Server to page:
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import queue
 import re
@@ -43,11 +42,11 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..config import Settings
 from ..console.terminal import ENTER, ESCAPE, WOKEN, InputClosed, Output, Wake, line_token
-from ..net.pages import PageLink, page_seat_url
+from ..net.pages import page_seat_url
 from ..speech.simple import NullSpeaker
 
 LANGS = ("en", "it")
@@ -182,11 +181,22 @@ class PageInput:
                 wake.watch(None)
 
 
+class PageEnd(Protocol):
+    """Where a session's messages go: the page, through the server process (``workers``)."""
+
+    address: str  # the page's address, as the server counts it
+    host: str     # the Host the page was loaded from
+
+    def send(self, message: dict[str, Any]) -> None: ...
+    def close(self) -> None: ...
+
+
 class PageSession:
     """The console of one page, in a thread; ``run`` feeds it the page's messages until the page goes."""
 
-    def __init__(self, link: PageLink, self_url: str) -> None:
+    def __init__(self, link: PageEnd, self_url: str) -> None:
         self.link = link
+        self.thread: threading.Thread | None = None
         self.folder = Path(tempfile.mkdtemp(prefix="scopa-page-"))
         self.server = page_seat_url(self_url, link.address)  # what the console connects to
         self.public = ""  # the server as the page names it (ws:// or wss:// and the page's host)
@@ -232,28 +242,26 @@ class PageSession:
         facts["words"] = {verdict: m(f"fairness.{verdict}") for verdict in VERDICTS}
         return {"type": "check", **facts}
 
-    async def run(self) -> None:
-        messages = self.link.messages()
-        try:
-            first = await asyncio.wait_for(anext(messages), 10)
-        except (TimeoutError, StopAsyncIteration):
-            return
-        if first.get("type") != "start":
-            return
-        thread = threading.Thread(target=self._play, args=(first,), name="scopa-page", daemon=True)
-        thread.start()
-        try:
-            async for message in messages:
-                if message.get("type") == "share":
-                    value = message.get("value")
-                    ok = isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
-                    self.shares.put(bytes.fromhex(value) if isinstance(value, str) and ok else None)
-                else:
-                    self.input.put(message)
-        finally:
-            self.input.close()
-            await asyncio.to_thread(thread.join, 10)
-            shutil.rmtree(self.folder, ignore_errors=True)
+    def start(self, first: dict[str, Any]) -> None:
+        """The console, for the page whose first message is ``first``, in a thread of its own."""
+        self.thread = threading.Thread(target=self._play, args=(first,), name="scopa-page", daemon=True)
+        self.thread.start()
+
+    def feed(self, message: dict[str, Any]) -> None:
+        """A message of the page: its share of a seed, or a key or a line for the console."""
+        if message.get("type") == "share":
+            value = message.get("value")
+            ok = isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
+            self.shares.put(bytes.fromhex(value) if isinstance(value, str) and ok else None)
+        else:
+            self.input.put(message)
+
+    def stop(self) -> None:
+        """The page went: the console's input ends (its seat stays its player's), its folder goes."""
+        self.input.close()
+        if self.thread is not None:
+            self.thread.join(10)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     # The console's side, in its thread ---------------------------------------------------------
     def _play(self, first: dict[str, Any]) -> None:
@@ -351,8 +359,3 @@ class PageSession:
             yield
         finally:
             self.sync_seat()
-
-
-async def page_session(link: PageLink, self_url: str) -> None:
-    """``net.pages.PageSession``: what ``scopa serve`` attaches to its server."""
-    await PageSession(link, self_url).run()
