@@ -7,7 +7,7 @@
 (function () {
   const log = document.getElementById("log");
   const field = document.getElementById("command");
-  const promptLabel = document.getElementById("prompt");
+  const promptShown = document.getElementById("prompt");
   const status = document.getElementById("status");
   const choices = document.getElementById("choices");
   const voice = document.getElementById("voice");
@@ -40,14 +40,29 @@
     return window.location.origin + path.replace(/\/$/, "");
   }
 
-  function addLine(text, kind) {
-    const line = document.createElement("p");
-    line.textContent = text;
-    if (kind) line.className = kind;
-    log.appendChild(line);
+  // One announcement (the lines of one step, and the prompt after them) is added to the log at once, as
+  // one element holding a paragraph for each line: a screen reader is told of one addition and reads it in
+  // order. Added line by line, Orca read them in another order when several came together.
+  function addLines(lines, prompt) {
+    const said = document.createElement("div");
+    said.className = "said";
+    for (const text of lines) {
+      const line = document.createElement("p");
+      line.textContent = text;
+      said.appendChild(line);
+    }
+    if (prompt) {
+      const line = document.createElement("p");
+      line.textContent = prompt;
+      line.className = "prompt";
+      said.appendChild(line);
+    }
+    if (!said.childElementCount) return;
+    log.appendChild(said);
     while (log.childElementCount > MAX_LINES) log.removeChild(log.firstElementChild);
     log.scrollTop = log.scrollHeight;
   }
+  function addLine(text) { addLines([text], null); }
 
   function speak(lines) {
     if (!voice.checked || !("speechSynthesis" in window)) return;
@@ -233,11 +248,11 @@
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message.type === "say") {
       const lines = Array.isArray(message.lines) ? message.lines.filter((l) => typeof l === "string") : [];
-      for (const text of lines) addLine(text);
+      const prompt = typeof message.prompt === "string" ? message.prompt : null;
+      addLines(lines, prompt);
       const spoken = lines.slice();
-      if (typeof message.prompt === "string") {
-        addLine(message.prompt, "prompt");
-        promptLabel.textContent = message.prompt;
+      if (prompt) {
+        promptShown.textContent = prompt;  // for the eyes; the field's name stays, so it is not said again
         textPrompt = message.text === true;
         spoken.push(message.prompt);
         showChoices(message.choices);
