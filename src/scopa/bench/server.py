@@ -498,7 +498,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     if args.browser_seats:
         page_figures(urls[0])
     time.sleep(0.5)
-    before = resident_kib(pids)
+    before, before_all = resident_kib(pids), resident_kib(pids + children(pids))
     processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main,
                                                       start, experts, (args.chat, args.spectators),
                                                       args.browser_seats))
@@ -509,7 +509,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     clients = sum(to_main.get()[1] for _ in processes)
     filled_in = time.monotonic() - filling
     time.sleep(0.5)
-    filled = resident_kib(pids)
+    filled, filled_all = resident_kib(pids), resident_kib(pids + children(pids))
     cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
     for start in starts:
@@ -518,18 +518,19 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
     cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
-    after = resident_kib(pids)
+    after, after_all = resident_kib(pids), resident_kib(pids + children(pids))
     for process in processes:
         process.join(30)
     report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
-           (load_before, load_after), expert_tallies, worker_cpu)
+           (load_before, load_after), expert_tallies, worker_cpu, (before_all, filled_all, after_all))
     return 0
 
 
 def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,
            memory: tuple[int | None, int | None, int | None], cpu: tuple[float | None, float | None],
            load: tuple[float | None, float | None], expert_tallies: list[Tally] | None = None,
-           worker_cpu: float = 0.0) -> None:
+           worker_cpu: float = 0.0,
+           with_workers: tuple[int | None, int | None, int | None] = (None, None, None)) -> None:
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)
@@ -567,9 +568,15 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
     else:
         print(f"memory MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end {after / 1024:.1f}; "
               f"KiB a room filled {(filled - before) / args.rooms:.0f} end {(after - before) / args.rooms:.0f}")
+    before, filled, after = with_workers
+    if before is not None and filled is not None and after is not None:  # the computers' and the pages' workers
+        print(f"memory with its worker processes MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end "
+              f"{after / 1024:.1f}; KiB a room filled {(filled - before) / args.rooms:.0f} "
+              f"end {(after - before) / args.rooms:.0f}")
     if cpu[0] is not None and cpu[1] is not None:
         print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process)"
-              + (f", its computer workers {100 * worker_cpu / args.seconds:.0f}%" if worker_cpu else ""))
+              + (f", its worker processes (computers, pages) {100 * worker_cpu / args.seconds:.0f}%"
+                 if worker_cpu else ""))
     print(f"machine load {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores")
 
 

@@ -18,7 +18,9 @@ async def open_rooms(config: ServerConfig) -> RoomServer:
     from ..net import launch
     from .workers import PageWorkers
     rooms = await launch.open_rooms(config)
-    rooms.page_session = PageWorkers().session
+    workers = PageWorkers()
+    workers.start()
+    rooms.page_session = workers.session
     return rooms
 
 

@@ -4,8 +4,9 @@ Each page's console (``session.PageSession``) narrates every update of its seat:
 threads of the server's own process, took the server's lock on the interpreter (the GIL) from its event
 loop. Measured with ``python3 dev.py bench server --rooms 200 --think 2 --browser-seats`` on this
 machine, the consoles took some 50% of a core. So they run in one worker process, started with the
-first page (``multiprocessing``, spawned), and the server's loop only moves the pages' frames to it
-and back over a pipe, as it hands the computers' turns to their workers (``net.thinking``).
+server (``multiprocessing``, spawned; started again if it dies), and the server's loop only moves the
+pages' frames to it and back over a pipe, as it hands the computers' turns to their workers
+(``net.thinking``).
 
 The worker connects each console to the server on loopback, as any client; if the worker dies, its
 pages lose their connection, reconnect, take their seats back (the seat keys are in the pages), and a
@@ -40,6 +41,10 @@ class PageWorkers:
         self._process: multiprocessing.process.BaseProcess | None = None
         self._links: dict[int, PageLink] = {}
         self._ids = itertools.count(1)
+
+    def start(self) -> None:
+        """Start the worker now (``scopa serve`` does, so that the first page waits for no process to start)."""
+        self._ensure()
 
     def _ensure(self) -> Connection:
         with self._lock:
