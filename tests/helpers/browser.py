@@ -64,7 +64,7 @@ class Page:
 
     def lines(self) -> list[str]:
         return list(self.driver.execute_script(
-            "return Array.from(document.querySelectorAll('#log p'), p => p.textContent);"))
+            "return Array.from(document.querySelectorAll('#log p'), p => p.innerText.split('\\n')).flat();"))
 
     def prompt(self) -> str:
         return str(self.driver.execute_script("return document.getElementById('prompt').textContent;"))

@@ -40,24 +40,17 @@
     return window.location.origin + path.replace(/\/$/, "");
   }
 
-  // One announcement (the lines of one step, and the prompt after them) is added to the log at once, as
-  // one element holding a paragraph for each line: a screen reader is told of one addition and reads it in
-  // order. Added line by line, Orca read them in another order when several came together.
+  // One announcement (the lines of one step, and the prompt after them) is one paragraph of the log, its
+  // lines separated by line breaks: a screen reader is told of one addition and reads it whole, in order.
+  // Added as a paragraph a line, Orca read the lines of one step in another order.
   function addLines(lines, prompt) {
-    const said = document.createElement("div");
-    said.className = "said";
-    for (const text of lines) {
-      const line = document.createElement("p");
-      line.textContent = text;
-      said.appendChild(line);
-    }
-    if (prompt) {
-      const line = document.createElement("p");
-      line.textContent = prompt;
-      line.className = "prompt";
-      said.appendChild(line);
-    }
-    if (!said.childElementCount) return;
+    const all = prompt ? lines.concat([prompt]) : lines;
+    if (!all.length) return;
+    const said = document.createElement("p");
+    all.forEach(function (text, index) {
+      if (index) said.appendChild(document.createElement("br"));
+      said.appendChild(document.createTextNode(text));
+    });
     log.appendChild(said);
     while (log.childElementCount > MAX_LINES) log.removeChild(log.firstElementChild);
     log.scrollTop = log.scrollHeight;
@@ -334,8 +327,11 @@
     connect();
     field.focus();
   });
-  langSelect.value = saved("lang") || ((navigator.language || "en").slice(0, 2) === "it" ? "it" : "en");
-  verbositySelect.value = saved("verbosity") || "short";
+  // set only when it differs from the page's own choice: a value set is a change a screen reader may say
+  const lang = saved("lang") || ((navigator.language || "en").slice(0, 2) === "it" ? "it" : "en");
+  if (langSelect.value !== lang) langSelect.value = lang;
+  const words = saved("verbosity") || "short";
+  if (verbositySelect.value !== words) verbositySelect.value = words;
   langSelect.addEventListener("change", function () { keep("lang", langSelect.value); document.documentElement.lang = langSelect.value; });
   verbositySelect.addEventListener("change", function () { keep("verbosity", verbositySelect.value); });
   voice.addEventListener("change", function () { if (!voice.checked) stopVoice(); });
