@@ -55,7 +55,10 @@
     while (log.childElementCount > MAX_LINES) log.removeChild(log.firstElementChild);
     log.scrollTop = log.scrollHeight;
   }
-  function addLine(text) { addLines([text], null); }
+  function addLine(text) {  // a line of the page's own (its shuffle check, the connection): after what is held
+    held.push(text);
+    if (holding === null) holding = window.setTimeout(function () { flush(null); }, HOLD);
+  }
 
   function speak(lines) {
     if (!voice.checked || !("speechSynthesis" in window)) return;
@@ -206,10 +209,10 @@
     document.getElementById("save-record").hidden = false;
     checkShuffle(message).then(function (verdict) {
       const line = message.words && message.words[verdict];
-      if (typeof line === "string") { addLine(line); speak([line]); }
+      if (typeof line === "string") addLine(line);
     }, function () {
       const line = message.words && message.words.deals;
-      if (typeof line === "string") { addLine(line); speak([line]); }
+      if (typeof line === "string") addLine(line);
     });
   }
   document.getElementById("save-record").addEventListener("click", function () {
@@ -227,6 +230,20 @@
     return hex(window.crypto.getRandomValues(new Uint8Array(32)));
   }
 
+  // What comes in together is said together: the lines of several messages that arrive before the next
+  // prompt (a play, the table after it, the new turn) become one paragraph of the log. Orca read
+  // paragraphs added in quick succession out of order (the newest first); one addition is read in order.
+  const HOLD = 250;  // ms a line waits for more, when no prompt comes with it
+  let held = [];
+  let holding = null;
+  function flush(prompt) {
+    if (holding !== null) { window.clearTimeout(holding); holding = null; }
+    const lines = held;
+    held = [];
+    addLines(lines, prompt);
+    speak(prompt ? lines.concat([prompt]) : lines);
+  }
+
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
@@ -242,15 +259,15 @@
     if (message.type === "say") {
       const lines = Array.isArray(message.lines) ? message.lines.filter((l) => typeof l === "string") : [];
       const prompt = typeof message.prompt === "string" ? message.prompt : null;
-      addLines(lines, prompt);
-      const spoken = lines.slice();
+      held.push(...lines);
       if (prompt) {
         promptShown.textContent = prompt;  // for the eyes; the field's name stays, so it is not said again
         textPrompt = message.text === true;
-        spoken.push(message.prompt);
         showChoices(message.choices);
+        flush(prompt);
+      } else if (holding === null) {
+        holding = window.setTimeout(function () { flush(null); }, HOLD);
       }
-      speak(spoken);
       retries = 0;
     } else if (message.type === "seat") {
       const seat = message.seat && typeof message.seat === "object" ? message.seat : null;
