@@ -179,8 +179,18 @@ def test_page_says_lines_in_order_once(server: ServerProcess, page: Page) -> Non
     assert count == 1  # one live region only
     buttons = page.driver.execute_script(
         "return Array.from(document.querySelectorAll('#choices button'), b => b.textContent);")
-    assert len(buttons) == 3 and all(re.fullmatch(r"\d, \w+ of \w+", b) for b in buttons), buttons
-    json.dumps(buttons)
+    assert len(buttons) == 3 and all(re.fullmatch(r"\d, (\w+ of \w+|settebello)", b) for b in buttons), buttons
+    # Tab reaches every control in order, and leaves the page at the end: nothing traps focus
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    reached = []
+    for _ in range(40):
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        reached.append(page.driver.execute_script(
+            "const e = document.activeElement; return e === document.body || !e ? 'body' : (e.id || e.textContent);"))
+    assert reached[0] == "log" or reached[0].startswith("1, ")  # the log (it scrolls), or the first card
+    for control in ("1, ", "Enter", "Q, leave", "lang", "verbosity", "voice", "restart"):
+        assert any(str(r).startswith(control) for r in reached), (control, reached)
 
 
 def test_a_console_player_and_a_browser_player_share_a_room_with_chat_and_the_timer(tmp_path: Path,
