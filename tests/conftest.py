@@ -15,7 +15,7 @@ import pytest
 
 from helpers.net import Server, opened
 from helpers.redis import FULL_TRIGGERS, free_port, redis_cli
-from scopa.net.client import RemoteTable
+from scopa.net.client.client import RemoteTable
 
 
 @pytest.fixture

@@ -109,26 +109,78 @@ def test_the_console_never_imports_the_full_state_or_the_match_record():
     assert found == []
 
 
-def test_only_net_touches_sockets_and_the_console_reaches_only_nets_client_side():
-    """docs/architecture.md: net is the only code with sockets (no websockets, socket or ssl
-    connection elsewhere in the game), and the console imports net's client side, never the
-    server, its rooms or its stores."""
+def outside_imports(module: str) -> set[str]:
+    """The top-level names of every module outside scopa this one imports, anywhere in it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {"scopa"}
+
+
+def in_room(name: str, room: str) -> bool:
+    """Whether the module ``name`` is ``room`` (``scopa.net.server``) or inside it."""
+    return name == room or name.startswith(room + ".")
+
+
+def test_only_net_touches_sockets():
+    """docs/architecture.md: net is the only code with sockets: no websockets or socket elsewhere
+    in the game."""
     sockets = {"websockets", "socket"}
-    server_side = {"server", "rooms", "store", "redis_store", "cluster", "thinking", "launch", "health", "metrics"}
+    found = [f"{module}: {name}" for module in sorted(MODULES)
+             if not in_room(module, "scopa.net") and not in_room(module, "scopa.bench")
+             for name in sorted(outside_imports(module) & sockets)]
+    assert found == []
+
+
+# Who may import which room of net (docs/architecture.md). The composition root starts the server
+# (``scopa serve``) and the benchmarks measure it; nothing else of the game may reach it.
+SERVER_USERS = ("scopa.net.server", "scopa.__main__", "scopa.bench")
+PROTOCOL_FORBIDS = {"websockets", "socket", "ssl", "asyncio", "selectors", "http", "urllib", "redis"}
+
+
+def room_breaches() -> list[str]:
+    """Every import that crosses a wall of net: the protocol importing either side or anything that
+    opens a connection, the client importing the server, anything else of the game importing the server."""
     found = []
     for module in sorted(MODULES):
-        top = module.split(".")[1] if "." in module else ""
-        if top in ("net", "bench"):
-            continue
-        path = MODULES[module]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
-            found += [f"{module}: {name}" for name in names if name.split(".")[0] in sockets]
-        if top == "console":
-            found += [f"{module}: {name}" for name in imports_of(module)
-                      if name.startswith("scopa.net.") and name.split(".")[2] in server_side]
-    assert found == []
+        scopa_imports = imports_of(module)
+        if in_room(module, "scopa.net.protocol"):
+            found += [f"{module}: {name}" for name in sorted(scopa_imports)
+                      if in_room(name, "scopa.net.client") or in_room(name, "scopa.net.server")]
+            found += [f"{module}: {name}" for name in sorted(outside_imports(module) & PROTOCOL_FORBIDS)]
+        elif not any(in_room(module, user) for user in SERVER_USERS):
+            found += [f"{module}: {name}" for name in sorted(scopa_imports) if in_room(name, "scopa.net.server")]
+    return found
+
+
+def test_net_is_three_rooms_and_only_the_server_imports_the_server():
+    """The protocol imports neither side and nothing that opens sockets; the client (and its faces,
+    the console among them) imports the protocol and the client, never the server."""
+    assert room_breaches() == []
+
+
+def test_the_room_check_finds_each_breach(tmp_path, monkeypatch):
+    """The check itself can fail: one module of each kind importing what it must not."""
+    net = tmp_path / "scopa" / "net"
+    sources = {"protocol/wire.py": "import asyncio\nfrom ..client import link\n",
+               "client/link.py": "from ..server.rooms import Room\n",
+               "server/rooms.py": "from ..protocol import wire\n",
+               "../console/online.py": "from ..net.server import rooms\nfrom ..net.client import link\n"}
+    paths = []
+    for name, text in sources.items():
+        path = (net / name).resolve()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        paths.append(path)
+    monkeypatch.setitem(globals(), "SRC", tmp_path)
+    monkeypatch.setitem(globals(), "MODULES", {module_name(p): p for p in paths})
+    assert room_breaches() == ["scopa.console.online: scopa.net.server.rooms",
+                               "scopa.net.client.link: scopa.net.server.rooms",
+                               "scopa.net.protocol.wire: scopa.net.client.link",
+                               "scopa.net.protocol.wire: asyncio"]
 
 
 def test_nothing_is_attached_to_a_class_or_module_at_run_time():

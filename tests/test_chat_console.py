@@ -7,7 +7,8 @@ from scopa.console.chat import Chat, chat_line, chat_token
 from scopa.engine import Rules
 from scopa.narration import Messages
 from scopa.narration.cues import LineCues
-from scopa.net.messages import ChatMessage, RoomInfo, RoomSeat
+from scopa.net.protocol.server_messages import ChatMessage
+from scopa.net.protocol.wire import RoomInfo, RoomSeat
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])

@@ -15,7 +15,8 @@ import pytest
 
 from helpers.net import join as socket_join
 from helpers.online_pty import PROMPT_LINE, hosted, text
-from scopa.net.messages import ChatMessage, ChatRequest, MoveRequest, UpdateMessage
+from scopa.net.protocol.client_messages import ChatRequest, MoveRequest
+from scopa.net.protocol.server_messages import ChatMessage, UpdateMessage
 
 pexpect = pytest.importorskip("pexpect")
 

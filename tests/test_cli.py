@@ -8,7 +8,7 @@ import pytest
 
 from scopa.__main__ import main
 from scopa.cli import UsageError, argparse_problem, build_parser, rules_from_args, seats_from_args, wants_new_match
-from scopa.engine import Variant
+from scopa.engine import Rules, Variant
 from scopa.narration import Messages
 
 M = Messages("en")
@@ -234,3 +234,20 @@ def test_help_all_tells_of_the_short_form_without_brackets(capsys):
         main(["--help", "all"])
     text = " ".join(capsys.readouterr().out.split())
     assert "-h, --help the options used most, or every one with --help all" in text and "[" not in text
+
+
+def test_options_switch_the_new_rules_on_and_no_switches_a_games_own_off():
+    _, rules, _ = parse("--variant", "cirulla", "--options", "cappotto,no_ace_scopa,matta_table,table_nine")
+    assert rules == Rules.cirulla(cappotto=True, ace_scopa=False, matta_table=True, table_nine=True)
+    _, rules, _ = parse("--variant", "cirulla", "--options", "no_grande_piccola")
+    assert not rules.grande_piccola and rules.ace_scopa
+    _, rules, _ = parse("--variant", "scopa_15", "--options", "opening_to_leader,no_opening_pairs")
+    assert rules == Rules.scopa_15(opening_to_leader=True, opening_pairs=False)
+    with pytest.raises(UsageError) as error:
+        parse("--options", "cappotto")  # a Cirulla option, in Scopa
+    assert "not played with scopa" in str(error.value)
+    with pytest.raises(UsageError) as error:
+        parse("--variant", "cirulla", "--options", "nonsense")
+    assert "cappotto" in str(error.value) and "no_ace_scopa" in str(error.value) and "napola" not in str(error.value)
+    with pytest.raises(UsageError):
+        parse("--options", "no_napola")  # only what a game has on by default can be switched off

@@ -20,8 +20,8 @@ import pytest
 
 from scopa.bench.serving import ServerProcess
 from scopa.engine import Phase, Rules
-from scopa.net.client import RemoteTable, tls_context
-from scopa.net.messages import CreateRoom, Join
+from scopa.net.client.client import RemoteTable, tls_context
+from scopa.net.protocol.client_messages import CreateRoom, Join
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"

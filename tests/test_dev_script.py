@@ -161,9 +161,11 @@ def test_the_whole_suite_runs_in_several_processes_and_named_tests_in_one(tmp_pa
     project = stand_in_project(tmp_path)
     (project / ".venv" / "bin" / "python").write_text(ECHO.format(python=sys.executable))
 
+    outer = {key: value for key, value in os.environ.items() if key != "SCOPA_TEST_WORKERS"}  # the suite's own
+
     def pytest_args(*args: str, **env: str) -> str:
         done = subprocess.run([sys.executable, "dev.py", *args], cwd=project, capture_output=True, text=True,
-                              env=dict(os.environ, **env), timeout=60, check=True)
+                              env=dict(outer, **env), timeout=60, check=True)
         return next(line for line in done.stdout.splitlines() if line.startswith("args: "))
 
     assert pytest_args("test") == "args: -m pytest -n 3"

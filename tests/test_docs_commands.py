@@ -40,8 +40,8 @@ from scopa.cli import (
 )
 from scopa.config import Settings
 from scopa.narration import Messages
-from scopa.net.invite import parse_invite
-from scopa.net.server import build_parser as build_serve_parser
+from scopa.net.client.invite import parse_invite
+from scopa.net.server.server import build_parser as build_serve_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

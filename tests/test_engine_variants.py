@@ -72,6 +72,11 @@ def variant_rules(draw, variant: Variant) -> Rules:
         options["win_by_two"] = draw(st.booleans())
     if variant is Variant.SCOPA_15:
         options["a_perdere"] = draw(st.booleans())
+        options |= {name: draw(st.booleans()) for name in ("opening_to_leader", "opening_pairs")}
+    if variant is Variant.CIRULLA:
+        options |= {name: draw(st.booleans()) for name in ("grande_piccola", "ace_scopa", "matta_table",
+                                                           "table_nine", "cappotto")}
+        options["napola"] = options["napola"] and not options["grande_piccola"]
     return Rules(players=players, variant=variant, target=target, **options)
 
 
@@ -98,12 +103,47 @@ def reference_captures(card: Card, table: tuple[Card, ...], rules: Rules) -> set
     return sums | fifteen
 
 
-def reference_opening(table: tuple[Card, ...]) -> int:
-    return {15: 1, 30: 2}.get(sum(c.value for c in table), 0)
+def reference_opening(table: tuple[Card, ...], rules: Rules | None = None) -> int:
+    """What a first table is worth, from the sentences of "Scopa a 15", "Cirulla" and their options."""
+    rules = rules or Rules.cirulla()
+    matta = Card.parse("7H")
+    choices = [table]
+    if rules.matta_table and matta in table:  # the matta as any card of the other suits' values
+        choices = [(*(c for c in table if c != matta), Card.parse(f"{r}S")) for r in "A234567JQK"]
+    worth = 0
+    for cards_ in choices:
+        total = sum(c.value for c in cards_)
+        pairs = any(a.value + b.value == 15 for a, b in combinations(cards_, 2))
+        if total == 15:
+            worth = max(worth, 1)
+        elif total == 30 and (pairs or not rules.opening_pairs):
+            worth = max(worth, 2)
+        elif total <= 9 and rules.table_nine:
+            worth = max(worth, 3)
+    return worth
 
 
-def reference_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, bool]:
-    """Who wins, straight from the sentences of "Winning the match" and its options."""
+def reference_runs(pile: tuple[Card, ...]) -> tuple[int, int]:
+    """Cirulla's grande and piccola of a pile: J, Q, K of coins 5 and A, 2, 3 of coins 3, each one
+    more for every next coin in sequence (the grande down to the six, the piccola up to the six)."""
+    coins = {c.rank for c in pile if str(c).endswith("D")}
+    grande = piccola = 0
+    if {"J", "Q", "K"} <= coins:
+        grande = 5 + ("7" in coins) + ("7" in coins and "6" in coins)
+    if {"A", "2", "3"} <= coins:
+        for count, rank in enumerate("456", start=4):
+            if rank not in coins:
+                break
+            piccola = count
+        piccola = piccola or 3
+    return grande, piccola
+
+
+def reference_result(totals: tuple[int, ...], rules: Rules, coins: tuple[int, ...] = ()) -> tuple[int | None, bool]:
+    """Who wins, straight from the sentences of "Winning the match" and its options (``coins``: each
+    side's coins in the deal just played, for Cirulla's cappotto)."""
+    if rules.cappotto and 10 in coins:
+        return coins.index(10), True
     order = sorted(range(len(totals)), key=lambda s: totals[s], reverse=not rules.a_perdere)
     first, second = order[0], order[1]
     gap = abs(totals[first] - totals[second])
@@ -171,7 +211,7 @@ def test_every_capture_offered_is_legal_under_the_variants_rule(variant, data, s
         if move is not None and move != "claim" and move.capture:
             cleared = set(before.table) == set(move.capture)
             last = not state.stock and not any(state.hands)
-            ace_all = (variant is Variant.CIRULLA and move.card.value == 1
+            ace_all = (variant is Variant.CIRULLA and move.card.value == 1 and not rules.ace_scopa
                        and not any(c.value == 1 for c in before.table))
             assert any(isinstance(e, Scopa) for e in events) == (cleared and not last and not ace_all)
 
@@ -189,7 +229,7 @@ def test_variant_scores_add_up(variant, data, seed, move_seed):
                 assert event.points == {"cirulla": 3, "tris": 10}[event.kind]
                 bonus[event.side] += event.points
             if isinstance(event, OpeningTableTaken):
-                assert event.scope == reference_opening(event.cards) > 0
+                assert event.scope == reference_opening(event.cards, rules) > 0
                 scope_events[event.side] += event.scope
             if isinstance(event, Scopa):
                 scope_events[event.side] += 1
@@ -197,6 +237,8 @@ def test_variant_scores_add_up(variant, data, seed, move_seed):
                 assert [s.scope for s in event.score.sides] == [scope_events[s] for s in range(rules.sides)]
                 assert event.score == score_deal(state.piles, state.scope, rules, bonus)
                 assert [s.bonus for s in event.score.sides] == list(bonus)
+                runs = [reference_runs(p) if rules.grande_piccola else (0, 0) for p in state.piles]
+                assert [(s.grande, s.piccola) for s in event.score.sides] == runs
                 assert all(s.total == sum(s.points.values()) for s in event.score.sides)
                 assert before is not None
                 added = zip(before.match_scores, event.score.totals, strict=True)
@@ -204,9 +246,11 @@ def test_variant_scores_add_up(variant, data, seed, move_seed):
                 scope_events = Counter()
                 bonus = [0] * rules.sides
             if isinstance(event, MatchWon):
-                assert (event.side, True) == reference_result(state.match_scores, rules)
+                coins = tuple(s.coins for s in state.deal_score.sides)
+                assert (event.side, True) == reference_result(state.match_scores, rules, coins)
         if any(isinstance(e, DealScored) for e in events) and state.phase is Phase.DEAL_OVER:
-            assert reference_result(state.match_scores, rules) == (None, False)
+            coins = tuple(s.coins for s in state.deal_score.sides)
+            assert reference_result(state.match_scores, rules, coins) == (None, False)
         assert state.match_scores == tuple(sum(t[i] for t in state.deal_totals) for i in range(rules.sides))
 
 
@@ -217,7 +261,7 @@ def test_the_first_table_goes_to_the_dealer_exactly_when_it_makes_fifteen_or_thi
         state, events = new_match(rules, seed)
         taken = [e for e in events if isinstance(e, OpeningTableTaken)]
         dealt = next(e for e in events if getattr(e, "table", None))
-        expected = reference_opening(dealt.table)
+        expected = reference_opening(dealt.table, rules)
         assert len(taken) == (expected > 0)
         if expected:
             side = rules.side_of(state.dealer)
@@ -339,14 +383,44 @@ def test_cirulla_makes_fifteen_with_the_played_card():
     assert captures("3C", "KH 3S", RC) == caps("3S")  # 3 + 10 + 3 is 16: only the equal card
 
 
-def test_cirulla_an_ace_takes_the_whole_table_and_that_is_not_a_scopa():
+def test_cirulla_an_ace_takes_the_whole_table_and_that_is_a_scopa():
     state = _position(RC, hand="AC 2C", table="3H KS 7D")
     assert state.legal_moves()[0].capture == tuple(sorted(cards("3H KS 7D")))
     after, events = state.apply(("AC", ["3H", "KS", "7D"]))
-    assert after.table == () and not any(isinstance(e, Scopa) for e in events)
+    assert after.table == () and sum(isinstance(e, Scopa) for e in events) == 1
     assert next(e for e in events if isinstance(e, CardsCaptured)).whole_table
+    assert after.history[-1].scopa
     with pytest.raises(IllegalMoveError):
         state.apply(("AC", ["3H"]))  # only the whole table
+
+
+def test_cirulla_without_ace_scopa_the_ace_taking_the_whole_table_is_no_scopa():
+    state = _position(Rules.cirulla(ace_scopa=False), hand="AC 2C", table="3H KS 7D")
+    after, events = state.apply(("AC", ["3H", "KS", "7D"]))
+    assert after.table == () and not any(isinstance(e, Scopa) for e in events)
+    assert next(e for e in events if isinstance(e, CardsCaptured)).whole_table
+    assert not after.history[-1].scopa
+
+
+@pytest.mark.parametrize("ace_scopa", [True, False])
+def test_cirulla_an_ace_on_a_table_worth_fourteen_is_a_scopa_only_as_the_ace_scopa_option_says(ace_scopa):
+    # 4 + 10 and the ace make 15, but the ace takes the whole table by its own rule, without counting:
+    # a scopa under ace_scopa, as every whole table it takes; never without it, as the Cirulla of
+    # older records played it (so their files replay as they were).
+    state = _position(Rules.cirulla(ace_scopa=ace_scopa), hand="AC 2C", table="4H KS")
+    after, events = state.apply(("AC", ["4H", "KS"]))
+    assert (sum(isinstance(e, Scopa) for e in events) == 1) == ace_scopa == after.history[-1].scopa
+    assert next(e for e in events if isinstance(e, CardsCaptured)).whole_table
+    ace_on_table = _position(Rules.cirulla(ace_scopa=ace_scopa), hand="AC 2C", table="AH 3S KD")  # 1 + 3 + 10
+    assert captures("AC", "AH 3S KD", Rules.cirulla(ace_scopa=ace_scopa)) == caps("AH", "AH 3S KD")
+    _after, events = ace_on_table.apply(("AC", ["AH", "3S", "KD"]))  # a capture by fifteen: a scopa in both
+    assert sum(isinstance(e, Scopa) for e in events) == 1
+
+
+def test_cirulla_the_ace_taking_the_whole_table_on_the_last_play_is_no_scopa():
+    state = _position(RC, hand="AC", table="3H KS 7D", last=True)
+    after, events = state.apply(("AC", ["3H", "KS", "7D"]))
+    assert not any(isinstance(e, Scopa) for e in events) and after.is_deal_over
 
 
 def test_cirulla_an_ace_on_the_table_stops_the_ace_taking_all():

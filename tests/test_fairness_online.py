@@ -17,8 +17,10 @@ from helpers.net import until
 from scopa.engine import Phase, Rules
 from scopa.engine.shuffle import commitment, match_seed
 from scopa.narration import Messages
-from scopa.net.client import RemoteTable, TableClosed
-from scopa.net.messages import PROTOCOL_VERSION, CreateRoom, Hello, Join, Welcome, encode, parse_server_message
+from scopa.net.client.client import RemoteTable, TableClosed
+from scopa.net.protocol.client_messages import CreateRoom, Hello, Join
+from scopa.net.protocol.server_messages import Welcome, parse_server_message
+from scopa.net.protocol.wire import PROTOCOL_VERSION, encode
 
 HOOKS = Path(__file__).parent / "fault_hooks"
 EN, IT = Messages("en"), Messages("it")
@@ -163,14 +165,15 @@ def test_a_welcome_without_a_commitment_is_read_and_a_contribution_has_64_hex_di
 
 
 def _info():  # type: ignore[no-untyped-def]
-    from scopa.net.messages import RoomInfo, RoomSeat
+    from scopa.net.protocol.wire import RoomInfo, RoomSeat
     return RoomInfo("ACDEFG", "lobby", Rules(), (RoomSeat("Ann"), None))
 
 
 def test_a_share_is_64_hex_digits_taken_once_in_the_lobby_and_the_start_waits_for_every_one():
-    from scopa.net.codes import key_hash, new_seat_key
-    from scopa.net.messages import Contribute, ProtocolError, parse_client_message
-    from scopa.net.rooms import RoomRefusal, new_room
+    from scopa.net.protocol.client_messages import Contribute, parse_client_message
+    from scopa.net.protocol.codes import key_hash, new_seat_key
+    from scopa.net.protocol.wire import ProtocolError
+    from scopa.net.server.rooms import RoomRefusal, new_room
     for value in ("ab" * 31, "AB" * 32, "zz" * 32, 7, None):
         with pytest.raises(ProtocolError) as refused:
             parse_client_message(json.dumps({"type": "contribute", "value": value}))

@@ -11,7 +11,7 @@ import pytest
 
 from scopa.engine import Rules
 from scopa.engine.shuffle import SHUFFLE_REPLAY, shuffle_of
-from scopa.net.store import RoomStore
+from scopa.net.server.store import RoomStore
 from scopa.storage import (
     VERSION,
     SaveFileError,

@@ -8,7 +8,7 @@ from scopa.console.finding import ask_rules, table_row
 from scopa.console.menus import MenuPages
 from scopa.engine import Rules, Variant
 from scopa.narration import Messages
-from scopa.net.messages import OpenTable
+from scopa.net.protocol.server_messages import OpenTable
 
 
 def test_a_room_is_one_line_host_first_in_both_languages():
@@ -35,7 +35,7 @@ def test_the_list_is_one_room_per_line_and_paged_on_a_small_terminal():
 
 def test_the_quick_match_count_is_said_in_both_languages():
     from scopa.console.online import waiting_line
-    from scopa.net.messages import RoomInfo, RoomSeat
+    from scopa.net.protocol.wire import RoomInfo, RoomSeat
     room = RoomInfo("K7MQ3T", "lobby", Rules(players=4), (RoomSeat("Ann"), None, RoomSeat("Ben"), None))
     assert waiting_line(room, Messages("en")) == "Waiting, 2 of 4 players here."
     assert waiting_line(room, Messages("it")) == "In attesa, 2 su 4 al tavolo."
@@ -45,8 +45,8 @@ def test_any_text_is_read_as_a_link_or_not_without_an_error_and_every_link_reads
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from scopa.net.codes import ALPHABET, CODE_LENGTH
-    from scopa.net.invite import invite_link, parse_invite
+    from scopa.net.client.invite import invite_link, parse_invite
+    from scopa.net.protocol.codes import ALPHABET, CODE_LENGTH
 
     @given(st.text(max_size=80))
     def anything(text: str) -> None:

@@ -9,8 +9,8 @@ import pytest
 from helpers.net import Client
 from helpers.online_pty import assert_prompts_said_once, final_scores, hosted, play, played_to_the_end, player, text
 from scopa.engine import Rules
-from scopa.net.invite import invite_link, parse_invite
-from scopa.net.messages import CreateRoom
+from scopa.net.client.invite import invite_link, parse_invite
+from scopa.net.protocol.client_messages import CreateRoom
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -222,14 +222,18 @@ def test_lesson_9_teaches_making_fifteen_and_the_first_table(tmp_path: Path) -> 
 
 
 def test_lesson_10_teaches_the_ace_the_equal_card_or_fifteen_and_the_bonuses(tmp_path: Path) -> None:
-    program = make_program(tmp_path, ["1", "enter", "enter", "1", "1", "enter", "enter", "2", "enter"])
+    program = make_program(tmp_path, ["1", "enter", "enter", "1", "1", "enter", "enter", "2", "enter", "enter",
+                                      "2", "enter"])
     assert program.run_lesson(10) == 0
     out = screen(program)
-    assert "Lesson 10, cirulla. The ace, fifteen and the bonuses." in out
-    assert "Right. Your ace took the whole table, the settebello with it." in out
+    assert "Lesson 10, cirulla. The ace, fifteen, the bonuses, grande and piccola." in out
+    assert "Right. Your ace took the whole table, the settebello with it, and that is a scopa." in out
     assert "1, the settebello." in out and "2, three of hearts and five of spades, to make fifteen." in out
     assert "Right. Your seven took the settebello, an equal card." in out
     assert "Right. One, two and six make 9, a cirulla." in out
+    assert "The grande is the jack, queen and king of diamonds in one pile, worth 5 points." in out
+    assert ("Right. The four of diamonds makes the piccola 4, and without the seven of diamonds the grande stays "
+            "at 5.") in out
     assert "That was the last lesson." not in out or 10 in program.settings.lessons_done
     assert 10 in program.settings.lessons_done
 
@@ -239,7 +243,7 @@ def test_the_lessons_of_the_other_games_are_the_menus_tenth_item(tmp_path: Path)
     assert program.lessons_menu() is None
     out = screen(program)
     assert "lezioni di scopa a 15 e cirulla" in out
-    assert "Lezione 10, cirulla. L'asso, il quindici e i bonus." in out
+    assert "Lezione 10, cirulla. L'asso, il quindici, i bonus, grande e piccola." in out
 
 
 def test_the_lessons_of_the_other_games_play_their_own_rules() -> None:
@@ -307,7 +311,7 @@ def test_lessons_menu_offers_the_rules_and_goes_on_with_n(tmp_path: Path) -> Non
 
 def test_rules_reader_pages_through_every_section(tmp_path: Path) -> None:
     _, sections = split_sections(rules_markdown("en"), opening=False)
-    count = len(sections) + 1
+    count = len(sections)  # this match first, the addresses of the sources (for a browser) left out
     assert count == 16
     tokens = ["enter"] * (count - 1) + ["n", "p", "p", "1", "p", "20", "r", "escape"]
     program = make_program(tmp_path, tokens)
@@ -315,7 +319,7 @@ def test_rules_reader_pages_through_every_section(tmp_path: Path) -> None:
     out = screen(program)
     assert f"Rules. {count} sections." in out
     assert "The usual rules. Section 1 of 16." in out  # no match running: not "This match"
-    for number, section in enumerate(sections, start=2):
+    for number, section in enumerate(sections[:-1], start=2):
         assert f"{section.title}. Section {number} of {count}." in out
         for line in section.lines:
             assert line in out
@@ -345,11 +349,14 @@ def test_rules_reader_match_section_for_scopone(tmp_path: Path) -> None:
 def test_rules_reader_match_section_for_the_fifteen_games(tmp_path: Path) -> None:
     sections = rules_sections("en", Rules.scopa_15(win_by_two=True))
     assert sections[0].lines == ("Scopa a 15, 2 players. A card takes what makes fifteen with it.",
-                                 "Playing to 11 points.", "Options on. Redeal for three kings, win by two.",
-                                 "Options off. Napola, re bello, scopa a perdere.")
+                                 "Playing to 11 points.", "Options on. Thirty only as two pairs, win by two.",
+                                 ("Options off. Redeal for three kings, napola, re bello, first table to the leader, "
+                                  "scopa a perdere."))
     sections = rules_sections("it", Rules.cirulla(players=4))
     assert sections[0].lines[:3] == (("Cirulla, in 4. Carta uguale, somma o quindici, l'asso piglia tutto, e i bonus "
-                                     "della mano."), "Si gioca a 51 punti.", "Nessuna variante attiva.")
+                                     "della mano."), "Si gioca a 51 punti.",
+                                     "Varianti attive. Grande e piccola, l'asso che piglia tutto fa scopa.")
+    assert "cappotto" in sections[0].lines[3] and "napola" not in sections[0].lines[3]  # the piccola is its napola
     titles = [s.title for s in rules_sections("en", None)]
     assert {"Scopa a 15", "Cirulla", "Where these rules come from"} <= set(titles)
 
@@ -369,8 +376,11 @@ def test_the_reader_leaves_out_the_documents_opening_about_itself(lang: str) -> 
     opening = with_opening[0]
     assert opening.title == title and any(" U," in line for line in opening.lines)  # it names the key
     sections = rules_sections(lang, None)
-    assert [s.title for s in sections[1:]] == [s.title for s in with_opening[1:]]
+    assert [s.title for s in sections[1:]] == [s.title for s in with_opening[1:-1]]
     assert all(line not in s.lines for s in sections for line in opening.lines)
+    addresses = with_opening[-1]  # the web addresses of the sources: in the document, not read aloud
+    assert any("https://" in line for line in addresses.lines)
+    assert all(line not in s.lines for s in sections for line in addresses.lines)
 
 
 # The short card notation of match files and the engine ("7D", "KC", "10S"), and anything a

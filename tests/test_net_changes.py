@@ -12,22 +12,26 @@ from websockets.sync.server import serve as serve_ws
 
 from helpers.net import Client, changes_are_ended, host, join, play_out, start, until
 from scopa.engine import Rules
-from scopa.net.client import RemoteTable
-from scopa.net.messages import (
-    ChangeEnd,
+from scopa.net.client.client import RemoteTable
+from scopa.net.protocol.client_messages import (
     Hello,
-    InfoMessage,
     Join,
     MarkChanges,
     Ping,
+    parse_client_message,
+)
+from scopa.net.protocol.server_messages import (
+    ChangeEnd,
+    InfoMessage,
     Pong,
-    RoomInfo,
-    RoomSeat,
     UpdateMessage,
     Welcome,
-    encode,
-    parse_client_message,
     parse_server_message,
+)
+from scopa.net.protocol.wire import (
+    RoomInfo,
+    RoomSeat,
+    encode,
 )
 from scopa.table import Notice, SeatUpdate
 

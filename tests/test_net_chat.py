@@ -7,15 +7,19 @@ import json
 import pytest
 
 from helpers.net import error, host, join
-from scopa.net.chat import MAX_CHAT, ChatLimit, chat_problem, clean_chat
-from scopa.net.messages import (
-    ChatMessage,
+from scopa.net.protocol.chat import MAX_CHAT, ChatLimit, chat_problem, clean_chat
+from scopa.net.protocol.client_messages import (
     ChatRequest,
+    parse_client_message,
+)
+from scopa.net.protocol.server_messages import (
+    ChatMessage,
     ErrorMessage,
+    parse_server_message,
+)
+from scopa.net.protocol.wire import (
     ProtocolError,
     encode,
-    parse_client_message,
-    parse_server_message,
 )
 
 

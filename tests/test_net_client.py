@@ -8,8 +8,8 @@ import pytest
 from helpers.net import SINGLE, mover_of, opened, started_pair, until
 from scopa.engine import Move, Rules, legal_captures
 from scopa.narration import CardNames, Messages, explain_illegal
-from scopa.net.client import UNREACHABLE, RemoteTable, TableClosed
-from scopa.net.messages import CreateRoom, Hello, Join
+from scopa.net.client.client import UNREACHABLE, RemoteTable, TableClosed
+from scopa.net.protocol.client_messages import CreateRoom, Hello, Join
 from scopa.table import Resync, Table
 
 
@@ -171,8 +171,8 @@ def test_the_connections_own_log_never_reaches_the_players_screen(serve):
     server = serve()
     script = (
         "from scopa.engine import Rules\n"
-        "from scopa.net.client import RemoteTable\n"
-        "from scopa.net.messages import CreateRoom\n"
+        "from scopa.net.client.client import RemoteTable\n"
+        "from scopa.net.protocol.client_messages import CreateRoom\n"
         f"table = RemoteTable({server.url!r}, CreateRoom('Ann', Rules(), ('human', 'human'), 'easy'))\n"
         "table.open()\n"
         "try:\n"

@@ -15,10 +15,11 @@ import pytest
 
 from helpers.net import Server, host, join, play_out, start
 from scopa.engine import CardPlayed, Rules
-from scopa.net.codes import key_hash, new_seat_key
-from scopa.net.messages import Accepted, MoveRequest, Refused, UpdateMessage
-from scopa.net.rooms import Room, move_seed, new_room
-from scopa.net.thinking import Thinkers, fallback, think
+from scopa.net.protocol.client_messages import MoveRequest
+from scopa.net.protocol.codes import key_hash, new_seat_key
+from scopa.net.protocol.server_messages import Accepted, Refused, UpdateMessage
+from scopa.net.server.rooms import Room, move_seed, new_room
+from scopa.net.server.thinking import Thinkers, fallback, think
 from scopa.players import make_player
 
 KINDS = ("human", "human", "hard", "expert")

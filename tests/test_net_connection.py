@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, cast
 
-from scopa.net.server import Connection, ServerConfig
+from scopa.net.server.server import Connection, ServerConfig
 
 
 class SlowClose:

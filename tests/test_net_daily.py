@@ -11,17 +11,22 @@ import time
 from helpers.daily import play_deal
 from helpers.net import Client
 from helpers.redis import redis_cli
-from scopa.net.daily import day_checks, day_par, deal_seed
-from scopa.net.messages import (
-    PROTOCOL_VERSION,
-    DailyAnswer,
+from scopa.net.protocol.client_messages import (
     DailyDeal,
     DailyRequest,
+    LeaderboardRequest,
+)
+from scopa.net.protocol.daily_seeds import day_checks, deal_seed
+from scopa.net.protocol.server_messages import (
+    DailyAnswer,
     ErrorMessage,
     Leaderboard,
-    LeaderboardRequest,
     Welcome,
 )
+from scopa.net.protocol.wire import (
+    PROTOCOL_VERSION,
+)
+from scopa.net.server.daily import day_par
 
 DAY, NEXT, AFTER = "2030-01-01", "2030-01-02", "2030-01-03"
 SAMPLES = "2"  # the expert's samples a move for par: quick, and the same par anywhere
@@ -223,7 +228,7 @@ def test_a_client_checks_a_revealed_day_seed_against_what_it_heard():
 def test_the_day_board_is_said_rank_first_then_place_best_and_worst():
     from scopa.console.daily import result_lines
     from scopa.narration import Messages
-    from scopa.net.messages import DailyPlace, DailyPlayed, DailyRow
+    from scopa.net.protocol.server_messages import DailyPlace, DailyPlayed, DailyRow
     answer = DailyAnswer(DAY, 3, None, rows=(DailyRow(1, "Ann", 3), DailyRow(2, "Ben", -1)),
                          you=DailyPlace(2, 2, -1, (-2, 1, 0)),
                          played=(DailyPlayed(1, -2, False), DailyPlayed(2, 1, False), DailyPlayed(3, 0, False)))
@@ -241,7 +246,7 @@ def test_the_day_board_is_said_rank_first_then_place_best_and_worst():
 def test_an_earlier_day_of_a_run_is_said_on_its_own_named():
     from scopa.console.daily import past_day_lines
     from scopa.narration import Messages
-    from scopa.net.messages import DailyPlace, DailyPlayed
+    from scopa.net.protocol.server_messages import DailyPlace, DailyPlayed
     unfinished = DailyAnswer(DAY, 3, None, played=(DailyPlayed(1, -2, False),))
     assert past_day_lines(unfinished, Messages("en")) == [
         "Daily deal of 2030-01-01, 1 of 3 deals played, 2 under par. Not on that day's board."]
@@ -252,14 +257,18 @@ def test_an_earlier_day_of_a_run_is_said_on_its_own_named():
 
 
 def test_the_daily_messages_go_over_the_wire_and_back_checked():
-    from scopa.net.messages import (
+    from scopa.net.protocol.client_messages import (
+        parse_client_message,
+    )
+    from scopa.net.protocol.server_messages import (
         DailyPlace,
         DailyPlayed,
         DailyRow,
+        parse_server_message,
+    )
+    from scopa.net.protocol.wire import (
         ProtocolError,
         encode,
-        parse_client_message,
-        parse_server_message,
     )
     for message in (DailyRequest(), DailyRequest(DAY, "a" * 64, 5), DailyDeal("Ann", 3, "b" * 64),
                     DailyDeal("Ann", 2, None, DAY)):
@@ -286,11 +295,11 @@ def test_a_room_made_here_and_not_yet_stored_is_not_taken_for_one_deleted(redis_
     import asyncio
 
     from scopa.engine import Rules
-    from scopa.net.cluster import ClusterServer
-    from scopa.net.codes import key_hash, new_seat_key
-    from scopa.net.redis_store import RedisRoomStore
-    from scopa.net.rooms import new_room
-    from scopa.net.server import ServerConfig
+    from scopa.net.protocol.codes import key_hash, new_seat_key
+    from scopa.net.server.cluster import ClusterServer
+    from scopa.net.server.redis_store import RedisRoomStore
+    from scopa.net.server.rooms import new_room
+    from scopa.net.server.server import ServerConfig
 
     async def check() -> None:
         store = RedisRoomStore(f"redis://127.0.0.1:{redis_server}/0")
@@ -319,8 +328,8 @@ def test_a_run_names_its_day_and_an_older_server_that_takes_none_is_asked_withou
 
     from scopa.console import daily, online
     from scopa.narration import Messages
-    from scopa.net import board
-    from scopa.net.client import Problem, TableClosed
+    from scopa.net.client import board
+    from scopa.net.client.client import Problem, TableClosed
     asked: list[tuple[int, str | None]] = []
     refuse: dict[str, str] = {}
 

@@ -14,8 +14,10 @@ from contextlib import ExitStack
 from websockets.sync.client import connect
 
 from helpers.net import Client, host, join, play_out, reclaim, start
-from scopa.net.link import QUIET_LOG
-from scopa.net.messages import Ping, Pong, ResyncMessage, encode
+from scopa.net.client.link import QUIET_LOG
+from scopa.net.protocol.client_messages import Ping
+from scopa.net.protocol.server_messages import Pong, ResyncMessage
+from scopa.net.protocol.wire import encode
 
 GARBAGE = [b"\x00\xff\xfe", "\ud800".encode("utf-8", "surrogatepass"), "[" * 5000, '{"type": "move"}',
            '{"type": "move", "id": -1, "card": "7D", "capture": [], "expected": 0}', "null", '"hello"', "1e999",

@@ -6,17 +6,21 @@ import secrets
 
 from helpers.net import Client, host, join, play_out, until
 from scopa.engine import CardsDealt, Rules
-from scopa.net.messages import (
-    PROTOCOL_VERSION,
+from scopa.net.protocol.client_messages import (
     Contribute,
     CreateRoom,
-    ErrorMessage,
     ListTables,
-    OpenTable,
     Quick,
+)
+from scopa.net.protocol.server_messages import (
+    ErrorMessage,
+    OpenTable,
     TablesMessage,
     UpdateMessage,
     Welcome,
+)
+from scopa.net.protocol.wire import (
+    PROTOCOL_VERSION,
     encode,
 )
 from scopa.table import Notice
@@ -109,7 +113,8 @@ def test_public_rooms_still_waiting_are_listed_and_a_private_or_full_one_is_not(
 
 def test_an_older_client_is_told_the_version_in_one_error():
     """The message an older client gets: version, with the one this server speaks."""
-    from scopa.net.messages import ProtocolError, parse_client_message
+    from scopa.net.protocol.client_messages import parse_client_message
+    from scopa.net.protocol.wire import ProtocolError
     old = encode(ListTables()).replace(f'"version":{PROTOCOL_VERSION}', '"version":1')
     try:
         parse_client_message(old)
@@ -125,7 +130,9 @@ def test_the_finding_messages_round_trip_and_are_checked_strictly():
 
     import pytest
 
-    from scopa.net.messages import ProtocolError, parse_client_message, parse_server_message
+    from scopa.net.protocol.client_messages import parse_client_message
+    from scopa.net.protocol.server_messages import parse_server_message
+    from scopa.net.protocol.wire import ProtocolError
     for message in (Quick("Ann", Rules(players=4, target=21), "hard"), ListTables(),
                     CreateRoom("Ann", TWO, ("human", "human"), "easy", public=True)):
         assert parse_client_message(encode(message)) == message

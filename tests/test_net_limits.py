@@ -7,8 +7,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from helpers.net import Client, error, host, join, reclaim, start
-from scopa.net.codes import new_code, new_seat_key
-from scopa.net.messages import ErrorMessage, Hello, Join, Welcome
+from scopa.net.protocol.client_messages import Hello, Join
+from scopa.net.protocol.codes import new_code, new_seat_key
+from scopa.net.protocol.server_messages import ErrorMessage, Welcome
 
 LIMIT = 10
 

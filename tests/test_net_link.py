@@ -1,4 +1,4 @@
-"""``net.link.Link`` against the real room server over loopback: what the console's threads rely on."""
+"""``net.client.link.Link`` against the real room server over loopback: what the console's threads rely on."""
 from __future__ import annotations
 
 import contextlib
@@ -15,8 +15,10 @@ import pytest
 
 from helpers.net import ROOT
 from scopa.bench.serving import certificate
-from scopa.net.link import UNREACHABLE, LinkClosed, LinkFailed, open_link
-from scopa.net.messages import MAX_RECORD_MESSAGE, ListTables, Ping, TablesMessage, encode, parse_server_message
+from scopa.net.client.link import UNREACHABLE, LinkClosed, LinkFailed, open_link
+from scopa.net.protocol.client_messages import ListTables, Ping
+from scopa.net.protocol.server_messages import TablesMessage, parse_server_message
+from scopa.net.protocol.wire import MAX_RECORD_MESSAGE, encode
 
 
 def opened(url: str):
@@ -84,15 +86,15 @@ def test_an_opening_that_fails_says_why(server: str | None, code: str) -> None:
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
 def test_the_game_never_uses_websockets_threading_client(serve, tmp_path: Path) -> None:
     """That client reads and sends on one TLS socket from two threads, which OpenSSL does not allow;
-    it hung about one opening in 700 (``net/link.py``). A whole opening over wss, in a process of
+    it hung about one opening in 700 (``net/client/link.py``). A whole opening over wss, in a process of
     its own, must not import it."""
     cert, key = certificate(tmp_path)
     server = serve("--certfile", str(cert), "--keyfile", str(key))
     script = (
         "import sys\n"
         "from scopa.engine import Rules\n"
-        "from scopa.net.client import RemoteTable, tls_context\n"
-        "from scopa.net.messages import CreateRoom\n"
+        "from scopa.net.client.client import RemoteTable, tls_context\n"
+        "from scopa.net.protocol.client_messages import CreateRoom\n"
         f"table = RemoteTable('wss://127.0.0.1:{server.port}', CreateRoom('Ann', Rules(), ('human', 'human'), 'easy'),"
         f" tls=tls_context({str(cert)!r}))\n"
         "print(table.open().code)\n"

@@ -6,38 +6,42 @@ import json
 import pytest
 
 from scopa.engine import Card, DealScored, IllegalReason, Move, Rules, new_match
-from scopa.net.codes import ALPHABET, key_hash, key_matches, new_code, new_seat_key, normalise_code
-from scopa.net.messages import (
-    MAX_CLIENT_MESSAGE,
-    MAX_RECORD_MESSAGE,
-    MAX_SERVER_MESSAGE,
-    Accepted,
-    ChatMessage,
+from scopa.net.protocol.client_messages import (
     CreateRoom,
-    ErrorMessage,
-    FinishedDeal,
     Hello,
-    InfoMessage,
     Join,
-    MatchRecordMessage,
-    Moved,
     MoveRequest,
     MoveSeat,
     NextDealRequest,
     Ping,
-    ProtocolError,
     Ready,
     RecordRequest,
+    WatchersChat,
+    parse_client_message,
+)
+from scopa.net.protocol.codes import ALPHABET, key_hash, key_matches, new_code, new_seat_key, normalise_code
+from scopa.net.protocol.server_messages import (
+    Accepted,
+    ChatMessage,
+    ErrorMessage,
+    InfoMessage,
+    MatchRecordMessage,
+    Moved,
     Refused,
     ResyncMessage,
+    UpdateMessage,
+    Welcome,
+    parse_server_message,
+)
+from scopa.net.protocol.wire import (
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    MAX_SERVER_MESSAGE,
+    FinishedDeal,
+    ProtocolError,
     RoomInfo,
     RoomSeat,
-    UpdateMessage,
-    WatchersChat,
-    Welcome,
     encode,
-    parse_client_message,
-    parse_server_message,
 )
 from scopa.table import Notice, SeatUpdate
 

@@ -11,7 +11,9 @@ from helpers.net import Client, error, host, join, play_out, reclaim, start
 from scopa.console.terminal import ENTER
 from scopa.engine import Rules
 from scopa.match import NAME_LENGTH, MatchRecord, SeatSetup, clean_name, name_problem
-from scopa.net.messages import CreateRoom, ErrorMessage, Join, ProtocolError, UpdateMessage, Welcome, check_name
+from scopa.net.protocol.client_messages import CreateRoom, Join
+from scopa.net.protocol.server_messages import ErrorMessage, UpdateMessage, Welcome
+from scopa.net.protocol.wire import ProtocolError, check_name
 from scopa.storage import AutosaveStore, record_from_dict, record_to_dict
 from scopa.table import Notice
 

@@ -25,7 +25,7 @@ from scopa.bench.serving import ServerProcess, certificate
 from scopa.console.online import News, RoomGone
 from scopa.engine import Phase, Rules
 from scopa.narration import Messages
-from scopa.net.client import (
+from scopa.net.client.client import (
     GONE,
     Problem,
     RemoteTable,
@@ -34,8 +34,9 @@ from scopa.net.client import (
     tls_context,
     tls_problem,
 )
-from scopa.net.messages import CreateRoom, ErrorMessage, Join, parse_server_message
-from scopa.net.server import RoomServer, ServerConfig, run, sqlite_rooms
+from scopa.net.protocol.client_messages import CreateRoom, Join
+from scopa.net.protocol.server_messages import ErrorMessage, parse_server_message
+from scopa.net.server.server import RoomServer, ServerConfig, run, sqlite_rooms
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTENING = re.compile(r"listening on wss?://[^\s:]+:(\d+)")

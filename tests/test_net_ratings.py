@@ -12,20 +12,24 @@ import pytest
 from helpers.net import Client, error, play_out, start
 from helpers.redis import redis_cli
 from scopa.engine import Rules
-from scopa.net.identity import name_skeleton
-from scopa.net.messages import (
+from scopa.net.protocol.client_messages import (
     Contribute,
     CreateRoom,
     Join,
-    Leaderboard,
     LeaderboardRequest,
-    ProtocolError,
     Ready,
-    UpdateMessage,
-    Welcome,
     parse_client_message,
 )
-from scopa.net.ratings import Entrant, public, rate
+from scopa.net.protocol.server_messages import (
+    Leaderboard,
+    UpdateMessage,
+    Welcome,
+)
+from scopa.net.protocol.wire import (
+    ProtocolError,
+)
+from scopa.net.server.identity import name_skeleton
+from scopa.net.server.ratings import Entrant, public, rate
 from scopa.storage.player_key import PlayerKeyStore
 from scopa.table import Notice
 
@@ -197,8 +201,8 @@ def test_a_match_end_seen_by_two_processes_or_left_by_a_killed_one_is_rated_once
 
     import redis.asyncio as aioredis
 
-    from scopa.net.ratings import LEVEL_RATINGS, Pending
-    from scopa.net.redis_players import ASSISTED, TO_RATE, RedisPlayers, player_key
+    from scopa.net.server.ratings import LEVEL_RATINGS, Pending
+    from scopa.net.server.redis_players import ASSISTED, TO_RATE, RedisPlayers, player_key
 
     redis_cli(redis_server, "FLUSHALL")
     match = Pending("ROOM:1.0", ((0, "a" * 64, 25.0, False), (1, None, LEVEL_RATINGS["expert"], False)), (11, 4),
@@ -299,7 +303,7 @@ def test_a_match_with_a_hint_in_it_is_rated_and_marked(tmp_path):
     import sqlite3
 
     from helpers.net import Server
-    from scopa.net.messages import Assisted
+    from scopa.net.protocol.client_messages import Assisted
 
     server = Server(tmp_path / "rooms.sqlite3")
     try:
@@ -317,11 +321,11 @@ def test_a_match_with_a_hint_in_it_is_rated_and_marked(tmp_path):
 
 
 def test_a_seat_covered_in_more_than_one_deal_counts_as_left_and_the_stores_keep_it(tmp_path):
-    from scopa.net.codes import key_hash, new_seat_key
-    from scopa.net.ratings import left, pending
-    from scopa.net.redis_store import room_from_json, room_to_json
-    from scopa.net.rooms import new_room
-    from scopa.net.store import RoomStore
+    from scopa.net.protocol.codes import key_hash, new_seat_key
+    from scopa.net.server.ratings import left, pending
+    from scopa.net.server.redis_store import room_from_json, room_to_json
+    from scopa.net.server.rooms import new_room
+    from scopa.net.server.store import RoomStore
 
     room, _ = new_room("ACDEFG", Rules(), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy", now=0.0,
                        server_seed=bytes([4]) * 32)
@@ -379,7 +383,7 @@ def test_one_address_asking_for_the_board_again_and_again_is_told_to_wait(tmp_pa
     import sys
 
     from helpers.net import Server
-    from scopa.net.server import BOARD_LIMIT
+    from scopa.net.server.server import BOARD_LIMIT
 
     server = Server(tmp_path / "rooms.sqlite3")
     try:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from scopa.engine import Card, Move, Rules
-from scopa.net.codes import key_hash, new_seat_key
-from scopa.net.rooms import MoveRefusal, RoomRefusal, new_room
-from scopa.net.store import RoomStore
+from scopa.net.protocol.codes import key_hash, new_seat_key
+from scopa.net.server.rooms import MoveRefusal, RoomRefusal, new_room
+from scopa.net.server.store import RoomStore
 from scopa.table import Notice
 
 
@@ -97,8 +97,8 @@ def test_the_store_gives_back_every_room_as_it_was(tmp_path):
 def test_a_client_that_stops_reading_is_dropped_without_holding_anyone_up():
     import asyncio
 
-    from scopa.net.messages import Pong
-    from scopa.net.server import SEND_QUEUE, Connection, ServerConfig
+    from scopa.net.protocol.server_messages import Pong
+    from scopa.net.server.server import SEND_QUEUE, Connection, ServerConfig
 
     class StuckSocket:
         """A client that never reads: every send waits for ever."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from helpers.net import error, host, join, play_out, reclaim, start, until
 from scopa.engine import Rules
-from scopa.net.messages import CreateRoom, ErrorMessage, Join, Moved, MoveSeat, SeatKind, UpdateMessage
-from scopa.net.messages import Ready as ReadyMessage
+from scopa.net.protocol.client_messages import CreateRoom, Join, MoveSeat, SeatKind
+from scopa.net.protocol.client_messages import Ready as ReadyMessage
+from scopa.net.protocol.server_messages import ErrorMessage, Moved, UpdateMessage
 from scopa.table import Notice
 
 
@@ -149,7 +150,7 @@ def test_a_moved_players_remote_table_follows_its_seat(store, tables):
 
 
 def test_a_move_swaps_keys_shares_and_the_host_and_asks_ready_again_except_in_a_quick_match():
-    from scopa.net.rooms import new_room
+    from scopa.net.server.rooms import new_room
     for listing, ready in (("", False), ("quick", True)):
         room, _ = new_room("ACDEFG", FOUR, ("human",) * 4, "Ann", "hash-ann", "easy", 0.0, server_seed=b"s" * 32,
                            listing=listing)

@@ -28,28 +28,32 @@ from helpers.net import (
 )
 from scopa.bench.serving import certificate
 from scopa.engine import ALL_CARDS, Move, Rules
-from scopa.net.codes import new_seat_key
-from scopa.net.messages import (
-    MAX_CLIENT_MESSAGE,
-    Accepted,
+from scopa.net.protocol.client_messages import (
     CreateRoom,
-    ErrorMessage,
     Hello,
-    InfoMessage,
     Join,
-    MatchRecordMessage,
     MoveRequest,
     NextDealRequest,
     Ping,
-    Pong,
     RecordRequest,
+)
+from scopa.net.protocol.client_messages import Ready as ReadyMessage
+from scopa.net.protocol.client_messages import Start as StartMessage
+from scopa.net.protocol.codes import new_seat_key
+from scopa.net.protocol.server_messages import (
+    Accepted,
+    ErrorMessage,
+    InfoMessage,
+    MatchRecordMessage,
+    Pong,
     Refused,
     ResyncMessage,
     UpdateMessage,
     Welcome,
 )
-from scopa.net.messages import Ready as ReadyMessage
-from scopa.net.messages import Start as StartMessage
+from scopa.net.protocol.wire import (
+    MAX_CLIENT_MESSAGE,
+)
 from scopa.storage import record_from_dict
 from scopa.table import Notice
 

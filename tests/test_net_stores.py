@@ -17,15 +17,17 @@ from websockets.exceptions import ConnectionClosed
 from helpers.net import ROOT, Client, Server, error, host, join, play_out, reclaim, start, until
 from helpers.redis import free_port, redis_cli
 from scopa.engine import Rules
-from scopa.net.messages import (
-    Accepted,
-    ErrorMessage,
+from scopa.net.protocol.client_messages import (
     Join,
-    MatchRecordMessage,
     MoveRequest,
     Ping,
-    Pong,
     RecordRequest,
+)
+from scopa.net.protocol.server_messages import (
+    Accepted,
+    ErrorMessage,
+    MatchRecordMessage,
+    Pong,
     Refused,
     ResyncMessage,
     UpdateMessage,

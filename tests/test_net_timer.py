@@ -12,25 +12,29 @@ import pytest
 
 from helpers.net import Client, error, join, play_out, reclaim, start
 from scopa.engine import CardPlayed, Rules
-from scopa.net.clock import TurnClock, clock_from_data
-from scopa.net.messages import (
+from scopa.net.protocol.client_messages import (
     Back,
-    ClockMessage,
     Contribute,
     CreateRoom,
-    ErrorMessage,
-    MatchRecordMessage,
     MoreTime,
     MoveRequest,
-    ProtocolError,
     RecordRequest,
+    parse_client_message,
+)
+from scopa.net.protocol.server_messages import (
+    ClockMessage,
+    ErrorMessage,
+    MatchRecordMessage,
     Refused,
     UpdateMessage,
     Welcome,
-    encode,
-    parse_client_message,
     parse_server_message,
 )
+from scopa.net.protocol.wire import (
+    ProtocolError,
+    encode,
+)
+from scopa.net.server.clock import TurnClock, clock_from_data
 from scopa.table import Notice
 
 FAST = ("--clock-scale", "0.1")

@@ -9,24 +9,28 @@ import time
 
 from helpers.net import Client, changes_are_ended, error, host, join, play_out, reclaim, start
 from scopa.engine import ALL_CARDS, Move, Rules
-from scopa.net.messages import (
-    MAX_WATCHERS,
-    ChatMessage,
+from scopa.net.protocol.client_messages import (
     ChatRequest,
     CreateRoom,
-    ErrorMessage,
-    InfoMessage,
     MarkChanges,
     MoveRequest,
     Ping,
-    Pong,
     Ready,
-    UpdateMessage,
     Watch,
     WatchersChat,
+)
+from scopa.net.protocol.server_messages import (
+    ChatMessage,
+    ErrorMessage,
+    InfoMessage,
+    Pong,
+    UpdateMessage,
     Watching,
     Welcome,
     parse_server_message,
+)
+from scopa.net.protocol.wire import (
+    MAX_WATCHERS,
 )
 from scopa.table import Notice
 
@@ -283,7 +287,7 @@ class FakeLink:
 
     def recv(self, timeout: float | None = None) -> str:
         if not self.frames:
-            from scopa.net.link import LinkClosed
+            from scopa.net.client.link import LinkClosed
             raise LinkClosed
         return self.frames.pop(0)
 
@@ -298,7 +302,7 @@ def spectator_news(frames: list[str]) -> tuple[list[list[str]], list[str]]:
 
     from scopa.console.watch import _END, Spectator
     from scopa.narration import Messages
-    from scopa.net.messages import RoomInfo, RoomSeat
+    from scopa.net.protocol.wire import RoomInfo, RoomSeat
     m = Messages("en")
     program = SimpleNamespace(messages=m, lang="en", naming="french", verbosity="short")
     info = RoomInfo("ACDEFG", "playing", Rules(target=None), (RoomSeat("Ann"), RoomSeat("Bob")))
@@ -313,7 +317,8 @@ def spectator_news(frames: list[str]) -> tuple[list[list[str]], list[str]]:
 
 def test_scopa_watch_writes_a_change_at_once_and_takes_an_older_servers_answer_quietly():
     from scopa.engine import Card, CardPlayed, CardStaysOnTable
-    from scopa.net.messages import ChangeEnd, encode, spectator_update
+    from scopa.net.protocol.server_messages import ChangeEnd, spectator_update
+    from scopa.net.protocol.wire import encode
     events = [CardPlayed(0, Card.parse("7S")), CardStaysOnTable(0, Card.parse("7S")),
               CardPlayed(1, Card.parse("KH")), CardStaysOnTable(1, Card.parse("KH")),
               CardPlayed(0, Card.parse("2C")), CardStaysOnTable(0, Card.parse("2C"))]

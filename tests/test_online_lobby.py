@@ -14,7 +14,7 @@ from scopa.console.online import Lobby, News, OnlineRequest, play_online, proble
 from scopa.console.terminal import ENTER, Output, Wake
 from scopa.engine import Rules
 from scopa.narration import Messages
-from scopa.net.messages import RoomInfo, RoomSeat
+from scopa.net.protocol.wire import RoomInfo, RoomSeat
 from scopa.table import Notice, SeatUpdate
 
 

@@ -40,7 +40,7 @@ from scopa.console.online import room_code_line
 from scopa.console.terminal import Output
 from scopa.engine import Rules
 from scopa.narration import Messages
-from scopa.net.messages import Ready as ReadyMessage
+from scopa.net.protocol.client_messages import Ready as ReadyMessage
 from scopa.speech import RecordingSpeaker
 from scopa.storage import load_results
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore

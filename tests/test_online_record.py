@@ -17,8 +17,10 @@ from helpers.record import T
 from scopa.engine import Phase, Rules
 from scopa.match import MatchRecord, SeatSetup
 from scopa.narration import Narrator
-from scopa.net.client import RemoteTable, checked_record
-from scopa.net.messages import CreateRoom, ErrorMessage, Hello, Join, MatchRecordMessage, RoomInfo, RoomSeat
+from scopa.net.client.client import RemoteTable, checked_record
+from scopa.net.protocol.client_messages import CreateRoom, Hello, Join
+from scopa.net.protocol.server_messages import ErrorMessage, MatchRecordMessage
+from scopa.net.protocol.wire import RoomInfo, RoomSeat
 from scopa.record.achievements import DEAL_ACHIEVEMENTS, earned
 from scopa.record.console import log_online, page, run_review
 from scopa.record.review import ReviewScript

@@ -119,7 +119,7 @@ def run_without(names: tuple[str, ...], code: str) -> subprocess.CompletedProces
 def test_no_module_of_the_package_needs_a_test_tool_or_redis_to_import() -> None:
     modules = sorted(info.name for info in pkgutil.walk_packages(scopa.__path__, "scopa.")
                      if not info.name.endswith("__main__"))
-    assert "scopa.bench.words" in modules and "scopa.net.redis_store" in modules
+    assert "scopa.bench.words" in modules and "scopa.net.server.redis_store" in modules
     result = run_without(OPTIONAL, "import importlib\n"
                                    f"for name in {modules!r}:\n"
                                    "    importlib.import_module(name)\n"
@@ -191,7 +191,8 @@ def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_w
     assert f"scopa-{scopa.__version__}.dist-info/licenses/LICENSE" in files
     assert {"scopa/py.typed", "scopa/bench/serving.py", "scopa/lessons/text/rules_en.md"} <= files
     # the browser page scopa serve serves (docs/web.md): its three files are package data
-    assert {"scopa/net/page/index.html", "scopa/net/page/page.js", "scopa/net/page/page.css"} <= files
+    assert {"scopa/net/client/page/index.html", "scopa/net/client/page/page.js",
+            "scopa/net/client/page/page.css"} <= files
     assert "tests/fixtures/axe/axe.min.js" in names and "tests/fixtures/axe/LICENSE" in names  # axe-core, MPL 2.0
     assert not [name for name in files if name.startswith(("tests/", "docs/"))]
     assert "License-Expression: MIT" in metadata

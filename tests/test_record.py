@@ -383,3 +383,41 @@ def test_statistics_in_the_menu_reads_the_recent_matches_once_as_a_menu(tmp_path
     assert T("stats.recent") not in lines
     title = lines.index(T("review.choose"))
     assert lines[title + 1].startswith("1, 2 May 2026 against ") and ". 2, 1 May 2026 against " in lines[title + 1]
+
+
+def test_the_coach_says_when_a_play_made_the_grande_or_piccola_worth_more():
+    from scopa.engine import Move, new_deal, parse_cards
+    from scopa.record.coach import reason
+    state, _ = new_deal(Rules.cirulla(target=None), seed=3, dealer=1)
+    seat = state.to_move
+    side = state.rules.side_of(seat)
+    held = tuple(parse_cards(["AD", "2D"]))
+    others = [c for pile in state.piles for c in pile]
+    position = state._replace(hands=tuple(tuple(parse_cards(["3D", "4C"])) if s == seat else h
+                                          for s, h in enumerate(state.hands)),
+                              table=tuple(parse_cards(["3H", "4D"])),
+                              piles=tuple(held if s == side else tuple(others) for s in range(state.rules.sides)))
+    # The three of coins makes the piccola (the ace, two and three of coins); the four of coins does not.
+    assert reason(position, Move.parse("4C 4D"), Move.parse("3D 3H")) == "runs"
+    plain = position._replace(rules=Rules.cirulla(target=None, grande_piccola=False))
+    assert reason(plain, Move.parse("4C 4D"), Move.parse("3D 3H")) != "runs"
+    assert T("coach.why.runs") and RecordText("it")("coach.why.runs") != T("coach.why.runs")
+
+
+def test_the_deal_that_loses_an_a_perdere_match_earns_no_achievement():
+    lost = next(r for seed in range(300)
+                if (r := random_match(Rules(target=11, a_perdere=True), "easy", seed, 2)).state.winner not in (0, None))
+    facts = all_facts([result_of(lost, "2026-01-01T10:00:00+00:00")])[0]
+    assert not facts.won and facts.deals[-1].lost_perdere and not any(d.lost_perdere for d in facts.deals[:-1])
+    # Whatever the last deal took (a scopa, the settebello, all four), it lost the match: nothing for it.
+    proud = replace(facts.deals[-1], own_scopa=True, own_settebello=True, settebello=True, coins=True,
+                    primiera=True, cards=True)
+    early = replace(facts.deals[0], own_scopa=False, own_settebello=False, settebello=False, coins=False,
+                    primiera=False, cards=False, napola=False)
+    only_last = replace(facts, deals=(*(early for _ in facts.deals[:-1]), proud))
+    assert not {e.key for e in earned([only_last])} & DEAL_KEYS
+    kept = replace(only_last, deals=(*only_last.deals[:-1], replace(proud, lost_perdere=False)))
+    assert {"first_scopa", "first_settebello", "all_four"} <= {e.key for e in earned([kept])}
+    won = next(r for seed in range(300)
+               if (r := random_match(Rules(target=11, a_perdere=True), "easy", seed, 2)).state.winner == 0)
+    assert not any(d.lost_perdere for d in all_facts([result_of(won, "2026-01-01T10:00:00+00:00")])[0].deals)

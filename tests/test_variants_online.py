@@ -10,17 +10,21 @@ import pytest
 
 from helpers.net import CARD_TEXT, Client, host, join, play_out, start, stored_record
 from scopa.engine import Card, HandClaimed, OpeningTableTaken, Rules, parse_cards
-from scopa.net.messages import (
-    PROTOCOL_VERSION,
-    Accepted,
+from scopa.net.protocol.client_messages import (
     ClaimRequest,
     CreateRoom,
-    ErrorMessage,
-    FinishedDeal,
     MoveRequest,
-    ProtocolError,
+)
+from scopa.net.protocol.server_messages import (
+    Accepted,
+    ErrorMessage,
     Refused,
     Welcome,
+)
+from scopa.net.protocol.wire import (
+    PROTOCOL_VERSION,
+    FinishedDeal,
+    ProtocolError,
     decode_event,
     encode_event,
 )
@@ -126,12 +130,15 @@ def test_a_claim_crosses_the_wire_and_the_bonus_is_scored_again_by_the_receiver(
     assert deal.scored(Rules.cirulla()).score.sides[0].bonus == 3
 
 
-@pytest.mark.parametrize("rules", [Rules.cirulla(players=4), Rules(a_perdere=True, target=None, players=3)])
+@pytest.mark.parametrize("rules", [Rules.cirulla(players=4), Rules(a_perdere=True, target=None, players=3),
+                                   Rules.cirulla(cappotto=True, table_nine=True, matta_table=True, ace_scopa=False),
+                                   Rules.scopa_15(opening_to_leader=True, opening_pairs=False, kings_redeal=True)])
 def test_the_server_accepts_the_variants_and_options(serve, rules):
     server = serve()
     client = Client(server.url)
     client.send(CreateRoom("Ann", rules, ("human",) * rules.players, "easy"))
-    assert isinstance(client.until(lambda m: isinstance(m, (ErrorMessage, Welcome))), Welcome)
+    welcome = client.until(lambda m: isinstance(m, (ErrorMessage, Welcome)))
+    assert isinstance(welcome, Welcome) and welcome.info.rules == rules  # issue 43's options kept as sent
     client.close()
 
 
@@ -141,6 +148,13 @@ def test_the_server_checks_the_variants_rules(serve):
     client.send(json.dumps({"type": "create_room", "version": PROTOCOL_VERSION, "name": "Ann",
                             "rules": {"variant": "cirulla", "target": 11}, "seats": ["human", "human"],
                             "level": "easy"}))
+    answer = client.until(lambda m: isinstance(m, (ErrorMessage, Welcome)))
+    assert isinstance(answer, ErrorMessage) and answer.code == "bad_rules"
+    client.close()
+    client = Client(server.url)
+    client.send(json.dumps({"type": "create_room", "version": PROTOCOL_VERSION, "name": "Ann",
+                            "rules": Rules().to_dict() | {"cappotto": True}, "seats": ["human", "human"],
+                            "level": "easy"}))  # a Cirulla option in a room of Scopa
     answer = client.until(lambda m: isinstance(m, (ErrorMessage, Welcome)))
     assert isinstance(answer, ErrorMessage) and answer.code == "bad_rules"
     client.close()

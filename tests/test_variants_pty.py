@@ -14,6 +14,7 @@ pexpect = pytest.importorskip("pexpect")
 
 from scopa.engine import Rules  # noqa: E402
 from scopa.narration import Messages, Narrator  # noqa: E402
+from scopa.record.replay import replay_match  # noqa: E402
 from scopa.storage import load_results, record_from_dict  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -73,6 +74,12 @@ def test_a_whole_match_of_each_variant_by_keys(tmp_path, variant, lang, flags):
         if seen[KEYS.index("claim")]:  # the player claimed: said to everyone with the cards
             claimed = ("for you" if lang == "en" else "per te")
             assert claimed in transcript
+        # Issue 43: every grande and piccola a deal made is on its sheet, by name, with its points.
+        for deal in replay_match(record_from_dict(result.match)):
+            for name, values in (("Grande", [s.grande for s in deal.score.sides]),
+                                 ("Piccola", [s.piccola for s in deal.score.sides])):
+                if any(values):
+                    assert re.search(rf"{name}\. [^\r\n]*{max(values)}", transcript), name
 
 
 def _options(flags: tuple[str, ...]) -> dict[str, object]:

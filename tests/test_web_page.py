@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from scopa.bench.serving import ServerProcess
-from scopa.net.pages import POLICY, page_weight
+from scopa.net.server.pages import POLICY, page_weight
 
 pytestmark = pytest.mark.slow
 MOVE_PROMPTS = ("Card?", "Capture?", "Play?", "Next?")

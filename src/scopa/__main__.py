@@ -217,7 +217,7 @@ def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | Non
     import ssl
 
     from .cli import UsageError
-    from .net.client import tls_context
+    from .net.client.client import tls_context
     if cafile is None:
         return None
     if server and "://" in server and not server.lower().startswith("wss://"):
@@ -229,9 +229,11 @@ def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | Non
 
 
 def _serve(argv: list[str]) -> int:
-    """``scopa serve``: the room server, with its own flags (``scopa serve --help``), and the page (scopa.web)."""
-    from .web import serve
-    return serve(argv)
+    """``scopa serve``: the room server, with its own flags (``scopa serve --help``), and the browser page
+    whose consoles ``scopa.web`` plays in a worker process (docs/web.md)."""
+    from .net.server.launch import main as serve
+    from .web.workers import PageWorkers
+    return serve(argv, PageWorkers.started)
 
 
 def _host(argv: list[str]) -> int:
@@ -329,7 +331,7 @@ def _online(command: str, argv: list[str]) -> int:
         print(f"scopa: {error.localised(messages)}", file=sys.stderr)
         return 2
     code = getattr(args, "code", None)
-    from .net.invite import parse_invite
+    from .net.client.invite import parse_invite
     invite = parse_invite(code) if code else None  # scopa join ws://HOST:PORT/K7MQ3T: the server and the code
     if invite is not None:
         args.server, code = invite

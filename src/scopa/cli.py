@@ -17,7 +17,10 @@ from .narration import Messages, run_command
 from .numbers import decimal_number, seed_value, whole_number
 
 LEVELS = ("beginner", "easy", "medium", "hard", "expert")
-OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto", "win_by_two", "a_perdere")
+OPTIONS = ("faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto", "matta_table", "table_nine",
+           "cappotto", "opening_to_leader", "win_by_two", "a_perdere")
+# Options a game has on unless switched off: "no_" before the name in --options switches one off.
+DEFAULT_ON = ("grande_piccola", "ace_scopa", "opening_pairs")
 
 
 class UsageError(ValueError):
@@ -291,7 +294,7 @@ def _add_match_flags(p: argparse.ArgumentParser, m: Messages, names: bool = Fals
     g.add_argument("--variant", type=keyword, choices=[v.value for v in Variant], metavar=m("cli.metavar.variant"),
                    help=m("cli.variant"))
     g.add_argument("--options", type=keyword, metavar=m("cli.metavar.options"),
-                   help=m("cli.options", options=", ".join(OPTIONS)))
+                   help=m("cli.options", options=", ".join(OPTIONS), off=", ".join(f"no_{n}" for n in DEFAULT_ON)))
     g.add_argument("--no-kings-redeal", action="store_true", help=m("cli.no_kings_redeal"))
     return g
 
@@ -320,7 +323,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     ``scopa join CODE``; both take --server, --name and the sound and folder flags."""
     m = messages or Messages("en")
     p = _new_parser(f"scopa {command}", m(f"cli.{command}.usage_line"), m)
-    if command in ("join", "watch"):  # a code, or an invite link (net.invite) that names the server too
+    if command in ("join", "watch"):  # a code, or an invite link (net.client.invite) that names the server too
         p.add_argument("code", nargs="?", type=trimmed, metavar=m("cli.metavar.code"), help=m("cli.join.link"))
     n = p.add_argument_group(m("cli.group.online"))
     n.add_argument("--server", type=trimmed, metavar=m("cli.metavar.server"), help=m("cli.server"))
@@ -466,15 +469,24 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
             raise UsageError("usage.target")
     for typed in (args.options.split(",") if args.options else []):
         name = typed.strip().replace("-", "_")
-        if name not in OPTIONS:
-            raise UsageError("usage.option", name=repr(shortened(name)), options=", ".join(OPTIONS))
-        options[name] = True
+        off = name.startswith("no_") and name[3:] in DEFAULT_ON
+        if name not in OPTIONS and not off:
+            raise UsageError("usage.option", name=repr(shortened(name)), options=", ".join(_game_options(variant)))
+        options[name[3:] if off else name] = not off
     if args.no_kings_redeal:
         options["kings_redeal"] = False
     try:
         return Rules.for_variant(variant, **{k: v for k, v in options.items() if k != "variant"})
     except RulesError as error:
         raise _rules_error(options, error) from None
+
+
+def _game_options(variant: Variant) -> tuple[str, ...]:
+    """The names --options takes for this game: the options to switch on, then "no_" and those on
+    unless switched off."""
+    names = Rules.for_variant(variant, players=4 if variant in (Variant.SCOPONE_SCIENTIFICO,
+                                                                 Variant.SCOPONE_CLASSICO) else 2).available_options()
+    return (*(n for n in OPTIONS if n in names), *(f"no_{n}" for n in DEFAULT_ON if n in names))
 
 
 def _rules_error(options: dict[str, Any], error: RulesError) -> UsageError:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from .console.leaderboard import board_lines
 from .narration import LANGUAGES, Messages, system_language
-from .net.messages import MAX_TOP, Leaderboard
+from .net.protocol.server_messages import Leaderboard
+from .net.protocol.wire import MAX_TOP
 from .storage import default_data_dir
 from .storage.player_key import PlayerKeyStore, remember_rating
 
@@ -37,7 +38,7 @@ def main(argv: Sequence[str]) -> int:
     """``scopa leaderboard [--server URL] [--top N] [--lang en|it] [--data-dir DIR]``."""
     from .config import default_config_dir, load_settings
     from .console.online import board_problem_line, server_address
-    from .net.board import fetch_board
+    from .net.client.board import fetch_board
     if "--help" in argv or "-h" in argv:
         print(Messages(system_language())("leaderboard.usage", most=MAX_TOP))
         return READ

@@ -86,7 +86,7 @@ def _stop_saving(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _reveal_other_seed(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.server: the finished match's record names another server seed."""
+    """scopa.net.server.server: the finished match's record names another server seed."""
     import hashlib
     original = module.record_to_dict
 
@@ -103,7 +103,7 @@ _HONEST: dict[bytes, bytes] = {}  # the seed dealt from -> the seed the record m
 
 
 def _deal_other_deck(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.rooms: each match is dealt from a seed the server picks, not the combined one."""
+    """scopa.net.server.rooms: each match is dealt from a seed the server picks, not the combined one."""
     import hashlib
     original = module.match_seed
 
@@ -117,7 +117,7 @@ def _deal_other_deck(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _name_the_honest_seed(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.server: the record sent at the end names the honest seed instead of the one dealt."""
+    """scopa.net.server.server: the record sent at the end names the honest seed instead of the one dealt."""
     original = module.record_to_dict
 
     def record_to_dict(record):  # type: ignore[no-untyped-def]
@@ -137,7 +137,7 @@ elif _WHEN == "exit":
 if _FAULT == "stop_saving":
     sys.meta_path.insert(0, _PatchAfterImport("scopa.storage.saves", _stop_saving))
 if _FAULT == "reveal_other_seed":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _reveal_other_seed))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _reveal_other_seed))
 if _FAULT == "deal_other_deck":
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.rooms", _deal_other_deck))
-    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server", _name_the_honest_seed))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.rooms", _deal_other_deck))
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _name_the_honest_seed))

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from helpers.net import Client
 from scopa.engine import CardsDealt
-from scopa.net.messages import Accepted, DailyDeal, ErrorMessage, MoveRequest, Refused, UpdateMessage, Welcome
+from scopa.net.protocol.client_messages import DailyDeal, MoveRequest
+from scopa.net.protocol.server_messages import Accepted, ErrorMessage, Refused, UpdateMessage, Welcome
 
 
 def play_deal(url: str, name: str, key: str | None, deal: int = 1, last: bool = False, day: str | None = None,

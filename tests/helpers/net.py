@@ -19,31 +19,35 @@ from websockets.sync.client import connect
 
 from scopa.bench.serving import ServerProcess
 from scopa.engine import CardsDealt, Rules
-from scopa.net.client import RemoteTable
-from scopa.net.link import QUIET_LOG, LinkClosed, open_link
-from scopa.net.messages import (
-    Accepted,
-    ChangeEnd,
+from scopa.net.client.client import RemoteTable
+from scopa.net.client.link import QUIET_LOG, LinkClosed, open_link
+from scopa.net.protocol.client_messages import (
     Contribute,
     CreateRoom,
-    ErrorMessage,
     Hello,
-    InfoMessage,
     Join,
-    Moved,
     MoveRequest,
     NextDealRequest,
     Ping,
+)
+from scopa.net.protocol.client_messages import Ready as ReadyMessage
+from scopa.net.protocol.client_messages import Start as StartMessage
+from scopa.net.protocol.server_messages import (
+    Accepted,
+    ChangeEnd,
+    ErrorMessage,
+    InfoMessage,
+    Moved,
     Pong,
     Refused,
     ResyncMessage,
     UpdateMessage,
     Welcome,
-    encode,
     parse_server_message,
 )
-from scopa.net.messages import Ready as ReadyMessage
-from scopa.net.messages import Start as StartMessage
+from scopa.net.protocol.wire import (
+    encode,
+)
 from scopa.table import Notice
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,7 +129,7 @@ class Client:
 
     def __init__(self, url: str, tls: ssl.SSLContext | None = None, **options) -> None:
         self.stack = ExitStack()  # connect() as a context manager, as websockets asks
-        if tls is not None:  # websockets' threading client can hang a TLS opening (net/link.py): the game's Link
+        if tls is not None:  # websockets' threading client can hang a TLS opening (net/client/link.py): the game's Link
             self.ws = self.stack.enter_context(open_link(url, tls, 20, 2 ** 20))
         else:
             self.ws = self.stack.enter_context(connect(url, max_size=2 ** 20, open_timeout=20, close_timeout=1,

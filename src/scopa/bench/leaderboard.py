@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..net.identity import SqlitePlayers
-from ..net.ratings import public
+from ..net.server.identity import SqlitePlayers
+from ..net.server.ratings import public
 
 
 def _players(count: int, rng: random.Random) -> list[tuple[str, str, float, float]]:
@@ -56,7 +56,7 @@ def bench_sqlite(count: int, queries: int, rng: random.Random) -> None:
 async def bench_redis(url: str, count: int, queries: int, rng: random.Random) -> None:
     import redis.asyncio as redis
 
-    from ..net.redis_players import BOARD, RedisPlayers, player_key
+    from ..net.server.redis_players import BOARD, RedisPlayers, player_key
     client = redis.Redis.from_url(url, decode_responses=True)
     players = _players(count, rng)
     try:
@@ -85,7 +85,7 @@ async def bench_redis(url: str, count: int, queries: int, rng: random.Random) ->
 async def _clear(client: object) -> None:
     from redis.asyncio import Redis
 
-    from ..net.redis_players import BOARD
+    from ..net.server.redis_players import BOARD
     assert isinstance(client, Redis)
     keys = [key async for key in client.scan_iter("scopa:player:*", count=5000)]
     for start in range(0, len(keys), 5000):

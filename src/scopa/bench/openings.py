@@ -3,7 +3,7 @@
 Starts ``scopa serve`` with a self-signed certificate (made by ``openssl``) on a loopback port,
 then ``P`` processes each open ``N`` connections to it, one after another: connect, the TLS and
 websocket handshakes, ask for the open tables, read the answer, close. It does so with the
-game's client (``link``: ``net/link.py``, websockets' asyncio client in a thread of its own) and,
+game's client (``link``: ``net/client/link.py``, websockets' asyncio client in a thread of its own) and,
 for comparison, with websockets' threading client (``threading``), which reads and sends on one
 TLS socket from two threads and now and then hangs an opening until its timeout. Prints, for each
 client, the openings, how many failed and why, and the time taken; the exit code is 1 when an
@@ -22,7 +22,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from scopa.bench.serving import ServerProcess, certificate
-from scopa.net.messages import MAX_RECORD_MESSAGE, ListTables, TablesMessage, encode, parse_server_message
+from scopa.net.protocol.client_messages import ListTables
+from scopa.net.protocol.server_messages import TablesMessage, parse_server_message
+from scopa.net.protocol.wire import MAX_RECORD_MESSAGE, encode
 
 CLIENTS = ("link", "threading")
 TIMEOUT = 3.0  # seconds an opening, or the answer, may take
@@ -31,7 +33,7 @@ TIMEOUT = 3.0  # seconds an opening, or the answer, may take
 def open_once(client: str, url: str, context: ssl.SSLContext) -> None:
     """One opening and one request, by ``client``; raises whatever went wrong."""
     if client == "link":
-        from scopa.net.link import open_link
+        from scopa.net.client.link import open_link
         with open_link(url, context, TIMEOUT, MAX_RECORD_MESSAGE) as link:
             link.send(encode(ListTables()))
             answer = parse_server_message(link.recv(TIMEOUT))

@@ -108,7 +108,14 @@ class Player:
     async def receive(self) -> Any:
         """The next message. An update is read as plain JSON and its view decoded only when this
         seat is to move (a real client decodes every view; the bench measures the server)."""
-        from scopa.net.messages import Accepted, ErrorMessage, Refused, ResyncMessage, Welcome, parse_server_message
+        from scopa.net.protocol.server_messages import (
+            Accepted,
+            ErrorMessage,
+            Refused,
+            ResyncMessage,
+            Welcome,
+            parse_server_message,
+        )
         raw = await self.ws.recv()
         data = json.loads(raw)
         if data.get("type") == "update":
@@ -148,7 +155,8 @@ class Player:
 
     async def act(self) -> None:
         """Move when it is this seat's turn; the host deals the next deal."""
-        from scopa.net.messages import MoveRequest, NextDealRequest, decode_view, encode
+        from scopa.net.protocol.client_messages import MoveRequest, NextDealRequest
+        from scopa.net.protocol.wire import decode_view, encode
         if self.busy or self.view_data is None:
             return
         if self.phase == "playing" and self.view_data["to_move"] == self.seat:
@@ -234,7 +242,9 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
     from websockets.asyncio.client import connect
 
     from scopa.engine import Rules
-    from scopa.net.messages import Contribute, CreateRoom, Join, Ready, Start, Welcome, encode
+    from scopa.net.protocol.client_messages import Contribute, CreateRoom, Join, Ready, Start
+    from scopa.net.protocol.server_messages import Welcome
+    from scopa.net.protocol.wire import encode
     kinds = EXPERT_SEATS if expert else ("human",) * players
     players = len(kinds)
     people = tuple(i for i, kind in enumerate(kinds) if kind == "human")
@@ -274,7 +284,8 @@ async def spectate(url: str, code: str, name: str, tally: Tally) -> None:
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    from scopa.net.messages import Watch, encode
+    from scopa.net.protocol.client_messages import Watch
+    from scopa.net.protocol.wire import encode
     async with connect(url, max_size=2 ** 20, open_timeout=30, ping_interval=None) as ws:
         await ws.send(encode(Watch(code, name)))
         try:
@@ -287,7 +298,8 @@ async def spectate(url: str, code: str, name: str, tally: Tally) -> None:
 
 async def chatter(seated: list[Any], rate: float, until: float, measuring: Callable[[], bool]) -> None:
     """About ``rate`` chat lines a second in the room, from its players in turn (each within its own limit)."""
-    from scopa.net.messages import ChatRequest, encode
+    from scopa.net.protocol.client_messages import ChatRequest
+    from scopa.net.protocol.wire import encode
     lines = 0
     while time.monotonic() < until:
         await asyncio.sleep(random.expovariate(rate))
@@ -588,7 +600,7 @@ def page_figures(url: str, trials: int = 10) -> None:
 
     from websockets.asyncio.client import connect
 
-    from scopa.net.pages import FILES, page_weight
+    from scopa.net.server.pages import FILES, page_weight
     web, origin = page_address(url)
 
     def fetch(address: str) -> bytes:

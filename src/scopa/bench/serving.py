@@ -25,14 +25,14 @@ from pathlib import Path
 
 UNLIMITED = """
 import asyncio, dataclasses, logging, sys
-from scopa import web
-from scopa.net import server
+from scopa.net.server import launch, server
+from scopa.web.workers import PageWorkers
 config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
 handler = logging.StreamHandler(sys.stderr)
 handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
 server.log.addHandler(handler)
 server.log.setLevel(logging.INFO)
-sys.exit(asyncio.run(server.run(config, open_rooms=web.open_rooms)))
+sys.exit(asyncio.run(server.run(config, open_rooms=launch.with_pages(PageWorkers.started))))
 """
 LISTENING = re.compile(r"listening on wss?://[^\s:]+:(\d+)")
 PROBLEM_WORDS = ("Traceback", "Error", "cannot", "lost")  # lines kept past ``keep``

@@ -6,7 +6,7 @@ it, typed text and all: the player's own turn timer (``Urgent``), a warning ("Te
 the time up ("Time. A card is played for you."), which must be heard while there is time to act
 on it. That is said at once, with what led to it, and ``Message?`` is asked again with the text
 typed so far, so nothing typed is lost; other news still waits for the line. A number from 1
-to 10 there sends that phrase (``net.chat.PRESETS``), heard by each player in their own
+to 10 there sends that phrase (``net.protocol.chat.PRESETS``), heard by each player in their own
 language; ``?`` lists the phrases; Enter alone or Escape sends nothing. ``:c 3`` sends phrase
 three at once, ``:c well done`` a line at once.
 
@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..narration import Announcement, Messages
-from ..net.chat import MAX_CHAT, PRESETS
+from ..net.protocol.chat import MAX_CHAT, PRESETS
 from .keys import typed_number
 from .terminal import ENTER, ESCAPE, WOKEN, Input, InputClosed, Interrupted, Wake
 
 if TYPE_CHECKING:
-    from ..net.client import RemoteTable
-    from ..net.messages import ChatMessage
+    from ..net.client.client import RemoteTable
+    from ..net.protocol.server_messages import ChatMessage
 
 SWITCHES = {"chat on": True, "chat off": False, "chat attiva": True, "chat spenta": False}  # the setting
 MUTES = {"mute ": True, "unmute ": False, "silenzia ": True, "riattiva ": False}  # one player's lines

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import ssl
 
     from ..narration import Messages
-    from ..net.messages import DailyAnswer
+    from ..net.protocol.server_messages import DailyAnswer
     from .online import OnlineProgram, OnlineRequest
 
 
@@ -77,8 +77,8 @@ def past_day_lines(answer: DailyAnswer, m: Messages) -> list[str]:
 def check_past_days(program: OnlineProgram, server: str, data_dir: Path, today: str,
                     tls: ssl.SSLContext | None = None) -> None:
     """Check each earlier day heard on ``server`` whose seed is now revealed; say each verdict once."""
-    from ..net.board import fetch_daily
-    from ..net.daily import day_checks
+    from ..net.client.board import fetch_daily
+    from ..net.protocol.daily_seeds import day_checks
     from ..storage.daily_heard import forget_day, heard_days
     for day, (heard, deals) in sorted(heard_days(data_dir, server).items()):
         if day >= today:
@@ -96,9 +96,9 @@ def play_daily(program: OnlineProgram, request: OnlineRequest) -> int:
     """The day's deals against the expert, then the day's board; an exit code."""
     from dataclasses import replace
 
-    from ..net.board import fetch_daily
-    from ..net.client import TableClosed
-    from ..net.messages import DailyAnswer
+    from ..net.client.board import fetch_daily
+    from ..net.client.client import TableClosed
+    from ..net.protocol.server_messages import DailyAnswer
     from ..storage import resolve_data_dir
     from ..storage.daily_heard import remember_day
     from .online import board_problem_line, play_room, player_key, problem_line, server_address

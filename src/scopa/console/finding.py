@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..engine import Rules
     from ..narration import Messages
-    from ..net.messages import OpenTable
+    from ..net.protocol.server_messages import OpenTable
     from .online import MenuExtra, OnlineProgram, OnlineRequest
 
 
@@ -32,7 +32,7 @@ def open_tables(program: OnlineProgram, request: OnlineRequest) -> int:
     """List the server's open tables; a number joins that room. An exit code."""
     from dataclasses import replace
 
-    from ..net.client import TableClosed, list_tables
+    from ..net.client.client import TableClosed, list_tables
     from .menus import choose
     from .online import play_online, problem_line, server_address
     m = program.messages

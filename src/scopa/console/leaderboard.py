@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..narration import Messages
-from ..net.messages import BoardPlace, BoardRow, Leaderboard
+from ..net.protocol.server_messages import BoardPlace, BoardRow, Leaderboard
 from ..storage.player_key import last_rating
 
 

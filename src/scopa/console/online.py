@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from ..config import Settings
     from ..engine import Rules
     from ..narration import Naming, Verbosity
-    from ..net.client import RemoteTable
-    from ..net.messages import RoomInfo
+    from ..net.client.client import RemoteTable
+    from ..net.protocol.wire import RoomInfo
     from ..speech import Speaker
     from ..storage.seat_keys import SeatKey, SeatKeyStore
     from ..table.persistence import Persistence
@@ -138,7 +138,7 @@ def room_code_line(code: str, messages: Messages) -> Announcement:
 
 
 def problem_line(code: str, values: dict[str, Any], messages: Messages, server: str = "") -> Announcement:
-    """One clear line for a refusal of the server (``net.messages.ERROR_CODES``) or a connection problem.
+    """One clear line for a refusal of the server (``net.protocol.wire.ERROR_CODES``) or a connection problem.
 
     A line that prints the server's address says only its host aloud ("Cannot reach the server at
     localhost."): a voice reads "ws://" and the port one character at a time."""
@@ -248,7 +248,7 @@ class Lobby:
 
     @property
     def seat(self) -> int:
-        """This player's seat: the table's, which the host may have moved (``net.messages.Moved``)."""
+        """This player's seat: the table's, which the host may have moved (``net.protocol.server_messages.Moved``)."""
         return self.table.seat
 
     def say(self, *items: Announcement | str) -> None:
@@ -657,7 +657,7 @@ SEAT_WORDS = {"open": "open", "libera": "open", "computer": "easy"}
 def seat_command(token: str, seats: int) -> tuple[int, str] | None:
     """The host's lobby commands: ``open 3`` (``libera 3``) frees a computer's seat for a person,
     ``computer 3`` (or ``computer 3 medium``) gives a free seat to a computer; seats counted from 1."""
-    from ..net.messages import LEVELS
+    from ..net.protocol.wire import LEVELS
     words = token.lower().split()
     if len(words) not in (2, 3) or words[0] not in SEAT_WORDS or not words[1].isdigit():
         return None
@@ -876,8 +876,9 @@ def board_problem_line(code: str, values: dict[str, Any], messages: Messages, se
 def leaderboard_menu(program: OnlineProgram, server: str) -> None:
     """The server's board read as a menu, one player an item, rank first, paged like the other
     long menus; the player's own place is its last item. Choosing an item, or Escape, goes back."""
-    from ..net.board import fetch_board
-    from ..net.messages import MAX_TOP, Leaderboard
+    from ..net.client.board import fetch_board
+    from ..net.protocol.server_messages import Leaderboard
+    from ..net.protocol.wire import MAX_TOP
     from ..storage import resolve_data_dir
     from ..storage.player_key import PlayerKeyStore, remember_rating
     from .leaderboard import board_lines
@@ -941,9 +942,9 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
               passed_up: Collection[str] = ()) -> tuple[int, Outcome | None]:
     """``play_online``, and how the room ended (None: it was never entered). A refusal whose code
     is in ``passed_up`` is not said: ``TableClosed`` is raised for the caller to say or act on."""
-    from ..net.client import RemoteTable, TableClosed
-    from ..net.codes import normalise_code
-    from ..net.messages import CreateRoom, DailyDeal, Hello, Join, Quick
+    from ..net.client.client import RemoteTable, TableClosed
+    from ..net.protocol.client_messages import CreateRoom, DailyDeal, Hello, Join, Quick
+    from ..net.protocol.codes import normalise_code
     from ..storage.seat_keys import SeatKey
 
     m = program.messages
@@ -1042,8 +1043,8 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
 def _say_rating(program: OnlineProgram, server: str, tls: ssl.SSLContext | None) -> None:
     """After a finished match, the player's new place and rating on the server (kept for
     ``scopa --stats``); nothing when they have none there or the server cannot say."""
-    from ..net.board import fetch_board
-    from ..net.messages import Leaderboard
+    from ..net.client.board import fetch_board
+    from ..net.protocol.server_messages import Leaderboard
     from ..storage import resolve_data_dir
     from ..storage.player_key import PlayerKeyStore, remember_rating
     from .leaderboard import you_line
@@ -1090,12 +1091,12 @@ def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server
 def invite_line(server: str, code: str, m: Messages) -> Announcement:
     """The invite link, printed whole for pasting; the voice says only that it is there (it
     spells the code in the room's line, never an address a character at a time)."""
-    from ..net.invite import invite_link
+    from ..net.client.invite import invite_link
     return Announcement(m("online.invite", link=invite_link(server, code)), spoken=m("online.invite.spoken"))
 
 
 def page_line(server: str, code: str, m: Messages) -> Announcement:
     """The same room's link for a browser (the page ``scopa serve`` serves); the voice says only that it is there."""
-    from ..net.invite import page_link
+    from ..net.client.invite import page_link
     return Announcement(m("online.invite.page", link=page_link(server, code)),
                         spoken=m("online.invite.page.spoken"))

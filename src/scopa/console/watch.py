@@ -26,8 +26,8 @@ from ..narration import Announcement, Narrator
 from .chat import chat_choice, chat_line, chat_text
 
 if TYPE_CHECKING:
-    from ..net.link import Link
-    from ..net.messages import RoomInfo
+    from ..net.client.link import Link
+    from ..net.protocol.wire import RoomInfo
     from .online import OnlineProgram, OnlineRequest
 
 POLL = 0.02  # how often the spectator's loop looks for news or a key
@@ -36,8 +36,8 @@ _END = object()  # put on the news queue when watching is over: its exit code fo
 
 def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
     """Watch until the match is won, the room closes or the connection ends; an exit code."""
-    from ..net.client import TableClosed, open_watch
-    from ..net.codes import normalise_code
+    from ..net.client.client import TableClosed, open_watch
+    from ..net.protocol.codes import normalise_code
     from .online import problem_line, server_address
 
     m = program.messages
@@ -82,10 +82,12 @@ class Spectator:
     # The reader thread ----------------------------------------------------------------------
     def read_all(self, ws: Link, news: queue.Queue[Any]) -> None:
         """Every frame, as the lines it says, onto ``news``, a change's lines together (one write:
-        ``net.client.read_changes``); then ``_END`` and the exit code."""
-        from ..net.client import read_changes
-        from ..net.link import LinkClosed
-        from ..net.messages import MarkChanges, ProtocolError, encode, parse_server_message
+        ``net.client.client.read_changes``); then ``_END`` and the exit code."""
+        from ..net.client.client import read_changes
+        from ..net.client.link import LinkClosed
+        from ..net.protocol.client_messages import MarkChanges
+        from ..net.protocol.server_messages import parse_server_message
+        from ..net.protocol.wire import ProtocolError, encode
         code: int | None = None
         try:
             ws.send(encode(MarkChanges()))
@@ -110,7 +112,7 @@ class Spectator:
     def lines(self, message: object) -> tuple[list[str | Announcement], int | None]:
         """What one server message says, and the exit code when it ends watching (None: it goes on)."""
         from ..engine import DealScored, MatchWon
-        from ..net.messages import ChatMessage, ErrorMessage, InfoMessage, UpdateMessage
+        from ..net.protocol.server_messages import ChatMessage, ErrorMessage, InfoMessage, UpdateMessage
         from ..table import Notice
         from .online import problem_line
         m = self.m
@@ -191,8 +193,9 @@ class Spectator:
 
     def _chat(self, ws: Link) -> None:
         """``Message?``: a line, or a phrase's number from 1 to 10, sent to the table."""
-        from ..net.link import LinkClosed
-        from ..net.messages import ChatRequest, encode
+        from ..net.client.link import LinkClosed
+        from ..net.protocol.client_messages import ChatRequest
+        from ..net.protocol.wire import encode
         from .terminal import ESCAPE
         text = self.program.input.read_text(self.m("prompt.chat") + " ")
         chosen = chat_choice("" if text == ESCAPE else text, self.m)

@@ -39,7 +39,17 @@ from .events import (
     Scopa,
 )
 from .rules import ALL_OPTIONS, CIRULLA_TARGET, TARGETS, Rules, Variant
-from .scoring import Category, DealScore, Primiera, SideScore, napola_points, primiera, score_deal
+from .scoring import (
+    Category,
+    DealScore,
+    Primiera,
+    SideScore,
+    grande_points,
+    napola_points,
+    piccola_points,
+    primiera,
+    score_deal,
+)
 from .state import (
     FORMAT_VERSION,
     GameState,
@@ -62,6 +72,6 @@ __all__ = [
     "Event", "GameState", "HandClaimed", "IllegalMoveError", "IllegalReason", "LeftoversTaken", "MatchWon", "Move",
     "OpeningTableTaken", "Phase", "Play", "PlayerView", "Primiera", "Reason", "Rules", "RulesError", "Scopa",
     "ScopaError", "SideScore", "Suit", "Variant", "bonuses", "cards_str", "check_history", "check_invariants",
-    "legal_captures", "match_result", "moves_for_hand", "napola_points", "new_deal", "new_match", "next_seat",
-    "parse_cards", "primiera", "score_deal", "state_from_dict", "sum_groups",
+    "grande_points", "legal_captures", "match_result", "moves_for_hand", "napola_points", "new_deal", "new_match",
+    "next_seat", "parse_cards", "piccola_points", "primiera", "score_deal", "state_from_dict", "sum_groups",
 ]

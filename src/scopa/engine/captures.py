@@ -143,9 +143,17 @@ def _extend(pool: Sequence[Card], start: int, remaining: int, chosen: tuple[Card
 def is_sweep_capture(card: Card, capture: Capture, rules: Rules) -> bool:
     """True when this capture may count as a scopa if it clears the table.
 
-    Under asso piglia tutto, and in Cirulla, an ace that takes the whole table (not a table ace)
-    is never a scopa.
+    Under asso piglia tutto an ace that takes the whole table (not a table ace) is never a
+    scopa. In Cirulla it is one under ``ace_scopa`` (the default), and without it never, even on
+    a table worth 14: the ace takes it by its own rule, "without counting" (docs/rules.md, "Cirulla").
     """
     if card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA):
-        return any(c < 4 for c in capture)
+        return any(c < 4 for c in capture) or (rules.variant is Variant.CIRULLA and rules.ace_scopa)
     return True
+
+
+def takes_whole_table(card: Card, capture: Capture, rules: Rules) -> bool:
+    """An ace taking the whole table by its own rule (asso piglia tutto, Cirulla), not as a match or a sum."""
+    return (card < 4 and (rules.asso_piglia_tutto or rules.variant is Variant.CIRULLA)
+            and not any(c < 4 for c in capture))
+

@@ -31,7 +31,9 @@ class CardsDealt(NamedTuple):
 
 
 class OpeningTableTaken(NamedTuple):
-    """Scopa a 15 and Cirulla: the first table made 15 (one scopa) or 30 (two); the dealer took it."""
+    """Scopa a 15 and Cirulla: the first table was worth ``scope`` scopas (15: one, 30: two, and in
+    Cirulla under ``table_nine`` 9 or less: three); the dealer took it, or under Scopa a 15's
+    ``opening_to_leader`` the leader (``dealer`` is the seat that took it)."""
 
     dealer: int
     side: int

@@ -10,7 +10,9 @@ docs/rules.md, "Scopa a 15" and "Cirulla":
   takes as any other card does.
 * In both, a card that can take must take, and the four cards first laid on the table go to
   the dealer when they make 15 (one scopa) or 30 (two scopas). In Cirulla two or more aces
-  among them mean the cards are shuffled and dealt again.
+  among them mean the cards are shuffled and dealt again. The options of the first table
+  (``opening_scope``): Scopa a 15's ``opening_to_leader`` and ``opening_pairs``, Cirulla's
+  ``matta_table`` and ``table_nine``.
 
 Like ``captures.capture_plan`` the sum search depends only on the ranks of the table, so it is
 memoised by the table's ranks; ``captures.captures_for`` hands these games over to ``fifteen_captures``.
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .cards import Card
+from .cirulla import MATTA
 from .rules import Rules, Variant
 
 Capture = tuple[Card, ...]
@@ -108,11 +111,38 @@ def _collect(ranks: tuple[int, ...], start: int, total: int, chosen: tuple[int, 
 
 
 def opening_scope(table: Sequence[Card], rules: Rules) -> int:
-    """How many scope the dealer scores by taking the first table: 1 for 15, 2 for 30, else 0."""
+    """How many scope the first table is worth to whoever takes it (``opening_taker``); 0: it stays.
+
+    15 is one scopa and 30 two (in Scopa a 15 under ``opening_pairs`` only as two pairs of 15);
+    in Cirulla under ``table_nine`` a table worth 9 or less is three, and under ``matta_table``
+    the matta among the four counts as whatever value is worth the most (docs/rules.md)."""
     if not rules.fifteen or not table:
         return 0
-    total = sum((c >> 2) + 1 for c in table)
-    return {FIFTEEN_TOTAL: 1, 2 * FIFTEEN_TOTAL: 2}.get(total, 0)
+    values = [(c >> 2) + 1 for c in table]
+    if rules.matta_table and MATTA in table:
+        at = table.index(MATTA)
+        return max(_opening_worth([*values[:at], v, *values[at + 1:]], rules) for v in range(1, 11))
+    return _opening_worth(values, rules)
+
+
+def _opening_worth(values: list[int], rules: Rules) -> int:
+    total = sum(values)
+    if total == FIFTEEN_TOTAL:
+        return 1
+    if total == 2 * FIFTEEN_TOTAL:  # two pairs of fifteen: some pair makes 15, and so do the other two
+        pairs = any(values[i] + values[j] == FIFTEEN_TOTAL for i in range(len(values)) for j in range(i))
+        return 2 if pairs or not rules.opening_pairs else 0
+    if rules.table_nine and total <= TABLE_NINE:
+        return 3
+    return 0
+
+
+TABLE_NINE = 9  # Cirulla's table_nine: a first table worth this much or less is three scope
+
+
+def opening_taker(rules: Rules, dealer: int) -> int:
+    """The seat that takes a first table worth scope: the dealer, or the leader under ``opening_to_leader``."""
+    return (dealer - 1) % rules.players if rules.opening_to_leader else dealer
 
 
 def variant_redeal(table: Sequence[Card], rules: Rules) -> bool:

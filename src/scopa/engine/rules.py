@@ -27,9 +27,17 @@ SCOPONE = (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO)
 FIFTEEN = (Variant.SCOPA_15, Variant.CIRULLA)  # the games that capture by making fifteen
 # Scopa's capture options: the fifteen games have capture rules of their own.
 SCOPA_CAPTURE_OPTIONS = ("faces_match_only", "most_cards", "asso_piglia_tutto")
+# Cirulla's own options (docs/rules.md, "Cirulla" and "Rule options"): refused with any other game.
+CIRULLA_OPTIONS = ("grande_piccola", "ace_scopa", "matta_table", "table_nine", "cappotto")
+# Scopa a 15's own options: who takes a first table of fifteen, and when thirty is two scopas.
+SCOPA_15_OPTIONS = ("opening_to_leader", "opening_pairs")
+# Options added after the first rules records: ``to_dict`` names them only when on, so every rule set
+# that could be made before them is written exactly as before (saves, rooms, the protocol), and data
+# without them reads them as off, the game those records were played under.
+LATER_OPTIONS = (*CIRULLA_OPTIONS, *SCOPA_15_OPTIONS)
 # Every on-off option, in the order menus and summaries list them.
 ALL_OPTIONS = ("kings_redeal", "faces_match_only", "most_cards", "napola", "re_bello", "asso_piglia_tutto",
-               "win_by_two", "a_perdere")
+               *CIRULLA_OPTIONS, *SCOPA_15_OPTIONS, "win_by_two", "a_perdere")
 
 
 def _is_int(value: Any) -> bool:
@@ -56,6 +64,13 @@ class Rules:
     asso_piglia_tutto: bool = False
     win_by_two: bool = False
     a_perdere: bool = False
+    grande_piccola: bool = False  # Cirulla: J-Q-K of coins 5 points, A-2-3 of coins 3, each +1 a coin further
+    ace_scopa: bool = False  # Cirulla: an ace taking the whole table scores a scopa
+    matta_table: bool = False  # Cirulla: the matta among the first table cards counts as any value
+    table_nine: bool = False  # Cirulla: a first table worth 9 or less goes to the dealer for three scopas
+    cappotto: bool = False  # Cirulla: a side taking all ten coins in a deal wins the match
+    opening_to_leader: bool = False  # Scopa a 15: a first table of fifteen goes to the leader, not the dealer
+    opening_pairs: bool = False  # Scopa a 15: thirty is two scopas only as two pairs of fifteen
     capture_mode: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
@@ -129,14 +144,19 @@ class Rules:
 
     @classmethod
     def scopa_15(cls, **options: Any) -> Rules:
-        """Scopa a 15 (Escoba): a card takes what makes fifteen with it; Scopa's targets and scoring."""
-        base: dict[str, Any] = {"variant": Variant.SCOPA_15}
+        """Scopa a 15 (Escoba): a card takes what makes fifteen with it; Scopa's targets and scoring.
+
+        As the Escoba pages play it: no kings redeal, and a first table of thirty is two scopas
+        only when it is two pairs of fifteen (docs/rules.md, "Scopa a 15")."""
+        base: dict[str, Any] = {"variant": Variant.SCOPA_15, "kings_redeal": False, "opening_pairs": True}
         return cls(**(base | options))
 
     @classmethod
     def cirulla(cls, **options: Any) -> Rules:
-        """Cirulla: match, sum or fifteen, the ace takes all, hand bonuses; to 51, no kings redeal."""
-        base: dict[str, Any] = {"variant": Variant.CIRULLA, "target": CIRULLA_TARGET, "kings_redeal": False}
+        """Cirulla: match, sum or fifteen, the ace takes all (a scopa), hand bonuses, grande and
+        piccola; to 51, no kings redeal."""
+        base: dict[str, Any] = {"variant": Variant.CIRULLA, "target": CIRULLA_TARGET, "kings_redeal": False,
+                                "grande_piccola": True, "ace_scopa": True}
         return cls(**(base | options))
 
     @classmethod
@@ -164,6 +184,9 @@ class Rules:
         # rules into every view it sends, and asdict made up a tenth of a move's cost there.
         data = {name: getattr(self, name) for name in _OPTION_NAMES}
         data["variant"] = self.variant.value
+        for name in LATER_OPTIONS:  # named only when on: see LATER_OPTIONS
+            if not data[name]:
+                del data[name]
         return data
 
     @classmethod
@@ -179,11 +202,18 @@ class Rules:
     def available_options(self) -> tuple[str, ...]:
         """The on-off options this variant and target can have, in the order menus list them.
 
-        The fifteen games have their own captures (no Scopa capture options), a perdere is for
+        The fifteen games have their own captures (no Scopa capture options), Cirulla and Scopa a 15
+        have options of their own, Cirulla's piccola takes the napola's place, a perdere is for
         Scopa and Scopa a 15, and win by two needs a target."""
         names: tuple[str, ...] = ALL_OPTIONS
         if self.variant in FIFTEEN:
             names = tuple(n for n in names if n not in SCOPA_CAPTURE_OPTIONS)
+        if self.variant is not Variant.CIRULLA:
+            names = tuple(n for n in names if n not in CIRULLA_OPTIONS)
+        elif not self.napola:  # the piccola is Cirulla's napola: only a Cirulla of older records has napola
+            names = tuple(n for n in names if n != "napola")
+        if self.variant is not Variant.SCOPA_15:
+            names = tuple(n for n in names if n not in SCOPA_15_OPTIONS)
         if self.variant not in (Variant.SCOPA, Variant.SCOPA_15):
             names = tuple(n for n in names if n != "a_perdere")
         if self.target is None:
@@ -196,12 +226,21 @@ class Rules:
 
 
 def _check_variant_options(rules: Rules) -> None:
-    """Options that only some variants have: Scopa's capture options, a perdere, win by two."""
+    """Options that only some variants have: Scopa's capture options, Cirulla's and Scopa a 15's
+    own, napola beside the piccola, a perdere, win by two."""
     if rules.variant in FIFTEEN:
         for name in SCOPA_CAPTURE_OPTIONS:
             if getattr(rules, name):
                 raise RulesError(f"The option {name} changes Scopa's captures; {rules.variant.value} has its own.",
                                 reason("variant_option", option=name))
+    for names, variant in ((CIRULLA_OPTIONS, Variant.CIRULLA), (SCOPA_15_OPTIONS, Variant.SCOPA_15)):
+        for name in names:
+            if getattr(rules, name) and rules.variant is not variant:
+                raise RulesError(f"The option {name} is played with {variant.value} only.",
+                                reason("variant_option", option=name))
+    if rules.napola and rules.grande_piccola:
+        raise RulesError("Cirulla's piccola scores the ace, two and three of coins: napola would count them twice.",
+                        reason("variant_option", option="napola"))
     if rules.a_perdere and rules.variant not in (Variant.SCOPA, Variant.SCOPA_15):
         raise RulesError("Scopa a perdere is played with Scopa or Scopa a 15 rules only.",
                         reason("variant_option", option="a_perdere"))

@@ -2,7 +2,8 @@
 
 Cards, coins and primiera go to the side with strictly the most (with two sides that is
 "more than 20 cards" and "more than 5 coins"); ties score nothing. Settebello, re bello,
-napola and each scopa belong to one side outright.
+napola, Cirulla's grande and piccola and each scopa belong to one side outright. Cirulla's
+cappotto (an option) is no points: a side that took all ten coins wins the match.
 """
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ from .rules import Rules
 
 # Napola runs through the coins in rank order: A, 2, 3, then 4, 5, 6, 7, J, Q, K.
 _COIN_RUN = tuple(Card(rank * 4 + Suit.COINS) for rank in range(10))
+# Cirulla's piccola: A, 2, 3 of coins, then the 4, 5 and 6 (the tournament rule stops at the six).
+_PICCOLA_RUN = _COIN_RUN[:6]
+# Cirulla's grande: K, Q, J of coins, then the 7 and the 6, downward.
+_GRANDE_RUN = tuple(reversed(_COIN_RUN[5:]))
+GRANDE_BASE, PICCOLA_BASE = 5, 3  # the points of the three cards that make each
 
 
 class Category(StrEnum):
@@ -27,6 +33,8 @@ class Category(StrEnum):
     SCOPE = "scope"
     NAPOLA = "napola"
     RE_BELLO = "re_bello"
+    GRANDE = "grande"  # Cirulla: J, Q, K of coins and the run below them
+    PICCOLA = "piccola"  # Cirulla: A, 2, 3 of coins and the run above them
     BONUS = "bonus"  # Cirulla's hand bonuses claimed in the deal
 
 
@@ -57,6 +65,8 @@ class SideScore:
     re_bello: bool
     points: dict[Category, int]
     bonus: int = 0  # Cirulla: the points of the hands this side claimed
+    grande: int = 0  # Cirulla: the grande's points (0: none)
+    piccola: int = 0  # Cirulla: the piccola's points (0: none)
 
     @property
     def total(self) -> int:
@@ -74,6 +84,7 @@ class DealScore:
     sides: tuple[SideScore, ...]
     awarded: dict[Category, int | None]
     categories: tuple[Category, ...]
+    cappotto: int | None = None  # Cirulla's cappotto option: the side that took all ten coins wins the match
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -121,6 +132,28 @@ def napola_points(pile: Iterable[Card]) -> int:
     return run if run >= 3 else 0
 
 
+def _run(held: set[Card], run: tuple[Card, ...]) -> int:
+    """How many cards of ``run``, from its first, the pile holds without a gap."""
+    count = 0
+    for card in run:
+        if card not in held:
+            break
+        count += 1
+    return count
+
+
+def piccola_points(pile: Iterable[Card]) -> int:
+    """Cirulla's piccola: 3 for the A, 2, 3 of coins, one more for each next coin up to the six; else 0."""
+    run = _run(set(pile), _PICCOLA_RUN)
+    return PICCOLA_BASE + run - 3 if run >= 3 else 0
+
+
+def grande_points(pile: Iterable[Card]) -> int:
+    """Cirulla's grande: 5 for the K, Q, J of coins, one more for the 7 and one more for the 6; else 0."""
+    run = _run(set(pile), _GRANDE_RUN)
+    return GRANDE_BASE + run - 3 if run >= 3 else 0
+
+
 def _strict_winner(values: Sequence[int]) -> int | None:
     best = max(values)
     winners = [i for i, v in enumerate(values) if v == best]
@@ -135,7 +168,7 @@ def _holder(held: list[set[Card]], card: Card) -> int | None:
     return None
 
 
-_CARDS, _COINS_CAT, _SETTEBELLO, _PRIMIERA, _SCOPE, _NAPOLA, _RE_BELLO, _BONUS = Category
+_CARDS, _COINS_CAT, _SETTEBELLO, _PRIMIERA, _SCOPE, _NAPOLA, _RE_BELLO, _GRANDE, _PICCOLA, _BONUS = Category
 
 
 def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rules,
@@ -165,10 +198,16 @@ def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rul
     if rules.re_bello:
         categories.append(_RE_BELLO)
         awarded[_RE_BELLO] = holder_k
+    grande = piccola = (0,) * len(piles)
+    if rules.grande_piccola:
+        categories += [_GRANDE, _PICCOLA]
+        grande = tuple(grande_points(h) for h in held)
+        piccola = tuple(piccola_points(h) for h in held)
     cirulla = rules.variant.value == "cirulla"
     bonus = tuple(bonus) if bonus is not None else (0,) * len(piles)
     if cirulla:
         categories.append(_BONUS)
+    cappotto = coins.index(len(_COINS)) if rules.cappotto and len(_COINS) in coins else None
 
     sides = []
     for side in range(len(piles)):
@@ -179,8 +218,12 @@ def score_deal(piles: Sequence[Sequence[Card]], scope: Sequence[int], rules: Rul
             points[_NAPOLA] = napola[side]
         if rules.re_bello:
             points[_RE_BELLO] = int(holder_k == side)
+        if rules.grande_piccola:
+            points[_GRANDE] = grande[side]
+            points[_PICCOLA] = piccola[side]
         if cirulla:
             points[_BONUS] = bonus[side]
         sides.append(SideScore(side, cards[side], coins[side], holder_7 == side, prims[side],
-                               scope[side], napola[side], holder_k == side, points, bonus[side]))
-    return DealScore(tuple(sides), awarded, tuple(categories))
+                               scope[side], napola[side], holder_k == side, points, bonus[side],
+                               grande[side], piccola[side]))
+    return DealScore(tuple(sides), awarded, tuple(categories), cappotto)

@@ -37,7 +37,7 @@ FIRST_DEALER = b"first dealer"  # number: 0
 COMPUTER = b"computer"          # number: the seat of a computer player (its tie-breaks and samples)
 COVER = b"cover"                # number: the seat a computer plays for a human who left (online)
 COMPUTER_NAMES = b"computer names"  # number: 0; the names of the computers filling free online seats
-DAILY = b"daily deal"            # number: the deal of the day, from 1; keyed by the day seed (net.daily)
+DAILY = b"daily deal"            # number: the deal of the day, from 1; keyed by the day seed (net.protocol.daily_seeds)
 MATCH_SEED = b"scopa match seed"
 
 

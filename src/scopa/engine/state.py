@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, cast
 
-from .captures import capture_plan, captures_for, is_sweep_capture
+from .captures import capture_plan, captures_for, is_sweep_capture, takes_whole_table
 from .cards import ALL_CARDS, Card
 from .cirulla import Claim, best_bonus, shown_cards
 from .errors import (
@@ -48,7 +48,7 @@ from .events import (
     OpeningTableTaken,
     Scopa,
 )
-from .fifteen import FIFTEEN_MODES, fifteen_captures, opening_scope, variant_redeal
+from .fifteen import FIFTEEN_MODES, fifteen_captures, opening_scope, opening_taker, variant_redeal
 from .rules import Rules
 from .scoring import DealScore, score_deal
 from .shuffle import Seed, deck_orders, is_seed, seed_json
@@ -286,12 +286,16 @@ class GameState(NamedTuple):
                     left.append(c)
             table = tuple(left)
             piles = (*piles[:side], piles[side] + capture + (card,), *piles[side + 1:])
-            # Asso piglia tutto: an ace that takes the whole table is never a scopa (only aces ask).
-            whole_table = card < 4 and not is_sweep_capture(card, capture, rules)
+            # An ace taking the whole table: never a scopa under asso piglia tutto, in Cirulla as
+            # the rules say (only aces ask).
+            whole_table = no_scopa = False
+            if card < 4:
+                whole_table = takes_whole_table(card, capture, rules)
+                no_scopa = not is_sweep_capture(card, capture, rules)
             events: list[Event] = [_make(CardPlayed, (seat, card)),
                                    _make(CardsCaptured, (seat, card, capture, whole_table))]
             last_capturer = seat
-            if not table and not last_play and not whole_table:
+            if not table and not last_play and not no_scopa:
                 scopa = True
                 scope = (*scope[:side], scope[side] + 1, *scope[side + 1:])
                 events.append(Scopa(seat, side, scope[side]))
@@ -368,7 +372,7 @@ class GameState(NamedTuple):
         _LAST_SCORE = (piles, self.scope, rules, score)
         totals = tuple(a + b for a, b in zip(self.match_scores, score.totals, strict=True))
         events.append(DealScored(self.deal_number, score, totals))
-        winner, over = match_result(totals, rules)
+        winner, over = match_result(totals, rules, score.cappotto)
         if over:
             events.append(MatchWon(winner, totals))
         state = GameState(rules, self.seed, self.deal_number, self.dealer, self.to_move, self.round,
@@ -485,13 +489,17 @@ _MATCH_MOVES = tuple({other: _make(Move, (card, (other,))) for other in ALL_CARD
                      for card in ALL_CARDS)
 
 
-def match_result(totals: tuple[int, ...], rules: Rules) -> tuple[int | None, bool]:
+def match_result(totals: tuple[int, ...], rules: Rules, cappotto: int | None = None) -> tuple[int | None, bool]:
     """(winning side or None, whether the match is over) after a complete deal.
 
     The leader is the side with the highest total, or with *a perdere* the lowest. A match
     ends once some side has reached the target and one side alone leads, by two points or
-    more under *win by two* (which a single deal never has).
+    more under *win by two* (which a single deal never has). ``cappotto``: the side that took
+    all ten coins in the deal under Cirulla's cappotto option (``DealScore.cappotto``), which
+    wins the match at once, whatever the totals.
     """
+    if cappotto is not None:
+        return cappotto, True
     standing = [-t for t in totals] if rules.a_perdere else list(totals)
     best = max(standing)
     leaders = [side for side, t in enumerate(standing) if t == best]
@@ -520,12 +528,13 @@ def _start_deal(rules: Rules, seed: Seed, deal_number: int, dealer: int, match_s
     first = cast(CardsDealt, events[-1])  # _deal_round ends with the round it dealt
     events[-1] = CardsDealt(first.round, first.rounds, first.cards_each, first.stock_left, table)
     scope = opening_scope(table, rules)
-    if scope:  # Scopa a 15 and Cirulla: a first table making 15 or 30 goes to the dealer
-        side = rules.side_of(dealer)
+    if scope:  # Scopa a 15 and Cirulla: a first table making 15 or 30 goes to the dealer (or the leader)
+        taker = opening_taker(rules, dealer)
+        side = rules.side_of(taker)
         piles = tuple(table if s == side else () for s in range(rules.sides))
         scores = tuple(scope if s == side else 0 for s in range(rules.sides))
-        state = state._replace(table=(), piles=piles, scope=scores, last_capturer=dealer)
-        events.append(OpeningTableTaken(dealer, side, tuple(sorted(table)), scope))
+        state = state._replace(table=(), piles=piles, scope=scores, last_capturer=taker)
+        events.append(OpeningTableTaken(taker, side, tuple(sorted(table)), scope))
     return state, events
 
 

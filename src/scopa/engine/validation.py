@@ -12,7 +12,7 @@ from .captures import is_sweep_capture, legal_captures
 from .cards import Card
 from .cirulla import BONUS_KINDS, Claim, bonuses
 from .errors import ScopaError, reason
-from .fifteen import opening_scope
+from .fifteen import opening_scope, opening_taker
 from .rules import Rules
 from .shuffle import SEED_HEX
 from .state import GameState, Phase, Play, next_seat
@@ -291,10 +291,11 @@ def check_history(state: GameState) -> None:
     plays_in_deal = 40 - rules.table_size
     last_capturer = None
     taken = opening_scope(table, rules)
-    if taken:  # Scopa a 15 and Cirulla: a first table of 15 or 30 went to the dealer
-        piles[rules.side_of(state.dealer)] += table
-        scope[rules.side_of(state.dealer)] += taken
-        table, last_capturer = [], state.dealer
+    if taken:  # Scopa a 15 and Cirulla: a first table of 15 or 30 went to the dealer (or the leader)
+        taker = opening_taker(rules, state.dealer)
+        piles[rules.side_of(taker)] += table
+        scope[rules.side_of(taker)] += taken
+        table, last_capturer = [], taker
     for index, play in enumerate(state.history):
         side = rules.side_of(play.seat)
         scopa = False

@@ -466,7 +466,7 @@ LESSON_9 = Lesson(9, (
 ), FIFTEEN_RULES)
 
 
-# Lesson 10: Cirulla, the ace, the equal card or fifteen, and the hand bonuses ----------------------
+# Lesson 10: Cirulla, the ace, the equal card or fifteen, the hand bonuses, grande and piccola -------
 
 CIRULLA_RULES = Rules.cirulla(target=None)
 L10_ACE = {"hand": "AC 5H KD", "table": "7D 3S JC 2H", "other_hand": "4S 6C QH", "rules": CIRULLA_RULES}
@@ -494,6 +494,10 @@ def _l10_quiz_feedback(ctx: Ctx, index: int) -> list[str]:
     return ctx.right("l10.quiz.right") if index == 1 else ctx.wrong("l10.quiz.wrong")
 
 
+def _l10_runs_feedback(ctx: Ctx, index: int) -> list[str]:
+    return ctx.right("l10.runs.right") if index == 1 else ctx.wrong("l10.runs.wrong")
+
+
 LESSON_10 = Lesson(10, (
     Practice(lambda ctx: ctx.lines("l10.ace.intro"), lambda ctx: ctx.say("l10.ace.goal"),
              _fixed(lambda: position(**L10_ACE)), _l10_ace_judge),  # type: ignore[arg-type]
@@ -503,6 +507,9 @@ LESSON_10 = Lesson(10, (
          lambda ctx: ctx.say("l10.quiz.question", cards=ctx.cards(["AH", "2S", "6C"])),
          lambda ctx: [ctx.say("l10.quiz.nothing"), ctx.say("l10.quiz.cirulla"), ctx.say("l10.quiz.tris")], 1,
          _l10_quiz_feedback),
+    Quiz(lambda ctx: ctx.lines("l10.runs.intro"), lambda ctx: ctx.say("l10.runs.question"),
+         lambda ctx: [ctx.say("l10.runs.small"), ctx.say("l10.runs.right_answer"), ctx.say("l10.runs.big")], 1,
+         _l10_runs_feedback),
 ), CIRULLA_RULES)
 
 VARIANT_LESSONS: tuple[Lesson, ...] = (LESSON_9, LESSON_10)

@@ -3,7 +3,8 @@
 The first section says how this match is played (players, target, which options are on);
 the others are the ``## `` sections of the rules text in the player's language, in the same
 words as docs/rules.md with the markdown marks left out. The document's opening paragraph,
-which tells a reader of the document about this reader, is left out. N or Enter reads the next section,
+which tells a reader of the document about this reader, is left out, and so is its last
+section, the web addresses of the sources, which are for a browser. N or Enter reads the next section,
 P the previous one, a number jumps to a section, Escape goes back to where the player was.
 """
 from __future__ import annotations
@@ -45,7 +46,9 @@ def rules_sections(lang: str, rules: Rules | None) -> list[Section]:
     then the ``## `` sections of the rules text (not its opening, which is about this reader)."""
     text = LessonText(lang)
     _, sections = split_sections(rules_markdown(text.lang), opening=False)
-    return [match_section(rules or Rules(), text, in_match=rules is not None), *sections]
+    addresses = text("rules.addresses.title")  # web addresses, to open in a browser: not read aloud
+    return [match_section(rules or Rules(), text, in_match=rules is not None),
+            *(s for s in sections if s.title != addresses)]
 
 
 def current_rules(program: Program) -> Rules | None:

@@ -38,6 +38,8 @@ from ..engine import (
 )
 from ..engine.captures import is_sweep_capture
 from ..engine.cards import RANKS
+from ..engine.fifteen import opening_scope
+from ..engine.scoring import grande_points, piccola_points
 from .cards import CardNames, Naming
 from .messages import Messages, capitalised
 from .news import News
@@ -201,7 +203,7 @@ class Narrator:
                 text += " " + m.plural(key, event.redeals)
             return text
         if isinstance(event, OpeningTableTaken):
-            return self._you("opening.thirty" if event.scope == 2 else "opening.fifteen", event.dealer)
+            return self.opening_text(event)
         if isinstance(event, HandClaimed):  # public from now on: said to everyone, with the cards
             return self._you(f"claim.{event.kind}", event.seat, cards=self.cards.list(event.cards))
         if isinstance(event, CardsDealt):
@@ -232,6 +234,17 @@ class Narrator:
             return None  # the console reads the score sheet with score_lines()
         # MatchWon is the kind left (mypy checks that no kind of Event is left out above).
         return self.match_result(event.side, event.match_scores)
+
+    def opening_text(self, event: OpeningTableTaken) -> str:
+        """Who took the first table and for how many scopas, and the matta when it made the total."""
+        key = {1: "opening.fifteen", 2: "opening.thirty", 3: "opening.nine"}.get(event.scope, "opening.fifteen")
+        if self.rules.opening_to_leader:
+            key += ".leader"
+        text = self._you(key, event.dealer)
+        plain = replace(self.rules, matta_table=False)
+        if self.rules.matta_table and opening_scope(event.cards, plain) != event.scope:
+            text = f"{text} {self.messages('opening.matta')}"
+        return text
 
     def _played_for_you(self, event: CardsCaptured | CardStaysOnTable) -> str:
         card = self.cards.name(event.card)
@@ -355,7 +368,7 @@ class Narrator:
         if not whole:
             lines = [m("score.header", number=deal_number),
                      m("score.deal_points", counts=self._counts([s.total for s in sides]))]
-            if not (self.terse and match_result(tuple(match_scores), self.rules)[1]):
+            if not (self.terse and match_result(tuple(match_scores), self.rules, score.cappotto)[1]):
                 lines.append(self.match_line(match_scores))
             if assisted:
                 lines.append(m("score.assisted"))
@@ -386,10 +399,18 @@ class Narrator:
             holder = score.awarded[Category.RE_BELLO]
             lines.append(m("score.re_bello.nobody") if holder is None
                          else m("score.re_bello", name=self.side(holder, capital=False, object_form=True)))
+        if Category.GRANDE in score.categories:  # at short verbosity only a run somebody made
+            runs = (("score.grande", [s.grande for s in sides]), ("score.piccola", [s.piccola for s in sides]))
+            for key, values in runs:
+                if any(values) or asked or not self.terse:
+                    lines.append(m(key, counts=self._counts(values)))
         if Category.BONUS in score.categories:
             lines.append(m("score.bonus", counts=self._counts([s.bonus for s in sides])))
+        if score.cappotto is not None:
+            lines.append(m(f"score.cappotto.{self.cards.naming}",
+                           name=self.side(score.cappotto, capital=False, object_form=True)))
         lines.append(m("score.deal_points", counts=self._counts([s.total for s in sides])))
-        if not (self.terse and match_result(tuple(match_scores), self.rules)[1]):
+        if not (self.terse and match_result(tuple(match_scores), self.rules, score.cappotto)[1]):
             lines.append(self.match_line(match_scores))
         if assisted:
             lines.append(m("score.assisted"))
@@ -499,9 +520,13 @@ class Narrator:
         else:
             prim_text = m("pile.primiera.missing", suits=self.cards.suits(prim.missing))
         sette = m("pile.settebello.yes") if SETTEBELLO in pile else m("pile.settebello.no")
-        return Announcement(m("pile.summary", owner=owner, cards=m.plural("pile.cards", len(pile)),
-                              coins=m.plural(f"pile.coins.{self.cards.naming}", coins), settebello=sette,
-                              primiera=prim_text))
+        text = m("pile.summary", owner=owner, cards=m.plural("pile.cards", len(pile)),
+                 coins=m.plural(f"pile.coins.{self.cards.naming}", coins), settebello=sette, primiera=prim_text)
+        if self.rules.grande_piccola:  # Cirulla: the runs of coins made so far, points of their own
+            runs = [m(key, points=points) for key, points in (("pile.grande", grande_points(pile)),
+                                                               ("pile.piccola", piccola_points(pile))) if points]
+            text = " ".join((text, *runs))
+        return Announcement(text)
 
     def last_plays(self, history: Sequence[Play], count: int, played_for: Collection[int] = ()) -> list[Announcement]:
         """The last few plays of the deal, oldest first; at short verbosity in the short words of

@@ -4,9 +4,11 @@ Worked out from the log every time, so a review changes nothing.
 Two kinds: a *deal* achievement (a scopa, the settebello...) is earned by one deal, so it is
 known, and announced, when that deal ends; a deal played with a hint or a tip earns none. A
 *match* achievement (beating a level, winning a scopone or online) is earned by a whole match,
-known when it ends; a match played with any help earns none. Online, a deal in which a computer
-played some of the player's seat (covered while they were away, or a turn whose time ran out)
-is help too: the client logs it assisted for that player (``net.client.checked_record``).
+known when it ends; a match played with any help earns none. In scopa a perdere, where points
+count against their taker, the deal that ends the match with the player losing earns none.
+Online, a deal in which a computer played some of the player's seat (covered while they were
+away, or a turn whose time ran out) is help too: the client logs it assisted for that player
+(``net.client.client.checked_record``).
 Each achievement belongs to the first match that earned it and is announced once: the log holds
 only finished matches, so what was announced in a match not finished yet is recorded apart
 (``storage.announced``), and Statistics lists it too.
@@ -42,7 +44,8 @@ DEAL_KEYS = frozenset(key for key, _ in DEAL_ACHIEVEMENTS)
 
 
 def _by_a_deal(condition: DealCondition) -> Condition:
-    return lambda match: any(condition(deal) and not deal.assisted for deal in match.deals)
+    return lambda match: any(condition(deal) and not deal.assisted and not deal.lost_perdere
+                             for deal in match.deals)
 
 
 def _by_the_match(condition: Condition) -> Condition:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..engine import SETTEBELLO, Card, GameState, Move, Scopa
+from ..engine.scoring import grande_points, piccola_points
 from ..engine.shuffle import Seed, seed_number
 from ..players.expert import ExpertPlayer
 from ..players.knowledge import sweep_values
@@ -22,8 +23,8 @@ SAMPLES = 48          # sampled deals per play: the same every time, about a hun
 MIN_COST = 0.25       # expected points a play must lose to be marked
 MARKS_PER_DEAL = 2
 
-Reason = Literal["scopa", "settebello", "sweep_left", "coins", "seven", "cards", "threw_coin", "threw_primiera",
-                 "value"]
+Reason = Literal["scopa", "settebello", "runs", "sweep_left", "coins", "seven", "cards", "threw_coin",
+                 "threw_primiera", "value"]
 _PRIMIERA_RANKS = ("7", "6", "A")  # the cards worth most in the primiera
 
 
@@ -82,6 +83,10 @@ def reason(before: GameState, played: Move, better: Move) -> Reason:
         return "scopa"
     if _takes(better, SETTEBELLO) and not _takes(played, SETTEBELLO):
         return "settebello"
+    if before.rules.grande_piccola:  # Cirulla: the grande and the piccola, points of their own
+        side = before.rules.side_of(before.to_move)
+        if _runs(after_better.piles[side]) > _runs(after_played.piles[side]):
+            return "runs"
     if not after_played.is_deal_over and _sweepable(after_played) and not _sweepable(after_better):
         return "sweep_left"
     if _coins(better) > _coins(played):
@@ -96,6 +101,12 @@ def reason(before: GameState, played: Move, better: Move) -> Reason:
         if played.card.rank in _PRIMIERA_RANKS and better.card.rank not in _PRIMIERA_RANKS:
             return "threw_primiera"
     return "value"
+
+
+def _runs(pile: Iterable[Card]) -> int:
+    """What a pile's grande and piccola are worth so far."""
+    pile = tuple(pile)
+    return grande_points(pile) + piccola_points(pile)
 
 
 def _sweeps(events: Iterable[object]) -> bool:

@@ -49,7 +49,7 @@ class _Saves(Protocol):
 
 
 class OnlineSeat(Protocol):
-    """What ``log_online`` asks of an online table (``net.client.RemoteTable`` is one)."""
+    """What ``log_online`` asks of an online table (``net.client.client.RemoteTable`` is one)."""
 
     server: str
     code: str

@@ -20,7 +20,7 @@ from ..storage.results_cache import read_cache, result_key, write_cache
 from .stats import MIXED, PEOPLE, DealFacts, MatchFacts, match_facts
 from .words import VARIANT_ORDER
 
-FACTS_VERSION = 1  # raise it when MatchFacts or the way they are worked out changes
+FACTS_VERSION = 2  # raise it when MatchFacts or the way they are worked out changes
 _NOT_FACTS = object()  # an entry that does not read back
 
 
@@ -68,7 +68,7 @@ def encoded(facts: MatchFacts | None) -> Any:
     if facts is None:
         return None
     deals = [[d.points, d.scope, d.settebello, d.coins, d.primiera, d.cards, d.napola, d.own_scopa,
-              d.own_settebello, d.assisted] for d in facts.deals]
+              d.own_settebello, d.assisted, d.lost_perdere] for d in facts.deals]
     return {"seat": facts.seat, "opponents": list(facts.opponents), "level": facts.level,
             "levels": sorted(facts.levels), "variant": facts.variant, "won": facts.won, "drawn": facts.drawn,
             "scores": list(facts.scores), "deals": deals}
@@ -98,7 +98,7 @@ def decoded(entry: Any, result: MatchResult, index: int) -> MatchFacts | object 
 
 
 def _deal(value: Any) -> bool:
-    return (isinstance(value, list) and len(value) == 10 and _whole(value[0]) and _whole(value[1])
+    return (isinstance(value, list) and len(value) == 11 and _whole(value[0]) and _whole(value[1])
             and all(isinstance(v, bool) for v in value[2:]))
 
 

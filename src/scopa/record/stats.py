@@ -34,6 +34,7 @@ class DealFacts:
     own_scopa: bool       # a scopa by the player's own seat
     own_settebello: bool  # the settebello taken by the player's own seat
     assisted: bool = False  # a hint or a tip was used in this deal
+    lost_perdere: bool = False  # the deal that ended a scopa a perdere match the player lost: no achievement
 
     @property
     def all_four(self) -> bool:
@@ -109,10 +110,12 @@ def facts_of(record: MatchRecord, deals: Sequence[DealReplay], when: str, assist
     winner = record.state.winner
     return MatchFacts(index, when, seat, tuple(record.seats[s].name for s in others), level, levels,
                       variant, winner == side, winner is None, scores, assisted, online,
-                      tuple(_deal_facts(deal, seat, side) for deal in deals))
+                      tuple(_deal_facts(deal, seat, side, rules.a_perdere) for deal in deals))
 
 
-def _deal_facts(deal: DealReplay, seat: int, side: int) -> DealFacts:
+def _deal_facts(deal: DealReplay, seat: int, side: int, a_perdere: bool = False) -> DealFacts:
+    """``a_perdere``: the points of a deal count against the side that takes them, so the deal
+    that ends such a match with the player's side losing it earns no achievement."""
     score = deal.score
     mine = score.sides[side]
     events = [e for step in deal.steps for e in step.events]
@@ -122,7 +125,8 @@ def _deal_facts(deal: DealReplay, seat: int, side: int) -> DealFacts:
     awarded = score.awarded
     return DealFacts(mine.total, mine.scope, awarded[Category.SETTEBELLO] == side, awarded[Category.COINS] == side,
                      awarded[Category.PRIMIERA] == side, awarded[Category.CARDS] == side, mine.napola > 0,
-                     own_scopa, own_settebello, deal.assisted)
+                     own_scopa, own_settebello, deal.assisted,
+                     a_perdere and deal.result is not None and deal.result.side != side)
 
 
 def all_facts(results: Sequence[MatchResult]) -> list[MatchFacts]:

@@ -47,7 +47,11 @@ _OPTIONAL_FIELDS = ("fairness",)  # an online match: the server's seed and every
 _MOVE_FIELDS = {"deal", "seat", "card", "capture"}
 _CLAIM_KINDS = ("cirulla", "tris")  # a move may carry "claim": the Cirulla bonus claimed just before it
 _SEAT_FIELDS = {"name", "kind", "level"}
-_RULE_OPTIONS = frozenset(Rules().to_dict())  # a file names every option: a missing one is no default
+# A file names every option a rules record had before LATER_OPTIONS: a missing one is no default.
+# Those later ones are written only when on (``Rules.to_dict``), so a file without one has it off,
+# as every file made before them was played: old files load unchanged, and new ones of the older
+# rule sets are written exactly as before.
+_RULE_OPTIONS = frozenset(Rules().to_dict())
 _STATE_FIELDS = frozenset(GameState._fields)
 _STATE_CARD_LISTS = ("table", "stock", "history")  # lists of cards or plays: at most the pack
 _STATE_NESTED_LISTS = ("hands", "piles")  # one list of cards per seat or side

@@ -28,7 +28,7 @@ class PageSession(Protocol):
 def page_menu(program: Program, session: PageSession, first: dict[str, Any]) -> int:
     """Take back the seat the page kept, or join the room of its address; then the menu until Escape."""
     from ..console.online import OnlineRequest, play_online
-    from ..net.codes import normalise_code
+    from ..net.protocol.codes import normalise_code
     server = session.server
     with session.kept():
         if session.sent_seat is None and _kept_seat(session):

@@ -7,7 +7,7 @@ language and verbosity. So the words and the keys are the console's, from one so
 player in the browser hears what a player at the terminal hears.
 
 The console plays its seat as any client does: a ``RemoteTable`` that connects to this very server
-on loopback (``net.pages.page_seat_url``), so it gets that seat's own view and nothing more; no other
+on loopback (the address ``net.server.pages`` gives it), so it gets that seat's own view and nothing more; no other
 seat's card can reach the page because none reaches the console.
 
 Its files (the seat key, the player key, the settings, the results log) are kept in a temporary
@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config import Settings
+from ..console.app import Program
 from ..console.terminal import ENTER, ESCAPE, WOKEN, InputClosed, Output, Wake, line_token
-from ..net.pages import page_seat_url
 from ..speech.simple import NullSpeaker
 
 LANGS = ("en", "it")
@@ -181,6 +181,25 @@ class PageInput:
                 wake.watch(None)
 
 
+class PageProgram(Program):
+    """The console's program for a page: the same, but for what only a page does. The server it plays on is
+    the page's (nothing to remember); a seat kept or given up, and the player's key, are told to the page;
+    the table, once open, gives the page its hand as buttons; the page draws its own share of each seed."""
+
+    def __init__(self, session: PageSession, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.page = session
+
+    def remember_server(self, server: str) -> None:
+        self.page.sync_seat()
+
+    def table_opened(self, table: Any) -> None:
+        self.page.table_opened(table)
+
+    def share_source(self, commitment: bytes) -> bytes | None:
+        return self.page.share_for(commitment)
+
+
 class PageEnd(Protocol):
     """Where a session's messages go: the page, through the server process (``workers``)."""
 
@@ -194,11 +213,11 @@ class PageEnd(Protocol):
 class PageSession:
     """The console of one page, in a thread; ``run`` feeds it the page's messages until the page goes."""
 
-    def __init__(self, link: PageEnd, self_url: str) -> None:
+    def __init__(self, link: PageEnd, server: str) -> None:
         self.link = link
         self.thread: threading.Thread | None = None
         self.folder = Path(tempfile.mkdtemp(prefix="scopa-page-"))
-        self.server = page_seat_url(self_url, link.address)  # what the console connects to
+        self.server = server  # what the console connects to: this server on loopback, naming the page
         self.public = ""  # the server as the page names it (ws:// or wss:// and the page's host)
         self.stream = PageStream(link.send, self._rename)
         self.input = PageInput(self.stream)
@@ -276,8 +295,7 @@ class PageSession:
             self.link.send({"type": "end"})
             self.link.close()
 
-    def _program(self, first: dict[str, Any]) -> Any:
-        from ..console.app import Program
+    def _program(self, first: dict[str, Any]) -> PageProgram:
         from ..table.persistence import Persistence
         lang = str(first["lang"]) if first.get("lang") in LANGS else "en"
         verbosity: Any = str(first["verbosity"]) if first.get("verbosity") in VERBOSITIES else "short"
@@ -291,19 +309,16 @@ class PageSession:
         self.public = f"{scheme}://{host}" if host else ""
         settings = Settings(voice=False, language=lang, verbosity=verbosity, last_server=self.server)
         self._seed_keys(first)
-        program = Program(self.input, Output(self.stream), settings, self.folder, Persistence(self.folder),  # type: ignore[arg-type]
-                          speaker_factory=lambda enabled, voice: NullSpeaker(), voice_override=False, lang=lang,
-                          verbosity=verbosity)
-        program.remember_server = lambda server: self.sync_seat()  # type: ignore[method-assign]
-        program.table_opened = self._table_opened  # type: ignore[attr-defined]
-        program.share_source = self.share_for  # type: ignore[attr-defined]
+        program = PageProgram(self, self.input, Output(self.stream), settings, self.folder,  # type: ignore[arg-type]
+                              Persistence(self.folder), speaker_factory=lambda enabled, voice: NullSpeaker(),
+                              voice_override=False, lang=lang, verbosity=verbosity)
         self.program = program
         self.stream.verdicts = {program.m(f"fairness.{verdict}") for verdict in VERDICTS}
         self.stream.checked = self._check_in_page
         self.stream.choices = self._menu_choices
         return program
 
-    def _table_opened(self, table: Any) -> None:
+    def table_opened(self, table: Any) -> None:
         """At Card?, the hand's cards are the buttons, by their full names (the seat's own view only)."""
         self.table = table
         def choices(prompt: str, lines: list[str]) -> list[dict[str, str]]:
@@ -322,7 +337,7 @@ class PageSession:
 
     def _seed_keys(self, first: dict[str, Any]) -> None:
         """The seat and player keys the page kept, written where the console looks for them."""
-        from ..net.codes import normalise_code
+        from ..net.protocol.codes import normalise_code
         from ..storage.player_key import PlayerKeyStore, is_key
         from ..storage.seat_keys import SeatKey, SeatKeyStore
         seat = first.get("seat")

@@ -12,7 +12,7 @@ The worker connects each console to the server on loopback, as any client; if th
 pages lose their connection, reconnect, take their seats back (the seat keys are in the pages), and a
 new worker serves them.
 
-Pipe messages, server to worker: ("open", id, {first, address, host, self_url}), ("msg", id, message),
+Pipe messages, server to worker: ("open", id, {first, address, host, server}), ("msg", id, message),
 ("close", id). Worker to server: ("send", id, message), ("end", id).
 """
 from __future__ import annotations
@@ -23,10 +23,21 @@ import itertools
 import logging
 import multiprocessing
 import threading
+from collections.abc import AsyncIterator
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol
 
-from ..net.pages import PageLink
+
+class PageLink(Protocol):
+    """The page's websocket as the server gives it (``net.server.pages.PageLink``)."""
+
+    address: str
+    host: str
+
+    def send(self, message: dict[str, Any]) -> None: ...
+    def close(self) -> None: ...
+    def messages(self) -> AsyncIterator[dict[str, Any]]: ...
+
 
 FIRST_WAIT = 10.0  # seconds a page has to send its first message
 log = logging.getLogger("scopa.web")
@@ -42,9 +53,13 @@ class PageWorkers:
         self._links: dict[int, PageLink] = {}
         self._ids = itertools.count(1)
 
-    def start(self) -> None:
-        """Start the worker now (``scopa serve`` does, so that the first page waits for no process to start)."""
-        self._ensure()
+    @classmethod
+    def started(cls) -> Any:
+        """``net.server.launch``'s ``pages``: the worker started now (so that the first page waits for no
+        process to start), and what plays each page in it."""
+        workers = cls()
+        workers._ensure()
+        return workers.session
 
     def _ensure(self) -> Connection:
         with self._lock:
@@ -83,8 +98,8 @@ class PageWorkers:
                 link.close()
             self._links.clear()
 
-    async def session(self, link: PageLink, self_url: str) -> None:
-        """``net.pages.PageSession``: one page's frames to its console in the worker, and back."""
+    async def session(self, link: PageLink, server: str) -> None:
+        """``net.server.pages.PageSession``: one page's frames to its console in the worker, and back."""
         messages = link.messages()
         try:
             first = await asyncio.wait_for(anext(messages), FIRST_WAIT)
@@ -95,7 +110,7 @@ class PageWorkers:
         number = next(self._ids)
         self._links[number] = link
         await asyncio.to_thread(self._send, ("open", number, {"first": first, "address": link.address,
-                                                              "host": link.host, "self_url": self_url}))
+                                                              "host": link.host, "server": server}))
         try:
             async for message in messages:
                 self._send(("msg", number, message))
@@ -130,7 +145,7 @@ def worker_main(conn: Connection) -> None:
             kind, number, payload = conn.recv()
             if kind == "open":
                 end = WorkerEnd(conn, lock, number, str(payload["address"]), str(payload["host"]))
-                session = sessions[number] = PageSession(end, str(payload["self_url"]))
+                session = sessions[number] = PageSession(end, str(payload["server"]))
                 session.start(payload["first"])
             elif kind == "msg" and number in sessions:
                 sessions[number].feed(payload)

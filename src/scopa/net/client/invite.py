@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from .codes import normalise_code
+from ..protocol.codes import normalise_code
 
 _SCHEMES = {"ws": "ws", "wss": "wss", "scopa": "ws", "scopas": "wss"}
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..engine import Rules
-from .messages import MAX_TABLES, CreateRoom, OpenTable, Quick
+from ...engine import Rules
+from ..protocol.client_messages import CreateRoom, Quick
+from ..protocol.server_messages import OpenTable
+from ..protocol.wire import MAX_TABLES
 from .rooms import Room
 
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine import Rules
-from ..engine.shuffle import SEED_BYTES
-from ..storage import SaveFileError, record_from_dict, record_to_dict
+from ...engine import Rules
+from ...engine.shuffle import SEED_BYTES
+from ...storage import SaveFileError, record_from_dict, record_to_dict
 from .clock import clock_from_data
 from .daily import SqliteDaily, record_result_sqlite
 from .identity import SqlitePlayers
@@ -109,7 +109,7 @@ class RoomStore:
             self.db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT NOT NULL DEFAULT ''")
         if "watchers_chat" not in columns:  # a file of a server before the host let spectators chat
             self.db.execute("ALTER TABLE rooms ADD COLUMN watchers_chat INTEGER NOT NULL DEFAULT 0")
-        self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.daily)
+        self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.server.daily)
 
     def close(self) -> None:
         self.db.close()

@@ -1,7 +1,7 @@
 """``RemoteTable``: the ``Table`` of an online room, a websockets client of the room server.
 
 Why threads: the console is synchronous (it blocks in a prompt), so the connection (a ``Link``,
-``net/link.py``) is read by one background thread. That thread reads
+``net/client/link.py``) is read by one background thread. That thread reads
 every server message, keeps the numbered updates, the seat's latest view and the room's info
 under one lock, and raises ``wake`` (``console.terminal.Wake``) whenever something new arrived,
 so the prompt open at that moment ends and the console can announce it at once. What concerns
@@ -62,62 +62,66 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from ..engine import DealScored, Move, Phase, PlayerView
-from ..engine.shuffle import SEED_BYTES
-from ..match import MatchRecord
-from ..storage import SaveFileError, record_from_dict
-from ..storage.fairness import Observation, Verdict, check_online, observe
-from ..table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo, own_arrival
+from ...engine import DealScored, Move, Phase, PlayerView
+from ...engine.shuffle import SEED_BYTES
+from ...match import MatchRecord
+from ...storage import SaveFileError, record_from_dict
+from ...storage.fairness import Observation, Verdict, check_online, observe
+from ...table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo, own_arrival
+from ..protocol.client_messages import (
+    Assisted,
+    Back,
+    ChatRequest,
+    ClaimRequest,
+    ClientMessage,
+    Contribute,
+    CreateRoom,
+    DailyDeal,
+    Hello,
+    Join,
+    ListTables,
+    MarkChanges,
+    MoreTime,
+    MoveRequest,
+    MoveSeat,
+    NextDealRequest,
+    Quick,
+    Ready,
+    RecordRequest,
+    SeatKind,
+    Start,
+    Watch,
+    WatchersChat,
+)
+from ..protocol.server_messages import (
+    Accepted,
+    ChangeEnd,
+    ChatMessage,
+    ClockMessage,
+    ErrorMessage,
+    InfoMessage,
+    MatchRecordMessage,
+    Moved,
+    OpenTable,
+    Refused,
+    ResyncMessage,
+    ServerMessage,
+    TablesMessage,
+    UpdateMessage,
+    Watching,
+    Welcome,
+    parse_server_message,
+)
+from ..protocol.wire import (
+    MAX_RECORD_MESSAGE,
+    ProtocolError,
+    RoomInfo,
+    encode,
+)
 from .link import UNREACHABLE as UNREACHABLE
 from .link import Link, LinkClosed, LinkFailed, open_link
 from .link import tls_context as tls_context
 from .link import tls_problem as tls_problem
-from .messages import (
-    MAX_RECORD_MESSAGE,
-    Accepted,
-    Assisted,
-    Back,
-    ChangeEnd,
-    ChatMessage,
-    ChatRequest,
-    ClaimRequest,
-    ClientMessage,
-    ClockMessage,
-    Contribute,
-    CreateRoom,
-    DailyDeal,
-    ErrorMessage,
-    Hello,
-    InfoMessage,
-    Join,
-    ListTables,
-    MarkChanges,
-    MatchRecordMessage,
-    MoreTime,
-    Moved,
-    MoveRequest,
-    MoveSeat,
-    NextDealRequest,
-    OpenTable,
-    ProtocolError,
-    Quick,
-    Ready,
-    RecordRequest,
-    Refused,
-    ResyncMessage,
-    RoomInfo,
-    SeatKind,
-    ServerMessage,
-    Start,
-    TablesMessage,
-    UpdateMessage,
-    Watch,
-    WatchersChat,
-    Watching,
-    Welcome,
-    encode,
-    parse_server_message,
-)
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0)  # seconds before the first reconnection tries; then doubling ...
 RECONNECT_CAP = 10.0             # ... up to this, each pause cut at random by up to half
@@ -159,7 +163,7 @@ class NoWake:
 
 @dataclass(frozen=True)
 class Problem:
-    """Why the table cannot go on: a server error code (``messages.ERROR_CODES``) or ``UNREACHABLE``."""
+    """Why the table cannot go on: a server error code (``protocol.wire.ERROR_CODES``) or ``UNREACHABLE``."""
 
     code: str
     values: dict[str, object]
@@ -491,7 +495,7 @@ class RemoteTable:
         return self._send(ChatRequest(text=text))
 
     def say_preset(self, preset: str) -> bool:
-        """Send one of the preset chat lines (``net.chat.PRESETS``) by its name."""
+        """Send one of the preset chat lines (``net.protocol.chat.PRESETS``) by its name."""
         return self._send(ChatRequest(preset=preset))
 
     def set_seat(self, seat: int, kind: str) -> bool:

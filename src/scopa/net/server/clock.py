@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-TURN_TIMES = (20, 30, 60, 90)  # seconds: what ``scopa host --turn-time`` offers
+from ..protocol.wire import TURN_TIMES
+
 MORE_TIME = 30                 # seconds, once per deal per seat
 WARNINGS = (10, 5)             # seconds left when a warning is said
 AWAY_AFTER = 2                 # turns run out in a row before the seat is taken as away

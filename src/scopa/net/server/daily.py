@@ -28,12 +28,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..engine import Rules
-from ..engine.shuffle import DAILY, SEED_BYTES, commitment, derived_number, match_seed
-from ..match import MatchRecord, SeatSetup
-from ..players import make_player
-from ..table.local import computer_seed
-from .messages import MAX_DAILY_DEALS
+from ...engine import Rules
+from ...engine.shuffle import commitment, match_seed
+from ...match import MatchRecord, SeatSetup
+from ...players import make_player
+from ...table.local import computer_seed
+from ..protocol.daily_seeds import deal_seed
+from ..protocol.wire import MAX_DAILY_DEALS
 
 if TYPE_CHECKING:
     from .rooms import Room
@@ -64,11 +65,6 @@ def is_day(text: object) -> bool:
         return datetime.date.fromisoformat(text).isoformat() == text
     except ValueError:
         return False
-
-
-def deal_seed(day_seed: bytes, deal: int) -> bytes:
-    """The server seed of the day's deal ``deal`` (from 1): the day seed's own labelled stream."""
-    return derived_number(day_seed, DAILY, deal).to_bytes(SEED_BYTES, "big")
 
 
 def deal_seeds(day_seed: bytes, deals: int) -> list[bytes]:
@@ -109,14 +105,6 @@ def deal_par(server_seed: bytes, iterations: int = PAR_ITERATIONS) -> int:
 def day_par(day_seed: bytes, deals: int, iterations: int = PAR_ITERATIONS) -> list[int]:
     """Par of every deal of the day (blocking: the server runs it in the computers' pool)."""
     return [deal_par(seed, iterations) for seed in deal_seeds(day_seed, deals)]
-
-
-def day_checks(day_seed: bytes, heard: bytes, deals_heard: dict[int, bytes]) -> bool:
-    """A revealed day seed against what a client heard: the day's commitment, and each deal's
-    (the SHA-256 of the server seed it was dealt from). True: every deal played was the day's."""
-    if commitment(day_seed) != heard:
-        return False
-    return all(1 <= n <= MAX_DEALS and commitment(deal_seed(day_seed, n)) == given for n, given in deals_heard.items())
 
 
 @dataclass(frozen=True)

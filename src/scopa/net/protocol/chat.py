@@ -16,7 +16,7 @@ import time
 import unicodedata
 from typing import Literal, get_args
 
-from ..match import BIDI_CONTROLS
+from ...match import BIDI_CONTROLS
 
 MAX_CHAT = 200  # characters of a chat line, once cleaned
 

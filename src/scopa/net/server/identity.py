@@ -9,7 +9,7 @@ is another hash's: a Cyrillic "\\u0430" in "Ann" is "Ann" taken. A player who jo
 that is free is renamed; their old name is free again. A player without a key may use any
 name no key holds.
 
-``SqlitePlayers`` keeps the names (and the ratings, ``net.ratings``) in the room server's own
+``SqlitePlayers`` keeps the names (and the ratings, ``net.server.ratings``) in the room server's own
 SQLite file, on the store's connection, so that a rating is written in the transaction that
 writes the match's end (docs/online.md).
 """
@@ -24,17 +24,9 @@ from typing import Protocol
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
-PLAYER_KEY_HEX = 64  # 32 bytes written as lowercase hex: 256 bits, above the 192 asked
-
 
 class NameTaken(Exception):
     """The name (or a look-alike of it) belongs to another player key."""
-
-
-def is_player_key(value: object) -> bool:
-    """A string shaped like a player key, checked before anything is hashed."""
-    return (isinstance(value, str) and len(value) == PLAYER_KEY_HEX
-            and all(c in "0123456789abcdef" for c in value))
 
 
 def player_hash(key: str) -> str:

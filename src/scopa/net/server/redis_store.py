@@ -37,10 +37,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..engine import Rules
-from ..engine.shuffle import SEED_BYTES
-from ..players import make_player
-from ..storage import record_from_dict, record_to_dict
+from ...engine import Rules
+from ...engine.shuffle import SEED_BYTES
+from ...players import make_player
+from ...storage import record_from_dict, record_to_dict
 from .clock import clock_from_data
 from .daily import finished_to_json, room_result
 from .ratings import pending

@@ -157,7 +157,7 @@ def pending(room: Room) -> Pending | None:
     record = room.record
     if room.phase != "over" or record is None or not record.state.is_match_over:
         return None
-    if room.listing.startswith("daily:"):  # a daily deal is scored against par (net.daily), never rated
+    if room.listing.startswith("daily:"):  # a daily deal is scored against par (net.server.daily), never rated
         return None
     seats: list[tuple[int, str | None, float, bool]] = []
     for number, seat in enumerate(room.seats):

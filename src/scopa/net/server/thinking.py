@@ -27,8 +27,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..engine import Move, PlayerView
-from ..players import make_player
+from ...engine import Move, PlayerView
+from ...players import make_player
 
 log = logging.getLogger("scopa.serve")
 T = TypeVar("T")

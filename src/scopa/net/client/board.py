@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ssl
 
+from ..protocol.client_messages import DailyRequest, LeaderboardRequest
+from ..protocol.server_messages import DailyAnswer, Leaderboard
 from .client import UNREACHABLE, Problem, ask_once
-from .messages import DailyAnswer, DailyRequest, Leaderboard, LeaderboardRequest
 
 TIMEOUT = 10.0
 

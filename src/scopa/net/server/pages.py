@@ -4,7 +4,8 @@ Answered through the ``websockets`` server's ``process_request`` hook, beside ``
 
 - ``GET /`` is the page, ``GET /CODE`` (a room code, in any case, with or without dashes) the same
   page, which reads the code from its address and joins that room; ``/page.js`` and ``/page.css``
-  are its script and style sheet, package data of ``scopa.net`` (``net/page/``), read once.
+  are its script and style sheet, package data of the client's side (``net/client/page/``: the page is
+  another face of the client), read once; the server reads them as files, without importing the client.
 - Every answer carries a strict Content-Security-Policy: the page's own origin only, no inline
   script or style, no frame, no other server (``connect-src 'self'`` lets the page open its
   websocket back to this server and nowhere else).
@@ -42,7 +43,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from .codes import normalise_code
+from ..protocol.codes import normalise_code
 
 PAGE_PATH = "/web"  # the page's websocket
 FILES = {"/page.js": ("page.js", "text/javascript; charset=utf-8"),
@@ -62,7 +63,7 @@ ProcessRequest = Callable[[ServerConnection, Request], Awaitable[Response | None
 @cache
 def page_file(name: str) -> bytes:
     """A file of the page, as shipped in the package (read once: they never change while serving)."""
-    return resources.files("scopa.net").joinpath("page", name).read_bytes()
+    return resources.files("scopa.net").joinpath("client", "page", name).read_bytes()
 
 
 def page_weight() -> int:
@@ -163,19 +164,21 @@ class PageLink:
             return
 
 
-# What the composition root attaches: plays one page's session until the page goes.
+# What the composition root attaches: plays one page's session until the page goes; the address is the one
+# its console connects to (``page_seat_url``), naming the page's address with this process's token.
 PageSession = Callable[[PageLink, str], Awaitable[None]]
 
 
 async def serve_page(ws: ServerConnection, session: PageSession | None, address: str, self_url: str) -> None:
-    """The page's websocket: handed to the session, its frames sent as they come."""
+    """The page's websocket: handed to the session with the address its console connects to, its frames
+    sent as they come."""
     if session is None:
         await ws.close(1008, "no page here")
         return
     link = PageLink(ws, asyncio.get_running_loop(), address)
     pump = asyncio.create_task(link.pump())
     try:
-        await session(link, self_url)
+        await session(link, page_seat_url(self_url, address))
     finally:
         link.close()
         await pump

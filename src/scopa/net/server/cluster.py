@@ -39,28 +39,32 @@ from typing import Any, TypeVar, cast
 
 from websockets.asyncio.server import ServerConnection
 
-from ..engine import Move
-from ..engine.shuffle import SEED_BYTES
-from .finding import open_tables, quick_room_request
-from .identity import player_hash
-from .messages import (
-    MAX_TABLES,
-    Accepted,
+from ...engine import Move
+from ...engine.shuffle import SEED_BYTES
+from ..protocol.client_messages import (
     ClaimRequest,
     CreateRoom,
     DailyDeal,
-    ErrorMessage,
     Hello,
     Join,
     MoveRequest,
     NextDealRequest,
-    OpenTable,
-    ProtocolError,
     Quick,
-    Refused,
-    encode,
     parse_client_message,
 )
+from ..protocol.server_messages import (
+    Accepted,
+    ErrorMessage,
+    OpenTable,
+    Refused,
+)
+from ..protocol.wire import (
+    MAX_TABLES,
+    ProtocolError,
+    encode,
+)
+from .finding import open_tables, quick_room_request
+from .identity import player_hash
 from .redis_daily import RedisDaily
 from .redis_players import RedisPlayers
 from .redis_store import CHANNEL, LOCK_SECONDS, LOG_FRAMES, RedisRoomStore, StaleRoom
@@ -172,8 +176,8 @@ class ClusterServer(RoomServer):
     def __init__(self, redis: RedisRoomStore, config: ServerConfig) -> None:
         super().__init__(SessionStore(redis), config)
         self.redis = redis
-        self.book = RedisPlayers(redis.client)  # names and ratings (net.redis_players)
-        self.redis_daily = RedisDaily(redis.client, lambda: secrets.token_bytes(SEED_BYTES))  # net.daily
+        self.book = RedisPlayers(redis.client)  # names and ratings (net.server.redis_players)
+        self.redis_daily = RedisDaily(redis.client, lambda: secrets.token_bytes(SEED_BYTES))  # net.server.daily
         self.daily = self.redis_daily
         self.failures = SharedLimit(redis, "tries", config.join_failures, config.join_window)
         self.creations = SharedLimit(redis, "rooms", config.rooms_per_address, config.rooms_window)
@@ -371,7 +375,7 @@ class ClusterServer(RoomServer):
 
     async def record_daily(self) -> None:
         """Write the daily results waiting in Redis (this process's end just stored, or a killed
-        process's): written once each (net.redis_daily)."""
+        process's): written once each (net.server.redis_daily)."""
         try:
             await self.redis_daily.record_pending()
         except Exception as error:  # noqa: BLE001 -- they wait in Redis: tried again at the next sweep

@@ -35,14 +35,80 @@ from urllib.parse import urlsplit
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from ..engine import Move
-from ..engine.shuffle import SEED_BYTES, commitment
-from ..numbers import decimal_number, whole_number
-from ..storage import record_to_dict
-from ..table import Notice, Resync
-from .chat import ChatLimit, chat_problem, clean_chat
+from ...engine import Move
+from ...engine.shuffle import SEED_BYTES, commitment
+from ...numbers import decimal_number, whole_number
+from ...storage import record_to_dict
+from ...table import Notice, Resync
+from ..protocol.chat import ChatLimit, chat_problem, clean_chat
+from ..protocol.client_messages import (
+    FIRST_MESSAGES,
+    Assisted,
+    Back,
+    ChatRequest,
+    ClaimRequest,
+    Contribute,
+    CreateRoom,
+    DailyDeal,
+    DailyRequest,
+    Hello,
+    Join,
+    LeaderboardRequest,
+    ListTables,
+    MarkChanges,
+    MoreTime,
+    MoveRequest,
+    MoveSeat,
+    NextDealRequest,
+    Ping,
+    Quick,
+    Ready,
+    RecordRequest,
+    SeatKind,
+    Start,
+    Watch,
+    WatchersChat,
+    parse_client_message,
+)
+from ..protocol.codes import key_hash, new_code, new_seat_key
+from ..protocol.daily_seeds import (
+    deal_seed,
+)
+from ..protocol.server_messages import (
+    Accepted,
+    BoardPlace,
+    BoardRow,
+    ChangeEnd,
+    ChatMessage,
+    ClockMessage,
+    DailyAnswer,
+    DailyPlace,
+    DailyPlayed,
+    DailyRow,
+    ErrorMessage,
+    InfoMessage,
+    Leaderboard,
+    MatchRecordMessage,
+    Moved,
+    OpenTable,
+    Pong,
+    Refused,
+    ResyncMessage,
+    TablesMessage,
+    UpdateMessage,
+    Watching,
+    Welcome,
+    spectator_update,
+)
+from ..protocol.wire import (
+    FATAL_ERRORS,
+    MAX_CLIENT_MESSAGE,
+    MAX_RECORD_MESSAGE,
+    MAX_WATCHERS,
+    ProtocolError,
+    encode,
+)
 from .clock import TurnClock
-from .codes import key_hash, new_code, new_seat_key
 from .daily import (
     DAILY_LEVEL,
     DAILY_RULES,
@@ -52,7 +118,6 @@ from .daily import (
     DailyBook,
     day_of,
     day_par,
-    deal_seed,
     is_day,
     listing,
     next_day,
@@ -61,65 +126,6 @@ from .daily import (
 from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
-from .messages import (
-    FATAL_ERRORS,
-    FIRST_MESSAGES,
-    MAX_CLIENT_MESSAGE,
-    MAX_RECORD_MESSAGE,
-    MAX_WATCHERS,
-    Accepted,
-    Assisted,
-    Back,
-    BoardPlace,
-    BoardRow,
-    ChangeEnd,
-    ChatMessage,
-    ChatRequest,
-    ClaimRequest,
-    ClockMessage,
-    Contribute,
-    CreateRoom,
-    DailyAnswer,
-    DailyDeal,
-    DailyPlace,
-    DailyPlayed,
-    DailyRequest,
-    DailyRow,
-    ErrorMessage,
-    Hello,
-    InfoMessage,
-    Join,
-    Leaderboard,
-    LeaderboardRequest,
-    ListTables,
-    MarkChanges,
-    MatchRecordMessage,
-    MoreTime,
-    Moved,
-    MoveRequest,
-    MoveSeat,
-    NextDealRequest,
-    OpenTable,
-    Ping,
-    Pong,
-    ProtocolError,
-    Quick,
-    Ready,
-    RecordRequest,
-    Refused,
-    ResyncMessage,
-    SeatKind,
-    Start,
-    TablesMessage,
-    UpdateMessage,
-    Watch,
-    WatchersChat,
-    Watching,
-    Welcome,
-    encode,
-    parse_client_message,
-    spectator_update,
-)
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
 from .pages import PAGE_PATH, PageSession, loopback, page_address, page_hook, serve_page
@@ -167,7 +173,7 @@ class ServerConfig:
     trust_proxy: bool = False    # take the client's address from X-Forwarded-For (a reverse proxy in front)
     clock_scale: float = 1.0     # the turn timer's seconds are multiplied by this (tests run it faster)
     quick_wait: float = 20.0     # seconds a quick match waits for people before computers take the free seats
-    daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.daily)
+    daily_deals: int = DEFAULT_DEALS  # deals of the daily deal (net.server.daily)
     daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
     daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
     daily_date_file: Path | None = None  # tests: a file naming the day taken as today, read at each request
@@ -379,7 +385,7 @@ class RoomServer:
 
     def __init__(self, store: Store, config: ServerConfig, players: PlayerBook | None = None) -> None:
         self.store, self.config = store, config
-        self.players = players  # names of player keys (net.identity); None: names are not kept
+        self.players = players  # names of player keys (net.server.identity); None: names are not kept
         self.rooms: dict[str, Room] = {}
         self.seated: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
@@ -394,7 +400,7 @@ class RoomServer:
         self.page_session: PageSession | None = None  # the page's console (scopa.web), attached by scopa serve
         self.self_url = ""  # this process's own address on loopback, once listening (a page's console joins here)
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
-        self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.daily
+        self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.server.daily
         self.par_locks: dict[str, asyncio.Lock] = {}  # one working out of a day's par at a time
         workers = default_workers() if config.computer_workers is None else config.computer_workers
         self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
@@ -812,7 +818,7 @@ class RoomServer:
         """The top players and the asker's place, from the store's book (none kept: an empty board)."""
         return ([], None) if self.players is None else self.players.leaderboard(top, player)
 
-    # The daily deal (issue 29, net.daily) --------------------------------------------------------
+    # The daily deal (issue 29, net.server.daily) --------------------------------------------------------
     def today(self) -> str:
         """The UTC day now (``--daily-date`` fixes it, for tests of a day's end without waiting a day;
         ``--daily-date-file`` names it in a file the tests change while the server runs)."""
@@ -1253,7 +1259,7 @@ def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
 # Running ---------------------------------------------------------------------------------------
 
 def default_db() -> Path:
-    from ..storage import default_data_dir
+    from ...storage import default_data_dir
     return default_data_dir() / DB_NAME
 
 

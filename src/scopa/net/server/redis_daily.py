@@ -1,4 +1,4 @@
-"""The daily deal's days and results in Redis, for the server processes of one Redis (``net.daily``).
+"""The daily deal's days and results in Redis, for the server processes of one Redis (``net.server.daily``).
 
 Keys (beside the rooms' of ``redis_store``):
 

@@ -27,11 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple
 
-from ..engine import Event, GameState, IllegalReason, Move, Rules
-from ..engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed, seed_text
-from ..match import NAME_LENGTH, Fairness, MatchRecord, SeatSetup
-from ..players import computer_names, make_player
-from ..table import (
+from ...engine import Event, GameState, IllegalReason, Move, Rules
+from ...engine.shuffle import COMPUTER_NAMES, COVER, Seed, commitment, derived_number, match_seed, seed_text
+from ...match import NAME_LENGTH, Fairness, MatchRecord, SeatSetup
+from ...players import computer_names, make_player
+from ...table import (
     LocalTable,
     Notice,
     NoticeKind,
@@ -43,9 +43,9 @@ from ..table import (
     computers_for,
     start_match,
 )
+from ..protocol.codes import key_matches
+from ..protocol.wire import FinishedDeal, RoomInfo, RoomSeat
 from .clock import AWAY_AFTER, MORE_TIME, ClockEvent, TurnClock
-from .codes import key_matches
-from .messages import FinishedDeal, RoomInfo, RoomSeat
 from .thinking import ComputerTurn, think
 
 RoomPhase = Literal["lobby", "playing", "over"]
@@ -77,8 +77,8 @@ class Seat:
     covered: bool = False
     left_at: float | None = None  # monotonic time the connection dropped
     holder: str | None = None  # with several server processes: the one whose connection plays the seat
-    player: str | None = None  # the hash of the player key that took the seat (net.identity), if any
-    covered_in: list[int] = field(default_factory=list)  # the deals a computer played some of it (net.ratings)
+    player: str | None = None  # the hash of the player key that took the seat (net.server.identity), if any
+    covered_in: list[int] = field(default_factory=list)  # the deals a computer played some of it (net.server.ratings)
 
     @property
     def is_human(self) -> bool:
@@ -127,7 +127,7 @@ class Room:
     # waits, "quick" a quick match's room (docs/online.md), which the server starts itself.
     listing: str = ""
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
-    clock: TurnClock | None = None  # the turn timer (``net.clock``), the host's choice; None: off
+    clock: TurnClock | None = None  # the turn timer (``net.server.clock``), the host's choice; None: off
 
     # Facts -------------------------------------------------------------------------------
     @property
@@ -190,7 +190,7 @@ class Room:
             raise RoomRefusal("room_full")
 
     def seat_player(self, seat: int, player: str | None) -> None:
-        """Note the hash of the player key that took the seat (net.identity)."""
+        """Note the hash of the player key that took the seat (net.server.identity)."""
         taken = self.seats[seat]
         if taken is not None:
             taken.player = player
@@ -346,7 +346,7 @@ class Room:
         return entries
 
     def start_daily(self, now: float) -> list[Entry]:
-        """A daily deal's room begun at once (``net.daily``): dealt from the server seed alone, no
+        """A daily deal's room begun at once (``net.server.daily``): dealt from the server seed alone, no
         seat's contribution (everyone must get the same deal), the computers as ``new_room`` named them."""
         if self.phase != "lobby" or not self.server_seed:
             raise RoomRefusal("not_lobby")
