@@ -17,7 +17,7 @@ import pytest
 from websockets.sync.client import connect
 
 from helpers.net import host, join, play_out, start
-from scopa.net.messages import UpdateMessage
+from scopa.net.protocol.server_messages import UpdateMessage
 from scopa.table import Notice
 
 pexpect = pytest.importorskip("pexpect")
