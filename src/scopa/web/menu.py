@@ -26,7 +26,7 @@ class PageSession(Protocol):
 
 
 def page_menu(program: Program, session: PageSession, first: dict[str, Any]) -> int:
-    """Take back the seat the page kept, or join the room of its address; then the menu until Escape."""
+    """Take back the seat the page kept, or join the room of its address; then the menu, until the page goes."""
     from ..console.online import OnlineRequest, play_online
     from ..net.protocol.codes import normalise_code
     server = session.server
@@ -35,10 +35,9 @@ def page_menu(program: Program, session: PageSession, first: dict[str, Any]) -> 
             play_online(program, OnlineRequest("resume"))
         elif isinstance(first.get("code"), str) and normalise_code(first["code"]) is not None:
             _join(program, server, first["code"])
-    while True:
+    while True:  # Escape at the menu has nothing to go back to: the menu is said again (closing the page ends it)
         with session.kept():
-            if _menu_once(program, server) is None:
-                return 0
+            _menu_once(program, server)
 
 
 def _kept_seat(session: PageSession) -> bool:
