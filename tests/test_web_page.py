@@ -296,3 +296,41 @@ def test_the_page_checks_the_shuffle_itself_and_catches_a_lying_server(server: S
         hand[3] = ["KC", "KS", "KH"] if hand[3] != ["KC", "KH", "KS"] else ["AC", "AS", "AH"]
     assert changed(other_hand) == "deals"
     assert changed(lambda f: f["record"].pop("fairness")) == "missing"
+
+
+def test_a_server_serving_tls_itself_plays_a_page_too(tmp_path: Path) -> None:
+    """``scopa serve --certfile``: the page and its websocket over TLS, and its console joins a room (on a
+    loopback port of its own: over TLS it would check the server's certificate against 127.0.0.1)."""
+    import ssl
+
+    from scopa.bench.serving import certificate
+    cert, key = certificate(tmp_path)
+    served = ServerProcess(["--db", str(tmp_path / "rooms.sqlite3"), "--certfile", str(cert), "--keyfile", str(key),
+                            "--computer-workers", "0"])
+    trusted = ssl.create_default_context(cafile=str(cert))
+
+    async def quick_match_begins() -> list[str]:
+        heard: list[str] = []
+        answers = iter([{"type": "key", "key": "1"}, {"type": "line", "text": "Tia"}]
+                       + [{"type": "key", "key": "enter"}] * 4)
+        async with connect(f"wss://localhost:{served.port}/web", ssl=trusted,
+                           origin=f"https://localhost:{served.port}") as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "start", "lang": "en"}))
+            while "Quick match. Looking for players." not in heard:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                if message["type"] == "commitment":
+                    await ws.send(json.dumps({"type": "share", "value": "ab" * 32}))
+                if message["type"] == "say":
+                    heard += message["lines"]
+                    if message["prompt"]:
+                        await ws.send(json.dumps(next(answers)))
+        return heard
+
+    try:
+        context = ssl.create_default_context(cafile=str(cert))
+        with urllib.request.urlopen(f"https://localhost:{served.port}/", context=context, timeout=10) as answer:
+            assert answer.status == 200 and "script-src 'self'" in answer.headers["Content-Security-Policy"]
+        heard = asyncio.run(quick_match_begins())
+        assert "Connecting to the room server." in heard and "Cannot reach" not in " ".join(heard)
+    finally:
+        served.stop()

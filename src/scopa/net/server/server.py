@@ -1309,12 +1309,21 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
     ticking = asyncio.create_task(rooms.tick())
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
     # before the library closes on anything much larger.
-    async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
-                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None,
-                     process_request=page_hook(health_hook(rooms.writable, lambda: rooms.is_stopping))) as server:
+    hook = page_hook(health_hook(rooms.writable, lambda: rooms.is_stopping))
+    async with contextlib.AsyncExitStack() as serving:
+        server = await serving.enter_async_context(serve(
+            rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8,
+            write_limit=2 ** 16, close_timeout=3, server_header=None, process_request=hook))
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
         rooms.self_url = f"{scheme}://{loopback(config.host)}:{port}"
+        if context is not None and rooms.page_session is not None:
+            # The pages' consoles join this server as clients; over TLS they would check its certificate
+            # against 127.0.0.1. They get a plain port of their own instead, on loopback only.
+            inner = await serving.enter_async_context(serve(
+                rooms.handle, "127.0.0.1", 0, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8, write_limit=2 ** 16,
+                close_timeout=3, server_header=None, process_request=hook))
+            rooms.self_url = f"ws://127.0.0.1:{inner.sockets[0].getsockname()[1]}"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
                  len(rooms.rooms))
         if ready is not None:
@@ -1323,8 +1332,6 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
         log.info("stopping")
         rooms.stopping()
         await asyncio.sleep(0.1)  # let the senders say why
-        server.close()
-        await server.wait_closed()
     ticking.cancel()
     await rooms.close()
     log.info("stopped")
