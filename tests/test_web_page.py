@@ -334,3 +334,33 @@ def test_a_server_serving_tls_itself_plays_a_page_too(tmp_path: Path) -> None:
         assert "Connecting to the room server." in heard and "Cannot reach" not in " ".join(heard)
     finally:
         served.stop()
+
+
+def test_self_voicing_is_off_until_chosen_and_x_stops_it_and_the_page_fits_a_narrow_window(
+        server: ServerProcess, page: Page) -> None:
+    """The browser's own voice: nothing is spoken until the box is ticked; then each new line is, R says the
+    menu again, X stops at once. At the width of a 400% zoom (320 px) nothing scrolls sideways."""
+    page.open(f"http://127.0.0.1:{server.port}/")
+    page.wait_prompt("Choice?")
+    page.driver.execute_script(  # a recorder in place of the speech engine (headless Chromium has no voices)
+        "window.said = []; window.stopped = 0;"
+        "window.speechSynthesis.speak = u => window.said.push(u.text);"
+        "window.speechSynthesis.cancel = () => { window.stopped += 1; };")
+    page.type("r")
+    page.wait_for(lambda line: line.startswith("1 quick match"))
+    time.sleep(0.5)
+    assert page.driver.execute_script("return window.said;") == []  # off by default
+    page.driver.find_element("id", "voice").click()
+    page.driver.find_element("id", "command").click()
+    page.type("r")
+    page.wait_for(lambda line: line.startswith("1 quick match"))
+    time.sleep(0.5)
+    said = page.driver.execute_script("return window.said;")
+    assert said[0] == "Play online." and said[-1] == "Choice?", said
+    page.type("x")
+    assert page.driver.execute_script("return window.stopped;") >= 1
+    page.driver.set_window_size(320, 800)
+    assert page.driver.execute_script("return window.innerWidth;") <= 400
+    overflow = page.driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+    assert overflow <= 0
