@@ -16,8 +16,9 @@ from contextlib import ExitStack
 import pytest
 from websockets.sync.client import connect
 
-from helpers.net import host, join, play_out, start
-from scopa.net.protocol.server_messages import UpdateMessage
+from helpers.net import Client, host, join, play_out, start
+from scopa.net.protocol.client_messages import Join
+from scopa.net.protocol.server_messages import UpdateMessage, Welcome
 from scopa.table import Notice
 
 pexpect = pytest.importorskip("pexpect")
@@ -81,3 +82,37 @@ def test_the_same_updates_give_the_console_and_the_page_the_same_lines(serve, tm
     assert len(page) > 40 and any("wins the match" in line or "draw" in line.lower() for line in page)
     carla.close()
     dora.stack.close()
+
+
+def test_a_page_hosts_a_public_room_with_a_turn_timer_and_names_its_own_links(serve):
+    """The page's menu hosts a room with the console's questions and two of its own (the turn timer, open
+    tables); the lines name the server as the page reached it, never the loopback address its console uses."""
+    from scopa.net.client.client import list_tables
+    server = serve()
+    origin = f"http://127.0.0.1:{server.port}"
+    # host; the name; 2 players, scopa, a single deal; a turn timer of 20 s; listed in the open tables
+    keys = iter(["2", "line:Hana", "enter", "enter", "4", "2", "2"])
+    heard: list[str] = []
+    with connect(f"ws://127.0.0.1:{server.port}/web", origin=origin) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "start", "lang": "en", "origin": origin}))
+        while not any(line.startswith("Invite link for a browser") for line in heard):
+            message = json.loads(ws.recv(timeout=20))
+            if message["type"] == "commitment":
+                ws.send(json.dumps({"type": "share", "value": "cd" * 32}))
+            if message["type"] != "say":
+                continue
+            heard += message["lines"]
+            if message["prompt"] and message["prompt"] != "Waiting?":
+                key = next(keys)
+                ws.send(json.dumps({"type": "line", "text": key[5:]} if key.startswith("line:")
+                                   else {"type": "key", "key": key}))
+        code = next(line for line in heard if line.startswith("Room code")).split()[2].rstrip(".")
+        assert f"Invite link for a browser, {origin}/{code}." in heard
+        assert f"Invite link for scopa join, ws://127.0.0.1:{server.port}/{code}." in heard
+        assert not [line for line in heard if "page-seat" in line]
+        listed = [t for t in list_tables(server.url) if t.code == code]
+        assert listed and listed[0].host == "Hana"
+        ask = Client(server.url)
+        ask.send(Join(code, "Ivo"))
+        welcome = ask.until(lambda m: isinstance(m, Welcome))
+        assert welcome.info.turn_time == 20

@@ -73,6 +73,7 @@ def _menu_once(program: Program, server: str) -> bool | None:
     from ..console.menus import choose
     from ..console.online import OnlineRequest, _ask_rules, leaderboard_menu, play_online
     from ..console.watch import watch_room
+    from ..net.protocol.wire import TURN_TIMES
     m = program.m
     items = [m("online.menu.quick"), m("online.menu.host"), m("online.menu.join"), m("online.menu.tables"),
              m("web.menu.watch"), m("online.menu.daily"), m("online.menu.leaderboard"), m("app.menu.settings")]
@@ -110,6 +111,19 @@ def _menu_once(program: Program, server: str) -> bool | None:
         daily_for(program, server, name)
     else:
         rules = _ask_rules(program)
-        if rules is not None:
-            play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players))
+        if rules is None:
+            return True
+        turn_time = choose(program.input, program.announcer, m("online.ask.turn_time"),
+                           [m("online.turn_time.none"), *(m("online.turn_time.seconds", n=n) for n in TURN_TIMES)],
+                           m("prompt.menu"), default=0, messages=program.messages)
+        if turn_time is None:
+            return True
+        public = choose(program.input, program.announcer, m("online.ask.public"),
+                        [m("online.public.no"), m("online.public.yes")], m("prompt.menu"), default=0,
+                        messages=program.messages)
+        if public is None:
+            return True
+        play_online(program, OnlineRequest("host", server, name, rules=rules, seats=("human",) * rules.players,
+                                           turn_time=TURN_TIMES[turn_time - 1] if turn_time else None,
+                                           public=public == 1))
     return True
