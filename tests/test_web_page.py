@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.helpers.browser import Page, chromium, violations_text
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from helpers.browser import Page, chromium, violations_text
 from scopa.bench.serving import ServerProcess
 from scopa.net.server.pages import POLICY, page_weight
 
@@ -197,7 +197,7 @@ def test_a_console_player_and_a_browser_player_share_a_room_with_chat_and_the_ti
                                                                                     page: Page) -> None:
     """Ann hosts at the console (``scopa host``, a turn timer); Bea opens the page link it says, joins,
     chats both ways, lets one turn's time run out, and both play the match to its end."""
-    from tests.helpers.online_pty import hosted, press, text
+    from helpers.online_pty import hosted, press, text
     pexpect = pytest.importorskip("pexpect")
     served = ServerProcess(["--db", str(tmp_path / "rooms.sqlite3"), "--computer-delay", "0.05",
                             "--clock-scale", "0.25", "--computer-workers", "0"])
