@@ -116,3 +116,20 @@ def test_a_page_hosts_a_public_room_with_a_turn_timer_and_names_its_own_links(se
         ask.send(Join(code, "Ivo"))
         welcome = ask.until(lambda m: isinstance(m, Welcome))
         assert welcome.info.turn_time == 20
+
+
+def test_a_page_that_floods_keys_is_closed(serve):
+    """Keys faster than any hand (here 500 at once) close the page's websocket; the server goes on."""
+    from websockets.exceptions import ConnectionClosed
+    server = serve()
+    origin = f"http://127.0.0.1:{server.port}"
+    with connect(f"ws://127.0.0.1:{server.port}/web", origin=origin) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "start", "lang": "en"}))
+        with pytest.raises(ConnectionClosed):
+            for _ in range(500):
+                ws.send(json.dumps({"type": "key", "key": "t"}))
+            while True:
+                ws.recv(timeout=10)
+    with connect(f"ws://127.0.0.1:{server.port}/web", origin=origin) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "start", "lang": "en"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "say"

@@ -31,6 +31,7 @@ import ipaddress
 import json
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from functools import cache
 from http import HTTPStatus
@@ -55,6 +56,7 @@ HEADERS = (("Content-Security-Policy", POLICY), ("X-Content-Type-Options", "nosn
            ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-cache"),
            ("Cross-Origin-Opener-Policy", "same-origin"), ("X-Frame-Options", "DENY"))
 MAX_PAGE_MESSAGE = 4096  # bytes: a page sends a key, a line of at most a chat's length, or its first message
+PAGE_RATE, PAGE_BURST = 20.0, 60  # messages a second a page may send on average, and at once: then it is closed
 CODE_PATH = re.compile(r"^/[A-Za-z0-9-]{4,12}$")
 
 ProcessRequest = Callable[[ServerConnection, Request], Awaitable[Response | None]]
@@ -149,9 +151,13 @@ class PageLink:
 
     async def messages(self) -> Any:
         """Each JSON object the page sends; a frame too big or not an object ends the connection."""
+        allowance, at = float(PAGE_BURST), time.monotonic()
         try:
             async for raw in self._ws:
-                if len(raw) > MAX_PAGE_MESSAGE:
+                now = time.monotonic()
+                allowance = min(float(PAGE_BURST), allowance + (now - at) * PAGE_RATE) - 1
+                at = now
+                if len(raw) > MAX_PAGE_MESSAGE or allowance < 0:  # too big, or keys faster than any hand
                     return
                 try:
                     message = json.loads(raw)
