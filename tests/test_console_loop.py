@@ -323,6 +323,17 @@ def test_a_new_match_takes_the_defaults_on_enter(tmp_path):
                         r"Playing to 11\. Standard rules\.", summary[0])
 
 
+def test_the_summary_names_only_what_differs_from_the_games_own_rules(tmp_path):
+    # A default Cirulla has grande and piccola and the ace's sweep: that is Cirulla, not an option.
+    program, _out, _ = program_for(tmp_path, "")
+    seats = [SeatSetup("You"), SeatSetup("Felix", "computer", "easy")]
+    assert program._summary(Rules.cirulla(), seats).endswith(M("setup.summary.standard"))
+    changed = program._summary(Rules.cirulla(ace_scopa=False, cappotto=True), seats)
+    assert changed.endswith(" ".join([M("setup.summary.options", names=M("option.cappotto")),
+                                      M("setup.summary.without", names=M("option.ace_scopa"))]))
+    assert program._summary(Rules(napola=True), seats).endswith(M("setup.summary.options", names=M("option.napola")))
+
+
 def test_the_new_match_questions_set_players_seats_names_target_and_options(tmp_path):
     # 3 players; scopa; seat 2 hard computer; seat 3 a human; names; 21 points; napola on; start.
     program, _out, _ = program_for(tmp_path, "1\n3\n\n4\n6\nAlice\nBob\n3\n4\n\n")

@@ -544,13 +544,23 @@ class Program:
             players = self.m("setup.players.three", a=names[0], b=names[1], c=names[2])
         else:  # partners sit opposite: seats 1 and 3 against 2 and 4
             players = self.m("setup.players.four", a=names[0], b=names[2], c=names[1], d=names[3])
-        enabled = [self.m(f"option.{n}") for n in OPTION_NAMES if getattr(rules, n) and n != "kings_redeal"]
-        options = (self.m("setup.summary.options", names=self.m("list.sep").join(enabled)) if enabled
-                   else self.m("setup.summary.standard"))
+        options = self._options_summary(rules)
         target = self.m("setup.single") if rules.target is None else self.m("setup.playing_to", target=rules.target)
         game = self.m(f"setup.game.{rules.variant.value}") if rules.fifteen else ""
         parts = [self.m("setup.new"), game, players, self._levels(seats), target, options]
         return " ".join(part for part in parts if part)
+
+    def _options_summary(self, rules: Rules) -> str:
+        """The options that differ from the game's own defaults: those added, then those left out
+        (a default Cirulla is "Standard rules.", not a list of what Cirulla always has)."""
+        usual = Rules.for_variant(rules.variant, players=rules.players)
+        changed = [n for n in OPTION_NAMES if n != "kings_redeal" and getattr(rules, n) != getattr(usual, n)]
+        added = [self.m(f"option.{n}") for n in changed if getattr(rules, n)]
+        dropped = [self.m(f"option.{n}") for n in changed if not getattr(rules, n)]
+        sep = self.m("list.sep")
+        parts = ([self.m("setup.summary.options", names=sep.join(added))] if added else []) + (
+            [self.m("setup.summary.without", names=sep.join(dropped))] if dropped else [])
+        return " ".join(parts) or self.m("setup.summary.standard")
 
     def _levels(self, seats: Sequence[SeatSetup]) -> str:
         computers = [s for s in seats if not s.is_human]
