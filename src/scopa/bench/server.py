@@ -621,6 +621,43 @@ def page_figures(url: str, trials: int = 10) -> None:
     print(f"page weight {page_weight()} bytes ({page_weight() / 1024:.1f} KiB) before compression; first line "
           f"{statistics.median(times) * 1000:.0f} ms median, {max(times) * 1000:.0f} ms at most, of {trials} "
           f"openings (files, websocket, first say)")
+    in_browser = chromium_first_lines(origin + "/", trials)
+    if in_browser:
+        print(f"first line in Chromium, from the link opened to the line in the page's log: "
+              f"{statistics.median(in_browser):.0f} ms median, {max(in_browser):.0f} ms at most, of {trials}")
+
+
+def chromium_first_lines(url: str, trials: int) -> list[float]:
+    """ms from navigation start to the first line in the log, in headless Chromium (Debian's chromium and
+    chromium-driver, with selenium); empty when they are not installed."""
+    import shutil
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        return []
+    browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if browser is None or driver is None:
+        return []
+    found: list[float] = []
+    for _ in range(trials):
+        with tempfile.TemporaryDirectory(prefix="scopa-bench-chromium-") as profile:
+            options = webdriver.ChromeOptions()
+            options.binary_location = browser
+            for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                         f"--user-data-dir={profile}"):
+                options.add_argument(flag)
+            session = webdriver.Chrome(options=options, service=Service(executable_path=driver))
+            try:
+                session.get(url)
+                found.append(float(session.execute_async_script(
+                    "const done = arguments[arguments.length - 1];"
+                    "(function wait() { document.querySelector('#log p') ? done(performance.now())"
+                    " : requestAnimationFrame(wait); })();")))
+            finally:
+                session.quit()
+    return found
 
 
 if __name__ == "__main__":
