@@ -349,10 +349,15 @@
   if (langSelect.value !== lang) langSelect.value = lang;
   const words = saved("verbosity") || "short";
   if (verbositySelect.value !== words) verbositySelect.value = words;
-  langSelect.addEventListener("change", function () { keep("lang", langSelect.value); document.documentElement.lang = langSelect.value; });
+  // The game's words are in the language chosen; the page's own labels are English: each part says its
+  // language, so a screen reader reads each with the right voice.
+  function gameLanguage() {
+    for (const part of [log, choices, promptShown]) part.lang = langSelect.value;
+  }
+  langSelect.addEventListener("change", function () { keep("lang", langSelect.value); gameLanguage(); });
   verbositySelect.addEventListener("change", function () { keep("verbosity", verbositySelect.value); });
   voice.addEventListener("change", function () { if (!voice.checked) stopVoice(); });
-  document.documentElement.lang = langSelect.value;
+  gameLanguage();
   connect();
   field.focus();
 })();
