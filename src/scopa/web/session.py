@@ -23,13 +23,18 @@ Messages, page to server (JSON objects, one per frame):
            that name this server)
     key    {key}     one key: a digit, a letter, "?", ".", ",", or "enter", "escape"
     line   {text}    a typed line: a command after ":" at a key prompt, or the answer to a text prompt
+    share  {value}   the page's share of a room's seed (64 hex digits), drawn once it heard the commitment
 
 Server to page:
 
-    say    {lines, prompt, text}   lines to add to the log, in order, then (when not null) the prompt
-           now open; ``text`` true when the prompt takes a typed line (a name, a code, a chat message)
+    say    {lines, prompt, text, choices}   lines to add to the log, in order, then (when not null) the
+           prompt now open; ``text`` true when the prompt takes a typed line (a name, a code, a chat
+           message); ``choices`` the buttons for it, [{key, label}] (the hand at Card?, a menu's items)
     seat   {seat}                  the seat to keep for a reload ({code, key, seat, name}), or null
     player_key {key}               the player's key, to keep
+    commitment {value}             the room's commitment (docs/fairness.md): the page answers with ``share``
+    check  {record, commitment, share, seat, seen, deal, words}   the match is over: what the page checks
+           the shuffle with (the record, what this seat saw, the deal's sizes) and the line for each verdict
     end    {}                      the session is over (the page offers to start again)
 """
 from __future__ import annotations
