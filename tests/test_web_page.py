@@ -364,3 +364,34 @@ def test_self_voicing_is_off_until_chosen_and_x_stops_it_and_the_page_fits_a_nar
     overflow = page.driver.execute_script(
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
     assert overflow <= 0
+
+
+def test_a_spectator_page_hears_the_match_and_no_hand(server: ServerProcess, page: Page) -> None:
+    """A page chooses "watch a room with its code": it hears every play and the result, never a hand, and
+    axe-core finds nothing on the spectator's screen."""
+    import threading
+
+    from helpers.net import host, join, play_out, start
+    url = f"ws://127.0.0.1:{server.port}"
+    ann = host(url)
+    bob = join(url, ann.code)
+    page.open(f"http://127.0.0.1:{server.port}/")
+    page.wait_prompt("Choice?")
+    page.type("5")
+    page.wait_prompt("Code?")
+    page.type(ann.code)
+    page.enter()
+    page.wait_for(lambda line: line.startswith("Your name?"))
+    page.type("Carla")
+    page.enter()
+    assert page.wait_for(lambda line: line.startswith("Watching room")).startswith(f"Watching room {ann.code}")
+    violations = page.axe()
+    assert violations == [], violations_text(violations)
+    start(ann, bob)
+    playing = threading.Thread(target=play_out, args=([ann, bob], ann), daemon=True)
+    playing.start()
+    page.wait_for(lambda line: line == "No longer watching.", timeout=90)
+    playing.join(30)
+    lines = page.lines()
+    assert any("wins the match" in line or "draw" in line.lower() for line in lines)
+    assert not [line for line in lines if line.startswith("Hand")]  # a spectator is never told a hand
