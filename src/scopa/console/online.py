@@ -80,6 +80,8 @@ class OnlineProgram(Protocol):
     def start_voice(self) -> None: ...
     def voice_is_on(self) -> bool: ...
     def remember_server(self, server: str) -> None: ...
+    def share_source(self, commitment: bytes) -> bytes | None: ...
+    def table_opened(self, table: RemoteTable) -> None: ...
     def _save_settings(self, quiet: bool = False) -> None: ...
     def _ask_players(self) -> int | None: ...
     def _ask_game(self, players: int) -> Rules | None: ...
@@ -989,8 +991,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     if request.mode != "daily":  # a daily deal: said once for the day, before its first deal
         program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    share = getattr(program, "share_source", None)  # a browser page draws its own share of the seed (scopa.web)
-    table = RemoteTable(server, first, wake, tls=request.tls, share=share)
+    table = RemoteTable(server, first, wake, tls=request.tls, share=program.share_source)
     try:
         table.open()
     except TableClosed as closed:
@@ -1000,9 +1001,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             raise
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
         return 1, None
-    opened = getattr(program, "table_opened", None)  # a browser page's session shows the hand as buttons
-    if opened is not None:
-        opened(table)
+    program.table_opened(table)
     heard = table.commitment_heard()
     if request.mode == "daily" and heard is not None:  # checked against the day seed once it is revealed
         from ..storage import resolve_data_dir
