@@ -97,11 +97,11 @@ def test_a_spectators_line_is_never_the_hosts_own():
     table = FakeTable()  # the host, seat 0: a spectator's line comes under that seat number
     chat = Chat(table, Messages("en"), lambda: True, lambda on: None)
     table.pending = [ChatMessage(0, "Carla", None, "well_played", watcher=True), ChatMessage(0, "Ann", "hi")]
-    assert [a.text for a in chat.lines()] == ["Carla says, well played.", "You say, hi."]
+    assert [a.text for a in chat.lines()] == ["Carla, watching, says, well played.", "You say, hi."]
     assert [a.text for a in chat.command("mute carla", None, print)] == [
         "Carla muted. Colon unmute Carla to hear them again."]  # a spectator heard can be muted as a player
     table.pending = [ChatMessage(0, "Carla", "again", watcher=True)]
-    assert chat.lines() == [] and chat.recent()[-1].text == "Carla says, again."
+    assert chat.lines() == [] and chat.recent()[-1].text == "Carla, watching, says, again."
 
 
 def test_the_hosts_move_and_spectators_commands():

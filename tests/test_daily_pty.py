@@ -18,7 +18,8 @@ BEN = "b" * 64
 SCORE = r"(?:\d+ (?:over|under) par|level with par)"
 
 
-FAST = ("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2", "--computer-workers", "0")
+FAST = ("--daily-deals", "2", "--computer-budget", "0.01", "--daily-par-samples", "2", "--computer-workers", "0",
+        "--daily-trusted-players")
 
 
 def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tmp_path):
@@ -33,7 +34,9 @@ def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tm
     ann.close()
     said = text(ann)
     assert ann.exitstatus == 0, said[-2000:]
-    assert "Deal 2 of 2." in said and said.count("Shuffle checked, fair.") == 2
+    later_line = "Shuffle not checked yet. Its seed is told once the day is over, and the next scopa daily checks it."
+    assert "Deal 2 of 2." in said and said.count(later_line) == 2  # no deal's seed before the day's board closed
+    assert "Shuffle checked, fair." not in said
     assert "Ann joined the table." not in said  # her own seat: never told her as news
     assert re.search(rf"Your score today, {SCORE}\.", said), said[-2000:]
     board = re.search(rf"1st, (Ann|Ben), {SCORE}\.\s+2nd, (Ann|Ben), {SCORE}\.\s+"
@@ -58,10 +61,11 @@ def test_scopa_daily_plays_the_days_deals_and_says_the_score_and_place(serve, tm
 
 
 def test_scopa_daily_across_midnight_goes_on_with_the_new_days_first_deal_and_says_each_day_alone(serve, tmp_path):
-    """Midnight UTC passes while deal 1 is played: that deal plays on and counts for its own day,
-    but the day's deal 2 is closed (its seed is revealed at midnight) and the new day's deal 2 is
-    not the run's second deal: the run says so and plays the new day from its deal 1; its summary
-    says the day before on its own, named, and today's score of today's deals only."""
+    """Midnight UTC passes while deal 1 is played: that deal plays on, as practice (it ended once
+    its day's seeds were told, issue 37), and its shuffle is checked at once; the day's deal 2 is
+    closed (its seed is revealed at midnight) and the new day's deal 2 is not the run's second
+    deal: the run says so and plays the new day from its deal 1; its summary says the day before
+    on its own, named, and today's score of today's deals only."""
     import sqlite3
     clock = tmp_path / "today"  # the server's day, read at each request
     clock.write_text("2030-01-01")
@@ -76,12 +80,15 @@ def test_scopa_daily_across_midnight_goes_on_with_the_new_days_first_deal_and_sa
     assert "Traceback" not in said
     turned = said.index("New day. Yesterday's deals are closed. Today's start at deal 1.")
     assert said.count("Deal 2 of 2.") == 1 and said.index("Deal 2 of 2.") > turned  # never the new day's as deal 2
-    assert said.count("Deal 1 of 2.") == 2 and said.count("Shuffle checked, fair.") == 3
+    assert said.count("Deal 1 of 2.") == 2 and said.count("Shuffle checked, fair.") == 1  # the closed day's deal
+    assert said.count("Shuffle not checked yet. Its seed is told once the day is over") == 2  # today's two
     assert said.index("Daily deal of 2030-01-01 checked, fair.") > turned  # the closed day, revealed, checked now
     with sqlite3.connect(tmp_path / "rooms.sqlite3") as db:
         kept = {(day, deal): points - par for day, deal, points, par in db.execute(
-            "SELECT day, deal, points, par FROM daily_results WHERE counted = 1")}
+            "SELECT day, deal, points, par FROM daily_results")}
+        counted = sorted(db.execute("SELECT day, deal FROM daily_results WHERE counted = 1"))
     assert sorted(kept) == [("2030-01-01", 1), ("2030-01-02", 1), ("2030-01-02", 2)]  # each deal on its own day
+    assert counted == [("2030-01-02", 1), ("2030-01-02", 2)]  # the one ended after its day counts for nothing
     before = re.search(rf"Daily deal of 2030-01-01, 1 of 2 deals played, ({SCORE})\. Not on that day's board\.", said)
     today = re.search(rf"Your score today, ({SCORE})\.\s+1st, Ann, ({SCORE})\.\s+You are 1st of 1, ({SCORE})\.", said)
     assert before and today, said[-2000:]

@@ -104,12 +104,13 @@ def test_two_processes_on_redis_keep_the_commitment_and_the_shares(processes, ta
 
 def test_a_seat_taken_back_mid_match_hears_the_commitment_again_and_checks_the_shuffle(serve, tables):
     """A seat whose client was closed mid-match and started afresh (a crash, another machine)
-    gets the commitment in its welcome, and that client checks the shuffle at the end too."""
+    gets the commitment in its welcome, and that client checks the shuffle at the end too, its
+    own share included (kept with the seat key)."""
     server = serve()
     host, guest = seated(server.url, tables, Rules(target=None), ("human", "human"))
     promised = host._heard
     guest.close()
-    back = tables(server.url, Hello(host.code, guest.key, 0))
+    back = tables(server.url, Hello(host.code, guest.key, 0), share=guest.share)  # kept with the seat key
     assert back.seat == guest.seat and promised is not None and back._heard == promised
     until(back.has_view)
     play_to_end([host, back])

@@ -89,8 +89,9 @@ def test_the_client_cleans_a_line_again_whatever_the_server_sent():
     assert parse_server_message(raw).text == "a[1Abc"  # no Escape: harmless text
     with pytest.raises(ProtocolError):
         parse_server_message(json.dumps({"type": "chat", "seat": 1, "name": "Bob", "text": "\x1b", "preset": None}))
-    with pytest.raises(ProtocolError):
-        parse_server_message(json.dumps({"type": "chat", "seat": 1, "name": "Bob\n", "text": "hi", "preset": None}))
+    named = parse_server_message(json.dumps({"type": "chat", "seat": 1, "name": "Bob\n\x1b", "text": "hi",
+                                             "preset": None}))
+    assert named.name == "Bob"  # every string from the network is cleaned by one rule (issue 37)
 
 
 def test_the_rules_of_a_line():

@@ -30,7 +30,8 @@ from scopa.net.server.daily import day_par
 
 DAY, NEXT, AFTER = "2030-01-01", "2030-01-02", "2030-01-03"
 SAMPLES = "2"  # the expert's samples a move for par: quick, and the same par anywhere
-FAST = ("--computer-budget", "0.01", "--daily-par-samples", SAMPLES, "--computer-workers", "0")
+FAST = ("--computer-budget", "0.01", "--daily-par-samples", SAMPLES, "--computer-workers", "0",
+        "--daily-trusted-players")  # the board's other rules; a key's first day: test_daily_attacks.py
 
 
 def ask(url: str, day: str | None = None, key: str | None = None) -> DailyAnswer:
@@ -75,8 +76,9 @@ def test_a_deal_of_a_day_that_is_not_today_is_refused_and_a_deal_begun_before_mi
     """A run across midnight UTC mixed two days: daily_deal meant today's deal, so deal 1 came
     from one day and deals 2 and 3 from the next, and the player was on neither day's board. The
     client now names the day it plays, and a deal of a day that is not today is refused (the day
-    before is revealed: its cards are known); a deal begun before midnight plays on and counts for
-    its own day; a bad day is an error answer; a client that names none gets today's, as before."""
+    before is revealed: its cards are known); a deal begun before midnight plays on, and counts for
+    nothing (issue 37: it ended once its seeds were told); a bad day is an error answer; a client that
+    names none gets today's, as before."""
     clock = tmp_path / "today"  # the server's day, read at each request: midnight whenever the test says
     clock.write_text(DAY)
     server = store.serve(*FAST, "--daily-date-file", str(clock), "--daily-deals", "2")
@@ -91,7 +93,7 @@ def test_a_deal_of_a_day_that_is_not_today_is_refused_and_a_deal_begun_before_mi
         assert (error.code, error.values) == ("bad_field", {"field": "day"})
     closed = ask(server.url, DAY, key)
     assert closed.seed is not None  # revealed: why none of its deals may begin now
-    assert [(p.deal, p.practice) for p in closed.played] == [(1, False)]  # deal 1 counted, on its own day
+    assert [(p.deal, p.practice) for p in closed.played] == [(1, True)]  # ended after its day: practice (issue 37)
     assert closed.rows == () and closed.you is None  # a day not finished: on no board
     for deal in (1, 2):
         play_deal(server.url, "Ann", key, deal, day=NEXT)

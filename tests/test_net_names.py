@@ -12,7 +12,7 @@ from scopa.console.terminal import ENTER
 from scopa.engine import Rules
 from scopa.match import NAME_LENGTH, MatchRecord, SeatSetup, clean_name, name_problem
 from scopa.net.protocol.client_messages import CreateRoom, Join
-from scopa.net.protocol.server_messages import ErrorMessage, UpdateMessage, Welcome
+from scopa.net.protocol.server_messages import ErrorMessage, UpdateMessage, Welcome, parse_server_message
 from scopa.net.protocol.wire import ProtocolError, check_name
 from scopa.storage import AutosaveStore, record_from_dict, record_to_dict
 from scopa.table import Notice
@@ -117,3 +117,40 @@ def test_the_client_says_why_the_server_refused_a_name_in_the_players_language()
             line = problem_line("bad_name", {"field": "name", "reason": reason}, messages).text
             assert line == messages(f"online.error.bad_name.{reason}") != messages("online.error.bad_name")
         assert problem_line("bad_name", {"field": "name"}, messages).text == messages("online.error.bad_name")
+
+
+# Issue 37, point 8: code points that show and say nothing. Each let another key take "Ann".
+HIDDEN = {"zero width space": "\u200b", "word joiner": "\u2060", "soft hyphen": "\u00ad",
+          "combining grapheme joiner": "\u034f", "variation selector": "\ufe0f", "variation selector 17": "\U000e0100",
+          "Hangul filler": "\u3164", "halfwidth Hangul filler": "\uffa0", "tag letter": "\U000e0041",
+          "Mongolian vowel separator": "\u180e", "zero width joiner": "\u200d", "byte order mark": "\ufeff"}
+
+
+@pytest.mark.parametrize("what", sorted(HIDDEN))
+def test_a_hidden_code_point_cannot_make_another_keys_name_look_new(store, what):
+    """Another key gives "Ann" with one hidden code point in it, at its end, start or middle: it
+    is refused (the name holds a hidden character), and the skeleton a name stored before the
+    rule is compared by leaves it out, so it would be "Ann" taken."""
+    from scopa.net.server.identity import name_skeleton
+    from test_net_ratings import host as keyed_host
+    from test_net_ratings import new_key
+    server = store.serve()
+    ann = keyed_host(server.url, "Ann", new_key())
+    code = next(m for m in map(parse_server_message, ann.frames) if isinstance(m, Welcome)).code
+    hidden = HIDDEN[what]
+    for name in (f"Ann{hidden}", f"{hidden}Ann", f"A{hidden}nn"):
+        assert name_skeleton(name) == name_skeleton("Ann"), repr(name)
+        eve = Client(server.url)
+        eve.send(Join(code, name, new_key()))
+        refused = error(eve)
+        assert (refused.code, refused.values.get("reason")) == ("bad_name", "hidden"), repr(name)
+
+
+def test_a_name_blank_to_the_ear_is_refused_when_given_and_ordinary_names_are_not():
+    for name in ("...", "?", "- -", "\u2800", "\u3164\u3164"):
+        assert name_problem(name, given=True) in ("silent", "hidden", "invisible"), repr(name)
+        with pytest.raises(ProtocolError):
+            check_name(name, given=True)
+    for name in [*ORDINARY, "Zoë", "\U0001f642", "李娜", "7"]:
+        assert name_problem(name, given=True) is None, name
+    assert clean_name("A\u200bnn\u00ad") == "Ann"  # a typed name: the hidden ones go

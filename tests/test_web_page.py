@@ -275,7 +275,9 @@ def test_the_page_checks_the_shuffle_itself_and_catches_a_lying_server(server: S
                       20, 7, 35, 11, 31, 21, 2, 6, 9, 23, 18, 26, 0, 16, 3, 17, 14, 30, 22, 15]
     assert play_to_end(page, {"table": [], "chat": []}) == "Shuffle checked, fair."
     facts = page.driver.execute_script("return window.scopaFairness.last();")
-    assert facts["share"] and any(c["value"] == facts["share"] for c in facts["record"]["fairness"]["contributions"])
+    from scopa.engine.shuffle import share_of
+    own = share_of(bytes.fromhex(facts["nonce"]), bytes.fromhex(facts["commitment"])).hex()  # the page's nonce, bound
+    assert any(c["value"] == own for c in facts["record"]["fairness"]["contributions"])
     assert in_page(page, "window.scopaFairness.check(arguments[0])", facts) == "fair"
     assert page.driver.find_element("id", "save-record").is_displayed()
 
@@ -287,9 +289,12 @@ def test_the_page_checks_the_shuffle_itself_and_catches_a_lying_server(server: S
     other_seed = "ab" * 32
     assert changed(lambda f: f["record"]["fairness"].update(server_seed=other_seed)) == "commitment"
     assert changed(lambda f: f["record"]["fairness"].update(
-        contributions=[c for c in f["record"]["fairness"]["contributions"] if c["value"] != facts["share"]])) \
+        contributions=[c for c in f["record"]["fairness"]["contributions"] if c["value"] != own])) \
         == "contribution"
     assert changed(lambda f: f["record"].update(seed=other_seed)) == "seed"
+    assert len(facts["nonces"]) == 1  # the page's own share's, told back with the record
+    # a seat promised another seed: its share was made under another commitment than this page heard
+    assert changed(lambda f: f["nonces"][0].update(nonce=other_seed)) == "other_commitment"
 
     def other_hand(f: dict[str, Any]) -> None:
         hand = next(o for o in f["seen"] if o[0] == "hand")

@@ -30,10 +30,31 @@ def is_unsafe_in_name(ch: str) -> bool:
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _INVISIBLE = ("Cc", "Cf", "Cs", "Mn", "Me", "Zs", "Zl", "Zp")
 
-NameProblem = Literal["length", "control", "bidi", "invisible"]
+NameProblem = Literal["length", "control", "bidi", "invisible", "hidden", "silent"]
+
+# Code points that show nothing and say nothing (Unicode's Default_Ignorable_Code_Point, with the
+# Hangul fillers and the blank braille cell, which are letters or symbols that look like nothing):
+# zero width space and joiners, word joiner, soft hyphen, combining grapheme joiner, variation
+# selectors, tag characters, the Mongolian vowel separator. In a name they let "Ann" and
+# "Ann" + one of them be two names that read and sound the same (issue 37).
+_HIDDEN_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                  (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+                  (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+                  (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
 
 
-def name_problem(name: object, longest: int = NAME_LENGTH) -> NameProblem | None:
+def is_hidden(ch: str) -> bool:
+    """A code point that shows and says nothing (``_HIDDEN_RANGES``)."""
+    point = ord(ch)
+    return any(low <= point <= high for low, high in _HIDDEN_RANGES)
+
+
+def _heard(ch: str) -> bool:
+    """A character a voice says: a letter, a digit or a symbol (an emoji), not a hidden one."""
+    return (unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) == "So") and not is_hidden(ch)
+
+
+def name_problem(name: object, longest: int = NAME_LENGTH, given: bool = False) -> NameProblem | None:
     """The one rule for a player's name, or None when the name may be used: what the server
     takes in ``create_room`` and ``join``, what the client accepts in a room's seats, what a
     save file, an export or an online record may hold (``longest``: ``FILE_NAME_LENGTH`` there).
@@ -45,7 +66,12 @@ def name_problem(name: object, longest: int = NAME_LENGTH) -> NameProblem | None
     the game is refused here: a line break (a name would start a line of its own, a false
     "Card?"), a control character (it could move the cursor over the line), a direction change
     (the line would read in another order). Otherwise a name is only ever said inside a
-    sentence of the catalogues, on that sentence's line."""
+    sentence of the catalogues, on that sentence's line.
+
+    ``given``: a name being given now (the server reading create_room, join, quick, watch and
+    daily_deal), which must also hold no hidden code point (``is_hidden``: "hidden") and say
+    something, a letter, a digit or a symbol ("silent": "..." is blank to the ear). Names
+    already in use (a room stored before this rule, a match file) are read without it."""
     if not isinstance(name, str) or not 1 <= len(name) <= longest:
         return "length"
     if any(is_unsafe_in_name(ch) for ch in name):
@@ -54,7 +80,29 @@ def name_problem(name: object, longest: int = NAME_LENGTH) -> NameProblem | None
         return "bidi"
     if not any(unicodedata.category(ch) not in _INVISIBLE for ch in name):
         return "invisible"
+    if given and any(is_hidden(ch) for ch in name):
+        return "hidden"
+    if given and not any(_heard(ch) for ch in name):
+        return "silent"
     return None
+
+
+def is_unsafe_in_line(ch: str) -> bool:
+    """A character no text from the network may print or speak: a control character, C0 or C1
+    (the escapes that set a terminal's title or clipboard begin with ESC, or with the C1 OSC and
+    CSI), a lone surrogate (it cannot be written out), a direction override or isolate."""
+    return ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs")
+
+
+def clean_line(text: str) -> str:
+    """The one rule for every string that comes from the network before it is printed, spoken or
+    shown (``net.protocol.server_messages.parse_server_message`` applies it to every string of
+    every server message, chat and names included): a tab, line break or other break becomes a
+    space, every other unsafe character (``is_unsafe_in_line``) goes. Nothing else changes, so a card, a code
+    or a name that was clean stays exactly as it was."""
+    if text.isprintable() and not any(ch in BIDI_CONTROLS for ch in text):
+        return text  # the common case, fast
+    return "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or not is_unsafe_in_line(ch))
 
 
 def clean_name(text: str) -> str:
@@ -62,7 +110,7 @@ def clean_name(text: str) -> str:
     character and any direction override goes, runs of spaces become one, at most ``NAME_LENGTH``
     characters. It comes back empty (then use a default) when nothing visible is left."""
     kept = "".join((" " if ch.isspace() else "") if is_unsafe_in_name(ch) else ch for ch in text
-                   if ch not in BIDI_CONTROLS)
+                   if ch not in BIDI_CONTROLS and not is_hidden(ch))
     name = " ".join(kept.split())[:NAME_LENGTH].strip()
     return name if name_problem(name) != "invisible" else ""
 

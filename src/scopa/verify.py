@@ -2,8 +2,10 @@
 
 A match file (a save, an export, or an online match's record) is checked by ``storage.fairness``:
 it must replay from its seed, so that the seed deals every card the file shows, and an online
-match's seed must be the hash of the server's seed and every seat's share. One line a match, in
-the player's language; the exit code is 0 when every match checked fair, 1 otherwise, 2 for a
+match's seed must be the hash of the server's seed and every human seat's share (one each, none
+for a computer). An online match of the results log kept without its seed's parts is "not
+checked", never "fair". One line a match, in the player's language; the exit code is 0 when
+every match checked fair, 1 otherwise (a failure, or a match that could not be checked), 2 for a
 command that cannot be used. The commitment, heard before the match, is checked by the client
 that heard it, when the match ends (docs/fairness.md).
 """
@@ -26,13 +28,14 @@ CHECKED, FAILED, USAGE = 0, 1, 2
 def verdict_lines(data: Any, messages: Messages) -> tuple[list[str], bool]:
     """The lines for a file's data, and whether every match in it checked fair."""
     if isinstance(data, dict) and data.get("format") == RESULTS_FORMAT and isinstance(data.get("results"), list):
-        matches = [entry.get("match") for entry in data["results"] if isinstance(entry, dict)]
-        matches = [match for match in matches if match is not None]
+        matches = [(entry.get("match"), entry.get("online") is True)
+                   for entry in data["results"] if isinstance(entry, dict)]
+        matches = [(match, online) for match, online in matches if match is not None]
         if not matches:
             return [messages("verify.no_matches")], False
         lines, fair = [], True
-        for number, match in enumerate(matches, 1):
-            line, ok = _line(match, messages)
+        for number, (match, online) in enumerate(matches, 1):
+            line, ok = _line(match, messages, online)
             lines.append(messages("verify.numbered", number=number, count=len(matches), line=line))
             fair = fair and ok
         return lines, fair
@@ -40,8 +43,8 @@ def verdict_lines(data: Any, messages: Messages) -> tuple[list[str], bool]:
     return [line], ok
 
 
-def _line(data: Any, messages: Messages) -> tuple[str, bool]:
-    verdict, error = check_file(data)
+def _line(data: Any, messages: Messages, online: bool = False) -> tuple[str, bool]:
+    verdict, error = check_file(data, online)
     if error is not None:
         return messages("fairness.unreadable", reason=error.localised(messages)), False
     return messages(f"fairness.{verdict}"), verdict == "fair"

@@ -15,6 +15,14 @@ Two dishonest room servers, which every client's shuffle check must catch (test_
 ``SCOPA_TEST_FAULT=reveal_other_seed`` reveals, at the end, a server seed other than the one it
 committed to; ``SCOPA_TEST_FAULT=deal_other_deck`` deals from a seed of its own choosing and names
 the honest seed (the hash of its committed seed and the contributions) in the record.
+
+More dishonest servers, each one of issue 37's attacks on the shuffle proof (test_fairness_attacks.py):
+``server_gives_share`` fills in a joining seat's share itself, so that its info shows the seat
+with a share already; ``computer_share`` adds a share of its own for a computer's seat;
+``replace_share`` shows every seat the real shares but deals from a seed in which seat 2's share
+is replaced (the record names the replacement); ``no_fairness`` sends the record without its
+fairness block; ``two_commitments`` promises seat 2 (in its welcomes) another seed than the others;
+``older_contribute`` is a server of before issue 37, whose contribute takes no nonce.
 """
 import atexit
 import importlib.abc
@@ -130,6 +138,97 @@ def _name_the_honest_seed(module) -> None:  # type: ignore[no-untyped-def]
     module.record_to_dict = record_to_dict
 
 
+def _server_gives_share(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server.rooms: a joining seat gets a share of the server's making at once."""
+    original = module.Room.join
+
+    def join(self, name, key_hash):  # type: ignore[no-untyped-def]
+        seat, entries = original(self, name, key_hash)
+        if self.server_seed:
+            self.contributions[seat] = bytes([0xEE]) * 32
+        return seat, entries
+
+    module.Room.join = join
+
+
+def _computer_share(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server.rooms: at the start, a share of the server's own for every computer seat, used
+    in the seed and shown in the info as if a person had given it."""
+    original_start, original_humans = module.Room.start, module.Room.humans
+
+    def start(self, seat, now, least=2):  # type: ignore[no-untyped-def]
+        if self.phase == "lobby" and self.server_seed:
+            for n, taken in enumerate(self.seats):
+                if taken is not None and not taken.is_human:
+                    self.contributions[n] = bytes([0xC0 + n]) * 32
+        return original_start(self, seat, now, least)
+
+    def humans(self):  # type: ignore[no-untyped-def]
+        return sorted(set(original_humans(self)) | set(self.contributions))
+
+    module.Room.start, module.Room.humans = start, humans
+
+
+def _replace_share(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server.rooms: the info keeps showing seat 2's real share; the seed and the record use another."""
+    original = module.Room.start
+
+    def start(self, seat, now, least=2):  # type: ignore[no-untyped-def]
+        real = self.contributions.get(1)
+        if real is not None and self.phase == "lobby":
+            self.contributions[1] = bytes([0xAB]) * 32
+            try:
+                return original(self, seat, now, least)
+            finally:
+                self.contributions[1] = real
+        return original(self, seat, now, least)
+
+    module.Room.start = start
+
+
+def _no_fairness(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server.server: the finished match's record without its fairness block."""
+    original = module.record_to_dict
+
+    def record_to_dict(record):  # type: ignore[no-untyped-def]
+        data = original(record)
+        data.pop("fairness", None)
+        return data
+
+    module.record_to_dict = record_to_dict
+
+
+def _two_commitments(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.server.server: every welcome to seat 2 names the commitment of another seed."""
+    import hashlib
+    real = module.Welcome
+
+    def welcome(code, seat, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made = real(code, seat, *args, **kwargs)
+        if seat == 1 and made.commitment is not None:
+            import dataclasses
+            made = dataclasses.replace(made, commitment=hashlib.sha256(b"another seed" + made.commitment).digest())
+        return made
+
+    module.Welcome = welcome
+
+
+def _older_contribute(module) -> None:  # type: ignore[no-untyped-def]
+    """scopa.net.protocol.client_messages: contribute as it was read before issue 37 (value only)."""
+    module._CLIENT_PARSERS["contribute"] = (lambda f: module.Contribute(module._hex(f("value"), "value")),
+                                            frozenset())
+
+
+_ROOM_FAULTS = {"server_gives_share": _server_gives_share, "computer_share": _computer_share,
+                "replace_share": _replace_share}
+if _FAULT in _ROOM_FAULTS:
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.rooms", _ROOM_FAULTS[_FAULT]))
+if _FAULT == "no_fairness":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _no_fairness))
+if _FAULT == "older_contribute":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.protocol.client_messages", _older_contribute))
+if _FAULT == "two_commitments":
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _two_commitments))
 if _WHEN.startswith("import:"):
     sys.meta_path.insert(0, _InterruptOnImport(_WHEN.partition(":")[2]))
 elif _WHEN == "exit":

@@ -12,7 +12,10 @@ room's seats over them (the host on one, the next seat on the next), as behind a
 ``--expert-rooms N`` adds N four-seat rooms of two scripted people and two expert computers
 beside them: the round trips printed first are the other rooms' only, so they say whether the
 experts' thinking holds other rooms up; the expert rooms' own moves are counted on a line of
-their own. It prints the rooms, the connected clients,
+their own. ``--health-rate N`` sends N ``GET /healthz`` a second to the (first) server while
+the rooms play, as a load balancer or a monitor gone wrong would (issue 37: each used to write
+the store), and prints how many were answered and their p99 beside the rooms' round trips.
+It prints the rooms, the connected clients,
 moves a second, a move's round trip (from the mover's send to every seat of the room having the
 card played) at p50, p95 and p99 in ms, the errors (error messages, refusals, dropped
 connections, moves not seen within 10 s), the server's resident memory (VmRSS) before filling,
@@ -475,7 +478,11 @@ def main(argv: list[str]) -> int:
     p.add_argument("--browser-seats", action="store_true",
                    help="half the seats (the second, and the fourth) play through the browser page's websocket, the "
                    "server running the console for each; also prints the page's weight and its first line's time")
+    p.add_argument("--health-rate", type=float, default=0.0, metavar="N",
+                   help="GET /healthz a second to the server while the rooms play (default 0: none)")
     args = p.parse_args(argv)
+    if args.health_rate < 0:
+        p.error("--health-rate must be 0 or more")
     if args.chat < 0 or args.spectators < 0:
         p.error("--chat and --spectators must be 0 or more")
     if args.rooms < 1 or args.seconds <= 0 or args.workers < 1 or args.processes < 1:
@@ -524,18 +531,66 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     filled, filled_all = resident_kib(pids), resident_kib(pids + children(pids))
     cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
+    checks = context.Queue()
+    flood = (context.Process(target=health_flood, args=(urls[0], args.health_rate, args.seconds, checks))
+             if args.health_rate else None)
     for start in starts:
         start.put("go")
+    if flood is not None:
+        flood.start()
     done = [to_main.get()[1] for _ in processes]
+    health = checks.get() if flood is not None else None
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
     cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
     after, after_all = resident_kib(pids), resident_kib(pids + children(pids))
     for process in processes:
         process.join(30)
+    if flood is not None:
+        flood.join(30)
     report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
            (load_before, load_after), expert_tallies, worker_cpu, (before_all, filled_all, after_all))
+    if health is not None:
+        sent, ok, times = health
+        print(f"health checks {sent} sent ({sent / args.seconds:.0f}/s), {ok} answered 200"
+              + (f", p50 {percentile(times, 0.5) * 1000:.1f} ms p99 {percentile(times, 0.99) * 1000:.1f} ms"
+                 if times else ""))
     return 0
+
+
+def health_flood(url: str, rate: float, seconds: float, to_main: Queue) -> None:  # type: ignore[type-arg]
+    """A process: ``rate`` ``GET /healthz`` a second to the server of ``url`` for ``seconds``, each
+    on a connection of its own, sent on time whether the last was answered or not; puts (sent,
+    answered 200, each answer's seconds) on ``to_main``."""
+    host, _, port = url.split("://", 1)[1].split("/", 1)[0].rpartition(":")
+    times: list[float] = []
+    ok = 0
+
+    async def check() -> None:
+        nonlocal ok
+        began = time.monotonic()
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError, asyncio.TimeoutError):
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(host, int(port)), 10)
+            writer.write(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+            status = await asyncio.wait_for(reader.readline(), 10)
+            writer.close()
+            times.append(time.monotonic() - began)
+            ok += status.split(b" ")[1:2] == [b"200"]
+
+    async def flood() -> int:
+        start, sent, pending = time.monotonic(), 0, set()
+        while (due := start + sent / rate) < start + seconds:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            task = asyncio.ensure_future(check())
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            sent += 1
+        if pending:
+            await asyncio.wait(pending, timeout=10)
+        return sent
+
+    sent = asyncio.run(flood())
+    to_main.put((sent, ok, times))
 
 
 def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,

@@ -27,7 +27,8 @@ UNLIMITED = """
 import asyncio, dataclasses, logging, sys
 from scopa.net.server import launch, server
 from scopa.web.workers import PageWorkers
-config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9)
+config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9,
+                             watch_arrivals=10 ** 9)
 handler = logging.StreamHandler(sys.stderr)
 handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
 server.log.addHandler(handler)

@@ -79,8 +79,10 @@ def chat_choice(text: str, m: Messages) -> tuple[Literal["preset", "text"], str]
 
 
 def chat_line(said: ChatMessage, m: Messages) -> Announcement:
-    """Another player's (or a spectator's) line: "Ben says, well played."."""
-    return Announcement(m("chat.says", name=said.name, text=chat_text(said, m)))
+    """Another player's line, "Ben says, well played.", or a spectator's, said as one ("Ben,
+    watching, says, well played."), so that a spectator named as a seated player cannot speak as them."""
+    return Announcement(m("chat.says.watcher" if said.watcher else "chat.says", name=said.name,
+                          text=chat_text(said, m)))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ..engine import Card, CardPlayed, CardsDealt, DealScored, DealStarted, Event, MatchWon, Move, Phase, PlayerView
 from ..narration import Announcement, Messages, Narrator, explain_illegal, run_command
-from ..narration.narrator import KEYS_LEARNT
+from ..narration.narrator import KEYS_LEARNT, watching_together
 from ..players.knowledge import is_last_play, round_start
 from ..storage import user_path
 from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table, own_arrival
@@ -186,7 +186,13 @@ class MatchConsole:
                     if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"
                     self._timed_out |= notice.seat == self.listener and notice.kind == "timed_out"
-                self.say(*(self.io.narrator.notice(e.kind, e.seat, e.name) for e in notices))
+                together, first = watching_together(self.io.narrator.messages, [(e.kind, e.name) for e in notices])
+                lines = [self.io.narrator.notice(e.kind, e.seat, e.name) for e in notices]
+                if together is not None:  # the spectators come together: one line, where the first was
+                    lines = [together if n == first else line for n, (line, e) in enumerate(zip(lines, notices,
+                                                                                              strict=True))
+                             if n == first or e.kind != "watching"]
+                self.say(*lines)
             else:
                 for_you = self._covered or (self._timed_out and any(
                     isinstance(e, CardPlayed) and e.seat == self.listener for e in events))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..engine import Event, MatchWon, PlayerView
 from ..narration import Announcement, Messages, Narrator, run_command
-from ..narration.narrator import notice_words
+from ..narration.narrator import notice_words, watching_together
 from ..table import Notice, SeatUpdate, own_arrival
 from .announcer import Announcer
 from .chat import Chat, Urgent
@@ -287,9 +287,17 @@ class Lobby:
             self._kept_seat = self.table.seat
             self.keep_seat(self.table.seat)
         found = self.table.updates(self.seat, self.after)
+        notices = [u.event for u in found if isinstance(u.event, Notice)] if isinstance(found, list) else []
+        together, _ = watching_together(self.m, [(n.kind, n.name) for n in notices])
         for update in found if isinstance(found, list) else []:
             if not isinstance(update.event, Notice):
                 break
+            if together is not None and update.event.kind == "watching":  # the spectators together, once
+                if together:
+                    lines.append(together)
+                together = ""
+                self.after = update.number
+                continue
             self.started = self.started or update.event.kind == "started"
             if update.event.kind == "seat_moved":
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
@@ -947,7 +955,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     from ..net.client.client import RemoteTable, TableClosed
     from ..net.protocol.client_messages import CreateRoom, DailyDeal, Hello, Join, Quick
     from ..net.protocol.codes import normalise_code
-    from ..storage.seat_keys import SeatKey
+    from ..storage.seat_keys import SeatKey, share_bytes
 
     m = program.messages
     store = _key_store(program)
@@ -991,7 +999,8 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     if request.mode != "daily":  # a daily deal: said once for the day, before its first deal
         program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake, tls=request.tls, share=program.share_source)
+    table = RemoteTable(server, first, wake, tls=request.tls, share=share_bytes(saved),
+                        share_source=program.share_source)
     try:
         table.open()
     except TableClosed as closed:
@@ -1009,7 +1018,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
         remember_deal(resolve_data_dir(program.persistence.data_dir), server, request.day, request.deal, heard)
     try:
         kept = SeatKey(server, table.code, table.key, table.seat, name,
-                       last_number=saved.last_number if saved is not None else 0)
+                       last_number=saved.last_number if saved is not None else 0, share=table.share.hex())
         problem = store.save(kept) if keep_key else "not kept"
         if problem is not None:
             program.say(m("online.key_not_kept", code=table.code))

@@ -136,6 +136,17 @@ def commitment(server_seed: bytes) -> bytes:
     return hashlib.sha256(server_seed).digest()
 
 
+SHARE_LABEL = b"scopa share"
+
+
+def share_of(nonce: bytes, heard: bytes) -> bytes:
+    """A client's share, bound to the commitment it heard: SHA-256 of "scopa share", a zero byte,
+    its 32 secret bytes (``nonce``) and that commitment. Told the nonce at the end, every other
+    client checks the share was made under the commitment it heard itself: a seat promised
+    another seed is then heard by every seat, not by its own alone (docs/fairness.md)."""
+    return hashlib.sha256(SHARE_LABEL + b"\x00" + nonce + heard).digest()
+
+
 def match_seed(server_seed: bytes, contributions: Sequence[tuple[int, bytes]]) -> bytes:
     """An online match's seed: SHA-256 of "scopa match seed", a zero byte, the server's seed,
     then for each contributing seat in seat order its seat number as one byte and its 32 bytes."""

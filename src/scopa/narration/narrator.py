@@ -616,6 +616,16 @@ class Narrator:
         return Announcement(m("hint.reason", action=action, why=why, tail=tail), view.seat)
 
 
+def watching_together(messages: Messages, kinds_and_names: Sequence[tuple[str, str]]) -> tuple[str | None, int]:
+    """The spectators come in one change said in one line, "3 are watching: Carla, Dan, Eve.",
+    and the place of the first of them among the notices (None and -1: fewer than two came)."""
+    names = [name for kind, name in kinds_and_names if kind == "watching"]
+    if len(names) < 2:
+        return None, -1
+    first = next(n for n, (kind, _) in enumerate(kinds_and_names) if kind == "watching")
+    return messages("notice.watching.many", count=len(names), names=", ".join(names)), first
+
+
 def notice_words(messages: Messages, kind: str, seat: int, name: str, you: int | None) -> str:
     """A notice's line: the ``.you`` form when it is about the listener's own seat and the
     catalogue has one (a player heard "Ann is away. A computer plays for now." of herself)."""

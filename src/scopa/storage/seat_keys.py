@@ -35,6 +35,8 @@ class SeatKey:
     name: str = ""
     saved_at: float = 0.0
     last_number: int = 0  # the room's update number after this player's last own move: a rejoin replays from it
+    share: str = ""  # this seat's share of the seed, 64 hex digits (docs/fairness.md): a client started
+    # again gives the same one and checks at the end that it was used ("": a key kept before shares were)
 
 
 def _server_part(server: str) -> str:
@@ -85,12 +87,28 @@ class SeatKeyStore:
             self.path_for(server, code).unlink()
 
 
+def _share(value: object) -> str:
+    """A kept share as 64 lowercase hex digits, or "" (none kept, or not one)."""
+    if not isinstance(value, str) or len(value) != 64:
+        return ""
+    try:
+        return bytes.fromhex(value).hex()
+    except ValueError:
+        return ""
+
+
+def share_bytes(seat_key: SeatKey | None) -> bytes | None:
+    """The share kept with ``seat_key``, as bytes (None: none kept)."""
+    return bytes.fromhex(seat_key.share) if seat_key is not None and seat_key.share else None
+
+
 def _read(path: Path) -> SeatKey | None:
     try:
         data = json.loads(path.read_text("utf-8"))
         key = SeatKey(server=str(data["server"]), code=str(data["code"]), key=str(data["key"]),
                       seat=int(data["seat"]), name=str(data.get("name", "")),
-                      saved_at=float(data.get("saved_at", 0.0)), last_number=max(0, int(data.get("last_number", 0))))
+                      saved_at=float(data.get("saved_at", 0.0)), last_number=max(0, int(data.get("last_number", 0))),
+                      share=_share(data.get("share", "")))
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return key

@@ -60,7 +60,8 @@ MAX_LINE = 300  # characters of a typed line kept (a chat line is at most 200)
 SINGLE = re.compile(r"^[0-9a-z?.,]$")
 CLOSED = "\x00closed"
 SHARE_WAIT = 10.0  # seconds the console waits for the page's share of a seed
-VERDICTS = ("fair", "commitment", "contribution", "seed", "deals", "missing")  # the page's own check says one
+# the page's own check says one of these
+VERDICTS = ("fair", "commitment", "contribution", "other_commitment", "seed", "deals", "missing")
 
 
 class PageStream:
@@ -351,7 +352,9 @@ class PageSession:
             number = seat.get("seat")
             if code is not None and isinstance(number, int) and 0 <= number < 4 and len(seat["key"]) < 100:
                 name = str(seat["name"]) if isinstance(seat.get("name"), str) else ""
-                SeatKeyStore(self.folder).save(SeatKey(self.server, code, seat["key"], number, name[:40]))
+                nonce = seat.get("nonce")  # the page's secret of its share, kept with the key
+                kept = nonce if isinstance(nonce, str) and re.fullmatch(r"[0-9a-f]{64}", nonce) else ""
+                SeatKeyStore(self.folder).save(SeatKey(self.server, code, seat["key"], number, name[:40], share=kept))
         key = first.get("player_key")
         if isinstance(key, str) and is_key(key):
             store = PlayerKeyStore(self.folder)

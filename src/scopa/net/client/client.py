@@ -63,10 +63,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ...engine import DealScored, Move, Phase, PlayerView
-from ...engine.shuffle import SEED_BYTES
+from ...engine.shuffle import SEED_BYTES, share_of
 from ...match import MatchRecord
 from ...storage import SaveFileError, record_from_dict
-from ...storage.fairness import Observation, Verdict, check_online, observe
+from ...storage.fairness import Observation, Shown, Verdict, check_online, observe
 from ...table import Notice, Resync, SeatUpdate, SubmitResult, TableInfo, own_arrival
 from ..protocol.client_messages import (
     Assisted,
@@ -185,7 +185,8 @@ class RemoteTable:
 
     def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick | DailyDeal, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
-                 tls: ssl.SSLContext | None = None, share: Callable[[bytes], bytes | None] | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, share: bytes | None = None,
+                 share_source: Callable[[bytes], bytes | None] | None = None) -> None:
         self.server = server
         self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
         self.wake: Waker = wake if wake is not None else NoWake()
@@ -224,16 +225,25 @@ class RemoteTable:
         self.chat_wakes: Callable[[ChatMessage], bool] = lambda message: True
         # docs/fairness.md: this seat's share of the seed, the commitment heard at the first
         # welcome (a later welcome naming another spoils it), what the seat saw, the record at the end
-        self._share = secrets.token_bytes(SEED_BYTES)
-        # a browser page draws its own, by crypto.getRandomValues, once it has heard the commitment (scopa.web)
-        self._share_source = share
+        # ``share``: the secret of this seat's share (``shuffle.share_of``: the share is bound to the
+        # commitment heard), kept with the seat key, so a client started again gives the same one; a
+        # seat taken back with a key kept before shares were knows none (its check says so)
+        self._share = share if share is not None else secrets.token_bytes(SEED_BYTES)
+        self._nonce_refused = False  # an older server knows no nonce: the share goes without it
+        self._share_known = share is not None or not isinstance(first, Hello)
+        self._daily = isinstance(first, DailyDeal)  # dealt from the server's seed alone: no share
+        # a browser page draws its own nonce, by crypto.getRandomValues, once it has heard the commitment
+        # (scopa.web): asked then, for a seat that has none kept
+        self._share_source = share_source if share is None else None
         self._gave_share = False
+        self._shown: Shown | None = None  # the shares the room's info showed at the start
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
         self._heard: bytes | None = None
         self._heard_other = False
         self._seen: set[Observation] = set()
         self._record_data: Mapping[str, Any] | None = None
+        self._nonces: dict[bytes, bytes] = {}  # each share's secret, told with the record
 
     # Connecting ----------------------------------------------------------------------------
     def open(self, timeout: float = OPEN_TIMEOUT) -> Welcome:
@@ -272,28 +282,51 @@ class RemoteTable:
         with contextlib.suppress(LinkClosed):  # else asked again, and the share given again, once reconnected
             ws.send(encode(MarkChanges()))
             if share:
-                ws.send(encode(Contribute(self._page_share(message.commitment))))
+                ws.send(encode(self._contribution()))
         return message
 
-    def _page_share(self, commitment: bytes | None) -> bytes:
-        """This seat's share: the page's own when it gives one for this commitment (asked once), else drawn here."""
+    def _share_due(self, welcome: Welcome) -> bool:
+        """Under the lock: this seat's share is to be sent: in every welcome of a room in its lobby,
+        whatever the info says of the seat's share (a server that shows one already, of its own
+        making, does not keep this client from giving its own; the check at the end fails unless
+        this very share was used). Never in a daily deal, dealt from the server's seed alone."""
+        due = welcome.info.phase == "lobby" and welcome.commitment is not None and not self._daily
+        if due:
+            self._gave_share = self._share_known = True
+        return due
+
+    def _note_shares(self, info: RoomInfo) -> None:
+        """Under the lock: the shares the room's info shows once the match has started (the start's
+        info, or a seat taken back's first), kept for the check at the end; a later info that shows
+        others spoils them (the server keeps the shares fixed from the start)."""
+        if info.phase == "lobby":
+            return
+        humans = frozenset(n for n, seat in enumerate(info.seats) if seat is not None and seat.kind == "human")
+        if self._shown is None:
+            self._shown = Shown(tuple(info.contributions), humans)
+        elif (tuple(info.contributions), humans) != (self._shown.shares, self._shown.humans):
+            self._shown = replace(self._shown, changed=True)
+
+    def _contribution(self) -> Contribute:
+        """This seat's share, made under the first commitment heard, with its secret (without it
+        for an older server, which refused the field). A browser page's own nonce, asked once, the
+        first time (``share_source``), takes the place of the one drawn here."""
         source, self._share_source = self._share_source, None
-        given = source(commitment) if source is not None and commitment is not None else None
+        given = source(self._heard) if source is not None and self._heard is not None else None
         if given is not None and len(given) == SEED_BYTES:
             self._share = given
-        return self._share
+        value = share_of(self._share, self._heard or bytes(SEED_BYTES))
+        return Contribute(value) if self._nonce_refused else Contribute(value, self._share)
 
-    def _share_due(self, welcome: Welcome) -> bool:
-        """Under the lock: this seat's share is to be sent (a room in its lobby that has none of it)."""
-        info = welcome.info
-        due = info.phase == "lobby" and welcome.commitment is not None and info.contributions[welcome.seat] is None
-        if due:
-            self._gave_share = True
-        return due
+    @property
+    def share(self) -> bytes:
+        """This seat's share of the seed, to keep with the seat key (``storage.seat_keys``)."""
+        return self._share
 
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
+        self._note_shares(welcome.info)
         self._welcome_number = welcome.number  # the updates missed that follow it end there
         if welcome.seat_key:
             self.key = welcome.seat_key
@@ -345,9 +378,10 @@ class RemoteTable:
         with self._lock:
             for message in messages:
                 self._handle(message)
-            again = self._share_lost(messages)
+            again = self._share_lost(messages) or self._older_share(messages)
+            contribution = self._contribution()
         if again:
-            self._send(Contribute(self._share))
+            self._send(contribution)
 
     def _share_lost(self, messages: list[ServerMessage]) -> bool:
         """Under the lock: the server refused a change for its store in the lobby, and the room's
@@ -361,6 +395,16 @@ class RemoteTable:
                 and any(isinstance(message, InfoMessage) for message in messages)):
             return False
         return self.seat is not None and room.contributions[self.seat] is None
+
+    def _older_share(self, messages: list[ServerMessage]) -> bool:
+        """Under the lock: an older server refused the share's nonce (unknown_field): the share
+        is given again without it, once."""
+        if self._nonce_refused or not any(isinstance(m, ErrorMessage) and m.code == "unknown_field"
+                                          and m.values.get("field") == "nonce" for m in messages):
+            return False
+        self._nonce_refused = True
+        self._errors = [e for e in self._errors if not (e.code == "unknown_field" and e.values.get("field") == "nonce")]
+        return True
 
     def _reconnect(self) -> bool:
         """Try again and again, with growing pauses, until welcomed, refused, closed, or
@@ -402,8 +446,10 @@ class RemoteTable:
                 news = self._add(message.update) and not own_arrival(message.update.event, self.seat)
             elif isinstance(message, InfoMessage):
                 self._room = message.info
+                self._note_shares(message.info)
             elif isinstance(message, ResyncMessage):
                 self._room, self._latest, self._floor = message.info, message.number, message.number
+                self._note_shares(message.info)
                 if message.view is not None:
                     self._view, self._view_at = message.view, message.number
                 self._log = []
@@ -647,7 +693,7 @@ class RemoteTable:
         if not isinstance(answer, MatchRecordMessage):
             return None
         with self._lock:
-            self._record_data = answer.record
+            self._record_data, self._nonces = answer.record, dict(answer.nonces)
         return checked_record(answer.record, room, view, answer.covered)
 
     def commitment_heard(self) -> bytes | None:
@@ -661,23 +707,26 @@ class RemoteTable:
         (docs/fairness.md): "missing" when the server gave no record or no seed to check."""
         with self._lock:
             data, heard, seen = self._record_data, None if self._heard_other else self._heard, set(self._seen)
-            own = self._share if self._gave_share else None
-        if data is None:
-            return "missing"
-        return check_online(data, heard, own, self.seat, seen)
+            own = share_of(self._share, heard) if self._share_known and heard is not None else None
+            shown, daily, nonces = self._shown, self._daily, dict(self._nonces)
+        if data is None:  # a daily deal's record is told once the day's board has closed
+            return "daily_later" if daily else "missing"
+        return check_online(data, heard, own, self.seat, seen, shown, daily, nonces)
 
     def fairness_facts(self) -> dict[str, Any] | None:
         """What a browser page needs to check the shuffle itself, as ``shuffle_check`` does (scopa.web):
-        the record's parts, the commitment heard, this seat's share and what the seat saw; None
-        before the record was asked, or when the server gave none."""
+        the record's parts, the commitment heard, this seat's nonce, every share's nonce the server
+        told, and what the seat saw; None before the record was asked, or when the server gave none."""
         with self._lock:
             data, seen = self._record_data, sorted(self._seen, key=repr)
             heard = None if self._heard_other else self._heard
-            own = self._share if self._gave_share else None
+            own = self._share if self._share_known else None
+            nonces = dict(self._nonces)
         if data is None:
             return None
         return {"record": dict(data), "commitment": None if heard is None else heard.hex(),
-                "share": None if own is None else own.hex(), "seat": self.seat, "seen": [list(o) for o in seen]}
+                "nonce": None if own is None else own.hex(), "seat": self.seat, "seen": [list(o) for o in seen],
+                "nonces": [{"value": value.hex(), "nonce": nonce.hex()} for value, nonce in nonces.items()]}
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None

@@ -16,7 +16,7 @@ import time
 import unicodedata
 from typing import Literal, get_args
 
-from ...match import BIDI_CONTROLS
+from ...match import clean_line
 
 MAX_CHAT = 200  # characters of a chat line, once cleaned
 
@@ -29,10 +29,9 @@ CHAT_PROBLEMS: tuple[str, ...] = get_args(ChatProblem)
 
 
 def clean_chat(text: str) -> str:
-    """``text`` fit to print on one line: no control character, no direction change, single spaces."""
-    kept = "".join(" " if ch.isspace() else ch for ch in text
-                   if ch not in BIDI_CONTROLS and (ch.isspace() or unicodedata.category(ch) != "Cc"))
-    return " ".join(kept.split())
+    """``text`` fit to print on one line: the network's one rule (``match.clean_line``: no control
+    character, no direction change), then single spaces."""
+    return " ".join(clean_line(text).split())
 
 
 def chat_problem(text: str) -> ChatProblem | None:

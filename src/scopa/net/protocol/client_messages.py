@@ -25,10 +25,16 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
     watch        {version, code, name}                      watch the room as a spectator, no seat: every
                  public update (view null, no hand); a move, ready or start is refused (spectator);
                  chat only where the host allows it (``watchers_chat``, off unless chosen), else
-                 chat_refused not_allowed; at most MAX_WATCHERS a room (watchers_full)
-    contribute   {value}                                    the seat's share of the match seed: 64 hex
-                 digits (32 random bytes), sent once the welcome gave the commitment, in the lobby;
-                 a second one from the same seat is ignored (docs/fairness.md)
+                 chat_refused not_allowed, its allowance the address's; at most MAX_WATCHERS a room
+                 (watchers_full); more than ten arrivals a minute from one address: flooded
+    contribute   {value, nonce}                             the seat's share of the match seed: 64 hex
+                 digits, sent with every welcome in the lobby (the client's own, whatever the info
+                 shows); a second one from the same seat is ignored (docs/fairness.md). nonce
+                 (optional, added in issue 37, not a new version): the share's 32 secret bytes, the
+                 share being SHA-256("scopa share" 0x00 nonce commitment-heard); the server keeps it
+                 and tells it to every seat at the end (match_record's nonces), so that each client
+                 checks every share was made under the commitment it heard. An older server answers
+                 unknown_field {field: nonce}: the client sends the share again without it
     ready        {}                                         a joined player is ready
     start        {}                                         the host starts the match
     move         {id, card, capture, expected}              play a card; capture is a list of cards;
@@ -166,7 +172,8 @@ class Join:
 
 @dataclass(frozen=True)
 class Contribute:
-    value: bytes  # SEED_BYTES random bytes
+    value: bytes  # SEED_BYTES: the share, ``shuffle.share_of(nonce, commitment heard)``
+    nonce: bytes | None = None  # its SEED_BYTES secret; None from a client of before (a random share)
 
 
 @dataclass(frozen=True)
@@ -339,7 +346,8 @@ _ENCODERS.update({
                                            "public": m.public,
                                            **({"watchers_chat": True} if m.watchers_chat else {})}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
-    Contribute: ("contribute", lambda m: {"value": m.value.hex()}),
+    Contribute: ("contribute", lambda m: {"value": m.value.hex(),
+                                          **({} if m.nonce is None else {"nonce": m.nonce.hex()})}),
     Ready: ("ready", lambda m: {}),
     Start: ("start", lambda m: {}),
     MoveRequest: ("move", lambda m: {"id": m.id, "card": str(m.move.card), "capture": _cards(m.move.capture),
@@ -380,9 +388,13 @@ def _hello(f: _Fields) -> Hello:
     return Hello(_code(f("code")), key, _int(f("last_number", 0), "last_number"))
 
 
+def _optional_nonce(value: Any) -> bytes | None:
+    return None if value is None else _hex(value, "nonce")
+
+
 def _create_room(f: _Fields) -> CreateRoom:
     _version(f)
-    name = check_name(f("name"))
+    name = check_name(f("name"), given=True)
     rules = decode_rules(f("rules"))
     seats = f("seats")
     if not isinstance(seats, list) or len(seats) != rules.players:
@@ -397,12 +409,12 @@ def _create_room(f: _Fields) -> CreateRoom:
 
 def _watch(f: _Fields) -> Watch:
     _version(f)
-    return Watch(_code(f("code")), check_name(f("name")))
+    return Watch(_code(f("code")), check_name(f("name"), given=True))
 
 
 def _quick(f: _Fields) -> Quick:
     _version(f)
-    return Quick(check_name(f("name")), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+    return Quick(check_name(f("name"), given=True), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -412,7 +424,7 @@ def _list_tables(f: _Fields) -> ListTables:
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name")), _optional_player_key(f))
+    return Join(_code(f("code")), check_name(f("name"), given=True), _optional_player_key(f))
 
 
 def _optional_player_key(f: _Fields) -> str | None:
@@ -447,7 +459,8 @@ def _daily_request(f: _Fields) -> DailyRequest:
 def _daily_deal(f: _Fields) -> DailyDeal:
     _version(f)
     day = f("day")
-    return DailyDeal(check_name(f("name")), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS), _optional_player_key(f),
+    return DailyDeal(check_name(f("name"), given=True), _int(f("deal"), "deal", 1, MAX_DAILY_DEALS),
+                     _optional_player_key(f),
                      None if day is None else _day(day))
 
 
@@ -467,7 +480,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat"})),
     "join": (_join, frozenset({"player_key"})),
-    "contribute": (lambda f: Contribute(_hex(f("value"), "value")), frozenset()),
+    "contribute": (lambda f: Contribute(_hex(f("value"), "value"), _optional_nonce(f("nonce"))), frozenset({"nonce"})),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
     "move": (_move, frozenset()),

@@ -30,7 +30,7 @@ Server to client.
                  engine's ``IllegalReason`` for the client to say in the player's language
     error        {code, values}                      a message was refused (``ERROR_CODES``); the
                  codes in ``FATAL_ERRORS`` are followed by the server closing the connection
-    match_record {id, record, covered}               the answer to ``record`` once the room's match is
+    match_record {id, record, covered, nonces}       the answer to ``record`` once the room's match is
                  over: the whole match as a match file holds it (``storage.record_to_dict``: rules,
                  seats, seed, moves, assisted deals, final position); before the end the answer
                  is ``refused`` (not_now). At most ``MAX_RECORD_MESSAGE`` bytes; a record that
@@ -42,7 +42,9 @@ Server to client.
                  Sent only when there is one (a client from before it, which refuses the field,
                  still logs every match no computer played for it); absent (an older server's
                  answer too), read as none. A deal past the match's last makes the record one
-                 that does not check, and nothing is logged
+                 that does not check, and nothing is logged. nonces: [{value, nonce}] each share
+                 of the record given with its nonce, sent only to a seat whose own share came with
+                 one (a client of before refuses the field)
     pong         {}
     change_end   {}                                  only to a connection that sent ``mark_changes``: the
                  messages of one change (moved, info, updates, a resync) sent to it end here
@@ -78,6 +80,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine import ILLEGAL_CODES, Card, IllegalReason, PlayerView, Rules
+from ...match import clean_line
 from ...table import Notice, Refusal, SeatUpdate
 from .chat import MAX_CHAT, PRESETS, chat_problem, clean_chat
 from .codes import is_key_shaped
@@ -302,6 +305,7 @@ class MatchRecordMessage:
     id: int
     record: Mapping[str, Any]
     covered: frozenset[int] = frozenset()
+    nonces: tuple[tuple[bytes, bytes], ...] = ()  # (share, its nonce) of each seat that gave one
 
 
 @dataclass(frozen=True)
@@ -347,7 +351,9 @@ _ENCODERS.update({
     Refused: ("refused", lambda m: {"id": m.id, "kind": m.kind, "reason": _reason(m.reason)}),
     ErrorMessage: ("error", lambda m: {"code": m.code, "values": dict(m.values)}),
     MatchRecordMessage: ("match_record", lambda m: {"id": m.id, "record": dict(m.record),
-                                                    **({"covered": sorted(m.covered)} if m.covered else {})}),
+                                                    **({"covered": sorted(m.covered)} if m.covered else {}),
+                                                    **({"nonces": [{"value": v.hex(), "nonce": n.hex()}
+                                                                   for v, n in m.nonces]} if m.nonces else {})}),
     Pong: ("pong", lambda m: {}),
     ChangeEnd: ("change_end", lambda m: {}),
     Leaderboard: ("leaderboard", lambda m: {
@@ -523,15 +529,36 @@ def _error(f: _Fields) -> ErrorMessage:
     return ErrorMessage(code, values)
 
 
+def clean_strings(value: Any) -> Any:
+    """``value`` (decoded JSON) with every string in it, keys too, cleaned by the network's one
+    rule (``match.clean_line``): whatever a server sends, in whichever field, no escape, C1 or
+    direction character reaches a screen, a voice or a log through this client."""
+    if isinstance(value, str):
+        return clean_line(value)
+    if isinstance(value, list):
+        return [clean_strings(item) for item in value]
+    if isinstance(value, dict):
+        return {clean_line(key): clean_strings(item) for key, item in value.items()}
+    return value
+
+
+def _nonces(value: Any) -> tuple[tuple[bytes, bytes], ...]:
+    """match_record's nonces: [{value, nonce}], at most one per seat."""
+    items = _list(value, "nonces", 4)
+    if not all(isinstance(item, dict) and set(item) == {"value", "nonce"} for item in items):
+        raise ProtocolError("bad_field", field="nonces")
+    return tuple((_hex(item["value"], "nonces"), _hex(item["nonce"], "nonces")) for item in items)
+
+
 def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator: bool = False) -> ServerMessage:
     """A server's message, checked whole; ``rules`` (from the welcome) reads notices that come
     without a view, and a ``spectator``'s game events, which never have one. Raises ``ProtocolError``."""
-    data = _load(raw, MAX_RECORD_MESSAGE)
+    data = clean_strings(_load(raw, MAX_RECORD_MESSAGE))
     kind = data["type"]
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
         raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
     optional = {"welcome": frozenset({"last_deal"}),  # older servers sent none
-                "match_record": frozenset({"covered"}),  # older servers sent none
+                "match_record": frozenset({"covered", "nonces"}),  # older servers sent none
                 "chat": frozenset({"watcher"})}.get(kind, frozenset())  # sent only for a spectator's line
     fields = _Fields(data, "", optional)
     message: ServerMessage
@@ -555,7 +582,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
         record = fields("record")
         if not isinstance(record, dict):
             raise ProtocolError("bad_field", field="record")
-        message = MatchRecordMessage(_int(fields("id"), "id"), record, _deals(fields("covered", []), "covered"))
+        message = MatchRecordMessage(_int(fields("id"), "id"), record, _deals(fields("covered", []), "covered"),
+                                     _nonces(fields("nonces", [])))
     elif kind == "pong":
         message = Pong()
     elif kind == "change_end":

@@ -100,7 +100,9 @@ ErrorCode = Literal[
     "unknown_field",   # values: field
     "bad_field",       # a value of the wrong type or out of range; values: field
     "bad_rules",       # the rules of a create_room are not rules the engine plays
-    "bad_name",        # a name that is empty, too long or holds control characters
+    "bad_name",        # a name that is empty, too long or holds control characters; values: field, reason
+                       # (length, control, bidi, invisible; for a name given in a first message also
+                       # hidden, a code point that shows and says nothing, and silent, nothing to say)
     "version",         # a protocol version this server does not speak; values: supported
     "first_message",   # the first message must be hello, create_room, join or leaderboard
     "already_seated",  # hello, create_room or join again on a seated connection
@@ -383,10 +385,11 @@ def is_player_key(value: object) -> bool:
             and all(c in "0123456789abcdef" for c in value))
 
 
-def check_name(value: Any, name: str = "name") -> str:
+def check_name(value: Any, name: str = "name", given: bool = False) -> str:
     """A player's name, by the one rule of names (``match.name_problem``): refused as ``bad_name``
-    with the field and the reason (length, control, bidi or invisible). Runs of spaces become one."""
-    problem = name_problem(value)
+    with the field and the reason (length, control, bidi, invisible; for a name ``given`` in a
+    client's first message, hidden and silent too). Runs of spaces become one."""
+    problem = name_problem(value, given=given)
     if problem is not None:
         raise ProtocolError("bad_name", field=name, reason=problem)
     return " ".join(value.split())

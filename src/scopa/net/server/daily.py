@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -119,6 +120,7 @@ class DailyResult:
     par: int
     counted: bool
     at: float
+    address: str = ""  # a hash of the address the room was made from ("": not known)
 
     @property
     def score(self) -> int:
@@ -134,13 +136,18 @@ class DayBoard:
     played: tuple[tuple[int, int, bool], ...]  # the asker's latest room of each deal: deal, score, practice
 
 
-def rank_day(results: Iterable[DailyResult], deals: int, top: int, player: str | None) -> DayBoard:
+def rank_day(results: Iterable[DailyResult], deals: int, top: int, player: str | None,
+             newcomers: Collection[str] = ()) -> DayBoard:
     """The board of one day from its results: players who finished every deal, by their summed
-    duplicate score, best first (equal: whoever finished first). Both stores rank with this."""
+    duplicate score, best first (equal: whoever finished first). Both stores rank with this.
+    ``newcomers``: keys whose first daily deal is this day, which do not rank on it (issue 37: a
+    fresh key made to replay deals learnt with another would rank first)."""
+    results = list(results)
     counted: dict[str, dict[int, DailyResult]] = {}
     latest: dict[int, DailyResult] = {}
+    seconds = _second_names(results)
     for result in results:
-        if result.counted:
+        if result.counted and result.player not in newcomers and result.player not in seconds:
             counted.setdefault(result.player, {})[result.deal] = result
         if result.player == player and (result.deal not in latest or result.at >= latest[result.deal].at):
             latest[result.deal] = result
@@ -156,6 +163,21 @@ def rank_day(results: Iterable[DailyResult], deals: int, top: int, player: str |
     return DayBoard(rows, you, played)
 
 
+def _second_names(results: Sequence[DailyResult]) -> set[str]:
+    """The keys that played a deal of the day after another key had played it from the same address
+    (issue 37: one player learning the deals under one name and scoring them under another)."""
+    first: dict[tuple[str, int], DailyResult] = {}
+    for result in sorted(results, key=lambda r: r.at):
+        if result.address:
+            first.setdefault((result.address, result.deal), result)
+    return {r.player for r in results if r.address and first[(r.address, r.deal)].player != r.player}
+
+
+def address_tag(address: str) -> str:
+    """What a daily result keeps of the address its room was made from: a short hash, never the address."""
+    return hashlib.sha256(b"scopa daily address\x00" + address.encode("utf-8")).hexdigest()[:16]
+
+
 class DailyBook(Protocol):
     """The days and results of a store, as the server asks for them."""
 
@@ -169,6 +191,9 @@ class DailyBook(Protocol):
         """Keep the day's par unless one is kept already; the par kept."""
 
     async def results(self, day: str) -> list[DailyResult]: ...
+
+    async def first_days(self, players: Collection[str]) -> dict[str, str]:
+        """The first day each of ``players`` finished a daily deal (those that never did: left out)."""
 
 
 DAILY_SCHEMA = """
@@ -186,7 +211,8 @@ CREATE TABLE IF NOT EXISTS daily_results (
     points INTEGER NOT NULL,
     par INTEGER NOT NULL,
     counted INTEGER NOT NULL,
-    at REAL NOT NULL
+    at REAL NOT NULL,
+    address TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS daily_results_by_day ON daily_results (day);
 """
@@ -198,6 +224,8 @@ class SqliteDaily:
     def __init__(self, db: sqlite3.Connection, fresh: Callable[[], bytes]) -> None:
         self.db, self.fresh = db, fresh
         self.db.executescript(DAILY_SCHEMA)
+        if "address" not in {row[1] for row in self.db.execute("PRAGMA table_info(daily_results)")}:
+            self.db.execute("ALTER TABLE daily_results ADD COLUMN address TEXT NOT NULL DEFAULT ''")
 
     async def seed(self, day: str, create: bool) -> bytes | None:
         if create:
@@ -216,8 +244,17 @@ class SqliteDaily:
         return await self.par(day) or list(par)
 
     async def results(self, day: str) -> list[DailyResult]:
-        return [DailyResult(m, d, p, n, pts, par, bool(c), at) for m, d, p, n, pts, par, c, at in self.db.execute(
-            "SELECT match, deal, player, name, points, par, counted, at FROM daily_results WHERE day = ?", (day,))]
+        return [DailyResult(m, d, p, n, pts, par, bool(c), at, a) for m, d, p, n, pts, par, c, at, a in self.db.execute(
+            "SELECT match, deal, player, name, points, par, counted, at, address FROM daily_results WHERE day = ?",
+            (day,))]
+
+    async def first_days(self, players: Collection[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for player in players:
+            row = self.db.execute("SELECT MIN(day) FROM daily_results WHERE player = ?", (player,)).fetchone()
+            if row is not None and row[0] is not None:
+                found[player] = str(row[0])
+        return found
 
 
 @dataclass(frozen=True)
@@ -230,6 +267,8 @@ class Finished:
     name: str
     points: int
     match: str
+    late: bool = False  # ended after its day: its seeds are revealed by then, so it never counts
+    address: str = ""  # ``address_tag`` of the address the room was made from
 
 
 def finished_to_json(done: Finished) -> str:
@@ -239,7 +278,8 @@ def finished_to_json(done: Finished) -> str:
 def finished_from_json(text: str) -> Finished:
     data = json.loads(text)
     return Finished(str(data["day"]), int(data["deal"]), str(data["player"]), str(data["name"]),
-                    int(data["points"]), str(data["match"]))
+                    int(data["points"]), str(data["match"]), bool(data.get("late", False)),
+                    str(data.get("address", "")))
 
 
 def room_result(room: Room) -> Finished | None:
@@ -254,7 +294,9 @@ def room_result(room: Room) -> Finished | None:
     # as no points at all: leaving must never be the way to score par.
     left = seat.covered or bool(seat.covered_in)
     points = 0 if left else int(state.match_scores[HUMAN_SEAT])
-    return Finished(where[0], where[1], seat.player, seat.name, points, match_id(room))
+    # ended once its day was over, or begun while the key had the same deal open: practice (issue 37)
+    late = room.finished_on not in ("", where[0]) or room.second_try
+    return Finished(where[0], where[1], seat.player, seat.name, points, match_id(room), late, room.made_from)
 
 
 def record_result_sqlite(db: sqlite3.Connection, room: Room) -> None:
@@ -271,7 +313,7 @@ def record_result_sqlite(db: sqlite3.Connection, room: Room) -> None:
         return
     taken = db.execute("SELECT 1 FROM daily_results WHERE day = ? AND deal = ? AND player = ? AND counted = 1",
                        (done.day, done.deal, done.player)).fetchone()
-    db.execute("INSERT INTO daily_results (match, day, deal, player, name, points, par, counted, at) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match) DO NOTHING",
+    db.execute("INSERT INTO daily_results (match, day, deal, player, name, points, par, counted, at, address) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match) DO NOTHING",
                (done.match, done.day, done.deal, done.player, done.name, done.points, par[done.deal - 1],
-                int(taken is None), time.time()))
+                int(taken is None and not done.late), time.time(), done.address))

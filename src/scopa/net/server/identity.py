@@ -24,6 +24,8 @@ from typing import Protocol
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
+from ...match import is_hidden
+
 
 class NameTaken(Exception):
     """The name (or a look-alike of it) belongs to another player key."""
@@ -52,10 +54,14 @@ def _latin(ch: str) -> str:
 
 
 def name_skeleton(name: str) -> str:
-    """The form two names share when a reader could take one for the other: compatibility
-    forms (full-width letters, ligatures) joined, accents kept, look-alike letters of other
-    scripts written as the Latin letter they look like, case folded, runs of spaces one."""
-    folded = unicodedata.normalize("NFKC", name)
+    """The form two names share when a reader could take one for the other: code points that
+    show and say nothing left out (``match.is_hidden``: zero width, joiners, soft hyphen,
+    variation selectors, tags, fillers; the server refuses them in a name given now, and a name
+    stored before that still compares as its visible part), compatibility forms (full-width
+    letters, ligatures) joined, accents kept, look-alike letters of other scripts written as the
+    Latin letter they look like, case folded, runs of spaces one."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKC", "".join(ch for ch in name if not is_hidden(ch)))
+                     if not is_hidden(ch))
     mapped = "".join(_latin(ch) for ch in folded)
     return " ".join(mapped.casefold().split())
 

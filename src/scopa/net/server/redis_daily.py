@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .daily import DailyResult, Finished, finished_from_json
@@ -34,12 +34,14 @@ DAY_SECONDS = 40 * 24 * 3600  # a day's results and seed are kept this long (the
 
 DAILY_TODO = PREFIX + "todo"
 
-# KEYS: results, counted, todo. ARGV: match id, "PLAYER:DEAL", the result's JSON without "counted".
+# KEYS: results, counted, todo. ARGV: match id, "PLAYER:DEAL" ("" for a room ended after its day,
+# which never counts), the result's JSON without "counted".
 # 1: written and counted, 2: written as practice, 0: written before. The todo entry goes in any case.
 _RECORD = """
 redis.call('HDEL', KEYS[3], ARGV[1])
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
-local counted = redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1])
+local counted = 0
+if ARGV[2] ~= '' then counted = redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[1]) end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 if counted == 1 then return 1 end
 return 2
@@ -81,8 +83,15 @@ class RedisDaily:
             data = json.loads(str(text))
             found.append(DailyResult(str(match), int(data["deal"]), str(data["player"]), str(data["name"]),
                                      int(data["points"]), int(data["par"]), str(match) in winners,
-                                     float(data["at"])))
+                                     float(data["at"]), str(data.get("address", ""))))
         return found
+
+    async def first_days(self, players: Collection[str]) -> dict[str, str]:
+        ordered = sorted(players)
+        if not ordered:
+            return {}
+        days = await self.client.mget([f"{PREFIX}first:{player}" for player in ordered])
+        return {player: str(day) for player, day in zip(ordered, days, strict=True) if day is not None}
 
     async def record_pending(self) -> int:
         """Write every daily result waiting in ``scopa:daily:todo`` (see the module's docstring);
@@ -99,9 +108,11 @@ class RedisDaily:
             await self.client.hdel(DAILY_TODO, match)
             return 0
         data = json.dumps({"deal": done.deal, "player": done.player, "name": done.name, "points": done.points,
-                           "par": par[done.deal - 1], "at": time.time()}, separators=(",", ":"))
+                           "par": par[done.deal - 1], "at": time.time(), "address": done.address},
+                          separators=(",", ":"))
         keys = [_key("results", done.day), _key("counted", done.day), DAILY_TODO]
-        written = await self._record(keys=keys, args=[match, f"{done.player}:{done.deal}", data])
+        written = await self._record(keys=keys, args=[match, "" if done.late else f"{done.player}:{done.deal}", data])
         for key in keys[:2]:
             await self.client.expire(key, DAY_SECONDS)
+        await self.client.set(f"{PREFIX}first:{done.player}", done.day, nx=True)  # the key's first daily day
         return int(written != 0)

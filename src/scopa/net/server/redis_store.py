@@ -162,7 +162,9 @@ def room_to_json(room: Room) -> str:
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
         "record": None if room.record is None else record_to_dict(room.record),
         "seed_parts": seed_parts_to_data(room), "listing": room.listing, "watchers_chat": room.watchers_chat,
-        "clock": None if room.clock is None else room.clock.to_data()}, separators=(",", ":"))
+        "clock": None if room.clock is None else room.clock.to_data(),
+        **({"made_from": room.made_from} if room.made_from else {}),
+        **({"second_try": True} if room.second_try else {})}, separators=(",", ":"))
 
 
 def room_from_json(code: str, text: str, budget: float) -> Room:
@@ -180,6 +182,8 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
                 watchers_chat=data.get("watchers_chat", False) is True)
     seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
     room.clock = clock_from_data(data.get("clock"))
+    room.made_from = str(data.get("made_from", ""))
+    room.second_try = data.get("second_try") is True
     for number, stored in enumerate(data["seats"]):
         if stored is not None and stored["covered"] and room.table is not None:
             seat = seats[number]

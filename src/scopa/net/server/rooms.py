@@ -123,10 +123,14 @@ class Room:
     # Empty for a match begun before protocol 2 (its record, of shuffle 1, has no fairness).
     server_seed: bytes = b""
     contributions: dict[int, bytes] = field(default_factory=dict)
+    nonces: dict[bytes, bytes] = field(default_factory=dict)  # a share -> its secret, told at the end
     # Finding a game: "" a room found by its code only, "public" listed by ``tables`` while it
     # waits, "quick" a quick match's room (docs/online.md), which the server starts itself.
     listing: str = ""
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
+    finished_on: str = ""  # a daily room: the server's day its match ended (net.server.daily: late ends never count)
+    made_from: str = ""  # a daily room: ``daily.address_tag`` of the address that made it (SQLite: not stored)
+    second_try: bool = False  # a daily room its key began while another of the same deal was open: practice
     clock: TurnClock | None = None  # the turn timer (``net.server.clock``), the host's choice; None: off
 
     # Facts -------------------------------------------------------------------------------
@@ -151,15 +155,26 @@ class Room:
         """What every welcome says of the server's seed: its SHA-256 (None: a match of shuffle 1)."""
         return commitment(self.server_seed) if self.server_seed else None
 
-    def contribute(self, seat: int, value: bytes) -> bool:
-        """A human seat's share of the seed, taken once, in the lobby; whether it was new."""
+    def contribute(self, seat: int, value: bytes, nonce: bytes | None = None) -> bool:
+        """A human seat's share of the seed, taken once, in the lobby; whether it was new. ``nonce``:
+        the share's secret (``shuffle.share_of``), told to every seat at the end with the record."""
         if self.phase != "lobby" or not self.server_seed:
             raise RoomRefusal("not_lobby")
         taken = self.seats[seat]
         if taken is None or not taken.is_human or seat in self.contributions:
             return False
         self.contributions[seat] = value
+        if nonce is not None:
+            self.nonces[value] = nonce
         return True
+
+    def nonces_for(self, seat: int) -> tuple[tuple[bytes, bytes], ...]:
+        """The (share, nonce) of every share the match used, for ``seat``'s client at the end: only
+        when that seat's own share came with its nonce (a client of before refuses the field)."""
+        fairness = self.record.fairness if self.record is not None else None
+        if fairness is None or not any(s == seat and v in self.nonces for s, v in fairness.contributions):
+            return ()
+        return tuple((v, self.nonces[v]) for _, v in fairness.contributions if v in self.nonces)
 
     def finished_deal(self) -> FinishedDeal | None:
         """The last deal that ended, as the whole table saw it counted (None before one did)."""
@@ -680,7 +695,8 @@ class Room:
 def seed_parts_to_data(room: Room) -> dict[str, object]:
     """The room's server seed and contributions as stored (SQLite and Redis alike)."""
     return {"server_seed": room.server_seed.hex(),
-            "contributions": {str(seat): value.hex() for seat, value in sorted(room.contributions.items())}}
+            "contributions": {str(seat): value.hex() for seat, value in sorted(room.contributions.items())},
+            "nonces": {value.hex(): nonce.hex() for value, nonce in sorted(room.nonces.items())}}
 
 
 def seed_parts_from_data(room: Room, data: object, fresh: Callable[[], bytes]) -> None:
@@ -690,6 +706,7 @@ def seed_parts_from_data(room: Room, data: object, fresh: Callable[[], bytes]) -
     if isinstance(data, dict) and data.get("server_seed"):
         room.server_seed = bytes.fromhex(data["server_seed"])
         room.contributions = {int(seat): bytes.fromhex(value) for seat, value in data["contributions"].items()}
+        room.nonces = {bytes.fromhex(value): bytes.fromhex(nonce) for value, nonce in data.get("nonces", {}).items()}
     elif room.record is not None and room.record.fairness is not None:
         room.server_seed = room.record.fairness.server_seed
         room.contributions = dict(room.record.fairness.contributions)

@@ -27,7 +27,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -116,6 +116,8 @@ from .daily import (
     MAX_DEALS,
     PAR_ITERATIONS,
     DailyBook,
+    address_tag,
+    daily_of,
     day_of,
     day_par,
     is_day,
@@ -164,6 +166,7 @@ class ServerConfig:
     join_window: float = 60.0    # ... in this many seconds, then refused until they age
     rooms_per_address: int = 20  # rooms one address may create ...
     rooms_window: float = 600.0  # ... in this many seconds
+    watch_arrivals: int = 10     # arrivals to watch per address a minute (WATCH_ARRIVALS; the bench: no cap)
     first_timeout: float = 10.0  # seconds a new connection has to say hello
     tick: float = 0.2            # how often grace periods and expiry are checked
     max_replay: int = 200        # a client that missed more updates gets a resync
@@ -177,6 +180,9 @@ class ServerConfig:
     daily_iterations: int = PAR_ITERATIONS  # the expert's samples a move when it works out the day's par
     daily_date: str | None = None  # the UTC day taken as today (tests: a clock of days); None: the real one
     daily_date_file: Path | None = None  # tests: a file naming the day taken as today, read at each request
+    daily_trusted_players: bool = False  # --daily-trusted-players: a club server where every player is known:
+    #   a key ranks on its first daily day too, and players sharing an address rank each. Off unless given:
+    #   a fresh key, or another name at the same address, could replay deals learnt with another (issue 37)
     #   (a clock of days that moves while the server runs: a daily run across midnight)
 
     @property
@@ -218,6 +224,25 @@ class Limit(Protocol):
     async def take(self, address: str) -> tuple[int, object]: ...
 
     async def give_back(self, address: str, token: object) -> None: ...
+
+
+# Spectators coming and going (issue 37): one address may arrive to watch WATCH_ARRIVALS times in
+# WATCH_ARRIVAL_WINDOW seconds (each server process counts its own); a room's players hear of
+# spectators at most once every WATCH_NEWS_EVERY seconds, those arrived in between together, in
+# one change (the client says "3 are watching."), and a name heard within WATCH_NAME_AGAIN seconds
+# is not said again.
+WATCH_ARRIVALS, WATCH_ARRIVAL_WINDOW = 10, 60.0
+WATCH_NEWS_EVERY, WATCH_NAME_AGAIN = 5.0, 60.0
+
+
+@dataclass
+class WatchNews:
+    """One room's news of spectators: when it may next be told, who waits to be, who was lately."""
+
+    quiet_until: float = 0.0
+    waiting: list[str] = field(default_factory=list)
+    told: dict[str, float] = field(default_factory=dict)  # a name -> when it was said
+    flush: asyncio.TimerHandle | None = None
 
 
 class AddressLimit:
@@ -396,6 +421,8 @@ class RoomServer:
         self.timeouts: dict[str, asyncio.Task[None]] = {}  # a room's card being chosen for a seat out of time
         self.chat_limits: dict[tuple[str, int | str], ChatLimit] = {}  # each seat's (or spectator's) chat rate
         self.watchers: dict[str, set[Connection]] = {}  # each room's spectators on this process
+        self.watch_arrivals: Limit = AddressLimit(config.watch_arrivals, WATCH_ARRIVAL_WINDOW)
+        self.watch_news: dict[str, WatchNews] = {}  # each room's news of spectators, grouped
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
         self.page_session: PageSession | None = None  # the page's console (scopa.web), attached by scopa serve
         self.self_url = ""  # this process's own address on loopback, once listening (a page's console joins here)
@@ -513,10 +540,17 @@ class RoomServer:
 
     # Spectators (issue 28) ----------------------------------------------------------------------
     async def _watch_first(self, conn: Connection, message: Watch) -> bool:
-        """A spectator's way in: a code guessed wrong counts as a failed try, as a join's does."""
+        """A spectator's way in: a code guessed wrong counts as a failed try, as a join's does;
+        more than ``WATCH_ARRIVALS`` arrivals of one address in a minute are refused (flooded)."""
         wait, token = await self.failures.take(conn.address)
         if wait:
             conn.fail("too_many_tries", {"seconds": wait})
+            return False
+        arriving, _ = await self.watch_arrivals.take(conn.address)
+        if arriving:
+            await self.failures.give_back(conn.address, token)
+            log.info("watch from %s refused: too many arrivals", conn.address)
+            conn.fail("flooded")
             return False
         try:
             await self.in_room(message.code, lambda: self._watch(conn, message))
@@ -540,7 +574,41 @@ class RoomServer:
                            () if state is None else state.table, None if state is None else state.to_move,
                            0 if state is None else state.deal_number,
                            () if state is None else tuple(state.match_scores)))
-        self._commit(room, [room._notice_named("watching", message.name)], "a spectator came")
+        self._watcher_news(room, message.name)
+
+    def _watcher_news(self, room: Room, name: str) -> None:
+        """Tell the room a spectator came: at once when nothing was told of spectators in the last
+        ``WATCH_NEWS_EVERY`` seconds, else with the others arrived meanwhile, in one change, when
+        that time is up; a name told in the last ``WATCH_NAME_AGAIN`` seconds, not again."""
+        news = self.watch_news.setdefault(room.code, WatchNews())
+        now = time.monotonic()
+        news.told = {n: at for n, at in news.told.items() if now - at < WATCH_NAME_AGAIN}
+        if name in news.told or name in news.waiting:
+            return
+        news.waiting.append(name)
+        if now >= news.quiet_until and news.flush is None:
+            self._tell_watching(room, news)
+        elif news.flush is None:
+            code = room.code
+            news.flush = asyncio.get_running_loop().call_later(
+                news.quiet_until - now, lambda: asyncio.ensure_future(self._flush_watching(code)))
+
+    async def _flush_watching(self, code: str) -> None:
+        news = self.watch_news.get(code)
+        if news is None:
+            return
+        news.flush = None
+        with contextlib.suppress(RoomRefusal, Unstored):
+            await self.in_room(code, lambda: self._tell_watching(self._room(code), news))
+
+    def _tell_watching(self, room: Room, news: WatchNews) -> None:
+        names, news.waiting = news.waiting, []
+        now = time.monotonic()
+        news.quiet_until = now + WATCH_NEWS_EVERY
+        news.told.update((name, now) for name in names)
+        if names:
+            self._commit(room, [room._notice_named("watching", name) for name in names],
+                         "%s spectators came", str(len(names)))
 
     def _watcher_message(self, conn: Connection, message: Any) -> None:
         """A spectator may ping, and chat when the host allowed it; anything else is refused."""
@@ -555,7 +623,7 @@ class RoomServer:
             conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
         elif isinstance(message, ChatRequest):
             try:
-                self._chat(room, None, message, conn.watcher or "")
+                self._chat(room, None, message, conn.watcher or "", conn.address)
             except RoomRefusal as refusal:
                 conn.send(ErrorMessage(refusal.code, refusal.values))
         else:
@@ -647,7 +715,7 @@ class RoomServer:
         elif isinstance(message, MarkChanges):
             conn.marks = True
         elif isinstance(message, RecordRequest):
-            conn.send(finished_record(room, message.id, seat))
+            conn.send(finished_record(room, message.id, seat, self.today()))
         elif isinstance(message, FIRST_MESSAGES):
             raise RoomRefusal("already_seated")
         elif isinstance(message, ChatRequest):
@@ -670,7 +738,7 @@ class RoomServer:
         elif isinstance(message, Start):
             self._commit(room, room.start(seat, now), "started by seat %s", _seat(seat))
         elif isinstance(message, Contribute):
-            if room.contribute(seat, message.value):
+            if room.contribute(seat, message.value, message.nonce):
                 self._save(room)  # said to the others with the room's info, before the start at the latest
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
@@ -698,12 +766,13 @@ class RoomServer:
         self._drive(room)
 
     # Table chat (issue 28) ------------------------------------------------------------------------
-    def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "") -> None:
+    def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "", address: str = "") -> None:
         """A chat line to every seat of the room, the sender's too; refused (``chat_refused``) when
-        empty, too long or too fast. Text only, never stored, never a move: the room is unchanged."""
+        empty, too long or too fast. Text only, never stored, never a move: the room is unchanged.
+        A spectator's allowance is its address's (``address``), whatever name it comes back under."""
         text = None if message.text is None else clean_chat(message.text)
         problem = None if text is None else chat_problem(text)
-        limit = self.chat_limits.setdefault((room.code, watcher if seat is None else seat), ChatLimit())
+        limit = self.chat_limits.setdefault((room.code, f"address {address}" if seat is None else seat), ChatLimit())
         if problem is None and not limit.take():
             problem = "too_fast"
         if problem is not None:
@@ -882,6 +951,10 @@ class RoomServer:
         room, entries = new_room(code, DAILY_RULES, ("human", DAILY_LEVEL), message.name, key_hash(key), DAILY_LEVEL,
                                  time.time(), self.config.computer_budget, server_seed, listing(day, message.deal))
         room.seat_player(0, player)
+        room.made_from = address_tag(conn.address)
+        room.second_try = player is not None and any(  # one counted try: the first room begun counts
+            other.listing == room.listing and other.phase == "playing" and other.seats[0] is not None
+            and other.seats[0].player == player for other in self.rooms.values())
         entries += room.start_daily(time.monotonic())
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
@@ -921,7 +994,11 @@ class RoomServer:
         following = await book.seed(next_day(day), True) if day == today else None
         par = await book.par(day)
         deals = len(par) if par else self.config.daily_deals
-        board = rank_day(await book.results(day), deals, top, player)
+        results = await book.results(day)
+        trusted = self.config.daily_trusted_players
+        firsts = {} if trusted else await book.first_days({r.player for r in results})
+        board = rank_day(results if not trusted else [replace(r, address="") for r in results], deals, top, player,
+                         {who for who, first in firsts.items() if first >= day})
         return DailyAnswer(
             day, deals, None if seed is None else commitment(seed),
             None if following is None else commitment(following),
@@ -1013,6 +1090,8 @@ class RoomServer:
         if not entries:
             return
         room.active = time.time()
+        if room.phase == "over" and not room.finished_on and daily_of(room.listing) is not None:
+            room.finished_on = self.today()  # a daily room ended after its day counts for nothing (issue 37)
         self._save(room)
         log.info("room %s: " + what + ", update %d", room.code, *args, room.number)
         self._tell(room, entries)
@@ -1199,6 +1278,9 @@ class RoomServer:
     def _close_room(self, room: Room, code: str) -> None:
         del self.rooms[room.code]
         self.store.delete(room.code)
+        news = self.watch_news.pop(room.code, None)
+        if news is not None and news.flush is not None:
+            news.flush.cancel()
         for watcher in self.watchers.pop(room.code, set()):
             watcher.fail(code)
         for tasks in (self.drivers, self.timeouts):
@@ -1239,7 +1321,7 @@ def _seat(seat: int | None) -> str:
     return "?" if seat is None else str(seat + 1)
 
 
-def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
+def finished_record(room: Room, request_id: int, seat: int, today: str | None = None) -> str | Refused:
     """The answer to ``record`` from ``seat``: the room's whole match once it is over, never
     before (as its encoded frame, measured once against ``MAX_RECORD_MESSAGE``), with the deals a
     computer played some of that seat in (``Room.played_for``), which earn its player nothing.
@@ -1250,7 +1332,10 @@ def finished_record(room: Room, request_id: int, seat: int) -> str | Refused:
     record = room.record
     if room.phase != "over" or record is None or not record.state.is_match_over:
         return Refused(request_id, "not_now")
-    frame = encode(MatchRecordMessage(request_id, record_to_dict(record), room.played_for(seat)))
+    daily = daily_of(room.listing)
+    if daily is not None and today is not None and daily[0] >= today:
+        return Refused(request_id, "not_now")  # a daily deal's seed: told once its day's board has closed
+    frame = encode(MatchRecordMessage(request_id, record_to_dict(record), room.played_for(seat), room.nonces_for(seat)))
     if len(frame.encode("utf-8")) > MAX_RECORD_MESSAGE:
         return Refused(request_id, "unavailable")
     return frame
@@ -1398,6 +1483,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"samples a move of the expert that works out the day's par, {PAR_ITERATIONS} unless given")
     p.add_argument("--daily-date", metavar="YYYY-MM-DD", help=argparse.SUPPRESS)  # tests: the day taken as today
     p.add_argument("--daily-date-file", type=Path, metavar="PATH", help=argparse.SUPPRESS)  # tests: a moving day
+    p.add_argument("--daily-trusted-players", action="store_true",
+                   help="a server whose players all know each other: a key ranks on the day board of its first "
+                   "daily deal too, and players sharing an address rank each; off unless given (a fresh key, or "
+                   "another name at the same address, could replay deals learnt under another name)")
     p.add_argument("--presence-ttl", type=decimal_number, default=10.0, metavar="SECONDS",
                    help="with --store, a server process not heard from this long is taken as stopped and its "
                    "players as gone, 10 unless given")
@@ -1442,7 +1531,8 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         presence_ttl=args.presence_ttl, metrics=metrics, quick_wait=args.quick_wait,
                         clock_scale=args.clock_scale if 0 < args.clock_scale <= 1 else 1.0,
                         daily_deals=args.daily_deals, daily_iterations=args.daily_par_samples,
-                        daily_date=args.daily_date, daily_date_file=args.daily_date_file)
+                        daily_date=args.daily_date, daily_date_file=args.daily_date_file,
+                        daily_trusted_players=args.daily_trusted_players)
 
 
 def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:

@@ -109,6 +109,9 @@
   function be4(n) { return new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]); }
   function cardName(card) { return RANKS[card >> 2] + SUITS[card & 3]; }
   async function sha256(bytes) { return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)); }
+  async function shareOf(nonce, commitment) {  // SHA-256("scopa share" || 0 || nonce || commitment heard)
+    return hex(await sha256(joined([text.encode("scopa share"), new Uint8Array([0]), unhex(nonce), unhex(commitment)])));
+  }
 
   function byteStream(key, label, number) {  // HMAC-SHA256(seed, label || 0 || number || counter), block by block
     let counter = 0, block = new Uint8Array(0), at = 0;
@@ -180,8 +183,12 @@
     const commitment = kept.commitment || facts.commitment;
     if (!commitment || hex(await sha256(serverSeed)) !== commitment) return "commitment";
     const contributions = (fairness.contributions || []).slice().sort((a, b) => a.seat - b.seat);
-    const share = kept.share || facts.share;
+    const nonce = kept.nonce || facts.nonce;  // this page's secret; its share is bound to the commitment heard
+    const share = nonce ? await shareOf(nonce, commitment) : null;
     if (!share || !contributions.some((c) => c.value === share)) return "contribution";
+    for (const told of Array.isArray(facts.nonces) ? facts.nonces : []) {  // every seat heard the same promise
+      if (await shareOf(told.nonce, commitment) !== told.value) return "other_commitment";
+    }
     const parts = [text.encode("scopa match seed"), new Uint8Array([0]), serverSeed];
     for (const c of contributions) parts.push(new Uint8Array([c.seat]), unhex(c.value));
     const seed = await sha256(joined(parts));
@@ -201,7 +208,7 @@
   });
   let lastCheck = null;
   let record = null;
-  let checking = null;  // the seat's commitment and share, as the page kept them for the match checked now
+  let checking = null;  // the seat's commitment and nonce, as the page kept them for the match checked now
   function onCheck(message) {
     checking = saved("seat");
     lastCheck = message;
@@ -226,7 +233,7 @@
     link.remove();
   });
 
-  function newShare() {  // 32 bytes of the browser's own randomness: the page's share of a room's seed
+  function newShare() {  // 32 bytes of the browser's own randomness: the page's secret for a room's share
     return hex(window.crypto.getRandomValues(new Uint8Array(32)));
   }
 
@@ -271,17 +278,17 @@
       retries = 0;
     } else if (message.type === "seat") {
       const seat = message.seat && typeof message.seat === "object" ? message.seat : null;
-      const heard = saved("heard");  // the commitment and the share given for it, kept with the seat key
-      if (seat && heard && !saved("seat")) { seat.commitment = heard.commitment; seat.share = heard.share; }
+      const heard = saved("heard");  // the commitment and the nonce given under it, kept with the seat key
+      if (seat && heard && !saved("seat")) { seat.commitment = heard.commitment; seat.nonce = heard.nonce; }
       else if (seat && saved("seat") && saved("seat").code === seat.code) {
-        seat.commitment = saved("seat").commitment; seat.share = saved("seat").share;
+        seat.commitment = saved("seat").commitment; seat.nonce = saved("seat").nonce;
       }
       keep("seat", seat);
       keep("heard", null);
     } else if (message.type === "commitment" && /^[0-9a-f]{64}$/.test(message.value)) {
-      const share = newShare();
-      keep("heard", { commitment: message.value, share: share });
-      send({ type: "share", value: share });
+      const nonce = newShare();
+      keep("heard", { commitment: message.value, nonce: nonce });
+      send({ type: "share", value: nonce });
     } else if (message.type === "check") {
       onCheck(message);
     } else if (message.type === "player_key" && typeof message.key === "string") {
