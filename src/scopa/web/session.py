@@ -23,7 +23,8 @@ Messages, page to server (JSON objects, one per frame):
            that name this server)
     key    {key}     one key: a digit, a letter, "?", ".", ",", or "enter", "escape"
     line   {text}    a typed line: a command after ":" at a key prompt, or the answer to a text prompt
-    share  {value}   the page's share of a room's seed (64 hex digits), drawn once it heard the commitment
+    share  {value}   the page's secret of its share of a room's seed (the nonce, 64 hex digits), drawn once it
+                     heard the commitment
 
 Server to page:
 
@@ -33,8 +34,9 @@ Server to page:
     seat   {seat}                  the seat to keep for a reload ({code, key, seat, name}), or null
     player_key {key}               the player's key, to keep
     commitment {value}             the room's commitment (docs/fairness.md): the page answers with ``share``
-    check  {record, commitment, share, seat, seen, deal, words}   the match is over: what the page checks
-           the shuffle with (the record, what this seat saw, the deal's sizes) and the line for each verdict
+    check  {record, commitment, nonce, nonces, seat, seen, deal, words}   the match is over: what the page
+           checks the shuffle with (the record, every share's nonce told, what this seat saw, the deal's
+           sizes) and the line for each verdict
     end    {}                      the session is over (the page offers to start again)
 """
 from __future__ import annotations
