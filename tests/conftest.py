@@ -1,11 +1,15 @@
 """Fixtures shared by the online tests: real servers, a real redis-server, the two stores and real
-clients, each stopped after its test."""
+clients, each stopped after its test. And the ``linux`` mark: off Linux, a test so marked is
+skipped, and a file marked whole (``pytestmark = pytest.mark.linux``) is not even imported, so
+that it may use what only Linux has at its top (SIGKILL in a parameter list, pty through pexpect)."""
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +20,31 @@ import pytest
 from helpers.net import Server, opened
 from helpers.redis import FULL_TRIGGERS, free_port, redis_cli
 from scopa.net.client.client import RemoteTable
+
+# The system the tests run as: sys.platform, or SCOPA_TEST_PLATFORM (win32, darwin) to see on Linux which
+# tests a Windows or macOS run would collect and skip (tests/test_portable_tests.py counts them).
+TEST_PLATFORM = os.environ.get("SCOPA_TEST_PLATFORM") or sys.platform
+ON_LINUX = TEST_PLATFORM.startswith("linux")
+WHOLE_FILE_MARK = "pytestmark = pytest.mark.linux"
+
+
+def pytest_ignore_collect(collection_path: Path) -> bool | None:
+    """Off Linux, a test file marked Linux's whole is not imported (read as text, not run)."""
+    if ON_LINUX or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    try:
+        return WHOLE_FILE_MARK in collection_path.read_text("utf-8") or None
+    except OSError:
+        return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if ON_LINUX:
+        return
+    skip = pytest.mark.skip(reason=f"needs Linux (a pty, SIGKILL, FIFOs or /dev/full); this is {TEST_PLATFORM}")
+    for item in items:
+        if "linux" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ from helpers.pty import CONTROL, PROMPTS, answer, play_to_next_deal, spawn
 from scopa.record.stats import all_facts
 from scopa.storage import load_results
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

@@ -106,6 +106,7 @@ def test_a_budget_that_is_no_plain_number_is_refused_by_the_parser(budget, capsy
     assert capsys.readouterr().err.startswith(f"scopa: --budget needs a number, not {budget}.")
 
 
+@pytest.mark.linux
 def test_a_pipe_named_settings_json_is_refused_at_once_not_read(tmp_path):
     """A FIFO with no writer would block an ordinary read for ever."""
     os.mkfifo(tmp_path / "settings.json")

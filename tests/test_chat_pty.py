@@ -18,6 +18,8 @@ from helpers.online_pty import PROMPT_LINE, hosted, text
 from scopa.net.protocol.client_messages import ChatRequest, MoveRequest
 from scopa.net.protocol.server_messages import ChatMessage, UpdateMessage
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

@@ -103,6 +103,7 @@ def test_a_match_saved_at_quit_names_the_command_that_started_it(tmp_path: Path)
     assert result.stdout.splitlines()[-1] == "Match saved. Run python3 dev.py play again to resume it."
 
 
+@pytest.mark.linux
 def test_the_command_named_is_the_one_that_runs_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "bin"
     folder.mkdir()

@@ -15,6 +15,8 @@ import pytest
 
 from scopa.bench.crash import MUTATIONS, CrashSafetyFailure, run_imports, run_kills
 
+pytestmark = pytest.mark.linux  # SIGKILLs of the real program
+
 pytestmark = pytest.mark.crash_safety
 
 SEED = int(os.environ.get("SCOPA_CRASH_SEED", random.randrange(10**6)))

@@ -10,6 +10,8 @@ from helpers.daily import play_deal
 from helpers.online_pty import assert_prompts_said_once, play, player, text
 from helpers.redis import free_port
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

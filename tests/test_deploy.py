@@ -23,6 +23,8 @@ from scopa.engine import Phase, Rules
 from scopa.net.client.client import RemoteTable, tls_context
 from scopa.net.protocol.client_messages import CreateRoom, Join
 
+pytestmark = pytest.mark.linux  # systemd-analyze, nginx and SIGQUIT
+
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 FILES = sorted(path for path in DEPLOY.rglob("*") if path.is_file())
@@ -81,14 +83,18 @@ def certificate(folder: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def nginx_prefix(folder: Path, listen: int, upstreams: tuple[int, int]) -> Path:
-    """deploy/nginx/scopa.conf with this machine's certificate and ports, inside a minimal main
-    configuration of its own (its pid, logs and temporary files in ``folder``); the main file."""
+SHIPPED_UPSTREAM = "    server 127.0.0.1:8765 max_fails=1 fail_timeout=5s;\n"
+
+
+def nginx_prefix(folder: Path, listen: int, upstreams: tuple[int, ...]) -> Path:
+    """deploy/nginx/scopa.conf with this machine's certificate and ports (the upstream's servers
+    listed as its comment says to), inside a minimal main configuration of its own (its pid, logs
+    and temporary files in ``folder``); the main file."""
     cert, key = certificate(folder)
     site = (DEPLOY / "nginx" / "scopa.conf").read_text("utf-8")
+    servers = "".join(SHIPPED_UPSTREAM.replace("8765", str(port)) for port in upstreams)
     for old, new in (("/etc/ssl/certs/scopa.pem", str(cert)), ("/etc/ssl/private/scopa.key", str(key)),
-                     ("listen 443 ssl", f"listen 127.0.0.1:{listen} ssl"),
-                     ("127.0.0.1:9001", f"127.0.0.1:{upstreams[0]}"), ("127.0.0.1:9002", f"127.0.0.1:{upstreams[1]}")):
+                     ("listen 443 ssl", f"listen 127.0.0.1:{listen} ssl"), (SHIPPED_UPSTREAM, servers)):
         assert old in site
         site = site.replace(old, new)
     (folder / "scopa.conf").write_text(site, "utf-8")
@@ -113,6 +119,87 @@ def test_the_nginx_configuration_is_valid(tmp_path: Path) -> None:
     result = subprocess.run(["nginx", "-t", "-c", str(main), "-p", str(tmp_path)], capture_output=True, text=True,
                             timeout=60, check=False)
     assert result.returncode == 0 and "test is successful" in result.stderr, result.stderr
+
+
+def listened_ports(unit: str) -> set[int]:
+    command = next(line for line in (DEPLOY / "systemd" / unit).read_text("utf-8").splitlines()
+                   if line.startswith("ExecStart="))
+    return {int(port) for port in re.findall(r"--port (\d+)", command)}
+
+
+def upstream_ports() -> set[int]:
+    site = (DEPLOY / "nginx" / "scopa.conf").read_text("utf-8")
+    block = re.search(r"^upstream scopa \{(.*?)^\}", site, re.DOTALL | re.MULTILINE)
+    assert block is not None
+    return {int(port) for port in re.findall(r"^\s*server 127\.0\.0\.1:(\d+)", block.group(1), re.MULTILINE)}
+
+
+def test_the_shipped_nginx_sends_players_to_the_port_the_shipped_service_listens_on() -> None:
+    """Together as shipped they serve: nginx's upstream was 9001 and 9002 while the unit listened on 8765 (502)."""
+    assert upstream_ports() == listened_ports("scopa.service") == {8765}
+
+
+@needs("systemd-analyze")
+@pytest.mark.parametrize(("unit", "verified"), [("scopa.service", "scopa.service"),
+                                                ("scopa@.service", "scopa@9001.service")])
+def test_the_systemd_units_are_confined_below_an_exposure_of_2_5(tmp_path: Path, unit: str, verified: str) -> None:
+    """systemd-analyze security rated the unit 5.5 (MEDIUM) before its system call filter, no capabilities and
+    the rest; --offline reads the file (systemd 250 and later), no running systemd is needed."""
+    (tmp_path / verified).write_text((DEPLOY / "systemd" / unit).read_text("utf-8"), "utf-8")
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager", str(tmp_path / verified)],
+                            capture_output=True, text=True, timeout=60, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d)", result.stdout)
+    if found is None and "offline" in result.stderr:
+        pytest.skip("this systemd-analyze has no --offline (systemd 250 and later)")
+    assert found is not None, result.stdout + result.stderr
+    assert float(found.group(1)) < 2.5, result.stdout
+
+
+@needs("nginx")
+@needs("openssl")
+def test_healthz_through_nginx_answers_this_machine_and_refuses_others(tmp_path: Path) -> None:
+    """/healthz is the servers' own check, for the machine's monitor: from 127.0.0.2 (another address,
+    still loopback) nginx refuses it, and the websocket side is open to it as to anyone."""
+    server = ServerProcess(["--db", str(tmp_path / "rooms.sqlite3")])
+    listen = free_port()
+    main = nginx_prefix(tmp_path, listen, (server.port,))
+    nginx = subprocess.Popen(["nginx", "-c", str(main), "-p", str(tmp_path), "-g", "daemon off;"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(listen, nginx, "nginx")
+        trusted = tls_context(tmp_path / "scopa.pem")
+        assert https_get(listen, "/healthz", trusted) == (200, b"ok\n")
+        assert https_get(listen, "/healthz", trusted, source="127.0.0.2")[0] == 403
+        room = CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy")
+        table = RemoteTable(f"wss://localhost:{listen}", room, tls=trusted)
+        try:
+            table.open(timeout=30)
+            assert table.code
+        finally:
+            table.close()
+    finally:
+        stop_nginx(nginx)
+        server.stop()
+
+
+def https_get(port: int, path: str, context: ssl.SSLContext, source: str | None = None) -> tuple[int, bytes]:
+    https = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10,
+                                        source_address=(source, 0) if source else None)
+    try:
+        https.request("GET", path, headers={"Host": "localhost"})
+        answer = https.getresponse()
+        return answer.status, answer.read()
+    finally:
+        https.close()
+
+
+def stop_nginx(nginx: subprocess.Popen[bytes]) -> None:
+    nginx.send_signal(signal.SIGQUIT)  # nginx's graceful stop
+    try:
+        nginx.wait(15)
+    except subprocess.TimeoutExpired:
+        nginx.kill()
+        nginx.wait(10)
 
 
 @pytest.fixture
@@ -192,12 +279,7 @@ def test_two_servers_on_redis_behind_nginx_serve_a_match_over_tls(tmp_path: Path
     finally:
         for table in tables:
             table.close()
-        nginx.send_signal(signal.SIGQUIT)  # nginx's graceful stop
-        try:
-            nginx.wait(15)
-        except subprocess.TimeoutExpired:
-            nginx.kill()
-            nginx.wait(10)
+        stop_nginx(nginx)
         for server in servers:
             server.stop()
 

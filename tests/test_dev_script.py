@@ -16,6 +16,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+pytestmark = pytest.mark.linux  # dev.py in a pty
+
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(os.name == "nt" or not (ROOT / "dev.py").exists(),

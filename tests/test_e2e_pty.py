@@ -12,6 +12,8 @@ from scopa.engine import Card, Rules
 from scopa.narration import CardNames, Messages, Narrator
 from scopa.storage import AutosaveStore, load_results
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pytestmark = pytest.mark.slow
 
 M = Messages("en")

@@ -88,6 +88,7 @@ def test_the_four_earcons_are_told_apart_by_length_or_pitch(tmp_path):
         assert longer > 1.15 or higher > 1.3, (a, b, infos[a], infos[b])
 
 
+@pytest.mark.linux
 @pytest.mark.audio
 @needs_sox
 @posix_only
@@ -126,6 +127,7 @@ def test_a_softer_volume_makes_a_softer_file_of_its_own(tmp_path):
 # ----- the sound player: never blocking, silenced by Stop ------------------------------------
 
 
+@pytest.mark.linux
 @posix_only
 def test_playing_returns_at_once_and_stop_ends_the_sound(tmp_path, monkeypatch):
     script, copies = copying_player(tmp_path, monkeypatch, seconds=20)
@@ -145,6 +147,7 @@ def test_playing_returns_at_once_and_stop_ends_the_sound(tmp_path, monkeypatch):
     player.close()
 
 
+@pytest.mark.linux
 @posix_only
 def test_a_player_that_fails_is_not_started_again(tmp_path):
     failing = tmp_path / "no-device"
@@ -267,6 +270,7 @@ def test_repeat_gives_the_words_again_not_the_sound(tmp_path):
     assert announcer.speaker.said == ["Your turn.", "Your turn."]
 
 
+@pytest.mark.linux
 @posix_only
 def test_with_the_voice_off_sounds_go_to_a_player_of_their_own_and_stop_silences_them(tmp_path, monkeypatch):
     from scopa.speech import NullSpeaker
@@ -297,6 +301,7 @@ def test_words_stay_when_no_sound_can_be_played(tmp_path, monkeypatch):
     assert out.getvalue() == "Your turn.\n"
 
 
+@pytest.mark.linux
 @posix_only
 def test_with_the_voice_on_a_sound_plays_in_order_with_the_words_and_its_file_is_kept(tmp_path, monkeypatch):
     from helpers.speech import Fakes
@@ -327,6 +332,7 @@ def test_a_private_line_never_calls_for_a_sound(tmp_path):
     assert earcon_names(announcer.speaker.sounds) == ["settebello"]
 
 
+@pytest.mark.linux
 @posix_only
 def test_with_the_voice_off_words_go_only_once_a_sound_was_heard(tmp_path, monkeypatch):
     """A player may be installed yet find no sound device: until one sound has played to its
@@ -346,6 +352,7 @@ def test_with_the_voice_off_words_go_only_once_a_sound_was_heard(tmp_path, monke
     announcer.close()
 
 
+@pytest.mark.linux
 @pytest.mark.slow
 @pytest.mark.audio
 @needs_sox
@@ -385,6 +392,7 @@ def test_the_real_program_plays_the_earcons_sox_measures_and_drops_the_words_onc
     assert "Your scopa!" not in transcript.getvalue() and "Scopa for" not in transcript.getvalue()
 
 
+@pytest.mark.linux
 @pytest.mark.audio
 @needs_sox
 @posix_only

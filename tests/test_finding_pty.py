@@ -12,6 +12,8 @@ from scopa.engine import Rules
 from scopa.net.client.invite import invite_link, parse_invite
 from scopa.net.protocol.client_messages import CreateRoom
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

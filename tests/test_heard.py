@@ -7,6 +7,8 @@ from helpers.console import lines_of, program_for, request_for
 from scopa.console.terminal import ENTER
 from scopa.narration import Messages
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 M = Messages("en")
 
 

@@ -14,6 +14,8 @@ import scopa
 from helpers.online_pty import SERVER_FLAGS, hosted, joined, play, player, started_waiter_and_mover, text
 from scopa.narration.command import command_for
 
+pytestmark = pytest.mark.linux  # the real program in a pty, SIGKILL
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

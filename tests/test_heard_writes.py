@@ -18,6 +18,8 @@ from helpers.console import program_for, request_for
 from scopa.console import terminal
 from scopa.console.terminal import Output, held, write
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 FOUR = ("--players", "4", "--seats", "human,computer:medium,computer:easy,computer:hard", "--seed", "5",
         "--target", "single")
 PROMPT = re.compile(r"(Card|Capture|Play|Next)\? $")

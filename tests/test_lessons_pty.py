@@ -8,6 +8,8 @@ from helpers.pty import (
     spawn,
 )
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

@@ -138,6 +138,7 @@ def test_menu_listing_takes_the_numbers_it_is_given():
     assert menu_listing(["a", "b"], ["9", "0"]) == "9 a, 0 b."
 
 
+@pytest.mark.linux
 @pytest.mark.slow
 def test_the_real_help_fits_a_24_row_terminal(tmp_path):
     """`scopa --help` in a pseudo-terminal of 24 rows: its first line is still on the screen."""
@@ -157,6 +158,7 @@ def test_the_real_help_fits_a_24_row_terminal(tmp_path):
     assert lines[0] == M("cli.description") and "scopa --help all" in lines[-1]
 
 
+@pytest.mark.linux
 @pytest.mark.slow
 def test_the_real_settings_menu_is_paged_by_single_keys_on_a_small_terminal(tmp_path):
     """The real program in a pseudo-terminal of 7 rows: the settings come a page at a time, N turns

@@ -175,6 +175,7 @@ def test_with_no_worker_processes_the_computers_think_in_the_loop_and_play(store
     assert {play.seat for play in ann.view.history} == {0, 1, 2, 3}
 
 
+@pytest.mark.linux
 def test_the_computer_workers_end_with_a_killed_server(tmp_path):
     """A worker waited on for moves that never came, after its server was killed (SIGKILL)."""
     children = Path("/proc/self/task") / str(os.getpid()) / "children"
@@ -218,6 +219,7 @@ def _expert_turn():
     return room.computer_turn()
 
 
+@pytest.mark.linux
 def test_a_worker_that_dies_mid_move_costs_that_move_only():
     children = Path("/proc/self/task") / str(os.getpid()) / "children"
     if not children.exists():

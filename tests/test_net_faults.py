@@ -11,6 +11,7 @@ import threading
 import time
 from contextlib import ExitStack
 
+import pytest
 from websockets.sync.client import connect
 
 from helpers.net import Client, host, join, play_out, reclaim, start
@@ -77,6 +78,7 @@ def test_a_seat_reconnecting_in_a_loop_and_a_reader_that_stopped_lose_nothing(se
     assert server.proc.poll() is None
 
 
+@pytest.mark.linux
 def test_sigkill_under_many_rooms_play_restarts_each_room_at_a_completed_move(serve, tmp_path):
     server = serve()
     rooms = []

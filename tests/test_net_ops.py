@@ -115,6 +115,7 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
         server.stop()
 
 
+@pytest.mark.linux
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_serve_starts_and_stops_cleanly_where_the_loop_has_no_signal_handlers(tmp_path: Path, number: int) -> None:
     server = Child(WINDOWS_SERVE, "serve", "--port", "0", "--db", str(tmp_path / "rooms.sqlite3"))
@@ -193,6 +194,24 @@ def test_a_server_stopped_with_sigterm_and_started_again_mid_match_is_a_restart(
     play(host, guest)
     assert guest.view(guest.seat).phase is Phase.MATCH_OVER
     assert host.view(host.seat).match_scores == guest.view(guest.seat).match_scores
+
+
+@pytest.mark.linux
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sighup_and_sigterm_stop_the_server_cleanly_and_its_players_hear_server_restarting(
+        serve: Serve, tables: list[RemoteTable], name: str) -> None:
+    """SIGHUP (a closed terminal, ``kill -HUP``) ended the server at once, without its clean stop:
+    its players heard the connection lost, not a restart. Real servers, real clients, over loopback."""
+    server = serve()
+    host, guest = started_pair(server.url, tables)
+    messages = Messages("en")
+    heard = [News(table, messages, server.url) for table in (host, guest)]
+    server.proc.send_signal(getattr(signal, name))
+    assert server.proc.wait(15) == 0
+    until(lambda: not host.connected and not guest.connected)
+    assert [[line.text for line in news.lines()] for news in heard] == [[messages("online.restarting")]] * 2
+    assert any(line.rstrip().endswith("stopped") for line in server.lines)
+    assert not any("Traceback" in line for line in server.lines)
 
 
 def test_a_server_that_does_not_come_back_is_given_up_after_the_reconnection_time(serve: Serve,
@@ -341,6 +360,63 @@ def test_scopa_watch_names_the_certificate_problem_and_takes_cafile(serve: Serve
     assert f"Certificate not trusted. The server at {url} sent a certificate" in refused.stdout
     trusted = scopa(tmp_path, "watch", "K7MQ3T", "--server", url, "--name", "Sam", "--cafile", str(cert))
     assert trusted.returncode == 1 and "No room has this code." in trusted.stdout  # through TLS, the server's answer
+
+
+@needs_openssl
+def test_ws_to_a_server_that_serves_wss_says_it_wants_wss(serve: Serve, tmp_path: Path) -> None:
+    """Before, "Cannot reach the server": the server was there, speaking TLS."""
+    cert, key = certificate(tmp_path)
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    url = f"ws://127.0.0.1:{server.port}"
+    assert problem_of(url) == "wants_wss"
+    refused = scopa(tmp_path, "join", "K7MQ3T", "--server", url, "--name", "Ben")
+    assert refused.returncode == 1
+    assert f"The server at {url} wants a secure connection. Write wss:// in place of ws://." in refused.stdout
+    plain = serve()  # a plain server is reached, and nothing listening is not taken for a wss one
+    assert problem_of(f"ws://127.0.0.1:{plain.port}") is None
+    assert problem_of(f"ws://127.0.0.1:{free_port()}") == "unreachable"
+
+
+def serve_fails(tmp_path: Path, *flags: str) -> str:
+    """What ``scopa serve`` with these flags wrote before ending with code 1 (it must not start)."""
+    result = subprocess.run([sys.executable, "-m", "scopa", "serve", "--port", "0", "--db",
+                             str(tmp_path / "rooms.sqlite3"), *flags], capture_output=True, text=True, timeout=60,
+                            stdin=subprocess.DEVNULL, cwd=tmp_path, check=False,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stderr
+
+
+@needs_openssl
+def test_the_server_names_the_certificate_file_and_its_problem(tmp_path: Path) -> None:
+    cert, key = certificate(tmp_path)
+    other_cert, other_key = certificate(tmp_path, "other.example", "DNS:other.example")
+    missing = tmp_path / "missing.pem"
+    assert f"--certfile {missing}: no such file" in serve_fails(tmp_path, "--certfile", str(missing))  # was "[Errno 2]"
+    assert f"--keyfile {missing}: no such file" in serve_fails(tmp_path, "--certfile", str(cert), "--keyfile",
+                                                               str(missing))
+    alone = serve_fails(tmp_path, "--certfile", str(cert))  # was "PEM lib (_ssl.c:3926)"
+    assert f"--certfile {cert}: no private key in it; give the certificate's key with --keyfile FILE" in alone
+    assert f"--keyfile {other_key}: not the key of the certificate in {cert}" in serve_fails(
+        tmp_path, "--certfile", str(cert), "--keyfile", str(other_key))
+    assert f"--certfile {key}: no certificate in it" in serve_fails(tmp_path, "--certfile", str(key), "--keyfile",
+                                                                   str(key))
+    assert other_cert.exists()
+
+
+@needs_openssl
+def test_a_certificate_near_or_past_its_date_is_warned_of_at_start(serve: Serve, tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """This machine's openssl 3.0 cannot make a certificate already expired: a one-day one is warned
+    of as expiring at a real start, and the same file read two days on is said expired."""
+    from scopa.net.server.server import _warn_of_expiry
+    cert, key = certificate(tmp_path)
+    server = serve("--certfile", str(cert), "--keyfile", str(key))
+    assert any(f"the certificate in {cert} expires on" in line for line in server.lines), "".join(server.lines)
+    with caplog.at_level("WARNING", logger="scopa.serve"):
+        _warn_of_expiry(cert, now=time.time() + 2 * 86400)
+    assert f"the certificate in {cert} expired on" in caplog.text and "Certificate expired" in caplog.text
 
 
 @pytest.mark.parametrize(("flags", "said"), [

@@ -120,6 +120,7 @@ def test_a_name_belongs_to_its_key_look_alikes_are_taken_and_a_player_renames(st
     assert error(refused).code == "name_taken"
 
 
+@pytest.mark.linux
 def test_two_keyed_players_see_new_ratings_rated_once_after_a_kill_at_the_end(store):
     server = store.serve()
     ann_key, ben_key = new_key(), new_key()
@@ -264,6 +265,7 @@ def test_scopa_leaderboard_says_one_player_a_line_rank_first_then_your_place_and
     assert scopa("leaderboard", "--top", "0").returncode == 2
 
 
+@pytest.mark.linux
 def test_the_online_menu_reads_the_leaderboard_one_player_an_item_then_your_place(tmp_path):
     from helpers.net import Server
     from test_online_pty import player

@@ -7,6 +7,8 @@ import json
 import re
 import time
 
+import pytest
+
 from helpers.net import Client, changes_are_ended, error, host, join, play_out, reclaim, start
 from scopa.engine import ALL_CARDS, Move, Rules
 from scopa.net.protocol.client_messages import (
@@ -137,6 +139,7 @@ def watched_in_a_terminal(server, tmp_path):
     return ann, bob, carla
 
 
+@pytest.mark.linux
 def test_scopa_watch_says_the_match_as_it_is_played(serve, tmp_path):
     """The real ``scopa watch`` in a pseudo-terminal while two scripted players play a match: the
     players hear "Carla is watching.", the spectator every play and the result, never a hand."""
@@ -176,6 +179,7 @@ def said_by(name: str):
     return lambda m: isinstance(m, ChatMessage) and m.name == name
 
 
+@pytest.mark.linux
 def test_spectators_chat_only_when_the_host_lets_them_and_the_choice_is_kept_with_the_room(store):
     first = store.serve()
     other = store.serve() if store.kind == "redis" else first  # with Redis, the spectators on another process
@@ -225,6 +229,7 @@ def test_a_room_made_with_spectators_chat_on_says_so_in_its_info(serve):
     assert heard(carla, said_by("Carla")).text == "hello"
 
 
+@pytest.mark.linux
 def test_scopa_watch_sends_chat_only_where_the_host_lets_spectators(serve, tmp_path):
     """The real ``scopa watch``: C then a line at ``Message?``; refused in one line until the host
     lets spectators chat, then heard by the players as a spectator's line."""

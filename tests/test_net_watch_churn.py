@@ -74,7 +74,7 @@ def test_one_address_coming_and_going_is_limited_and_the_players_hear_of_it_in_g
     updates = [n for n, m in enumerate(frames) if isinstance(m, UpdateMessage) and m.update.event.kind == "watching"]
     assert updates[-1] - updates[1] == len(updates) - 2  # ...all but the first sent together, as one change
     line, _ = watching_together(EN, [("watching", n.name) for n in notices[1:]])
-    assert line == f"{WATCH_ARRIVALS - 1} are watching: " + ", ".join(f"Eve{n}" for n in range(1, WATCH_ARRIVALS)) + "."
+    assert line == f"{WATCH_ARRIVALS - 1} are watching, " + ", ".join(f"Eve{n}" for n in range(1, WATCH_ARRIVALS)) + "."
 
 
 def test_a_spectators_chat_allowance_follows_its_address_not_its_name(serve):

@@ -45,6 +45,8 @@ from scopa.speech import RecordingSpeaker
 from scopa.storage import load_results
 from scopa.storage.seat_keys import SeatKey, SeatKeyStore
 
+pytestmark = pytest.mark.linux  # the real program in a pty, SIGKILL
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

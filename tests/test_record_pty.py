@@ -13,6 +13,8 @@ from scopa.engine import Rules
 from scopa.record.text import RecordText
 from scopa.storage import record_result
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

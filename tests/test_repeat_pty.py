@@ -18,6 +18,8 @@ from scopa.engine import Rules
 from scopa.narration import Narrator
 from scopa.storage import AutosaveStore
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

@@ -10,6 +10,8 @@ import pytest
 from scopa.narration import Narrator
 from scopa.storage import AutosaveStore
 
+pytestmark = pytest.mark.linux  # the real program in a pty, SIGKILL
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

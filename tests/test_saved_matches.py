@@ -138,6 +138,7 @@ def test_a_match_opened_after_another_copy_played_on_is_read_again(tmp_path: Pat
     assert persistence.open(saved) == (later, None)
 
 
+@pytest.mark.linux
 def test_a_lock_left_by_a_killed_copy_does_not_block(tmp_path: Path) -> None:
     match_id = _save(tmp_path, played(Rules(), TWO, 3, turns=5))
     holder = subprocess.Popen(
@@ -252,6 +253,7 @@ def _answered_within(seconds: float, action: Callable[[], Any]) -> Any:
     return box["value"]
 
 
+@pytest.mark.linux
 def test_importing_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
@@ -271,6 +273,7 @@ def test_importing_a_device_or_a_folder_is_refused(tmp_path: Path) -> None:
         import_match(tmp_path)
 
 
+@pytest.mark.linux
 def test_a_fifo_named_as_the_autosave_is_set_aside_at_once_and_said(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "autosave.json")
     persistence = Persistence(tmp_path)
@@ -281,6 +284,7 @@ def test_a_fifo_named_as_the_autosave_is_set_aside_at_once_and_said(tmp_path: Pa
     assert kept.parent == tmp_path / "saves" and kept.is_fifo()
 
 
+@pytest.mark.linux
 @pytest.mark.parametrize("make", ["fifo", "folder", "device"])
 def test_exporting_to_something_not_a_plain_file_is_refused_before_asking(tmp_path: Path, make: str) -> None:
     target = {"fifo": tmp_path / "pipe", "folder": tmp_path, "device": Path(os.devnull)}[make]

@@ -146,6 +146,7 @@ def test_whatever_is_set_aside_is_said_when_an_imported_match_starts(tmp_path: P
     assert [r.seed for r in _records(tmp_path)] == [8]
 
 
+@pytest.mark.linux
 def test_scopa_export_to_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     _save(tmp_path / "data", played(Rules(), TWO, 8, turns=12))
     fifo = tmp_path / "pipe"

@@ -14,6 +14,8 @@ from scopa.engine import Rules
 from scopa.narration import Messages, Narrator
 from scopa.storage import SavedMatches
 
+pytestmark = pytest.mark.linux  # the real program in a pty, SIGKILL
+
 pexpect = pytest.importorskip("pexpect")
 
 pytestmark = pytest.mark.slow

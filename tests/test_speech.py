@@ -32,6 +32,8 @@ from scopa.speech.pyttsx_speaker import (
     REASON_NO_PYTTSX3,
 )
 
+pytestmark = pytest.mark.linux  # fake players and workers as shell scripts, process groups
+
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="fake players are shell scripts")
 
 

@@ -21,6 +21,8 @@ from scopa.speech import PyttsxSpeaker, VoiceSettings, create_speaker, pick_voic
 from scopa.speech.pyttsx_speaker import REASON_NO_DEVICE
 from scopa.speech.synth import SynthClient
 
+pytestmark = pytest.mark.linux  # shell-script players, /proc
+
 ANNOUNCEMENT = "Robin plays the king of clubs and takes the king of hearts. Scopa!"
 
 _missing = [name for name, found in (

@@ -82,6 +82,7 @@ def test_closed_output_is_one_line_and_the_save_is_kept(tmp_path):
     assert save_bytes(tmp_path) == before
 
 
+@pytest.mark.linux
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("flags", [("--resume",), ("--help",), ("--version",), ("--stats",)])
 def test_output_on_a_full_device_is_one_line_and_the_save_is_kept(tmp_path, flags):

@@ -17,6 +17,8 @@ from scopa.narration import Messages, Narrator  # noqa: E402
 from scopa.record.replay import replay_match  # noqa: E402
 from scopa.storage import load_results, record_from_dict  # noqa: E402
 
+pytestmark = pytest.mark.linux  # the real program in a pty
+
 pytestmark = pytest.mark.slow
 
 KEYS = ("card", "capture", "play", "next_deal", "claim")

@@ -13,6 +13,7 @@ import scopa.speech.synth as synth_module
 from scopa.speech import (
     PyttsxSpeaker,
 )
+from scopa.system.sound import CommandPlayback
 
 FAKE_WORKER = r'''
 import json, os, sys, time
@@ -126,7 +127,7 @@ class Fakes:
         for name in names:
             install_player(self.bin, name)
         commands = [[str(self.bin / name)] for name in names]
-        monkeypatch.setattr(pyttsx_speaker, "find_players", lambda: [list(c) for c in commands])
+        monkeypatch.setattr(pyttsx_speaker, "find_players", lambda: [CommandPlayback(c) for c in commands])
 
     def texts(self) -> list[str]:
         return [request["text"] for _, _, request in self.plays()]

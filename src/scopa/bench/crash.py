@@ -25,7 +25,6 @@ import json
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -500,7 +499,7 @@ def run_kills(folder: Path, kills: int, seed: int = 0, earliest: float = 0.0, la
                 _wait_for_a_question(child, transcript_path)
                 time.sleep(rng.uniform(earliest, latest))
             if child.poll() is None:
-                os.kill(child.pid, signal.SIGKILL)
+                child.kill()  # SIGKILL: a crash, never a clean stop
             else:
                 figures.exited_first += 1
             child.wait()

@@ -17,12 +17,13 @@ without it the command says so in one line, exit code 2.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
 import time
 from typing import Any
+
+from scopa.bench.machine import load_average
 
 SEATS = "human,computer:expert,computer:expert,computer:expert"
 NO_PEXPECT = ("scopa: the latency bench drives the game with pexpect, which is not installed here. Install it "
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print(NO_PEXPECT, file=sys.stderr)
         return 2
-    load = os.getloadavg()[0]
+    load = load_average()
     timed = waits(args.seed, args.budget, args.turns)
     if not timed:
         print("errors: no turn was timed")
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"expert budget: {budget}; turns timed: {len(timed)}")
     print(f"Enter to the next prompt: median {statistics.median(timed) * 1000:.0f} ms, "
           f"p90 {percentile(timed, 0.9) * 1000:.0f} ms, max {max(timed) * 1000:.0f} ms")
-    print(f"load average before {load:.1f}, after {os.getloadavg()[0]:.1f}")
+    print(f"load average before {load:.1f}, after {load_average():.1f}")
     return 0
 
 

@@ -45,6 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scopa.bench.machine import clock_ticks, load_average
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
 
 if TYPE_CHECKING:
@@ -433,7 +434,7 @@ def cpu_seconds(pids: tuple[int, ...]) -> float | None:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             return None
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total += (int(fields[11]) + int(fields[12])) / clock_ticks()
     return total
 
 
@@ -529,7 +530,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     filled_in = time.monotonic() - filling
     time.sleep(0.5)
     filled, filled_all = resident_kib(pids), resident_kib(pids + children(pids))
-    cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
+    cpu_before, load_before = cpu_seconds(pids), load_average()
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
     checks = context.Queue()
     flood = (context.Process(target=health_flood, args=(urls[0], args.health_rate, args.seconds, checks))
@@ -541,7 +542,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     done = [to_main.get()[1] for _ in processes]
     health = checks.get() if flood is not None else None
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
-    cpu_after, load_after = cpu_seconds(pids), os.getloadavg()[0]
+    cpu_after, load_after = cpu_seconds(pids), load_average()
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
     after, after_all = resident_kib(pids), resident_kib(pids + children(pids))
     for process in processes:

@@ -38,6 +38,12 @@ sys.exit(asyncio.run(server.run(config, open_rooms=launch.with_pages(PageWorkers
 LISTENING = re.compile(r"listening on wss?://[^\s:]+:(\d+)")
 PROBLEM_WORDS = ("Traceback", "Error", "cannot", "lost")  # lines kept past ``keep``
 SRC = Path(__file__).resolve().parents[2]
+# How an operator stops it: SIGTERM; on Windows Ctrl-Break, which reaches a child started in a
+# process group of its own (SIGTERM there is TerminateProcess: no clean stop).
+if sys.platform == "win32":
+    STOP, NEW_GROUP = signal.CTRL_BREAK_EVENT, subprocess.CREATE_NEW_PROCESS_GROUP
+else:
+    STOP, NEW_GROUP = signal.SIGTERM, 0
 
 
 def certificate(folder: Path, name: str = "localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[Path, Path]:
@@ -67,7 +73,8 @@ class ServerProcess:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH")))))
         head = ["-c", UNLIMITED] if unlimited else ["-m", "scopa", "serve"]
         self.proc = subprocess.Popen([sys.executable, *head, "--port", "0", "--message-rate", "1000", *self.flags],
-                                     stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+                                     stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
+                                     creationflags=NEW_GROUP)
         listening = threading.Event()
         threading.Thread(target=self._read, args=(listening,), daemon=True).start()
         if not listening.wait(wait):
@@ -92,9 +99,9 @@ class ServerProcess:
         return self.proc.pid
 
     def stop(self, timeout: float = 15.0) -> int:
-        """SIGTERM, then the exit code (SIGKILL when it has not stopped within ``timeout``)."""
+        """SIGTERM (Ctrl-Break on Windows), then the exit code (SIGKILL when it has not stopped within ``timeout``)."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(STOP)
         try:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -102,5 +109,5 @@ class ServerProcess:
 
     def kill(self) -> int:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+            self.proc.kill()  # SIGKILL; TerminateProcess on Windows
         return self.proc.wait(10)

@@ -71,9 +71,9 @@ def _stats(values: list[float]) -> str:
     return f"{statistics.median(ordered):.1f}/{p95:.1f}"
 
 
-def _gone(pid: int) -> bool:
-    if os.name == "nt":
-        return True  # stop() has already reaped it
+def _gone(pid: int | None) -> bool:
+    if pid is None or os.name == "nt":
+        return True  # no process (winsound), or stop() has already reaped it
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -83,7 +83,7 @@ def _gone(pid: int) -> bool:
     return False
 
 
-def _wait_gone(pid: int, timeout: float = 2.0) -> float:
+def _wait_gone(pid: int | None, timeout: float = 2.0) -> float:
     deadline = time.monotonic() + timeout
     while not _gone(pid) and time.monotonic() < deadline:
         time.sleep(0.0002)
@@ -94,14 +94,14 @@ class Starts:
     """Collects (time, pid, text) each time the speaker starts a player."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[float, int, str]] = []
+        self.items: list[tuple[float, int | None, str]] = []
         self.event = threading.Event()
 
-    def __call__(self, pid: int, text: str) -> None:
+    def __call__(self, pid: int | None, text: str) -> None:
         self.items.append((time.monotonic(), pid, text))
         self.event.set()
 
-    def next(self, timeout: float = 5.0) -> tuple[float, int, str] | None:
+    def next(self, timeout: float = 5.0) -> tuple[float, int | None, str] | None:
         if not self.event.wait(timeout):
             return None
         self.event.clear()
@@ -120,7 +120,7 @@ def _make_speaker(log: Path, starts: Starts) -> tuple[PyttsxSpeaker, str]:
     return speaker, "player: real-time stand-in (no sound device could be opened here)"
 
 
-def _first_bytes(note: Path, starts: list[tuple[float, int]]) -> list[float]:
+def _first_bytes(note: Path, starts: list[tuple[float, int | None]]) -> list[float]:
     if not note.exists():
         return []
     seen = {}

@@ -19,6 +19,8 @@ from ..speech.sounds import SoundPlayer
 from .announcer import Announcer
 from .terminal import Output
 
+SOUNDS_AT_EXIT = 5.0  # seconds the sounds still queued at the program's end may take to play
+
 
 @dataclass(frozen=True)
 class Sounding:
@@ -66,7 +68,10 @@ class SoundingAnnouncer(Announcer):
             self.sounds.stop()
 
     def close(self) -> None:
-        self.sounds.close()
+        """The program's end: the sounds already queued are played first (a few tenths of a second
+        each, at most ``SOUNDS_AT_EXIT`` in all), so the last play's sound is heard whole. They were
+        dropped, and a slow machine, still playing earlier ones, lost the last turn's."""
+        self.sounds.close(drain=SOUNDS_AT_EXIT)
 
     def _voice_queue(self) -> Callable[[Path], None] | None:
         """The game voice's own queue for sounds, when the voice can play them."""

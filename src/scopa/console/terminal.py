@@ -30,7 +30,6 @@ fail in the network thread that brings it: that thread would die and the seat he
 from __future__ import annotations
 
 import asyncio
-import atexit
 import codecs
 import contextlib
 import os
@@ -44,6 +43,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TextIO
+
+from .. import system
 
 ENTER = "enter"
 ESCAPE = "escape"
@@ -79,12 +80,9 @@ class Interrupted(Exception):
 
 
 def _readable(stream: Any) -> bool:
-    """A terminal or pipe with input ready now; False for what has no file descriptor (a StringIO)."""
-    import select
-    try:
-        return bool(select.select([stream.fileno()], [], [], 0)[0])
-    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both of the first two
-        return False
+    """A terminal or pipe with input ready now; False for what has no file descriptor (a StringIO).
+    select on Linux and macOS, the console's input buffer or the pipe's bytes on Windows."""
+    return system.current().keys.waiting(stream)
 
 
 class Wake:
@@ -494,30 +492,18 @@ def _suspend(event: Any) -> None:
 
 
 def _silence_echo(stream: TextIO) -> Callable[[], None] | None:
-    """Stop the terminal echoing keys typed between two prompts ("5Card?"); a restore function.
+    """Stop the terminal echoing keys typed between two prompts ("5Card?"); a restore function,
+    None when ``stream`` is no terminal.
 
     prompt_toolkit puts the terminal in raw mode while a prompt is open and then restores the
     settings it found, so with echo off here, keys typed ahead stay silent until the next prompt
     reads them. Line editing is off too, so that a single key typed ahead can be seen waiting
     (``KeyInput.pending``: the online wait opens its prompt for it at once). The original
-    settings come back on ``close`` and at exit.
+    settings come back on ``close`` and at exit. Windows' console echoes nothing between two
+    reads: there this changes nothing, and a waiting key is seen in the console's buffer
+    (``scopa.system.keys``).
     """
-    try:
-        import termios
-        fd = stream.fileno()
-        saved = termios.tcgetattr(fd)
-        quiet = termios.tcgetattr(fd)
-        quiet[3] &= ~(termios.ECHO | termios.ICANON)
-        quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 1, 0
-        termios.tcsetattr(fd, termios.TCSANOW, quiet)
-    except (ImportError, OSError, ValueError, AttributeError):
-        return None
-
-    def restore() -> None:
-        with contextlib.suppress(OSError, ValueError):
-            termios.tcsetattr(fd, termios.TCSANOW, saved)
-    atexit.register(restore)
-    return restore
+    return system.current().keys.quiet(stream)
 
 
 class Output:

@@ -617,7 +617,7 @@ class Narrator:
 
 
 def watching_together(messages: Messages, kinds_and_names: Sequence[tuple[str, str]]) -> tuple[str | None, int]:
-    """The spectators come in one change said in one line, "3 are watching: Carla, Dan, Eve.",
+    """The spectators come in one change said in one line, "3 are watching, Carla, Dan, Eve.",
     and the place of the first of them among the notices (None and -1: fewer than two came)."""
     names = [name for kind, name in kinds_and_names if kind == "watching"]
     if len(names) < 2:

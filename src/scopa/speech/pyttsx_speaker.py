@@ -14,10 +14,10 @@ espeak's callback) cannot be interrupted, and its say() replaces queued text.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib.util
 import itertools
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
@@ -28,8 +28,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO
 
+from scopa import system
 from scopa.speech.base import VoiceInfo, VoiceSettings
-from scopa.speech.players import find_players, first_working_player, kill_group, popen_quietly, write_silence
+from scopa.speech.players import Playback, Playing, as_playback, find_players, first_working, write_silence
 from scopa.speech.synth import SynthClient, SynthError
 
 REASON_NO_PYTTSX3 = "The game voice is unavailable. The pyttsx3 package is not installed."
@@ -38,7 +39,7 @@ REASON_ENGINE_FAILED = "The game voice is unavailable. The speech engine did not
 REASON_NO_PLAYER = "The game voice is unavailable. No audio player such as aplay is installed."
 REASON_NO_DEVICE = "The game voice is unavailable. No sound device could be opened."
 
-PlayerStarted = Callable[[int, str], None]
+PlayerStarted = Callable[[int | None, str], None]  # the player's process id (None: no process)
 
 
 def _engine_reason(error: SynthError) -> str:
@@ -56,15 +57,16 @@ class PyttsxSpeaker:
     Check ``available`` after construction: when False, ``unavailable_reason`` says why
     and every method is a harmless no-op.
 
-    player: the player command to use (the WAV path is appended); default: the first
-        installed player that can open the sound device.
+    player: the player command to use (the sound file is appended), or a way of playing;
+        default: the first of the system's that can open the sound device (on Windows,
+        winsound in this process).
     check_player: play a 20 ms silent WAV first to make sure the player works.
-    on_player_start: called as (pid, text) right after a player starts on a ready WAV;
-        for the benchmark and tests.
+    on_player_start: called as (pid, text) right after a player starts on a ready sound
+        file (pid None where no process plays it); for the benchmark and tests.
     """
 
     def __init__(self, settings: VoiceSettings = VoiceSettings(), *,
-                 log_path: Path | None = None, player: list[str] | None = None,
+                 log_path: Path | None = None, player: list[str] | Playback | None = None,
                  check_player: bool = True, on_player_start: PlayerStarted | None = None,
                  start_timeout: float = 15.0) -> None:
         self.available = False
@@ -78,8 +80,9 @@ class PyttsxSpeaker:
         self._generation = 0
         self._busy = False
         self._closed = False
-        self._player: subprocess.Popen[bytes] | None = None
-        self._player_cmd: list[str] = []
+        self._player: Playing | None = None
+        self._playback: Playback | None = None
+        self._suffix = system.current().speech_suffix  # the file the engine writes: AIFF on macOS
         self._voice_cache: list[VoiceInfo] | None = None
         self._counter = itertools.count()
         self._log: IO[bytes] | None = open(log_path, "ab") if log_path else None  # noqa: SIM115
@@ -98,25 +101,25 @@ class PyttsxSpeaker:
 
     # ----- start-up -------------------------------------------------------------
 
-    def _start(self, player: list[str] | None, check_player: bool, timeout: float) -> str | None:
+    def _start(self, player: list[str] | Playback | None, check_player: bool, timeout: float) -> str | None:
         if importlib.util.find_spec("pyttsx3") is None:
             return REASON_NO_PYTTSX3
-        candidates = [list(player)] if player else find_players()
+        candidates = [as_playback(player)] if player else find_players()
         if not candidates:
             return REASON_NO_PLAYER
         if not check_player:
-            self._player_cmd = candidates[0]
+            self._playback = candidates[0]
             return self._start_synth(timeout)
         silent = write_silence(self._dir / "silence.wav")
         with ThreadPoolExecutor(max_workers=1) as pool:  # probe players while the engine loads
-            probe = pool.submit(first_working_player, candidates, silent, self._log)
+            probe = pool.submit(first_working, candidates, silent, self._log)
             reason = self._start_synth(timeout)
             working = probe.result()
         if reason is not None:
             return reason
         if working is None:
             return REASON_NO_DEVICE
-        self._player_cmd = working
+        self._playback = working
         return None
 
     def _start_synth(self, timeout: float) -> str | None:
@@ -131,8 +134,8 @@ class PyttsxSpeaker:
 
     @property
     def player_command(self) -> list[str]:
-        """The audio player in use (the WAV path is appended to it)."""
-        return list(self._player_cmd)
+        """The audio player in use (the file is appended to it), or the library's name (winsound)."""
+        return self._playback.command if self._playback is not None else []
 
     def say(self, text: str) -> None:
         text = str(text).strip()
@@ -163,7 +166,7 @@ class PyttsxSpeaker:
                 self._generation += 1
                 proc = self._player
             if proc is not None:
-                kill_group(proc, reap_timeout=0.5)
+                proc.stop()
         except Exception:  # noqa: BLE001 - Stop must never fail in the player's hands
             self._note("stop failed:\n" + traceback.format_exc())
 
@@ -233,7 +236,7 @@ class PyttsxSpeaker:
         if isinstance(text, Path):
             self._play_sound(text, generation)
             return
-        wav = self._dir / f"u{next(self._counter)}.wav"
+        wav = self._dir / f"u{next(self._counter)}{self._suffix}"
         try:
             try:
                 self._synth.synth(text, wav, settings.voice_id, _rate(settings), _volume(settings))
@@ -246,7 +249,8 @@ class PyttsxSpeaker:
             self._report_start(proc.pid, text)
             self._finish_player(proc, text, generation)
         finally:
-            wav.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # Windows: a file still open elsewhere stays; rmtree ends it
+                wav.unlink(missing_ok=True)
 
     def _play_sound(self, sound: Path, generation: int) -> None:
         proc = self._start_player(sound, generation)
@@ -256,19 +260,22 @@ class PyttsxSpeaker:
                 if self._player is proc:
                     self._player = None
 
-    def _start_player(self, wav: Path, generation: int) -> subprocess.Popen[bytes] | None:
+    def _start_player(self, wav: Path, generation: int) -> Playing | None:
         """Start the player unless stop() came first. Under the lock, so stop() sees it."""
         with self._cond:
-            if generation != self._generation or self._closed:
+            if generation != self._generation or self._closed or self._playback is None:
                 return None
             try:
-                self._player = popen_quietly([*self._player_cmd, str(wav)], self._log)
+                self._player = self._playback.start(wav, self._log)
             except OSError as exc:
-                self._note(f"could not start {self._player_cmd[0]}: {exc}")
+                self._note(f"could not start {self._player_name()}: {exc}")
                 return None
             return self._player
 
-    def _report_start(self, pid: int, text: str) -> None:
+    def _player_name(self) -> str:
+        return self.player_command[0] if self.player_command else "the player"
+
+    def _report_start(self, pid: int | None, text: str) -> None:
         if self._on_player_start is None:
             return
         try:
@@ -276,7 +283,7 @@ class PyttsxSpeaker:
         except Exception:  # noqa: BLE001 - Stop must never fail in the player's hands
             self._note("on_player_start failed:\n" + traceback.format_exc())
 
-    def _finish_player(self, proc: subprocess.Popen[bytes], text: str, generation: int) -> None:
+    def _finish_player(self, proc: Playing, text: str, generation: int) -> None:
         code = proc.wait()
         with self._cond:
             if self._player is proc:
@@ -285,7 +292,7 @@ class PyttsxSpeaker:
         if code == 0 and not stopped:
             self.spoken.append(text)
         elif not stopped:
-            self._note(f"{self._player_cmd[0]} exited with status {code}")
+            self._note(f"{self._player_name()} exited with status {code}")
 
     # ----- housekeeping -----------------------------------------------------------
 

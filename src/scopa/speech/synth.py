@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
-from scopa.speech.players import kill_group, popen_quietly
+from scopa.system.processes import kill_group, popen_quietly
 
 WORKER_SCRIPT = Path(__file__).with_name("synth_worker.py")
 START_TIMEOUT = 15.0

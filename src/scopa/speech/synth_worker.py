@@ -10,6 +10,11 @@ Why a process of its own:
 - espeak-ng can be initialised once per process only, and a stuck or crashed synthesis
   must not take the game with it: the client kills and restarts this process instead.
 
+The file is the one the request names, in the format its engine writes: a WAV from espeak-ng
+and SAPI5, AIFF from macOS's NSSpeechSynthesizer, which writes nothing else (the game names it
+``.aiff`` there). SAPI5 writes a WAV's header only into a file whose name ends in ``.wav``, so the
+file written first (then renamed) keeps the requested name's ending.
+
 Protocol: one JSON object per line on stdin, one JSON reply per line on the original
 stdout (duplicated before fd 1 is pointed at the log).
   {"op": "synth", "text": ..., "path": ..., "voice": id|null, "rate": int, "volume": float}
@@ -71,7 +76,7 @@ class Synth:
         """Write the request's text to its WAV path; retry when the engine loses the audio."""
         reply: dict[str, Any] = {}
         for attempt in range(3):
-            reply = self._synth_once(request, f"{request['path']}.{attempt}.part")
+            reply = self._synth_once(request, part_name(request["path"], attempt))
             if reply["ok"] or attempt == 2:
                 return reply
             print(f"scopa synth worker: retrying ({reply['error']})", file=sys.stderr, flush=True)
@@ -106,8 +111,11 @@ class Synth:
         With espeak-ng, runAndWait() can return about 10 ms after synthesis *starts*
         (synthesis is asynchronous and the driver's loop may end first), so the file may
         not exist yet; 'finished-utterance' with completed=True comes once it is written.
-        SAPI5 writes synchronously and sends no event.
+        SAPI5 writes synchronously and sends no event; NSSpeechSynthesizer says when it finished
+        (runAndWait returns after it).
         """
+        if self.engine.driver_name == "nsss":
+            return self.finished.wait(5.0 + length / 20) and self.completed
         if self.engine.driver_name != "espeak":
             return True
         self.finished.wait(5.0 + length / 20)
@@ -135,7 +143,8 @@ class Synth:
     def warm_up(self) -> None:
         """Synthesise one word so the voice is loaded before the first real request."""
         with tempfile.TemporaryDirectory(prefix="scopa-warm-up-") as folder:
-            self.synth({"text": "ready", "path": os.path.join(folder, "ready.wav")})
+            ending = ".aiff" if self.engine.driver_name == "nsss" else ".wav"
+            self.synth({"text": "ready", "path": os.path.join(folder, "ready" + ending)})
 
     def voices(self) -> dict[str, Any]:
         found = []
@@ -145,15 +154,24 @@ class Synth:
         return {"ok": True, "voices": found}
 
 
+def part_name(path: str, attempt: int) -> str:
+    """Where an attempt writes before the rename: ``u1.part0.wav`` for ``u1.wav``, the ending kept
+    (SAPI5 writes a WAV's header only into a ``.wav``; macOS's AIFF is named ``.aiff``)."""
+    root, ending = os.path.splitext(path)
+    return f"{root}.part{attempt}{ending}"
+
+
 def _frames(path: str) -> int:
-    """Audio frames in a WAV file; 0 when it is missing, empty or not a WAV (AIFF on macOS)."""
+    """Audio frames in a WAV file; 0 when it is missing or empty; an AIFF's (macOS) size in bytes."""
     if not os.path.exists(path):
         return 0
+    if path.lower().endswith((".aiff", ".aif")):
+        return os.path.getsize(path)
     try:
         with wave.open(path, "rb") as audio:
             return audio.getnframes()
     except (wave.Error, EOFError):
-        return os.path.getsize(path)  # not a WAV: trust a non-empty file
+        return 0  # named .wav but no WAV (SAPI5's raw samples): no player could play it
 
 
 def _language_text(language: object) -> str:

@@ -66,7 +66,8 @@ class PageWorkers:
             if self._conn is not None and self._process is not None and self._process.is_alive():
                 return self._conn
             context = multiprocessing.get_context("spawn")
-            ours, theirs = context.Pipe()
+            pipe: tuple[Connection, Connection] = context.Pipe()  # type: ignore[assignment,unused-ignore]
+            ours, theirs = pipe  # (a PipeConnection on Windows: the same methods)
             self._process = context.Process(target=worker_main, args=(theirs,), name="scopa-pages", daemon=True)
             self._process.start()
             theirs.close()

@@ -259,7 +259,8 @@ class RemoteTable:
                                     or not self.connected, timeout)
         return welcome
 
-    def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False) -> Welcome:
+    def _connect(self, first: ClientMessage, timeout: float, first_time: bool = False,
+                 reconnection: bool = False) -> Welcome:
         try:
             ws = open_link(self.server, self.tls, timeout, MAX_RECORD_MESSAGE)
         except LinkFailed as failed:
@@ -278,6 +279,9 @@ class RemoteTable:
         with self._lock:
             self._ws = ws
             self._welcomed(message, first_time)
+            if reconnection:  # with ``connected``: a reader never sees the seat back and the restart not over
+                self.drops += 1
+                self.restarting = False
             share = self._share_due(message)
         with contextlib.suppress(LinkClosed):  # else asked again, and the share given again, once reconnected
             ws.send(encode(MarkChanges()))
@@ -421,15 +425,12 @@ class RemoteTable:
                     return False
                 hello = Hello(self.code, self.key, self._latest)
             try:
-                self._connect(hello, OPEN_TIMEOUT)
+                self._connect(hello, OPEN_TIMEOUT, reconnection=True)
             except TableClosed as refused:
                 if refused.problem.code in RETRIED:
                     continue
                 self._give_up(refused.problem)
                 return False
-            with self._lock:
-                self.drops += 1
-                self.restarting = False
             self.wake.raise_()
             return True
         return False  # pragma: no cover - itertools.count never ends

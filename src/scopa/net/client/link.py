@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 UNREACHABLE = "unreachable"  # ``problem`` code when the server cannot be reached at all
+WANTS_WSS = "wants_wss"  # ``problem`` code of ws:// to a server that speaks TLS there: it wants wss://
+TLS_PROBE_TIMEOUT = 3.0  # seconds for the TLS handshake that tells a wss-only server
 CLOSE_TIMEOUT = 1.0          # seconds to wait for the server's part of the closing handshake
 BURST_GAP = 0.005            # seconds: a message this soon after the one before is of the same burst
 
@@ -48,8 +50,14 @@ BURST_GAP = 0.005            # seconds: a message this soon after the one before
 QUIET_LOG = logging.Logger("scopa.net.connection", logging.CRITICAL + 1)
 
 # OpenSSL's verification codes (``X509_V_ERR_*``) that say what is wrong with a certificate.
-NAME_MISMATCH = frozenset({62, 64})  # HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH
-EXPIRED = frozenset({10})            # CERT_HAS_EXPIRED
+# The verification codes of OpenSSL (Linux), of macOS's Security framework and of Windows'
+# CryptoAPI (truststore passes the system's own: system_trust)
+NAME_MISMATCH = frozenset({62, 64,          # OpenSSL: HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH
+                           -67602,          # macOS: errSecHostNameMismatch
+                           0x800B010F})     # Windows: CERT_E_CN_NO_MATCH
+EXPIRED = frozenset({10,                    # OpenSSL: CERT_HAS_EXPIRED
+                     -67818,                # macOS: errSecCertificateExpired
+                     0x800B0101})           # Windows: CERT_E_EXPIRED
 
 
 class LinkFailed(Exception):
@@ -78,10 +86,20 @@ def tls_problem(error: ssl.SSLError) -> str:
     return "tls_failed"
 
 
+def system_trust() -> ssl.SSLContext:
+    """A client context that trusts what the system trusts, on every system: macOS's keychain
+    and Windows' certificate store through ``truststore`` (python.org's Python on macOS has no
+    certificates of its own until "Install Certificates" is run, so a publicly signed server was
+    said untrusted), OpenSSL's default paths on Linux."""
+    import truststore
+
+    return truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+
+
 def tls_context(cafile: str | os.PathLike[str]) -> ssl.SSLContext:
     """A client context that trusts the certificates in ``cafile`` (PEM) as well as the system's:
     ``OSError`` or ``ssl.SSLError`` when the file cannot be read as certificates."""
-    context = ssl.create_default_context()
+    context = system_trust()
     context.load_verify_locations(cafile=cafile)
     return context
 
@@ -125,13 +143,40 @@ def open_link(server: str, tls: ssl.SSLContext | None, timeout: float, max_size:
     except ConnectionResetError as error:  # asyncio's word for a connection closed in the TLS handshake
         raise LinkFailed("tls_failed" if secure else UNREACHABLE) from error
     except (OSError, TimeoutError, WebSocketException) as error:
+        if not secure and isinstance(error, WebSocketException) and speaks_tls(server, min(timeout, TLS_PROBE_TIMEOUT)):
+            raise LinkFailed(WANTS_WSS) from error
         raise LinkFailed(UNREACHABLE) from error
+
+
+def speaks_tls(server: str, timeout: float) -> bool:
+    """Whether ``server`` answers a TLS handshake: what a server serving ``wss://`` does, where
+    ``ws://`` got only bytes that were no HTTP answer (its TLS alert). The handshake checks no
+    certificate and nothing is sent over it: it only tells which scheme the server wants."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        where = urlsplit(server)
+        host, port = where.hostname, where.port or 80
+    except ValueError:
+        return False
+    if not host:
+        return False
+    probe = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    probe.check_hostname, probe.verify_mode = False, ssl.CERT_NONE
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as raw, \
+                probe.wrap_socket(raw, server_hostname=host):
+            return True
+    except (OSError, ValueError):  # ssl.SSLError is an OSError: no TLS there
+        return False
 
 
 async def _open(server: str, tls: ssl.SSLContext | None, timeout: float, max_size: int) -> ClientConnection:
     from websockets.asyncio.client import connect
 
-    options: dict[str, Any] = {"ssl": tls} if tls is not None else {}  # None for wss: the system's trust
+    secure = server.lower().startswith("wss:")
+    options: dict[str, Any] = {"ssl": tls or system_trust()} if secure else {}  # None for wss: the system's trust
     return await connect(server, open_timeout=timeout, max_size=max_size, close_timeout=CLOSE_TIMEOUT,
                          logger=QUIET_LOG, **options)
 

@@ -1348,12 +1348,67 @@ def default_db() -> Path:
     return default_data_dir() / DB_NAME
 
 
+class TlsFileError(OSError):
+    """A certificate or key that cannot serve ``wss://``: the message names the file and what is wrong."""
+
+
 def tls_context(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
+    """The server's TLS context from ``--certfile`` (and ``--keyfile``, or the key in the same file);
+    ``TlsFileError`` naming the file and the problem when they cannot be used (OpenSSL's own words
+    were "[Errno 2] No such file or directory" with no name, and "PEM lib (_ssl.c:3926)")."""
     if certfile is None:
         return None
+    cert_text = _pem_text("--certfile", certfile)
+    key_flag, key_path = ("--keyfile", keyfile) if keyfile is not None else ("--certfile", certfile)
+    key_text = _pem_text("--keyfile", keyfile) if keyfile is not None else cert_text
+    if "-----BEGIN CERTIFICATE-----" not in cert_text:
+        raise TlsFileError(f"--certfile {certfile}: no certificate in it (a PEM file, -----BEGIN CERTIFICATE-----)")
+    if "PRIVATE KEY-----" not in key_text:
+        hint = "; give the certificate's key with --keyfile FILE" if keyfile is None else ""
+        raise TlsFileError(f"{key_flag} {key_path}: no private key in it{hint}")
+    if "ENCRYPTED" in key_text:
+        raise TlsFileError(f"{key_flag} {key_path}: the key is protected by a passphrase, which a server cannot type; "
+                           "write it unprotected: openssl pkey -in KEY -out KEY.unprotected")
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(certfile, keyfile)
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except ssl.SSLError as error:
+        if "KEY_VALUES_MISMATCH" in str(error):
+            raise TlsFileError(f"{key_flag} {key_path}: not the key of the certificate in {certfile}") from error
+        raise TlsFileError(f"--certfile {certfile}: cannot be used ({error.reason or error})") from error
+    _warn_of_expiry(certfile)
     return context
+
+
+def _pem_text(flag: str, path: Path) -> str:
+    try:
+        return path.read_text("ascii", errors="replace")
+    except FileNotFoundError:
+        raise TlsFileError(f"{flag} {path}: no such file") from None
+    except OSError as error:
+        raise TlsFileError(f"{flag} {path}: cannot be read ({error.strerror or error})") from None
+
+
+EXPIRY_WARNING = 14 * 24 * 3600  # seconds before its end that a certificate is said to expire soon
+
+
+def _warn_of_expiry(certfile: Path, now: float | None = None) -> None:
+    """Warn at start of a certificate past its date (every client refuses it: "Certificate expired")
+    or within two weeks of it. Read with the standard library's own certificate decoder."""
+    decode = getattr(getattr(ssl, "_ssl", None), "_test_decode_cert", None)
+    if decode is None:
+        return
+    try:
+        ends = ssl.cert_time_to_seconds(decode(str(certfile))["notAfter"])
+    except (ssl.SSLError, OSError, KeyError, ValueError):
+        return
+    left = ends - (time.time() if now is None else now)
+    day = time.strftime("%Y-%m-%d", time.gmtime(ends))
+    if left <= 0:
+        log.warning("warning: the certificate in %s expired on %s: every client will refuse it (Certificate expired). "
+                    "Renew it", certfile, day)
+    elif left < EXPIRY_WARNING:
+        log.warning("warning: the certificate in %s expires on %s: renew it before then", certfile, day)
 
 
 OpenRooms = Callable[[ServerConfig], Awaitable[RoomServer]]

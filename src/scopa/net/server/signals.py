@@ -1,4 +1,7 @@
-"""How ``scopa serve`` hears SIGTERM and Ctrl-C, on every system.
+"""How ``scopa serve`` hears that it must stop, on every system (the signals: ``scopa.system.stops``).
+
+Linux and macOS: SIGTERM, SIGINT (Ctrl-C) and SIGHUP. Windows: Ctrl-C, Ctrl-Break (SIGBREAK), and
+the console closed or the system shut down under a service, which are no signals there.
 
 ``loop.add_signal_handler`` exists only on Unix event loops: on Windows it raises
 ``NotImplementedError``. There each signal gets a plain ``signal.signal`` handler instead, which
@@ -10,25 +13,41 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 from collections.abc import Callable
 from types import FrameType
 
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGBREAK") if hasattr(signal, name))
+from ... import system
+from ...system.stops import on_console_end
+
+
+def stop_signals() -> tuple[int, ...]:
+    """The signals that stop the server here (those of the system's list this Python has)."""
+    names = system.current().stop_signals
+    return tuple(getattr(signal, name) for name in names if hasattr(signal, name))
 
 
 def on_stop_signals(loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> Callable[[], None]:
-    """Call ``stop`` in ``loop`` when the process gets SIGTERM, SIGINT (Ctrl-C) or, on Windows,
-    SIGBREAK (Ctrl-Break). Gives the function that puts the previous handlers back."""
+    """Call ``stop`` in ``loop`` when the process is told to stop (``stop_signals``; on Windows
+    also the console's end). Gives the function that puts the previous handlers back, to be called
+    once the server has stopped: a console's end waits for it."""
     undo: list[Callable[[], None]] = []
-    for number in STOP_SIGNALS:
+    for number in stop_signals():
         try:
             loop.add_signal_handler(number, stop)
         except NotImplementedError:  # Windows
             undo.append(_plain_handler(loop, number, stop))
         else:
             undo.append(_loop_handler_remover(loop, number))
+    stopped = threading.Event()
+    here = system.current()
+    if here.is_windows:
+        def stop_soon() -> None:  # called on a thread of Windows' own
+            loop.call_soon_threadsafe(stop)
+        undo.append(on_console_end(here.load("kernel32"), stop_soon, stopped))
 
     def restore() -> None:
+        stopped.set()
         for step in reversed(undo):
             step()
     return restore

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -70,19 +71,20 @@ def fallback(turn: ComputerTurn) -> Move:
 
 
 def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    """The cores this process may run on (Linux alone can say; elsewhere the machine's)."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _start_worker(server: int) -> None:
     """A worker thinks at a lower priority than the server, and ends when the server (process id
     ``server``) does, even killed (SIGKILL), even before this worker had started: a worker left
     waiting for moves that never come would hold its memory."""
-    with contextlib.suppress(AttributeError, OSError):  # Windows, or not allowed: the server's priority
-        os.nice(WORKER_NICE)
+    if sys.platform != "win32":  # Windows: the server's priority
+        with contextlib.suppress(OSError):  # not allowed: the server's priority
+            os.nice(WORKER_NICE)
 
     def watch() -> None:
         while os.getppid() == server:
