@@ -21,7 +21,6 @@ from scopa.net.protocol.client_messages import Join
 from scopa.net.protocol.server_messages import UpdateMessage, Welcome
 from scopa.table import Notice
 
-pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.slow
 
 
@@ -62,7 +61,9 @@ def match_lines(lines: list[str]) -> list[str]:
     return lines[first:last + 1]
 
 
+@pytest.mark.linux  # scopa watch in a pty
 def test_the_same_updates_give_the_console_and_the_page_the_same_lines(serve, tmp_path):
+    pytest.importorskip("pexpect")
     from helpers.online_pty import player, text
     server = serve()
     ann = host(server.url)

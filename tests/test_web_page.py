@@ -193,6 +193,7 @@ def test_page_says_lines_in_order_once(server: ServerProcess, page: Page) -> Non
         assert any(str(r).startswith(control) for r in reached), (control, reached)
 
 
+@pytest.mark.linux  # scopa host in a pty
 def test_a_console_player_and_a_browser_player_share_a_room_with_chat_and_the_timer(tmp_path: Path,
                                                                                     page: Page) -> None:
     """Ann hosts at the console (``scopa host``, a turn timer); Bea opens the page link it says, joins,
