@@ -295,7 +295,7 @@ def test_a_quit_match_resumes_from_the_main_menu(tmp_path):
     assert program.run() == 0
     lines = lines_of(out)
     assert lines[0] == M("app.menu.title")
-    assert lines[1].startswith("1 " + M("app.menu.resume_item", item=M("saves.against", names="")))
+    assert lines[1].startswith("1, " + M("app.menu.resume_item", item=M("saves.against", names="")))
     assert M("resume.position", deal=saved.state.deal_number) in lines
     table = Narrator([s.name for s in saved.seats], saved.rules, you=0).table_text(saved.state.table)
     assert lines.count(table) == 1  # said on resuming, not again as the turn starts
@@ -310,7 +310,7 @@ def test_the_main_menu_offers_new_match_lessons_settings_online_and_quit(tmp_pat
     lines = lines_of(out)
     items = [M("app.menu.new"), M("app.menu.lessons"), M("app.menu.settings"), M("app.menu.online"),
              M("app.menu.quick"), M("app.menu.quit")]
-    assert lines[1] == ", ".join(f"{i} {item}" for i, item in enumerate(items, 1)) + "."
+    assert lines[1] == ". ".join(f"{i}, {item}" for i, item in enumerate(items, 1)) + "."
     assert lines[-1] == M("app.bye")
 
 
@@ -560,11 +560,11 @@ def test_pass_and_play_catch_up_tells_of_a_new_round_dealt_since_your_last_turn(
 
 def test_menus_read_numbers_and_items_apart():
     from scopa.console.menus import menu_listing
-    assert menu_listing(["New match", "Lessons", "Quit"]) == "1 New match, 2 Lessons, 3 Quit."
-    assert menu_listing(["11 points", "16 points", "a single deal"]) == "1, 11 points. 2, 16 points. 3 a single deal."
+    assert menu_listing(["New match", "Lessons", "Quit"]) == "1, New match. 2, Lessons. 3, Quit."
+    assert menu_listing(["11 points", "16 points", "a single deal"]) == "1, 11 points. 2, 16 points. 3, a single deal."
     assert menu_listing(["the cards, suits and values, done", "taking"]) == (
-        "1 the cards, suits and values, done. 2 taking.")
-    assert menu_listing(["voice off", "speech rate 175", "back"]) == "1 voice off. 2 speech rate 175. 3 back."
+        "1, the cards, suits and values, done. 2, taking.")
+    assert menu_listing(["voice off", "speech rate 175", "back"]) == "1, voice off. 2, speech rate 175. 3, back."
 
 
 def test_voice_asked_for_but_unavailable_is_saved_off_and_the_key_still_works(tmp_path):
@@ -609,9 +609,9 @@ def test_the_voice_menu_says_voice_names_well_and_lists_the_games_language_first
                       lang="en")
     assert program.run() == 0
     lines = lines_of(out)
-    assert ("1 English, Great Britain. 2 English, America, New York City. 3 Afrikaans. 4 Italian." in lines)
+    assert ("1, English, Great Britain. 2, English, America, New York City. 3, Afrikaans. 4, Italian." in lines)
     assert speaker.configured[-1].voice_id == "gmw/en-us-nyc"
-    listings = [line for line in lines if line.startswith("1 voice on. 2 voice ")]
+    listings = [line for line in lines if line.startswith("1, voice on. 2, voice ")]
     assert len(listings) == 2  # the menu once, then after the change only the change, until R reads it
-    assert listings[1].startswith("1 voice on. 2 voice English, America, New York City. 3 speech rate")
+    assert listings[1].startswith("1, voice on. 2, voice English, America, New York City. 3, speech rate")
     assert not [line for line in lines if "(" in line or ")" in line]

@@ -64,7 +64,8 @@ def test_a_public_room_is_listed_and_joined_by_its_number(serve, tmp_path):
     guest.expect(rf"You are in room {code}, seat 2\.")
     host.expect(r"Ben joined the table\.")
     empty = player(tmp_path, "nobody", "tables", "--server", serve(db=tmp_path / "empty.sqlite3").url)
-    empty.expect(r"No open tables now\. scopa quick finds a match at once\.")
+    empty.expect(r"No open tables now\. scopa quick finds you a match, with the people waiting, or with computers "
+                 r"if nobody comes within its wait\.")
     empty.expect(pexpect.EOF)
     host.close(), guest.close()
 
@@ -72,8 +73,8 @@ def test_a_public_room_is_listed_and_joined_by_its_number(serve, tmp_path):
 def test_the_invite_link_the_host_prints_joins_with_no_server_given(serve, tmp_path):
     server = serve()
     host, code = hosted(tmp_path, server.url)
-    host.expect(r"Invite link for scopa join, (\S+)\r?\n")
-    link = host.match.group(1)  # with the line's full stop, which ends it for a screen reader
+    host.expect(r"Invite link, on the next line, to copy and share\.\r?\n(\S+)\r?\n")
+    link = host.match.group(1)  # alone on its line, with a full stop, which ends it for a screen reader
     assert link == f"{server.url}/{code}."  # (without it Orca ran on: "... slash K7MQ3T Waiting?")
     guest = player(tmp_path, "guest", "join", link, "--name", "Ben")  # copied whole; no --server, no saved server
     guest.expect(rf"You are in room {code}, seat 2\.")

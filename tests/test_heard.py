@@ -34,11 +34,12 @@ def test_numbers_are_said_whole_when_whole_fractions_in_the_languages_way_and_sc
     from scopa.record.words import _group_lines
 
     group = Totals(played=2, won=1, deals=4, points=12, scope=2, settebello=1, coins=2, primiera=3, best_streak=1)
-    assert _group_lines("All", group, RecordText("en"))[2] == "Per deal 3 points and 0.5 scopas."
-    assert _group_lines("Tutte", group, RecordText("it"))[2] == "A smazzata 3 punti e 0,5 scope."
+    assert _group_lines("All", group, RecordText("en"))[2] == "Per deal 3 points and 0 point 5 scopas."
+    assert _group_lines("Tutte", group, RecordText("it"))[2] == "A smazzata 3 punti e 0 virgola 5 scope."
     one = Totals(played=1, won=1, deals=2, points=3, scope=2, settebello=1, coins=2, primiera=1, best_streak=1)
-    assert _group_lines("All", one, RecordText("en"))[2] == "Per deal 1.5 points and 1 scopa."
-    assert [RecordText("it").decimal(v) for v in (3.0, 3.5, 0.04, -0.02)] == ["3", "3,5", "0", "0"]
+    assert _group_lines("All", one, RecordText("en"))[2] == "Per deal 1 point 5 points and 1 scopa."
+    assert [RecordText("it").decimal(v) for v in (3.0, 3.5, 0.04, -0.02, -1.8)] == ["3", "3 virgola 5", "0", "0",
+                                                                                   "meno 1 virgola 8"]
     for package, path in (("scopa.narration", "catalogues/en.json"), ("scopa.record", "text/en.json"),
                           ("scopa.lessons", "text/en.json")):
         text = " ".join(json.loads(resources.files(package).joinpath(path).read_text("utf-8")).values())

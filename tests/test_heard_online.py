@@ -82,15 +82,17 @@ def test_a_player_back_after_the_match_ended_with_more_missed_than_replayed_hear
     assert "Traceback" not in text(back)
 
 
-def test_the_hosts_line_gives_the_whole_command_to_join(serve, tmp_path):
+def test_the_hosts_line_gives_a_short_command_and_the_link_on_its_own_line(serve, tmp_path):
+    """The host runs as python -m scopa from a virtual environment: its path is never said (issue 38:
+    Orca read every folder, "slash" between them); the others type scopa join and the link."""
     server = serve(*SERVER_FLAGS)
     host, code = hosted(tmp_path, server.url)
-    host.expect(r"They type (.+?) (join \w+ --server \S+)\. ")
-    program, words = host.match.group(1), host.match.group(2)
-    main = str(Path(scopa.__file__).with_name("__main__.py"))  # the host runs as python -m scopa
-    assert program == command_for("", [main], sys.executable)  # the command that started the host
-    assert words == f"join {code} --server {server.url}"
-    guest = player(tmp_path, "guest", *words.split(), "--name", "Ben")
+    host.expect(r"They type (.+?) join (\w+), with this server's address, or (.+?) join and the invite link\. ")
+    assert host.match.groups() == ("scopa", code, "scopa")
+    main = str(Path(scopa.__file__).with_name("__main__.py"))
+    assert "/" in command_for("", [main], sys.executable)  # what it used to say: the path of the venv's Python
+    host.expect(r"Invite link, on the next line, to copy and share\.\r\n(ws://\S+)\.\r\n")
+    guest = player(tmp_path, "guest", "join", host.match.group(1), "--name", "Ben")
     guest.expect(r"You are in room " + code + r", seat 2\.")
     for child in (host, guest):
         child.terminate(force=True)

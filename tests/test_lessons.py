@@ -267,8 +267,8 @@ def test_input_ending_in_a_lesson_exits_quietly(tmp_path: Path) -> None:
 def _menu_number(label: str) -> Callable[[str], str]:
     """The number of a main-menu item, read from the listing the screen shows."""
     def pick(shown: str) -> str:
-        listing = [line for line in shown.splitlines() if re.match(r"1 \w", line)][-1]
-        match = re.search(r"(\d+) " + re.escape(label), listing)
+        listing = [line for line in shown.splitlines() if re.match(r"1, \w", line)][-1]
+        match = re.search(r"(\d+), " + re.escape(label), listing)
         assert match, listing
         return match.group(1)
     return pick
@@ -282,11 +282,11 @@ def test_lessons_menu_from_the_main_menu_marks_done_lessons(tmp_path: Path) -> N
     assert program.run() == 0
     out = screen(program)
     assert "Lessons. 0 of 8 done." in out
-    assert "1 the cards, suits and capture values. 2 taking an equal card" in out
+    assert "1, the cards, suits and capture values. 2, taking an equal card" in out
     assert "Lesson 1 done." in out
     assert "Lessons. 1 of 8 done." in out
-    assert "1 the cards, suits and capture values, done. 2 taking an equal card. 3" in out
-    assert "9 the rules." in out
+    assert "1, the cards, suits and capture values, done. 2, taking an equal card. 3" in out
+    assert "9, the rules." in out
     assert load_settings(tmp_path / "config")[0].lessons_done == (1,)
 
 

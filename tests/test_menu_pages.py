@@ -58,10 +58,10 @@ def test_each_page_fits_the_terminal_with_its_title_hint_and_prompt(terminal):
     for page in pages:
         assert sum(rows_taken(line, columns) for line in page) + 1 <= rows  # the prompt's own row
     first, second = pages[0], pages[1]
-    assert first[0] == "Voices." and first[1].startswith("1 Afrikaans 1")
+    assert first[0] == "Voices." and first[1].startswith("1, Afrikaans 1")
     assert first[-1].startswith("Page 1 of ") and second[-1].startswith("Page 2 of ")
-    last_on_first = int(first[1].rsplit(". ", 1)[-1].split(" ")[0])
-    assert second[1].startswith(f"{last_on_first + 1} ")  # the numbers go on; nothing is skipped
+    last_on_first = int(first[1].rsplit(". ", 1)[-1].split(",")[0])
+    assert second[1].startswith(f"{last_on_first + 1}, ")  # the numbers go on; nothing is skipped
 
 
 def test_a_number_from_any_page_picks_that_item_and_p_goes_back(terminal):
@@ -79,7 +79,7 @@ def test_the_last_page_says_so_and_stays(terminal):
     assert index is None
     assert M("menu.last_page") in lines
     assert lines.count(M("menu.last_page")) >= 20  # each N past the end says so, once
-    assert any(line.endswith(f"131 {VOICES[130]}.") for line in lines)
+    assert any(line.endswith(f"131, {VOICES[130]}.") for line in lines)
 
 
 def test_typed_letters_keep_the_items_with_a_word_so_begun_and_escape_shows_all_again(terminal):
@@ -88,7 +88,7 @@ def test_typed_letters_keep_the_items_with_a_word_so_begun_and_escape_shows_all_
     found = announcements(lines)[1]
     english = [i + 1 for i, voice in enumerate(VOICES) if voice.startswith("English")]
     assert found[0] == M.plural("menu.found", len(english), text="en")
-    listed = [int(part.split(" ")[0]) for part in found[1].rstrip(".").split(". ")]
+    listed = [int(part.split(",")[0]) for part in found[1].rstrip(".").split(". ")]
     assert listed == english  # "en" finds English, not Slovenian or Armenian, and keeps the numbers
     assert announcements(lines)[2][0] == "Voices."  # Escape: the whole list again
     assert M("menu.not_found", text="zz") in lines
@@ -99,7 +99,7 @@ def test_without_a_terminal_nothing_is_paged(monkeypatch):
     monkeypatch.delenv("LINES", raising=False)
     index, lines = run_menu(["5"])
     assert index == 4
-    assert lines[1].startswith("1 Afrikaans 1.") and lines[1].endswith(f"131 {VOICES[130]}.")  # all on one line
+    assert lines[1].startswith("1, Afrikaans 1.") and lines[1].endswith(f"131, {VOICES[130]}.")  # all on one line
     assert lines[2] == M("menu.type_number")
 
 
@@ -116,7 +116,7 @@ def test_ten_items_take_one_key_each_with_0_for_the_tenth():
     items = [f"item {n}" for n in range(1, 11)]
     index, lines = run_menu(["0"], items=items)
     assert index == 9
-    assert lines[1].endswith("9 item 9. 0 item 10.")
+    assert lines[1].endswith("9, item 9. 0, item 10.")
     assert M("menu.type_number") not in lines
     index, lines = run_menu(["11", "escape"], items=items)
     assert M("menu.invalid.ten") in lines
@@ -135,7 +135,7 @@ def test_the_voice_list_in_settings_is_paged_and_found_by_letters(tmp_path, term
 
 
 def test_menu_listing_takes_the_numbers_it_is_given():
-    assert menu_listing(["a", "b"], ["9", "0"]) == "9 a, 0 b."
+    assert menu_listing(["a", "b"], ["9", "0"]) == "9, a. 0, b."
 
 
 @pytest.mark.linux

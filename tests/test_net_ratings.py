@@ -252,13 +252,13 @@ def test_scopa_leaderboard_says_one_player_a_line_rank_first_then_your_place_and
         server.stop()
     lines = shown.stdout.splitlines()
     assert shown.returncode == 0 and len(lines) == 3
-    assert re.fullmatch(r"1st, (Ann|Ben), rating -?[0-9]+\.[0-9], 1 match\.", lines[0])
+    assert re.fullmatch(r"1st, (Ann|Ben), rating (minus )?[0-9]+( point [0-9])?, 1 match\.", lines[0])
     assert lines[0].endswith(", 1 match.") and lines[1].startswith("2nd, ")
     mine = 1 if lines[0].startswith("1st, Ann,") else 2
     if scores[0] != scores[1]:
         assert mine == (1 if scores[0] > scores[1] else 2)
     assert lines[2].startswith(f"You are {'1st' if mine == 1 else '2nd'} of 2, rating ")
-    rating = lines[2].removesuffix(".").rsplit(" ", 1)[1]
+    rating = lines[2].removesuffix(".").split(", rating ", 1)[1]
     assert lines[mine - 1].startswith(f"{'1st' if mine == 1 else '2nd'}, Ann, rating {rating},")
     stats = scopa("--stats")
     assert stats.stdout.splitlines()[-1] == f"Rating {rating} on 127.0.0.1, {'1st' if mine == 1 else '2nd'} of 2."
@@ -279,22 +279,22 @@ def test_the_online_menu_reads_the_leaderboard_one_player_an_item_then_your_plac
         config.mkdir(parents=True)
         (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
         menu = player(tmp_path, "menu", "--plain")
-        menu.expect(r"4 play online, 5 quick match, 6 quit\.")
+        menu.expect(r"4, play online\. 5, quick match\. 6, quit\.")
         menu.send("4\r")
-        menu.expect(r"5 daily deal[^.]*\.\s+6 see the leaderboard\.")
+        menu.expect(r"5, daily deal[^.]*\.\s+6, see the leaderboard\.")
         menu.send("6\r")
         menu.expect(r"Enter for ")
         menu.send("\r")
         menu.expect(r"Leaderboard\.")
-        rating = r"rating -?[0-9]+\.[0-9]"
-        menu.expect(rf"1, 1st, (Bea|Cal), {rating}, 1 match\. 2, 2nd, (Bea|Cal), {rating}, 1 match\. "
-                    rf"3 You are (1st|2nd) of 2, {rating}\.")
+        rating = r"rating (?:minus )?[0-9]+(?: point [0-9])?"
+        menu.expect(rf"1, (Bea|Cal), {rating}, 1 match\. 2, (Bea|Cal), {rating}, 1 match\. "
+                    rf"3, You are (1st|2nd) of 2, {rating}\.")
         ranked = menu.match.group(1), menu.match.group(2), menu.match.group(3)
         assert {ranked[0], ranked[1]} == {"Bea", "Cal"} and ranked[2] == ("1st" if ranked[0] == "Bea" else "2nd")
         if scores[0] != scores[1]:
             assert ranked[0] == ("Bea" if scores[0] > scores[1] else "Cal")
         menu.send("esc\r")  # back, in line mode as at a screen reader
-        menu.expect(r"4 play online, 5 quick match, 6 quit\.")
+        menu.expect(r"4, play online\. 5, quick match\. 6, quit\.")
         menu.send("6\r")
         menu.expect(pexpect.EOF)
     finally:

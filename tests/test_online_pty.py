@@ -78,7 +78,7 @@ def test_two_players_in_two_terminals_play_a_whole_match(serve, tmp_path):
         assert seen.count("Shuffle checked, fair.") == 1  # its own check of the shuffle (docs/fairness.md),
         assert seen.index("Shuffle checked, fair.") > RESULT.search(seen).start()  # after the result line
         # both hear their new rating (their player keys were sent with create_room and join; issue 29)
-        assert re.search(r"You are (1st|2nd) of 2, rating -?[0-9]+\.[0-9]\.", seen), seen[-400:]
+        assert re.search(r"You are (1st|2nd) of 2, rating (minus )?[0-9]+( point [0-9])?\.", seen), seen[-400:]
     assert "You are in room " + code in text(guest)
     assert SeatKeyStore(tmp_path / "guest" / "data").load(server.url, code) is None  # over: the key is dropped
     assert_logged_in_each_folder(tmp_path, {"host": host, "guest": guest}, final_scores(host))
@@ -212,10 +212,10 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     config.mkdir(parents=True)
     (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
     menu = player(tmp_path, "menu", "--plain")
-    menu.expect(r"4 play online, 5 quick match, 6 quit\.")
+    menu.expect(r"4, play online\. 5, quick match\. 6, quit\.")
     menu.send("4\r")
-    menu.expect(r"2 join a room with its code[.,] 3 quick match[\s\S]*4 open tables[\s\S]*5 daily deal"
-                r"[\s\S]*6 see the leaderboard\.")
+    menu.expect(r"2, join a room with its code\. 3, quick match[\s\S]*4, open tables[\s\S]*5, daily deal"
+                r"[\s\S]*6, see the leaderboard\.")
     menu.send("2\r")
     menu.expect(r"Enter for " + re.escape(server.url) + r"\.")
     menu.send("\r")
@@ -232,7 +232,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu.send("\r")
     menu.expect(r"You left the room\.")
     host.expect(r"Bea left the table\.")
-    menu.expect(r"4 resume online match, 5 play online, 6 quick match, 7 quit\.")
+    menu.expect(r"4, resume online match\. 5, play online\. 6, quick match\. 7, quit\.")
     menu.send("4\r")
     menu.expect(r"Back in room " + code + r", seat 2\.")
     host.expect(r"Bea is back\.")
@@ -240,7 +240,7 @@ def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tm
     menu.send("q\r")
     menu.expect(r"Leave\? ")
     menu.send("\r")
-    menu.expect(r"7 quit\.")
+    menu.expect(r"7, quit\.")
     menu.send("7\r")
     menu.expect(pexpect.EOF)
     menu.close()
@@ -383,11 +383,11 @@ def test_the_host_moves_a_player_with_the_move_menus_and_the_match_is_played_fro
     host.expect(r"Nobody moves\.")
     host.expect(r"Start\?")
     host.send(":move\r")
-    host.expect(r"2 Seat 2, Ben, ready\.")
+    host.expect(r"2, Seat 2, Ben, ready\.")
     host.expect(r"Choice\?")
     host.send("2")
     host.expect(r"Move Ben to which seat\?")
-    host.expect(r"2 Seat 3 is free\.")
+    host.expect(r"2, Seat 3 is free\.")
     host.expect(r"Choice\?")
     host.send("2")
     host.expect(r"Ben moves to seat 3, your partner\.")

@@ -40,7 +40,7 @@ def test_the_menu_lists_every_saved_match_and_resumes_the_one_picked(tmp_path: P
     program.run()
     lines = lines_of(out)
     listing = lines[1]
-    assert listing.startswith("1 resume, against Bruno, ") and ". 2 resume, against Bruno, " in listing
+    assert listing.startswith("1, resume, against Bruno, ") and ". 2, resume, against Bruno, " in listing
     assert f"deal {newer.state.deal_number}, last played today. 2" in listing
     assert M("resume.position", deal=older.state.deal_number) in lines
     narrator = Narrator([s.name for s in older.seats], older.rules, you=0)

@@ -44,8 +44,8 @@ def test_two_saved_matches_are_listed_and_the_one_picked_is_resumed(tmp_path: Pa
     child = _spawn(tmp_path)
     try:
         child.expect_exact(M("app.menu.title"))
-        child.expect_exact("1 resume, against Bruno, ")
-        child.expect_exact(f"deal {newer.state.deal_number}, last played today. 2 resume, against Bruno, ")
+        child.expect_exact("1, resume, against Bruno, ")
+        child.expect_exact(f"deal {newer.state.deal_number}, last played today. 2, resume, against Bruno, ")
         child.expect("Choice\\? ")
         child.sendline("2")
         child.expect_exact(M("resume.position", deal=older.state.deal_number))
@@ -63,7 +63,7 @@ def test_a_second_copy_says_the_match_is_open_and_offers_the_others(tmp_path: Pa
         first.expect("Card\\? ")  # the new match is saved and locked by the first copy
         second = _spawn(tmp_path, "--resume")
         second.expect_exact(M("saves.all_locked"))
-        second.expect_exact(", open in another copy. 2 new match")
+        second.expect_exact(", open in another copy. 2, new match")
         second.expect("Choice\\? ")
         second.sendline("1")
         second.expect_exact(M("saves.locked"))

@@ -190,8 +190,8 @@ def test_a_wrong_card_number_is_told_in_a_sentence_even_with_one_card_left():
 def test_the_seat_menu_reads_each_levels_short_description(tmp_path):
     program, out, _ = program_for(tmp_path, ["1", ENTER, ENTER, ESCAPE])
     program.run()
-    listing = next(line for line in lines_of(out) if line.startswith("1 beginner"))
-    assert listing.startswith("1 beginner, plays any card. 2 easy, takes whatever it can. 3 medium, ")
+    listing = next(line for line in lines_of(out) if line.startswith("1, beginner"))
+    assert listing.startswith("1, beginner, plays any card. 2, easy, takes whatever it can. 3, medium, ")
 
 
 def test_no_voices_found_is_not_said_when_the_voice_is_merely_off(tmp_path):

@@ -27,7 +27,7 @@ def test_each_line_said_is_written_with_its_deal_and_turn_beside_the_save(tmp_pa
     saved = SavedMatches(tmp_path / "data").list().saves
     assert path == saved[0].path.with_name(saved[0].match_id + TRANSCRIPT_SUFFIX)  # next to the match
     assert lines[0].startswith("New match. You against Giulia.")
-    assert "Deal 1. Deal 1. You deal." in lines
+    assert "Deal 1. You deal." in lines and "Deal 1. Deal 1. You deal." not in lines  # said once (issue 38)
     assert any(line.startswith("Deal 1, turn 1. Giulia plays ") for line in lines)
     assert any(line.startswith("Deal 1, turn 1. Hand, ") for line in lines)  # one human: the hand as heard
     assert any(line.startswith("Deal 1, turn 2. You play ace of clubs") for line in lines)  # not said back, but kept

@@ -204,7 +204,7 @@ def test_a_console_player_and_a_browser_player_share_a_room_with_chat_and_the_ti
                             "--clock-scale", "0.25", "--computer-workers", "0"])
     try:
         host, code = hosted(tmp_path, served.url, "--turn-time", "20")
-        host.expect(r"Invite link for a browser, (\S+)\.\r?\n")
+        host.expect(r"Browser link, on the next line, for someone without the game\.\r?\n(\S+)\.\r?\n")
         link = host.match.group(1)
         assert link == f"http://127.0.0.1:{served.port}/{code}"
         page.open(link)

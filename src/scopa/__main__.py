@@ -356,7 +356,8 @@ def _online(command: str, argv: list[str]) -> int:
     level = getattr(args, "level", None) or ("easy" if mode == "quick" else None)
     request = OnlineRequest(mode, server, name, code or "", rules, seats or (),
                             level, tls, getattr(args, "turn_time", None), getattr(args, "public", False),
-                            watchers_chat=getattr(args, "watchers_chat", False))
+                            watchers_chat=getattr(args, "watchers_chat", False),
+                            join_between_deals=getattr(args, "join_between_deals", False))
 
     from .console.app import Program
     from .console.terminal import Output, make_input

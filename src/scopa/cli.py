@@ -333,6 +333,7 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
         _add_match_flags(p, m)
         n.add_argument("--public", action="store_true", help=m("cli.public"))
         n.add_argument("--watchers-chat", action="store_true", help=m("cli.watchers_chat"))
+        n.add_argument("--join-between-deals", action="store_true", help=m("cli.join_between_deals"))
     if command == "quick":  # the game to be matched for: players, variant and target, no seats
         g = p.add_argument_group(m("cli.group.match"))
         g.add_argument("--players", type=whole_number, choices=(2, 4), metavar="N", help=m("cli.quick_players"))
@@ -343,15 +344,15 @@ def build_online_parser(command: str, messages: Messages | None = None) -> argpa
     if command in ("host", "quick"):
         n.add_argument("--level", type=keyword, choices=LEVELS, metavar=m("cli.metavar.level"),
                        help=m("cli.level", levels=", ".join(LEVELS)))
-    if command == "host":
+    if command in ("host", "quick"):  # quick: only players who chose the same timer meet (issue 38)
         n.add_argument("--turn-time", type=int, choices=(20, 30, 60, 90), metavar=m("cli.metavar.turn_time"),
-                       help=m("cli.turn_time"))
+                       help=m("cli.turn_time" if command == "host" else "cli.quick_turn_time"))
     _add_sound_flags(p, m)
     f = p.add_argument_group(m("cli.group.files"))
     f.add_argument("--data-dir", type=folder, metavar=m("cli.metavar.data_dir"), help=m("cli.data_dir"))
     f.add_argument("--config-dir", type=folder, metavar=m("cli.metavar.config_dir"), help=m("cli.config_dir"))
     other = p.add_argument_group(m("cli.group.other"))
-    other.add_argument("-h", "--help", action="help", help=m("cli.help", command=f"{run_command()} {command} --help"))
+    other.add_argument("-h", "--help", action="help", help=m("cli.help.this"))  # not "or every one with" itself
     return p
 
 

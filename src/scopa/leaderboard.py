@@ -29,6 +29,13 @@ def _top(text: str) -> int:
     return value
 
 
+def _help_language(argv: Sequence[str]) -> str:
+    """The language of ``--help``: ``--lang`` when given, else the system's."""
+    args = list(argv)
+    at = args.index("--lang") + 1 if "--lang" in args else 0
+    return args[at] if 0 < at < len(args) and args[at] in LANGUAGES else system_language()
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ValueError(message)
@@ -40,7 +47,8 @@ def main(argv: Sequence[str]) -> int:
     from .console.online import board_problem_line, server_address
     from .net.client.board import fetch_board
     if "--help" in argv or "-h" in argv:
-        print(Messages(system_language())("leaderboard.usage", most=MAX_TOP))
+        print(Messages(_help_language(argv))("leaderboard.help", most=MAX_TOP, data_dir="--data-dir",
+                                             config_dir="--config-dir", no_voice="--no-voice"))
         return READ
     parser = _Parser(prog="scopa leaderboard", add_help=False)
     parser.add_argument("--server", default=None)
@@ -48,6 +56,8 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--lang", choices=LANGUAGES, default=None)
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--config-dir", type=Path, default=None)
+    for flag in ("--no-voice", "--voice", "--plain"):  # the flags every command takes: the board is only printed
+        parser.add_argument(flag, action="store_true")
     try:
         args = parser.parse_args(list(argv))
     except ValueError:

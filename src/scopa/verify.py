@@ -60,7 +60,7 @@ def main(argv: Sequence[str]) -> int:
         del args[at:at + 2]
     messages = Messages(lang if lang in LANGUAGES else system_language())
     if args in (["--help"], ["-h"]):  # scopa verify --help, as every command has
-        print(messages("verify.usage"))
+        print(messages("verify.help"))
         return CHECKED
     if len(args) != 1 or args[0].startswith("-") or (lang is not None and lang not in LANGUAGES):
         print(f"scopa: {messages('verify.usage')}", file=sys.stderr)

@@ -52,7 +52,7 @@ class Announcer:
             for line in lines:
                 self.output.line(line.text)
         for line in lines:
-            if self.may_speak(line):
+            if self.may_speak(line) and line.spoken != "":  # "": printed only (an invite link)
                 self.speaker.say(line.spoken or line.text)
         if remember and not self._answering and self.on_said is not None:
             for line in given:  # what happened, unsaid lines too; not the answers to keys, nor repeats

@@ -111,8 +111,10 @@ class MoveChooser:
         numbers = [i + 1 for i, card in enumerate(view.hand) if card in named]
         if len(numbers) == 1:
             return str(numbers[0])
-        if numbers:
-            cards = self.narrator.cards.list([view.hand[n - 1] for n in numbers])
+        if numbers:  # each with its number, to type: "3, king of hearts, or 5, king of spades"
+            options = [self.message("choose.which.option", n=n, card=self.narrator.cards.name(view.hand[n - 1]))
+                       for n in numbers]
+            cards = ", ".join(options[:-1]) + self.message("choose.which.or") + options[-1]
             self.say(Announcement(self.message("choose.which", cards=cards), view.seat))  # names the hand
         else:
             self.say(self.message("choose.not_in_hand"))

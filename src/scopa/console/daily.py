@@ -60,6 +60,19 @@ def result_lines(answer: DailyAnswer, m: Messages) -> list[str]:
     return lines
 
 
+def deal_par_lines(answer: object, deal: int, m: Messages) -> list[str]:
+    """After each of the day's deals, how it went against par ("Deal 1, 2 over par."): par was
+    said only at the very end of the day (issue 38). Nothing when the server could not say."""
+    from ..net.protocol.server_messages import DailyAnswer
+    if not isinstance(answer, DailyAnswer):
+        return []
+    played = [p for p in answer.played if p.deal == deal]
+    if not played:
+        return []
+    key = "daily.deal_par.practice" if played[-1].practice else "daily.deal_par"
+    return [m(key, n=deal, score=par_words(played[-1].score, m))]
+
+
 def past_day_lines(answer: DailyAnswer, m: Messages) -> list[str]:
     """An earlier day of this run, whose deals closed at midnight before the run had played them
     all, named: the player's place when they finished it before, else the deals they played of it
@@ -147,6 +160,7 @@ def play_daily(program: OnlineProgram, request: OnlineRequest) -> int:
             continue
         if outcome != "finished":
             return code
+        program.say(*deal_par_lines(fetch_daily(server, day.day, key, request.tls), deal, m))
         deal += 1
     for earlier in days[:-1]:  # each day on its own, named: never a sum over two days
         past = fetch_daily(server, earlier, key, request.tls)

@@ -44,7 +44,8 @@ def open_tables(program: OnlineProgram, request: OnlineRequest) -> int:
         return 1
     program.remember_server(server)
     if not rooms:
-        program.say(m("online.tables.none"))
+        from ..narration import spoken_command
+        program.say(m("online.tables.none", command=spoken_command()))  # dev.py's command under dev.py
         return 0
     index = choose(program.input, program.announcer, m("online.tables.title"), [table_row(t, m) for t in rooms],
                    m("prompt.menu"), messages=m, rows=True)

@@ -179,9 +179,10 @@ class MatchConsole:
             events = [u.event for u in group]
             self._said_at = (view.deal_number, len(view.history))
             if isinstance(events[0], Notice):  # a notice comes alone, never with the cards' events
-                # a seat's own arrival is said by its welcome ("You are in room ..."), never as news
-                notices = [e for e in events if isinstance(e, Notice)
-                           and not own_arrival(e, self.listener)]
+                # a seat's own arrival is said by its welcome ("You are in room ..."), never as news;
+                # nor its own leaving, replayed to it when it comes back ("Ben left the table." to Ben)
+                notices = [e for e in events if isinstance(e, Notice) and not own_arrival(e, self.listener)
+                           and not (e.kind == "left" and e.seat == self.listener)]
                 for notice in notices:
                     if notice.seat == self.listener and notice.kind in ("covered", "reclaimed"):
                         self._covered = notice.kind == "covered"
@@ -294,6 +295,9 @@ class MatchConsole:
             return  # "Your turn." kept for its sound; the player's own move, unsaid, is part of the match
         deal, plays = self._said_at or (self.view.deal_number, len(self.view.history))
         key = "transcript.line" if plays else "transcript.line.deal"
+        if not plays and line.text.startswith(self.m(key, deal=deal, text="").strip()):
+            self.io.transcript(line.text)  # "Deal 1. You deal." says its deal: never "Deal 1. Deal 1. You deal."
+            return
         self.io.transcript(self.m(key, deal=deal, turn=plays, text=line.text))
 
     def _run(self) -> Outcome:

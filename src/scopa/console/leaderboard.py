@@ -19,14 +19,29 @@ def place(rank: int, lang: str) -> str:
 
 
 def rating_text(rating: float, lang: str) -> str:
-    text = f"{rating:.1f}"
-    return text.replace(".", ",") if lang == "it" else text
+    """A rating as said: "27 point 4", "minus 1 point 8" ("27 virgola 4", "meno 1 virgola 8")."""
+    return Messages(lang).decimal(rating)
 
 
 def row_line(row: BoardRow, messages: Messages) -> str:
     key = "leaderboard.row_one" if row.matches == 1 else "leaderboard.row"
     return messages(key, rank=place(row.rank, messages.lang), name=row.name,
                     rating=rating_text(row.rating, messages.lang), matches=row.matches)
+
+
+def menu_items(board: Leaderboard, messages: Messages, keyed: bool) -> list[str]:
+    """The board as a menu's items: a row whose rank is its number says no rank ("1, Ann, rating
+    3 point 4, 12 matches", not "1, 1st, Ann", two numbers in a row; issue 38)."""
+    items = []
+    for number, row in enumerate(board.rows, 1):
+        if row.rank == number:
+            key = "leaderboard.item_one" if row.matches == 1 else "leaderboard.item"
+            line = messages(key, name=row.name, rating=rating_text(row.rating, messages.lang), matches=row.matches)
+        else:
+            line = row_line(row, messages)
+        items.append(line.removesuffix("."))
+    rest = board_lines(board, messages, keyed)[len(board.rows):]
+    return items + [line.removesuffix(".") for line in rest]
 
 
 def you_line(you: BoardPlace, messages: Messages) -> str:

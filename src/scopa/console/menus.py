@@ -21,17 +21,17 @@ KEY_ITEMS = 10  # up to ten items one key picks (0 is the tenth, as for cards); 
 
 
 def menu_listing(items: Sequence[str], numbers: Sequence[str] | None = None) -> str:
-    """The numbered items on one line: "1 New match, 2 Lessons, 3 Quit."
+    """The numbered items on one line: "1, new match. 2, lessons. 3, quit."
 
-    Heard, "1 11 points" runs the numbers together, "speech rate 175, 4 volume" blurs a value
-    into the next number, and a comma inside an item ("the cards, suits and values") blurs where
-    the next item starts: such menus get a full stop between items, and a comma after each
-    number that a digit follows. ``numbers`` are the items' numbers when not 1, 2, 3 and on."""
+    Heard, a number joined straight to its item ran into it ("1 voice off" as one phrase, "1
+    11 points" as one number), "speech rate 175, 4 volume" blurred a value into the next
+    number, and a comma inside an item ("the cards, suits and values") blurred where the next
+    item starts. So each number is followed by a comma, as the cards' numbers are ("1, seven of
+    coins"), and each item ends with a full stop (issue 38). ``numbers`` are the items' numbers
+    when not 1, 2, 3 and on."""
     numbers = numbers or [str(i + 1) for i in range(len(items))]
     items = [item.rstrip(".") for item in items]  # a sentence as an item: its own full stop made ".."
-    crowded = any("," in item or item[:1].isdigit() or item[-1:].isdigit() for item in items)
-    parts = [f"{number}{',' if item[:1].isdigit() else ''} {item}" for number, item in zip(numbers, items, strict=True)]
-    return (". " if crowded else ", ").join(parts) + "."
+    return ". ".join(f"{number}, {item}" for number, item in zip(numbers, items, strict=True)) + "."
 
 
 def rows_taken(text: str, columns: int) -> int:

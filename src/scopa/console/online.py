@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..engine import Event, MatchWon, PlayerView
-from ..narration import Announcement, Messages, Narrator, run_command
+from ..narration import Announcement, Messages, Narrator, spoken_command
 from ..narration.narrator import notice_words, watching_together
 from ..table import Notice, SeatUpdate, own_arrival
 from .announcer import Announcer
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ..net.protocol.wire import RoomInfo
     from ..speech import Speaker
     from ..storage.seat_keys import SeatKey, SeatKeyStore
+    from ..table import TableInfo
     from ..table.persistence import Persistence
 
 
@@ -150,7 +151,7 @@ def problem_line(code: str, values: dict[str, Any], messages: Messages, server: 
     elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
         key = f"{key}.{values['reason']}"
     try:
-        text = messages(key, server=server, command=run_command(),
+        text = messages(key, server=server, command=spoken_command(),
                         **{k: v for k, v in values.items() if k in ("seconds", "code")})
     except KeyError:
         return Announcement(messages("online.error.other"))
@@ -299,7 +300,9 @@ class Lobby:
                 self.after = update.number
                 continue
             self.started = self.started or update.event.kind == "started"
-            if update.event.kind == "seat_moved":
+            if update.event.kind == "started" and (timer := timer_line(self.table.room(), self.m)):
+                lines += [notice_line(update.event, self.m, self._name(update.event.seat), self.seat), timer]
+            elif update.event.kind == "seat_moved":
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
             elif not own_arrival(update.event, self.seat):  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat), self.seat))
@@ -400,7 +403,7 @@ class Lobby:
         """Leave on Enter, as in the match; anything else stays in the lobby. News that comes while
         the question is open is said, and the question asked again: it is not dropped, leaving the
         player at ``Ready?``, where the Enter meant for "leave" would say ready."""
-        self.say(self.m("online.leave_ask", code=self.table.code, command=run_command()))
+        self.say(self.m("online.leave_ask", code=self.table.code, command=spoken_command()))
         while True:
             try:
                 token = self.input.read(self.m("prompt.leave") + " ", self.wake)
@@ -417,10 +420,14 @@ class Lobby:
         """One line a seat, then what the host can do."""
         room = self.table.room()
         if self.quick and room.phase == "lobby":
-            return [waiting_line(room, self.m), self.m("online.quick.leave")]
+            return [waiting_line(room, self.m), quick_leave_line(self.table, self.m)]
         lines = self.seat_lines(room)
+        if (timer := timer_line(room, self.m)) is not None:
+            lines.append(timer)
         if room.watchers_chat:
             lines.append(self.m("online.lobby.watchers_chat"))
+        if room.join_between_deals:
+            lines.append(self.m("online.lobby.join_between_deals"))
         if room.phase == "lobby" and None in room.seats:
             lines.append(self.m("online.lobby.level", level=self.m(f"level.{room.level}")))
         if room.host == self.seat and room.phase == "lobby":
@@ -463,10 +470,33 @@ class OnlineMatch(MatchConsole):
         self._result_told = False  # the match's result was said, from the update that ended it
 
     def _narrate(self, updates: Sequence[SeatUpdate], own_move: bool = False) -> None:
+        updates = self._seats_taken(updates)
         if self.rejoined and updates and not self.deal_over:
             self.rejoined = False
             self.say(self.m("online.caught_up", deal=self.view.deal_number))
+            super()._narrate(updates, own_move)
+            if not self.deal_over:  # after the plays missed, the table as it is now
+                self._table_heard = self.view.table
+                self.say(Announcement(self.io.narrator.table_text(self.view.table)))
+            return
         super()._narrate(updates, own_move)
+
+    def _seats_taken(self, updates: Sequence[SeatUpdate]) -> Sequence[SeatUpdate]:
+        """A person who took a computer's seat between deals (``join_between_deals``): said as
+        "Dan takes Felix's seat.", and the seat is Dan's in every line from now on."""
+        taken = [u for u in updates if isinstance(u.event, Notice) and u.event.kind == "joined"
+                 and u.event.seat != self.listener and self.io.narrator.seat_names[u.event.seat] != u.event.name]
+        if not taken:
+            return updates
+        for update in taken:
+            assert isinstance(update.event, Notice)
+            seat = update.event.seat
+            self.say(self.m("notice.took_seat", name=update.event.name, old=self.io.narrator.seat_names[seat]))
+            names = list(self.io.narrator.seat_names)
+            names[seat] = update.event.name
+            self.io.narrator.seat_names = tuple(names)
+        self.info = self.table.info()
+        return [u for u in updates if u not in taken]
 
     def _human_turn(self, seat: int) -> None:
         super()._human_turn(seat)
@@ -647,7 +677,7 @@ class OnlineMatch(MatchConsole):
 
     def _ask_quit(self) -> None:
         """Leave on Enter (or a second Ctrl-C); the seat stays, and ``scopa join CODE`` takes it back."""
-        self.say(self.m("online.leave_ask", code=self.remote.code, command=run_command()))
+        self.say(self.m("online.leave_ask", code=self.remote.code, command=spoken_command()))
         try:
             token = self.io.input.read(self.m("prompt.leave") + " ")
         except (Interrupted, KeyboardInterrupt):
@@ -655,6 +685,26 @@ class OnlineMatch(MatchConsole):
         if token == ENTER or token.lower() in {"y", "yes", "s", "si"}:
             raise LeaveRoom
         self.say(self.m("quit.cancelled"))
+
+
+def quick_leave_line(table: RemoteTable, m: Messages) -> str:
+    """What a quick match waits for, and when computers come: "If nobody comes within 20 seconds,
+    computers take the free seats. Escape leaves." (a server that does not say its wait: "soon")."""
+    wait = getattr(table, "quick_wait", None)
+    return m("online.quick.leave") if wait is None else m("online.quick.leave.seconds", seconds=wait)
+
+
+def computer_lines(info: TableInfo, m: Messages) -> list[str]:
+    """One line a computer at the table, after who plays against whom: "You against Luca." alone
+    never said that Luca was a computer (issue 38)."""
+    return [m("online.computer_seat", name=seat.name, level=m(f"level.{seat.level or 'easy'}"))
+            for seat in info.seats if seat.kind == "computer"]
+
+
+def timer_line(room: RoomInfo, m: Messages) -> str | None:
+    """"Turn timer, 20 seconds." for a room with a turn timer (said at join and at the start, so
+    that "Ten seconds." is never the first a player hears of it); None without one."""
+    return None if room.turn_time is None else m("online.turn_timer", seconds=room.turn_time)
 
 
 def waiting_line(room: RoomInfo, m: Messages) -> str:
@@ -731,7 +781,7 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
         narrator = Narrator([s.name for s in info.seats], info.rules, table.seat, program.lang, program.naming,
                             program.verbosity, program.settings.news)
         if lobby.started:  # heard "The match starts.": who sits where, partners together, as a local match says
-            program.say(narrator.players_line())
+            program.say(narrator.players_line(), *computer_lines(info, m))  # "Felix is a computer, level easy."
         program.narrator = narrator  # the settings menu updates it in place
         program.announcer.speak_hands = False
         services = Services(program.input, program.output, program.announcer, narrator,
@@ -751,13 +801,13 @@ def run_room(program: OnlineProgram, table: RemoteTable, wake: Wake, server: str
     except LeaveRoom:
         quick_left = quick and table.room().phase == "lobby"  # the seat was given up: nothing to take back
         program.say(m("online.quick.left", code=table.code) if quick_left
-                    else m("online.left", code=table.code, command=run_command()))
+                    else m("online.left", code=table.code, command=spoken_command()))
         return "left"
     except RoomGone as gone:
         program.say(gone.line)
         return "left" if gone.keep_seat else "closed"
     except InputClosed:
-        program.say(m("online.input_closed", code=table.code, command=run_command()))
+        program.say(m("online.input_closed", code=table.code, command=spoken_command()))
         return "left"
     finally:
         program.narrator = None
@@ -780,6 +830,7 @@ class OnlineRequest:
     turn_time: int | None = None  # host: --turn-time, seconds a turn (None: no timer)
     public: bool = False          # host: the room is listed by scopa tables while it waits
     watchers_chat: bool = False   # host: spectators may chat (--watchers-chat)
+    join_between_deals: bool = False  # host: a person may take a computer's seat between deals
     deal: int = 0                 # daily: the day's deal to play (from 1)
     deals: int = 0                # daily: how many deals the day has
     day: str = ""                 # daily: the UTC day, as the server named it
@@ -891,7 +942,7 @@ def leaderboard_menu(program: OnlineProgram, server: str) -> None:
     from ..net.protocol.wire import MAX_TOP
     from ..storage import resolve_data_dir
     from ..storage.player_key import PlayerKeyStore, remember_rating
-    from .leaderboard import board_lines
+    from .leaderboard import menu_items
     from .menus import choose
     m = program.messages
     data_dir = resolve_data_dir(program.persistence.data_dir)
@@ -903,8 +954,9 @@ def leaderboard_menu(program: OnlineProgram, server: str) -> None:
         return
     if answer.you is not None:
         remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)
-    items = [line.removesuffix(".") for line in board_lines(answer, m, key is not None)]  # the listing punctuates
+    items = menu_items(answer, m, key is not None)  # the listing punctuates
     choose(program.input, program.announcer, m("leaderboard.title"), items, m("prompt.menu"), messages=m)
+    program.say(m("leaderboard.closed"))  # an item picked, or Escape: never back at the menu without a word
 
 
 def ask_name(program: OnlineProgram) -> str | None:
@@ -974,11 +1026,12 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             return 0, None
         first: CreateRoom | Join | Hello | Quick | DailyDeal = CreateRoom(
             name, request.rules, tuple(request.seats), level, player_key=player_key(program),
-            turn_time=request.turn_time, public=request.public, watchers_chat=request.watchers_chat)
+            turn_time=request.turn_time, public=request.public, watchers_chat=request.watchers_chat,
+            join_between_deals=request.join_between_deals)
     elif request.mode == "quick":
         if request.rules is None:
             raise ValueError("a quick match needs the match's rules")
-        first = Quick(name, request.rules, request.level or "easy")
+        first = Quick(name, request.rules, request.level or "easy", player_key(program), request.turn_time)
     elif request.mode == "daily":
         first = DailyDeal(name, request.deal, player_key(program), (request.day or None) if request.send_day else None)
     else:
@@ -1033,7 +1086,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             """The host moved this player: the key kept names the new seat (the key itself is the same)."""
             if keep_key:
                 store.save(replace(kept, seat=seat, saved_at=0.0))
-        opening = ([Announcement(m("daily.deal", n=request.deal, of=request.deals))] if request.mode == "daily"
+        opening = (daily_opening(table, request.deal, request.deals, m) if request.mode == "daily"
                    else _opening(table, request.mode, saved is not None, m, server))
         outcome = run_room(program, table, wake, server, opening,
                            keep_place=keep_place, rejoined=saved is not None,
@@ -1083,28 +1136,38 @@ def _take_back_or_join(program: OnlineProgram, saved: SeatKey, name: str) -> str
 
 
 def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server: str = "") -> list[Announcement]:
+    timer = [Announcement(line) for line in [timer_line(table.room(), m)] if line is not None]
     if mode == "host":  # the command the others type, whole: a joiner needs the server too
-        command = run_command()
-        return [room_code_line(table.code, m),
+        command = spoken_command()
+        return [room_code_line(table.code, m), *timer,
                 Announcement(m("online.share", code=table.code, command=command, server=server),
                              spoken=m("online.share.spoken", command=command)),
-                invite_line(server, table.code, m), page_line(server, table.code, m)]
+                *invite_lines(server, table.code, m), *page_lines(server, table.code, m)]
     if mode == "quick":
-        return [Announcement(m("online.quick.opening")), Announcement(waiting_line(table.room(), m)),
-                Announcement(m("online.quick.leave"))]
+        return [Announcement(m("online.quick.opening")), *timer, Announcement(waiting_line(table.room(), m)),
+                Announcement(quick_leave_line(table, m))]
     key = "online.reclaimed" if reclaimed else "online.seated"
-    return [Announcement(m(key, code=table.code, seat=table.seat + 1))]
+    return [Announcement(m(key, code=table.code, seat=table.seat + 1)), *([] if reclaimed else timer)]
 
 
-def invite_line(server: str, code: str, m: Messages) -> Announcement:
-    """The invite link, printed whole for pasting; the voice says only that it is there (it
-    spells the code in the room's line, never an address a character at a time)."""
+def daily_opening(table: RemoteTable, deal: int, deals: int, m: Messages) -> list[Announcement]:
+    """"Deal 1 of 2. Against Elena, the expert.": the expert has one name all day (issue 38)."""
+    experts = [seat.name for seat in table.room().seats if seat is not None and seat.kind == "computer"]
+    return [Announcement(m("daily.deal", n=deal, of=deals)),
+            *(Announcement(m("daily.against", name=name)) for name in experts[:1])]
+
+
+def invite_lines(server: str, code: str, m: Messages) -> list[Announcement]:
+    """The invite link on a line of its own, printed whole for copying, after a line that says
+    what it is; the voice says only that line (it spells the code in the room's line, never an
+    address a character at a time). The link ends with a full stop, so that a screen reader
+    pauses before the prompt (a copied stop still joins: ``net.client.invite``)."""
     from ..net.client.invite import invite_link
-    return Announcement(m("online.invite", link=invite_link(server, code)), spoken=m("online.invite.spoken"))
+    return [Announcement(m("online.invite")), Announcement(invite_link(server, code) + ".", spoken="")]
 
 
-def page_line(server: str, code: str, m: Messages) -> Announcement:
-    """The same room's link for a browser (the page ``scopa serve`` serves); the voice says only that it is there."""
+def page_lines(server: str, code: str, m: Messages) -> list[Announcement]:
+    """The same room's link for a browser (the page ``scopa serve`` serves), on a line of its own after a
+    line that says what it is, as the invite link is; the voice says only that line."""
     from ..net.client.invite import page_link
-    return Announcement(m("online.invite.page", link=page_link(server, code)),
-                        spoken=m("online.invite.page.spoken"))
+    return [Announcement(m("online.invite.page")), Announcement(page_link(server, code) + ".", spoken="")]

@@ -333,7 +333,13 @@ class KeyInput:
     def read(self, prompt: str, wake: Wake | None = None, urgent: Wake | None = None) -> str:
         """A key, or a typed word up to Enter, as a token. ``wake`` ends the prompt while nothing is
         typed in it; ``urgent`` (the player's own turn timer) ends it even while a word is typed:
-        the word is kept, and the next read of the same prompt starts with it (as ``read_text``)."""
+        the word is kept, and the next read of the same prompt starts with it (as ``read_text``).
+
+        A wake already raised ends the read before the prompt opens: nothing was typed at it, so
+        nothing is kept (the session's buffer still holds the last line sent, ``:c 3``, which was
+        kept and typed again at the next prompt, so that Enter sent the phrase again)."""
+        if wake is not None and wake.take():
+            return WOKEN
         text = self._prompt(self._session, prompt, wake, default=self._take_unfinished(prompt), urgent=urgent)
         while text == REDRAW:  # Ctrl-L: a cleared screen with the prompt on it, as a terminal program does
             write(self.out, "\x1b[H\x1b[2J")

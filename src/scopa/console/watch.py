@@ -63,6 +63,11 @@ def watch_room(program: OnlineProgram, request: OnlineRequest) -> int:
         return spectator.run(ws, news)
 
 
+def players_here(info: RoomInfo) -> bool:
+    """Whether a person sits at the table connected and not covered (the match plays on)."""
+    return any(s is not None and s.kind == "human" and s.connected and not s.covered for s in info.seats)
+
+
 class Spectator:
     """What one spectator hears of the room, and the keys it may press (the chat's C)."""
 
@@ -74,6 +79,7 @@ class Spectator:
         self.names = [s.name if s is not None else self.m("seat.player", n=n + 1) for n, s in enumerate(info.seats)]
         self.narrator = self._narrator()
         self.wake = Wake()
+        self.players_here = players_here(info)  # a person connected at the table: the match can go on
 
     def _narrator(self) -> Narrator:
         p = self.program
@@ -119,6 +125,9 @@ class Spectator:
         if isinstance(message, InfoMessage):
             self.names[:] = [s.name if s is not None else self.names[n] for n, s in enumerate(message.info.seats)]
             self.narrator = self._narrator()
+            here, self.players_here = self.players_here, players_here(message.info)
+            if here and not self.players_here and message.info.phase == "playing":
+                return [m("online.watch.players_gone")], None  # else minutes of silence, nobody playing
         elif isinstance(message, ChatMessage):
             own = message.watcher and message.name == self.request.name
             return [Announcement(m("chat.says.you", text=chat_text(message, m))) if own
@@ -129,6 +138,8 @@ class Spectator:
         elif isinstance(message, UpdateMessage):
             event = message.update.event
             if isinstance(event, Notice):
+                if event.kind == "watching" and event.name == self.request.name:
+                    return [], None  # its own arrival: "Watching room ..." said it
                 return [self.narrator.notice(event.kind, event.seat, event.name)], None
             if isinstance(event, DealScored):
                 return [*self.narrator.score_lines(event.deal_number, event.score, event.match_scores,
@@ -181,7 +192,7 @@ class Spectator:
         """One key at ``Watching?`` (news ends the prompt: it is said, and the loop goes on)."""
         from .keys import command_of
         from .terminal import ENTER, ESCAPE, WOKEN, Interrupted
-        token = self.program.input.read(self.m("prompt.wait") + " ", self.wake)
+        token = self.program.input.read(self.m("prompt.watch") + " ", self.wake)
         if token == WOKEN:
             return
         if token.lower() in ("c", "chat"):

@@ -28,6 +28,25 @@ def run_command() -> str:
     return command_for(os.environ.get(VARIABLE, ""), sys.argv, sys.executable)
 
 
+def spoken_command() -> str:
+    """The command as said aloud and as given to the other players of a room: no folder of this
+    machine in it (issue 38: the invite read every folder of the program's path, "slash" between
+    them, and another player's machine has other folders anyway). ``python3 dev.py play`` when
+    dev.py started the game (the script's name alone), else ``scopa``, unless the command has no
+    folder in it, when it is said as it is."""
+    return short_command(run_command())
+
+
+def short_command(command: str) -> str:
+    if not any(sep in command for sep in "/\\"):
+        return command
+    words = command.split()
+    script = next((word for word in words if word.strip('"').endswith("dev.py")), None)
+    if script is not None and words[0] in ("python3", "python", "py"):
+        return f"{words[0]} dev.py play"
+    return DEFAULT
+
+
 def command_for(given: str, argv: Sequence[str], executable: str) -> str:
     """``given`` (dev.py's ``SCOPA_COMMAND``) when it is a plausible command; else the command
     that ``argv`` and ``executable`` show; else plain ``scopa``."""

@@ -88,6 +88,17 @@ class Messages:
     def has(self, key: str) -> bool:
         return key in self._catalogue
 
+    def decimal(self, value: float, places: int = 1) -> str:
+        """A number with ``places`` decimals as people say it, in words a screen reader and the
+        voice read right: "3 point 4", "minus 1 point 8" ("3 virgola 4", "meno 1 virgola 8"),
+        whole when it is whole ("3", never "3.0"). Digits and a dot were read "3 .4", "three dot
+        four", and a minus sign "dash" (issue 38)."""
+        text = f"{abs(value):.{places}f}"
+        whole, _, fraction = text.partition(".")
+        fraction = fraction.rstrip("0")
+        said = f"{whole} {self('number.point')} {fraction}" if fraction else whole
+        return self("number.minus", n=said) if value < 0 and said != "0" else said
+
 
 _E_BEFORE_E = re.compile(r"(?<![\w'\u2019])([Ee]) (?=[eEèÈéÉ])")
 

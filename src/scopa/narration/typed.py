@@ -1,7 +1,9 @@
 """A card's name typed the way people say it ("six", "seven of coins", "settebello", "re di spade").
 
 Every name comes from the catalogues, in both languages and both namings, so a player can type
-the card they hear, or the one they know from another pack, and the name picks it. A rank alone
+the card they hear, or the one they know from another pack, and the name picks it; a rank of
+one naming with a suit of the other too ("queen of cups", "re di cuori"), and a card's short
+code ("KH", "7D", the ranks A, 2 to 7, J, Q, K and the suits D, H, S, C; issue 38). A rank alone
 ("six", "sei", "king") names every card of that rank, and the hand says which one it is.
 """
 from __future__ import annotations
@@ -45,6 +47,10 @@ def _names() -> dict[str, frozenset[Card]]:
                 for card in cards:
                     add(messages("card.name", rank=words.rank_word(card), suit=words.suit_word(card.suit)), [card])
                     add(words.name(card), [card])
+                    add(str(card), [card])  # its code, "KH"
+                    for other in NAMINGS:  # the rank of one pack with the suit of the other
+                        suit = CardNames(messages, other).suit_word(card.suit)
+                        add(messages("card.name", rank=words.rank_word(card), suit=suit), [card])
     return {name: frozenset(cards) for name, cards in names.items()}
 
 

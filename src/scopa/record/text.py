@@ -36,10 +36,7 @@ class RecordText(Messages):
             return self("date.unknown")
         return self("date.day", day=day.day, month=self(f"month.{day.month}"), year=day.year)
 
-    def decimal(self, value: float) -> str:
-        """A number with one decimal, written the way the language writes it (0.5, 0,5), and whole
-        when it is whole: "3", not "3.0", which a voice reads as "three dot zero"."""
-        text = f"{value:.1f}"
-        if text.endswith(".0"):
-            return "0" if text[:-2] == "-0" else text[:-2]
-        return text.replace(".", self("decimal.point"))
+    def decimal(self, value: float, places: int = 1) -> str:
+        """A number with one decimal, said the way the language says it ("0 point 5", "0 virgola
+        5"), and whole when it is whole: "3", not "3.0", which a voice reads as "three dot zero"."""
+        return super().decimal(value, places)

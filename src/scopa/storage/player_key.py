@@ -74,16 +74,40 @@ class PlayerKeyStore:
             return error
         return None
 
-    def import_(self, source: Path) -> OSError | str | None:
-        """Take the key in ``source`` as this player's: None, "broken" when it holds none, or the error."""
+    def replaces(self, source: Path) -> bool:
+        """Whether importing ``source`` would replace another key this folder holds (a name and
+        rating that would be lost unless kept)."""
+        mine, theirs = self.load(), read_key(source)
+        return mine is not None and theirs is not None and mine != theirs
+
+    def import_(self, source: Path) -> OSError | str | Path | None:
+        """Take the key in ``source`` as this player's: None, "broken" when it holds none, or the
+        error; or, when it replaced another key, the backup file that key was kept in first
+        (``player_key.replaced-DATE.json``, mode 0600), so a name and rating are never lost."""
         key = read_key(source)
         if key is None:
             return "broken"
+        old = self.load()
+        backup = None
         try:
+            if old is not None and old != key:
+                backup = self.backup_path()
+                _write(backup, old)
             _write(self.path, key)
         except OSError as error:
             return error
-        return None
+        return backup
+
+    def backup_path(self) -> Path:
+        """A file name for the key replaced now, beside the key, never one already there."""
+        import time
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.path.with_name(f"player_key.replaced-{stamp}.json")
+        n = 2
+        while path.exists():
+            path = self.path.with_name(f"player_key.replaced-{stamp}-{n}.json")
+            n += 1
+        return path
 
 
 RATING_FILE = "rating.json"

@@ -239,6 +239,7 @@ class RemoteTable:
         self._shown: Shown | None = None  # the shares the room's info showed at the start
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
+        self.quick_wait: int | None = None  # a quick room: the seconds its server waits for people (welcome)
         self._heard: bytes | None = None
         self._heard_other = False
         self._seen: set[Observation] = set()
@@ -330,6 +331,8 @@ class RemoteTable:
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
+        if welcome.quick_wait is not None:
+            self.quick_wait = welcome.quick_wait
         self._note_shares(welcome.info)
         self._welcome_number = welcome.number  # the updates missed that follow it end there
         if welcome.seat_key:

@@ -86,15 +86,21 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  not_allowed)
 
   Finding a game (issue 28). Both are first messages, with ``"version"``:
-    quick        {version, name, rules, level}              a quick match: a seat in a quick room of the
-                 same rules still waiting for players, or a new one; the server starts it once every
-                 seat is taken, or once its quick wait (``serve --quick-wait``) has passed since the
-                 room was made, with computers of the room's ``level`` in the seats still free. A quick
-                 room is never listed and needs no ready or start; the answer is a welcome
+    quick        {version, name, rules, level, player_key, turn_time}  a quick match: a seat in a quick room of
+                 the same rules and turn_time (optional, as create_room's) still waiting for players, or a new
+                 one; player_key (optional) as in join: the name is the key's, the match rated (issue 38);
+                 the server starts it once every seat is taken, or once its quick wait (``serve
+                 --quick-wait``) has passed since the room was made, with computers of the room's
+                 ``level`` in the seats still free. A quick room is never listed and needs no ready or
+                 start; the answer is a welcome
     tables       {version}                                  the public rooms still waiting: answered with
                  ``tables``, then the server closes the connection
     create_room  takes ``"public": true`` (optional, false unless given): the room is listed by ``tables``;
-                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat
+                 and ``"watchers_chat": true`` (optional, false unless given): spectators may chat;
+                 and ``"join_between_deals": true`` (optional, issue 38): once the match has started, a
+                 join takes a computer's seat while a deal is over and the next not dealt (a join while
+                 a deal is played is refused with between_deals), and is sent the seat's view after
+                 its welcome, as a reclaim; the room's info says it (``join_between_deals``)
 
   The daily deal (issue 29, ``net.server.daily``, docs/online.md). Both are first messages, with ``"version"``:
     daily        {version, day, player_key}                 the day's facts and board: day (optional,
@@ -134,6 +140,7 @@ from .wire import (
     _int,
     _level,
     _load,
+    _true_or_absent,
     _turn_time,
     _version,
     check_name,
@@ -161,6 +168,7 @@ class CreateRoom:
     turn_time: int | None = None  # seconds a turn, one of ``net.protocol.wire.TURN_TIMES``; None: no timer
     public: bool = False  # listed by ``tables`` while it waits for players
     watchers_chat: bool = False  # spectators may chat
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (issue 38)
 
 
 @dataclass(frozen=True)
@@ -311,6 +319,8 @@ class Quick:
     name: str
     rules: Rules
     level: str = "easy"
+    player_key: str | None = None  # the name is the key's, and the match is rated (issue 38)
+    turn_time: int | None = None  # the turn timer chosen; only players who chose the same meet (issue 38)
 
 
 @dataclass(frozen=True)
@@ -331,7 +341,7 @@ FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 
 # Encoding ------------------------------------------------------------------------------------
 
-def _player_key(message: CreateRoom | Join | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
+def _player_key(message: CreateRoom | Join | Quick | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
     """The player key, only when the client has one (a server before player keys never sees the field)."""
     return {} if message.player_key is None else {"player_key": message.player_key}
 
@@ -344,7 +354,8 @@ _ENCODERS.update({
                                            "level": m.level, **_player_key(m),
                                            **({} if m.turn_time is None else {"turn_time": m.turn_time}),
                                            "public": m.public,
-                                           **({"watchers_chat": True} if m.watchers_chat else {})}),
+                                           **({"watchers_chat": True} if m.watchers_chat else {}),
+                                           **({"join_between_deals": True} if m.join_between_deals else {})}),
     Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex(),
                                           **({} if m.nonce is None else {"nonce": m.nonce.hex()})}),
@@ -368,7 +379,8 @@ _ENCODERS.update({
     ChatRequest: ("chat", lambda m: {"text": m.text} if m.preset is None else {"preset": m.preset}),
     # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
-                                "level": m.level}),
+                                "level": m.level, **_player_key(m),
+                                **({} if m.turn_time is None else {"turn_time": m.turn_time})}),
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
     # The daily deal (issue 29)
     DailyRequest: ("daily", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
@@ -404,7 +416,8 @@ def _create_room(f: _Fields) -> CreateRoom:
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
                       _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"),
-                      _bool(f("watchers_chat", False), "watchers_chat"))
+                      _bool(f("watchers_chat", False), "watchers_chat"),
+                      _true_or_absent(f("join_between_deals"), "join_between_deals"))
 
 
 def _watch(f: _Fields) -> Watch:
@@ -414,7 +427,8 @@ def _watch(f: _Fields) -> Watch:
 
 def _quick(f: _Fields) -> Quick:
     _version(f)
-    return Quick(check_name(f("name"), given=True), decode_rules(f("rules")), _level(f("level", "easy"), "level"))
+    return Quick(check_name(f("name"), given=True), decode_rules(f("rules")), _level(f("level", "easy"), "level"),
+                 _optional_player_key(f), _turn_time(f("turn_time"), "turn_time"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -478,7 +492,8 @@ def _chat_request(f: _Fields) -> ChatRequest:
 
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
-    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat"})),
+    "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat",
+                                             "join_between_deals"})),
     "join": (_join, frozenset({"player_key"})),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value"), _optional_nonce(f("nonce"))), frozenset({"nonce"})),
     "ready": (lambda f: Ready(), frozenset()),
@@ -499,7 +514,7 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
     "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
-    "quick": (_quick, frozenset({"level"})),
+    "quick": (_quick, frozenset({"level", "player_key", "turn_time"})),
     "tables": (_list_tables, frozenset()),
     "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
     "daily_deal": (_daily_deal, frozenset({"day", "player_key"})),

@@ -12,7 +12,8 @@ Server to client.
                  after a hello the updates missed since last_number follow (or a resync), then
                  the seat's own "reclaimed" notice; commitment is SHA-256 of the server's seed of
                  the room, 64 hex digits, sent before any seat contributes (null only for a match
-                 begun by a server of protocol 1, dealt by shuffle 1)
+                 begun by a server of protocol 1, dealt by shuffle 1); quick_wait (a quick room only,
+                 optional): the whole seconds its server waits for people before computers come
     watching     {version, code, number, info, table, to_move, deal_number, match_scores}  a spectator's
                  welcome: the room's newest update and its public position (the cards on the table)
     moved        {seat}                              this connection's player now sits in ``seat`` (the
@@ -254,6 +255,7 @@ class Welcome:
     seat_key: str | None = None
     last_deal: FinishedDeal | None = None
     commitment: bytes | None = None  # SHA-256 of the server's seed of the room
+    quick_wait: int | None = None  # a quick room: whole seconds it waits for people (issue 38); None: not said
 
 
 @dataclass(frozen=True)
@@ -342,7 +344,8 @@ _ENCODERS.update({
     Welcome: ("welcome", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat": m.seat,
                                     "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info),
                                     "last_deal": None if m.last_deal is None else encode_finished(m.last_deal),
-                                    "commitment": None if m.commitment is None else m.commitment.hex()}),
+                                    "commitment": None if m.commitment is None else m.commitment.hex(),
+                                    **({} if m.quick_wait is None else {"quick_wait": m.quick_wait})}),
     InfoMessage: ("info", lambda m: {"info": encode_info(m.info)}),
     UpdateMessage: ("update", _update),
     ResyncMessage: ("resync", lambda m: {"number": m.number, "view": None if m.view is None else encode_view(m.view),
@@ -505,8 +508,10 @@ def _welcome(f: _Fields) -> Welcome:
     if key is not None and not is_key_shaped(key):
         raise ProtocolError("bad_field", field="seat_key")
     heard = f("commitment")
+    wait = f("quick_wait")
     return Welcome(code, seat, _int(f("number"), "number"), info, key, _last_deal(f("last_deal"), info.rules),
-                   None if heard is None else _hex(heard, "commitment"))
+                   None if heard is None else _hex(heard, "commitment"),
+                   None if wait is None else _int(wait, "quick_wait", 0, 24 * 3600))
 
 
 def _refused(f: _Fields) -> Refused:
@@ -557,7 +562,7 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
     kind = data["type"]
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
         raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
-    optional = {"welcome": frozenset({"last_deal"}),  # older servers sent none
+    optional = {"welcome": frozenset({"last_deal", "quick_wait"}),  # older servers sent none; quick rooms only
                 "match_record": frozenset({"covered", "nonces"}),  # older servers sent none
                 "chat": frozenset({"watcher"})}.get(kind, frozenset())  # sent only for a spectator's line
     fields = _Fields(data, "", optional)

@@ -110,6 +110,7 @@ ErrorCode = Literal[
     "wrong_key",       # the seat key is not this room's
     "room_full",       # no free human seat
     "started",         # the match has started: no new player can join
+    "between_deals",   # a room that lets a person take a computer's seat, asked while a deal is played (issue 38)
     "too_many_tries",  # too many failed joins from this address; values: seconds (to wait)
     "not_host",        # only the host starts the match or deals the next deal
     "not_lobby",       # ready or start after the match started
@@ -178,6 +179,7 @@ class RoomInfo:
     contributions: tuple[bytes | None, ...] = ()  # each seat's share of the seed, public; None: none yet
     turn_time: int | None = None  # the turn timer's seconds (``net.server.clock``); None: off
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (the host's choice)
 
     def __post_init__(self) -> None:
         if not self.contributions:
@@ -246,7 +248,8 @@ def encode_info(info: RoomInfo) -> dict[str, Any]:
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
             "contributions": [None if c is None else c.hex() for c in info.contributions],
             **({} if info.turn_time is None else {"turn_time": info.turn_time}),
-            **({"watchers_chat": True} if info.watchers_chat else {})}
+            **({"watchers_chat": True} if info.watchers_chat else {}),
+            **({"join_between_deals": True} if info.join_between_deals else {})}
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
@@ -553,7 +556,7 @@ def _history(value: Any, name: str, players: int) -> tuple[Play, ...]:
 
 
 def decode_info(value: Any, name: str = "info") -> RoomInfo:
-    f = _Fields(value, name, frozenset({"turn_time", "watchers_chat"}))  # sent only when a timer, when true
+    f = _Fields(value, name, frozenset({"turn_time", "watchers_chat", "join_between_deals"}))  # a timer; true
     code = _code(f("code"), f"{name}.code")
     phase = f("phase")
     if phase not in ROOM_PHASES:
@@ -572,8 +575,9 @@ def decode_info(value: Any, name: str = "info") -> RoomInfo:
     contributions = tuple(None if c is None else _hex(c, f"{name}.contributions") for c in given)
     turn_time = _turn_time(f("turn_time"), f"{name}.turn_time")
     watchers_chat = _true_or_absent(f("watchers_chat"), f"{name}.watchers_chat")
+    between = _true_or_absent(f("join_between_deals"), f"{name}.join_between_deals")
     f.done()
-    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time, watchers_chat)
+    return RoomInfo(code, phase, rules, seats, host, level, deals, contributions, turn_time, watchers_chat, between)
 
 
 def _true_or_absent(value: Any, name: str) -> bool:

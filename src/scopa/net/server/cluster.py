@@ -350,10 +350,7 @@ class ClusterServer(RoomServer):
 
     # The ways in, under the session ---------------------------------------------------------
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick | DailyDeal) -> None:
-        if isinstance(message, Quick):
-            await self._enter_quick(conn, message)
-            return
-        if isinstance(message, (CreateRoom, Join, DailyDeal)):  # the name claimed in Redis before the room logic runs
+        if isinstance(message, (CreateRoom, Join, DailyDeal, Quick)):  # the name claimed in Redis, before the room
             player = None if message.player_key is None else player_hash(message.player_key)
             try:
                 free = await self.book.claim(player, message.name)
@@ -362,6 +359,9 @@ class ClusterServer(RoomServer):
                 raise StoreDown() from None
             if not free:
                 raise RoomRefusal("name_taken")
+        if isinstance(message, Quick):
+            await self._enter_quick(conn, message)
+            return
         if isinstance(message, CreateRoom):
             await self.session(None, lambda: self._enter(conn, message))
             return

@@ -15,10 +15,16 @@ from ..protocol.wire import MAX_TABLES
 from .rooms import Room
 
 
-def quick_room(rooms: Iterable[Room], rules: Rules, alive: Callable[[Room], bool]) -> Room | None:
-    """The oldest quick room of exactly these rules still waiting for a player (None: none)."""
-    waiting = [r for r in rooms if r.waiting("quick") and r.rules == rules and alive(r)]
+def quick_room(rooms: Iterable[Room], rules: Rules, alive: Callable[[Room], bool],
+               turn_time: int | None = None) -> Room | None:
+    """The oldest quick room of exactly these rules and this turn timer (None: none) still waiting
+    for a player (None: none): a player who chose 20 seconds a turn never meets one who chose none."""
+    waiting = [r for r in rooms if r.waiting("quick") and r.rules == rules and _turn_time(r) == turn_time and alive(r)]
     return min(waiting, key=lambda r: (r.created, r.code), default=None)
+
+
+def _turn_time(room: Room) -> int | None:
+    return None if room.clock is None else room.clock.turn_time
 
 
 def open_tables(rooms: Iterable[Room]) -> tuple[OpenTable, ...]:
@@ -32,5 +38,7 @@ def open_tables(rooms: Iterable[Room]) -> tuple[OpenTable, ...]:
 
 
 def quick_room_request(message: Quick) -> CreateRoom:
-    """The room a quick player makes when none waits: every seat open to people, the player's level."""
-    return CreateRoom(message.name, message.rules, ("human",) * message.rules.players, message.level)
+    """The room a quick player makes when none waits: every seat open to people, the player's level,
+    key and turn timer."""
+    return CreateRoom(message.name, message.rules, ("human",) * message.rules.players, message.level,
+                      message.player_key, message.turn_time)

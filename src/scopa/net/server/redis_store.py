@@ -162,6 +162,7 @@ def room_to_json(room: Room) -> str:
         "active": room.active, "turn_since": _wall(room.turn_since), "seats": seats,
         "record": None if room.record is None else record_to_dict(room.record),
         "seed_parts": seed_parts_to_data(room), "listing": room.listing, "watchers_chat": room.watchers_chat,
+        "join_between_deals": room.join_between_deals,
         "clock": None if room.clock is None else room.clock.to_data(),
         **({"made_from": room.made_from} if room.made_from else {}),
         **({"second_try": True} if room.second_try else {})}, separators=(",", ":"))
@@ -179,7 +180,8 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
                 None if record is None else match_table(record, budget), data["number"], data["created"],
                 data["active"], budget, position_number=data["position_number"],
                 turn_since=_monotonic(data["turn_since"]) or 0.0, listing=data.get("listing", ""),
-                watchers_chat=data.get("watchers_chat", False) is True)
+                watchers_chat=data.get("watchers_chat", False) is True,
+                join_between_deals=data.get("join_between_deals", False) is True)
     seed_parts_from_data(room, data.get("seed_parts"), lambda: secrets.token_bytes(SEED_BYTES))
     room.clock = clock_from_data(data.get("clock"))
     room.made_from = str(data.get("made_from", ""))

@@ -128,6 +128,7 @@ class Room:
     # waits, "quick" a quick match's room (docs/online.md), which the server starts itself.
     listing: str = ""
     watchers_chat: bool = False  # whether spectators may chat (the host's choice)
+    join_between_deals: bool = False  # a person may take a computer's seat between deals (the host's choice)
     finished_on: str = ""  # a daily room: the server's day its match ended (net.server.daily: late ends never count)
     made_from: str = ""  # a daily room: ``daily.address_tag`` of the address that made it (SQLite: not stored)
     second_try: bool = False  # a daily room its key began while another of the same deal was open: practice
@@ -148,7 +149,8 @@ class Room:
         assisted = self.record.assisted_deals if self.record else frozenset()
         given = tuple(self.contributions.get(seat) for seat in range(len(self.seats)))
         return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given,
-                        None if self.clock is None else self.clock.turn_time, self.watchers_chat)
+                        None if self.clock is None else self.clock.turn_time, self.watchers_chat,
+                        self.join_between_deals)
 
     @property
     def commitment(self) -> bytes | None:
@@ -198,11 +200,23 @@ class Room:
 
     # Lobby -------------------------------------------------------------------------------
     def check_joinable(self) -> None:
-        """Raise what ``join`` would refuse for the room itself (started, full)."""
+        """Raise what ``join`` would refuse for the room itself (started, full). A room whose host
+        lets people take a computer's seat (``join_between_deals``) takes one between two deals."""
         if self.phase != "lobby":
-            raise RoomRefusal("started")
+            if not self.join_between_deals or self.phase != "playing":
+                raise RoomRefusal("started")
+            if not self._computers():
+                raise RoomRefusal("room_full")
+            state = self.state
+            if state is None or not state.is_deal_over or state.is_match_over:
+                raise RoomRefusal("between_deals")
+            return
         if all(s is not None for s in self.seats):
             raise RoomRefusal("room_full")
+
+    def _computers(self) -> list[int]:
+        """The seats a computer plays by itself (not a person's seat it covers)."""
+        return [i for i, s in enumerate(self.seats) if s is not None and s.kind == "computer"]
 
     def seat_player(self, seat: int, player: str | None) -> None:
         """Note the hash of the player key that took the seat (net.server.identity)."""
@@ -212,6 +226,11 @@ class Room:
 
     def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
         self.check_joinable()
+        if self.phase == "playing":  # between deals: the person takes the first computer's seat, ready
+            seat = self._computers()[0]
+            self.seats[seat] = None  # the computer's name is free for the person
+            self.seats[seat] = Seat(self._unique(name), key_hash=key_hash, connected=True, ready=True)
+            return seat, [self._notice("joined", seat)]
         free = [i for i, s in enumerate(self.seats) if s is None]
         seat = free[0]
         # A quick match has no ready question: whoever takes its seat is ready.
@@ -739,12 +758,14 @@ def match_table(record: MatchRecord, budget: float) -> LocalTable:
 
 
 def new_room(code: str, rules: Rules, kinds: Sequence[str], host_name: str, host_key_hash: str, level: str,
-             now: float, budget: float = 0.3, server_seed: bytes = b"", listing: str = "") -> tuple[Room, list[Entry]]:
+             now: float, budget: float = 0.3, server_seed: bytes = b"", listing: str = "",
+             names_from: str = "") -> tuple[Room, list[Entry]]:
     """A room with its host in seat 0 and computers where ``kinds`` names a level. ``server_seed``:
-    32 bytes the server drew with ``secrets`` (docs/fairness.md)."""
+    32 bytes the server drew with ``secrets`` (docs/fairness.md). ``names_from``: what the
+    computers' names follow from instead of the code (the daily deal's day: one expert all day)."""
     computers = [i for i, kind in enumerate(kinds) if kind != "human"]
     # The computers' names follow from the room code, which everyone in the room is told: not a secret.
-    pick = random.Random(code).getrandbits(16)  # noqa: S311
+    pick = random.Random(names_from or code).getrandbits(16)  # noqa: S311
     names = [n for n in computer_names(len(computers) + 1, pick) if n != host_name]
     seats: list[Seat | None] = [None] * len(kinds)
     seats[0] = Seat(host_name, key_hash=host_key_hash, ready=True, connected=True)

@@ -806,10 +806,12 @@ class RoomServer:
         room.seat_player(0, player)
         room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
         room.watchers_chat = message.watchers_chat
+        room.join_between_deals = message.join_between_deals
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
-        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment))
+        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment,
+                          quick_wait=self._quick_wait(room)))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
     def _join(self, conn: Connection, message: Join) -> None:
@@ -818,27 +820,36 @@ class RoomServer:
         player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         number = room.number
+        taking_over = room.phase == "playing"  # a computer's seat taken between deals (join_between_deals)
         seat, entries = room.join(message.name, key_hash(key))
-        room.seat_player(seat, player)
+        room.seat_player(seat, None if taking_over else player)  # unrated: the deals before were a computer's
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
+        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment,
+                          quick_wait=self._quick_wait(room)))
+        if taking_over and room.state is not None:  # its view, as a seat taken back is sent one
+            conn.send(ResyncMessage(room.number, room.state.view(seat), room.info()))
+            conn.send(ChangeEnd())
         self._commit(room, entries, "seat %s joined", _seat(seat))
+
+    def _quick_wait(self, room: Room) -> int | None:
+        """A quick room's wait for people, in whole seconds, for its players to hear (issue 38)."""
+        return round(self.config.quick_wait) if room.listing == "quick" else None
 
     # Finding a game: quick matches and public rooms (docs/online.md) ------------------------------
     def _quick(self, conn: Connection, message: Quick) -> None:
         """A seat in a quick room of the same rules still waiting, else a new quick room."""
-        room = quick_room(self.rooms.values(), message.rules, lambda r: not self._expired(r))
+        room = quick_room(self.rooms.values(), message.rules, lambda r: not self._expired(r), message.turn_time)
         if room is None:
             self._create(conn, quick_room_request(message), "quick")
         else:
-            self._join(conn, Join(room.code, message.name))
+            self._join(conn, Join(room.code, message.name, message.player_key))
 
     def _quick_here(self, conn: Connection, message: Quick, code: str) -> bool:
         """Seat the quick player in the room ``code`` if it still waits for these rules; whether it did."""
         room = self.rooms.get(code)
-        if room is None or quick_room([room], message.rules, lambda r: not self._expired(r)) is None:
+        if room is None or quick_room([room], message.rules, lambda r: not self._expired(r), message.turn_time) is None:
             return False
-        self._join(conn, Join(room.code, message.name))
+        self._join(conn, Join(room.code, message.name, message.player_key))
         return True
 
     async def listed(self) -> tuple[OpenTable, ...]:
@@ -949,7 +960,8 @@ class RoomServer:
         player = self._claim(message.player_key, message.name)
         key = new_seat_key()
         room, entries = new_room(code, DAILY_RULES, ("human", DAILY_LEVEL), message.name, key_hash(key), DAILY_LEVEL,
-                                 time.time(), self.config.computer_budget, server_seed, listing(day, message.deal))
+                                 time.time(), self.config.computer_budget, server_seed, listing(day, message.deal),
+                                 names_from=day)  # the same expert, by name, in each of the day's deals
         room.seat_player(0, player)
         room.made_from = address_tag(conn.address)
         room.second_try = player is not None and any(  # one counted try: the first room begun counts

@@ -51,7 +51,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     seed_parts TEXT,
     clock TEXT,
     listing TEXT NOT NULL DEFAULT '',
-    watchers_chat INTEGER NOT NULL DEFAULT 0
+    watchers_chat INTEGER NOT NULL DEFAULT 0,
+    join_between_deals INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
@@ -109,6 +110,8 @@ class RoomStore:
             self.db.execute("ALTER TABLE rooms ADD COLUMN listing TEXT NOT NULL DEFAULT ''")
         if "watchers_chat" not in columns:  # a file of a server before the host let spectators chat
             self.db.execute("ALTER TABLE rooms ADD COLUMN watchers_chat INTEGER NOT NULL DEFAULT 0")
+        if "join_between_deals" not in columns:  # a file of a server before people took computers' seats
+            self.db.execute("ALTER TABLE rooms ADD COLUMN join_between_deals INTEGER NOT NULL DEFAULT 0")
         self.daily = SqliteDaily(self.db, lambda: secrets.token_bytes(SEED_BYTES))  # the daily deal (net.server.daily)
 
     def close(self) -> None:
@@ -123,16 +126,18 @@ class RoomStore:
         with self._transaction():
             self.db.execute(
                 "INSERT INTO rooms (code, rules, phase, host, level, number, position_number, created, active, "
-                "record, seed_parts, clock, listing, watchers_chat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "record, seed_parts, clock, listing, watchers_chat, join_between_deals) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(code) DO UPDATE SET rules=excluded.rules, phase=excluded.phase, host=excluded.host, "
                 "level=excluded.level, "
                 "number=excluded.number, position_number=excluded.position_number, active=excluded.active, "
                 "record=excluded.record, seed_parts=excluded.seed_parts, clock=excluded.clock, "
-                "listing=excluded.listing, watchers_chat=excluded.watchers_chat",
+                "listing=excluded.listing, watchers_chat=excluded.watchers_chat, "
+                "join_between_deals=excluded.join_between_deals",
                 (room.code, json.dumps(room.rules.to_dict()), room.phase, room.host, room.level, room.number,
                  room.position_number, room.created, room.active, record, json.dumps(seed_parts_to_data(room)),
                  None if room.clock is None else json.dumps(room.clock.to_data()), room.listing,
-                 int(room.watchers_chat)))
+                 int(room.watchers_chat), int(room.join_between_deals)))
             self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
             self.db.executemany(
                 "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in) "
@@ -162,7 +167,8 @@ class RoomStore:
         """Every room, each match replayed from its record and checked."""
         rooms, problems = [], []
         for row in self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, "
-                                   "active, record, seed_parts, clock, listing, watchers_chat FROM rooms").fetchall():
+                                   "active, record, seed_parts, clock, listing, watchers_chat, join_between_deals "
+                                   "FROM rooms").fetchall():
             try:
                 rooms.append(self._room(row, budget))
             except (SaveFileError, ValueError, TypeError, KeyError) as error:
@@ -172,13 +178,14 @@ class RoomStore:
     def load(self, code: str, budget: float = 0.3) -> Room | None:
         """One room as stored (None: there is none)."""
         row = self.db.execute("SELECT code, rules, phase, host, level, number, position_number, created, active, "
-                              "record, seed_parts, clock, listing, watchers_chat FROM rooms WHERE code = ?",
+                              "record, seed_parts, clock, listing, watchers_chat, join_between_deals FROM rooms "
+                              "WHERE code = ?",
                               (code,)).fetchone()
         return None if row is None else self._room(row, budget)
 
     def _room(self, row: tuple[Any, ...], budget: float) -> Room:
         (code, rules, phase, host, level, number, position, created, active, record_text, parts, clock, listing,
-         watchers_chat) = row
+         watchers_chat, between) = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players
         for seat, name, kind, seat_level, key_hash, ready, player, covered_in in self.db.execute(
@@ -189,7 +196,8 @@ class RoomStore:
         record = None if record_text is None else record_from_dict(json.loads(record_text))
         table = None if record is None else match_table(record, budget)
         room = Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
-                    position_number=position, listing=listing, watchers_chat=bool(watchers_chat))
+                    position_number=position, listing=listing, watchers_chat=bool(watchers_chat),
+                    join_between_deals=bool(between))
         stored = None if parts is None else json.loads(parts)
         seed_parts_from_data(room, stored, lambda: secrets.token_bytes(SEED_BYTES))
         room.clock = None if clock is None else clock_from_data(json.loads(clock))

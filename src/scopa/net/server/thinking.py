@@ -81,7 +81,13 @@ def default_workers() -> int:
 def _start_worker(server: int) -> None:
     """A worker thinks at a lower priority than the server, and ends when the server (process id
     ``server``) does, even killed (SIGKILL), even before this worker had started: a worker left
-    waiting for moves that never come would hold its memory."""
+    waiting for moves that never come would hold its memory.
+
+    Ctrl-C is the server's to handle: it reaches every process of the terminal's group, and a
+    worker that took it died with a ``SpawnProcess`` traceback on the server's terminal (issue
+    38). A worker ignores it; the server stops, and its workers with it."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform != "win32":  # Windows: the server's priority
         with contextlib.suppress(OSError):  # not allowed: the server's priority
             os.nice(WORKER_NICE)
