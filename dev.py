@@ -8,7 +8,8 @@
                                           the same on the lowest versions pyproject.toml allows
     python3 dev.py lint [ruff options]    set up, then check src and tests with ruff, and src with mypy
     python3 dev.py bench NAME [options]   a benchmark, NAME one of engine, ai, expert, judge, speech, words,
-                                          latency, record, saves, crash, server, leaderboard, openings
+                                          latency, record, saves, crash, server, leaderboard, openings,
+                                          encoding
 
 The environment lives in .venv beside this file and is reused; it is reinstalled when
 pyproject.toml changes. test-lowest has its own, .venv-lowest, installed with the versions of

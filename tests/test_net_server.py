@@ -25,6 +25,7 @@ from helpers.net import (
     reclaim,
     start,
     stored_record,
+    until,
 )
 from scopa.bench.serving import certificate
 from scopa.engine import ALL_CARDS, Move, Rules
@@ -333,7 +334,7 @@ def test_idle_rooms_expire_and_are_deleted_with_their_hands(serve, tmp_path):
     again = Client(server.url)
     again.send(Join(ann.code, "Bob"))
     assert error(again).code == "unknown_room"
-    assert any(f"room {ann.code}: expired and deleted" in line for line in server.lines)
+    until(lambda: any(f"room {ann.code}: expired and deleted" in line for line in server.lines), 5)  # the log thread
 
 
 def test_wrong_key_full_room_and_unknown_code_are_refused_and_guessing_is_slowed(serve):

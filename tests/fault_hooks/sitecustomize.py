@@ -16,6 +16,9 @@ Two dishonest room servers, which every client's shuffle check must catch (test_
 committed to; ``SCOPA_TEST_FAULT=deal_other_deck`` deals from a seed of its own choosing and names
 the honest seed (the hash of its committed seed and the contributions) in the record.
 
+A disk slow to flush (test_net_durable.py): ``SCOPA_TEST_FAULT=hold_sync:PATH`` makes the room
+server's flush of its SQLite log wait while the file PATH exists.
+
 More dishonest servers, each one of issue 37's attacks on the shuffle proof (test_fairness_attacks.py):
 ``server_gives_share`` fills in a joining seat's share itself, so that its info shows the seat
 with a share already; ``computer_share`` adds a share of its own for a computer's seat;
@@ -138,6 +141,21 @@ def _name_the_honest_seed(module) -> None:  # type: ignore[no-untyped-def]
     module.record_to_dict = record_to_dict
 
 
+def _hold_sync(path: str):  # type: ignore[no-untyped-def]
+    """scopa.net.server.store: the flush to the disk waits while ``path`` exists (a disk that takes its time)."""
+    def patch(module) -> None:  # type: ignore[no-untyped-def]
+        import time
+        original = module.RoomStore.sync
+
+        def sync(self):  # type: ignore[no-untyped-def]
+            while os.path.exists(path):
+                time.sleep(0.01)
+            return original(self)
+
+        module.RoomStore.sync = sync
+    return patch
+
+
 def _server_gives_share(module) -> None:  # type: ignore[no-untyped-def]
     """scopa.net.server.rooms: a joining seat gets a share of the server's making at once."""
     original = module.Room.join
@@ -240,3 +258,5 @@ if _FAULT == "reveal_other_seed":
 if _FAULT == "deal_other_deck":
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.rooms", _deal_other_deck))
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _name_the_honest_seed))
+if _FAULT.startswith("hold_sync:"):
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.store", _hold_sync(_FAULT.partition(":")[2])))

@@ -1,6 +1,6 @@
 """Benchmarks that print their figures: ``python -m scopa.bench NAME [options]``, NAME one of
 engine, ai, expert, judge, speech, words, latency, record, saves, crash, server, leaderboard,
-openings."""
+openings, encoding."""
 from __future__ import annotations
 
 import importlib
@@ -12,14 +12,14 @@ COMMANDS = {"engine": "scopa.bench.engine", "ai": "scopa.bench.ai", "expert": "s
             "record": "scopa.bench.record",
             "saves": "scopa.bench.saves", "crash": "scopa.bench.crash",
             "server": "scopa.bench.server", "leaderboard": "scopa.bench.leaderboard",
-            "openings": "scopa.bench.openings"}
+            "openings": "scopa.bench.openings", "encoding": "scopa.bench.encoding"}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] not in COMMANDS:
         print("usage: python -m scopa.bench engine|ai|expert|judge|speech|words|latency|record|saves|crash|server|"
-              "leaderboard|openings [options]")
+              "leaderboard|openings|encoding [options]")
         return 2
     module = importlib.import_module(COMMANDS[argv[0]])
     result: int = module.main(argv[1:])

@@ -21,6 +21,13 @@ card played) at p50, p95 and p99 in ms, the errors (error messages, refusals, dr
 connections, moves not seen within 10 s), the server's resident memory (VmRSS) before filling,
 after filling and at the end, per room, and the server's CPU share and the machine's load.
 
+Beside the round trips it prints the loop lag of the bench's own server (``looplag``: the worst
+lateness of a task waking every 10 ms, and the share of wake-ups later than 10, 30 and 100 ms),
+the server's CPU per move (all its CPU over the moves played), and the bench's clients' CPU and
+loop lag: clients that lag measure themselves, not the server. With a Redis ``--store``, Redis's
+commands and CPU per move over the measured seconds. ``--profile FILE`` runs the server under
+cProfile; ``--uvloop`` on uvloop's event loop (a measured extra, not a dependency).
+
 All players of one room live in one worker, so one clock measures each round trip. The bench's
 own servers allow any number of rooms from one address (``scopa serve`` allows 20 in ten
 minutes); a server named by ``--server`` must allow that many too.
@@ -41,10 +48,12 @@ import secrets
 import sys
 import tempfile
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scopa.bench.looplag import Lag, LoopLag, parse
 from scopa.bench.machine import clock_ticks, load_average
 from scopa.bench.serving import ServerDidNotStart, ServerProcess
 
@@ -70,6 +79,8 @@ class Tally:
     matches: int = 0
     page_moves: int = 0  # moves played by browser seats (--browser-seats)
     problems: list[str] = dataclasses.field(default_factory=list)
+    client_cpu: float = 0.0  # CPU seconds the worker's process used while measuring
+    client_lag: tuple[Any, ...] = (0.0, 0, (0, 0, 0), 0, 0.0)  # its loop's lag (looplag.Lag's fields)
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -80,14 +91,33 @@ class Tally:
 class Room:
     """One room's players and the move in flight (moves in a room are one at a time)."""
 
-    def __init__(self, players: int, people: tuple[int, ...] | None = None, pages: tuple[int, ...] = ()) -> None:
+    def __init__(self, players: int, people: tuple[int, ...] | None = None, tally: Tally | None = None,
+                 pages: tuple[int, ...] = ()) -> None:
         self.players = players
         self.people = tuple(range(players)) if people is None else people  # the seats with a scripted player
+        self.tally = tally or Tally()
         self.pages = pages  # of those, the seats played through the browser page's websocket (--browser-seats)
         self.bots = tuple(seat for seat in self.people if seat not in pages)  # the others: their moves are timed
         self.sent_at = 0.0
         self.after = -1  # the number the mover had when it sent; -1: no move in flight
         self.waiting: set[int] = set()
+        ROOMS.add(self)
+
+
+ROOMS: weakref.WeakSet[Room] = weakref.WeakSet()  # this worker's rooms, for ``watch_moves``
+
+
+async def watch_moves() -> None:
+    """Once a second, count a move not seen at every seat of its room within ``MOVE_TIMEOUT`` as an
+    error (one watchdog for the worker: a timeout on each read of each player cost the clients'
+    loop a task a frame)."""
+    while True:
+        await asyncio.sleep(1.0)
+        now = time.perf_counter()
+        for room in list(ROOMS):
+            if room.after >= 0 and now - room.sent_at > MOVE_TIMEOUT:
+                room.tally.error("a move not seen at every seat within 10 s")
+                room.after = -1
 
 
 class Player:
@@ -111,7 +141,8 @@ class Player:
 
     async def receive(self) -> Any:
         """The next message. An update is read as plain JSON and its view decoded only when this
-        seat is to move (a real client decodes every view; the bench measures the server)."""
+        seat is to move (a real client decodes every view; the bench measures the server); the
+        frames every change ends with, chat lines and answers are told by their type alone."""
         from scopa.net.protocol.server_messages import (
             Accepted,
             ErrorMessage,
@@ -122,7 +153,13 @@ class Player:
         )
         raw = await self.ws.recv()
         data = json.loads(raw)
-        if data.get("type") == "update":
+        kind = data.get("type")
+        if kind in ("change_end", "chat", "info", "pong"):
+            return kind
+        if kind == "accepted":
+            self.busy = False
+            return kind
+        if kind == "update":
             self.number = data["number"]
             self.view_data = data["view"] or self.view_data
             event = data["event"]
@@ -176,17 +213,13 @@ class Player:
             await self.ws.send(encode(NextDealRequest(next(self.ids), self.number)))
 
     async def play(self, until: float) -> None:
-        """Read and act until the match is over or the time is up."""
-        while time.monotonic() < until:
-            if self.phase == "match_over":
-                return
-            await self.act()
-            try:
-                await asyncio.wait_for(self.receive(), max(0.05, min(MOVE_TIMEOUT, until - time.monotonic())))
-            except TimeoutError:
-                if self.room.after >= 0 and time.perf_counter() - self.room.sent_at > MOVE_TIMEOUT:
-                    self.tally.error("a move not seen at every seat within 10 s")
-                    self.room.after = -1
+        """Read and act until the match is over or the time is up (``watch_moves`` counts the moves
+        not seen in time)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(0.0, until - time.monotonic())):
+                while self.phase != "match_over":
+                    await self.act()
+                    await self.receive()
 
 
 class PagePlayer:
@@ -252,7 +285,7 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
     kinds = EXPERT_SEATS if expert else ("human",) * players
     players = len(kinds)
     people = tuple(i for i, kind in enumerate(kinds) if kind == "human")
-    room = Room(players, people, tuple(seat for seat in people if seat % 2) if browsers and not expert else ())
+    room = Room(players, people, tally, tuple(seat for seat in people if seat % 2) if browsers and not expert else ())
     seated: list[Any] = []
     for seat in room.people:
         url = urls[seat % len(urls)]
@@ -361,16 +394,21 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
 
 async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
                to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0,
-               extras: tuple[float, int] = (0.0, 0), browsers: bool = False) -> tuple[Tally, Tally]:
+               extras: tuple[float, float] = (0.0, 0), browsers: bool = False) -> tuple[Tally, Tally]:
+    from scopa.net.server.collector import keep_collections_short
+    collecting = asyncio.create_task(keep_collections_short())  # the clients' own pauses are the server's too
     tally, experts = Tally(), Tally()
     state = {"measuring": False, "until": float("inf")}
     go = asyncio.Event()
     fills = [asyncio.Event() for _ in range(rooms + expert_rooms)]
     tasks = []
+    watchdog = asyncio.create_task(watch_moves())
+    rate, spectators = extras
     for number in range(rooms + expert_rooms):
         expert = number >= rooms
+        watching = int((number + 1) * spectators + 1e-9) - int(number * spectators + 1e-9)  # 0.1: one room in ten
         tasks.append(asyncio.create_task(keep_room(urls, players, think, experts if expert else tally, fills[number],
-                                                   go, state, expert, (0.0, 0) if expert else extras,
+                                                   go, state, expert, (0.0, 0) if expert else (rate, watching),
                                                    browsers)))
         await asyncio.sleep(0.005)  # not all at once: a server takes new connections at its own pace
     await asyncio.gather(*(f.wait() for f in fills))
@@ -378,13 +416,18 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
     await asyncio.get_running_loop().run_in_executor(None, from_main.get)
     state["until"] = time.monotonic() + seconds
     state["measuring"] = True
+    lag, cpu = LoopLag(), time.process_time()
     go.set()
     await asyncio.gather(*tasks)
+    tally.client_cpu, tally.client_lag = time.process_time() - cpu, dataclasses.astuple(lag.take())
+    lag.stop()
+    watchdog.cancel()
+    collecting.cancel()
     return tally, experts
 
 
 def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main: Queue[Any],
-           from_main: Queue[Any], expert_rooms: int = 0, extras: tuple[float, int] = (0.0, 0),
+           from_main: Queue[Any], expert_rooms: int = 0, extras: tuple[float, float] = (0.0, 0),
            browsers: bool = False) -> None:
     tally, experts = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main, expert_rooms,
                                       extras, browsers))
@@ -397,15 +440,31 @@ class LocalServer(ServerProcess):
     """The bench's own server: no cap on rooms from one address, rooms in a temporary folder
     (a fresh SQLite file) unless ``flags`` name a store."""
 
-    def __init__(self, flags: list[str]) -> None:
+    def __init__(self, flags: list[str], profile: str | None = None, uvloop: bool = False) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="scopa-bench-")
+        self.lags: list[tuple[float, Lag]] = []  # each second's loop lag, as the server wrote it, and when read
         if not any(flag == "--store" or flag.startswith("--store=") for flag in flags):
             flags = [*flags, "--db", str(Path(self.folder.name) / "rooms.sqlite3")]
         try:
-            super().__init__(flags, unlimited=True, keep=50)
+            super().__init__(flags, unlimited=True, keep=50,
+                             environment={"SCOPA_LOOP_LAG": "1", **({"SCOPA_PROFILE": profile} if profile else {}),
+                                          **({"SCOPA_LOOP": "uvloop"} if uvloop else {})})
         except ServerDidNotStart as failed:
             self.folder.cleanup()
             raise SystemExit(str(failed)) from None
+
+    def heard(self, line: str) -> None:
+        lag = parse(line)
+        if lag is not None:
+            self.lags.append((time.monotonic(), lag))
+
+    def lag_between(self, start: float, end: float) -> Lag:
+        """The loop's lag over the seconds written between ``start`` and ``end`` (monotonic)."""
+        total = Lag()
+        for at, lag in list(self.lags):
+            if start < at <= end:
+                total = total.add(lag)
+        return total
 
     def stop(self, timeout: float = 15.0) -> int:
         try:
@@ -447,6 +506,33 @@ def children(pids: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(found)
 
 
+def redis_figures(store: str | None) -> dict[str, float] | None:
+    """The Redis store's commands so far, by name (commands its scripts run included), and its CPU
+    seconds (``INFO``); None without a Redis store."""
+    if not store or not store.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    import redis
+    client = redis.Redis.from_url(store)
+    try:
+        figures = {name.removeprefix("cmdstat_"): float(stats["calls"])
+                   for name, stats in client.info("commandstats").items()}
+        cpu = client.info("cpu")
+        figures[" cpu"] = float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"])
+        return figures
+    finally:
+        client.close()
+
+
+def report_redis(before: dict[str, float], after: dict[str, float], moves: int) -> None:
+    """Redis's commands and CPU over the measured seconds, per move (chat, spectators and presence included)."""
+    calls = {name: after[name] - before.get(name, 0.0) for name in after if name != " cpu"}
+    total = sum(calls.values())
+    each = max(1, moves)
+    top = sorted(calls.items(), key=lambda item: -item[1])[:8]
+    print(f"redis commands {total / each:.1f} a move ({', '.join(f'{name} {n / each:.1f}' for name, n in top)}), "
+          f"redis cpu {1000 * (after[' cpu'] - before[' cpu']) / each:.2f} ms a move")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -474,8 +560,13 @@ def main(argv: list[str]) -> int:
                    "theirs, one for each core; 0 thinks in the server's loop, as before the pool)")
     p.add_argument("--chat", type=float, default=0.0, metavar="RATE",
                    help="chat lines a second in each room, from its players in turn (default 0: none)")
-    p.add_argument("--spectators", type=int, default=0, metavar="N",
-                   help="spectators watching each room, reading every frame (default 0)")
+    p.add_argument("--spectators", type=float, default=0, metavar="N",
+                   help="spectators watching each room, reading every frame (default 0); a fraction watches "
+                   "that share of the rooms: 0.1 is one spectator in every tenth room")
+    p.add_argument("--profile", metavar="FILE", help="run the bench's own server under cProfile and write its "
+                   "figures to FILE (pstats; FILE.1 and on for more processes) when it stops, and print the top of it")
+    p.add_argument("--uvloop", action="store_true", help="run the bench's own servers on uvloop's event loop (a "
+                   "measured extra: pip install uvloop; the game does not need it)")
     p.add_argument("--browser-seats", action="store_true",
                    help="half the seats (the second, and the fourth) play through the browser page's websocket, the "
                    "server running the console for each; also prints the page's weight and its first line's time")
@@ -499,15 +590,29 @@ def main(argv: list[str]) -> int:
         else:
             for _ in range(args.processes):
                 workers = [] if args.computer_workers is None else ["--computer-workers", str(args.computer_workers)]
-                servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers]))
+                profile = None if not args.profile else args.profile + (f".{len(servers)}" if servers else "")
+                servers.append(LocalServer([*(["--store", args.store] if args.store else []), *workers], profile,
+                                           args.uvloop))
             urls, pids = tuple(s.url for s in servers), tuple(s.pid for s in servers)
-        return measure(args, urls, pids)
+        return measure(args, urls, pids, servers)
     finally:
         for server in servers:
             server.stop()
+        if args.profile and servers:
+            print_profile(args.profile)
 
 
-def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...]) -> int:
+def print_profile(path: str, top: int = 25) -> None:
+    """The functions the first server spent most time in, itself and below (cProfile slows every call a
+    little: compare shares, not times)."""
+    import pstats
+    if os.path.exists(path):
+        print(f"server profile {path} (python -m pstats {path}), by time spent in each function and below:")
+        pstats.Stats(path).sort_stats("cumulative").print_stats(top)
+
+
+def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ...],
+            servers: list[LocalServer] | None = None) -> int:
     context = multiprocessing.get_context("spawn")
     to_main = context.Queue()
     workers = min(args.workers, args.rooms)
@@ -535,12 +640,18 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     checks = context.Queue()
     flood = (context.Process(target=health_flood, args=(urls[0], args.health_rate, args.seconds, checks))
              if args.health_rate else None)
+    redis_before = redis_figures(args.store)
     for start in starts:
         start.put("go")
+    went = time.monotonic()
     if flood is not None:
         flood.start()
     done = [to_main.get()[1] for _ in processes]
+    redis_after = redis_figures(args.store)
     health = checks.get() if flood is not None else None
+    lag = Lag()
+    for server in servers or ():
+        lag = lag.add(server.lag_between(went + 0.5, time.monotonic() + 0.5))
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
     cpu_after, load_after = cpu_seconds(pids), load_average()
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
@@ -550,7 +661,10 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     if flood is not None:
         flood.join(30)
     report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
-           (load_before, load_after), expert_tallies, worker_cpu, (before_all, filled_all, after_all))
+           (load_before, load_after), expert_tallies, worker_cpu, lag if servers else None,
+           (before_all, filled_all, after_all))
+    if redis_before and redis_after:
+        report_redis(redis_before, redis_after, sum(t.moves for t in tallies))
     if health is not None:
         sent, ok, times = health
         print(f"health checks {sent} sent ({sent / args.seconds:.0f}/s), {ok} answered 200"
@@ -597,16 +711,17 @@ def health_flood(url: str, rate: float, seconds: float, to_main: Queue) -> None:
 def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,
            memory: tuple[int | None, int | None, int | None], cpu: tuple[float | None, float | None],
            load: tuple[float | None, float | None], expert_tallies: list[Tally] | None = None,
-           worker_cpu: float = 0.0,
+           worker_cpu: float = 0.0, lag: Lag | None = None,
            with_workers: tuple[int | None, int | None, int | None] = (None, None, None)) -> None:
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)
     beside = f" (and {args.expert_rooms} expert rooms)" if args.expert_rooms else ""
     print(f"rooms {args.rooms} of {args.players} players{beside}, filled in {filled_in:.1f} s, think {args.think:g} s, "
-          f"{args.processes if not args.server else len(args.server.split(','))} server processes")
+          f"{args.processes if not args.server else len(args.server.split(','))} server processes"
+          + (" on uvloop" if args.uvloop else ""))
     print(f"connected clients {clients}" + (f", chat {args.chat:g} lines/s a room" if args.chat else "")
-          + (f", {args.spectators} spectators a room" if args.spectators else ""))
+          + (f", {args.spectators:g} spectators a room" if args.spectators else ""))
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
           f"{sum(t.matches for t in tallies)} matches finished)"
           + (f"; browser seats' moves/s {sum(t.page_moves for t in tallies) / args.seconds:.1f}"
@@ -617,6 +732,12 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
               + f" max {max(latencies) * 1000:.1f}")
     else:
         print("round trip ms p50 none p95 none p99 none (no move completed)")
+    print("server loop lag " + ("unknown (a server the bench did not start)" if lag is None else lag.summary()))
+    client_lag = Lag()
+    for tally in tallies:
+        client_lag = client_lag.add(Lag(*tally.client_lag))
+    print(f"bench clients cpu {100 * sum(t.client_cpu for t in tallies) / args.seconds:.0f}% of one core "
+          f"({len(tallies)} processes), their loop lag {client_lag.summary()}")
     print(f"errors {errors}")
     for problem in sorted({p for t in tallies for p in t.problems})[:5]:
         print(f"  error: {problem}")
@@ -642,7 +763,8 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
               f"{after / 1024:.1f}; KiB a room filled {(filled - before) / args.rooms:.0f} "
               f"end {(after - before) / args.rooms:.0f}")
     if cpu[0] is not None and cpu[1] is not None:
-        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process)"
+        print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process), "
+              f"{1000 * (cpu[1] - cpu[0]) / max(1, moves):.2f} ms a move (all its work over the moves)"
               + (f", its worker processes (computers, pages) {100 * worker_cpu / args.seconds:.0f}%"
                  if worker_cpu else ""))
     print(f"machine load {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores")

@@ -20,20 +20,52 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 UNLIMITED = """
-import asyncio, dataclasses, logging, sys
+import asyncio, dataclasses, os, sys
 from scopa.net.server import launch, server
-from scopa.web.workers import PageWorkers
-config = dataclasses.replace(server.config_from_args(sys.argv[1:]), rooms_per_address=10 ** 9, join_failures=10 ** 9,
-                             watch_arrivals=10 ** 9)
-handler = logging.StreamHandler(sys.stderr)
-handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-server.log.addHandler(handler)
-server.log.setLevel(logging.INFO)
-sys.exit(asyncio.run(server.run(config, open_rooms=launch.with_pages(PageWorkers.started))))
+config = server.config_from_args(sys.argv[1:])
+config = dataclasses.replace(config, rooms_per_address=10 ** 9, join_failures=10 ** 9,
+                             **{name: 10 ** 9 for name in ("watch_arrivals",) if hasattr(config, name)})
+if hasattr(server, "log_to_stderr"):
+    stop_log = server.log_to_stderr()
+else:  # a server from before the log's own thread (the bench measuring an older commit against this one)
+    import logging
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    server.log.addHandler(handler)
+    server.log.setLevel(logging.INFO)
+    stop_log = handler.flush
+async def serving():
+    if os.environ.get("SCOPA_LOOP_LAG"):  # the load bench: the loop's lag, a line a second (bench.looplag)
+        from scopa.bench.looplag import report_each
+        lag = asyncio.get_running_loop().create_task(report_each(1.0, server.log.warning))
+    try:  # the browser page's consoles, in their worker (a server from before the page has none)
+        from scopa.web.workers import PageWorkers
+        opened = launch.with_pages(PageWorkers.started)
+    except ImportError:
+        opened = launch.open_rooms
+    return await server.run(config, open_rooms=opened)
+profile = os.environ.get("SCOPA_PROFILE")  # the load bench's --profile: cProfile over the whole run
+if profile:
+    import cProfile
+    profiler = cProfile.Profile()
+    profiler.enable()
+try:
+    if os.environ.get("SCOPA_LOOP") == "uvloop":  # the load bench's --uvloop: a measured extra, not a dependency
+        import uvloop
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            code = runner.run(serving())
+    else:
+        code = asyncio.run(serving())
+finally:
+    if profile:
+        profiler.disable()
+        profiler.dump_stats(profile)
+    stop_log()
+sys.exit(code)
 """
 LISTENING = re.compile(r"listening on wss?://[^\s:]+:(\d+)")
 PROBLEM_WORDS = ("Traceback", "Error", "cannot", "lost")  # lines kept past ``keep``
@@ -66,11 +98,12 @@ class ServerProcess:
     long bench logs a line a move); None keeps them all (the tests read them)."""
 
     def __init__(self, flags: Sequence[str], unlimited: bool = False, keep: int | None = None,
-                 wait: float = 30.0) -> None:
+                 wait: float = 30.0, environment: Mapping[str, str] | None = None) -> None:
         self.flags, self.unlimited, self.keep = list(flags), unlimited, keep
         self.lines: list[str] = []
         self.port = 0
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH")))))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH")))),
+                   **(environment or {}))
         head = ["-c", UNLIMITED] if unlimited else ["-m", "scopa", "serve"]
         self.proc = subprocess.Popen([sys.executable, *head, "--port", "0", "--message-rate", "1000", *self.flags],
                                      stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
@@ -83,12 +116,16 @@ class ServerProcess:
 
     def _read(self, listening: threading.Event) -> None:
         for line in self.proc.stderr or ():  # the server's stderr is piped: there is one
+            self.heard(line)
             if self.keep is None or len(self.lines) < self.keep or any(word in line for word in PROBLEM_WORDS):
                 self.lines.append(line)
             found = None if listening.is_set() else LISTENING.search(line)
             if found:
                 self.port = int(found.group(1))
                 listening.set()
+
+    def heard(self, line: str) -> None:
+        """Each line the server writes, as it comes (in the reading thread): for a subclass to watch."""
 
     @property
     def url(self) -> str:

@@ -15,6 +15,7 @@ put into words when the engine made the check; nothing copied from the file is s
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -163,11 +164,12 @@ def squash(text: str) -> str:
 
 # Writing ---------------------------------------------------------------------------------
 
-def record_to_dict(record: MatchRecord) -> dict[str, Any]:
-    """The match as JSON-ready data: everything needed to resume, replay and check it."""
+def record_to_dict(record: MatchRecord, moves: bool = True) -> dict[str, Any]:
+    """The match as JSON-ready data: everything needed to resume, replay and check it (without
+    ``moves``: all but the move log, which a caller writing it again and again adds itself, each
+    move as ``move_data`` gives it)."""
+    _check_seats(record.seats)  # never write a file that cannot be read back
     seats = [{"name": s.name, "kind": s.kind, "level": s.level} for s in record.seats]
-    for number, seat in enumerate(seats, 1):
-        _seat(seat, number)  # never write a file that cannot be read back
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -176,10 +178,18 @@ def record_to_dict(record: MatchRecord) -> dict[str, Any]:
         "shuffle": shuffle_of(record.seed),
         "seed": seed_json(record.seed),
         "first_dealer": record.first_dealer,
-        "moves": [_move_data(m) for m in record.moves],
+        **({"moves": [move_data(m) for m in record.moves]} if moves else {}),
         "assisted_deals": sorted(record.assisted_deals),
         "state": record.state.to_dict(),
     } | ({} if record.fairness is None else {"fairness": fairness_to_dict(record.fairness)})
+
+
+@functools.lru_cache(maxsize=4096)
+def _check_seats(seats: tuple[SeatSetup, ...]) -> None:
+    """Raise as reading the seats back would; each match's seats are checked once (the room server
+    writes its match after every move), not at every write."""
+    for number, seat in enumerate(seats, 1):
+        _seat({"name": seat.name, "kind": seat.kind, "level": seat.level}, number)
 
 
 def fairness_to_dict(fairness: Fairness) -> dict[str, Any]:
@@ -187,7 +197,8 @@ def fairness_to_dict(fairness: Fairness) -> dict[str, Any]:
             "contributions": [{"seat": seat, "value": value.hex()} for seat, value in fairness.contributions]}
 
 
-def _move_data(logged: MoveRecord) -> dict[str, Any]:
+def move_data(logged: MoveRecord) -> dict[str, Any]:
+    """One move of the log as JSON-ready data."""
     data: dict[str, Any] = {"deal": logged.deal_number, "seat": logged.seat, "card": str(logged.move.card),
                             "capture": [str(c) for c in logged.move.capture]}
     if logged.claim is not None:

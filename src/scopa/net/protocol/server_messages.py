@@ -76,7 +76,7 @@ Server to client.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -639,6 +639,24 @@ def _chat_message(f: _Fields, rules: Rules | None) -> ChatMessage:
         if chat_problem(text) is not None:
             raise ProtocolError("bad_field", field="text")
     return ChatMessage(seat, name, text, preset, _true_or_absent(f("watcher"), "watcher"))
+
+
+def update_frames(updates: Sequence[SeatUpdate]) -> list[str]:
+    """The frames of ``UpdateMessage(update)`` for each update, exactly as ``encode`` writes them, with
+    each view encoded once however many updates carry it: the updates of one change carry one view
+    (the position after the whole change), given as the same object (the room server's ``_tell``)."""
+    frames = []
+    last_view: PlayerView | None = None
+    last_text = "null"
+    for update in updates:
+        view = update.view
+        if view is not last_view:
+            last_view = view
+            last_text = "null" if view is None else json.dumps(encode_view(view), ensure_ascii=False,
+                                                                 separators=(",", ":"))
+        event = json.dumps(encode_event(update.event, view), ensure_ascii=False, separators=(",", ":"))
+        frames.append(f'{{"type":"update","number":{update.number},"event":{event},"view":{last_text}}}')
+    return frames
 
 
 def spectator_update(number: int, event: Any, scored_view: PlayerView | None) -> str:

@@ -478,7 +478,8 @@ class ClusterServer(RoomServer):
             taken, conn = room.seats[seat], self.seated.get((room.code, seat))
             if taken is None or not (taken.is_human or conn is not None):
                 continue
-            frames = [encode(message) for message in self._messages_for(room, entries, seat)]
+            frames = [message if isinstance(message, str) else encode(message)
+                      for message in self._messages_for(room, entries, seat)]
             if taken.is_human:
                 logs.setdefault(seat, []).extend(frames[len(frames) - len(entries):])  # the updates, not the info
             frames.append(CHANGE_END)  # passed on only to a connection that asked for it (Connection.send)

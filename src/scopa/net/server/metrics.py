@@ -7,7 +7,8 @@ The figures (one process's; Prometheus adds the processes of a Redis store up):
     scopa_moves_total{by}        counter: moves and deals played, by "player" or "computer"
     scopa_moves_per_second       gauge: the same over the last ten seconds, both kinds together
     scopa_move_seconds           histogram: a player's move or deal, from its request being read to
-                                 its answer being queued, the store's write included
+                                 its answer being queued, the store's write included (not the
+                                 flush to the disk the answer then waits for: ``durable``)
     scopa_refusals_total{kind}   counter: requests refused, by the refusal's kind or error code
                                  (``stale``, ``illegal``, ``not_your_turn``, ``unknown_room``,
                                  ``too_many_tries``, ``slow_down``, ``storage`` ...)

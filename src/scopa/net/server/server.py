@@ -39,7 +39,7 @@ from ...engine import Move
 from ...engine.shuffle import SEED_BYTES, commitment
 from ...numbers import decimal_number, whole_number
 from ...storage import record_to_dict
-from ...table import Notice, Resync
+from ...table import Notice, Resync, SeatUpdate
 from ..protocol.chat import ChatLimit, chat_problem, clean_chat
 from ..protocol.client_messages import (
     FIRST_MESSAGES,
@@ -99,6 +99,7 @@ from ..protocol.server_messages import (
     Watching,
     Welcome,
     spectator_update,
+    update_frames,
 )
 from ..protocol.wire import (
     FATAL_ERRORS,
@@ -109,6 +110,7 @@ from ..protocol.wire import (
     encode,
 )
 from .clock import TurnClock
+from .collector import keep_collections_short
 from .daily import (
     DAILY_LEVEL,
     DAILY_RULES,
@@ -125,9 +127,11 @@ from .daily import (
     next_day,
     rank_day,
 )
+from .durable import Outbox
 from .finding import open_tables, quick_room, quick_room_request
 from .health import health_hook
 from .identity import NameTaken, PlayerBook, player_hash
+from .logs import BatchedLines
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
 from .pages import PAGE_PATH, PageSession, loopback, page_address, page_hook, serve_page
@@ -306,6 +310,7 @@ class Connection:
 
     metrics: Metrics = Metrics()  # the server's, set once connected (``RoomServer.handle``)
     received = 0.0  # when its latest request was read (monotonic), for the move latency
+    outbox: Outbox | None = None  # the SQLite store's group commit: frames wait for the disk (``net.server.durable``)
 
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
@@ -328,30 +333,40 @@ class Connection:
             self.metrics.move("player", time.monotonic() - self.received)
         elif isinstance(message, (Refused, ErrorMessage)):
             self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
+        self._put(message if isinstance(message, str) else encode(message))
+
+    def _put(self, item: Any) -> None:
+        """A frame, or a close after the frames before it: through the outbox when there is one."""
+        if self.outbox is not None:
+            self.outbox.put(self, item)
+        else:
+            self.deliver(item)
+
+    def deliver(self, item: Any) -> None:
+        """Queue a frame or a close for the socket; a client too far behind is dropped."""
+        if self.sender.done():
+            return  # closed at once meanwhile (close_now): nothing more goes out
         try:
-            self.queue.put_nowait(message if isinstance(message, str) else encode(message))
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:
-            log.info("connection from %s dropped: not reading", self.address)
-            self.close_now(1008, "slow")
+            if isinstance(item, tuple) and item[0] is _CLOSE:
+                self.close_now(item[1], item[2])
+            else:
+                log.info("connection from %s dropped: not reading", self.address)
+                self.close_now(1008, "slow")
 
     def fail(self, code: str, values: Mapping[str, Any] | None = None, close_code: int = 1008) -> None:
         """Send an error and close the connection after it."""
         self.send(ErrorMessage(code, dict(values or {})))
         if not self.closing:
             self.closing = True
-            try:
-                self.queue.put_nowait((_CLOSE, close_code, code))
-            except asyncio.QueueFull:
-                self.close_now(close_code, code)
+            self._put((_CLOSE, close_code, code))
 
     def end(self) -> None:
         """Close normally once the queued frames are sent (an answer that needs no seat)."""
         if not self.closing:
             self.closing = True
-            try:
-                self.queue.put_nowait((_CLOSE, 1000, "done"))
-            except asyncio.QueueFull:
-                self.close_now(1000, "done")
+            self._put((_CLOSE, 1000, "done"))
 
     def answer_and_close(self, message: Any) -> None:
         """Send one answer (``tables``) and close the connection after it, as a normal close."""
@@ -428,6 +443,10 @@ class RoomServer:
         self.self_url = ""  # this process's own address on loopback, once listening (a page's console joins here)
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.server.daily
+        self.outbox: Outbox | None = None  # the SQLite store's group commit (net.server.durable)
+        if isinstance(store, RoomStore):
+            store.group_commit()
+            self.outbox = Outbox(store.changes, store.sync, lambda error: self.metrics.store_error())
         self.par_locks: dict[str, asyncio.Lock] = {}  # one working out of a day's par at a time
         workers = default_workers() if config.computer_workers is None else config.computer_workers
         self.thinkers = Thinkers(workers, max(config.computer_cap, config.computer_budget + 1.0))
@@ -639,8 +658,8 @@ class RoomServer:
 
     @staticmethod
     def _watcher_frames(room: Room, entries: list[Entry]) -> list[str]:
-        frames = [spectator_update(entry.number, entry.event, None if entry.state is None else entry.state.view(0))
-                  for entry in entries]
+        # Any seat's view, read only for a deal_scored's piles: one a change (``seat_updates``), not one an entry.
+        frames = [spectator_update(update.number, update.event, update.view) for update in seat_updates(entries, 0)]
         if any(isinstance(entry.event, Notice) for entry in entries):
             frames.insert(0, encode(InfoMessage(room.info())))
         return [*frames, CHANGE_END]  # passed on only to a spectator that asked for it (Connection.send)
@@ -648,7 +667,9 @@ class RoomServer:
     # The three ways into a room; a store shared by several processes (``cluster``) wraps them
     # in that room's lock.
     def connect(self, ws: ServerConnection) -> Connection:
-        return Connection(ws, self.config)
+        conn = Connection(ws, self.config)
+        conn.outbox = self.outbox
+        return conn
 
     async def enter(self, conn: Connection, message: CreateRoom | Join | Hello | Quick | DailyDeal) -> None:
         if isinstance(message, DailyDeal):
@@ -1119,14 +1140,14 @@ class RoomServer:
         self._tell_watchers(room, entries)
 
     @staticmethod
-    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[UpdateMessage | InfoMessage | Moved]:
+    def _messages_for(room: Room, entries: list[Entry], seat: int) -> list[str | InfoMessage | Moved]:
         """What one seat is sent of a change: its own updates, after a notice preceded by the room's
         info. Info first: the client keeps it without ending the prompt open, and the notice that
         follows ends it once, with the seats already as they are now (``Start?`` for the host once
         every seat is ready). Sent after, it ended a prompt a second time with nothing to say, and
         the prompt was written again: a screen reader read it twice. A player the host moved to
         this seat hears ``moved`` before all, so the info and notices are read from the new seat."""
-        messages: list[UpdateMessage | InfoMessage | Moved] = [UpdateMessage(entry.for_seat(seat)) for entry in entries]
+        messages: list[str | InfoMessage | Moved] = list(update_frames(seat_updates(entries, seat)))
         if any(isinstance(entry.event, Notice) for entry in entries):
             messages.insert(0, InfoMessage(room.info()))
         if any(isinstance(e.event, Notice) and e.event.kind == "seat_moved" and e.event.seat == seat for e in entries):
@@ -1314,10 +1335,15 @@ class RoomServer:
             self.metrics.store_error()
             log.error("health: the store cannot be written (%s)", error)
             return False
+        if self.outbox is not None and self.outbox.failing:
+            log.error("health: the store cannot be flushed to the disk")
+            return False  # its answers wait for a flush that fails
         return True
 
     async def close(self) -> None:
         self.thinkers.close()
+        if self.outbox is not None:
+            await self.outbox.close()
         self.store.close()
 
     def stopping(self) -> None:
@@ -1331,6 +1357,19 @@ class RoomServer:
 
 def _seat(seat: int | None) -> str:
     return "?" if seat is None else str(seat + 1)
+
+
+def seat_updates(entries: Sequence[Entry], seat: int) -> list[SeatUpdate]:
+    """The seat's updates of a change: entries that share a position share one view of it (made
+    and encoded once: ``protocol.server_messages.update_frames``), where ``Entry.for_seat`` makes one each."""
+    updates = []
+    state: object = None
+    view = None
+    for entry in entries:
+        if entry.state is not state:
+            state, view = entry.state, None if entry.state is None else entry.state.view(seat)
+        updates.append(SeatUpdate(entry.number, entry.event, view))
+    return updates
 
 
 def finished_record(room: Room, request_id: int, seat: int, today: str | None = None) -> str | Refused:
@@ -1459,13 +1498,16 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
                  ready: asyncio.Future[int] | None) -> int:
     context = tls_context(config.certfile, config.keyfile)
     ticking = asyncio.create_task(rooms.tick())
+    collecting = asyncio.create_task(keep_collections_short())  # no full garbage collection holds the loop long
     # A little above the protocol's cap, so an oversized message is answered with "too_big"
     # before the library closes on anything much larger.
+    # No per-message deflate: a frame is about a kilobyte, and deflate cost each connection about 50 KiB
+    # of memory and the loop a compression of every frame (docs/architecture.md, "Costs").
     hook = page_hook(health_hook(rooms.writable, lambda: rooms.is_stopping))
     async with contextlib.AsyncExitStack() as serving:
         server = await serving.enter_async_context(serve(
             rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8,
-            write_limit=2 ** 16, close_timeout=3, server_header=None, process_request=hook))
+            write_limit=2 ** 16, close_timeout=3, server_header=None, compression=None, process_request=hook))
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
         rooms.self_url = f"{scheme}://{loopback(config.host)}:{port}"
@@ -1474,7 +1516,7 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
             # against 127.0.0.1. They get a plain port of their own instead, on loopback only.
             inner = await serving.enter_async_context(serve(
                 rooms.handle, "127.0.0.1", 0, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8, write_limit=2 ** 16,
-                close_timeout=3, server_header=None, process_request=hook))
+                close_timeout=3, server_header=None, compression=None, process_request=hook))
             rooms.self_url = f"ws://127.0.0.1:{inner.sockets[0].getsockname()[1]}"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
                  len(rooms.rooms))
@@ -1485,6 +1527,7 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
         rooms.stopping()
         await asyncio.sleep(0.1)  # let the senders say why
     ticking.cancel()
+    collecting.cancel()
     await rooms.close()
     log.info("stopped")
     return 0
@@ -1602,12 +1645,23 @@ def config_from_args(argv: Sequence[str]) -> ServerConfig:
                         daily_trusted_players=args.daily_trusted_players)
 
 
-def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
-    config = config_from_args(argv)
-    handler = logging.StreamHandler(sys.stderr)
+def log_to_stderr() -> Callable[[], None]:
+    """The server's log on standard error, a line per room event, written by a thread of its own in
+    batches (``net.server.logs``): the loop only keeps each record. Returns the stop, which writes what is left."""
+    handler = BatchedLines(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
+
+    def stop() -> None:
+        log.removeHandler(handler)
+        handler.close()
+    return stop
+
+
+def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
+    config = config_from_args(argv)
+    stop_log = log_to_stderr()
     try:
         return asyncio.run(run(config, open_rooms=open_rooms))
     except (OSError, sqlite3.Error) as error:  # the port is taken, the database cannot be written, a bad certificate
@@ -1615,3 +1669,5 @@ def main(argv: Sequence[str], open_rooms: OpenRooms = sqlite_rooms) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        stop_log()
