@@ -81,6 +81,8 @@ class OnlineProgram(Protocol):
     def start_voice(self) -> None: ...
     def voice_is_on(self) -> bool: ...
     def remember_server(self, server: str) -> None: ...
+    def share_source(self, commitment: bytes) -> bytes | None: ...
+    def table_opened(self, table: RemoteTable) -> None: ...
     def _save_settings(self, quiet: bool = False) -> None: ...
     def _ask_players(self) -> int | None: ...
     def _ask_game(self, players: int) -> Rules | None: ...
@@ -1074,7 +1076,8 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     if request.mode != "daily":  # a daily deal: said once for the day, before its first deal
         program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake, tls=request.tls, share=share_bytes(saved))
+    table = RemoteTable(server, first, wake, tls=request.tls, share=share_bytes(saved),
+                        share_source=program.share_source)
     try:
         table.open()
     except TableClosed as closed:
@@ -1084,6 +1087,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             raise
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
         return 1, None
+    program.table_opened(table)
     heard = table.commitment_heard()
     if request.mode == "daily" and heard is not None:  # checked against the day seed once it is revealed
         from ..storage import resolve_data_dir
@@ -1162,7 +1166,7 @@ def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server
         return [room_code_line(table.code, m), *timer,
                 Announcement(m("online.share", code=table.code, command=command, server=server),
                              spoken=m("online.share.spoken", command=command)),
-                *invite_lines(server, table.code, m)]
+                *invite_lines(server, table.code, m), *page_lines(server, table.code, m)]
     if mode == "quick":
         return [Announcement(m("online.quick.opening")), *timer, Announcement(waiting_line(table.room(), m)),
                 Announcement(quick_leave_line(table, m))]
@@ -1184,3 +1188,10 @@ def invite_lines(server: str, code: str, m: Messages) -> list[Announcement]:
     pauses before the prompt (a copied stop still joins: ``net.client.invite``)."""
     from ..net.client.invite import invite_link
     return [Announcement(m("online.invite")), Announcement(invite_link(server, code) + ".", spoken="")]
+
+
+def page_lines(server: str, code: str, m: Messages) -> list[Announcement]:
+    """The same room's link for a browser (the page ``scopa serve`` serves), on a line of its own after a
+    line that says what it is, as the invite link is; the voice says only that line."""
+    from ..net.client.invite import page_link
+    return [Announcement(m("online.invite.page")), Announcement(page_link(server, code) + ".", spoken="")]

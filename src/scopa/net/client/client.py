@@ -188,7 +188,8 @@ class RemoteTable:
 
     def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick | DailyDeal, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
-                 tls: ssl.SSLContext | None = None, share: bytes | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, share: bytes | None = None,
+                 share_source: Callable[[bytes], bytes | None] | None = None) -> None:
         self.server = server
         self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
         self.wake: Waker = wake if wake is not None else NoWake()
@@ -234,6 +235,9 @@ class RemoteTable:
         self._nonce_refused = False  # an older server knows no nonce: the share goes without it
         self._share_known = share is not None or not isinstance(first, Hello)
         self._daily = isinstance(first, DailyDeal)  # dealt from the server's seed alone: no share
+        # a browser page draws its own nonce, by crypto.getRandomValues, once it has heard the commitment
+        # (scopa.web): asked then, for a seat that has none kept
+        self._share_source = share_source if share is None else None
         self._gave_share = False
         self._shown: Shown | None = None  # the shares the room's info showed at the start
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
@@ -317,7 +321,12 @@ class RemoteTable:
 
     def _contribution(self) -> Contribute:
         """This seat's share, made under the first commitment heard, with its secret (without it
-        for an older server, which refused the field)."""
+        for an older server, which refused the field). A browser page's own nonce, asked once, the
+        first time (``share_source``), takes the place of the one drawn here."""
+        source, self._share_source = self._share_source, None
+        given = source(self._heard) if source is not None and self._heard is not None else None
+        if given is not None and len(given) == SEED_BYTES:
+            self._share = given
         value = share_of(self._share, self._heard or bytes(SEED_BYTES))
         return Contribute(value) if self._nonce_refused else Contribute(value, self._share)
 
@@ -725,6 +734,21 @@ class RemoteTable:
         if data is None:  # a daily deal's record is told once the day's board has closed
             return "daily_later" if daily else "missing"
         return check_online(data, heard, own, self.seat, seen, shown, daily, nonces)
+
+    def fairness_facts(self) -> dict[str, Any] | None:
+        """What a browser page needs to check the shuffle itself, as ``shuffle_check`` does (scopa.web):
+        the record's parts, the commitment heard, this seat's nonce, every share's nonce the server
+        told, and what the seat saw; None before the record was asked, or when the server gave none."""
+        with self._lock:
+            data, seen = self._record_data, sorted(self._seen, key=repr)
+            heard = None if self._heard_other else self._heard
+            own = self._share if self._share_known else None
+            nonces = dict(self._nonces)
+        if data is None:
+            return None
+        return {"record": dict(data), "commitment": None if heard is None else heard.hex(),
+                "nonce": None if own is None else own.hex(), "seat": self.seat, "seen": [list(o) for o in seen],
+                "nonces": [{"value": value.hex(), "nonce": nonce.hex()} for value, nonce in nonces.items()]}
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -138,6 +139,7 @@ from .identity import NameTaken, PlayerBook, player_hash
 from .logs import BatchedLines
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
+from .pages import PAGE_PATH, PageSession, loopback, page_address, page_hook, serve_page
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .signals import on_stop_signals
 from .store import DB_NAME, LoadProblem, RoomStore
@@ -309,6 +311,9 @@ def client_address(ws: ServerConnection, trust_proxy: bool) -> str:
     in front that sets ``X-Forwarded-For``) the last address of that header, the one the proxy
     itself saw. Off by default: without a proxy, a client would write its own header."""
     peer = str(ws.remote_address[0]) if ws.remote_address else "?"
+    page = page_address(ws.request, peer)
+    if page is not None:  # a page's console, on this process's own loopback: the page's address
+        return page
     request = ws.request if trust_proxy else None
     if request is None:
         return peer
@@ -457,6 +462,8 @@ class RoomServer:
         self.watch_arrivals: Limit = AddressLimit(config.watch_arrivals, WATCH_ARRIVAL_WINDOW)
         self.watch_news: dict[str, WatchNews] = {}  # each room's news of spectators, grouped
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
+        self.page_session: PageSession | None = None  # the page's console (scopa.web), attached by scopa serve
+        self.self_url = ""  # this process's own address on loopback, once listening (a page's console joins here)
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.server.daily
         self.outbox: Outbox | None = None  # the SQLite store's group commit (net.server.durable)
@@ -482,6 +489,9 @@ class RoomServer:
 
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
+        if ws.request is not None and urlsplit(ws.request.path).path == PAGE_PATH:
+            await serve_page(ws, self.page_session, client_address(ws, self.config.trust_proxy), self.self_url)
+            return
         conn = self.connect(ws)
         conn.metrics = self.metrics
         self.connections.add(conn)
@@ -1537,11 +1547,21 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
     # before the library closes on anything much larger.
     # No per-message deflate: a frame is about a kilobyte, and deflate cost each connection about 50 KiB
     # of memory and the loop a compression of every frame (docs/architecture.md, "Costs").
-    async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
-                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None, compression=None,
-                     process_request=health_hook(rooms.writable, lambda: rooms.is_stopping)) as server:
+    hook = page_hook(health_hook(rooms.writable, lambda: rooms.is_stopping))
+    async with contextlib.AsyncExitStack() as serving:
+        server = await serving.enter_async_context(serve(
+            rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8,
+            write_limit=2 ** 16, close_timeout=3, server_header=None, compression=None, process_request=hook))
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
+        rooms.self_url = f"{scheme}://{loopback(config.host)}:{port}"
+        if context is not None and rooms.page_session is not None:
+            # The pages' consoles join this server as clients; over TLS they would check its certificate
+            # against 127.0.0.1. They get a plain port of their own instead, on loopback only.
+            inner = await serving.enter_async_context(serve(
+                rooms.handle, "127.0.0.1", 0, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8, write_limit=2 ** 16,
+                close_timeout=3, server_header=None, compression=None, process_request=hook))
+            rooms.self_url = f"ws://127.0.0.1:{inner.sockets[0].getsockname()[1]}"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
                  len(rooms.rooms))
         if ready is not None:
@@ -1550,8 +1570,6 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
         log.info("stopping")
         rooms.stopping()
         await asyncio.sleep(0.1)  # let the senders say why
-        server.close()
-        await server.wait_closed()
     ticking.cancel()
     collecting.cancel()
     await rooms.close()
