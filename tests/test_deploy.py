@@ -248,7 +248,13 @@ def test_two_servers_on_redis_behind_nginx_serve_a_match_over_tls(tmp_path: Path
         https.request("GET", "/healthz")
         answer = https.getresponse()
         assert (answer.status, answer.read()) == (200, b"ok\n")
+        https.request("GET", "/K7MQ3T")  # the browser page, at a room, through the proxy (docs/web.md)
+        answer = https.getresponse()
+        assert answer.status == 200 and b'<script src="page.js"' in answer.read()
+        assert "script-src 'self'" in answer.getheader("Content-Security-Policy", "")
         https.close()
+        assert page_opens(listen, trusted, f"https://localhost:{listen}")  # the page's websocket, from its own page
+        assert not page_opens(listen, trusted, "https://evil.example")  # another site's page is refused
         url = f"wss://localhost:{listen}"
         host = RemoteTable(url, CreateRoom("Ann", Rules(target=None), ("human", "human"), "easy"), tls=trusted)
         tables.append(host)
@@ -276,6 +282,26 @@ def test_two_servers_on_redis_behind_nginx_serve_a_match_over_tls(tmp_path: Path
         stop_nginx(nginx)
         for server in servers:
             server.stop()
+
+
+def page_opens(listen: int, trusted: ssl.SSLContext, origin: str) -> bool:
+    """Whether a page of ``origin`` opens the page's websocket through nginx and hears its first line."""
+    import asyncio
+    import json
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    async def opens() -> bool:
+        try:
+            async with connect(f"wss://localhost:{listen}/web", ssl=trusted, origin=origin,  # type: ignore[arg-type]
+                               open_timeout=30) as ws:
+                await ws.send(json.dumps({"type": "start", "lang": "en"}))
+                return bool(json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "say")
+        except InvalidStatus as refused:
+            assert refused.response.status_code == 403
+            return False
+    return asyncio.run(opens())
 
 
 def play(host: RemoteTable, guest: RemoteTable, moves: int | None = None) -> None:

@@ -188,7 +188,8 @@ def test_a_share_is_64_hex_digits_taken_once_in_the_lobby_and_the_start_waits_fo
     assert not room.contribute(2, bytes([3]) * 32)  # a computer's seat gives none
     with pytest.raises(RoomRefusal) as refused:
         room.start(0, now=0.0)
-    assert (refused.value.code, refused.value.values) == ("cannot_start", {"reason": "not_ready"})
+    # a seat whose client gave no share is said as such, not as a player not ready (issue 39)
+    assert (refused.value.code, refused.value.values) == ("cannot_start", {"reason": "no_share", "seat": 1})
     assert room.info().contributions == (bytes([1]) * 32, None, None)
     room.contribute(seat, bytes([2]) * 32)
     room.start(0, now=0.0)

@@ -80,8 +80,9 @@ def test_another_process_passes_the_end_on_only_to_a_client_that_asked(processes
 
 
 def test_against_an_older_server_the_unknown_request_is_not_said_and_changes_still_come():
-    """A server from before mark_changes answers it with unknown_type (a refusal the console would
-    say) and never ends a change: the client keeps nothing to say and takes what came at once."""
+    """A server from before mark_changes (and features) answers each with unknown_type (a refusal
+    the console would say) and never ends a change: the client keeps nothing to say and takes what
+    came at once."""
     rules = Rules(target=None)
     info = RoomInfo("ACDEFG", "lobby", rules, (RoomSeat("Ann", ready=True), RoomSeat("Bob")))
     asked: list[str] = []
@@ -89,8 +90,9 @@ def test_against_an_older_server_the_unknown_request_is_not_said_and_changes_sti
     def older(ws) -> None:  # type: ignore[no-untyped-def]
         ws.recv()
         ws.send(encode(Welcome("ACDEFG", 1, 1, info)))
-        asked.append(json.loads(ws.recv())["type"])
-        ws.send(json.dumps({"type": "error", "code": "unknown_type", "values": {}}))
+        for _ in range(2):
+            asked.append(json.loads(ws.recv())["type"])
+            ws.send(json.dumps({"type": "error", "code": "unknown_type", "values": {}}))
         ws.send(encode(InfoMessage(info)))
         ws.send(encode(UpdateMessage(SeatUpdate(2, Notice("ready", 1, "Bob"), None))))
         time.sleep(1.0)
@@ -100,7 +102,7 @@ def test_against_an_older_server_the_unknown_request_is_not_said_and_changes_sti
         table = RemoteTable(f"ws://127.0.0.1:{old.socket.getsockname()[1]}", Join("ACDEFG", "Bob"))
         table.open(timeout=5)
         until(lambda: table.latest() == 2, 5)
-        assert asked == ["mark_changes"]
+        assert asked == ["features", "mark_changes"]
         assert table.take_errors() == []
         assert [update.event for update in table.updates(1, 1)] == [Notice("ready", 1, "Bob")]
         table.close()

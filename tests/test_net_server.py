@@ -147,7 +147,7 @@ def test_the_lobby_starts_only_with_two_ready_humans_and_only_by_the_host(serve)
     assert error(ann) == ErrorMessage("cannot_start", {"reason": "players"})
     bob = join(server.url, ann.code, ready=False)
     ann.send(StartMessage())
-    assert error(ann) == ErrorMessage("cannot_start", {"reason": "not_ready"})
+    assert error(ann) == ErrorMessage("cannot_start", {"reason": "not_ready", "seat": 1})
     bob.send(StartMessage())
     assert error(bob).code == "not_host"
     bob.send(ReadyMessage())

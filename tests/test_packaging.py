@@ -190,6 +190,10 @@ def test_the_sdist_holds_the_tests_and_their_hooks_the_docs_and_dev_py_and_the_w
         metadata = archive.read(f"scopa-{scopa.__version__}.dist-info/METADATA").decode()
     assert f"scopa-{scopa.__version__}.dist-info/licenses/LICENSE" in files
     assert {"scopa/py.typed", "scopa/bench/serving.py", "scopa/lessons/text/rules_en.md"} <= files
+    # the browser page scopa serve serves (docs/web.md): its three files are package data
+    assert {"scopa/net/client/page/index.html", "scopa/net/client/page/page.js",
+            "scopa/net/client/page/page.css"} <= files
+    assert "tests/fixtures/axe/axe.min.js" in names and "tests/fixtures/axe/LICENSE" in names  # axe-core, MPL 2.0
     assert not [name for name in files if name.startswith(("tests/", "docs/"))]
     assert "License-Expression: MIT" in metadata
     requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist: redis")]

@@ -229,9 +229,11 @@ def _client_tls(cafile: Path | None, server: str | None) -> ssl.SSLContext | Non
 
 
 def _serve(argv: list[str]) -> int:
-    """``scopa serve``: the room server, with its own flags (``scopa serve --help``)."""
+    """``scopa serve``: the room server, with its own flags (``scopa serve --help``), and the browser page
+    whose consoles ``scopa.web`` plays in a worker process (docs/web.md)."""
     from .net.server.launch import main as serve
-    return serve(argv)
+    from .web.workers import PageWorkers
+    return serve(argv, PageWorkers.started)
 
 
 def _host(argv: list[str]) -> int:

@@ -1,4 +1,5 @@
-"""``scopa leaderboard [--server URL] [--top N]``: the server's best players, then this player's place.
+"""``scopa leaderboard [--server URL] [--top N] [--programs]``: the server's best players, then this
+player's place; with ``--programs`` the board of the programs (bots), which is kept apart.
 
 One line a player, rank first ("1st, Ann, rating 27.4, 12 matches."), then "You are 42nd of
 310, rating 27.4." when this player has a rating there. The server is the last one played on
@@ -53,6 +54,7 @@ def main(argv: Sequence[str]) -> int:
     parser = _Parser(prog="scopa leaderboard", add_help=False)
     parser.add_argument("--server", default=None)
     parser.add_argument("--top", type=_top, default=10)
+    parser.add_argument("--programs", action="store_true")
     parser.add_argument("--lang", choices=LANGUAGES, default=None)
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--config-dir", type=Path, default=None)
@@ -70,12 +72,12 @@ def main(argv: Sequence[str]) -> int:
         print(f"scopa: {messages('online.need_server')}", file=sys.stderr)
         return USAGE
     data_dir = args.data_dir or default_data_dir()
-    key = PlayerKeyStore(data_dir).load()
-    answer = fetch_board(server, args.top, key)
+    key = None if args.programs else PlayerKeyStore(data_dir).load()  # a person's place is on the people's board
+    answer = fetch_board(server, args.top, key, programs=args.programs)
     if not isinstance(answer, Leaderboard):
         print(board_problem_line(answer.code, answer.values, messages, server).text)
         return NOT_READ
-    for line in board_lines(answer, messages, key is not None):
+    for line in board_lines(answer, messages, key is not None, args.programs):
         print(line)
     if answer.you is not None:
         remember_rating(data_dir, server, answer.you.rank, answer.you.of, answer.you.rating)

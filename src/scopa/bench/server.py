@@ -77,6 +77,7 @@ class Tally:
     errors: int = 0
     clients: int = 0
     matches: int = 0
+    page_moves: int = 0  # moves played by browser seats (--browser-seats)
     problems: list[str] = dataclasses.field(default_factory=list)
     client_cpu: float = 0.0  # CPU seconds the worker's process used while measuring
     client_lag: tuple[Any, ...] = (0.0, 0, (0, 0, 0), 0, 0.0)  # its loop's lag (looplag.Lag's fields)
@@ -90,10 +91,13 @@ class Tally:
 class Room:
     """One room's players and the move in flight (moves in a room are one at a time)."""
 
-    def __init__(self, players: int, people: tuple[int, ...] | None = None, tally: Tally | None = None) -> None:
+    def __init__(self, players: int, people: tuple[int, ...] | None = None, tally: Tally | None = None,
+                 pages: tuple[int, ...] = ()) -> None:
         self.players = players
         self.people = tuple(range(players)) if people is None else people  # the seats with a scripted player
         self.tally = tally or Tally()
+        self.pages = pages  # of those, the seats played through the browser page's websocket (--browser-seats)
+        self.bots = tuple(seat for seat in self.people if seat not in pages)  # the others: their moves are timed
         self.sent_at = 0.0
         self.after = -1  # the number the mover had when it sent; -1: no move in flight
         self.waiting: set[int] = set()
@@ -201,7 +205,7 @@ class Player:
                 await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
             move = decode_view(self.view_data).legal_moves()[0]
             room = self.room
-            room.sent_at, room.after, room.waiting = time.perf_counter(), self.number, set(room.people)
+            room.sent_at, room.after, room.waiting = time.perf_counter(), self.number, set(room.bots)
             self.busy = True
             await self.ws.send(encode(MoveRequest(next(self.ids), move, self.number)))
         elif self.seat == 0 and self.phase == "deal_over":
@@ -218,13 +222,60 @@ class Player:
                     await self.receive()
 
 
+class PagePlayer:
+    """One browser seat, scripted: the page's websocket (``/web``), keys answering the console's prompts
+    as a person at the page would (the first card, the first capture, Enter); the server runs the
+    console for it, which is what this measures."""
+
+    def __init__(self, ws: ClientConnection, seat: int, tally: Tally, measuring: Callable[[], bool]) -> None:
+        self.ws, self.seat, self.tally, self.measuring = ws, seat, tally, measuring
+
+    async def prompt(self, timeout: float = 30.0) -> str:
+        while True:
+            data = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            if data.get("type") == "commitment":  # the page's share of the seed, drawn once it heard this
+                await self.ws.send(json.dumps({"type": "share", "value": secrets.token_hex(32)}))
+            elif data.get("type") == "say" and data.get("prompt"):
+                return str(data["prompt"])
+
+    async def key(self, key: str) -> None:
+        await self.ws.send(json.dumps({"type": "key", "key": key}))
+
+    async def join(self, code: str) -> None:
+        await self.ws.send(json.dumps({"type": "start", "lang": "en", "code": code}))
+        while (prompt := await self.prompt()) != "Ready?":
+            if prompt.startswith("Your name?"):
+                await self.ws.send(json.dumps({"type": "line", "text": f"Web{secrets.randbelow(10 ** 8)}"}))
+        await self.key("enter")
+
+    async def play(self, until: float) -> None:
+        """Answer the turns until the match is over (the page's menu again) or the time is up."""
+        with contextlib.suppress(TimeoutError):
+            while time.monotonic() < until:
+                prompt = await self.prompt(max(0.05, until - time.monotonic()))
+                if prompt in ("Card?", "Capture?"):
+                    if prompt == "Card?" and self.measuring():
+                        self.tally.page_moves += 1
+                    await self.key("1")
+                elif prompt in ("Play?", "Next?"):
+                    await self.key("enter")
+                elif prompt == "Choice?":
+                    return
+
+
+def page_address(url: str) -> tuple[str, str]:
+    """The page's websocket and its origin, for a server's ``ws://`` address."""
+    host = url.split("://", 1)[1].rstrip("/")
+    return f"{url.rstrip('/')}/web", f"http://{host}"
+
+
 EXPERT_SEATS = ("human", "human", "expert", "expert")
 
 
 async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring: Callable[[], bool],
-                    think: float, expert: bool = False) -> list[Player]:
+                    think: float, expert: bool = False, browsers: bool = False) -> list[Any]:
     """A room with its host and the others joined, ready and dealt (``expert``: four seats, two
-    of them expert computers)."""
+    of them expert computers; ``browsers``: the odd seats play through the browser page's websocket)."""
     from websockets.asyncio.client import connect
 
     from scopa.engine import Rules
@@ -233,10 +284,19 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
     from scopa.net.protocol.wire import encode
     kinds = EXPERT_SEATS if expert else ("human",) * players
     players = len(kinds)
-    room = Room(players, tuple(i for i, kind in enumerate(kinds) if kind == "human"), tally)
-    seated: list[Player] = []
+    people = tuple(i for i, kind in enumerate(kinds) if kind == "human")
+    room = Room(players, people, tally, tuple(seat for seat in people if seat % 2) if browsers and not expert else ())
+    seated: list[Any] = []
     for seat in room.people:
-        ws = await connect(urls[seat % len(urls)], max_size=2 ** 20, open_timeout=30, ping_interval=None)
+        url = urls[seat % len(urls)]
+        if seat in room.pages:
+            web, origin = page_address(url)
+            page = PagePlayer(await connect(web, origin=origin, max_size=2 ** 20, open_timeout=30,  # type: ignore[arg-type]
+                                            ping_interval=None), seat, tally, measuring)
+            seated.append(page)
+            await page.join(seated[0].code)
+            continue
+        ws = await connect(url, max_size=2 ** 20, open_timeout=30, ping_interval=None)
         player = Player(ws, room, tally, measuring, think)
         seated.append(player)
         if seat == 0:
@@ -247,11 +307,12 @@ async def open_room(urls: tuple[str, ...], players: int, tally: Tally, measuring
         await ws.send(encode(Contribute(secrets.token_bytes(32))))  # its share of the seed, as a client gives it
         if seat:
             await ws.send(encode(Ready()))
-    for player in seated[1:]:
-        await seated[0].expect(functools.partial(operator.eq, ("update", "notice", "ready", player.seat)))
+    for other in seated[1:]:
+        await seated[0].expect(functools.partial(operator.eq, ("update", "notice", "ready", other.seat)))
     await seated[0].ws.send(encode(Start()))
     for player in seated:
-        await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
+        if isinstance(player, Player):
+            await player.expect(lambda m: isinstance(m, tuple) and m[1] == "cards_dealt")
     return seated
 
 
@@ -272,7 +333,7 @@ async def spectate(url: str, code: str, name: str, tally: Tally) -> None:
             pass
 
 
-async def chatter(seated: list[Player], rate: float, until: float, measuring: Callable[[], bool]) -> None:
+async def chatter(seated: list[Any], rate: float, until: float, measuring: Callable[[], bool]) -> None:
     """About ``rate`` chat lines a second in the room, from its players in turn (each within its own limit)."""
     from scopa.net.protocol.client_messages import ChatRequest
     from scopa.net.protocol.wire import encode
@@ -281,10 +342,12 @@ async def chatter(seated: list[Player], rate: float, until: float, measuring: Ca
         await asyncio.sleep(random.expovariate(rate))
         player = seated[lines % len(seated)]
         lines += 1
+        if not isinstance(player, Player):
+            continue
         await player.ws.send(encode(ChatRequest(text=f"line {lines} from the bench, text only")))
 
 
-async def table_extras(urls: tuple[str, ...], seated: list[Player], tally: Tally, extras: tuple[float, int],
+async def table_extras(urls: tuple[str, ...], seated: list[Any], tally: Tally, extras: tuple[float, int],
                        until: float, measuring: Callable[[], bool]) -> list[asyncio.Task[None]]:
     """The room's chat and spectators, as ``--chat`` and ``--spectators`` ask."""
     rate, spectators = extras
@@ -297,7 +360,7 @@ async def table_extras(urls: tuple[str, ...], seated: list[Player], tally: Tally
 
 async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Tally, filled: asyncio.Event,
                     go: asyncio.Event, state: dict[str, Any], expert: bool = False,
-                    extras: tuple[float, int] = (0.0, 0)) -> None:
+                    extras: tuple[float, int] = (0.0, 0), browsers: bool = False) -> None:
     """One room slot: play matches in new rooms until the time is up."""
     def measuring() -> bool:
         return bool(state["measuring"])
@@ -305,7 +368,7 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
     seated = None
     around: list[asyncio.Task[None]] = []
     try:
-        seated = await open_room(urls, players, tally, measuring, think, expert)
+        seated = await open_room(urls, players, tally, measuring, think, expert, browsers)
         tally.clients += len(seated)
         filled.set()
         await go.wait()
@@ -318,7 +381,7 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
                 break
             tally.matches += 1
             await asyncio.gather(*(p.ws.close() for p in seated))
-            seated = await open_room(urls, players, tally, measuring, think, expert)
+            seated = await open_room(urls, players, tally, measuring, think, expert, browsers)
     except Exception as error:  # noqa: BLE001 -- every failure is counted and named, the bench goes on
         tally.error(f"{type(error).__name__}: {error}"[:120])
         filled.set()
@@ -331,7 +394,7 @@ async def keep_room(urls: tuple[str, ...], players: int, think: float, tally: Ta
 
 async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float,
                to_main: Queue[Any], from_main: Queue[Any], expert_rooms: int = 0,
-               extras: tuple[float, float] = (0.0, 0)) -> tuple[Tally, Tally]:
+               extras: tuple[float, float] = (0.0, 0), browsers: bool = False) -> tuple[Tally, Tally]:
     from scopa.net.server.collector import keep_collections_short
     collecting = asyncio.create_task(keep_collections_short())  # the clients' own pauses are the server's too
     tally, experts = Tally(), Tally()
@@ -345,7 +408,8 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
         expert = number >= rooms
         watching = int((number + 1) * spectators + 1e-9) - int(number * spectators + 1e-9)  # 0.1: one room in ten
         tasks.append(asyncio.create_task(keep_room(urls, players, think, experts if expert else tally, fills[number],
-                                                   go, state, expert, (0.0, 0) if expert else (rate, watching))))
+                                                   go, state, expert, (0.0, 0) if expert else (rate, watching),
+                                                   browsers)))
         await asyncio.sleep(0.005)  # not all at once: a server takes new connections at its own pace
     await asyncio.gather(*(f.wait() for f in fills))
     to_main.put(("filled", tally.clients + experts.clients))
@@ -363,9 +427,10 @@ async def work(urls: tuple[str, ...], rooms: int, players: int, think: float, se
 
 
 def worker(urls: tuple[str, ...], rooms: int, players: int, think: float, seconds: float, to_main: Queue[Any],
-           from_main: Queue[Any], expert_rooms: int = 0, extras: tuple[float, float] = (0.0, 0)) -> None:
+           from_main: Queue[Any], expert_rooms: int = 0, extras: tuple[float, float] = (0.0, 0),
+           browsers: bool = False) -> None:
     tally, experts = asyncio.run(work(urls, rooms, players, think, seconds, to_main, from_main, expert_rooms,
-                                      extras))
+                                      extras, browsers))
     to_main.put(("done", (dataclasses.asdict(tally), dataclasses.asdict(experts))))
 
 
@@ -502,6 +567,9 @@ def main(argv: list[str]) -> int:
                    "figures to FILE (pstats; FILE.1 and on for more processes) when it stops, and print the top of it")
     p.add_argument("--uvloop", action="store_true", help="run the bench's own servers on uvloop's event loop (a "
                    "measured extra: pip install uvloop; the game does not need it)")
+    p.add_argument("--browser-seats", action="store_true",
+                   help="half the seats (the second, and the fourth) play through the browser page's websocket, the "
+                   "server running the console for each; also prints the page's weight and its first line's time")
     p.add_argument("--health-rate", type=float, default=0.0, metavar="N",
                    help="GET /healthz a second to the server while the rooms play (default 0: none)")
     args = p.parse_args(argv)
@@ -552,10 +620,13 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     expert_shares = [args.expert_rooms // workers + (1 if i < args.expert_rooms % workers else 0)
                      for i in range(workers)]
     starts = [context.Queue() for _ in shares]
+    if args.browser_seats:
+        page_figures(urls[0])
     time.sleep(0.5)
-    before = resident_kib(pids)
+    before, before_all = resident_kib(pids), resident_kib(pids + children(pids))
     processes = [context.Process(target=worker, args=(urls, share, args.players, args.think, args.seconds, to_main,
-                                                      start, experts, (args.chat, args.spectators)))
+                                                      start, experts, (args.chat, args.spectators),
+                                                      args.browser_seats))
                  for share, start, experts in zip(shares, starts, expert_shares, strict=True)]
     for process in processes:
         process.start()
@@ -563,7 +634,7 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     clients = sum(to_main.get()[1] for _ in processes)
     filled_in = time.monotonic() - filling
     time.sleep(0.5)
-    filled = resident_kib(pids)
+    filled, filled_all = resident_kib(pids), resident_kib(pids + children(pids))
     cpu_before, load_before = cpu_seconds(pids), load_average()
     workers_before = {pid: cpu_seconds((pid,)) or 0.0 for pid in children(pids)}
     checks = context.Queue()
@@ -584,13 +655,14 @@ def measure(args: argparse.Namespace, urls: tuple[str, ...], pids: tuple[int, ..
     tallies, expert_tallies = [Tally(**d[0]) for d in done], [Tally(**d[1]) for d in done]
     cpu_after, load_after = cpu_seconds(pids), load_average()
     worker_cpu = sum((cpu_seconds((pid,)) or 0.0) - workers_before.get(pid, 0.0) for pid in children(pids))
-    after = resident_kib(pids)
+    after, after_all = resident_kib(pids), resident_kib(pids + children(pids))
     for process in processes:
         process.join(30)
     if flood is not None:
         flood.join(30)
     report(args, tallies, clients, filled_in, (before, filled, after), (cpu_before, cpu_after),
-           (load_before, load_after), expert_tallies, worker_cpu, lag if servers else None)
+           (load_before, load_after), expert_tallies, worker_cpu, lag if servers else None,
+           (before_all, filled_all, after_all))
     if redis_before and redis_after:
         report_redis(redis_before, redis_after, sum(t.moves for t in tallies))
     if health is not None:
@@ -639,7 +711,8 @@ def health_flood(url: str, rate: float, seconds: float, to_main: Queue) -> None:
 def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_in: float,
            memory: tuple[int | None, int | None, int | None], cpu: tuple[float | None, float | None],
            load: tuple[float | None, float | None], expert_tallies: list[Tally] | None = None,
-           worker_cpu: float = 0.0, lag: Lag | None = None) -> None:
+           worker_cpu: float = 0.0, lag: Lag | None = None,
+           with_workers: tuple[int | None, int | None, int | None] = (None, None, None)) -> None:
     latencies = [t for tally in tallies for t in tally.latencies]
     moves = sum(t.moves for t in tallies)
     errors = sum(t.errors for t in tallies)
@@ -650,7 +723,9 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
     print(f"connected clients {clients}" + (f", chat {args.chat:g} lines/s a room" if args.chat else "")
           + (f", {args.spectators:g} spectators a room" if args.spectators else ""))
     print(f"moves/s {moves / args.seconds:.1f} ({moves} moves in {args.seconds:g} s, "
-          f"{sum(t.matches for t in tallies)} matches finished)")
+          f"{sum(t.matches for t in tallies)} matches finished)"
+          + (f"; browser seats' moves/s {sum(t.page_moves for t in tallies) / args.seconds:.1f}"
+             if args.browser_seats else ""))
     if latencies:
         print("round trip ms " + " ".join(f"p{int(share * 100)} {percentile(latencies, share) * 1000:.1f}"
                                           for share in (0.5, 0.95, 0.99))
@@ -682,11 +757,85 @@ def report(args: argparse.Namespace, tallies: list[Tally], clients: int, filled_
     else:
         print(f"memory MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end {after / 1024:.1f}; "
               f"KiB a room filled {(filled - before) / args.rooms:.0f} end {(after - before) / args.rooms:.0f}")
+    before, filled, after = with_workers
+    if before is not None and filled is not None and after is not None:  # the computers' and the pages' workers
+        print(f"memory with its worker processes MiB before {before / 1024:.1f} filled {filled / 1024:.1f} end "
+              f"{after / 1024:.1f}; KiB a room filled {(filled - before) / args.rooms:.0f} "
+              f"end {(after - before) / args.rooms:.0f}")
     if cpu[0] is not None and cpu[1] is not None:
         print(f"server cpu {100 * (cpu[1] - cpu[0]) / args.seconds:.0f}% of one core (every server process), "
               f"{1000 * (cpu[1] - cpu[0]) / max(1, moves):.2f} ms a move (all its work over the moves)"
-              + (f", its computer workers {100 * worker_cpu / args.seconds:.0f}%" if worker_cpu else ""))
+              + (f", its worker processes (computers, pages) {100 * worker_cpu / args.seconds:.0f}%"
+                 if worker_cpu else ""))
     print(f"machine load {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores")
+
+
+def page_figures(url: str, trials: int = 10) -> None:
+    """The page's weight, and how soon its first line comes: the three files fetched over HTTP, the page's
+    websocket opened and its first ``say`` read, as a browser does on opening the link (loopback)."""
+    import statistics
+    import urllib.request
+
+    from websockets.asyncio.client import connect
+
+    from scopa.net.server.pages import FILES, page_weight
+    web, origin = page_address(url)
+
+    def fetch(address: str) -> bytes:
+        with urllib.request.urlopen(address, timeout=10) as answer:
+            return bytes(answer.read())
+
+    async def first_line() -> float:
+        start = time.perf_counter()
+        for path in FILES:
+            await asyncio.to_thread(fetch, origin + path)
+        async with connect(web, origin=origin) as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "start", "lang": "en"}))
+            while json.loads(await ws.recv()).get("type") != "say":
+                pass
+        return time.perf_counter() - start
+
+    times = [asyncio.run(first_line()) for _ in range(trials)]
+    print(f"page weight {page_weight()} bytes ({page_weight() / 1024:.1f} KiB) before compression; first line "
+          f"{statistics.median(times) * 1000:.0f} ms median, {max(times) * 1000:.0f} ms at most, of {trials} "
+          f"openings (files, websocket, first say)")
+    in_browser = chromium_first_lines(origin + "/", trials)
+    if in_browser:
+        print(f"first line in Chromium, from the link opened to the line in the page's log: "
+              f"{statistics.median(in_browser):.0f} ms median, {max(in_browser):.0f} ms at most, of {trials}")
+
+
+def chromium_first_lines(url: str, trials: int) -> list[float]:
+    """ms from navigation start to the first line in the log, in headless Chromium (Debian's chromium and
+    chromium-driver, with selenium); empty when they are not installed."""
+    import shutil
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        return []
+    browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if browser is None or driver is None:
+        return []
+    found: list[float] = []
+    for _ in range(trials):
+        with tempfile.TemporaryDirectory(prefix="scopa-bench-chromium-") as profile:
+            options = webdriver.ChromeOptions()
+            options.binary_location = browser
+            for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                         f"--user-data-dir={profile}"):
+                options.add_argument(flag)
+            session = webdriver.Chrome(options=options, service=Service(executable_path=driver))
+            try:
+                session.get(url)
+                found.append(float(session.execute_async_script(
+                    "const done = arguments[arguments.length - 1];"
+                    "(function wait() { document.querySelector('#log p') ? done(performance.now())"
+                    " : requestAnimationFrame(wait); })();")))
+            finally:
+                session.quit()
+    return found
 
 
 if __name__ == "__main__":

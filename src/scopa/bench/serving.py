@@ -42,7 +42,12 @@ async def serving():
     if os.environ.get("SCOPA_LOOP_LAG"):  # the load bench: the loop's lag, a line a second (bench.looplag)
         from scopa.bench.looplag import report_each
         lag = asyncio.get_running_loop().create_task(report_each(1.0, server.log.warning))
-    return await server.run(config, open_rooms=launch.open_rooms)
+    try:  # the browser page's consoles, in their worker (a server from before the page has none)
+        from scopa.web.workers import PageWorkers
+        opened = launch.with_pages(PageWorkers.started)
+    except ImportError:
+        opened = launch.open_rooms
+    return await server.run(config, open_rooms=opened)
 profile = os.environ.get("SCOPA_PROFILE")  # the load bench's --profile: cProfile over the whole run
 if profile:
     import cProfile

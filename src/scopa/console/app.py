@@ -284,6 +284,14 @@ class Program:
                 self.say(problem)
         return self.main_menu()
 
+    def share_source(self, commitment: bytes) -> bytes | None:
+        """This seat's share of a room's seed, once its commitment is heard: None, the client draws it
+        (a browser page's program gives the page's own, ``scopa.web``)."""
+        return None
+
+    def table_opened(self, table: object) -> None:
+        """A room's table, once open (a browser page's program shows the hand from it as buttons)."""
+
     def remember_server(self, server: str) -> None:
         """The server "Play online" offers next time (saved quietly; a failure is said)."""
         if self.settings.last_server != server:

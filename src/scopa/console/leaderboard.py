@@ -49,9 +49,11 @@ def you_line(you: BoardPlace, messages: Messages) -> str:
                     rating=rating_text(you.rating, messages.lang))
 
 
-def board_lines(board: Leaderboard, messages: Messages, keyed: bool) -> list[str]:
-    """Every line of the board, as printed and spoken: one a player, then the player's own."""
-    lines = [row_line(row, messages) for row in board.rows] or [messages("leaderboard.empty")]
+def board_lines(board: Leaderboard, messages: Messages, keyed: bool, programs: bool = False) -> list[str]:
+    """Every line of the board, as printed and spoken: one a player, then the player's own
+    (``programs``: the programs' board, docs/protocol.md)."""
+    empty = "leaderboard.empty.programs" if programs else "leaderboard.empty"
+    lines = [row_line(row, messages) for row in board.rows] or [messages(empty)]
     if board.you is not None:
         lines.append(you_line(board.you, messages))
     elif keyed:

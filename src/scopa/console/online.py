@@ -81,6 +81,8 @@ class OnlineProgram(Protocol):
     def start_voice(self) -> None: ...
     def voice_is_on(self) -> bool: ...
     def remember_server(self, server: str) -> None: ...
+    def share_source(self, commitment: bytes) -> bytes | None: ...
+    def table_opened(self, table: RemoteTable) -> None: ...
     def _save_settings(self, quiet: bool = False) -> None: ...
     def _ask_players(self) -> int | None: ...
     def _ask_game(self, players: int) -> Rules | None: ...
@@ -148,6 +150,8 @@ def problem_line(code: str, values: dict[str, Any], messages: Messages, server: 
         key = f"online.error.{code}.{values.get('reason', 'players' if code == 'cannot_start' else 'other')}"
     elif code == "bad_name" and messages.has(f"{key}.{values.get('reason')}"):
         key = f"{key}.{values['reason']}"
+    elif code == "too_many_tries" and messages.has(f"{key}.{values.get('limit')}"):  # rooms made, questions
+        key = f"{key}.{values['limit']}"
     try:
         text = messages(key, server=server, command=spoken_command(),
                         **{k: v for k, v in values.items() if k in ("seconds", "code")})
@@ -186,6 +190,7 @@ class News:
         self.table, self.m, self.server = table, messages, server
         self.chat = chat if chat is not None else Chat(table, messages, lambda: True, lambda on: None)
         self._connected = True
+        self.programs_said: set[str] = set()  # the names said to be programs' (``program_lines``)
 
     def check(self) -> None:
         """``RoomGone`` when the table cannot go on."""
@@ -203,6 +208,10 @@ class News:
             self._connected = self.table.connected
             lost = "online.restarting" if getattr(self.table, "restarting", False) else "online.lost"
             lines.append(Announcement(self.m("online.back" if self._connected else lost)))
+        room_of = getattr(self.table, "room", None)  # a table of the room (a spectator's has none)
+        room = None if room_of is None else room_of()
+        if room is not None and room.phase != "lobby":  # in the lobby, said after the seat's arrival (``Lobby``)
+            lines += [Announcement(line) for line in program_lines(room, self.table.seat, self.programs_said, self.m)]
         lines += self.warnings()
         lines += self.chat.lines()
         return lines + [problem_line(e.code, dict(e.values), self.m) for e in self.table.take_errors()]
@@ -217,6 +226,19 @@ class News:
 
 def notice_line(notice: Notice, messages: Messages, name: str, you: int | None = None) -> str:
     return notice_words(messages, notice.kind, notice.seat, notice.name or name, you)
+
+
+def program_lines(room: RoomInfo, you: int | None, said: set[str], messages: Messages) -> list[str]:
+    """"Bip is a program." for each seat the room's info shows played by a program, not said yet
+    (``said``, their names, updated): everyone at the table hears it once, as the seat arrives or,
+    for a seat taken before this player came, as soon as the server has told it (the welcome comes
+    before the client asks for the feature: docs/protocol.md, Programs at the table)."""
+    lines = []
+    for seat, taken in enumerate(room.seats):
+        if taken is not None and taken.program and seat != you and taken.name not in said:
+            said.add(taken.name)
+            lines.append(messages("notice.program", name=taken.name))
+    return lines
 
 
 def seat_moved_line(notice: Notice, room: RoomInfo, you: int, messages: Messages) -> str:
@@ -304,9 +326,12 @@ class Lobby:
                 lines.append(seat_moved_line(update.event, self.table.room(), self.seat, self.m))
             elif not own_arrival(update.event, self.seat):  # "You are in room" said it
                 lines.append(notice_line(update.event, self.m, self._name(update.event.seat), self.seat))
+                if update.event.kind == "joined":  # "Bip joined the table. Bip is a program."
+                    lines += program_lines(self.table.room(), self.seat, self.news.programs_said, self.m)
                 if self.quick and update.event.kind in ("joined", "left"):
                     lines.append(waiting_line(self.table.room(), self.m))
             self.after = update.number
+        lines += program_lines(self.table.room(), self.seat, self.news.programs_said, self.m)  # there before us
         self.say(*lines)
 
     def _name(self, seat: int) -> str:
@@ -443,7 +468,8 @@ class Lobby:
                                     level=self.m(f"level.{taken.level}")))
             else:
                 state = "host" if seat == room.host else ("ready" if taken.ready else "not_ready")
-                lines.append(self.m(f"online.lobby.{state}", seat=seat + 1, name=taken.name))
+                kind = "program." if taken.program else ""  # "Seat 2, Bip, a program, ready."
+                lines.append(self.m(f"online.lobby.{kind}{state}", seat=seat + 1, name=taken.name))
         return lines
 
 
@@ -1050,7 +1076,8 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
     if request.mode != "daily":  # a daily deal: said once for the day, before its first deal
         program.say(m("online.connecting"))  # no address: Orca spells out "ws colon slash slash"
     wake = Wake()
-    table = RemoteTable(server, first, wake, tls=request.tls, share=share_bytes(saved))
+    table = RemoteTable(server, first, wake, tls=request.tls, share=share_bytes(saved),
+                        share_source=program.share_source)
     try:
         table.open()
     except TableClosed as closed:
@@ -1060,6 +1087,7 @@ def play_room(program: OnlineProgram, request: OnlineRequest,
             raise
         program.say(problem_line(closed.problem.code, closed.problem.values, m, server))
         return 1, None
+    program.table_opened(table)
     heard = table.commitment_heard()
     if request.mode == "daily" and heard is not None:  # checked against the day seed once it is revealed
         from ..storage import resolve_data_dir
@@ -1138,7 +1166,7 @@ def _opening(table: RemoteTable, mode: str, reclaimed: bool, m: Messages, server
         return [room_code_line(table.code, m), *timer,
                 Announcement(m("online.share", code=table.code, command=command, server=server),
                              spoken=m("online.share.spoken", command=command)),
-                *invite_lines(server, table.code, m)]
+                *invite_lines(server, table.code, m), *page_lines(server, table.code, m)]
     if mode == "quick":
         return [Announcement(m("online.quick.opening")), *timer, Announcement(waiting_line(table.room(), m)),
                 Announcement(quick_leave_line(table, m))]
@@ -1160,3 +1188,10 @@ def invite_lines(server: str, code: str, m: Messages) -> list[Announcement]:
     pauses before the prompt (a copied stop still joins: ``net.client.invite``)."""
     from ..net.client.invite import invite_link
     return [Announcement(m("online.invite")), Announcement(invite_link(server, code) + ".", spoken="")]
+
+
+def page_lines(server: str, code: str, m: Messages) -> list[Announcement]:
+    """The same room's link for a browser (the page ``scopa serve`` serves), on a line of its own after a
+    line that says what it is, as the invite link is; the voice says only that line."""
+    from ..net.client.invite import page_link
+    return [Announcement(m("online.invite.page")), Announcement(page_link(server, code) + ".", spoken="")]

@@ -12,9 +12,10 @@ TIMEOUT = 10.0
 
 
 def fetch_board(server: str, top: int, player_key: str | None, tls: ssl.SSLContext | None = None,
-                timeout: float = TIMEOUT) -> Leaderboard | Problem:
-    """The server's top ``top`` players and, with the key, this player's place; or the problem."""
-    answer = ask_once(server, LeaderboardRequest(top, player_key), tls, timeout)
+                timeout: float = TIMEOUT, programs: bool = False) -> Leaderboard | Problem:
+    """The server's top ``top`` players and, with the key, this player's place; or the problem.
+    ``programs``: the programs' board (bots, docs/protocol.md), apart from the people's."""
+    answer = ask_once(server, LeaderboardRequest(top, player_key, programs), tls, timeout)
     return answer if isinstance(answer, (Leaderboard, Problem)) else Problem(UNREACHABLE, {})
 
 

@@ -77,6 +77,7 @@ from ..protocol.client_messages import (
     Contribute,
     CreateRoom,
     DailyDeal,
+    Features,
     Hello,
     Join,
     ListTables,
@@ -98,7 +99,9 @@ from ..protocol.server_messages import (
     ChangeEnd,
     ChatMessage,
     ClockMessage,
+    Contributed,
     ErrorMessage,
+    FeaturesAnswer,
     InfoMessage,
     MatchRecordMessage,
     Moved,
@@ -185,7 +188,8 @@ class RemoteTable:
 
     def __init__(self, server: str, first: CreateRoom | Join | Hello | Quick | DailyDeal, wake: Waker | None = None,
                  backoff: Sequence[float] = BACKOFF, reconnect_for: float = RECONNECT_FOR,
-                 tls: ssl.SSLContext | None = None, share: bytes | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, share: bytes | None = None,
+                 share_source: Callable[[bytes], bytes | None] | None = None) -> None:
         self.server = server
         self.tls = tls  # for wss://: the context trusting a private server's certificate (``tls_context``)
         self.wake: Waker = wake if wake is not None else NoWake()
@@ -231,9 +235,15 @@ class RemoteTable:
         self._nonce_refused = False  # an older server knows no nonce: the share goes without it
         self._share_known = share is not None or not isinstance(first, Hello)
         self._daily = isinstance(first, DailyDeal)  # dealt from the server's seed alone: no share
+        # a browser page draws its own nonce, by crypto.getRandomValues, once it has heard the commitment
+        # (scopa.web): asked then, for a seat that has none kept
+        self._share_source = share_source if share is None else None
         self._gave_share = False
         self._shown: Shown | None = None  # the shares the room's info showed at the start
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
+        self.share_kept: bool | None = None  # the server's ``contributed``: whether it keeps this share (None: untold)
+        self.features: tuple[str, ...] = ()  # what the server turned on for this connection (``features``)
+        self._programs_due = False  # the info answering the feature program is on its way
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
         self.quick_wait: int | None = None  # a quick room: the seconds its server waits for people (welcome)
         self._heard: bytes | None = None
@@ -281,7 +291,8 @@ class RemoteTable:
                 self.restarting = False
             share = self._share_due(message)
         with contextlib.suppress(LinkClosed):  # else asked again, and the share given again, once reconnected
-            ws.send(encode(MarkChanges()))
+            ws.send(encode(Features(CLIENT_FEATURES)))  # an older server answers unknown_type to each of
+            ws.send(encode(MarkChanges()))  # these two, left out by read_changes
             if share:
                 ws.send(encode(self._contribution()))
         return message
@@ -310,7 +321,12 @@ class RemoteTable:
 
     def _contribution(self) -> Contribute:
         """This seat's share, made under the first commitment heard, with its secret (without it
-        for an older server, which refused the field)."""
+        for an older server, which refused the field). A browser page's own nonce, asked once, the
+        first time (``share_source``), takes the place of the one drawn here."""
+        source, self._share_source = self._share_source, None
+        given = source(self._heard) if source is not None and self._heard is not None else None
+        if given is not None and len(given) == SEED_BYTES:
+            self._share = given
         value = share_of(self._share, self._heard or bytes(SEED_BYTES))
         return Contribute(value) if self._nonce_refused else Contribute(value, self._share)
 
@@ -367,7 +383,7 @@ class RemoteTable:
         with self._lock:  # a seat taken back: the updates it missed, sent before mark_changes is read,
             # are one change that ends with the welcome's number (or a resync)
             missed_to = self._welcome_number if self._welcome_number > self._latest else 0
-        for messages in read_changes(ws, self._parse, missed_to):
+        for messages in read_changes(ws, self._parse, missed_to, asked=2):
             self._handle_all(messages)
 
     def _handle_all(self, messages: list[ServerMessage]) -> None:
@@ -389,6 +405,8 @@ class RemoteTable:
         stores, so one more does no harm). Never on the error itself: a store still failing
         would answer each share with another error."""
         room = self._room
+        if self.share_kept is not None:  # the server said which share it keeps: nothing to give again
+            return False
         if not (self._share_refused and self._gave_share and room is not None and room.phase == "lobby"
                 and any(isinstance(message, InfoMessage) for message in messages)):
             return False
@@ -442,6 +460,10 @@ class RemoteTable:
             elif isinstance(message, InfoMessage):
                 self._room = message.info
                 self._note_shares(message.info)
+                # the info that answers the feature program says who is a program: news when one sits here
+                others = (seat for i, seat in enumerate(message.info.seats) if i != self.seat)
+                news = self._programs_due and any(seat is not None and seat.program for seat in others)
+                self._programs_due = False
             elif isinstance(message, ResyncMessage):
                 self._room, self._latest, self._floor = message.info, message.number, message.number
                 self._note_shares(message.info)
@@ -462,6 +484,11 @@ class RemoteTable:
                     self._share_refused |= message.code == "storage"
             elif isinstance(message, Welcome):
                 self._welcomed(message)
+            elif isinstance(message, FeaturesAnswer):  # nothing to say: what it turned on comes after it
+                self.features, news = message.names, False
+                self._programs_due = "program" in message.names
+            elif isinstance(message, Contributed):  # the share the server keeps for this seat: nothing to say
+                self.share_kept, news = message.value == self._contribution().value, False
             elif isinstance(message, Moved):  # the host moved this player: the same key, a new seat
                 self.seat = message.seat
                 self.moves += 1
@@ -475,8 +502,8 @@ class RemoteTable:
             return  # muted: kept for L, nothing to say now
         if isinstance(message, ClockMessage) and message.seat != self.seat:
             return  # another seat's warning: said to that seat only
-        if news and not isinstance(message, (InfoMessage, Moved)):  # info: kept for the update that follows;
-            self.wake.raise_()  # an update had already, or the seat's own arrival: nothing to say
+        if news and not isinstance(message, Moved):  # info: kept for the update that follows (but a program's
+            self.wake.raise_()  # seat, above); an update had already, or the seat's own arrival: nothing to say
         if self._is_urgent(message):
             self.urgent.raise_()
 
@@ -708,6 +735,21 @@ class RemoteTable:
             return "daily_later" if daily else "missing"
         return check_online(data, heard, own, self.seat, seen, shown, daily, nonces)
 
+    def fairness_facts(self) -> dict[str, Any] | None:
+        """What a browser page needs to check the shuffle itself, as ``shuffle_check`` does (scopa.web):
+        the record's parts, the commitment heard, this seat's nonce, every share's nonce the server
+        told, and what the seat saw; None before the record was asked, or when the server gave none."""
+        with self._lock:
+            data, seen = self._record_data, sorted(self._seen, key=repr)
+            heard = None if self._heard_other else self._heard
+            own = self._share if self._share_known else None
+            nonces = dict(self._nonces)
+        if data is None:
+            return None
+        return {"record": dict(data), "commitment": None if heard is None else heard.hex(),
+                "nonce": None if own is None else own.hex(), "seat": self.seat, "seen": [list(o) for o in seen],
+                "nonces": [{"value": value.hex(), "nonce": nonce.hex()} for value, nonce in nonces.items()]}
+
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None
         when the connection dropped first (or was down, for a moment at most), to ask again."""
@@ -785,20 +827,22 @@ def ask_once(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
 
 
 CHANGE_MESSAGES = (UpdateMessage, InfoMessage, Moved, ResyncMessage)  # the messages a change_end ends
+CLIENT_FEATURES = ("contributed", "program")  # the additions to protocol 2 this client reads (docs/protocol.md)
 
 
 def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
-                 missed_to: int = 0) -> Iterator[list[ServerMessage]]:
+                 missed_to: int = 0, asked: int = 1) -> Iterator[list[ServerMessage]]:
     """Every message of a connection that sent ``mark_changes``, in order, in lists: a change's
     messages together, once its ``change_end`` came (or ``CHANGE_WAIT`` passed without one), any
     other message with them or alone (see "Changes" above). Until the first ``change_end`` (an
     older server never sends one, and its unknown_type answer to the request is left out), what
     the server sent at once is one change. ``missed_to``: the welcome's number for a seat taken
-    back, whose missed updates come first and end there. Ends with ``LinkClosed``, or
-    ``ProtocolError`` for a message ``parse`` refuses."""
+    back, whose missed updates come first and end there. ``asked``: the requests sent once
+    welcomed that an older server answers with unknown_type (mark_changes, and features for a
+    seat), each such answer left out. Ends with ``LinkClosed``, or ``ProtocolError`` for a message
+    ``parse`` refuses."""
     change: list[ServerMessage] = []  # the messages of a change begun, waiting for its change_end
     marked = False  # a change_end came: the server ends every change with one from here on
-    asked = True    # mark_changes not yet answered: an older server answers with unknown_type
     while True:
         try:
             burst = ws.recv_burst(CHANGE_WAIT if change else None)
@@ -811,7 +855,7 @@ def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
         for raw in burst:
             message = parse(raw)
             if isinstance(message, ChangeEnd):
-                marked, asked = True, False
+                marked, asked = True, 0
                 if change:
                     yield change
                 change = []
@@ -823,7 +867,11 @@ def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
                     yield change
                     change = []
             elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
-                asked = False  # the answer of an older server to mark_changes: nothing to say
+                asked -= 1  # an older server's answer to mark_changes or features: nothing to say
+            elif isinstance(message, FeaturesAnswer):
+                asked = max(0, asked - 1)  # features known: only mark_changes may still be answered unknown_type
+                yield [*change, message]
+                change = []
             else:
                 yield [*change, message]
                 change = []

@@ -36,3 +36,10 @@ def parse_invite(text: str) -> tuple[str, str] | None:
     if code is None:
         return None
     return f"{scheme}://{parts.netloc}{path}", code
+
+
+def page_link(server: str, code: str) -> str:
+    """The same room's link for a browser: the page the server serves at ``/CODE`` (``http://`` for a
+    ``ws://`` server, ``https://`` for ``wss://``), docs/web.md."""
+    scheme, _, rest = invite_link(server, code).partition("://")
+    return f"{'https' if _SCHEMES.get(scheme.lower()) == 'wss' else 'http'}://{rest}"

@@ -1,6 +1,8 @@
 """What a client sends, and how the server reads it: the messages, their encoders and
 ``parse_client_message``. The rest of the protocol (the version, the limits, the errors, room
 information, views, events) is in ``wire``; what the server sends, in ``server_messages``.
+docs/protocol.md is the protocol for people outside the project, every message with an example
+(checked against these modules by tests/test_protocol_doc.py).
 
 Client to server. The first message of a connection is one of ``hello``, ``create_room``,
 ``join``, ``watch``, ``leaderboard``, ``quick`` or ``tables``, each with ``"version": PROTOCOL_VERSION``;
@@ -35,6 +37,9 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  and tells it to every seat at the end (match_record's nonces), so that each client
                  checks every share was made under the commitment it heard. An older server answers
                  unknown_field {field: nonce}: the client sends the share again without it
+                 Sent before ready: the host's start is refused (cannot_start, reason no_share, seat)
+                 while a person's seat has none. With the feature contributed, answered
+                 ``contributed {value}``, the share the server keeps for the seat
     ready        {}                                         a joined player is ready
     start        {}                                         the host starts the match
     move         {id, card, capture, expected}              play a card; capture is a list of cards;
@@ -55,6 +60,10 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  at most 60 a minute from one address (net.server.server.BOARD_LIMIT), then the error
                  too_many_tries {seconds}
     ping         {}                                         the server answers pong
+    features     {names}                                    the additions to protocol 2 this client reads
+                 (``wire.FEATURES``: contributed, program), sent once welcomed; answered with ``features``,
+                 the names turned on; an older server answers unknown_type. The server sends a client
+                 nothing new it did not ask for this way (docs/protocol.md, Versions and features)
     mark_changes {}                                         from now on, end each change to the room sent to
                  this connection with ``change_end``: a change (a move, a deal, a notice, the updates
                  a seat taken back missed) is sent as several messages, each update carrying the
@@ -84,6 +93,10 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  typed (cleaned, at most MAX_CHAT characters) or one of ``PRESETS`` by name;
                  refused with the error chat_refused {reason}: empty, too_long, too_fast (a spectator:
                  not_allowed)
+
+  create_room, join and quick take ``"program": true`` (optional): a program plays the seat, and
+  says so; leaderboard takes ``"programs": true``: the programs' board, kept apart from the people's.
+  create_room's seats take ``"computer:LEVEL"``, the command line's form, as LEVEL.
 
   Finding a game (issue 28). Both are first messages, with ``"version"``:
     quick        {version, name, rules, level, player_key, turn_time}  a quick match: a seat in a quick room of
@@ -146,6 +159,7 @@ from .wire import (
     check_name,
     decode_rules,
     encode_rules,
+    feature_names,
     is_player_key,
 )
 
@@ -169,6 +183,7 @@ class CreateRoom:
     public: bool = False  # listed by ``tables`` while it waits for players
     watchers_chat: bool = False  # spectators may chat
     join_between_deals: bool = False  # a person may take a computer's seat between deals (issue 38)
+    program: bool = False  # a program plays this seat (docs/protocol.md, Programs at the table)
 
 
 @dataclass(frozen=True)
@@ -176,6 +191,7 @@ class Join:
     code: str
     name: str
     player_key: str | None = None
+    program: bool = False
 
 
 @dataclass(frozen=True)
@@ -243,6 +259,7 @@ class LeaderboardRequest:
 
     top: int = 10
     player_key: str | None = None  # to hear the asker's own place
+    programs: bool = False  # the programs' board, not the people's
 
 
 # The daily deal (issue 29; net.server.daily) -------------------------------------------------------
@@ -321,6 +338,7 @@ class Quick:
     level: str = "easy"
     player_key: str | None = None  # the name is the key's, and the match is rated (issue 38)
     turn_time: int | None = None  # the turn timer chosen; only players who chose the same meet (issue 38)
+    program: bool = False
 
 
 @dataclass(frozen=True)
@@ -333,10 +351,20 @@ class Back:
     pass
 
 
+@dataclass(frozen=True)
+class Features:
+    """The additions to protocol 2 this client reads (``wire.FEATURES``), asked once welcomed; the
+    server turns on those it has and says which (``server_messages.FeaturesAnswer``)."""
+
+    names: tuple[str, ...]
+
+
 ClientMessage = (Hello | CreateRoom | Join | Contribute | Ready | Start | MoveRequest | NextDealRequest | ClaimRequest
                  | Assisted | RecordRequest | Ping | LeaderboardRequest | ChatRequest | MoreTime | Back | Watch
-                 | SeatKind | MoveSeat | WatchersChat | Quick | ListTables | DailyRequest | DailyDeal | MarkChanges)
+                 | SeatKind | MoveSeat | WatchersChat | Quick | ListTables | DailyRequest | DailyDeal | MarkChanges
+                 | Features)
 FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
+
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -344,6 +372,12 @@ FIRST_MESSAGES = (Hello, CreateRoom, Join, Quick, ListTables, DailyDeal)
 def _player_key(message: CreateRoom | Join | Quick | LeaderboardRequest | DailyRequest | DailyDeal) -> dict[str, str]:
     """The player key, only when the client has one (a server before player keys never sees the field)."""
     return {} if message.player_key is None else {"player_key": message.player_key}
+
+
+def _program(message: CreateRoom | Join | Quick) -> dict[str, bool]:
+    """``"program": true`` for a program's seat only: a person's first message is as it always was,
+    so an older server reads it (it would refuse the field as unknown)."""
+    return {"program": True} if message.program else {}
 
 
 _ENCODERS.update({
@@ -355,8 +389,11 @@ _ENCODERS.update({
                                            **({} if m.turn_time is None else {"turn_time": m.turn_time}),
                                            "public": m.public,
                                            **({"watchers_chat": True} if m.watchers_chat else {}),
-                                           **({"join_between_deals": True} if m.join_between_deals else {})}),
-    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m)}),
+                                           **({"join_between_deals": True} if m.join_between_deals else {}),
+                                           **_program(m)}),
+    Join: ("join", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "name": m.name, **_player_key(m),
+                              **_program(m)}),
+    Features: ("features", lambda m: {"names": list(m.names)}),
     Contribute: ("contribute", lambda m: {"value": m.value.hex(),
                                           **({} if m.nonce is None else {"nonce": m.nonce.hex()})}),
     Ready: ("ready", lambda m: {}),
@@ -369,7 +406,8 @@ _ENCODERS.update({
     RecordRequest: ("record", lambda m: {"id": m.id}),
     Ping: ("ping", lambda m: {}),
     MarkChanges: ("mark_changes", lambda m: {}),
-    LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m)}),
+    LeaderboardRequest: ("leaderboard", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
+                                                   **({"programs": True} if m.programs else {})}),
     SeatKind: ("seat_kind", lambda m: {"seat": m.seat, "kind": m.kind}),
     MoveSeat: ("move_seat", lambda m: {"from": m.from_seat, "to": m.to_seat}),
     WatchersChat: ("watchers_chat", lambda m: {"allowed": m.allowed}),
@@ -380,7 +418,7 @@ _ENCODERS.update({
     # Finding a game (issue 28)
     Quick: ("quick", lambda m: {"version": PROTOCOL_VERSION, "name": m.name, "rules": encode_rules(m.rules),
                                 "level": m.level, **_player_key(m),
-                                **({} if m.turn_time is None else {"turn_time": m.turn_time})}),
+                                **({} if m.turn_time is None else {"turn_time": m.turn_time}), **_program(m)}),
     ListTables: ("tables", lambda m: {"version": PROTOCOL_VERSION}),
     # The daily deal (issue 29)
     DailyRequest: ("daily", lambda m: {"version": PROTOCOL_VERSION, "top": m.top, **_player_key(m),
@@ -411,13 +449,24 @@ def _create_room(f: _Fields) -> CreateRoom:
     seats = f("seats")
     if not isinstance(seats, list) or len(seats) != rules.players:
         raise ProtocolError("bad_field", field="seats")
-    kinds = tuple(kind if kind == "human" else _level(kind, "seats") for kind in seats)
+    kinds = tuple(_seat_kind(kind) for kind in seats)
     if kinds[0] != "human":
         raise ProtocolError("bad_field", field="seats")
     return CreateRoom(name, rules, kinds, _level(f("level", "easy"), "level"), _optional_player_key(f),
                       _turn_time(f("turn_time"), "turn_time"), _bool(f("public", False), "public"),
                       _bool(f("watchers_chat", False), "watchers_chat"),
-                      _true_or_absent(f("join_between_deals"), "join_between_deals"))
+                      _true_or_absent(f("join_between_deals"), "join_between_deals"),
+                      _true_or_absent(f("program"), "program"))
+
+
+def _seat_kind(kind: Any) -> str:
+    """A create_room seat: "human", a computer level, or "computer:LEVEL" (the command line's
+    ``--seats`` form), read as the level."""
+    if kind == "human":
+        return "human"
+    if isinstance(kind, str) and kind.startswith("computer:"):
+        kind = kind.removeprefix("computer:")
+    return _level(kind, "seats")
 
 
 def _watch(f: _Fields) -> Watch:
@@ -428,7 +477,8 @@ def _watch(f: _Fields) -> Watch:
 def _quick(f: _Fields) -> Quick:
     _version(f)
     return Quick(check_name(f("name"), given=True), decode_rules(f("rules")), _level(f("level", "easy"), "level"),
-                 _optional_player_key(f), _turn_time(f("turn_time"), "turn_time"))
+                 _optional_player_key(f), _turn_time(f("turn_time"), "turn_time"),
+                 _true_or_absent(f("program"), "program"))
 
 
 def _list_tables(f: _Fields) -> ListTables:
@@ -438,7 +488,8 @@ def _list_tables(f: _Fields) -> ListTables:
 
 def _join(f: _Fields) -> Join:
     _version(f)
-    return Join(_code(f("code")), check_name(f("name"), given=True), _optional_player_key(f))
+    return Join(_code(f("code")), check_name(f("name"), given=True), _optional_player_key(f),
+                _true_or_absent(f("program"), "program"))
 
 
 def _optional_player_key(f: _Fields) -> str | None:
@@ -460,7 +511,8 @@ def _move(f: _Fields) -> MoveRequest:
 
 def _leaderboard_request(f: _Fields) -> LeaderboardRequest:
     _version(f)
-    return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f))
+    return LeaderboardRequest(_int(f("top", 10), "top", 1, MAX_TOP), _optional_player_key(f),
+                              _true_or_absent(f("programs"), "programs"))
 
 
 def _daily_request(f: _Fields) -> DailyRequest:
@@ -493,8 +545,9 @@ def _chat_request(f: _Fields) -> ChatRequest:
 _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "hello": (_hello, frozenset({"last_number"})),
     "create_room": (_create_room, frozenset({"level", "player_key", "turn_time", "public", "watchers_chat",
-                                             "join_between_deals"})),
-    "join": (_join, frozenset({"player_key"})),
+                                             "join_between_deals", "program"})),
+    "join": (_join, frozenset({"player_key", "program"})),
+    "features": (lambda f: Features(feature_names(f("names"))), frozenset()),
     "contribute": (lambda f: Contribute(_hex(f("value"), "value"), _optional_nonce(f("nonce"))), frozenset({"nonce"})),
     "ready": (lambda f: Ready(), frozenset()),
     "start": (lambda f: Start(), frozenset()),
@@ -513,8 +566,8 @@ _CLIENT_PARSERS: dict[str, tuple[Callable[[_Fields], Any], frozenset[str]]] = {
     "more_time": (lambda f: MoreTime(), frozenset()),
     "back": (lambda f: Back(), frozenset()),
     "chat": (_chat_request, frozenset({"text", "preset"})),
-    "leaderboard": (_leaderboard_request, frozenset({"player_key", "top"})),
-    "quick": (_quick, frozenset({"level", "player_key", "turn_time"})),
+    "leaderboard": (_leaderboard_request, frozenset({"player_key", "top", "programs"})),
+    "quick": (_quick, frozenset({"level", "player_key", "turn_time", "program"})),
     "tables": (_list_tables, frozenset()),
     "daily": (_daily_request, frozenset({"day", "player_key", "top"})),
     "daily_deal": (_daily_deal, frozenset({"day", "player_key"})),

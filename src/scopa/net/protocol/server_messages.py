@@ -1,6 +1,8 @@
 """What a server sends, and how a client reads it: the messages, their encoders and
 ``parse_server_message``. The rest of the protocol (the version, the limits, the errors, room
 information, views, events) is in ``wire``; what a client sends, in ``client_messages``.
+docs/protocol.md is the protocol for people outside the project, every message with an example
+(checked against these modules by tests/test_protocol_doc.py).
 
 Server to client.
 
@@ -64,6 +66,10 @@ Server to client.
                  score of a player who finished every deal; you {rank, of, score, deals} the asker's place
                  and each deal's score (null: not on the board); played [{deal, score, practice}] the
                  asker's latest room of each deal, practice true when it did not count
+    features     {names}                               the answer to ``features``: the features turned
+                 on for this connection (``wire.FEATURES`` it asked for), in the order asked
+    contributed  {value}                               with the feature contributed, the answer to
+                 ``contribute``: the share the server keeps for this seat (the first it was sent)
     clock        {seat, seconds}                       the turn timer's warning: seconds left to the seat
                  to move (10, then 5); not numbered. Its timeout and more time are notices
                  (timed_out, more_time), numbered and kept as every notice is
@@ -126,6 +132,7 @@ from .wire import (
     encode_info,
     encode_rules,
     encode_view,
+    feature_names,
 )
 
 # Player keys, ratings and the leaderboard (issue 29; net.server.identity, net.server.ratings) --------------
@@ -320,9 +327,24 @@ class ChangeEnd:
     """The messages of one change to the room, sent to this connection, end here (``mark_changes``)."""
 
 
+@dataclass(frozen=True)
+class FeaturesAnswer:
+    """The features the server turned on for this connection, in the order asked (``features``)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Contributed:
+    """The share of the seed the server keeps for this seat (the first it was sent): the answer to
+    ``contribute`` on a connection with the feature ``contributed``."""
+
+    value: bytes
+
+
 ServerMessage = (Welcome | InfoMessage | UpdateMessage | ResyncMessage | Accepted | Refused | ErrorMessage
                  | MatchRecordMessage | Pong | Leaderboard | ChatMessage | ClockMessage | Watching | TablesMessage
-                 | DailyAnswer | Moved | ChangeEnd)
+                 | DailyAnswer | Moved | ChangeEnd | FeaturesAnswer | Contributed)
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -341,6 +363,8 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
 
 
 _ENCODERS.update({
+    FeaturesAnswer: ("features", lambda m: {"names": list(m.names)}),
+    Contributed: ("contributed", lambda m: {"value": m.value.hex()}),
     Welcome: ("welcome", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat": m.seat,
                                     "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info),
                                     "last_deal": None if m.last_deal is None else encode_finished(m.last_deal),
@@ -613,6 +637,10 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
                                                                                 players - 1),
                            _int(fields("deal_number"), "deal_number", 0, 10_000),
                            tuple(_int(s, "match_scores") for s in _list(fields("match_scores"), "match_scores", 2)))
+    elif kind == "features":
+        message = FeaturesAnswer(feature_names(fields("names")))
+    elif kind == "contributed":
+        message = Contributed(_hex(fields("value"), "value"))
     elif kind == "clock":
         players = rules.players if rules is not None else 4
         message = ClockMessage(_int(fields("seat"), "seat", 0, players - 1), _int(fields("seconds"), "seconds", 1, 90))

@@ -12,7 +12,8 @@ adds its encoders to ``_ENCODERS`` here, so ``encode`` writes a message of eithe
 ``info`` is a ``RoomInfo``: {code, phase ("lobby", "playing", "over"), host, level, rules,
 seats, assisted_deals, contributions, turn_time (only in a room with a turn timer), watchers_chat
 (true only, sent only in a room whose spectators may chat)}, each seat
-null (free) or {name, kind, level, connected, covered, ready}; contributions has one entry per
+null (free) or {name, kind, level, connected, covered, ready, program (true only, for a seat a
+program plays, sent only to a client with the feature program)}; contributions has one entry per
 seat, its contribution in hex or null (public to every seat).
 
 Events (``event`` of an update) are {"kind": ...} with the engine event's fields:
@@ -163,6 +164,7 @@ class RoomSeat:
     connected: bool = True
     covered: bool = False
     ready: bool = False
+    program: bool = False  # played by a program, by its own word; sent only to a client with the feature
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,21 @@ MAX_DAILY_DEALS = 10
 
 
 MAX_WATCHERS = 8  # spectators a room takes
+
+# Features: the additions to protocol 2 a client asks for once welcomed (docs/protocol.md, Versions
+# and features). The server sends a client nothing new it did not ask for: an older client refuses
+# what it does not know.
+FEATURES = ("contributed", "program")  # what this server can turn on: the share acknowledged, a seat's program flag
+MAX_FEATURES = 16  # names in one features request or answer
+
+
+def feature_names(value: Any) -> tuple[str, ...]:
+    """At most ``MAX_FEATURES`` names of at most 40 characters; a name not known is kept (the
+    server leaves it out of its answer), so a newer client's list is never refused."""
+    if not isinstance(value, list) or len(value) > MAX_FEATURES or not all(
+            isinstance(name, str) and 0 < len(name) <= 40 for name in value):
+        raise ProtocolError("bad_field", field="names")
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -243,7 +260,8 @@ def encode_rules(rules: Rules) -> dict[str, Any]:
 
 def encode_info(info: RoomInfo) -> dict[str, Any]:
     seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "connected": s.connected,
-                                     "covered": s.covered, "ready": s.ready} for s in info.seats]
+                                     "covered": s.covered, "ready": s.ready, **({"program": True} if s.program else {})}
+             for s in info.seats]
     return {"code": info.code, "phase": info.phase, "host": info.host, "level": info.level,
             "rules": encode_rules(info.rules), "seats": seats, "assisted_deals": sorted(info.assisted_deals),
             "contributions": [None if c is None else c.hex() for c in info.contributions],
@@ -588,7 +606,7 @@ def _true_or_absent(value: Any, name: str) -> bool:
 
 
 def _room_seat(value: Any, name: str) -> RoomSeat:
-    f = _Fields(value, name)
+    f = _Fields(value, name, frozenset({"program"}))  # sent only for a program, to a client that asked
     seat_name = check_name(f("name"), name)
     kind = f("kind")
     if kind not in ("human", "computer"):
@@ -599,7 +617,7 @@ def _room_seat(value: Any, name: str) -> RoomSeat:
     if level is not None:
         _level(level, name)
     seat = RoomSeat(seat_name, kind, level, _bool(f("connected"), name), _bool(f("covered"), name),
-                    _bool(f("ready"), name))
+                    _bool(f("ready"), name), _true_or_absent(f("program"), name))
     f.done()
     return seat
 

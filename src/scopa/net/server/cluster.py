@@ -353,7 +353,8 @@ class ClusterServer(RoomServer):
         if isinstance(message, (CreateRoom, Join, DailyDeal, Quick)):  # the name claimed in Redis, before the room
             player = None if message.player_key is None else player_hash(message.player_key)
             try:
-                free = await self.book.claim(player, message.name)
+                program = not isinstance(message, DailyDeal) and message.program
+                free = await self.book.claim(player, message.name, program)
             except Exception as error:  # noqa: BLE001 -- Redis unreachable: the request is not done
                 log.error("the store cannot check a name (%s)", error)
                 raise StoreDown() from None
@@ -750,9 +751,9 @@ class ClusterServer(RoomServer):
         for conn in list(self.seated.values()):
             conn.close_now(1012, "reconnect")
 
-    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
-                                                                 tuple[int, int, float] | None]:
-        return await self.book.leaderboard(top, player)
+    async def board(self, top: int, player: str | None, programs: bool = False
+                    ) -> tuple[list[tuple[int, str, float, int]], tuple[int, int, float] | None]:
+        return await self.book.leaderboard(top, player, programs)
 
     async def rate_pending(self) -> None:
         """Rate the finished matches waiting in Redis (this one's, or a killed process's)."""

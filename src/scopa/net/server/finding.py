@@ -41,4 +41,5 @@ def quick_room_request(message: Quick) -> CreateRoom:
     """The room a quick player makes when none waits: every seat open to people, the player's level,
     key and turn timer."""
     return CreateRoom(message.name, message.rules, ("human",) * message.rules.players, message.level,
-                      message.player_key, message.turn_time)
+                      message.player_key, message.turn_time,
+                      program=message.program)

@@ -69,16 +69,18 @@ def name_skeleton(name: str) -> str:
 class PlayerBook(Protocol):
     """The names of player keys, as the room server asks for them."""
 
-    def claim(self, hash_: str | None, name: str) -> None:
+    def claim(self, hash_: str | None, name: str, program: bool = False) -> None:
         """Let ``hash_`` (None: a player without a key) play as ``name``, or raise ``NameTaken``.
-        A key that had another name is renamed to this one."""
+        A key that had another name is renamed to this one. ``program``: the key plays as a
+        program (docs/protocol.md, Programs at the table), which it stays from then on."""
 
     def name_of(self, hash_: str) -> str | None: ...
 
-    def leaderboard(self, top: int, hash_: str | None) -> tuple[list[tuple[int, str, float, int]],
-                                                                 tuple[int, int, float] | None]:
+    def leaderboard(self, top: int, hash_: str | None, programs: bool = False
+                    ) -> tuple[list[tuple[int, str, float, int]], tuple[int, int, float] | None]:
         """The first ``top`` players (rank, name, rating, matches), best first (equal ratings: by
-        hash, as Redis's sorted set orders them), and the asker's (rank, of, rating) when rated."""
+        hash, as Redis's sorted set orders them), and the asker's (rank, of, rating) when rated:
+        the people's board, or with ``programs`` the programs' (a program is never on the people's)."""
 
 
 PLAYERS_SCHEMA = """
@@ -89,10 +91,18 @@ CREATE TABLE IF NOT EXISTS players (
     mu REAL,
     sigma REAL,
     ordinal REAL,
-    matches INTEGER NOT NULL DEFAULT 0
+    matches INTEGER NOT NULL DEFAULT 0,
+    program INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS players_by_rating ON players (ordinal, hash) WHERE ordinal IS NOT NULL;
 """
+# The two boards, each read off its own index: the people's and the programs' (a file of a server
+# before programs has the column added first, and its old index, players_by_rating, dropped).
+BOARD_INDEXES = """
+DROP INDEX IF EXISTS players_by_rating;
+CREATE INDEX IF NOT EXISTS people_by_rating ON players (ordinal, hash) WHERE ordinal IS NOT NULL AND program = 0;
+CREATE INDEX IF NOT EXISTS programs_by_rating ON players (ordinal, hash) WHERE ordinal IS NOT NULL AND program = 1;
+"""
+_BOARDS = {False: ("people_by_rating", 0), True: ("programs_by_rating", 1)}
 
 
 class SqlitePlayers:
@@ -101,8 +111,11 @@ class SqlitePlayers:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         self.db.executescript(PLAYERS_SCHEMA)
+        if "program" not in {row[1] for row in self.db.execute("PRAGMA table_info(players)")}:
+            self.db.execute("ALTER TABLE players ADD COLUMN program INTEGER NOT NULL DEFAULT 0")
+        self.db.executescript(BOARD_INDEXES)
 
-    def claim(self, hash_: str | None, name: str) -> None:
+    def claim(self, hash_: str | None, name: str, program: bool = False) -> None:
         skeleton = name_skeleton(name)
         row = self.db.execute("SELECT hash FROM players WHERE skeleton = ?", (skeleton,)).fetchone()
         if row is not None and (hash_ is None or not same_hash(row[0], hash_)):
@@ -111,9 +124,9 @@ class SqlitePlayers:
             return
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.execute("INSERT INTO players (hash, name, skeleton) VALUES (?, ?, ?) ON CONFLICT(hash) "
-                            "DO UPDATE SET name = excluded.name, skeleton = excluded.skeleton",
-                            (hash_, name, skeleton))
+            self.db.execute("INSERT INTO players (hash, name, skeleton, program) VALUES (?, ?, ?, ?) ON CONFLICT(hash) "
+                            "DO UPDATE SET name = excluded.name, skeleton = excluded.skeleton, "
+                            "program = MAX(program, excluded.program)", (hash_, name, skeleton, int(program)))
         except sqlite3.IntegrityError as error:
             self.db.execute("ROLLBACK")
             if "UNIQUE" in str(error):  # taken between the look and the write
@@ -128,21 +141,21 @@ class SqlitePlayers:
         row = self.db.execute("SELECT name FROM players WHERE hash = ?", (hash_,)).fetchone()
         return None if row is None else str(row[0])
 
-    def leaderboard(self, top: int, hash_: str | None) -> tuple[list[tuple[int, str, float, int]],
-                                                                 tuple[int, int, float] | None]:
-        """Read off the rating index backwards, ``top`` rows; the asker's rank counts the index
-        entries above theirs (docs/online.md has the figures at 100,000 players)."""
+    def leaderboard(self, top: int, hash_: str | None, programs: bool = False
+                    ) -> tuple[list[tuple[int, str, float, int]], tuple[int, int, float] | None]:
+        """Read off the board's rating index backwards, ``top`` rows; the asker's rank counts the
+        index entries above theirs (docs/online.md has the figures at 100,000 players)."""
+        index, program = _BOARDS[programs]
+        on_board = f"FROM players INDEXED BY {index} WHERE ordinal IS NOT NULL AND program = {program}"
         rows = [(rank, str(name), float(rating), int(matches)) for rank, (name, rating, matches) in enumerate(
-            self.db.execute("SELECT name, ordinal, matches FROM players INDEXED BY players_by_rating "
-                            "WHERE ordinal IS NOT NULL ORDER BY ordinal DESC, hash DESC LIMIT ?", (top,)), 1)]
+            self.db.execute(f"SELECT name, ordinal, matches {on_board} ORDER BY ordinal DESC, hash DESC LIMIT ?",
+                            (top,)), 1)]
         you = None
         if hash_ is not None:
-            mine = self.db.execute("SELECT ordinal FROM players WHERE hash = ?", (hash_,)).fetchone()
-            if mine is not None and mine[0] is not None:
-                above = self.db.execute(
-                    "SELECT COUNT(*) FROM players INDEXED BY players_by_rating WHERE ordinal IS NOT NULL AND "
-                    "(ordinal > ? OR (ordinal = ? AND hash > ?))", (mine[0], mine[0], hash_)).fetchone()[0]
-                total = self.db.execute("SELECT COUNT(*) FROM players INDEXED BY players_by_rating "
-                                        "WHERE ordinal IS NOT NULL").fetchone()[0]
+            mine = self.db.execute("SELECT ordinal, program FROM players WHERE hash = ?", (hash_,)).fetchone()
+            if mine is not None and mine[0] is not None and mine[1] == program:
+                above = self.db.execute(f"SELECT COUNT(*) {on_board} AND (ordinal > ? OR (ordinal = ? AND hash > ?))",
+                                        (mine[0], mine[0], hash_)).fetchone()[0]
+                total = self.db.execute(f"SELECT COUNT(*) {on_board}").fetchone()[0]
                 you = (int(above) + 1, int(total), float(mine[0]))
         return rows, you

@@ -10,9 +10,10 @@ install rather than a ``ModuleNotFoundError``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from .cluster import open_cluster
+from .pages import PageSession
 from .server import RoomServer, ServerConfig, config_from_args, sqlite_rooms
 from .server import main as serve
 
@@ -28,6 +29,16 @@ async def open_rooms(config: ServerConfig) -> RoomServer:
     return await (open_cluster if config.store else sqlite_rooms)(config)
 
 
+def with_pages(pages: Callable[[], PageSession]) -> Callable[[ServerConfig], Awaitable[RoomServer]]:
+    """``open_rooms``, with the browser page's consoles attached: ``pages`` gives what plays one page
+    (the composition root's ``scopa.web``; the server never imports the console)."""
+    async def opened(config: ServerConfig) -> RoomServer:
+        rooms = await open_rooms(config)
+        rooms.page_session = pages()
+        return rooms
+    return opened
+
+
 def redis_missing() -> bool:
     try:
         import redis.asyncio  # noqa: F401
@@ -36,8 +47,9 @@ def redis_missing() -> bool:
     return False
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str], pages: Callable[[], PageSession] | None = None) -> int:
+    """``scopa serve``; ``pages`` gives what plays a browser page (None: the server answers no page's websocket)."""
     if config_from_args(argv).store and redis_missing():  # bad flags and --help end in config_from_args
         print(NO_REDIS, file=sys.stderr)
         return USAGE
-    return serve(argv, open_rooms)
+    return serve(argv, open_rooms if pages is None else with_pages(pages))

@@ -3,9 +3,11 @@
 Keys (beside the rooms' of ``redis_store``):
 
     scopa:player:HASH  a hash: ``name``, ``skeleton``, ``mu``, ``sigma``, ``matches`` and ``rev``
-                       (how many times the rating was written) of one player key's hash
+                       (how many times the rating was written) of one player key's hash, and
+                       ``program`` 1 for a key that played as a program (docs/protocol.md)
     scopa:names        a hash: each taken name's skeleton (``identity.name_skeleton``) to its owner
-    scopa:board        a sorted set: each rated player's hash by public rating, the leaderboard
+    scopa:board        a sorted set: each rated person's hash by public rating, the leaderboard
+    scopa:board:programs  the same for the programs: a program is never on the people's board
     scopa:to_rate      a hash: each finished match still to rate (``ratings.Pending`` as JSON), by id;
                        written by the same script that stores the room's end (``redis_store._SAVE``)
     scopa:rated        a set: the id of every match rated
@@ -34,6 +36,7 @@ log = logging.getLogger("scopa.net")
 PREFIX = "scopa:"
 NAMES = PREFIX + "names"
 BOARD = PREFIX + "board"
+PROGRAMS = PREFIX + "board:programs"
 TO_RATE = PREFIX + "to_rate"
 RATED = PREFIX + "rated"
 ASSISTED = PREFIX + "rated_assisted"
@@ -43,7 +46,9 @@ def player_key(hash_: str) -> str:
     return f"{PREFIX}player:{hash_}"
 
 
-# KEYS: the names, the player. ARGV: skeleton, hash ('' for no key), name. 1: may use it, 0: taken.
+# KEYS: the names, the player, the people's board, the programs'. ARGV: skeleton, hash ('' for no
+# key), name, '1' for a program. 1: may use it, 0: taken. A key that plays as a program becomes one,
+# its rating moved to the programs' board.
 _CLAIM = """
 local owner = redis.call('HGET', KEYS[1], ARGV[1])
 if owner and owner ~= ARGV[2] then return 0 end
@@ -52,10 +57,19 @@ local old = redis.call('HGET', KEYS[2], 'skeleton')
 if old and old ~= ARGV[1] then redis.call('HDEL', KEYS[1], old) end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'name', ARGV[3], 'skeleton', ARGV[1])
+if ARGV[4] == '1' and redis.call('HGET', KEYS[2], 'program') ~= '1' then
+  redis.call('HSET', KEYS[2], 'program', '1')
+  local rating = redis.call('ZSCORE', KEYS[3], ARGV[2])
+  if rating then
+    redis.call('ZREM', KEYS[3], ARGV[2])
+    redis.call('ZADD', KEYS[4], rating, ARGV[2])
+  end
+end
 return 1
 """
 
-# KEYS: to_rate, rated, board, assisted, then each player. ARGV: the match id, '1' when a hint or
+# KEYS: to_rate, rated, board, assisted, the programs' board, then each player (a program's rating
+# goes on the programs' board). ARGV: the match id, '1' when a hint or
 # tip was used in it, then per player: its hash, the rev read, mu, sigma, public rating.
 # 1: applied, 0: rated already, -1: a rev moved.
 _APPLY = """
@@ -63,15 +77,17 @@ if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
   redis.call('HDEL', KEYS[1], ARGV[1])
   return 0
 end
-for i = 5, #KEYS do
-  local at = 3 + (i - 5) * 5
+for i = 6, #KEYS do
+  local at = 3 + (i - 6) * 5
   if (redis.call('HGET', KEYS[i], 'rev') or '0') ~= ARGV[at + 1] then return -1 end
 end
-for i = 5, #KEYS do
-  local at = 3 + (i - 5) * 5
+for i = 6, #KEYS do
+  local at = 3 + (i - 6) * 5
   redis.call('HSET', KEYS[i], 'mu', ARGV[at + 2], 'sigma', ARGV[at + 3], 'rev', tonumber(ARGV[at + 1]) + 1)
   redis.call('HINCRBY', KEYS[i], 'matches', 1)
-  redis.call('ZADD', KEYS[3], ARGV[at + 4], ARGV[at])
+  local board = KEYS[3]
+  if redis.call('HGET', KEYS[i], 'program') == '1' then board = KEYS[5] end
+  redis.call('ZADD', board, ARGV[at + 4], ARGV[at])
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 if ARGV[2] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) end
@@ -88,11 +104,12 @@ class RedisPlayers:
         self._claim = client.register_script(_CLAIM)
         self._apply = client.register_script(_APPLY)
 
-    async def claim(self, hash_: str | None, name: str) -> bool:
-        """Whether ``hash_`` (None: no key) may play as ``name``; a key is renamed to it when so."""
+    async def claim(self, hash_: str | None, name: str, program: bool = False) -> bool:
+        """Whether ``hash_`` (None: no key) may play as ``name``; a key is renamed to it when so,
+        and becomes a program's for good with ``program``."""
         skeleton = name_skeleton(name)
-        keys = [NAMES, player_key(hash_ or "none")]
-        return bool(int(await self._claim(keys=keys, args=[skeleton, hash_ or "", name])))
+        keys = [NAMES, player_key(hash_ or "none"), BOARD, PROGRAMS]
+        return bool(int(await self._claim(keys=keys, args=[skeleton, hash_ or "", name, "1" if program else "0"])))
 
     async def rate_pending(self) -> int:
         """Rate every finished match waiting in ``scopa:to_rate``; how many this process rated."""
@@ -121,13 +138,15 @@ class RedisPlayers:
         for player in players:
             _, _, mu, sigma = rated[player]
             args += [player, revs[player], repr(mu), repr(sigma), repr(public(mu, sigma))]
-        keys = [TO_RATE, RATED, BOARD, ASSISTED, *(player_key(p) for p in players)]
+        keys = [TO_RATE, RATED, BOARD, ASSISTED, PROGRAMS, *(player_key(p) for p in players)]
         return int(await self._apply(keys=keys, args=args))
 
-    async def leaderboard(self, top: int, hash_: str | None) -> tuple[list[tuple[int, str, float, int]],
-                                                                      tuple[int, int, float] | None]:
-        """The first ``top`` players (rank, name, rating, matches), and the asker's (rank, of, rating)."""
-        ranked: list[tuple[str, float]] = cast(Any, await self.client.zrevrange(BOARD, 0, max(0, top - 1),
+    async def leaderboard(self, top: int, hash_: str | None, programs: bool = False
+                          ) -> tuple[list[tuple[int, str, float, int]], tuple[int, int, float] | None]:
+        """The first ``top`` players (rank, name, rating, matches), and the asker's (rank, of,
+        rating): on the people's board, or with ``programs`` the programs'."""
+        board = PROGRAMS if programs else BOARD
+        ranked: list[tuple[str, float]] = cast(Any, await self.client.zrevrange(board, 0, max(0, top - 1),
                                                                              withscores=True))
         rows = []
         for rank, (member, score) in enumerate(ranked, 1):
@@ -135,9 +154,9 @@ class RedisPlayers:
             rows.append((rank, str(name or ""), float(score), int(matches or 0)))
         you = None
         if hash_ is not None:
-            place: int | None = cast(Any, await self.client.zrevrank(BOARD, hash_))
+            place: int | None = cast(Any, await self.client.zrevrank(board, hash_))
             if place is not None:
-                mine = await self.client.zscore(BOARD, hash_)
-                you = (int(place) + 1, int(await self.client.zcard(BOARD)), float(mine or 0.0))
+                mine = await self.client.zscore(board, hash_)
+                you = (int(place) + 1, int(await self.client.zcard(board)), float(mine or 0.0))
         return rows, you
 

@@ -155,7 +155,8 @@ def room_to_json(room: Room) -> str:
     seats = [None if s is None else {"name": s.name, "kind": s.kind, "level": s.level, "key_hash": s.key_hash,
                                      "ready": s.ready, "connected": s.connected, "covered": s.covered,
                                      "left_at": _wall(s.left_at), "holder": s.holder, "player": s.player,
-                                     "covered_in": s.covered_in} for s in room.seats]
+                                     "covered_in": s.covered_in, **({"program": True} if s.program else {})}
+             for s in room.seats]
     return json.dumps({
         "rules": room.rules.to_dict(), "phase": room.phase, "host": room.host, "level": room.level,
         "number": room.number, "position_number": room.position_number, "created": room.created,
@@ -173,7 +174,8 @@ def room_from_json(code: str, text: str, budget: float) -> Room:
     data = json.loads(text)
     seats = [None if s is None else Seat(s["name"], s["kind"], s["level"], s["key_hash"], s["ready"],
                                          s["connected"], False, _monotonic(s["left_at"]), s.get("holder"),
-                                         s.get("player"), [int(d) for d in s.get("covered_in", [])])
+                                         s.get("player"), [int(d) for d in s.get("covered_in", [])],
+                                         bool(s.get("program", False)))
              for s in data["seats"]]
     record = None if data["record"] is None else record_from_dict(data["record"])
     room = Room(code, Rules.from_dict(data["rules"]), seats, data["level"], data["host"], data["phase"],

@@ -79,6 +79,7 @@ class Seat:
     holder: str | None = None  # with several server processes: the one whose connection plays the seat
     player: str | None = None  # the hash of the player key that took the seat (net.server.identity), if any
     covered_in: list[int] = field(default_factory=list)  # the deals a computer played some of it (net.server.ratings)
+    program: bool = False  # a program plays the seat, by its own word (docs/protocol.md, Programs at the table)
 
     @property
     def is_human(self) -> bool:
@@ -145,7 +146,8 @@ class Room:
 
     def info(self) -> RoomInfo:
         seats = tuple(None if s is None else RoomSeat(s.name, s.kind, s.level, s.connected or not s.is_human,
-                                                      s.covered, s.ready or not s.is_human) for s in self.seats)
+                                                      s.covered, s.ready or not s.is_human, s.program)
+                      for s in self.seats)
         assisted = self.record.assisted_deals if self.record else frozenset()
         given = tuple(self.contributions.get(seat) for seat in range(len(self.seats)))
         return RoomInfo(self.code, self.phase, self.rules, seats, self.host, self.level, assisted, given,
@@ -218,11 +220,12 @@ class Room:
         """The seats a computer plays by itself (not a person's seat it covers)."""
         return [i for i, s in enumerate(self.seats) if s is not None and s.kind == "computer"]
 
-    def seat_player(self, seat: int, player: str | None) -> None:
-        """Note the hash of the player key that took the seat (net.server.identity)."""
+    def seat_player(self, seat: int, player: str | None, program: bool = False) -> None:
+        """Note the hash of the player key that took the seat (net.server.identity), and whether a
+        program plays it."""
         taken = self.seats[seat]
         if taken is not None:
-            taken.player = player
+            taken.player, taken.program = player, program
 
     def join(self, name: str, key_hash: str) -> tuple[int, list[Entry]]:
         self.check_joinable()
@@ -356,11 +359,15 @@ class Room:
         humans = self.humans()
         if len(humans) < least:
             raise RoomRefusal("cannot_start", reason="players")
-        if any(not seat.ready for i, seat in enumerate(self.seats)
-               if seat is not None and seat.is_human and i != self.host):
-            raise RoomRefusal("cannot_start", reason="not_ready")
-        if not self.server_seed or any(i not in self.contributions for i in humans):
-            raise RoomRefusal("cannot_start", reason="not_ready")  # a seat's client has not given its share
+        unready = [i for i, taken in enumerate(self.seats)
+                   if taken is not None and taken.is_human and i != self.host and not taken.ready]
+        if unready:
+            raise RoomRefusal("cannot_start", reason="not_ready", seat=unready[0])
+        if not self.server_seed:
+            raise RoomRefusal("cannot_start", reason="not_ready")  # a room of protocol 1: it never starts
+        unshared = [i for i in humans if i not in self.contributions]
+        if unshared:  # a seat's client has not given its share of the seed: said as such, not as unready
+            raise RoomRefusal("cannot_start", reason="no_share", seat=unshared[0])
         shares = tuple((i, self.contributions[i]) for i in humans)
         seed = match_seed(self.server_seed, shares)
         free = [i for i, s in enumerate(self.seats) if s is None]

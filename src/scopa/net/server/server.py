@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
 import secrets
 import sqlite3
@@ -30,6 +31,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -50,6 +52,7 @@ from ..protocol.client_messages import (
     CreateRoom,
     DailyDeal,
     DailyRequest,
+    Features,
     Hello,
     Join,
     LeaderboardRequest,
@@ -80,11 +83,13 @@ from ..protocol.server_messages import (
     ChangeEnd,
     ChatMessage,
     ClockMessage,
+    Contributed,
     DailyAnswer,
     DailyPlace,
     DailyPlayed,
     DailyRow,
     ErrorMessage,
+    FeaturesAnswer,
     InfoMessage,
     Leaderboard,
     MatchRecordMessage,
@@ -102,6 +107,7 @@ from ..protocol.server_messages import (
 )
 from ..protocol.wire import (
     FATAL_ERRORS,
+    FEATURES,
     MAX_CLIENT_MESSAGE,
     MAX_RECORD_MESSAGE,
     MAX_WATCHERS,
@@ -133,12 +139,27 @@ from .identity import NameTaken, PlayerBook, player_hash
 from .logs import BatchedLines
 from .metrics import INSTALL, Metrics, PrometheusMetrics, parse_address
 from .metrics import available as metrics_available
+from .pages import PAGE_PATH, PageSession, loopback, page_address, page_hook, serve_page
 from .rooms import Entry, MoveRefusal, Room, RoomRefusal, new_room
 from .signals import on_stop_signals
 from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
 
 CHANGE_END = encode(ChangeEnd())  # the frame, as the cluster's processes pass it on
+PROGRAM_MARK = '"program":true'  # in a frame only as a seat's flag: a name or a chat line holding it is escaped
+
+
+def without_programs(frame: str) -> str:
+    """The frame without the seats' ``program`` flags, for a client that did not ask for them (an
+    older one refuses a field it does not know). Only frames with a program seated pay for this."""
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            seat = "connected" in value  # a seat of a room's info: the one object with the flag
+            return {k: strip(v) for k, v in value.items() if not (seat and k == "program" and v is True)}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return json.dumps(strip(json.loads(frame)), ensure_ascii=False, separators=(",", ":"))
 
 log = logging.getLogger("scopa.serve")
 BOARD_LIMIT = (60, 60.0)  # leaderboards one address may ask for, and in how many seconds
@@ -290,6 +311,9 @@ def client_address(ws: ServerConnection, trust_proxy: bool) -> str:
     in front that sets ``X-Forwarded-For``) the last address of that header, the one the proxy
     itself saw. Off by default: without a proxy, a client would write its own header."""
     peer = str(ws.remote_address[0]) if ws.remote_address else "?"
+    page = page_address(ws.request, peer)
+    if page is not None:  # a page's console, on this process's own loopback: the page's address
+        return page
     request = ws.request if trust_proxy else None
     if request is None:
         return peer
@@ -316,6 +340,7 @@ class Connection:
         self.seat: int | None = None
         self.watcher: str | None = None  # a spectator's name (then seat stays None)
         self.marks = False  # the client asked for change_end after each change (mark_changes)
+        self.features: frozenset[str] = frozenset()  # the additions it reads (features; docs/protocol.md)
         self.closing = False
         self.sender = asyncio.create_task(self._send_all())
         self.closer: asyncio.Task[None] | None = None  # close_now's close, kept until finish() awaits it
@@ -328,7 +353,10 @@ class Connection:
             self.metrics.move("player", time.monotonic() - self.received)
         elif isinstance(message, (Refused, ErrorMessage)):
             self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
-        self._put(message if isinstance(message, str) else encode(message))
+        frame = message if isinstance(message, str) else encode(message)
+        if PROGRAM_MARK in frame and "program" not in self.features:
+            frame = without_programs(frame)  # a seat's program flag only to a client that reads it
+        self._put(frame)
 
     def _put(self, item: Any) -> None:
         """A frame, or a close after the frames before it: through the outbox when there is one."""
@@ -434,6 +462,8 @@ class RoomServer:
         self.watch_arrivals: Limit = AddressLimit(config.watch_arrivals, WATCH_ARRIVAL_WINDOW)
         self.watch_news: dict[str, WatchNews] = {}  # each room's news of spectators, grouped
         self.is_stopping = False  # set once by ``stopping``: new connections are told so and closed
+        self.page_session: PageSession | None = None  # the page's console (scopa.web), attached by scopa serve
+        self.self_url = ""  # this process's own address on loopback, once listening (a page's console joins here)
         self.metrics = Metrics()  # the figures for Prometheus (``--metrics``), or nothing counted
         self.daily: DailyBook | None = store.daily if isinstance(store, RoomStore) else None  # net.server.daily
         self.outbox: Outbox | None = None  # the SQLite store's group commit (net.server.durable)
@@ -459,6 +489,9 @@ class RoomServer:
 
     # Connections -----------------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
+        if ws.request is not None and urlsplit(ws.request.path).path == PAGE_PATH:
+            await serve_page(ws, self.page_session, client_address(ws, self.config.trust_proxy), self.self_url)
+            return
         conn = self.connect(ws)
         conn.metrics = self.metrics
         self.connections.add(conn)
@@ -510,10 +543,11 @@ class RoomServer:
         if isinstance(message, ListTables):
             conn.answer_and_close(TablesMessage(await self.listed()))
             return False
-        limit = self.creations if isinstance(message, (CreateRoom, Quick, DailyDeal)) else self.failures
+        making = isinstance(message, (CreateRoom, Quick, DailyDeal))
+        limit = self.creations if making else self.failures
         wait, token = await limit.take(conn.address)
-        if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+        if wait:  # which limit: rooms made, or tries at codes (docs/protocol.md, Errors)
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "rooms" if making else "codes"})
             return False
         try:
             await self.enter(conn, message)
@@ -541,7 +575,7 @@ class RoomServer:
             if refusal.code in REVEALING:
                 wait, _ = await self.failures.take(conn.address)
                 if wait:
-                    conn.fail("too_many_tries", {"seconds": wait})
+                    conn.fail("too_many_tries", {"seconds": wait, "limit": "codes"})
                     return False
             conn.fail(refusal.code, refusal.values)
             return False
@@ -553,7 +587,7 @@ class RoomServer:
         more than ``WATCH_ARRIVALS`` arrivals of one address in a minute are refused (flooded)."""
         wait, token = await self.failures.take(conn.address)
         if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "codes"})
             return False
         arriving, _ = await self.watch_arrivals.take(conn.address)
         if arriving:
@@ -628,6 +662,8 @@ class RoomServer:
             conn.send(Pong())
         elif isinstance(message, MarkChanges):
             conn.marks = True
+        elif isinstance(message, Features):
+            self._features(conn, room, message)
         elif isinstance(message, ChatRequest) and not room.watchers_chat:
             conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
         elif isinstance(message, ChatRequest):
@@ -725,6 +761,8 @@ class RoomServer:
             conn.send(Pong())
         elif isinstance(message, MarkChanges):
             conn.marks = True
+        elif isinstance(message, Features):
+            self._features(conn, room, message)
         elif isinstance(message, RecordRequest):
             conn.send(finished_record(room, message.id, seat, self.today()))
         elif isinstance(message, FIRST_MESSAGES):
@@ -751,6 +789,8 @@ class RoomServer:
         elif isinstance(message, Contribute):
             if room.contribute(seat, message.value, message.nonce):
                 self._save(room)  # said to the others with the room's info, before the start at the latest
+            if "contributed" in conn.features:  # the share kept: the first this seat gave
+                conn.send(Contributed(room.contributions[seat]))
         elif isinstance(message, Assisted):
             self._commit(room, room.mark_assisted(seat), "seat %s used help", _seat(seat))
         elif isinstance(message, (MoveRequest, NextDealRequest, ClaimRequest)):
@@ -775,6 +815,17 @@ class RoomServer:
                 return
             conn.send(Accepted(message.id, room.number))
         self._drive(room)
+
+    @staticmethod
+    def _features(conn: Connection, room: Room, message: Features) -> None:
+        """Turn on the additions the client reads that this server has, and say which; with
+        ``program``, the room's info follows at once, with the flags the welcome could not carry."""
+        turned_on = tuple(dict.fromkeys(name for name in message.names if name in FEATURES))  # in the order asked
+        conn.features = frozenset(turned_on)
+        conn.send(FeaturesAnswer(turned_on))
+        if "program" in conn.features:
+            conn.send(InfoMessage(room.info()))
+            conn.send(ChangeEnd())
 
     # Table chat (issue 28) ------------------------------------------------------------------------
     def _chat(self, room: Room, seat: int | None, message: ChatRequest, watcher: str = "", address: str = "") -> None:
@@ -808,13 +859,13 @@ class RoomServer:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        player = self._claim(message.player_key, message.name)
+        player = self._claim(message.player_key, message.name, message.program)
         key = new_seat_key()
         if listing is None:
             listing = "public" if message.public else ""
         room, entries = new_room(code, message.rules, message.seats, message.name, key_hash(key), message.level,
                                  time.time(), self.config.computer_budget, secrets.token_bytes(SEED_BYTES), listing)
-        room.seat_player(0, player)
+        room.seat_player(0, player, message.program)
         room.clock = None if message.turn_time is None else TurnClock(message.turn_time)
         room.watchers_chat = message.watchers_chat
         room.join_between_deals = message.join_between_deals
@@ -828,12 +879,13 @@ class RoomServer:
     def _join(self, conn: Connection, message: Join) -> None:
         room = self._room(message.code)
         room.check_joinable()
-        player = self._claim(message.player_key, message.name)
+        player = self._claim(message.player_key, message.name, message.program)
         key = new_seat_key()
         number = room.number
         taking_over = room.phase == "playing"  # a computer's seat taken between deals (join_between_deals)
         seat, entries = room.join(message.name, key_hash(key))
-        room.seat_player(seat, None if taking_over else player)  # unrated: the deals before were a computer's
+        # unrated when taken over: the deals before were a computer's
+        room.seat_player(seat, None if taking_over else player, message.program)
         self._seat_connection(conn, room, seat)
         conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment,
                           quick_wait=self._quick_wait(room)))
@@ -853,14 +905,14 @@ class RoomServer:
         if room is None:
             self._create(conn, quick_room_request(message), "quick")
         else:
-            self._join(conn, Join(room.code, message.name, message.player_key))
+            self._join(conn, Join(room.code, message.name, message.player_key, program=message.program))
 
     def _quick_here(self, conn: Connection, message: Quick, code: str) -> bool:
         """Seat the quick player in the room ``code`` if it still waits for these rules; whether it did."""
         room = self.rooms.get(code)
         if room is None or quick_room([room], message.rules, lambda r: not self._expired(r), message.turn_time) is None:
             return False
-        self._join(conn, Join(room.code, message.name, message.player_key))
+        self._join(conn, Join(room.code, message.name, message.player_key, program=message.program))
         return True
 
     async def listed(self) -> tuple[OpenTable, ...]:
@@ -873,13 +925,14 @@ class RoomServer:
             self._commit(room, room.start(room.host, time.monotonic(), least=1), "quick match started")
             self._drive(room)
 
-    def _claim(self, player_key: str | None, name: str) -> str | None:
-        """The hash of the player key that may play as ``name`` (None: no key), or "name_taken"."""
+    def _claim(self, player_key: str | None, name: str, program: bool = False) -> str | None:
+        """The hash of the player key that may play as ``name`` (None: no key), or "name_taken";
+        ``program``: the key plays as a program, rated on the programs' board from now on."""
         player = None if player_key is None else player_hash(player_key)
         if self.players is None:  # claimed already, where the store is another's (cluster.ClusterServer.enter)
             return player
         try:
-            self.players.claim(player, name)
+            self.players.claim(player, name, program)
         except NameTaken:
             raise RoomRefusal("name_taken") from None
         except sqlite3.Error as error:  # a full or read-only disk: refused as any write would be
@@ -892,11 +945,11 @@ class RoomServer:
         """The leaderboard, then the connection closed (no seat is taken)."""
         wait, _ = await self.boards.take(conn.address)
         if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "asks"})
             return
         player = None if message.player_key is None else player_hash(message.player_key)
         try:
-            rows, you = await self.board(message.top, player)
+            rows, you = await self.board(message.top, player, message.programs)
         except Exception as error:  # noqa: BLE001 -- the store failed: said in one line, nothing else
             log.error("the leaderboard cannot be read (%s)", error)
             conn.fail("storage")
@@ -904,10 +957,11 @@ class RoomServer:
         conn.send(Leaderboard(tuple(BoardRow(*row) for row in rows), None if you is None else BoardPlace(*you)))
         conn.end()
 
-    async def board(self, top: int, player: str | None) -> tuple[list[tuple[int, str, float, int]],
-                                                                 tuple[int, int, float] | None]:
-        """The top players and the asker's place, from the store's book (none kept: an empty board)."""
-        return ([], None) if self.players is None else self.players.leaderboard(top, player)
+    async def board(self, top: int, player: str | None, programs: bool = False
+                    ) -> tuple[list[tuple[int, str, float, int]], tuple[int, int, float] | None]:
+        """The top players and the asker's place, from the store's book (none kept: an empty board):
+        the people's, or with ``programs`` the programs'."""
+        return ([], None) if self.players is None else self.players.leaderboard(top, player, programs)
 
     # The daily deal (issue 29, net.server.daily) --------------------------------------------------------
     def today(self) -> str:
@@ -990,7 +1044,7 @@ class RoomServer:
         """The day's commitments, its seed once the day has ended, and its board; then the connection closed."""
         wait, _ = await self.boards.take(conn.address)
         if wait:
-            conn.fail("too_many_tries", {"seconds": wait})
+            conn.fail("too_many_tries", {"seconds": wait, "limit": "asks"})
             return
         today = self.today()
         day = message.day or today
@@ -1493,11 +1547,21 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
     # before the library closes on anything much larger.
     # No per-message deflate: a frame is about a kilobyte, and deflate cost each connection about 50 KiB
     # of memory and the loop a compression of every frame (docs/architecture.md, "Costs").
-    async with serve(rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4,
-                     max_queue=8, write_limit=2 ** 16, close_timeout=3, server_header=None, compression=None,
-                     process_request=health_hook(rooms.writable, lambda: rooms.is_stopping)) as server:
+    hook = page_hook(health_hook(rooms.writable, lambda: rooms.is_stopping))
+    async with contextlib.AsyncExitStack() as serving:
+        server = await serving.enter_async_context(serve(
+            rooms.handle, config.host, config.port, ssl=context, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8,
+            write_limit=2 ** 16, close_timeout=3, server_header=None, compression=None, process_request=hook))
         port = server.sockets[0].getsockname()[1]
         scheme = "wss" if context else "ws"
+        rooms.self_url = f"{scheme}://{loopback(config.host)}:{port}"
+        if context is not None and rooms.page_session is not None:
+            # The pages' consoles join this server as clients; over TLS they would check its certificate
+            # against 127.0.0.1. They get a plain port of their own instead, on loopback only.
+            inner = await serving.enter_async_context(serve(
+                rooms.handle, "127.0.0.1", 0, max_size=MAX_CLIENT_MESSAGE * 4, max_queue=8, write_limit=2 ** 16,
+                close_timeout=3, server_header=None, compression=None, process_request=hook))
+            rooms.self_url = f"ws://127.0.0.1:{inner.sockets[0].getsockname()[1]}"
         log.info("listening on %s://%s:%d, rooms in %s (%d restored)", scheme, config.host, port, where,
                  len(rooms.rooms))
         if ready is not None:
@@ -1506,8 +1570,6 @@ async def _serve(rooms: RoomServer, config: ServerConfig, where: str, stop: asyn
         log.info("stopping")
         rooms.stopping()
         await asyncio.sleep(0.1)  # let the senders say why
-        server.close()
-        await server.wait_closed()
     ticking.cancel()
     collecting.cancel()
     await rooms.close()

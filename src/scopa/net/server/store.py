@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS seats (
     ready INTEGER NOT NULL,
     player TEXT,
     covered_in TEXT,
+    program INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (code, seat)
 );
 CREATE TABLE IF NOT EXISTS health (
@@ -120,6 +121,8 @@ class RoomStore:
         for column in ("player", "covered_in"):  # a file of a server before player keys
             if column not in seat_columns:
                 self.db.execute(f"ALTER TABLE seats ADD COLUMN {column} TEXT")
+        if "program" not in seat_columns:  # a file of a server before programs said they are
+            self.db.execute("ALTER TABLE seats ADD COLUMN program INTEGER NOT NULL DEFAULT 0")
         self.players = SqlitePlayers(self.db)
         self.db.executescript(RATED_SCHEMA)
         if "clock" not in columns:  # a file of a server before the turn timer
@@ -200,13 +203,13 @@ class RoomStore:
                  None if room.clock is None else json.dumps(room.clock.to_data()), room.listing,
                  int(room.watchers_chat), int(room.join_between_deals)))
             seats = tuple((room.code, number, s.name, s.kind, s.level, s.key_hash, int(s.ready), s.player,
-                           json.dumps(room.covered_deals(number)))
+                           json.dumps(room.covered_deals(number)), int(s.program))
                           for number, s in enumerate(room.seats) if s is not None)
             if self._seats.get(room.code) != seats:  # a move changes no seat: its rows are not written again
                 self.db.execute("DELETE FROM seats WHERE code = ?", (room.code,))
                 self.db.executemany(
-                    "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
+                    "INSERT INTO seats (code, seat, name, kind, level, key_hash, ready, player, covered_in, "
+                    "program) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
             if room.phase == "over":
                 rate_room(self.players, room)  # in this transaction: written with the match's end or not at all
                 record_result_sqlite(self.db, room)  # a daily deal's result, likewise
@@ -274,11 +277,11 @@ class RoomStore:
          watchers_chat, between) = row
         rules = Rules.from_dict(json.loads(rules))
         seats: list[Seat | None] = [None] * rules.players
-        for seat, name, kind, seat_level, key_hash, ready, player, covered_in in self.db.execute(
-                "SELECT seat, name, kind, level, key_hash, ready, player, covered_in FROM seats WHERE code = ?",
-                (code,)):
+        for seat, name, kind, seat_level, key_hash, ready, player, covered_in, program in self.db.execute(
+                "SELECT seat, name, kind, level, key_hash, ready, player, covered_in, program FROM seats "
+                "WHERE code = ?", (code,)):
             seats[seat] = Seat(name, kind, seat_level, key_hash, bool(ready), player=player,
-                               covered_in=[int(d) for d in json.loads(covered_in or "[]")])
+                               covered_in=[int(d) for d in json.loads(covered_in or "[]")], program=bool(program))
         record = None if record_text is None else record_from_dict(json.loads(record_text))
         table = None if record is None else match_table(record, budget)
         room = Room(code, rules, seats, level, host, phase, table, number, created, active, budget,
