@@ -11,6 +11,7 @@ class SlowClose:
     """A stand-in for the websocket: its close takes several turns of the event loop."""
 
     remote_address = ("127.0.0.1", 1)
+    request = None  # a websocket served has one, None before its handshake (the page's checks read it)
 
     def __init__(self) -> None:
         self.closed_with: tuple[int, str] | None = None

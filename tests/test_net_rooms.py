@@ -103,6 +103,7 @@ def test_a_client_that_stops_reading_is_dropped_without_holding_anyone_up():
     class StuckSocket:
         """A client that never reads: every send waits for ever."""
         remote_address = ("127.0.0.1", 1)
+        request = None  # a websocket served has one, None before its handshake (the page's checks read it)
 
         def __init__(self) -> None:
             self.closed_with: tuple[int, str] | None = None

@@ -27,11 +27,13 @@ from scopa.net.protocol.server_messages import (
     ChangeEnd,
     ChatMessage,
     ClockMessage,
+    Contributed,
     DailyAnswer,
     DailyPlace,
     DailyPlayed,
     DailyRow,
     ErrorMessage,
+    FeaturesAnswer,
     InfoMessage,
     Leaderboard,
     MatchRecordMessage,
@@ -84,7 +86,7 @@ def samples() -> list[ServerMessage]:
         TablesMessage((OpenTable("ACDEFG", "Ann", Rules(), 1),)),
         DailyAnswer("2026-12-06", 3, bytes(32), None, None, (DailyRow(1, "Ann", 2),), DailyPlace(1, 1, 2, (1, 0, 1)),
                     (DailyPlayed(1, 2, False),)),
-        Moved(1), ChangeEnd(),
+        Moved(1), ChangeEnd(), FeaturesAnswer(("contributed", "program")), Contributed(bytes(32)),
     ]
 
 
