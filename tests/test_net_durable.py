@@ -183,9 +183,13 @@ def test_no_answer_or_update_leaves_the_server_before_its_move_is_flushed_and_a_
     assert not mover.poll(1.0), mover.frames[seen:]
     server.kill()  # committed, not flushed, not answered: the operating system still has it
     hold.unlink()
-    back = reclaim(Server(db).url, mover, last=0)
-    back.until(lambda m: isinstance(m, ResyncMessage))
-    assert len(back.view.history) == 2
+    again = Server(db)
+    try:
+        back = reclaim(again.url, mover, last=0)
+        back.until(lambda m: isinstance(m, ResyncMessage))
+        assert len(back.view.history) == 2
+    finally:
+        again.stop()
 
 
 def test_the_stored_record_is_the_whole_match_after_every_move_and_after_the_room_is_read_back(tmp_path):
