@@ -22,6 +22,7 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+import signal
 import threading
 from collections.abc import AsyncIterator
 from multiprocessing.connection import Connection
@@ -69,7 +70,7 @@ class PageWorkers:
             pipe: tuple[Connection, Connection] = context.Pipe()  # type: ignore[assignment,unused-ignore]
             ours, theirs = pipe  # (a PipeConnection on Windows: the same methods)
             self._process = context.Process(target=worker_main, args=(theirs,), name="scopa-pages", daemon=True)
-            self._process.start()
+            _start_deaf_to_ctrl_c(self._process)
             theirs.close()
             self._conn = ours
             threading.Thread(target=self._read, args=(ours,), name="scopa-pages-reader", daemon=True).start()
@@ -134,6 +135,21 @@ class WorkerEnd:
     def close(self) -> None:
         with self.lock, contextlib.suppress(OSError, ValueError):
             self.conn.send(("end", self.number, None))
+
+
+def _start_deaf_to_ctrl_c(process: Any) -> None:
+    """Start the worker with Ctrl-C ignored from its first instruction: Ctrl-C reaches every process
+    of the terminal's group, and a worker still importing when it came printed a traceback on the
+    server's terminal (``dev.py play serve``, Ctrl-C just after "listening"). An ignored signal stays
+    ignored across the exec that spawns the worker; the server stops, and its worker with it."""
+    if threading.current_thread() is not threading.main_thread():
+        process.start()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def worker_main(conn: Connection) -> None:
