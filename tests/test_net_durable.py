@@ -14,26 +14,14 @@ from pathlib import Path
 import pytest
 
 from helpers.net import Server, host, join, reclaim, start
+from scopa.bench.encoding import two_player_room
 from scopa.engine import Rules
 from scopa.net.protocol.client_messages import MoveRequest
-from scopa.net.protocol.codes import key_hash, new_seat_key
 from scopa.net.protocol.server_messages import Accepted, Refused, ResyncMessage, UpdateMessage
 from scopa.net.server.durable import Outbox
-from scopa.net.server.rooms import Room, new_room
 from scopa.net.server.store import RoomStore
 
 HOOKS = Path(__file__).parent / "fault_hooks"
-
-
-def two_player_room() -> Room:
-    room, _ = new_room("ACDEFG", Rules(target=None), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy",
-                       now=0.0, server_seed=bytes([4]) * 32)
-    seat, _ = room.join("Ben", key_hash(new_seat_key()))
-    room.ready(seat)
-    room.contribute(0, bytes([1]) * 32)
-    room.contribute(seat, bytes([2]) * 32)
-    room.start(0, now=0.0)
-    return room
 
 
 class Disk:

@@ -27,7 +27,8 @@ from scopa.net.server.server import seat_updates
 from scopa.storage import record_to_dict
 
 
-def _room() -> Room:
+def two_player_room() -> Room:
+    """A started two-player room of two people, both shares given (the bench's and the tests' room)."""
     room, _ = new_room("ACDEFG", Rules(target=None), ("human", "human"), "Ann", key_hash(new_seat_key()), "easy",
                        now=0.0, server_seed=bytes([4]) * 32)
     seat, _ = room.join("Ben", key_hash(new_seat_key()))
@@ -41,14 +42,14 @@ def _room() -> Room:
 def samples(moves: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float, float, list[list[Entry]]]:
     """Every move's frames and records as JSON-ready data, the CPU seconds to build them, and each
     move's entries."""
-    room = _room()
+    room = two_player_room()
     changes: list[list[Entry]] = []
     frames: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
     wire = records_cpu = 0.0
     for _ in range(moves):
         if room.state is None or room.state.is_match_over:
-            room = _room()
+            room = two_player_room()
         state = room.state
         assert state is not None
         if state.is_deal_over:
