@@ -302,6 +302,42 @@ def test_the_page_checks_the_shuffle_itself_and_catches_a_lying_server(server: S
         hand[3] = ["KC", "KS", "KH"] if hand[3] != ["KC", "KH", "KS"] else ["AC", "AS", "AH"]
     assert changed(other_hand) == "deals"
     assert changed(lambda f: f["record"].pop("fairness")) == "missing"
+    # the shares: from the human seats only, one each, exactly those the room's info showed at the start
+    computer = next(n for n, seat in enumerate(facts["record"]["seats"]) if seat["kind"] != "human")
+    assert facts["shown"]["shares"][facts["seat"]] == own and facts["shown"]["changed"] is False
+    assert changed(lambda f: f["record"]["fairness"]["contributions"].append({"seat": computer, "value": other_seed})) \
+        == "computer_share"
+    assert changed(lambda f: f["record"]["fairness"]["contributions"].append(
+        {"seat": facts["seat"], "value": other_seed})) == "computer_share"  # two for one seat
+    assert changed(lambda f: f["shown"].update(changed=True)) == "shares"  # a later info showed other shares
+    assert changed(lambda f: f["shown"]["shares"].__setitem__(computer, other_seed)) == "shares"
+    assert changed(lambda f: f["shown"].update(humans=[0, 1])) == "shares"
+    assert changed(lambda f: f.update(shown=None)) == "shares"
+
+
+def test_the_page_catches_a_server_that_adds_a_share_for_a_computer_seat(tmp_path: Path, page: Page,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dishonest server adds a share of its own for the computer's seat (it could grind it after seeing the
+    page's), shows it in the room's info, and deals honestly from the seed made with it: the commitment, the
+    page's own share, the seed and the deals all check. Shares come from the human seats only: the page's own
+    check says so, as the console's does."""
+    from scopa.narration import Messages
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent / "fault_hooks"))
+    served = ServerProcess(["--db", str(tmp_path / "rooms.sqlite3"), "--computer-delay", "0.05",
+                            "--quick-wait", "0.5", "--computer-workers", "0"],
+                           environment={"SCOPA_TEST_FAULT": "computer_share"})
+    try:
+        start_quick_match(page, f"http://127.0.0.1:{served.port}/")
+        said = play_to_end(page, {"table": [], "chat": []})
+        facts = page.driver.execute_script("return window.scopaFairness.last();")
+        assert facts is not None, "the page was given nothing to check"
+        contributions = facts["record"]["fairness"]["contributions"]
+        assert len(contributions) == 2 and facts["shown"]["humans"] == [facts["seat"]]  # one share too many
+        assert in_page(page, "window.scopaFairness.check(arguments[0])", facts) == "computer_share"
+        assert said == Messages("en")("fairness.computer_share") == facts["words"]["computer_share"]
+        assert page.lines().count(said) == 1  # said once, by the page
+    finally:
+        served.stop()
 
 
 def test_a_server_serving_tls_itself_plays_a_page_too(tmp_path: Path) -> None:

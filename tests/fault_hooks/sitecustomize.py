@@ -21,7 +21,7 @@ server's flush of its SQLite log wait while the file PATH exists.
 
 More dishonest servers, each one of issue 37's attacks on the shuffle proof (test_fairness_attacks.py):
 ``server_gives_share`` fills in a joining seat's share itself, so that its info shows the seat
-with a share already; ``computer_share`` adds a share of its own for a computer's seat;
+with a share already; ``computer_share`` adds a share of its own for a computer's (or a free) seat;
 ``replace_share`` shows every seat the real shares but deals from a seed in which seat 2's share
 is replaced (the record names the replacement); ``no_fairness`` sends the record without its
 fairness block; ``two_commitments`` promises seat 2 (in its welcomes) another seed than the others;
@@ -170,14 +170,15 @@ def _server_gives_share(module) -> None:  # type: ignore[no-untyped-def]
 
 
 def _computer_share(module) -> None:  # type: ignore[no-untyped-def]
-    """scopa.net.server.rooms: at the start, a share of the server's own for every computer seat, used
-    in the seed and shown in the info as if a person had given it."""
+    """scopa.net.server.rooms: at the start, a share of the server's own for every computer seat (and
+    every free seat, which a computer takes at the start: a quick match's), used in the seed and shown
+    in the info as if a person had given it."""
     original_start, original_humans = module.Room.start, module.Room.humans
 
     def start(self, seat, now, least=2):  # type: ignore[no-untyped-def]
         if self.phase == "lobby" and self.server_seed:
             for n, taken in enumerate(self.seats):
-                if taken is not None and not taken.is_human:
+                if taken is None or not taken.is_human:
                     self.contributions[n] = bytes([0xC0 + n]) * 32
         return original_start(self, seat, now, least)
 

@@ -34,9 +34,9 @@ Server to page:
     seat   {seat}                  the seat to keep for a reload ({code, key, seat, name}), or null
     player_key {key}               the player's key, to keep
     commitment {value}             the room's commitment (docs/fairness.md): the page answers with ``share``
-    check  {record, commitment, nonce, nonces, seat, seen, deal, words}   the match is over: what the page
-           checks the shuffle with (the record, every share's nonce told, what this seat saw, the deal's
-           sizes) and the line for each verdict
+    check  {record, commitment, nonce, nonces, seat, seen, shown, daily, deal, words}   the match is over: what
+           the page checks the shuffle with (the record, every share's nonce told, what this seat saw, the
+           shares the room's info showed at the start, the deal's sizes) and the line for each verdict
     end    {}                      the session is over (the page offers to start again)
 """
 from __future__ import annotations
@@ -63,7 +63,8 @@ SINGLE = re.compile(r"^[0-9a-z?.,]$")
 CLOSED = "\x00closed"
 SHARE_WAIT = 10.0  # seconds the console waits for the page's share of a seed
 # the page's own check says one of these
-VERDICTS = ("fair", "commitment", "contribution", "other_commitment", "seed", "deals", "missing")
+VERDICTS = ("fair", "commitment", "contribution", "computer_share", "shares", "other_commitment", "seed", "deals",
+            "missing")
 
 
 class PageStream:

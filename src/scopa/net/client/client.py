@@ -738,17 +738,24 @@ class RemoteTable:
     def fairness_facts(self) -> dict[str, Any] | None:
         """What a browser page needs to check the shuffle itself, as ``shuffle_check`` does (scopa.web):
         the record's parts, the commitment heard, this seat's nonce, every share's nonce the server
-        told, and what the seat saw; None before the record was asked, or when the server gave none."""
+        told, what the seat saw, what the room's info showed of the shares at the start (``shown``:
+        each seat's share or null, the seats people play, and whether a later info showed others;
+        null when no info of the started match came) and whether it was a daily deal; None before
+        the record was asked, or when the server gave none."""
         with self._lock:
             data, seen = self._record_data, sorted(self._seen, key=repr)
             heard = None if self._heard_other else self._heard
             own = self._share if self._share_known else None
-            nonces = dict(self._nonces)
+            nonces, shown, daily = dict(self._nonces), self._shown, self._daily
         if data is None:
             return None
         return {"record": dict(data), "commitment": None if heard is None else heard.hex(),
                 "nonce": None if own is None else own.hex(), "seat": self.seat, "seen": [list(o) for o in seen],
-                "nonces": [{"value": value.hex(), "nonce": nonce.hex()} for value, nonce in nonces.items()]}
+                "nonces": [{"value": value.hex(), "nonce": nonce.hex()} for value, nonce in nonces.items()],
+                "shown": None if shown is None else {
+                    "shares": [None if share is None else share.hex() for share in shown.shares],
+                    "humans": sorted(shown.humans), "changed": shown.changed},
+                "daily": daily}
 
     def _ask_record(self, deadline: float) -> MatchRecordMessage | Refused | ErrorMessage | None:
         """One ``record`` request and its answer (an older server's unknown_type error too); None

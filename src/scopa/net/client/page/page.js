@@ -89,8 +89,9 @@
 
 
   // The shuffle, checked in this page with WebCrypto, as docs/fairness.md describes it: the server's seed
-  // against the commitment heard before the match, this page's own share among the shares, the match seed
-  // made of them, and the first table and every hand this seat was dealt, dealt again from that seed.
+  // against the commitment heard before the match, this page's own share among the shares, the shares from
+  // the human seats only and exactly those shown at the start, the match seed made of them, and the first
+  // table and every hand this seat was dealt, dealt again from that seed.
   const RANKS = "A234567JQK";
   const SUITS = "DHSC";
   const text = new TextEncoder();
@@ -175,6 +176,29 @@
     return true;
   }
 
+  // The shares used come from the human seats only, one each (none in a daily deal), and are exactly those
+  // the room's info showed this seat when the match started, no later info showing others (the console's
+  // check, storage/fairness.py): a server cannot add a share of its own for a computer's seat, ground after
+  // seeing the others, nor drop or replace one after showing it.
+  function sharesVerdict(facts, contributions) {
+    const seats = Array.isArray(facts.record.seats) ? facts.record.seats : [];
+    const humans = [];
+    seats.forEach((s, n) => { if (s && s.kind === "human") humans.push(n); });
+    const given = contributions.map((c) => c.seat);
+    if (new Set(given).size !== given.length || !given.every((s) => humans.includes(s))) return "computer_share";
+    if (given.length !== (facts.daily ? 0 : humans.length)) return "shares";
+    const shown = facts.shown;
+    if (!shown || shown.changed !== false || !Array.isArray(shown.shares) || !Array.isArray(shown.humans)) {
+      return "shares";
+    }
+    const byNumber = (a, b) => a - b;
+    if (shown.humans.slice().sort(byNumber).join(" ") !== humans.join(" ")) return "shares";
+    const used = contributions.map((c) => c.seat + " " + c.value).join(",");
+    const showed = [];
+    shown.shares.forEach((value, seat) => { if (typeof value === "string") showed.push(seat + " " + value); });
+    return used === showed.join(",") ? "fair" : "shares";
+  }
+
   async function checkShuffle(facts) {
     const fairness = facts.record && facts.record.fairness;
     if (!fairness || typeof fairness.server_seed !== "string") return "missing";
@@ -185,7 +209,11 @@
     const contributions = (fairness.contributions || []).slice().sort((a, b) => a.seat - b.seat);
     const nonce = kept.nonce || facts.nonce;  // this page's secret; its share is bound to the commitment heard
     const share = nonce ? await shareOf(nonce, commitment) : null;
-    if (!share || !contributions.some((c) => c.value === share)) return "contribution";
+    if (!facts.daily && (!share || !contributions.some((c) => c.seat === facts.seat && c.value === share))) {
+      return "contribution";
+    }
+    const shares = sharesVerdict(facts, contributions);
+    if (shares !== "fair") return shares;
     for (const told of Array.isArray(facts.nonces) ? facts.nonces : []) {  // every seat heard the same promise
       if (await shareOf(told.nonce, commitment) !== told.value) return "other_commitment";
     }
