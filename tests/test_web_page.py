@@ -437,3 +437,48 @@ def test_a_spectator_page_hears_the_match_and_no_hand(server: ServerProcess, pag
     lines = page.lines()
     assert any("wins the match" in line or "draw" in line.lower() for line in lines)
     assert not [line for line in lines if line.startswith("Hand")]  # a spectator is never told a hand
+
+
+def page_words(page: Page) -> dict[str, str]:
+    """The page's own words now: its html lang, the field's label, headings, the key buttons, the status."""
+    return dict(page.driver.execute_script(
+        "const text = s => document.querySelector(s).textContent;"
+        "return {lang: document.documentElement.lang, label: text('label[for=command]'), keys: text('#keys-title'),"
+        " table: text('button[data-key=t]'), help: text('#command-help'), status: text('#status'),"
+        " voice: text('label[for=voice]'), chosen: document.getElementById('lang').value};"))
+
+
+def test_the_pages_own_words_follow_the_players_language(server: ServerProcess, page: Page) -> None:
+    """The page's labels, headings, key buttons and status are in the language the game speaks, and the html
+    element says it (a screen reader's voice follows): Italian chosen on the page starts the console again in
+    Italian; English chosen back in the game's own settings brings the page's words back to English."""
+    from selenium.webdriver.support.ui import Select
+    page.open(f"http://127.0.0.1:{server.port}/")
+    page.wait_prompt("Choice?")
+    english = page_words(page)
+    assert english == {"lang": "en", "label": "Command", "keys": "Keys", "table": "T, table",
+                       "help": english["help"], "status": "Connected.", "chosen": "en",
+                       "voice": "Read aloud with this browser's voice (for players without a screen reader)"}
+    assert english["help"].startswith("Keys act at once.")
+    Select(page.driver.find_element("id", "lang")).select_by_value("it")
+    page.wait_prompt("Scelta?")
+    italian = page_words(page)
+    assert italian == {"lang": "it", "label": "Comando", "keys": "Tasti", "table": "T, tavolo",
+                       "help": italian["help"], "status": "Connesso.", "chosen": "it",
+                       "voice": "Leggi ad alta voce con la voce di questo browser (per chi gioca senza lettore di schermo)"}
+    assert italian["help"].startswith("I tasti agiscono subito.")
+    assert "Gioca in rete." in page.lines()
+    violations = page.axe()
+    assert violations == [], violations_text(violations)
+    page.driver.refresh()  # kept for the next visit
+    page.read = 0
+    page.wait_prompt("Scelta?")
+    assert page_words(page)["lang"] == "it" and page_words(page)["label"] == "Comando"
+    page.type("8")  # the game's settings, where the language is the sixth item
+    page.wait_prompt("Scelta?")
+    page.type("6")
+    page.wait_for(lambda line: line == "Language English.")
+    back = page_words(page)
+    assert back == english | {"status": "Connected."}
+    assert page.driver.execute_script("return JSON.parse(localStorage.getItem('scopa.lang'));") == "en"
+    assert page.focused_id() == "command"

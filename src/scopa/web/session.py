@@ -37,6 +37,8 @@ Server to page:
     check  {record, commitment, nonce, nonces, seat, seen, shown, daily, deal, words}   the match is over: what
            the page checks the shuffle with (the record, every share's nonce told, what this seat saw, the
            shares the room's info showed at the start, the deal's sizes) and the line for each verdict
+    language {lang}                the language the console speaks ("en", "it"): at the start, and when the player
+                                   changes it in the settings; the page's own words and its lang follow it
     end    {}                      the session is over (the page offers to start again)
 """
 from __future__ import annotations
@@ -84,8 +86,15 @@ class PageStream:
         self.checked: Callable[[], dict[str, Any] | None] = lambda: None
         # the buttons for a prompt: [{key, label}], from the hand at Card? or the numbered items said
         self.choices: Callable[[str, list[str]], list[dict[str, str]]] = lambda prompt, lines: []
+        # the language the console speaks now (the page's own words follow it), and the one the page was told
+        self.language: Callable[[], str | None] = lambda: None
+        self.told_language: str | None = None
 
     def write(self, text: str) -> int:
+        language = self.language()
+        if language is not None and language != self.told_language:  # at the start, and once the player changed it
+            self.told_language = language
+            self._send({"type": "language", "lang": language})
         *lines, prompt = self._rename(text).split("\n")
         lines = [line for line in lines if line.strip()]
         check = self.checked() if any(line in self.verdicts for line in lines) else None
@@ -325,6 +334,7 @@ class PageSession:
         self.stream.verdicts = {program.m(f"fairness.{verdict}") for verdict in VERDICTS}
         self.stream.checked = self._check_in_page
         self.stream.choices = self._menu_choices
+        self.stream.language = lambda: program.lang if program.lang in LANGS else None
         return program
 
     def table_opened(self, table: Any) -> None:

@@ -1,7 +1,9 @@
 // scopa's page: a thin face of the console that the room server runs for it (docs/web.md).
 // It shows the lines the server sends, one element each, in one role="log" region, and sends keys and
-// typed lines back. It has none of the game's words: they all come from the server, in the page's
-// language. Every text is inserted with textContent, never as HTML.
+// typed lines back. It has none of the game's words: they all come from the server, in the player's
+// language. Its own few words (labels, headings, the connection's status) are below in English and
+// Italian, and follow the language the server says the game speaks. Every text is inserted with
+// textContent, never as HTML.
 "use strict";
 
 (function () {
@@ -20,6 +22,41 @@
   let textPrompt = false;
   let ended = false;
   let retries = 0;
+
+  // The page's own words, in Italian; the English are those of index.html, read from it at the start. An
+  // element marked data-words="name" shows the word of that name in the language the game speaks.
+  const ITALIAN = {
+    connecting: "Connessione in corso.", connected: "Connesso.",
+    ended: "Finito. Ricomincia per giocare ancora.", lost: "Connessione persa. Riconnessione in corso.",
+    log: "Cosa è stato detto", command: "Comando",
+    help: "I tasti agiscono subito. I numeri scelgono, Invio gioca, Esc annulla, punto di domanda per l'aiuto. " +
+          "Scrivi i due punti per dare un comando.",
+    choices: "Scelte", keys: "Tasti", options: "Opzioni della pagina", language: "Lingua", verbosity: "Annunci",
+    brief: "minimi", short: "brevi", full: "completi",
+    voice: "Leggi ad alta voce con la voce di questo browser (per chi gioca senza lettore di schermo)",
+    restart: "Ricomincia", save: "Salva la partita giocata",
+    "key enter": "Invio", "key escape": "Esc", "key t": "T, tavolo", "key h": "H, le tue carte",
+    "key l": "L, ultime giocate", "key s": "S, punteggio", "key p": "P, le tue prese", "key b": "B, ultima smazzata",
+    "key r": "R, ripeti", "key x": "X, ferma la voce", "key c": "C, chat", "key m": "M, più tempo",
+    "key a": "A, annunci", "key ?": "Punto di domanda, aiuto", "key q": "Q, lascia la stanza",
+  };
+  const ENGLISH = { connected: "Connected.", ended: "Ended. Start again to play more.",
+                    lost: "Connection lost. Reconnecting." };
+  for (const element of document.querySelectorAll("[data-words]")) ENGLISH[element.dataset.words] = element.textContent;
+  let spoken = "en";  // the language the game speaks, as the server last said (before: the one asked for)
+  function word(name) { return (spoken === "it" ? ITALIAN : ENGLISH)[name] || ENGLISH[name] || name; }
+  function showWords() {  // set only what differs: a text set again is a change a screen reader may say
+    document.documentElement.lang = spoken;
+    for (const element of document.querySelectorAll("[data-words]")) {
+      const shown = word(element.dataset.words);
+      if (element.textContent !== shown) element.textContent = shown;
+    }
+  }
+  function setStatus(name) {  // the connection's state, a word of the page's own
+    status.dataset.words = name;
+    status.textContent = word(name);
+    return status.textContent;
+  }
 
   function saved(name) {
     try { return JSON.parse(store.getItem("scopa." + name)); } catch (e) { return null; }
@@ -47,6 +84,7 @@
     const all = prompt ? lines.concat([prompt]) : lines;
     if (!all.length) return;
     const said = document.createElement("p");
+    said.lang = spoken;  // lines said before a change of language keep the voice of theirs
     all.forEach(function (text, index) {
       if (index) said.appendChild(document.createElement("br"));
       said.appendChild(document.createTextNode(text));
@@ -64,7 +102,7 @@
     if (!voice.checked || !("speechSynthesis" in window)) return;
     for (const text of lines) {
       const utterance = new SpeechSynthesisUtterance(text);
-      utterance.lang = langSelect.value === "it" ? "it-IT" : "en-GB";
+      utterance.lang = spoken === "it" ? "it-IT" : "en-GB";
       window.speechSynthesis.speak(utterance);
     }
   }
@@ -296,6 +334,7 @@
       const prompt = typeof message.prompt === "string" ? message.prompt : null;
       held.push(...lines);
       if (prompt) {
+        delete promptShown.dataset.words;  // the game's words from now on
         promptShown.textContent = prompt;  // for the eyes; the field's name stays, so it is not said again
         textPrompt = message.text === true;
         showChoices(message.choices);
@@ -323,32 +362,50 @@
       keep("player_key", message.key);
     } else if (message.type === "end") {
       ended = true;
+    } else if (message.type === "language" && (message.lang === "en" || message.lang === "it")) {
+      speakIn(message.lang);
     }
+  }
+
+  // The language the game speaks, as the server says it (at the start, and when the player changes it in
+  // the game's settings): the page's own words, the html element's lang (a screen reader's voice) and the
+  // language chosen for the next start all follow it.
+  function speakIn(lang) {
+    spoken = lang;
+    if (langSelect.value !== lang) langSelect.value = lang;
+    keep("lang", lang);
+    showWords();
   }
 
   function connect() {
     ended = false;
     const address = new URL("web", window.location.href);
     address.protocol = window.location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(address.href);
-    socket.addEventListener("open", function () {
-      status.textContent = "Connected.";
+    const ws = new WebSocket(address.href);
+    socket = ws;
+    ws.addEventListener("open", function () {
+      setStatus("connected");
       send({ type: "start", lang: langSelect.value, verbosity: verbositySelect.value, code: roomFromAddress(),
              seat: saved("seat"), player_key: saved("player_key"), origin: base() });
     });
-    socket.addEventListener("message", onMessage);
-    socket.addEventListener("close", function () {
+    ws.addEventListener("message", function (event) { if (socket === ws) onMessage(event); });
+    ws.addEventListener("close", function () {
+      if (socket !== ws) return;  // a connection the page closed itself to start again: the new one goes on
       socket = null;
       if (ended) {
-        status.textContent = "Ended. Start again to play more.";
-        addLine(status.textContent);
+        addLine(setStatus("ended"));
         return;
       }
-      status.textContent = "Connection lost. Reconnecting.";
-      addLine(status.textContent);
+      addLine(setStatus("lost"));
       retries += 1;
       window.setTimeout(connect, Math.min(10000, 500 * 2 ** Math.min(retries, 5)));
     });
+  }
+  function startAgain() {  // a new session; a seat kept is taken back (docs/web.md)
+    const old = socket;
+    socket = null;
+    if (old) old.close();
+    connect();
   }
 
   field.addEventListener("keydown", function (event) {
@@ -374,9 +431,8 @@
     sendKey(button.dataset.key);
   });
   document.getElementById("restart").addEventListener("click", function () {
-    if (socket) socket.close();
     log.replaceChildren();
-    connect();
+    startAgain();
     field.focus();
   });
   // set only when it differs from the page's own choice: a value set is a change a screen reader may say
@@ -384,15 +440,13 @@
   if (langSelect.value !== lang) langSelect.value = lang;
   const words = saved("verbosity") || "short";
   if (verbositySelect.value !== words) verbositySelect.value = words;
-  // The game's words are in the language chosen; the page's own labels are English: each part says its
-  // language, so a screen reader reads each with the right voice.
-  function gameLanguage() {
-    for (const part of [log, choices, promptShown]) part.lang = langSelect.value;
-  }
-  langSelect.addEventListener("change", function () { keep("lang", langSelect.value); gameLanguage(); });
+  // Another language chosen here: the console starts again in it (a seat kept is taken back, mid-match
+  // too), and says so in its words; the page's follow when the server says the game speaks it.
+  langSelect.addEventListener("change", function () { keep("lang", langSelect.value); startAgain(); });
   verbositySelect.addEventListener("change", function () { keep("verbosity", verbositySelect.value); });
   voice.addEventListener("change", function () { if (!voice.checked) stopVoice(); });
-  gameLanguage();
+  spoken = lang;  // what the page asks for, until the server says
+  showWords();
   connect();
   field.focus();
 })();
