@@ -482,3 +482,74 @@ def test_the_pages_own_words_follow_the_players_language(server: ServerProcess, 
     assert back == english | {"status": "Connected."}
     assert page.driver.execute_script("return JSON.parse(localStorage.getItem('scopa.lang'));") == "en"
     assert page.focused_id() == "command"
+
+
+SERVER_SEED = bytes(range(32))  # every room's, on the server of the capture menu's test (fault_hooks)
+
+
+def nonce_giving_a_capture_choice(server_seed: bytes) -> tuple[bytes, int, list[list[str]]]:
+    """A page secret with which the quick match's first deal has the page's seat (0, the room's host) play
+    first, holding a card that can take more than one set: the secret, that card's number in the hand, and
+    the sets it can take, in the menu's order. Found here from the engine, as the server will deal it."""
+    import hashlib
+
+    from scopa.engine import Rules, legal_captures, new_match
+    from scopa.engine.shuffle import commitment, match_seed, share_of
+    heard = commitment(server_seed)
+    for n in range(2000):
+        nonce = hashlib.sha256(b"page secret %d" % n).digest()
+        state, _ = new_match(Rules(players=2, target=None), match_seed(server_seed, ((0, share_of(nonce, heard)),)))
+        if state.to_move != 0:
+            continue
+        view = state.view(0)
+        for number, card in enumerate(view.hand, 1):
+            options = legal_captures(card, view.table, view.rules)
+            if len(options) > 1:
+                return nonce, number, [sorted(str(c) for c in option) for option in options]
+    raise AssertionError("no deal with a capture choice in 2000 seeds")
+
+
+def test_the_capture_menu_by_number_key_by_button_and_escape(tmp_path: Path, page: Page,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal known in advance (the server's seed fixed, the page's secret given to its getRandomValues) in
+    which the page's first card can take more than one set: the capture menu opens, axe-core finds nothing
+    on it, its options are buttons; a number key picks one, Escape cancels back to Card?, a button picks
+    another and Enter plays it."""
+    nonce, number, options = nonce_giving_a_capture_choice(SERVER_SEED)
+    count = len(options)
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent / "fault_hooks"))
+    served = ServerProcess(["--db", str(tmp_path / "rooms.sqlite3"), "--computer-delay", "0.05",
+                            "--quick-wait", "0.5", "--computer-workers", "0"],
+                           environment={"SCOPA_TEST_FAULT": "server_seed:" + SERVER_SEED.hex()})
+    page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+        "(() => { const real = crypto.getRandomValues.bind(crypto), nonce = %s;"
+        " crypto.getRandomValues = a => { if (a instanceof Uint8Array && a.length === 32) { a.set(nonce);"
+        " return a; } return real(a); }; })();" % json.dumps(list(nonce)))})
+    try:
+        start_quick_match(page, f"http://127.0.0.1:{served.port}/")
+        page.wait_prompt("Card?")
+        page.type(str(number))
+        page.wait_prompt("Capture?")
+        violations = page.axe()
+        assert violations == [], violations_text(violations)
+        buttons = page.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#choices button'), b => b.textContent);")
+        assert [b.split(",")[0] for b in buttons] == [str(n) for n in range(1, count + 1)], buttons
+        page.type("1")  # a number key picks the first set
+        assert page.wait_for(lambda line: line != "Capture?").startswith("Option 1.")
+        page.wait_prompt("Play?")
+        page.escape()  # cancels: back to Card?, nothing played
+        page.wait_prompt("Card?")
+        assert page.focused_id() == "command"
+        page.type(str(number))
+        page.wait_prompt("Capture?")
+        page.driver.find_element("css selector", f"#choices button[data-key='{count}']").click()  # the last set
+        assert page.wait_for(lambda line: line != "Capture?").startswith(f"Option {count}.")
+        page.wait_prompt("Play?")
+        assert page.focused_id() == "command"  # the button gave the focus back to the one field
+        page.enter()
+        assert play_to_end(page, {"table": [], "chat": []}) == "Shuffle checked, fair."  # dealt from those seeds
+        first = page.driver.execute_script("return window.scopaFairness.last().record.moves[0];")
+        assert first["seat"] == 0 and sorted(first["capture"]) == options[-1]  # the set of the button, played
+    finally:
+        served.stop()

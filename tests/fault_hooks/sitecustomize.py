@@ -26,6 +26,9 @@ with a share already; ``computer_share`` adds a share of its own for a computer'
 is replaced (the record names the replacement); ``no_fairness`` sends the record without its
 fairness block; ``two_commitments`` promises seat 2 (in its welcomes) another seed than the others;
 ``older_contribute`` is a server of before issue 37, whose contribute takes no nonce.
+
+A deal known in advance (test_web_page.py's capture menu): ``SCOPA_TEST_FAULT=server_seed:HEX`` makes
+every room's server seed those 32 bytes; with the client's share known too, the match seed is.
 """
 import atexit
 import importlib.abc
@@ -238,10 +241,32 @@ def _older_contribute(module) -> None:  # type: ignore[no-untyped-def]
                                             frozenset())
 
 
+class _FixedSeed:
+    """``secrets`` for scopa.net.server.server: its one call of ``token_bytes`` (a room's server seed)
+    gives the fixed seed; anything else is the real module's."""
+
+    def __init__(self, real, seed: bytes) -> None:  # type: ignore[no-untyped-def]
+        self.real, self.seed = real, seed
+
+    def token_bytes(self, n=None):  # type: ignore[no-untyped-def]
+        return self.seed if n == len(self.seed) else self.real.token_bytes(n)
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self.real, name)
+
+
+def _server_seed(seed: bytes):  # type: ignore[no-untyped-def]
+    def patch(module) -> None:  # type: ignore[no-untyped-def]
+        module.secrets = _FixedSeed(module.secrets, seed)
+    return patch
+
+
 _ROOM_FAULTS = {"server_gives_share": _server_gives_share, "computer_share": _computer_share,
                 "replace_share": _replace_share}
 if _FAULT in _ROOM_FAULTS:
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.rooms", _ROOM_FAULTS[_FAULT]))
+if _FAULT.startswith("server_seed:"):
+    sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _server_seed(bytes.fromhex(_FAULT[12:]))))
 if _FAULT == "no_fairness":
     sys.meta_path.insert(0, _PatchAfterImport("scopa.net.server.server", _no_fairness))
 if _FAULT == "older_contribute":

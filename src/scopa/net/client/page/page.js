@@ -429,6 +429,7 @@
     const button = event.target.closest("button[data-key]");
     if (!button) return;
     sendKey(button.dataset.key);
+    field.focus();  // back to the one field: a choice's button goes with its prompt, and focus with it
   });
   document.getElementById("restart").addEventListener("click", function () {
     log.replaceChildren();
