@@ -297,7 +297,10 @@ def page_opens(listen: int, trusted: ssl.SSLContext, origin: str) -> bool:
             async with connect(f"wss://localhost:{listen}/web", ssl=trusted, origin=origin,  # type: ignore[arg-type]
                                open_timeout=30) as ws:
                 await ws.send(json.dumps({"type": "start", "lang": "en"}))
-                return bool(json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "say")
+                first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if first == {"type": "language", "lang": "en"}:  # the game's language, for the page's own words
+                    first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                return bool(first["type"] == "say")
         except InvalidStatus as refused:
             assert refused.response.status_code == 403
             return False

@@ -133,4 +133,5 @@ def test_a_page_that_floods_keys_is_closed(serve):
                 ws.recv(timeout=10)
     with connect(f"ws://127.0.0.1:{server.port}/web", origin=origin) as ws:  # type: ignore[arg-type]
         ws.send(json.dumps({"type": "start", "lang": "en"}))
+        assert json.loads(ws.recv(timeout=10)) == {"type": "language", "lang": "en"}  # the page's words follow it
         assert json.loads(ws.recv(timeout=10))["type"] == "say"
