@@ -6,12 +6,16 @@ Versions and features): the older client reads every frame, and a client that as
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 
 from helpers.net import SINGLE, Client, contribute, until
 from scopa.engine import CardsDealt, Rules
+from scopa.net.client.client import OPEN_TIMEOUT
 from scopa.net.protocol.client_messages import CreateRoom, Features, Join, Quick, Ready, Start, Watch
 from scopa.net.protocol.server_messages import (
+    ChangeEnd,
     FeaturesAnswer,
     InfoMessage,
     UpdateMessage,
@@ -19,7 +23,7 @@ from scopa.net.protocol.server_messages import (
     Welcome,
     parse_server_message,
 )
-from scopa.net.protocol.wire import ProtocolError
+from scopa.net.protocol.wire import ProtocolError, RoomInfo, RoomSeat, encode
 from scopa.table import Notice
 
 # What protocol 2 grew by since the client of before issue 38: today's parsers read everything
@@ -124,3 +128,53 @@ def test_the_console_client_asks_for_both_and_knows_the_quick_wait_once_open(ser
     hosting = tables(server.url, CreateRoom("Ben", Rules(players=3), ("human", "human", "easy"), "easy",
                                             join_between_deals=True))
     until(lambda: hosting.room().join_between_deals)
+
+
+# And the other way: this client on older servers -------------------------------------------------
+
+def _older_server(frames: list[str], hold: float):
+    """A server of protocol 2 that answers a first message with ``frames[0]`` (its welcome) and each
+    of the two requests that follow (features, mark_changes) with the next, then keeps the
+    connection ``hold`` seconds."""
+    from websockets.sync.server import serve as serve_ws
+
+    def older(ws) -> None:  # type: ignore[no-untyped-def]
+        ws.recv()
+        ws.send(frames[0])
+        for answer in frames[1:]:
+            ws.recv()
+            ws.send(answer)
+        time.sleep(hold)
+
+    return serve_ws(older, "127.0.0.1", 0)
+
+
+def _quick_welcome(wait: int | None = None) -> str:
+    return encode(Welcome("ACDEFG", 0, 1, RoomInfo("ACDEFG", "lobby", SINGLE, (RoomSeat("Ann", ready=True), None)),
+                          quick_wait=wait))
+
+
+UNKNOWN_TYPE = json.dumps({"type": "error", "code": "unknown_type", "values": {}})
+
+
+def test_on_a_server_before_features_a_quick_match_opens_at_once(tables):
+    """Its unknown_type to ``features`` is the answer: the client waits for no more. The server
+    closes half the open timeout after its answers: a client still waiting then would find the
+    connection closed when ``open`` returns; this one returned long before."""
+    with _older_server([_quick_welcome(), UNKNOWN_TYPE, UNKNOWN_TYPE], OPEN_TIMEOUT / 2) as old:
+        threading.Thread(target=old.serve_forever, daemon=True).start()
+        table = tables(f"ws://127.0.0.1:{old.socket.getsockname()[1]}", Quick("Ann", SINGLE, "easy"))
+        assert table.connected and table.quick_wait is None and table.features == ()
+        table.close()
+        old.shutdown()
+
+
+def test_on_a_server_that_sent_the_wait_in_the_welcome_it_is_still_said(tables):
+    """A server of issue 38 said a quick room's wait in its welcome, to everyone."""
+    answer = encode(FeaturesAnswer(("contributed", "program")))
+    with _older_server([_quick_welcome(25), answer, encode(ChangeEnd())], 1.0) as old:
+        threading.Thread(target=old.serve_forever, daemon=True).start()
+        table = tables(f"ws://127.0.0.1:{old.socket.getsockname()[1]}", Quick("Ann", SINGLE, "easy"))
+        assert table.quick_wait == 25 and table.features == ("contributed", "program")
+        table.close()
+        old.shutdown()
