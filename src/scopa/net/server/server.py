@@ -659,17 +659,26 @@ class RoomServer:
             self._commit(room, [room._notice_named("watching", name) for name in names],
                          "%s spectators came", str(len(names)))
 
-    def _watcher_message(self, conn: Connection, message: Any) -> None:
-        """A spectator may ping, and chat when the host allowed it; anything else is refused."""
-        room = self.rooms.get(conn.code or "")
-        if room is None:
-            conn.fail("room_closed")
-        elif isinstance(message, Ping):
+    def _connection_request(self, conn: Connection, room: Room, message: Any) -> bool:
+        """Ping, mark_changes and features, which a seat and a spectator send alike, answered; whether
+        ``message`` was one of them."""
+        if isinstance(message, Ping):
             conn.send(Pong())
         elif isinstance(message, MarkChanges):
             conn.marks = True
         elif isinstance(message, Features):
             self._features(conn, room, message)
+        else:
+            return False
+        return True
+
+    def _watcher_message(self, conn: Connection, message: Any) -> None:
+        """A spectator may ping, and chat when the host allowed it; anything else is refused."""
+        room = self.rooms.get(conn.code or "")
+        if room is None:
+            conn.fail("room_closed")
+        elif self._connection_request(conn, room, message):
+            return
         elif isinstance(message, ChatRequest) and not room.watchers_chat:
             conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
         elif isinstance(message, ChatRequest):
@@ -763,12 +772,8 @@ class RoomServer:
 
     def _request(self, conn: Connection, room: Room, seat: int, message: Any) -> None:
         now = time.monotonic()
-        if isinstance(message, Ping):
-            conn.send(Pong())
-        elif isinstance(message, MarkChanges):
-            conn.marks = True
-        elif isinstance(message, Features):
-            self._features(conn, room, message)
+        if self._connection_request(conn, room, message):
+            pass  # answered; the room's computers are driven on below, as after any request of a seat
         elif isinstance(message, RecordRequest):
             conn.send(finished_record(room, message.id, seat, self.today()))
         elif isinstance(message, FIRST_MESSAGES):
