@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.net import Server, host, join, reclaim, start
+from helpers.net import host, join, reclaim, start
 from scopa.bench.encoding import two_player_room
 from scopa.engine import Rules
 from scopa.net.protocol.client_messages import MoveRequest
@@ -147,12 +147,12 @@ def test_a_write_committed_and_not_yet_flushed_survives_a_sigkill(tmp_path):
 
 
 def test_no_answer_or_update_leaves_the_server_before_its_move_is_flushed_and_a_kill_then_loses_nothing(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, serve):
     hold = tmp_path / "hold"
     monkeypatch.setenv("PYTHONPATH", str(HOOKS))
     monkeypatch.setenv("SCOPA_TEST_FAULT", f"hold_sync:{hold}")
     db = tmp_path / "rooms.sqlite3"
-    server = Server(db)
+    server = serve(db=db)  # both servers stopped after the test, whatever happens (this one killed below)
     ann = host(server.url, Rules(target=None))
     bob = join(server.url, ann.code)
     start(ann, bob)
@@ -171,13 +171,9 @@ def test_no_answer_or_update_leaves_the_server_before_its_move_is_flushed_and_a_
     assert not mover.poll(1.0), mover.frames[seen:]
     server.kill()  # committed, not flushed, not answered: the operating system still has it
     hold.unlink()
-    again = Server(db)
-    try:
-        back = reclaim(again.url, mover, last=0)
-        back.until(lambda m: isinstance(m, ResyncMessage))
-        assert len(back.view.history) == 2
-    finally:
-        again.stop()
+    back = reclaim(serve(db=db).url, mover, last=0)
+    back.until(lambda m: isinstance(m, ResyncMessage))
+    assert len(back.view.history) == 2
 
 
 def test_the_stored_record_is_the_whole_match_after_every_move_and_after_the_room_is_read_back(tmp_path):

@@ -243,9 +243,10 @@ class RemoteTable:
         self._share_refused = False  # a storage error came in the lobby: the share may not have been kept
         self.share_kept: bool | None = None  # the server's ``contributed``: whether it keeps this share (None: untold)
         self.features: tuple[str, ...] = ()  # what the server turned on for this connection (``features``)
+        self._features_heard = False  # the answer to ``features`` came (an older server's refusal counts as one)
         self._programs_due = False  # the info answering the feature program is on its way
         self._welcome_number = 0  # the room's newest update as of this connection's welcome
-        self.quick_wait: int | None = None  # a quick room: the seconds its server waits for people (welcome)
+        self.quick_wait: int | None = None  # a quick room: the seconds its server waits for people (features)
         self._heard: bytes | None = None
         self._heard_other = False
         self._seen: set[Observation] = set()
@@ -259,6 +260,9 @@ class RemoteTable:
         welcome = self._connect(self._first, timeout, first_time=True)
         self._thread = threading.Thread(target=self._read_forever, daemon=True, name="scopa-table")
         self._thread.start()
+        if isinstance(self._first, Quick):  # the wait a quick room says comes with the features answer
+            with self._lock:
+                self._lock.wait_for(lambda: self._features_heard or not self.connected, timeout)
         if welcome.info.phase != "lobby":  # a seat taken back mid-match: its view follows the welcome,
             # after the older updates it missed, whose views are older positions
             with self._lock:
@@ -338,7 +342,7 @@ class RemoteTable:
     def _welcomed(self, welcome: Welcome, first_time: bool = False) -> None:
         """Under the lock: the seat, the code, the key (given only once), the room."""
         self.code, self.seat, self._room = welcome.code, welcome.seat, welcome.info
-        if welcome.quick_wait is not None:
+        if welcome.quick_wait is not None:  # a server of issue 38 said it there, to every client
             self.quick_wait = welcome.quick_wait
         self._note_shares(welcome.info)
         self._welcome_number = welcome.number  # the updates missed that follow it end there
@@ -383,7 +387,7 @@ class RemoteTable:
         with self._lock:  # a seat taken back: the updates it missed, sent before mark_changes is read,
             # are one change that ends with the welcome's number (or a resync)
             missed_to = self._welcome_number if self._welcome_number > self._latest else 0
-        for messages in read_changes(ws, self._parse, missed_to, asked=2):
+        for messages in read_changes(ws, self._parse, missed_to, asked=2, features=True):
             self._handle_all(messages)
 
     def _handle_all(self, messages: list[ServerMessage]) -> None:
@@ -485,7 +489,9 @@ class RemoteTable:
             elif isinstance(message, Welcome):
                 self._welcomed(message)
             elif isinstance(message, FeaturesAnswer):  # nothing to say: what it turned on comes after it
-                self.features, news = message.names, False
+                self.features, news, self._features_heard = message.names, False, True
+                if message.quick_wait is not None:
+                    self.quick_wait = message.quick_wait
                 self._programs_due = "program" in message.names
             elif isinstance(message, Contributed):  # the share the server keeps for this seat: nothing to say
                 self.share_kept, news = message.value == self._contribution().value, False
@@ -834,11 +840,12 @@ def ask_once(server: str, request: ClientMessage, tls: ssl.SSLContext | None,
 
 
 CHANGE_MESSAGES = (UpdateMessage, InfoMessage, Moved, ResyncMessage)  # the messages a change_end ends
-CLIENT_FEATURES = ("contributed", "program")  # the additions to protocol 2 this client reads (docs/protocol.md)
+# the additions to protocol 2 this client reads (docs/protocol.md, Versions and features)
+CLIENT_FEATURES = ("contributed", "program", "join_between_deals", "quick_wait")
 
 
 def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
-                 missed_to: int = 0, asked: int = 1) -> Iterator[list[ServerMessage]]:
+                 missed_to: int = 0, asked: int = 1, features: bool = False) -> Iterator[list[ServerMessage]]:
     """Every message of a connection that sent ``mark_changes``, in order, in lists: a change's
     messages together, once its ``change_end`` came (or ``CHANGE_WAIT`` passed without one), any
     other message with them or alone (see "Changes" above). Until the first ``change_end`` (an
@@ -846,8 +853,10 @@ def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
     the server sent at once is one change. ``missed_to``: the welcome's number for a seat taken
     back, whose missed updates come first and end there. ``asked``: the requests sent once
     welcomed that an older server answers with unknown_type (mark_changes, and features for a
-    seat), each such answer left out. Ends with ``LinkClosed``, or ``ProtocolError`` for a message
-    ``parse`` refuses."""
+    seat), each such answer left out. ``features``: the first of them was ``features``, whose
+    unknown_type (the first, as the server answers in order) is passed on as an answer that turned
+    nothing on, so that a client waiting for the answer waits no more. Ends with ``LinkClosed``, or
+    ``ProtocolError`` for a message ``parse`` refuses."""
     change: list[ServerMessage] = []  # the messages of a change begun, waiting for its change_end
     marked = False  # a change_end came: the server ends every change with one from here on
     while True:
@@ -862,7 +871,7 @@ def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
         for raw in burst:
             message = parse(raw)
             if isinstance(message, ChangeEnd):
-                marked, asked = True, 0
+                marked, asked, features = True, 0, False
                 if change:
                     yield change
                 change = []
@@ -875,8 +884,13 @@ def read_changes(ws: Link, parse: Callable[[str | bytes], ServerMessage],
                     change = []
             elif asked and isinstance(message, ErrorMessage) and message.code == "unknown_type":
                 asked -= 1  # an older server's answer to mark_changes or features: nothing to say
+                if features:  # features': none turned on
+                    features = False
+                    yield [*change, FeaturesAnswer(())]
+                    change = []
             elif isinstance(message, FeaturesAnswer):
                 asked = max(0, asked - 1)  # features known: only mark_changes may still be answered unknown_type
+                features = False
                 yield [*change, message]
                 change = []
             else:

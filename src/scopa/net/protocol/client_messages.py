@@ -61,8 +61,9 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  too_many_tries {seconds}
     ping         {}                                         the server answers pong
     features     {names}                                    the additions to protocol 2 this client reads
-                 (``wire.FEATURES``: contributed, program), sent once welcomed; answered with ``features``,
-                 the names turned on; an older server answers unknown_type. The server sends a client
+                 (``wire.FEATURES``: contributed, program, join_between_deals, quick_wait), sent once
+                 welcomed; answered with ``features``, the names turned on; an older server answers
+                 unknown_type. The server sends a client
                  nothing new it did not ask for this way (docs/protocol.md, Versions and features)
     mark_changes {}                                         from now on, end each change to the room sent to
                  this connection with ``change_end``: a change (a move, a deal, a notice, the updates
@@ -113,7 +114,8 @@ SHA-256, and the field is optional everywhere (a client without a key plays unra
                  and ``"join_between_deals": true`` (optional, issue 38): once the match has started, a
                  join takes a computer's seat while a deal is over and the next not dealt (a join while
                  a deal is played is refused with between_deals), and is sent the seat's view after
-                 its welcome, as a reclaim; the room's info says it (``join_between_deals``)
+                 its welcome, as a reclaim; the room's info says it (``join_between_deals``) to a
+                 connection with the feature join_between_deals
 
   The daily deal (issue 29, ``net.server.daily``, docs/online.md). Both are first messages, with ``"version"``:
     daily        {version, day, player_key}                 the day's facts and board: day (optional,

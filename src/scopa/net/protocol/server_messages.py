@@ -15,7 +15,8 @@ Server to client.
                  the seat's own "reclaimed" notice; commitment is SHA-256 of the server's seed of
                  the room, 64 hex digits, sent before any seat contributes (null only for a match
                  begun by a server of protocol 1, dealt by shuffle 1); quick_wait (a quick room only,
-                 optional): the whole seconds its server waits for people before computers come
+                 optional): sent by the servers of issue 38 alone, read still; a server now says it in
+                 the features answer, to a client that asked for the feature quick_wait
     watching     {version, code, number, info, table, to_move, deal_number, match_scores}  a spectator's
                  welcome: the room's newest update and its public position (the cards on the table)
     moved        {seat}                              this connection's player now sits in ``seat`` (the
@@ -66,8 +67,11 @@ Server to client.
                  score of a player who finished every deal; you {rank, of, score, deals} the asker's place
                  and each deal's score (null: not on the board); played [{deal, score, practice}] the
                  asker's latest room of each deal, practice true when it did not count
-    features     {names}                               the answer to ``features``: the features turned
-                 on for this connection (``wire.FEATURES`` it asked for), in the order asked
+    features     {names, quick_wait}                   the answer to ``features``: the features turned
+                 on for this connection (``wire.FEATURES`` it asked for), in the order asked;
+                 quick_wait only with the feature quick_wait in a quick room: the whole seconds its
+                 server waits for people before computers take the free seats (the welcome, sent
+                 before the features, cannot say it to the clients that read it alone)
     contributed  {value}                               with the feature contributed, the answer to
                  ``contribute``: the share the server keeps for this seat (the first it was sent)
     clock        {seat, seconds}                       the turn timer's warning: seconds left to the seat
@@ -262,7 +266,7 @@ class Welcome:
     seat_key: str | None = None
     last_deal: FinishedDeal | None = None
     commitment: bytes | None = None  # SHA-256 of the server's seed of the room
-    quick_wait: int | None = None  # a quick room: whole seconds it waits for people (issue 38); None: not said
+    quick_wait: int | None = None  # sent by the servers of issue 38 only (now in FeaturesAnswer); None: not said
 
 
 @dataclass(frozen=True)
@@ -329,9 +333,11 @@ class ChangeEnd:
 
 @dataclass(frozen=True)
 class FeaturesAnswer:
-    """The features the server turned on for this connection, in the order asked (``features``)."""
+    """The features the server turned on for this connection, in the order asked (``features``);
+    with the feature ``quick_wait``, a quick room's wait for people in whole seconds."""
 
     names: tuple[str, ...]
+    quick_wait: int | None = None  # a quick room's, to a connection with the feature quick_wait; None: not said
 
 
 @dataclass(frozen=True)
@@ -363,7 +369,8 @@ def _reason(reason: IllegalReason | None) -> dict[str, Any] | None:
 
 
 _ENCODERS.update({
-    FeaturesAnswer: ("features", lambda m: {"names": list(m.names)}),
+    FeaturesAnswer: ("features", lambda m: {"names": list(m.names),
+                                            **({} if m.quick_wait is None else {"quick_wait": m.quick_wait})}),
     Contributed: ("contributed", lambda m: {"value": m.value.hex()}),
     Welcome: ("welcome", lambda m: {"version": PROTOCOL_VERSION, "code": m.code, "seat": m.seat,
                                     "seat_key": m.seat_key, "number": m.number, "info": encode_info(m.info),
@@ -586,7 +593,8 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
     kind = data["type"]
     if kind != "match_record" and _size(raw) > MAX_SERVER_MESSAGE:  # only a finished match's record is larger
         raise ProtocolError("too_big", most=MAX_SERVER_MESSAGE)
-    optional = {"welcome": frozenset({"last_deal", "quick_wait"}),  # older servers sent none; quick rooms only
+    optional = {"welcome": frozenset({"last_deal", "quick_wait"}),  # older servers sent none; issue 38's, quick rooms
+                "features": frozenset({"quick_wait"}),  # a quick room's, with the feature quick_wait
                 "match_record": frozenset({"covered", "nonces"}),  # older servers sent none
                 "chat": frozenset({"watcher"})}.get(kind, frozenset())  # sent only for a spectator's line
     fields = _Fields(data, "", optional)
@@ -636,9 +644,12 @@ def parse_server_message(raw: str | bytes, rules: Rules | None = None, spectator
                            _card_list(fields("table"), "table"), _optional_int(fields("to_move"), "to_move", 0,
                                                                                 players - 1),
                            _int(fields("deal_number"), "deal_number", 0, 10_000),
-                           tuple(_int(s, "match_scores") for s in _list(fields("match_scores"), "match_scores", 2)))
+                           tuple(_int(s, "match_scores")  # one a side: as many as seats at most (not two)
+                                 for s in _list(fields("match_scores"), "match_scores", players)))
     elif kind == "features":
-        message = FeaturesAnswer(feature_names(fields("names")))
+        wait = fields("quick_wait")
+        message = FeaturesAnswer(feature_names(fields("names")),
+                                 None if wait is None else _int(wait, "quick_wait", 0, 24 * 3600))
     elif kind == "contributed":
         message = Contributed(_hex(fields("value"), "value"))
     elif kind == "clock":

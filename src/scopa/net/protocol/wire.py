@@ -205,7 +205,10 @@ MAX_WATCHERS = 8  # spectators a room takes
 # Features: the additions to protocol 2 a client asks for once welcomed (docs/protocol.md, Versions
 # and features). The server sends a client nothing new it did not ask for: an older client refuses
 # what it does not know.
-FEATURES = ("contributed", "program")  # what this server can turn on: the share acknowledged, a seat's program flag
+# What this server can turn on: the share acknowledged, a seat's program flag (info), the room's
+# join_between_deals (info), a quick room's wait (in the features answer: the welcome came before).
+FEATURES = ("contributed", "program", "join_between_deals", "quick_wait")
+INFO_FEATURES = frozenset({"program", "join_between_deals"})  # fields of a room's info: a fresh info follows the answer
 MAX_FEATURES = 16  # names in one features request or answer
 
 

@@ -404,12 +404,7 @@ class Room:
 
     # Play --------------------------------------------------------------------------------
     def play(self, seat: int, move: Move, expected: int, now: float) -> list[Entry]:
-        state = self._playing()
-        self._check_fresh(expected)
-        if state.is_deal_over:
-            raise MoveRefusal("not_now")
-        if seat != state.to_move:
-            raise MoveRefusal("not_your_turn")
+        self._check_turn(seat, expected)
         return self._done(self._table.submit(seat, move, self._table.latest()), now)
 
     def human_play(self, seat: int, move: Move, expected: int, now: float) -> list[Entry]:
@@ -420,13 +415,17 @@ class Room:
 
     def claim(self, seat: int, expected: int, now: float) -> list[Entry]:
         """Cirulla: ``seat`` shows its hand to claim its bonus, before the hand's first card."""
+        self._check_turn(seat, expected)
+        return self._done(self._table.claim(seat, self._table.latest()), now)
+
+    def _check_turn(self, seat: int, expected: int) -> None:
+        """Refuse a play or a claim out of the match, stale, between deals or out of turn (in that order)."""
         state = self._playing()
         self._check_fresh(expected)
         if state.is_deal_over:
             raise MoveRefusal("not_now")
         if seat != state.to_move:
             raise MoveRefusal("not_your_turn")
-        return self._done(self._table.claim(seat, self._table.latest()), now)
 
     @property
     def _table(self) -> LocalTable:

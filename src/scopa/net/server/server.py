@@ -108,6 +108,7 @@ from ..protocol.server_messages import (
 from ..protocol.wire import (
     FATAL_ERRORS,
     FEATURES,
+    INFO_FEATURES,
     MAX_CLIENT_MESSAGE,
     MAX_RECORD_MESSAGE,
     MAX_WATCHERS,
@@ -146,16 +147,20 @@ from .store import DB_NAME, LoadProblem, RoomStore
 from .thinking import ComputerTurn, Thinkers, default_workers
 
 CHANGE_END = encode(ChangeEnd())  # the frame, as the cluster's processes pass it on
-PROGRAM_MARK = '"program":true'  # in a frame only as a seat's flag: a name or a chat line holding it is escaped
+# The fields of a room's info that only a connection with their feature is sent, each with the mark
+# it leaves in a frame (a name or a chat line holding a mark is escaped: a mark is only ever the field).
+INFO_MARKS = {"program": '"program":true', "join_between_deals": '"join_between_deals":true'}
 
 
-def without_programs(frame: str) -> str:
-    """The frame without the seats' ``program`` flags, for a client that did not ask for them (an
-    older one refuses a field it does not know). Only frames with a program seated pay for this."""
+def without_additions(frame: str, missing: frozenset[str]) -> str:
+    """The frame without the room info's fields of the features ``missing`` (``INFO_MARKS``): a
+    seat's ``program`` flag, the room's ``join_between_deals``, for a client that did not ask for
+    them (an older one refuses a field it does not know). Only frames that hold one pay for this."""
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
-            seat = "connected" in value  # a seat of a room's info: the one object with the flag
-            return {k: strip(v) for k, v in value.items() if not (seat and k == "program" and v is True)}
+            drop = {name for name, holder in (("program", "connected"), ("join_between_deals", "contributions"))
+                    if name in missing and holder in value}  # a seat of a room's info; the room's info
+            return {k: strip(v) for k, v in value.items() if not (k in drop and v is True)}
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value
@@ -354,8 +359,9 @@ class Connection:
         elif isinstance(message, (Refused, ErrorMessage)):
             self.metrics.refusal(message.kind if isinstance(message, Refused) else message.code)
         frame = message if isinstance(message, str) else encode(message)
-        if PROGRAM_MARK in frame and "program" not in self.features:
-            frame = without_programs(frame)  # a seat's program flag only to a client that reads it
+        missing = frozenset(name for name, mark in INFO_MARKS.items() if mark in frame and name not in self.features)
+        if missing:  # the info's additions only to a client that reads them
+            frame = without_additions(frame, missing)
         self._put(frame)
 
     def _put(self, item: Any) -> None:
@@ -653,17 +659,26 @@ class RoomServer:
             self._commit(room, [room._notice_named("watching", name) for name in names],
                          "%s spectators came", str(len(names)))
 
-    def _watcher_message(self, conn: Connection, message: Any) -> None:
-        """A spectator may ping, and chat when the host allowed it; anything else is refused."""
-        room = self.rooms.get(conn.code or "")
-        if room is None:
-            conn.fail("room_closed")
-        elif isinstance(message, Ping):
+    def _connection_request(self, conn: Connection, room: Room, message: Any) -> bool:
+        """Ping, mark_changes and features, which a seat and a spectator send alike, answered; whether
+        ``message`` was one of them."""
+        if isinstance(message, Ping):
             conn.send(Pong())
         elif isinstance(message, MarkChanges):
             conn.marks = True
         elif isinstance(message, Features):
             self._features(conn, room, message)
+        else:
+            return False
+        return True
+
+    def _watcher_message(self, conn: Connection, message: Any) -> None:
+        """A spectator may ping, and chat when the host allowed it; anything else is refused."""
+        room = self.rooms.get(conn.code or "")
+        if room is None:
+            conn.fail("room_closed")
+        elif self._connection_request(conn, room, message):
+            return
         elif isinstance(message, ChatRequest) and not room.watchers_chat:
             conn.send(ErrorMessage("chat_refused", {"reason": "not_allowed"}))
         elif isinstance(message, ChatRequest):
@@ -757,12 +772,8 @@ class RoomServer:
 
     def _request(self, conn: Connection, room: Room, seat: int, message: Any) -> None:
         now = time.monotonic()
-        if isinstance(message, Ping):
-            conn.send(Pong())
-        elif isinstance(message, MarkChanges):
-            conn.marks = True
-        elif isinstance(message, Features):
-            self._features(conn, room, message)
+        if self._connection_request(conn, room, message):
+            pass  # answered; the room's computers are driven on below, as after any request of a seat
         elif isinstance(message, RecordRequest):
             conn.send(finished_record(room, message.id, seat, self.today()))
         elif isinstance(message, FIRST_MESSAGES):
@@ -816,14 +827,15 @@ class RoomServer:
             conn.send(Accepted(message.id, room.number))
         self._drive(room)
 
-    @staticmethod
-    def _features(conn: Connection, room: Room, message: Features) -> None:
+    def _features(self, conn: Connection, room: Room, message: Features) -> None:
         """Turn on the additions the client reads that this server has, and say which; with
-        ``program``, the room's info follows at once, with the flags the welcome could not carry."""
+        ``quick_wait``, the answer carries a quick room's wait, and with a feature of the room's
+        info (``program``, ``join_between_deals``) the info follows at once, with the fields the
+        welcome, sent before the features, could not carry."""
         turned_on = tuple(dict.fromkeys(name for name in message.names if name in FEATURES))  # in the order asked
         conn.features = frozenset(turned_on)
-        conn.send(FeaturesAnswer(turned_on))
-        if "program" in conn.features:
+        conn.send(FeaturesAnswer(turned_on, self._quick_wait(room) if "quick_wait" in conn.features else None))
+        if conn.features & INFO_FEATURES:
             conn.send(InfoMessage(room.info()))
             conn.send(ChangeEnd())
 
@@ -872,8 +884,7 @@ class RoomServer:
         self.rooms[code] = room
         self._seat_connection(conn, room, 0)
         self._save(room)
-        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment,
-                          quick_wait=self._quick_wait(room)))
+        conn.send(Welcome(code, 0, 0, room.info(), key, commitment=room.commitment))
         self._commit(room, entries, "created with %d seats by %s", room.rules.players, conn.address)
 
     def _join(self, conn: Connection, message: Join) -> None:
@@ -887,15 +898,15 @@ class RoomServer:
         # unrated when taken over: the deals before were a computer's
         room.seat_player(seat, None if taking_over else player, message.program)
         self._seat_connection(conn, room, seat)
-        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment,
-                          quick_wait=self._quick_wait(room)))
+        conn.send(Welcome(room.code, seat, number, room.info(), key, commitment=room.commitment))
         if taking_over and room.state is not None:  # its view, as a seat taken back is sent one
             conn.send(ResyncMessage(room.number, room.state.view(seat), room.info()))
             conn.send(ChangeEnd())
         self._commit(room, entries, "seat %s joined", _seat(seat))
 
     def _quick_wait(self, room: Room) -> int | None:
-        """A quick room's wait for people, in whole seconds, for its players to hear (issue 38)."""
+        """A quick room's wait for people, in whole seconds, for its players to hear (issue 38): in
+        the features answer, to a connection with the feature ``quick_wait``."""
         return round(self.config.quick_wait) if room.listing == "quick" else None
 
     # Finding a game: quick matches and public rooms (docs/online.md) ------------------------------
