@@ -95,6 +95,14 @@ def test_an_older_client_plays_a_quick_match_and_a_current_one_hears_the_wait(st
     assert _asked(later, "quick_wait") == FeaturesAnswer(("quick_wait",), None)
 
 
+def test_a_wait_of_part_of_a_second_is_said_as_one_second_not_zero(store):
+    """A wait under a second (tests and impatient operators set one) was rounded to 0 seconds."""
+    server = store.serve("--quick-wait", "0.4")
+    ann = Client(server.url)
+    _welcomed(ann, Quick("Ann", SINGLE, "easy"))
+    assert _asked(ann, "quick_wait") == FeaturesAnswer(("quick_wait",), 1)
+
+
 def test_an_older_client_joins_a_room_that_lets_people_take_computers_seats(store):
     """The host's room allows a person to take a computer's seat between deals: its info said so
     to everyone. The older guest reads the welcome, each info and the start; the host asked."""

@@ -21,6 +21,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import math
 import secrets
 import sqlite3
 import ssl
@@ -907,7 +908,8 @@ class RoomServer:
     def _quick_wait(self, room: Room) -> int | None:
         """A quick room's wait for people, in whole seconds, for its players to hear (issue 38): in
         the features answer, to a connection with the feature ``quick_wait``."""
-        return round(self.config.quick_wait) if room.listing == "quick" else None
+        # Up to the whole second: a wait of half a second is not said as "0 seconds".
+        return math.ceil(self.config.quick_wait) if room.listing == "quick" else None
 
     # Finding a game: quick matches and public rooms (docs/online.md) ------------------------------
     def _quick(self, conn: Connection, message: Quick) -> None:
