@@ -1,20 +1,23 @@
 """News at an open prompt: a ``Wake`` raised by another thread ends the read with ``WOKEN``.
 
 Both input modes: KeyInput (prompt_toolkit, driven by its pipe input) and LineInput (a real OS
-pipe, so that the read truly blocks as on a terminal)."""
+pipe, so that the read truly blocks as on a terminal); and the browser page's console's input
+(``web.session.PageInput``), whose keys come from the page."""
 from __future__ import annotations
 
 import io
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from scopa.console.terminal import ENTER, WOKEN, KeyInput, LineInput, Wake
+from scopa.web.session import PageInput, PageStream
 
 
 def later(action, seconds: float = 0.2) -> threading.Thread:
@@ -195,3 +198,61 @@ def test_a_wake_ends_a_line_read_of_text_and_the_line_typed_comes_next(os_pipe):
     writer.write("hello Ben\n")
     writer.flush()
     assert lines.read_text("Message? ", wake) == "hello Ben"
+
+
+# News that arrives while the prompt is being written: after the read found no wake raised, before it
+# watches for one. It ended no prompt: the seat sat at its prompt, the news unsaid, until a key came
+# (at Waiting?, the other seat's play never heard). The prompt's write raises the wake, so the moment
+# is exact.
+
+def read_within(read: Callable[[], str], seconds: float = 10.0) -> str | None:
+    """What ``read`` gives, or None when it is still waiting after ``seconds`` (it would wait forever)."""
+    given: list[str] = []
+    threading.Thread(target=lambda: given.append(read()), daemon=True).start()
+    deadline = time.monotonic() + seconds
+    while not given and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return given[0] if given else None
+
+
+class NewsWhileWritten(io.StringIO):
+    """An output on which the news comes as the prompt is written."""
+
+    def __init__(self, wake: Wake, prompt: str) -> None:
+        super().__init__()
+        self.wake, self.prompt = wake, prompt
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if text.endswith(self.prompt):
+            self.wake.raise_()
+        return written
+
+
+def test_a_wake_raised_as_its_prompt_is_watched_is_not_lost() -> None:
+    wake, ended = Wake(), []
+    wake.raise_()
+    wake.watch(lambda: ended.append(True))  # raised before the prompt watched it: it ends the prompt at once
+    assert ended == [True]
+    assert wake.take()
+    wake.watch(lambda: ended.append(True))
+    assert ended == [True]  # taken: nothing to end
+
+
+def test_news_while_a_line_prompt_is_written_ends_it(os_pipe):
+    reader, _writer = os_pipe
+    wake = Wake()
+    lines = LineInput(reader, NewsWhileWritten(wake, "Waiting? "))
+    assert read_within(lambda: lines.read("Waiting? ", wake)) == WOKEN
+
+
+def test_news_while_the_pages_prompt_is_written_ends_it() -> None:
+    wake = Wake()
+
+    def send(message: dict[str, Any]) -> None:
+        if message.get("prompt") == "Waiting?":
+            wake.raise_()
+    page = PageInput(PageStream(send, lambda text: text))
+    assert read_within(lambda: page.read("Waiting? ", wake)) == WOKEN
+    page.put({"type": "key", "key": "t"})
+    assert page.read("Waiting? ", wake) == "t"  # the key after it goes to the prompt asked again

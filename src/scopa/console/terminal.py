@@ -109,9 +109,16 @@ class Wake:
             return raised
 
     def watch(self, end: Callable[[], None] | None) -> None:
-        """What ``raise_`` calls to end the prompt now open (None: no prompt is open)."""
+        """What ``raise_`` calls to end the prompt now open (None: no prompt is open).
+
+        Raised already (news that came after the read found no wake, while its prompt was written),
+        ``end`` is called at once: with no one watching, that ``raise_`` ended nothing, and the prompt
+        would have waited for a key with the news unsaid (the other seat's play, at ``Waiting?``)."""
         with self._lock:
             self._end = end
+            raised = self._raised
+        if end is not None and raised:
+            end()
 
 
 class Input(Protocol):
