@@ -13,7 +13,9 @@ voice while hands are silent. The chooser never builds a line naming a card itse
 """
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from ..engine import Card, Move, PlayerView, legal_captures
@@ -52,7 +54,9 @@ class MoveChooser:
     ``read`` takes a prompt's message key and returns the token typed; ``command`` runs a command
     key or word and says False when the token is none. ``suggest``, when given, answers the
     suggest key at Card? with a move to offer (already said), or None. ``escape``, when given,
-    is what Escape at Card? does (it may raise); without it the player is told how to pick."""
+    is what Escape at Card? does (it may raise); without it the player is told how to pick.
+    ``question`` opens the capture menu as one question until answered (``terminal.question`` on the
+    input: the page's buttons for it come back when Capture? is asked again)."""
 
     read: Callable[[str], str]
     say: Callable[..., None]
@@ -60,6 +64,7 @@ class MoveChooser:
     command: Callable[[str], bool]
     suggest: Callable[[], Move | None] | None = None
     escape: Callable[[], None] | None = None
+    question: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext
 
     def message(self, key: str, **params: object) -> str:
         return self.narrator.messages(key, **params)  # looked up each time: the settings may change the language
@@ -140,6 +145,10 @@ class MoveChooser:
 
     def capture_menu(self, seat: int, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
         """A number picks an option ("Capture?"), Enter plays it ("Play?"), Escape cancels."""
+        with self.question():
+            return self._capture_answer(seat, options)
+
+    def _capture_answer(self, seat: int, options: list[tuple[Card, ...]]) -> tuple[Card, ...] | None:
         chosen: int | None = None
         while True:
             token = self.read("prompt.capture" if chosen is None else "prompt.play")

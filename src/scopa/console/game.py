@@ -22,7 +22,7 @@ from ..table import Notice, Resync, SeatUpdate, SubmitResult, Table, own_arrival
 from .announcer import Announcer, ask_hands_aloud
 from .choosing import MoveChooser
 from .keys import YES, command_of
-from .terminal import ENTER, ESCAPE, RESUMED, Input, InputClosed, Interrupted, Output
+from .terminal import ENTER, ESCAPE, RESUMED, Input, InputClosed, Interrupted, Output, question
 
 Outcome = Literal["finished", "quit"]
 
@@ -517,7 +517,7 @@ class MatchConsole:
     def _choose_move(self, view: PlayerView) -> Move:
         """Card?, Capture? and Play?, the same keys as in a lesson; the suggest key offers the game's move."""
         chooser = MoveChooser(self.read, self.say, self.io.narrator, self._command,
-                              suggest=lambda: self._suggest(view))
+                              suggest=lambda: self._suggest(view), question=lambda: question(self.io.input))
         return chooser.move(view)
 
     def _suggest(self, view: PlayerView) -> Move | None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..narration import Announcement, Messages
 from .announcer import Announcer
 from .keys import typed_number
-from .terminal import ENTER, ESCAPE, RESUMED, Input, line_token, screen_size
+from .terminal import ENTER, ESCAPE, RESUMED, Input, line_token, question, screen_size
 
 KEY_ITEMS = 10  # up to ten items one key picks (0 is the tenth, as for cards); a longer menu's numbers are typed
 
@@ -138,41 +138,42 @@ def choose(input: Input, announcer: Announcer, title: str, items: Sequence[str],
     invalid = invalid or (messages("menu.invalid.ten") if ten_keys
                           else messages.plural("menu.invalid", len(items), count=len(items)))
     menu = MenuPages(title, items, numbers, messages, screen_size(), rows)
-    if announce:
-        announcer.say(menu.lines(typed))
-    while True:
-        token = line_token(input.read_text(prompt + " ")) if typed else input.read(prompt + " ")
-        if token == ESCAPE:
-            if menu.found is None:
-                return None
-            menu.show_all()
+    with question(input, [menu_listing(items, numbers)]):  # open until answered: the page's buttons stay
+        if announce:
             announcer.say(menu.lines(typed))
-            continue
-        if token == ENTER and default is not None:
-            return default
-        if ten_keys and token == "0":
-            return 9
-        number = typed_number(token)
-        if number is not None and 1 <= number <= len(items):
-            return number - 1
-        if token in {"r", "repeat", RESUMED}:  # the menu itself, never the last hint said; or back from Ctrl-Z
-            announcer.say(menu.lines(typed))
-            continue
-        if token in {"x", "stop"}:
-            announcer.stop()
-            continue
-        step = 1 if token.lower() in _words(messages, "menu.next_words") else (
-            -1 if token.lower() in _words(messages, "menu.previous_words") else 0)
-        if step and menu.paged:
-            if menu.turn(step):
+        while True:
+            token = line_token(input.read_text(prompt + " ")) if typed else input.read(prompt + " ")
+            if token == ESCAPE:
+                if menu.found is None:
+                    return None
+                menu.show_all()
                 announcer.say(menu.lines(typed))
-            else:
-                announcer.say([messages("menu.last_page" if step > 0 else "menu.first_page")])
-            continue
-        if typed and number is None and token != ENTER:
-            if menu.find(token):
+                continue
+            if token == ENTER and default is not None:
+                return default
+            if ten_keys and token == "0":
+                return 9
+            number = typed_number(token)
+            if number is not None and 1 <= number <= len(items):
+                return number - 1
+            if token in {"r", "repeat", RESUMED}:  # the menu itself, never the last hint said; or back from Ctrl-Z
                 announcer.say(menu.lines(typed))
-            else:
-                announcer.say([messages("menu.not_found", text=token)])
-            continue
-        announcer.say([invalid])
+                continue
+            if token in {"x", "stop"}:
+                announcer.stop()
+                continue
+            step = 1 if token.lower() in _words(messages, "menu.next_words") else (
+                -1 if token.lower() in _words(messages, "menu.previous_words") else 0)
+            if step and menu.paged:
+                if menu.turn(step):
+                    announcer.say(menu.lines(typed))
+                else:
+                    announcer.say([messages("menu.last_page" if step > 0 else "menu.first_page")])
+                continue
+            if typed and number is None and token != ENTER:
+                if menu.find(token):
+                    announcer.say(menu.lines(typed))
+                else:
+                    announcer.say([messages("menu.not_found", text=token)])
+                continue
+            announcer.say([invalid])

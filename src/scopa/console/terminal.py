@@ -40,7 +40,7 @@ import threading
 import time
 import unicodedata
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TextIO
 
@@ -125,6 +125,22 @@ class Input(Protocol):
     def read(self, prompt: str, wake: Wake | None = None, urgent: Wake | None = None) -> str: ...
     def read_text(self, prompt: str, wake: Wake | None = None) -> str: ...
     def close(self) -> None: ...
+
+
+@contextmanager
+def question(input: object, listing: Sequence[str] = ()) -> Iterator[None]:  # noqa: A002
+    """One question open until it is answered or cancelled (a menu, the capture menu).
+
+    Its prompt may be asked again with its options said only once: after news, a reading command
+    or a wrong key. An input that shows the options beside the prompt (the page's buttons) keeps
+    them with the question while it is open, and offers them again then; any other input ignores it.
+    ``listing``: the options as a menu says them, for a question asked without saying them."""
+    opened = getattr(input, "question", None)
+    if opened is None:
+        yield
+        return
+    with opened(list(listing)):
+        yield
 
 
 def line_token(text: str) -> str:

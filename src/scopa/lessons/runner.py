@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from ..console.announcer import ask_hands_aloud
 from ..console.choosing import MoveChooser
 from ..console.keys import typed_number
-from ..console.terminal import ENTER, ESCAPE
+from ..console.terminal import ENTER, ESCAPE, question
 from ..engine import SETTEBELLO, Card, Event, GameState, MatchWon, Move, PlayerView, Rules, Scopa
 from ..narration import Announcement, Narrator, Verbosity, capitalised
 from .catalogue import LessonText
@@ -394,7 +394,8 @@ class LessonSession:
         """The match's Card?, Capture? and Play? prompts; Escape at Card? leaves the lesson."""
         narrator = self.context.narrator
         chooser = MoveChooser(lambda key: self.read(narrator.messages(key)), self.say, narrator,
-                              lambda token: self._play_command(token, state, step), escape=self._leave)
+                              lambda token: self._play_command(token, state, step), escape=self._leave,
+                              question=lambda: question(self.program.input))
         return chooser.move(state.view(0))
 
     @staticmethod

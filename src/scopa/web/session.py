@@ -50,6 +50,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -67,6 +68,15 @@ SHARE_WAIT = 10.0  # seconds the console waits for the page's share of a seed
 # the page's own check says one of these
 VERDICTS = ("fair", "commitment", "contribution", "computer_share", "shares", "other_commitment", "seed", "deals",
             "missing")
+
+
+@dataclass
+class Question:
+    """A question open (a menu, the capture menu): the prompt it asks and the buttons said for it."""
+
+    listing: list[str]  # its options as the menu says them, for when it is asked without saying them
+    prompt: str | None = None
+    choices: list[dict[str, str]] = field(default_factory=list)
 
 
 class PageStream:
@@ -89,6 +99,7 @@ class PageStream:
         # the language the console speaks now (the page's own words follow it), and the one the page was told
         self.language: Callable[[], str | None] = lambda: None
         self.told_language: str | None = None
+        self.questions: list[Question] = []  # the questions open now, the newest (the one asked) last
 
     def write(self, text: str) -> int:
         language = self.language()
@@ -107,12 +118,42 @@ class PageStream:
             message: dict[str, Any] = {"type": "say", "lines": lines, "prompt": prompt or None,
                                        "text": self.text_prompt}
             if prompt:
-                message["choices"] = self.choices(prompt, self.pending)
+                message["choices"] = self._choices_for(prompt)
                 self.pending = []
             self._send(message)
         if check is not None:
             self._send(check)
         return len(text)
+
+    def _choices_for(self, prompt: str) -> list[dict[str, str]]:
+        """The buttons of the question now open: its options said with this prompt, or, when its prompt is
+        asked again with none said (after news, a reading command, a wrong key), the ones it had.
+
+        Only the question they were said for gets them back: a prompt of another question, or the same
+        word asked by another question (``Choice?``), gets only the options said for it."""
+        choices = self.choices(prompt, self.pending)
+        if not self.questions:
+            return choices
+        open_now = self.questions[-1]
+        if choices:
+            open_now.prompt, open_now.choices = prompt, choices
+        elif open_now.prompt is None:  # asked without its options said (a menu asked again after a change)
+            open_now.prompt, open_now.choices = prompt, self.choices(prompt, open_now.listing)
+            choices = open_now.choices
+        elif open_now.prompt == prompt:
+            choices = open_now.choices
+        return choices
+
+    @contextlib.contextmanager
+    def question(self, listing: list[str]) -> Iterator[None]:
+        """A question open until answered or cancelled (``console.terminal.question``); questions nest
+        (a menu opened by a command at Capture?), and the one that ends gives the prompt back to the one
+        it interrupted."""
+        self.questions.append(Question(listing))
+        try:
+            yield
+        finally:
+            self.questions.pop()
 
     def flush(self) -> None:
         pass
@@ -159,6 +200,10 @@ class PageInput:
 
     def close(self) -> None:
         self.tokens.put(CLOSED)
+
+    def question(self, listing: list[str]) -> contextlib.AbstractContextManager[None]:
+        """One question open until answered: its buttons come back when its prompt is asked again."""
+        return self.stream.question(listing)
 
     def pending(self) -> bool:
         """A key or line waiting to be read, or the page gone (a spectator reads only then)."""
