@@ -105,6 +105,43 @@ def start_quick_match(page: Page, url: str, name: str = "Ann") -> None:
         page.enter() if keys == "\n" else page.type(keys)
 
 
+def buttons(page: Page) -> list[str]:
+    """The labels of the buttons shown for the prompt now open."""
+    return list(page.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#choices button'), b => b.textContent);"))
+
+
+def test_a_menu_keeps_its_buttons_when_asked_again_and_another_question_gets_none_of_them(
+        server: ServerProcess, page: Page) -> None:
+    """A wrong key at the page's menu says so and asks again: the menu's buttons stay (they vanished).
+    The next question with the same prompt word (how many players, no numbered item) shows none of them,
+    asked once or again; the menu after it shows its own."""
+    page.open(f"http://127.0.0.1:{server.port}/")
+    page.wait_prompt("Choice?")
+    menu = buttons(page)
+    assert [label.split(",")[0] for label in menu] == [str(n) for n in range(1, 9)], menu
+    page.type("9")
+    page.wait_for(lambda line: line == "Pick a number from 1 to 8.")
+    page.wait_prompt("Choice?")
+    assert buttons(page) == menu
+    page.type("1")  # quick match: its name, then how many players
+    page.wait_for(lambda line: line.startswith("Your name?"))
+    assert buttons(page) == []
+    page.type("Ann")
+    page.enter()
+    page.wait_for(lambda line: line.startswith("How many players?"))
+    page.wait_prompt("Choice?")
+    assert buttons(page) == []
+    page.type("7")
+    page.wait_for(lambda line: line.startswith("Press 2, 3 or 4"))
+    page.wait_prompt("Choice?")
+    assert buttons(page) == []
+    page.enter()  # two players: which game, a menu of its own
+    page.wait_for(lambda line: line == "Which game?")
+    page.wait_prompt("Choice?")
+    assert buttons(page)[0] == "1, scopa" and len(buttons(page)) == 3, buttons(page)
+
+
 def play_to_end(page: Page, screens: dict[str, list[dict[str, object]]]) -> str:
     """Keys for every turn (the first card, the first capture, Enter) until the shuffle check is said."""
     while True:
@@ -514,8 +551,8 @@ def test_the_capture_menu_by_number_key_by_button_and_escape(tmp_path: Path, pag
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A deal known in advance (the server's seed fixed, the page's secret given to its getRandomValues) in
     which the page's first card can take more than one set: the capture menu opens, axe-core finds nothing
-    on it, its options are buttons; a number key picks one, Escape cancels back to Card?, a button picks
-    another and Enter plays it."""
+    on it, its options are buttons, still there when T has read the table and Capture? is asked again; a
+    number key picks one, Escape cancels back to Card?, a button picks another and Enter plays it."""
     nonce, number, options = nonce_giving_a_capture_choice(SERVER_SEED)
     count = len(options)
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent / "fault_hooks"))
@@ -534,9 +571,12 @@ def test_the_capture_menu_by_number_key_by_button_and_escape(tmp_path: Path, pag
         page.wait_prompt("Capture?")
         violations = page.axe()
         assert violations == [], violations_text(violations)
-        buttons = page.driver.execute_script(
-            "return Array.from(document.querySelectorAll('#choices button'), b => b.textContent);")
-        assert [b.split(",")[0] for b in buttons] == [str(n) for n in range(1, count + 1)], buttons
+        offered = buttons(page)
+        assert [b.split(",")[0] for b in offered] == [str(n) for n in range(1, count + 1)], offered
+        page.type("t")  # a reading command at Capture?: the table said, then Capture? again with its buttons
+        page.wait_for(lambda line: line.startswith(("Table", "On the table")))
+        page.wait_prompt("Capture?")
+        assert buttons(page) == offered
         page.type("1")  # a number key picks the first set
         assert page.wait_for(lambda line: line != "Capture?").startswith("Option 1.")
         page.wait_prompt("Play?")

@@ -30,7 +30,8 @@ Server to page:
 
     say    {lines, prompt, text, choices}   lines to add to the log, in order, then (when not null) the
            prompt now open; ``text`` true when the prompt takes a typed line (a name, a code, a chat
-           message); ``choices`` the buttons for it, [{key, label}] (the hand at Card?, a menu's items)
+           message); ``choices`` the buttons for it, [{key, label}] (the hand at Card?, a menu's items: the
+           question's own, again when it is asked again unanswered, never another question's)
     seat   {seat}                  the seat to keep for a reload ({code, key, seat, name}), or null
     player_key {key}               the player's key, to keep
     commitment {value}             the room's commitment (docs/fairness.md): the page answers with ``share``
