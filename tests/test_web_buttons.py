@@ -125,3 +125,24 @@ def wait_for_prompts(page: PageConsole, count: int, timeout: float = 10.0) -> No
     while sum(1 for m in page.sent if m.get("prompt")) < count:
         assert time.monotonic() < deadline, page.sent
         time.sleep(0.01)
+
+
+def test_the_help_at_capture_makes_no_button_and_leaves_the_capture_buttons() -> None:
+    """The help's "1 to 9 pick a card or a capture" is a range, no item: said at Capture?, it took the
+    options' place with one button "1, to 9 pick a card or a capture"."""
+    page = PageConsole()
+    help_lines = [Messages()(f"help.{n}") for n in (1, 2)]
+    assert help_lines[0].startswith("Keys. 1 to 9") and numbered(help_lines) == []
+    page.keys("?", "escape")
+    narrator = Narrator(["Ann", "Bob"], Rules(), you=0)
+    options = [(Card.parse("7C"),), (Card.parse("3S"), Card.parse("4S"))]
+
+    def command(token: str) -> bool:
+        page.announcer.say([Announcement(line) for line in help_lines])
+        return True
+    chooser = MoveChooser(lambda key: page.input.read(narrator.messages(key) + " "), page.announcer.say, narrator,
+                          command, question=lambda: question(page.input))
+    page.announcer.say(narrator.capture_choice(0, Card.parse("7D"), options, [c for o in options for c in o]))
+    assert chooser.capture_menu(0, options) is None
+    first, again = (buttons for prompt, buttons in page.asked() if prompt == "Capture?")
+    assert again == first and len(first) == 2

@@ -163,7 +163,8 @@ class PageStream:
         return False
 
 
-ITEM = re.compile(r"(?:^|(?<=[.,;] ))(\d{1,2}),? ([^.;]+?)(?=[.;]|, \d{1,2}[ ,]|$)")
+# "1, seven of cups." or "1 quick match,": a number, then its words; "1 to 9 pick a card" (the help) is a range
+ITEM = re.compile(r"(?:^|(?<=[.,;] ))(\d{1,2}),? (?!to \d)([^.;]+?)(?=[.;]|, \d{1,2}[ ,]|$)")
 
 
 def numbered(lines: list[str]) -> list[dict[str, str]]:
