@@ -18,8 +18,8 @@ with this side's cards, which lie face up in the sampled deal but not at the tab
 the other seats' last lap of plays is read (``READ_PLAYS``), and only the modelled reply is
 searched at another side's turn (``SCOPONE_MODEL``), which leaves time to search a play deeper
 (``SCOPONE_LEAF_BUDGET``): its move, the next seat's reply and its partner's play, so a table its
-partner cannot close is seen. With two players each sample is expanded four plays deep (its move, the reply, its own next play, the next
-reply) into a public tree (``scopa.players.infoset``), and the samples' trees are read
+partner cannot close is seen. With two players each sample is expanded four plays deep (its
+move, the reply, its own next play, the next reply) into a public tree (``scopa.players.infoset``), and the samples' trees are read
 together: its own next play is chosen once for all the samples that reached it by the same
 plays, as it will be at the table, where it cannot see which sample is the real deal; searched
 on its own, each sample would let it plan that play knowing the other hand. Material is followed
