@@ -74,6 +74,39 @@ def test_the_expert_searches_the_last_eight_cards_to_the_end(monkeypatch: pytest
                                else max(depths) < deepest)
 
 
+def test_in_scopone_the_expert_searches_its_partners_play_and_only_the_modelled_replies(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ten cards a hand the tree holds its move, the next seat's reply and its partner's play (the
+    table the partner leaves to the other opponent is seen), and at an opponent's turn only the reply the
+    hard level would make is searched; with three-card hands at four players, two plays, and every reply
+    searched, blended with the modelled one (``MODEL``)."""
+    depths: list[int] = []
+    weights: list[float] = []
+    searched, modelled = _Searcher.root_value, _Searcher.modelled
+
+    def spy_root(self: _Searcher, state: GameState, move: Move, depth: int) -> float:
+        depths.append(depth)
+        return searched(self, state, move, depth)
+
+    def spy_modelled(self: _Searcher, state: GameState, moves: list[Move], depth: int, acc: float,
+                     weight: float, extreme=min) -> float:
+        weights.append(weight)
+        return modelled(self, state, moves, depth, acc, weight, extreme)
+
+    monkeypatch.setattr(_Searcher, "root_value", spy_root)
+    monkeypatch.setattr(_Searcher, "modelled", spy_modelled)
+    scopone, scopa = Rules.scopone_scientifico(target=None), Rules(players=4, target=None)
+    for rules, plays, weight in ((scopone, 3, 1.0), (scopa, 2, ExpertPlayer.MODEL)):
+        state, _ = new_deal(rules, 7, 0)
+        while len(state.legal_moves()) < 3:  # a first position with a choice
+            state = state.apply(state.legal_moves()[0])[0]
+        depths.clear()
+        weights.clear()
+        ExpertPlayer(seed=3, iterations=4).move_values(state.view(state.to_move))
+        assert set(depths) == {plays - 1}  # the plays after its move
+        assert weights and set(weights) == {weight}  # 1: only the hard level's reply is searched
+
+
 def _play(seat: int, card: str, takes: str = "", scopa: bool = False) -> Play:
     return Play(seat, Card.parse(card), tuple(Card.parse(c) for c in takes.split()), scopa)
 

@@ -10,15 +10,16 @@ settebello probably holds no card of that value). It builds a full ``GameState``
 searches it with the engine's own ``legal_moves`` and ``apply``: its side maximising, at least
 its move and the next seat's reply and deeper while the tree stays small (growing with the time
 budget; to the end of the deal once every hidden card's place is known, and with four players
-from the last ``ENDGAME_CARDS`` cards in hand). In scopone (hands of ten cards) a scopa inside
-the tree counts ``SCOPONE_TEMPO`` more than its point, and only the other seats' last lap of
-plays is read (``READ_PLAYS``), and the hard level's score weighs ``SCOPONE_PRIOR``. At another side's
-turn the value is ``MODEL`` times
-that of the reply the hard level would make there, reading that seat's own view of the sampled
-deal, plus the rest times the worst reply's: plain minimax would credit the other seat with
-this side's cards, which lie face up in the sampled deal but not at the table. With two players
-each sample is expanded four plays deep (its move, the reply, its own next play, the next
-reply) into a public tree (``scopa.players.infoset``), and the samples' trees are read
+from the last ``ENDGAME_CARDS`` cards in hand). At another side's turn the value is ``MODEL``
+times that of the reply the hard level would make there, reading that seat's own view of the
+sampled deal, plus the rest times the worst reply's: plain minimax would credit the other seat
+with this side's cards, which lie face up in the sampled deal but not at the table. In scopone
+(hands of ten cards) a scopa inside the tree counts ``SCOPONE_TEMPO`` more than its point, only
+the other seats' last lap of plays is read (``READ_PLAYS``), and only the modelled reply is
+searched at another side's turn (``SCOPONE_MODEL``), which leaves time to search a play deeper
+(``SCOPONE_LEAF_BUDGET``): its move, the next seat's reply and its partner's play, so a table its
+partner cannot close is seen. With two players each sample is expanded four plays deep (its
+move, the reply, its own next play, the next reply) into a public tree (``scopa.players.infoset``), and the samples' trees are read
 together: its own next play is chosen once for all the samples that reached it by the same
 plays, as it will be at the table, where it cannot see which sample is the real deal; searched
 on its own, each sample would let it plan that play knowing the other hand. Material is followed
@@ -152,13 +153,14 @@ class ExpertPlayer:
     SCOPONE_TEMPO = 1.0   # the same with hands of more than three cards (scopone), where the throw is often matched
     QUIET = 0.8           # share of the waiting capture counted at a leaf
     LEAF_BUDGET = 6.0     # rough tree size below each move, per sample, at a tenth of a second
+    SCOPONE_LEAF_BUDGET = 100.0  # the same with hands of more than three cards: the partner's play too
     BASE_BUDGET = 0.1     # the time budget LEAF_BUDGET is for
     GROWTH = 0.0          # the tree grows as (budget / BASE_BUDGET) ** GROWTH: 0, more time buys samples
     SOLVE_BUDGET = 2000.0  # when every hidden card's place is known
     ENDGAME_CARDS = 8     # four players: each sample searched to the deal's end from this many cards in hand
     PRIOR = 0.3           # weight of the hard level's own score of each move (it averages over hands)
-    SCOPONE_PRIOR = 1.0   # the same with hands of more than three cards (scopone): few deals searched a move
     MODEL = 0.5           # weight, at another side's turn in the tree, of the reply the hard level would make
+    SCOPONE_MODEL = 1.0   # the same with hands of more than three cards: only that reply is searched
     PARTNER_MODEL = 0.0   # the same at the partner's turn (blended with its best play there)
     PRUNE_EVERY = 16      # samples between checks for moves clearly worse than the best
     PRUNE_Z = 2.5         # how clearly: standard errors of the paired difference
@@ -197,14 +199,19 @@ class ExpertPlayer:
         again (the last round has few plays left). With ``GROWTH`` 0.5 that is 6 leaves at
         0.1 s, 19 at 1 s and 60 in the last round at 1 s; but at 1 s that tree took 0.453 of the
         points against the expert at 0.1 s where the 0.1 s tree took 0.514 on the same deals, so
-        ``GROWTH`` is 0 and more time buys more samples. A fixed ``iterations`` keeps 6.
+        ``GROWTH`` is 0 and more time buys more samples. A fixed ``iterations`` keeps 6. In
+        scopone (hands of more than three cards) the base is ``SCOPONE_LEAF_BUDGET``, 100: with ten
+        cards a hand that is its move, the next seat's reply and its partner's play (counted as if
+        every reply were searched; there only the modelled one is, ``SCOPONE_MODEL``), and deeper
+        as the hands empty.
         """
         if single:
             return self.SOLVE_BUDGET
+        leaves = self.SCOPONE_LEAF_BUDGET if view.rules.hand_size > 3 else self.LEAF_BUDGET
         if self.iterations is not None:
-            return self.LEAF_BUDGET
+            return leaves
         scale: float = min(10.0, max(1.0, self.budget / self.BASE_BUDGET) ** self.GROWTH)
-        budget = self.LEAF_BUDGET * scale
+        budget = leaves * scale
         return budget * scale if not view.stock_count else budget
 
     def choose_move(self, view: PlayerView) -> Move:
@@ -251,7 +258,8 @@ class ExpertPlayer:
         base = material(view.piles, view.scope, rules, side)
         tempo = self.TEMPO + (self.SCOPONE_TEMPO if rules.hand_size > 3 else 0.0)
         searcher = _Searcher(side, rules, worth, self.QUIET, base, 1.0 + tempo, self.KEEP,
-                             model=self.MODEL, piles=view.piles, scope=view.scope,
+                             model=self.SCOPONE_MODEL if rules.hand_size > 3 else self.MODEL,
+                             piles=view.piles, scope=view.scope,
                              partner_model=self.PARTNER_MODEL, seat=view.seat, perdere=rules.a_perdere,
                              every_worth=every_worth)
         # Two players: the samples' public trees, read together (``infoset``), so its own next
@@ -321,8 +329,7 @@ class ExpertPlayer:
         if sets:
             _read_trees(trees, values, active, w)
         # The moves still searched share every sample; dropped moves are out of the running.
-        weight = self.SCOPONE_PRIOR if rules.hand_size > 3 else self.PRIOR
-        score = {i: round(_mean(values[i], w) + weight * prior[i], 9) for i in range(len(moves))}
+        score = {i: round(_mean(values[i], w) + self.PRIOR * prior[i], 9) for i in range(len(moves))}
         running = set(active)
         order = sorted(range(len(moves)), key=lambda i: (i in running, score[i], prior[i]), reverse=True)
         return [(moves[i], score[i]) for i in order]
