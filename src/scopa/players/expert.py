@@ -1,36 +1,37 @@
 """The expert level: determinised search over deals consistent with what its seat has seen.
 
-For each sample it deals the unseen cards (``view.unseen_cards()``) into the other hands and
-the stock, in the sizes the view shows, and weighs the sample by how likely the other seats'
-plays of this round were in it, if they chose as the hard level scores moves, softened
+For each sample it deals the unseen cards (``view.unseen_cards()``) into the other hands and the
+stock, in the sizes the view shows, and weighs the sample by how likely the other seats' plays
+of this round were in it, if they chose as the hard level scores moves, softened
 (``scopa.players.inference``; importance weights with rejection control, tempered when few
-samples carry the weight). With ``infer=False`` it draws the deals leaning on the throws
-instead (a seat that threw a card this round while some value would have swept or taken the
-settebello probably holds no card of that value). It builds a full ``GameState`` for that deal and
-searches it with the engine's own ``legal_moves`` and ``apply``: its side maximising, at least
-its move and the next seat's reply and deeper while the tree stays small (growing with the time
-budget; to the end of the deal once every hidden card's place is known, and with four players
-from the last ``ENDGAME_CARDS`` cards in hand). At another side's turn the value is ``MODEL``
-times that of the reply the hard level would make there, reading that seat's own view of the
-sampled deal, plus the rest times the worst reply's: plain minimax would credit the other seat
-with this side's cards, which lie face up in the sampled deal but not at the table. In scopone
-(hands of ten cards) a scopa inside the tree counts ``SCOPONE_TEMPO`` more than its point, only
-the other seats' last lap of plays is read (``READ_PLAYS``), and only the modelled reply is
-searched at another side's turn (``SCOPONE_MODEL``), which leaves time to search a play deeper
-(``SCOPONE_LEAF_BUDGET``): its move, the next seat's reply and its partner's play, so a table its
-partner cannot close is seen. With two players each sample is expanded four plays deep (its
-move, the reply, its own next play, the next reply) into a public tree (``scopa.players.infoset``), and the samples' trees are read
-together: its own next play is chosen once for all the samples that reached it by the same
-plays, as it will be at the table, where it cannot see which sample is the real deal; searched
-on its own, each sample would let it plan that play knowing the other hand. Material is followed
-along the way with the root's worth tables; a leaf adds most of the best capture waiting for
-the seat to move; a finished deal is scored exactly. Each of its moves collects its value over
-the same samples; every 16 samples (with the public trees, at 16, 32, 48, 72, ... samples, since
-reading them costs more as they grow, and that reading is timed into the budget), moves clearly
-worse than the best (paired difference over 2.5 standard errors) are dropped, so the time goes
-to the close calls. The move played has the
-best mean plus a share of the hard level's score (``PRIOR``): that score weighs every hand the
-other seats may hold, which one sampled deal searched with all cards face up cannot.
+samples carry the weight). With ``infer=False`` it draws the deals leaning on the throws instead
+(a seat that threw a card this round while some value would have swept or taken the settebello
+probably holds no card of that value). It builds a full ``GameState`` for that deal and searches
+it with the engine's own ``legal_moves`` and ``apply``: its side maximising, at least its move
+and the next seat's reply and deeper while the tree stays small (growing with the time budget;
+to the end of the deal once every hidden card's place is known, and with four players from the
+last ``ENDGAME_CARDS`` cards in hand). At another side's turn the value is ``MODEL`` times that
+of the reply the hard level would make there, reading that seat's own view of the sampled deal,
+plus the rest times the worst reply's: plain minimax would credit the other seat with this
+side's cards, which lie face up in the sampled deal but not at the table. In scopone (hands of
+ten cards) a scopa inside the tree counts ``SCOPONE_TEMPO`` more than its point, only the other
+seats' last lap of plays is read (``READ_PLAYS``), and only the modelled reply is searched at
+another side's turn (``SCOPONE_MODEL``), which leaves time to search a play deeper
+(``SCOPONE_LEAF_BUDGET``): its move, the next seat's reply and its partner's play, so a table
+its partner cannot close is seen. With two players each sample is expanded four plays deep (its
+move, the reply, its own next play, the next reply) into a public tree
+(``scopa.players.infoset``), and the samples' trees are read together: its own next play is
+chosen once for all the samples that reached it by the same plays, as it will be at the table,
+where it cannot see which sample is the real deal; searched on its own, each sample would let it
+plan that play knowing the other hand. Material is followed along the way with the root's worth
+tables; a leaf adds most of the best capture waiting for the seat to move; a finished deal is
+scored exactly. Each of its moves collects its value over the same samples; every 16 samples
+(with the public trees, at 16, 32, 48, 72, ... samples, since reading them costs more as they
+grow, and that reading is timed into the budget), moves clearly worse than the best (paired
+difference over 2.5 standard errors) are dropped, so the time goes to the close calls. The move
+played has the best mean plus a share of the hard level's score (``PRIOR``): that score weighs
+every hand the other seats may hold, which one sampled deal searched with all cards face up
+cannot.
 
 Under scopa a perdere (the fewest points win) the same search plays with every value turned
 round: its side maximises the others' points minus its own, the other seats are modelled as the
