@@ -268,17 +268,14 @@ def test_scopa_leaderboard_says_one_player_a_line_rank_first_then_your_place_and
 @pytest.mark.linux
 def test_the_online_menu_reads_the_leaderboard_one_player_an_item_then_your_place(tmp_path):
     from helpers.net import Server
-    from test_online_pty import player
+    from helpers.online_pty import menu_player
 
     server = Server(tmp_path / "rooms.sqlite3")
     try:
         bea_key = PlayerKeyStore(tmp_path / "menu" / "data").load_or_make()
         assert bea_key is not None
         scores = rated_match(server.url, bea_key, new_key(), names=("Bea", "Cal"))
-        config = tmp_path / "menu" / "config"
-        config.mkdir(parents=True)
-        (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
-        menu = player(tmp_path, "menu", "--plain")
+        menu = menu_player(tmp_path, server.url)
         menu.expect(r"4, play online\. 5, quick match\. 6, quit\.")
         menu.send("4\r")
         menu.expect(r"5, daily deal[^.]*\.\s+6, see the leaderboard\.")

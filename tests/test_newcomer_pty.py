@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.online_pty import SERVER_FLAGS, hosted, play, player, press, text
+from helpers.online_pty import SERVER_FLAGS, hosted, menu_player, play, player, press, text
 
 pytestmark = pytest.mark.linux  # the real program in a pty, SIGKILL, Ctrl-C to a process group
 
@@ -208,10 +208,7 @@ def test_a_spectator_hears_no_news_of_itself_is_prompted_watching_and_told_when_
 
 def test_picking_a_leaderboard_entry_in_the_menu_says_the_board_is_closed(serve, tmp_path):
     server = serve(*SERVER_FLAGS)
-    config = tmp_path / "menu" / "config"
-    config.mkdir(parents=True)
-    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
-    menu = player(tmp_path, "menu", "--plain")
+    menu = menu_player(tmp_path, server.url)
     menu.expect(r"4, play online\.")
     menu.send("4\r")
     menu.expect(r"6, see the leaderboard\.")

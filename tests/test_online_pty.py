@@ -28,6 +28,7 @@ from helpers.online_pty import (
     final_scores,
     hosted,
     joined,
+    menu_player,
     play,
     played_to_the_end,
     player,
@@ -208,10 +209,7 @@ def test_an_unknown_code_a_full_room_and_a_wrong_seat_key_are_one_line_each(serv
 def test_the_main_menu_joins_with_the_last_server_and_resumes_the_seat(serve, tmp_path):
     server = serve(*SERVER_FLAGS)
     host, code = hosted(tmp_path, server.url)
-    config = tmp_path / "menu" / "config"
-    config.mkdir(parents=True)
-    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{server.url}"}}')
-    menu = player(tmp_path, "menu", "--plain")
+    menu = menu_player(tmp_path, server.url)
     menu.expect(r"4, play online\. 5, quick match\. 6, quit\.")
     menu.send("4\r")
     menu.expect(r"2, join a room with its code\. 3, quick match[\s\S]*4, open tables[\s\S]*5, daily deal"

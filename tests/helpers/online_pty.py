@@ -33,6 +33,14 @@ def player(tmp_path: Path, who: str, *args: str):
     return child
 
 
+def menu_player(tmp_path: Path, url: str):
+    """The game's main menu in line mode, its settings remembering ``url`` as the last server (voice off)."""
+    config = tmp_path / "menu" / "config"
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text(f'{{"voice": false, "last_server": "{url}"}}')
+    return player(tmp_path, "menu", "--plain")
+
+
 def press(child, key: str) -> None:
     child.send(key + "\r" if child.plain and key != "\r" else key)
 
